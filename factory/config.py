@@ -1,0 +1,61 @@
+"""The one place that resolves settings: defaults < [tool.factory] in ./pyproject.toml or
+./factory.toml < FACTORY_* environment variables < command-line flags."""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from factory.errors import ConfigError
+
+PACKAGE_DIR = Path(__file__).resolve().parent
+
+
+def resource_dir(name: str) -> Path:
+    """A shipped folder (seeds, prompts, validators): inside a wheel install, or the source tree."""
+    bundled = PACKAGE_DIR / "_data" / name
+    return bundled if bundled.is_dir() else PACKAGE_DIR.parent / name
+
+
+class Settings(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    seeds_dir: Path = resource_dir("seeds")
+    prompts_dir: Path = resource_dir("prompts")
+    validators_dir: Path = resource_dir("validators")
+    output_dir: Path = Path("generated")
+    model: str | None = None
+    api_base: str | None = None
+
+
+def _file_settings(cwd: Path) -> dict[str, Any]:
+    for path, table in ((cwd / "factory.toml", None), (cwd / "pyproject.toml", ("tool", "factory"))):
+        if not path.is_file():
+            continue
+        try:
+            data = tomllib.loads(path.read_text())
+        except tomllib.TOMLDecodeError as exc:
+            raise ConfigError(f"{path}: invalid TOML: {exc}") from exc
+        for key in table or ():
+            data = data.get(key, {})
+        if data:
+            return {k.replace("-", "_"): v for k, v in data.items()}
+    return {}
+
+
+def load_settings(flags: dict[str, Any] | None = None, cwd: Path | None = None) -> Settings:
+    values: dict[str, Any] = _file_settings(cwd or Path.cwd())
+    for field in Settings.model_fields:
+        env = os.environ.get(f"FACTORY_{field.upper()}")
+        if env:
+            values[field] = env
+    values.update({k: v for k, v in (flags or {}).items() if v is not None})
+    try:
+        return Settings(**values)
+    except ValidationError as exc:
+        problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
+        raise ConfigError(f"invalid settings: {problems}") from exc

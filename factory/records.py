@@ -1,0 +1,359 @@
+"""The records every stage reads and writes: pydantic models with JSON round-trip and content ids.
+
+A reference to an earlier call's output is a typed value (`Ref`), never a magic string;
+NesTools' `API_call_N` form exists only at the import/export edges.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any, Literal
+
+import networkx as nx
+from pydantic import BaseModel, ConfigDict, Field
+
+# The type vocabulary of tool parameters and return values (NesTools uses the bare forms).
+SCALAR_TYPES = ("str", "int", "float", "bool")
+TYPES = SCALAR_TYPES + ("list", "list[str]", "list[int]", "list[float]", "list[dict]", "dict")
+
+
+def stable_json(obj: Any) -> str:
+    """Canonical JSON: sorted keys, no spaces, so equal content gives equal bytes."""
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
+
+
+def content_hash(obj: Any, length: int = 16) -> str:
+    return hashlib.sha256(stable_json(obj).encode()).hexdigest()[:length]
+
+
+def type_accepts(declared: str, produced: str) -> bool:
+    """Whether a value of type `produced` may fill a slot declared as `declared`."""
+    if declared == produced:
+        return True
+    if declared == "float" and produced == "int":
+        return True
+    if declared == "list" and produced.startswith("list"):
+        return True
+    return declared.startswith("list") and produced == "list"
+
+
+def value_matches_type(value: Any, declared: str) -> bool:
+    """Whether a concrete JSON value has the declared type (bool is not an int here)."""
+    if declared == "str":
+        return isinstance(value, str)
+    if declared == "bool":
+        return isinstance(value, bool)
+    if declared == "int":
+        return isinstance(value, int) and not isinstance(value, bool)
+    if declared == "float":
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+    if declared == "dict":
+        return isinstance(value, dict)
+    if declared.startswith("list"):
+        if not isinstance(value, list):
+            return False
+        item = declared[5:-1] if declared != "list" else ""
+        return not item or all(value_matches_type(v, item) for v in value)
+    return False
+
+
+class Record(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    def to_json(self) -> str:
+        return stable_json(self.model_dump(mode="json"))
+
+
+# --- tools ---------------------------------------------------------------------------
+
+
+class Param(Record):
+    name: str
+    type: str
+    description: str = ""
+    required: bool = True
+    kind: str | None = None  # meaning of the value ("city", "date"): drives producer → consumer edges
+    enum: list[Any] | None = None
+    default: Any = None
+
+
+class Output(Record):
+    name: str
+    type: str
+    description: str = ""
+    kind: str | None = None
+
+
+class ToolSpec(Record):
+    name: str
+    description: str
+    parameters: list[Param] = Field(default_factory=list)
+    returns: list[Output] = Field(default_factory=list)
+    toolbox: str | None = None  # seed toolbox implementing it; None: answered by the simulator's mock
+
+    def param(self, name: str) -> Param | None:
+        return next((p for p in self.parameters if p.name == name), None)
+
+    def to_openai(self) -> dict[str, Any]:
+        """The tool as an OpenAI function-calling definition (JSON Schema parameters)."""
+        props = {}
+        for p in self.parameters:
+            schema = json_schema_for(p.type)
+            if p.description:
+                schema["description"] = p.description
+            if p.enum:
+                schema["enum"] = p.enum
+            props[p.name] = schema
+        required = [p.name for p in self.parameters if p.required]
+        return {
+            "type": "function",
+            "function": {
+                "name": self.name,
+                "description": self.description,
+                "parameters": {"type": "object", "properties": props, "required": required},
+            },
+        }
+
+
+def json_schema_for(type_: str) -> dict[str, Any]:
+    base = {"str": "string", "int": "integer", "float": "number", "bool": "boolean", "dict": "object"}
+    if type_ in base:
+        return {"type": base[type_]}
+    if type_.startswith("list"):
+        item = type_[5:-1] if type_ != "list" else ""
+        return {"type": "array", "items": json_schema_for(item)} if item else {"type": "array"}
+    return {}
+
+
+# --- chains --------------------------------------------------------------------------
+
+
+class Value(Record):
+    """A literal argument value, stated in the query."""
+
+    value: Any
+
+
+class Ref(Record):
+    """An argument taken from an earlier call's output variable (a nested call)."""
+
+    ref: str
+
+
+Argument = Value | Ref
+
+
+class Call(Record):
+    tool: str
+    arguments: dict[str, Argument] = Field(default_factory=dict)
+    outputs: list[str] = Field(default_factory=list)  # variables bound to the tool's returns, in order
+
+
+class Chain(Record):
+    calls: list[Call]
+
+    def producers(self) -> dict[str, int]:
+        """Output variable → index of the call that binds it (first binding wins)."""
+        found: dict[str, int] = {}
+        for i, call in enumerate(self.calls):
+            for var in call.outputs:
+                found.setdefault(var, i)
+        return found
+
+    def graph(self) -> nx.DiGraph:
+        """Dependency DAG over call indices; edge (i, j) when call j consumes an output of call i."""
+        g = nx.DiGraph()
+        g.add_nodes_from(range(len(self.calls)))
+        producers = self.producers()
+        for j, call in enumerate(self.calls):
+            for name, arg in call.arguments.items():
+                if isinstance(arg, Ref) and arg.ref in producers:
+                    i = producers[arg.ref]
+                    g.add_edge(i, j)
+                    g.edges[i, j].setdefault("params", []).append(name)
+        return g
+
+    def depth(self) -> int:
+        """Longest dependency path counted in calls (1 = no nesting), as NesTools counts it."""
+        g = self.graph()
+        if not self.calls:
+            return 0
+        if not nx.is_directed_acyclic_graph(g):
+            return len(self.calls)
+        return nx.dag_longest_path_length(g) + 1
+
+    def shape(self) -> str:
+        return shape_of(len(self.calls), self.graph().edges)
+
+    def sinks(self) -> list[int]:
+        """Calls whose outputs no later call consumes: their results form the final answer."""
+        g = self.graph()
+        return [i for i in g.nodes if g.out_degree(i) == 0]
+
+
+def shape_of(n_calls: int, edges: Any) -> str:
+    """Nesting shape: call count and the dependency edges over 1-based call positions.
+
+    "3:1>2,1>3,2>3" is the diamond-like NesTools shape {1,(1,2),(1,3),(2,3)}; "2:" is two
+    independent calls.
+    """
+    pairs = sorted((i + 1, j + 1) for i, j in edges)
+    return f"{n_calls}:" + ",".join(f"{i}>{j}" for i, j in pairs)
+
+
+def parse_shape(shape: str) -> tuple[int, list[tuple[int, int]]]:
+    """Inverse of `shape_of`, with 0-based call indices."""
+    count, _, body = shape.partition(":")
+    edges = []
+    for part in filter(None, body.split(",")):
+        a, _, b = part.partition(">")
+        edges.append((int(a) - 1, int(b) - 1))
+    return int(count), edges
+
+
+# --- execution -----------------------------------------------------------------------
+
+
+class TraceStep(Record):
+    call: int
+    tool: str
+    arguments: dict[str, Any]  # concrete values, references resolved
+    outputs: dict[str, Any] = Field(default_factory=dict)  # output variable → value
+    error: str | None = None
+    state: dict[str, Any] = Field(default_factory=dict)  # world-state snapshot after the call
+
+
+class Trace(Record):
+    steps: list[TraceStep]
+    answer: dict[str, Any] = Field(default_factory=dict)  # output variables the query asks for → value
+
+    @property
+    def ok(self) -> bool:
+        return all(s.error is None for s in self.steps)
+
+    def values(self) -> dict[str, Any]:
+        """Every output variable bound during the run → its value."""
+        out: dict[str, Any] = {}
+        for step in self.steps:
+            out.update(step.outputs)
+        return out
+
+
+class WorldSetup(Record):
+    """How to rebuild the world an instance runs in: toolboxes, world seed, initial state."""
+
+    toolboxes: list[str]
+    seed: int
+    state: dict[str, dict[str, Any]] = Field(default_factory=dict)  # toolbox → state overrides
+
+
+# --- milestones ----------------------------------------------------------------------
+
+
+class Expected(Record):
+    """The value a call argument must have; `source` names the output it must come from."""
+
+    value: Any
+    source: str | None = None
+
+
+class Milestone(Record):
+    index: int
+    kind: Literal["call", "answer"]
+    description: str
+    tool: str | None = None
+    arguments: dict[str, Expected] = Field(default_factory=dict)
+    answer: dict[str, Any] = Field(default_factory=dict)  # kind == "answer": values to report
+    after: list[int] = Field(default_factory=list)  # milestones that must be reached first
+
+
+class Minefield(Record):
+    """A call that must not happen; reaching it zeroes the milestone score."""
+
+    tool: str
+    arguments: dict[str, Expected] | None = None  # None: any call of the tool
+    reason: str
+
+
+# --- checks, instances, runs ---------------------------------------------------------
+
+
+class CheckResult(Record):
+    name: str
+    passed: bool
+    blocking: bool = True
+    reason: str = ""
+
+
+class Provenance(Record):
+    generator: str  # "offline" or a model name
+    seed: int
+    attempt: int
+    factory_version: str
+    policy: str = "default"
+    prompts: dict[str, str] = Field(default_factory=dict)  # prompt file → content hash
+
+
+class Instance(Record):
+    id: str = ""
+    domain: str
+    subdomain: str = ""
+    query: str
+    query_variants: dict[str, str] = Field(default_factory=dict)
+    tools: list[ToolSpec]  # what the model sees: gold tools and distractors
+    gold_tools: list[str]
+    chain: Chain
+    trace: Trace
+    milestones: list[Milestone] = Field(default_factory=list)
+    minefields: list[Minefield] = Field(default_factory=list)
+    categories: list[str] = Field(default_factory=list)
+    depth: int
+    shape: str
+    world: WorldSetup | None = None  # None: tools are answered by the simulator's mock
+    provenance: Provenance
+    checks: list[CheckResult] = Field(default_factory=list)
+
+    def content_id(self) -> str:
+        """Id from what the instance asks and expects, not from how or when it was made."""
+        body = self.model_dump(mode="json", exclude={"id", "provenance", "checks"})
+        return content_hash(body)
+
+    def with_id(self) -> Instance:
+        return self.model_copy(update={"id": self.content_id()})
+
+    def tool(self, name: str) -> ToolSpec | None:
+        return next((t for t in self.tools if t.name == name), None)
+
+
+class Reject(Record):
+    attempt: int
+    stage: str
+    reasons: list[str]
+    checks: list[CheckResult] = Field(default_factory=list)
+    instance: Instance | None = None  # the candidate, when one was built
+
+
+class GenerateConfig(Record):
+    domain: str  # seed domain name, or a free-form domain for the model path
+    n: int
+    seed: int = 0
+    max_depth: int = 3
+    min_depth: int = 1
+    shape: str | None = None  # a shape family or an exact shape string; None: the default mix
+    distractors: int = 5
+    split: str = "test"
+    policy: str = "default"
+    generator: str = "offline"
+
+
+class Manifest(Record):
+    run_id: str
+    status: Literal["running", "complete"]
+    config: GenerateConfig
+    factory_version: str
+    attempts: int = 0
+    accepted: int = 0
+    rejected: int = 0
+    reject_reasons: dict[str, int] = Field(default_factory=dict)
+    dataset_fingerprint: str | None = None

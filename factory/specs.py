@@ -1,0 +1,149 @@
+"""Tool specs derived from a typed, documented Python function: its signature and docstring
+are the single source of the spec."""
+
+from __future__ import annotations
+
+import inspect
+import re
+import types
+import typing
+from collections.abc import Callable
+from typing import Annotated, Any, Literal, get_args, get_origin
+
+import docstring_parser
+
+from factory.errors import SeedError
+from factory.records import Output, Param, ToolSpec
+from factory.toolbox import Kind
+
+_SCALARS = {str: "str", int: "int", float: "float", bool: "bool", dict: "dict", list: "list"}
+_RETURN_LINE = re.compile(r"^\s*([A-Za-z_]\w*)\s*(?:\([^)]*\))?\s*:\s*(.*)$")
+
+
+def type_name(annotation: Any) -> tuple[str, str | None, list[Any] | None]:
+    """(type, kind, enum) of an annotation; raises ValueError for unsupported types."""
+    kind = None
+    if get_origin(annotation) is Annotated:
+        base, *meta = get_args(annotation)
+        kind = next((m.name for m in meta if isinstance(m, Kind)), None)
+        annotation = base
+    origin = get_origin(annotation)
+    if origin is Literal:
+        values = list(get_args(annotation))
+        return _SCALARS[type(values[0])], kind, values
+    if annotation in _SCALARS:
+        return _SCALARS[annotation], kind, None
+    if origin is list:
+        (item,) = get_args(annotation) or (None,)
+        if item is None:
+            return "list", kind, None
+        item_type, item_kind, _ = type_name(item)
+        if item_type.startswith("list"):
+            raise ValueError("nested lists are not supported")
+        return f"list[{item_type}]", kind or item_kind, None
+    if origin is dict:
+        return "dict", kind, None
+    raise ValueError(f"unsupported type {annotation!r}")
+
+
+def _where(fn: Callable[..., Any]) -> str:
+    try:
+        path = inspect.getsourcefile(fn) or "?"
+        line = inspect.getsourcelines(fn)[1]
+    except (OSError, TypeError):
+        return fn.__qualname__
+    return f"{path}:{line} {fn.__name__}"
+
+
+def _returns_block(doc: docstring_parser.Docstring) -> list[tuple[str, str]]:
+    """Named entries of a Google-style Returns section: `name: description` lines."""
+    if doc.returns is None:
+        return []
+    # The parser reads the first "name:" as a type; rebuild the block and split it on names.
+    first = doc.returns.type_name
+    text = (f"{first}: " if first else "") + (doc.returns.description or "")
+    entries: list[tuple[str, str]] = []
+    for line in text.splitlines():
+        match = _RETURN_LINE.match(line)
+        if match:
+            entries.append((match.group(1), match.group(2).strip()))
+        elif entries and line.strip():
+            name, desc = entries[-1]
+            entries[-1] = (name, f"{desc} {line.strip()}")
+    return entries
+
+
+def spec_from_function(fn: Callable[..., Any], toolbox: str | None = None) -> ToolSpec:
+    """Build the ToolSpec of a seed tool; a SeedError names the file, function and field."""
+    where = _where(fn)
+    if not fn.__doc__ or not fn.__doc__.strip():
+        raise SeedError(f"{where}: tool has no docstring (needs a summary, Args and Returns)")
+    doc = docstring_parser.parse(fn.__doc__, style=docstring_parser.DocstringStyle.GOOGLE)
+    if not doc.short_description:
+        raise SeedError(f"{where}: docstring has no one-line summary")
+    try:
+        hints = typing.get_type_hints(fn, include_extras=True)
+    except Exception as exc:  # a seed's annotation names something undefined
+        raise SeedError(f"{where}: cannot resolve type annotations: {exc}") from exc
+    arg_docs = {p.arg_name: " ".join((p.description or "").split()) for p in doc.params}
+
+    params = []
+    for name, parameter in inspect.signature(fn).parameters.items():
+        if parameter.kind in (parameter.VAR_POSITIONAL, parameter.VAR_KEYWORD):
+            raise SeedError(f"{where}: parameter {name!r}: *args/**kwargs cannot be described to a model")
+        if name not in hints:
+            raise SeedError(f"{where}: parameter {name!r} has no type annotation")
+        if name not in arg_docs:
+            raise SeedError(f"{where}: parameter {name!r} is not described in the docstring's Args")
+        try:
+            type_, kind, enum = type_name(hints[name])
+        except ValueError as exc:
+            raise SeedError(f"{where}: parameter {name!r}: {exc}") from exc
+        required = parameter.default is inspect.Parameter.empty
+        params.append(
+            Param(
+                name=name,
+                type=type_,
+                description=arg_docs[name],
+                required=required,
+                kind=kind,
+                enum=enum,
+                default=None if required else parameter.default,
+            )
+        )
+    unknown = set(arg_docs) - {p.name for p in params}
+    if unknown:
+        raise SeedError(f"{where}: docstring describes unknown parameters {sorted(unknown)}")
+
+    returns = _outputs(fn, where, hints.get("return"), _returns_block(doc))
+    return ToolSpec(
+        name=fn.__name__,
+        description=" ".join(doc.short_description.split()),
+        parameters=params,
+        returns=returns,
+        toolbox=toolbox,
+    )
+
+
+def _outputs(fn: Callable[..., Any], where: str, annotation: Any, documented: list[tuple[str, str]]) -> list[Output]:
+    if annotation is None or annotation is type(None):
+        raise SeedError(f"{where}: tool has no return annotation")
+    if get_origin(annotation) is tuple:
+        parts = list(get_args(annotation))
+    elif isinstance(annotation, types.GenericAlias) and annotation.__origin__ is tuple:
+        parts = list(annotation.__args__)
+    else:
+        parts = [annotation]
+    if len(documented) != len(parts):
+        raise SeedError(
+            f"{where}: return annotation has {len(parts)} value(s) but the docstring's Returns "
+            f"names {len(documented)} (write one 'name: description' line per value)"
+        )
+    outputs = []
+    for (name, desc), part in zip(documented, parts, strict=True):
+        try:
+            type_, kind, _ = type_name(part)
+        except ValueError as exc:
+            raise SeedError(f"{where}: return value {name!r}: {exc}") from exc
+        outputs.append(Output(name=name, type=type_, description=desc, kind=kind))
+    return outputs
