@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 from typing import Annotated
 
+from factory.gazetteer import NOW
 from factory.toolbox import Kind, Toolbox, ToolError, World, require, world
 
 toolbox = Toolbox()
@@ -23,8 +24,8 @@ Dish = Annotated[str, Kind("dish")]
 Currency = Annotated[str, Kind("currency_code")]
 Year = Annotated[int, Kind("year")]
 
-FIRST_DAY = date(2023, 9, 1)
-DAYS = 61
+DAYS = 61  # sales and trade records cover the 61 days up to the simulated today
+FIRST_DAY = NOW.date() - timedelta(days=DAYS - 1)
 REGIONS = {  # sales region → country it lies in
     "California": "USA", "Oregon": "USA", "New York": "USA", "Bordeaux": "France",
     "Burgundy": "France", "Tuscany": "Italy", "Piedmont": "Italy", "Rioja": "Spain",

@@ -1,0 +1,144 @@
+"""Facts every seed world shares: the simulated clock, cities, countries, currencies and
+names. Seeds draw from here so values cross domains (a contact's city has weather, a
+flight's destination has places and listings)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import NamedTuple
+
+# The simulated "now" of every world: tools that need the current time read this, never the
+# machine clock, so traces are reproducible. It is a Friday.
+NOW = datetime(2025, 6, 13, 9, 30)
+
+
+class City(NamedTuple):
+    name: str
+    country: str
+    latitude: float
+    longitude: float
+    utc_offset: int  # hours, standard time
+    population: int  # thousands
+
+
+CITIES: tuple[City, ...] = (
+    City("San Francisco", "USA", 37.7749, -122.4194, -8, 815),
+    City("Los Angeles", "USA", 34.0522, -118.2437, -8, 3820),
+    City("Seattle", "USA", 47.6062, -122.3321, -8, 749),
+    City("Chicago", "USA", 41.8781, -87.6298, -6, 2665),
+    City("New York", "USA", 40.7128, -74.0060, -5, 8336),
+    City("Boston", "USA", 42.3601, -71.0589, -5, 650),
+    City("Austin", "USA", 30.2672, -97.7431, -6, 975),
+    City("Toronto", "Canada", 43.6532, -79.3832, -5, 2794),
+    City("Vancouver", "Canada", 49.2827, -123.1207, -8, 662),
+    City("Mexico City", "Mexico", 19.4326, -99.1332, -6, 9209),
+    City("Sao Paulo", "Brazil", -23.5505, -46.6333, -3, 12330),
+    City("Buenos Aires", "Argentina", -34.6037, -58.3816, -3, 3075),
+    City("London", "United Kingdom", 51.5074, -0.1278, 0, 8982),
+    City("Edinburgh", "United Kingdom", 55.9533, -3.1883, 0, 527),
+    City("Paris", "France", 48.8566, 2.3522, 1, 2161),
+    City("Lyon", "France", 45.7640, 4.8357, 1, 522),
+    City("Berlin", "Germany", 52.5200, 13.4050, 1, 3645),
+    City("Munich", "Germany", 48.1351, 11.5820, 1, 1488),
+    City("Madrid", "Spain", 40.4168, -3.7038, 1, 3223),
+    City("Barcelona", "Spain", 41.3874, 2.1686, 1, 1620),
+    City("Rome", "Italy", 41.9028, 12.4964, 1, 2873),
+    City("Milan", "Italy", 45.4642, 9.1900, 1, 1352),
+    City("Amsterdam", "Netherlands", 52.3676, 4.9041, 1, 872),
+    City("Zurich", "Switzerland", 47.3769, 8.5417, 1, 421),
+    City("Stockholm", "Sweden", 59.3293, 18.0686, 1, 975),
+    City("Cairo", "Egypt", 30.0444, 31.2357, 2, 9540),
+    City("Nairobi", "Kenya", -1.2921, 36.8219, 3, 4397),
+    City("Cape Town", "South Africa", -33.9249, 18.4241, 2, 4618),
+    City("Dubai", "United Arab Emirates", 25.2048, 55.2708, 4, 3331),
+    City("Mumbai", "India", 19.0760, 72.8777, 5, 12442),
+    City("Bangalore", "India", 12.9716, 77.5946, 5, 8443),
+    City("Singapore", "Singapore", 1.3521, 103.8198, 8, 5454),
+    City("Hong Kong", "China", 22.3193, 114.1694, 8, 7413),
+    City("Shanghai", "China", 31.2304, 121.4737, 8, 24870),
+    City("Tokyo", "Japan", 35.6762, 139.6503, 9, 13960),
+    City("Osaka", "Japan", 34.6937, 135.5023, 9, 2691),
+    City("Seoul", "South Korea", 37.5665, 126.9780, 9, 9776),
+    City("Sydney", "Australia", -33.8688, 151.2093, 10, 5312),
+    City("Melbourne", "Australia", -37.8136, 144.9631, 10, 5078),
+    City("Auckland", "New Zealand", -36.8485, 174.7633, 12, 1657),
+)
+CITY_BY_NAME = {c.name: c for c in CITIES}
+
+
+class Country(NamedTuple):
+    name: str
+    iso2: str
+    currency: str
+    capital: str
+
+
+COUNTRIES: tuple[Country, ...] = (
+    Country("USA", "US", "USD", "Washington"),
+    Country("Canada", "CA", "CAD", "Ottawa"),
+    Country("Mexico", "MX", "MXN", "Mexico City"),
+    Country("Brazil", "BR", "BRL", "Brasilia"),
+    Country("Argentina", "AR", "ARS", "Buenos Aires"),
+    Country("United Kingdom", "GB", "GBP", "London"),
+    Country("France", "FR", "EUR", "Paris"),
+    Country("Germany", "DE", "EUR", "Berlin"),
+    Country("Spain", "ES", "EUR", "Madrid"),
+    Country("Italy", "IT", "EUR", "Rome"),
+    Country("Netherlands", "NL", "EUR", "Amsterdam"),
+    Country("Switzerland", "CH", "CHF", "Bern"),
+    Country("Sweden", "SE", "SEK", "Stockholm"),
+    Country("Egypt", "EG", "EGP", "Cairo"),
+    Country("Kenya", "KE", "KES", "Nairobi"),
+    Country("South Africa", "ZA", "ZAR", "Pretoria"),
+    Country("United Arab Emirates", "AE", "AED", "Abu Dhabi"),
+    Country("India", "IN", "INR", "New Delhi"),
+    Country("Singapore", "SG", "SGD", "Singapore"),
+    Country("China", "CN", "CNY", "Beijing"),
+    Country("Japan", "JP", "JPY", "Tokyo"),
+    Country("South Korea", "KR", "KRW", "Seoul"),
+    Country("Australia", "AU", "AUD", "Canberra"),
+    Country("New Zealand", "NZ", "NZD", "Wellington"),
+)
+COUNTRY_BY_NAME = {c.name: c for c in COUNTRIES}
+
+
+class Currency(NamedTuple):
+    code: str
+    name: str  # the surface form people say: "euro", "Japanese yen"
+    per_usd: float  # units of this currency one US dollar buys
+
+
+CURRENCIES: tuple[Currency, ...] = (
+    Currency("USD", "US dollar", 1.0),
+    Currency("EUR", "euro", 0.92),
+    Currency("GBP", "British pound", 0.79),
+    Currency("JPY", "Japanese yen", 149.5),
+    Currency("CAD", "Canadian dollar", 1.36),
+    Currency("AUD", "Australian dollar", 1.53),
+    Currency("NZD", "New Zealand dollar", 1.66),
+    Currency("CHF", "Swiss franc", 0.88),
+    Currency("SEK", "Swedish krona", 10.6),
+    Currency("CNY", "Chinese yuan", 7.24),
+    Currency("INR", "Indian rupee", 83.2),
+    Currency("SGD", "Singapore dollar", 1.35),
+    Currency("KRW", "South Korean won", 1330.0),
+    Currency("MXN", "Mexican peso", 17.1),
+    Currency("BRL", "Brazilian real", 4.95),
+    Currency("ARS", "Argentine peso", 350.0),
+    Currency("ZAR", "South African rand", 18.7),
+    Currency("AED", "UAE dirham", 3.67),
+    Currency("EGP", "Egyptian pound", 30.9),
+    Currency("KES", "Kenyan shilling", 157.0),
+)
+CURRENCY_BY_CODE = {c.code: c for c in CURRENCIES}
+
+FIRST_NAMES = (
+    "Maria", "James", "Aisha", "Wei", "Lucas", "Sofia", "Kenji", "Amara", "Noah", "Elena",
+    "Ravi", "Chloe", "Mateo", "Hannah", "Omar", "Yuki", "Liam", "Priya", "Ethan", "Zara",
+    "Daniel", "Ingrid", "Tomas", "Fatima", "Oliver", "Mei", "Samuel", "Leila", "Hugo", "Nadia",
+)
+LAST_NAMES = (
+    "Lopez", "Smith", "Okafor", "Zhang", "Martin", "Rossi", "Tanaka", "Mensah", "Johnson", "Petrova",
+    "Patel", "Dubois", "Garcia", "Schmidt", "Haddad", "Sato", "Brown", "Sharma", "Wilson", "Khan",
+    "Kim", "Larsen", "Novak", "Silva", "Clarke", "Chen", "Adeyemi", "Moreau", "Fischer", "Costa",
+)
