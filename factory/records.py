@@ -148,6 +148,7 @@ class Call(Record):
     tool: str
     arguments: dict[str, Argument] = Field(default_factory=dict)
     outputs: list[str] = Field(default_factory=list)  # variables bound to the tool's returns, in order
+    after: list[int] = Field(default_factory=list)  # earlier calls it needs for a state reason, not data
 
 
 class Chain(Record):
