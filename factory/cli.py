@@ -73,5 +73,9 @@ def domains() -> None:
     console.print(f"{len(seeds)} domains, {total} tools")
 
 
+# Evaluation commands live with the evaluator; registered here explicitly.
+# (evaluation commands: registration block)
+
+
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(app())

@@ -335,6 +335,22 @@ class Reject(Record):
     instance: Instance | None = None  # the candidate, when one was built
 
 
+class SampleResult(Record):
+    """One scored attempt of an agent or model on one instance (one trial)."""
+
+    instance_id: str
+    mode: Literal["static", "interactive"]
+    agent: str  # "oracle", "noisy:0.3", "random", or a model name
+    trial: int = 0
+    prompt: Any = None  # what the model saw: prompt text or the opening messages
+    output: Any = None  # raw output (static) or the transcript of messages (interactive)
+    scores: dict[str, float] = Field(default_factory=dict)
+    errors: list[str] = Field(default_factory=list)  # error-taxonomy labels
+    depth: int = 0
+    shape: str = ""
+    categories: list[str] = Field(default_factory=list)
+
+
 class GenerateConfig(Record):
     domain: str  # seed domain name, or a free-form domain for the model path
     n: int
