@@ -302,8 +302,9 @@ class Instance(Record):
     subdomain: str = ""
     query: str
     query_variants: dict[str, str] = Field(default_factory=dict)
-    tools: list[ToolSpec]  # what the model sees: gold tools and distractors
+    tools: list[ToolSpec]  # what the model sees: gold tools (minus any withheld) and distractors
     gold_tools: list[str]
+    withheld_tools: list[str] = Field(default_factory=list)  # gold tools deliberately not offered
     chain: Chain
     trace: Trace
     milestones: list[Milestone] = Field(default_factory=list)
