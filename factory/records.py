@@ -149,6 +149,7 @@ class Call(Record):
     arguments: dict[str, Argument] = Field(default_factory=dict)
     outputs: list[str] = Field(default_factory=list)  # variables bound to the tool's returns, in order
     after: list[int] = Field(default_factory=list)  # earlier calls it needs for a state reason, not data
+    fixes: str | None = None  # the world-state condition this call restores (not asked for in the query)
 
 
 class Chain(Record):
@@ -188,9 +189,9 @@ class Chain(Record):
         return shape_of(len(self.calls), self.graph().edges)
 
     def sinks(self) -> list[int]:
-        """Calls whose outputs no later call consumes: their results form the final answer."""
+        """Task calls whose outputs no later call consumes: their results form the final answer."""
         g = self.graph()
-        return [i for i in g.nodes if g.out_degree(i) == 0]
+        return [i for i in g.nodes if g.out_degree(i) == 0 and self.calls[i].fixes is None]
 
 
 def shape_of(n_calls: int, edges: Any) -> str:
@@ -304,7 +305,7 @@ class Instance(Record):
     query_variants: dict[str, str] = Field(default_factory=dict)
     tools: list[ToolSpec]  # what the model sees: gold tools (minus any withheld) and distractors
     gold_tools: list[str]
-    withheld_tools: list[str] = Field(default_factory=list)  # gold tools deliberately not offered
+    withheld_tools: list[ToolSpec] = Field(default_factory=list)  # gold tools deliberately not offered
     chain: Chain
     trace: Trace
     milestones: list[Milestone] = Field(default_factory=list)
@@ -325,7 +326,8 @@ class Instance(Record):
         return self.model_copy(update={"id": self.content_id()})
 
     def tool(self, name: str) -> ToolSpec | None:
-        return next((t for t in self.tools if t.name == name), None)
+        """A tool of the instance by name, offered or withheld."""
+        return next((t for t in (*self.tools, *self.withheld_tools) if t.name == name), None)
 
 
 class Reject(Record):

@@ -48,7 +48,7 @@ def check_arguments(spec: ToolSpec, arguments: dict[str, Any]) -> str | None:
 
 
 @lru_cache(maxsize=64)
-def _base_world(seed: Seed, world_seed: int) -> World:
+def base_world(seed: Seed, world_seed: int) -> World:
     return seed.build_world(world_seed)
 
 
@@ -60,7 +60,7 @@ class Simulator:
         self.mock_seed = mock_seed
         self.worlds: dict[str, World] = {}
         for slug in setup.toolboxes if setup else ():
-            base = _base_world(seeds[slug], setup.seed)
+            base = base_world(seeds[slug], setup.seed)
             state = copy.deepcopy(base.state)
             state.update(copy.deepcopy(setup.state.get(slug, {})))
             self.worlds[slug] = replace(base, state=state)

@@ -1,0 +1,1 @@
+"""Chains: nesting shapes, the graph composer, and chains as code."""

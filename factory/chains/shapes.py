@@ -1,0 +1,112 @@
+"""Nesting shapes: the catalogue of call DAGs the composer can target, their families, and
+the default mix.
+
+A shape is the call count plus the dependency edges over call positions, written as in
+`factory.records.shape_of` ("3:1>2,2>3"). Edges always point forward (i < j), so call order
+is a topological order.
+"""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+from itertools import combinations
+
+import networkx as nx
+
+from factory.errors import ConfigError
+from factory.records import parse_shape, shape_of
+
+MAX_CALLS = 5
+FAMILIES = ("single", "independent", "chain", "fan-out", "fan-in", "diamond", "dag", "mixed")
+
+# Default mix: first a nesting depth, then a call count, then a shape uniformly. Three-call
+# shapes dominate, as in NesTools; depth 3+ is weighted up so nested chains are not rare.
+DEPTH_WEIGHTS = {1: 0.12, 2: 0.36, 3: 0.36, 4: 0.11, 5: 0.05}
+CALL_WEIGHTS = {1: 0.25, 2: 0.45, 3: 1.0, 4: 0.4, 5: 0.15}
+# The shapes seen at least 5 times in the NesTools test set (tests/data/nestools), drawn half
+# of the time in the default mix so a benchmark covers what real nested tasks look like.
+COMMON_SHAPES = (
+    "3:1>2,2>3", "3:1>2,1>3", "3:", "3:1>2,1>3,2>3", "3:1>3", "3:1>3,2>3", "3:1>2", "3:2>3",
+    "2:1>2", "2:", "4:1>2,2>3,3>4", "4:1>2,1>3,1>4", "4:1>2,2>3,2>4",
+)
+COMMON_SHARE = 0.5
+
+
+def depth_of(n: int, edges: list[tuple[int, int]]) -> int:
+    g = nx.DiGraph()
+    g.add_nodes_from(range(n))
+    g.add_edges_from(edges)
+    return nx.dag_longest_path_length(g) + 1 if n else 0
+
+
+def family_of(n: int, edges: list[tuple[int, int]]) -> str:
+    if not edges:
+        return "single" if n == 1 else "independent"
+    g = nx.DiGraph()
+    g.add_nodes_from(range(n))
+    g.add_edges_from(edges)
+    if nx.number_weakly_connected_components(g) > 1:
+        return "mixed"
+    ins = [g.in_degree(v) for v in g]
+    outs = [g.out_degree(v) for v in g]
+    if max(ins) <= 1 and max(outs) <= 1:
+        return "chain"
+    if sum(1 for d in ins if d == 0) == 1 and max(ins) <= 1 and n >= 3 and outs.count(0) == n - 1:
+        return "fan-out"
+    if outs.count(0) == 1 and ins.count(0) == n - 1 and n >= 3:
+        return "fan-in"
+    if n == 4 and sorted(edges) == [(0, 1), (0, 2), (1, 3), (2, 3)]:
+        return "diamond"
+    return "dag"
+
+
+@cache
+def catalogue() -> tuple[tuple[str, int, int, str], ...]:
+    """Every shape of 1..MAX_CALLS calls: (shape, calls, depth, family)."""
+    rows = []
+    for n in range(1, MAX_CALLS + 1):
+        pairs = list(combinations(range(n), 2))
+        for mask in range(1 << len(pairs)):
+            edges = [p for bit, p in enumerate(pairs) if mask >> bit & 1]
+            rows.append((shape_of(n, edges), n, depth_of(n, edges), family_of(n, edges)))
+    return tuple(rows)
+
+
+def validate_shape_request(shape: str | None) -> None:
+    """Fail early on a --shape that is neither a family nor a well-formed shape string."""
+    if shape is None or shape in FAMILIES:
+        return
+    try:
+        n, edges = parse_shape(shape)
+    except ValueError:
+        n, edges = 0, []
+    if not 1 <= n <= MAX_CALLS or any(not 0 <= i < j < n for i, j in edges):
+        raise ConfigError(
+            f"--shape {shape!r} is neither a family ({', '.join(FAMILIES)}) nor a shape like '3:1>2,2>3' "
+            f"(1-{MAX_CALLS} calls, edges i>j with i < j)"
+        )
+
+
+def candidates(min_depth: int, max_depth: int, shape: str | None) -> list[tuple[str, int, int]]:
+    """(shape, calls, depth) rows allowed by the depth bounds and the --shape request."""
+    rows = [row for row in catalogue() if min_depth <= row[2] <= max_depth]
+    if shape in FAMILIES:
+        rows = [row for row in rows if row[3] == shape]
+    elif shape is not None:
+        exact = shape_of(*parse_shape(shape))
+        rows = [row for row in rows if row[0] == exact]
+    return [(s, n, d) for s, n, d, _ in rows]
+
+
+def sample_shape(rng: random.Random, rows: list[tuple[str, int, int]]) -> str:
+    """Draw a shape: half the time one of the common shapes allowed; otherwise a depth by
+    DEPTH_WEIGHTS, then a call count by CALL_WEIGHTS, then a shape uniformly."""
+    common = [s for s, _, _ in rows if s in COMMON_SHAPES]
+    if common and rng.random() < COMMON_SHARE:
+        return rng.choice(sorted(common))
+    depths = sorted({d for _, _, d in rows})
+    depth = rng.choices(depths, weights=[DEPTH_WEIGHTS[d] for d in depths])[0]
+    counts = sorted({n for _, n, d in rows if d == depth})
+    calls = rng.choices(counts, weights=[CALL_WEIGHTS[n] for n in counts])[0]
+    return rng.choice([s for s, n, d in rows if d == depth and n == calls])

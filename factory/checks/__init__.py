@@ -1,0 +1,41 @@
+"""Checks: each maps (instance, context) to a CheckResult; an instance is kept only when every
+blocking check passes. The registry below is the whole list, in the order they run."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from factory.checks.context import CheckContext
+from factory.checks.distractors import check_distractors
+from factory.checks.execution import check_execution
+from factory.checks.faithfulness import check_faithfulness
+from factory.checks.structure import check_dataflow, check_format, check_signature
+from factory.records import CheckResult, Instance
+
+CHECKS: dict[str, Callable[[Instance, CheckContext], CheckResult]] = {
+    "format": check_format,
+    "signature": check_signature,
+    "dataflow": check_dataflow,
+    "execution": check_execution,
+    "faithfulness": check_faithfulness,
+    "distractors": check_distractors,
+}
+# Run-level: compares an instance with those kept before it (factory.checks.duplicates).
+RUN_CHECKS = ("duplicates",)
+
+
+def run_checks(instance: Instance, ctx: CheckContext) -> list[CheckResult]:
+    """Every enabled instance-level check; later checks are skipped once the structure is broken."""
+    results = []
+    for name, check in CHECKS.items():
+        if not ctx.policy.checks.get(name, None) or not ctx.policy.checks[name].enabled:
+            continue
+        result = check(instance, ctx)
+        results.append(result)
+        if not result.passed and name in ("format", "signature", "dataflow"):
+            break  # executing or reading a malformed chain says nothing more
+    return results
+
+
+def blocking_failures(results: list[CheckResult]) -> list[CheckResult]:
+    return [r for r in results if r.blocking and not r.passed]

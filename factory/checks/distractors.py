@@ -1,0 +1,21 @@
+"""Distractor check: every offered non-gold tool keeps its distance from the gold tools."""
+
+from __future__ import annotations
+
+from factory.checks.context import CheckContext
+from factory.distractors import too_close
+from factory.records import CheckResult, Instance
+
+
+def check_distractors(instance: Instance, ctx: CheckContext) -> CheckResult:
+    policy = ctx.policy.checks["distractors"]
+    gold = [t for t in (*instance.tools, *instance.withheld_tools) if t.name in set(instance.gold_tools)]
+    distractors = [t for t in instance.tools if t.name not in set(instance.gold_tools)]
+    problems = []
+    if gold and distractors:
+        sims = ctx.embeddings.tools(gold) @ ctx.embeddings.tools(distractors).T
+        for c, tool in enumerate(distractors):
+            why = too_close(tool, gold, sims[:, c], policy.get("min_name_distance"), policy.get("max_description_similarity"))
+            if why:
+                problems.append(why)
+    return CheckResult(name="distractors", passed=not problems, blocking=policy.blocking, reason="; ".join(problems[:5]))

@@ -1,0 +1,117 @@
+"""Query faithfulness: every literal argument is recoverable from the query (after normalising
+case, number formatting, date and time forms), and no tool name, or a near-miss of one,
+appears in it as an identifier. Plain words that happen to describe a tool are fine."""
+
+from __future__ import annotations
+
+import re
+from datetime import date, datetime
+from typing import Any
+
+import Levenshtein
+
+from factory.checks.context import CheckContext
+from factory.records import CheckResult, Instance, Value
+
+_QUOTES = str.maketrans({c: " " for c in "\"'`‘’“”"})
+_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+_DATETIME = re.compile(r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2})?")
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\s*\()?")
+
+
+def normalise(text: str) -> str:
+    text = text.lower().translate(_QUOTES).replace(",", " ")
+    return " ".join(text.split())
+
+
+def _date_forms(d: date) -> list[str]:
+    month = d.strftime("%B").lower()
+    short = month[:3]
+    day = d.day
+    suffix = "th" if 11 <= day <= 13 else {1: "st", 2: "nd", 3: "rd"}.get(day % 10, "th")
+    forms = [d.isoformat(), d.strftime("%Y/%m/%d"), f"{d.month}/{day}/{d.year}", f"{d.month:02d}/{day:02d}/{d.year}"]
+    for m in (month, short):
+        forms += [f"{m} {day} {d.year}", f"{m} {day}{suffix} {d.year}", f"{day} {m} {d.year}", f"{day}{suffix} {m} {d.year}"]
+    return forms
+
+
+def _time_forms(t: datetime) -> list[str]:
+    hour12 = t.hour % 12 or 12
+    ampm = "am" if t.hour < 12 else "pm"
+    forms = [t.strftime("%H:%M"), f"{hour12}:{t.minute:02d} {ampm}", f"{hour12}:{t.minute:02d}{ampm}"]
+    if t.minute == 0:
+        forms += [f"{hour12} {ampm}", f"{hour12}{ampm}", f"{hour12} o'clock"]
+    if (t.hour, t.minute) == (12, 0):
+        forms.append("noon")
+    if (t.hour, t.minute) == (0, 0):
+        forms.append("midnight")
+    return forms
+
+
+def _number_forms(value: float) -> list[str]:
+    forms = {repr(value), str(value), f"{value:.2f}"}
+    if float(value).is_integer():
+        forms.add(str(int(value)))
+    return sorted(forms)
+
+
+def value_groups(value: Any) -> list[list[str]]:
+    """Alternatives that must each be found: e.g. a datetime needs a date form and a time form."""
+    if isinstance(value, bool):
+        return [["on", "true", "yes", "enable", "enabled", "turn on"] if value else ["off", "false", "no", "disable", "disabled", "turn off"]]
+    if isinstance(value, (int, float)):
+        return [_number_forms(value)]
+    if isinstance(value, list):
+        return [alt for item in value for alt in value_groups(item)]
+    if isinstance(value, dict):
+        return [alt for item in value.values() for alt in value_groups(item)]
+    text = str(value).strip()
+    if _DATE.fullmatch(text):
+        return [_date_forms(date.fromisoformat(text))]
+    if _DATETIME.fullmatch(text):
+        moment = datetime.fromisoformat(text)
+        return [_date_forms(moment.date()), _time_forms(moment)]
+    return [[normalise(text)]]
+
+
+def found(form: str, query: str) -> bool:
+    return re.search(rf"(?<![0-9a-z]){re.escape(form)}(?![0-9a-z])", query) is not None
+
+
+def missing_values(instance: Instance) -> list[str]:
+    query = normalise(instance.query)
+    missing = []
+    for index, call in enumerate(instance.chain.calls):
+        if call.fixes is not None:
+            continue  # a state fix-up is for the agent to discover; the query does not ask for it
+        for name, arg in call.arguments.items():
+            if not isinstance(arg, Value):
+                continue
+            for group in value_groups(arg.value):
+                if not any(found(normalise(form), query) for form in group):
+                    missing.append(f"call {index + 1} {call.tool}.{name}={arg.value!r}")
+                    break
+    return missing
+
+
+def leaked_names(query: str, tool_names: list[str], max_distance: int) -> list[str]:
+    """Identifier-looking tokens of the query that are a tool name or a near-miss of one."""
+    leaks = []
+    for match in _IDENT.finditer(query):
+        token = match.group(0)
+        looks_like_code = "_" in token or token.rstrip().endswith("(") or re.search(r"[a-z][A-Z]", token)
+        if not looks_like_code:
+            continue
+        word = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", token.rstrip("( ")).lower()
+        for name in tool_names:
+            if Levenshtein.distance(word, name.lower()) <= max_distance:
+                leaks.append(f"{token.strip()!r} ~ {name}")
+    return leaks
+
+
+def check_faithfulness(instance: Instance, ctx: CheckContext) -> CheckResult:
+    policy = ctx.policy.checks["faithfulness"]
+    problems = [f"value not stated: {m}" for m in missing_values(instance)]
+    names = [t.name for t in (*instance.tools, *instance.withheld_tools)]
+    problems += [f"tool name in query: {leak}" for leak in leaked_names(instance.query, names, policy.get("name_distance"))]
+    return CheckResult(name="faithfulness", passed=not problems, blocking=policy.blocking, reason="; ".join(problems[:5]))

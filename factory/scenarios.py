@@ -1,0 +1,92 @@
+"""Scenario categories beyond a plain chain: state dependencies (the world starts with a
+condition broken, so fix-up calls must come first), and insufficient information (a needed
+tool is withheld). Canonicalisation and cross-domain scenarios only constrain which tools the
+composer may pick, in `factory.pipeline`."""
+
+from __future__ import annotations
+
+import random
+from collections import defaultdict
+from dataclasses import replace
+from typing import Any
+
+from factory.records import Call, Chain, Ref, ToolSpec, Value
+from factory.seeds import Seed
+from factory.simulator import base_world
+
+SCENARIOS = ("plain", "canonicalisation", "state_dependency", "insufficient_information", "cross_domain")
+SCENARIO_WEIGHTS = {
+    "plain": 0.45,
+    "canonicalisation": 0.14,
+    "state_dependency": 0.14,
+    "insufficient_information": 0.1,
+    "cross_domain": 0.17,
+}
+NESTED_BREAK_RATE = 0.5  # how often a fix tool's own condition is broken too
+
+
+def renumber_outputs(chain: Chain) -> Chain:
+    """Rename output variables data0, data1, ... in call order, updating references."""
+    names: dict[str, str] = {}
+    for call in chain.calls:
+        for var in call.outputs:
+            names[var] = f"data{len(names)}"
+    calls = []
+    for call in chain.calls:
+        arguments = {k: Ref(ref=names[a.ref]) if isinstance(a, Ref) else a for k, a in call.arguments.items()}
+        calls.append(call.model_copy(update={"arguments": arguments, "outputs": [names[v] for v in call.outputs]}))
+    return Chain(calls=calls)
+
+
+class StateFixes:
+    """Builds a chain in which every condition a call requires starts broken and is fixed first."""
+
+    def __init__(self, seeds: dict[str, Seed], specs: dict[str, ToolSpec], rng: random.Random, world_seed: int):
+        self.seeds, self.specs, self.rng, self.world_seed = seeds, specs, rng, world_seed
+        self.calls: list[Call] = []
+        self.state: dict[str, dict[str, Any]] = defaultdict(dict)
+        self.fixed: set[tuple[str, str]] = set()
+
+    def _fix(self, seed: Seed, name: str) -> list[int]:
+        """Break condition `name`, append the calls that restore it; their positions."""
+        condition = seed.toolbox.conditions[name]
+        world = base_world(seed, self.world_seed)
+        broken = replace(world, state={**world.state, **self.state[seed.slug], **condition.broken_state})
+        if condition.holds(broken):
+            return []  # the declared broken state does not break it: nothing to fix
+        self.fixed.add((seed.slug, name))
+        self.state[seed.slug].update(condition.broken_state)
+        before = []
+        for sub in seed.toolbox.tools[condition.fix_tool].requires:
+            if (seed.slug, sub) not in self.fixed and self.rng.random() < NESTED_BREAK_RATE:
+                before += self._fix(seed, sub)
+        spec = self.specs.get(condition.fix_tool) or seed.specs[condition.fix_tool]
+        self.specs.setdefault(spec.name, spec)
+        outputs = [f"fix{len(self.calls)}_{k}" for k in range(len(spec.returns))]
+        arguments = {k: Value(value=v) for k, v in condition.fix_arguments.items()}
+        self.calls.append(Call(tool=spec.name, arguments=arguments, outputs=outputs, after=before, fixes=name))
+        return [len(self.calls) - 1]
+
+    def apply(self, chain: Chain) -> tuple[Chain, dict[str, dict[str, Any]]] | None:
+        """The chain with fix calls inserted and the initial state overrides, or None when no
+        call requires a condition."""
+        moved: dict[int, int] = {}
+        for index, call in enumerate(chain.calls):
+            spec = self.specs[call.tool]
+            seed = self.seeds[spec.toolbox] if spec.toolbox in self.seeds else None
+            waits = []
+            for name in seed.toolbox.tools[call.tool].requires if seed else ():
+                if (seed.slug, name) not in self.fixed:
+                    waits += self._fix(seed, name)
+            moved[index] = len(self.calls)
+            after = sorted({moved[a] for a in call.after} | set(waits))
+            self.calls.append(call.model_copy(update={"after": after}))
+        if not self.fixed:
+            return None
+        return renumber_outputs(Chain(calls=self.calls)), dict(self.state)
+
+
+def withheld_candidates(chain: Chain) -> list[int]:
+    """Calls whose outputs a later call needs: withholding their tool leaves the task unsolvable."""
+    graph = chain.graph()
+    return [i for i in graph.nodes if graph.out_degree(i) > 0 and chain.calls[i].fixes is None]
