@@ -96,10 +96,15 @@ class Generator:
     # --- composing --------------------------------------------------------------------
 
     def _scenario(self, seed: Seed, rng: random.Random) -> str:
-        names = [s for s in SCENARIO_WEIGHTS if s != "state_dependency" or seed.toolbox.conditions]
-        names = [s for s in names if s != "cross_domain" or self.partners[seed.slug]]
-        if self.config.max_depth < 2:
-            names = [s for s in names if s != "insufficient_information"]
+        """Draw a scenario among those this seed and the depth bounds make possible."""
+        possible = {
+            "plain": True,
+            "canonicalisation": any("canonicalise" in e.tags for e in seed.toolbox.tools.values()),
+            "state_dependency": bool(seed.toolbox.conditions),
+            "insufficient_information": self.config.max_depth >= 2,
+            "cross_domain": bool(self.partners[seed.slug]),
+        }
+        names = [s for s in SCENARIO_WEIGHTS if possible[s]]
         return rng.choices(names, weights=[SCENARIO_WEIGHTS[s] for s in names])[0]
 
     def _compose(self, seed: Seed, scenario: str, rng: random.Random) -> Composed | None:

@@ -369,7 +369,7 @@ class GenerateConfig(Record):
 
 class Manifest(Record):
     run_id: str
-    status: Literal["running", "complete"]
+    status: Literal["running", "complete", "incomplete"]
     config: GenerateConfig
     factory_version: str
     attempts: int = 0

@@ -139,6 +139,20 @@ def _countries(w: BeverageWorld) -> list[str]:
     return sorted(set(REGIONS.values()))
 
 
+@toolbox.values_for("wine_search_terms")
+def _search_terms(w: BeverageWorld) -> list[str]:
+    return sorted({f"{row['variety'].split()[0].lower()} {REGIONS[PRODUCERS[row['producer']]].lower()}" for row in w.wines.values()})
+
+
+@toolbox.values_for("wine_mention")
+def _wine_mentions(w: BeverageWorld) -> list[str]:
+    """How people name a wine: "the Ramey chardonnay", "chardonnay by ramey"."""
+    mentions = []
+    for name, row in sorted(w.wines.items()):
+        mentions += [f"the {row['producer']} {row['variety'].lower()}", f"{row['variety'].lower()} by {row['producer'].lower()}"]
+    return mentions
+
+
 @toolbox.values_for("currency_code")
 def _currencies(w: BeverageWorld) -> list[str]:
     return sorted(USD_RATES)
@@ -147,6 +161,11 @@ def _currencies(w: BeverageWorld) -> list[str]:
 @toolbox.values_for("producer")
 def _producers(w: BeverageWorld) -> list[str]:
     return sorted(PRODUCERS)
+
+
+@toolbox.values_for("bottle_count")
+def _bottles(w: BeverageWorld) -> list[int]:
+    return [1, 2, 3, 6, 12, 24]
 
 
 @toolbox.values_for("year")
@@ -163,8 +182,8 @@ def get_top_selling_wine(location: Region, date: Day) -> tuple[Wine, float]:
         date: Sales date in YYYY-MM-DD.
 
     Returns:
-        wine_name: the best-selling wine's name.
-        sales_value: that wine's sales that day in US dollars.
+        wine_name: the best-selling wine.
+        sales_value: the best-selling wine's sales that day (US dollars).
     """
     w = world(BeverageWorld)
     require(location in REGIONS, f"unknown sales region {location!r}; known regions: {', '.join(sorted(REGIONS))}")
@@ -183,8 +202,8 @@ def get_best_selling_beer(location: Region, date: Day) -> tuple[Beer, int]:
         date: Sales date in YYYY-MM-DD.
 
     Returns:
-        beer_name: the best-selling beer's name.
-        units_sold: units of that beer sold that day.
+        beer_name: the best-selling beer.
+        units_sold: the units of the best-selling beer sold that day.
     """
     w = world(BeverageWorld)
     require(location in REGIONS, f"unknown sales region {location!r}")
@@ -202,14 +221,14 @@ def get_product_origin(product: Annotated[str, Kind("wine_name")]) -> Country:
         product: Exact wine name, e.g. "Ramey Chardonnay".
 
     Returns:
-        origin: the country the wine comes from.
+        origin: the wine's country of origin.
     """
     w = world(BeverageWorld)
     _wine(product)
     return _product_country(w, product)
 
 
-@toolbox.tool(phrase="find the country the beer {beer} is brewed in")
+@toolbox.tool(phrase="find where {beer} is brewed")
 def get_beer_origin(beer: Beer) -> Country:
     """Look up the country where a beer is brewed.
 
@@ -217,7 +236,7 @@ def get_beer_origin(beer: Beer) -> Country:
         beer: Exact beer name, e.g. "Guinness Stout".
 
     Returns:
-        origin: the country the beer is brewed in.
+        origin: the beer's country of origin.
     """
     w = world(BeverageWorld)
     require(beer in w.beers, f"unknown beer {beer!r}")
@@ -226,7 +245,7 @@ def get_beer_origin(beer: Beer) -> Country:
 
 @toolbox.tool(phrase="give the quantity of {product} exported from {location} on {date}")
 def get_export_quantity(location: Country, date: Day, product: Wine) -> int:
-    """Get the number of units of a wine exported from a country on a date.
+    """Get the number of units of a wine exported from a country on a date (re-exports included).
 
     Args:
         location: Exporting country, e.g. "France".
@@ -234,13 +253,14 @@ def get_export_quantity(location: Country, date: Day, product: Wine) -> int:
         product: Exact wine name.
 
     Returns:
-        quantity: units exported that day.
+        quantity: the units exported that day.
     """
     w = world(BeverageWorld)
     day = w.day(date)
     origin = _product_country(w, product)
-    require(location == origin, f"{product} is produced in {origin}, so it is not exported from {location}")
-    return w.figure("export", location, day, product, low=500, high=20000)
+    if location == origin:
+        return w.figure("export", location, day, product, low=500, high=20000)
+    return w.figure("re-export", location, day, product, low=0, high=400)  # re-exports are small
 
 
 @toolbox.tool(phrase="give the quantity of {product} imported into {country} on {date}")
@@ -253,7 +273,7 @@ def get_import_quantity(country: Country, date: Day, product: Wine) -> int:
         product: Exact wine name.
 
     Returns:
-        quantity: units imported that day (0 for the wine's own country).
+        quantity: the units imported that day (0 for the wine's own country).
     """
     w = world(BeverageWorld)
     day = w.day(date)
@@ -270,7 +290,7 @@ def get_wine_rating(wine_name: Wine) -> tuple[float, str]:
         wine_name: Exact wine name.
 
     Returns:
-        score: critic score out of 100.
+        score: the critic score (out of 100).
         reviewer: the publication that gave the score.
     """
     row = _wine(wine_name)
@@ -278,7 +298,7 @@ def get_wine_rating(wine_name: Wine) -> tuple[float, str]:
 
 
 @toolbox.tool(phrase="search the wine catalog for {query}", tags=("search",))
-def search_wine_catalog(query: str, max_results: int = 5) -> list[Wine]:
+def search_wine_catalog(query: Annotated[str, Kind("wine_search_terms")], max_results: int = 5) -> list[Wine]:
     """Search the wine catalog by words in the wine's name, producer or grape variety.
 
     Args:
@@ -286,7 +306,7 @@ def search_wine_catalog(query: str, max_results: int = 5) -> list[Wine]:
         max_results: Maximum number of wine names to return (1-20).
 
     Returns:
-        wine_names: matching wine names, alphabetically.
+        wine_names: the matching wines (alphabetical).
     """
     w = world(BeverageWorld)
     require(1 <= max_results <= 20, "max_results must be between 1 and 20")
@@ -308,7 +328,7 @@ def get_product_manufacturer(product: Wine) -> Producer:
         product: Exact wine name.
 
     Returns:
-        producer: the winery's name.
+        producer: the winery that makes the wine.
     """
     return _wine(product)["producer"]
 
@@ -321,7 +341,7 @@ def get_producer_region(producer: Producer) -> Region:
         producer: Winery name, e.g. "Antinori".
 
     Returns:
-        region: the region the winery is based in.
+        region: the winery's home region.
     """
     require(producer in PRODUCERS, f"unknown producer {producer!r}")
     return PRODUCERS[producer]
@@ -336,7 +356,7 @@ def get_wine_price(wine_name: Wine, currency: Currency = "USD") -> float:
         currency: ISO 4217 currency code of the price, e.g. "EUR".
 
     Returns:
-        price: bottle price in the requested currency, rounded to cents.
+        price: the bottle price (in the requested currency, rounded to cents).
     """
     row = _wine(wine_name)
     require(currency in USD_RATES, f"unsupported currency {currency!r}; use one of {', '.join(sorted(USD_RATES))}")
@@ -351,7 +371,7 @@ def get_grape_variety(wine_name: Wine) -> Variety:
         wine_name: Exact wine name.
 
     Returns:
-        variety: the grape variety.
+        variety: the wine's grape variety.
     """
     return _wine(wine_name)["variety"]
 
@@ -365,7 +385,7 @@ def find_wines_by_variety(variety: Variety, country: Country) -> list[Wine]:
         country: Producing country, e.g. "Italy".
 
     Returns:
-        wine_names: matching wine names, alphabetically (may be empty).
+        wine_names: the matching wines (alphabetical; may be empty).
     """
     w = world(BeverageWorld)
     require(variety in VARIETIES, f"unknown grape variety {variety!r}")
@@ -394,7 +414,7 @@ def get_dish_calories(dish: Dish) -> int:
         dish: Dish name, e.g. "duck breast".
 
     Returns:
-        calories: kilocalories per serving.
+        calories: the kilocalories per serving.
     """
     w = world(BeverageWorld)
     require(dish in w.calories, f"no nutrition data for {dish!r}")
@@ -409,7 +429,7 @@ def get_vintage(wine_name: Wine) -> Year:
         wine_name: Exact wine name.
 
     Returns:
-        vintage: the harvest year.
+        vintage: the wine's vintage year.
     """
     return _wine(wine_name)["vintage"]
 
@@ -423,7 +443,7 @@ def get_harvest_yield(region: Region, year: Year) -> float:
         year: Harvest year between 2012 and 2021.
 
     Returns:
-        tonnes: harvested grapes in metric tonnes.
+        tonnes: the harvested grapes (metric tonnes).
     """
     w = world(BeverageWorld)
     require(region in REGIONS, f"unknown region {region!r}")
@@ -440,9 +460,61 @@ def get_total_beverage_sales(location: Region, date: Day) -> float:
         date: Sales date in YYYY-MM-DD.
 
     Returns:
-        total_usd: total sales in US dollars.
+        total_usd: the total beverage sales (US dollars).
     """
     w = world(BeverageWorld)
     require(location in REGIONS, f"unknown sales region {location!r}")
     day = w.day(date)
     return float(w.figure("total-sales", location, day, low=20000, high=250000))
+
+
+@toolbox.tool(phrase="work out which catalog wine is meant by \"{mention}\"", tags=("canonicalise",))
+def resolve_wine_name(mention: Annotated[str, Kind("wine_mention")]) -> Wine:
+    """Resolve the way someone names a wine to the exact catalog wine name.
+
+    Args:
+        mention: Free-form wine mention naming a producer and a grape, e.g. "the Ramey chardonnay" or "pinot noir by eyrie".
+
+    Returns:
+        wine_name: the exact catalog wine name.
+    """
+    w = world(BeverageWorld)
+    text = " ".join(mention.lower().replace("the ", " ").split())
+    hits = [name for name, row in sorted(w.wines.items())
+            if row["producer"].lower() in text and row["variety"].lower() in text]
+    require(len(hits) == 1, f"no single catalog wine matches {mention!r}; name both the producer and the grape")
+    return hits[0]
+
+
+@toolbox.tool(phrase="add {bottles} bottles of {wine_name} to my cellar", tags=("state_change",))
+def add_wine_to_cellar(wine_name: Wine, bottles: Annotated[int, Kind("bottle_count")]) -> int:
+    """Add bottles of a wine to the user's cellar.
+
+    Args:
+        wine_name: Exact wine name.
+        bottles: Number of bottles to add (1-48).
+
+    Returns:
+        total_bottles: the bottles of that wine now in the cellar.
+    """
+    _wine(wine_name)
+    require(1 <= bottles <= 48, "bottles must be between 1 and 48")
+    cellar = world(BeverageWorld).state.setdefault("cellar", {})
+    cellar[wine_name] = cellar.get(wine_name, 0) + bottles
+    return cellar[wine_name]
+
+
+@toolbox.tool(phrase="give the value of my wine cellar in {currency}")
+def get_cellar_value(currency: Currency) -> float:
+    """Get the retail value of every bottle in the user's cellar.
+
+    Args:
+        currency: ISO 4217 currency code, e.g. "GBP".
+
+    Returns:
+        value: the cellar's total value (in the requested currency, rounded to cents).
+    """
+    w = world(BeverageWorld)
+    require(currency in USD_RATES, f"unsupported currency {currency!r}; use one of {', '.join(sorted(USD_RATES))}")
+    total = sum(w.wines[name]["price_usd"] * count for name, count in w.state.get("cellar", {}).items())
+    return round(total * USD_RATES[currency], 2)

@@ -37,7 +37,9 @@ def test_beer_sales_and_origin(fb):
 def test_trade_volumes_follow_origin(fb):
     wine = "Antinori Sangiovese" if "Antinori Sangiovese" in fb.world.wines else sorted(fb.world.wines)[0]
     origin = fb.ok("get_product_origin", product=wine)
-    assert "is produced in" in fb.error("get_export_quantity", location="Chile", date="2025-05-08", product=wine)
+    own = fb.ok("get_export_quantity", location=origin, date="2025-05-08", product=wine)
+    reexport = fb.ok("get_export_quantity", location="Chile" if origin != "Chile" else "Italy", date="2025-05-08", product=wine)
+    assert own >= 500 and 0 <= reexport <= 400  # re-exports are small next to the origin's exports
     assert fb.ok("get_import_quantity", country=origin, date="2025-05-08", product=wine) == 0
     other = next(c for c in fb.values("country") if c != origin)
     assert fb.ok("get_import_quantity", country=other, date="2025-05-08", product=wine) >= 0
@@ -88,3 +90,31 @@ def test_harvest_yield_covers_known_years(fb):
 def test_malformed_calls_are_observations(fb):
     assert "must be int" in fb.error("get_harvest_yield", region="Rioja", year="2015")
     assert "no parameter" in fb.error("get_vintage", wine_name="x", colour="red")
+
+
+def test_wine_mentions_resolve_to_catalog_names(fb):
+    for mention in fb.values("wine_mention")[:10]:
+        assert fb.ok("resolve_wine_name", mention=mention) in fb.world.wines
+    name = sorted(fb.world.wines)[0]
+    row = fb.world.wines[name]
+    assert fb.ok("resolve_wine_name", mention=f"{row['variety']} by {row['producer']}") == name
+    assert "name both the producer and the grape" in fb.error("resolve_wine_name", mention="a nice red")
+
+
+def test_search_terms_find_wines(fb):
+    hits = [fb.ok("search_wine_catalog", query=q) for q in fb.values("wine_search_terms")]
+    assert all(hits), "every generated search phrase finds at least one wine"
+
+
+def test_cellar_changes_state_and_value():
+    session = ToolboxSession("food_and_beverage")
+    wine = sorted(session.world.wines)[0]
+    assert session.ok("get_cellar_value", currency="USD") == 0.0
+    assert session.ok("add_wine_to_cellar", wine_name=wine, bottles=6) == 6
+    assert session.ok("add_wine_to_cellar", wine_name=wine, bottles=2) == 8
+    assert session.world.state["cellar"] == {wine: 8}
+    assert session.ok("get_cellar_value", currency="USD") == round(8 * session.world.wines[wine]["price_usd"], 2)
+    assert "between 1 and 48" in session.error("add_wine_to_cellar", wine_name=wine, bottles=0)
+    assert "unsupported currency" in session.error("get_cellar_value", currency="DOGE")
+    # A new session starts from the seed's world again: state does not leak between episodes.
+    assert ToolboxSession("food_and_beverage").ok("get_cellar_value", currency="USD") == 0.0
