@@ -19,7 +19,7 @@ def _size_category(n: int) -> str:
 
 
 def dataset_card(config: GenerateConfig, stats: dict[str, Any], reject_reasons: dict[str, int],
-                 attempts: int, title: str) -> str:
+                 attempts: int, title: str, num_bytes: int) -> str:
     from datasets import DatasetInfo
 
     n = stats["instances"]
@@ -33,7 +33,7 @@ def dataset_card(config: GenerateConfig, stats: dict[str, Any], reject_reasons: 
         "configs": [{"config_name": "default", "data_files": [{"split": config.split, "path": f"data/{config.split}-*.parquet"}]}],
         "dataset_info": {
             **DatasetInfo(features=features())._to_yaml_dict(),
-            "splits": [{"name": config.split, "num_examples": n}],
+            "splits": [{"name": config.split, "num_bytes": num_bytes, "num_examples": n}],
         },
     }
     settings = "\n".join(f"| `{k}` | `{v}` |" for k, v in config.model_dump().items())

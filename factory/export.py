@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -49,9 +50,9 @@ def row_instance(row: dict[str, Any]) -> Instance:
     return Instance.model_validate(fields)
 
 
-def write_dataset(instances: list[Instance], out: Path, split: str, card: str) -> str:
-    """Write `out/` atomically (data/<split>-00000-of-00001.parquet + README.md); returns a
-    fingerprint of the data."""
+def write_dataset(instances: list[Instance], out: Path, split: str, card: Callable[[int], str]) -> str:
+    """Write `out/` atomically (data/<split>-00000-of-00001.parquet + README.md, the card made
+    from the split's size in bytes); returns a fingerprint of the data."""
     import datasets
 
     datasets.disable_progress_bars()
@@ -60,7 +61,7 @@ def write_dataset(instances: list[Instance], out: Path, split: str, card: str) -
     (tmp / "data").mkdir(parents=True)
     table = datasets.Dataset.from_list([instance_row(i) for i in instances], features=features())
     table.to_parquet(str(tmp / "data" / f"{split}-00000-of-00001.parquet"))
-    (tmp / "README.md").write_text(card)
+    (tmp / "README.md").write_text(card(table.data.nbytes))
     shutil.rmtree(out, ignore_errors=True)
     os.replace(tmp, out)
     return content_hash([i.id for i in instances])

@@ -147,7 +147,9 @@ def _export(run: RunDir, config: GenerateConfig, manifest: Manifest, kept: list[
     instances = kept[: config.n]
     stats = distribution(instances)
     title = f"{config.domain} tool-use benchmark" if config.domain != ALL_DOMAINS else "Multi-domain tool-use benchmark"
-    card = dataset_card(config, stats, manifest.reject_reasons, manifest.attempts, title)
+    def card(num_bytes: int) -> str:
+        return dataset_card(config, stats, manifest.reject_reasons, manifest.attempts, title, num_bytes)
+
     manifest.dataset_fingerprint = write_dataset(instances, run.path / "dataset", config.split, card)
     write_nestools(instances, run.path / "nestools.jsonl")
     manifest.status = "complete"

@@ -167,6 +167,6 @@ def resolve_domain(query: str, seeds: dict[str, Seed]) -> DomainMatch | None:
 def unknown_domain_error(query: str, seeds: dict[str, Seed]) -> FactoryError:
     names = ", ".join(seed.domain for seed in seeds.values())
     return FactoryError(
-        f"no seed toolbox for domain {query!r} and no model configured. Seed domains: {names}. "
-        "For other domains pass --model (any LiteLLM/OpenAI-compatible model name) and --api-base if needed."
+        f"no seed toolbox matches domain {query!r}; offline generation covers the seed domains: {names}. "
+        "To cover another domain, add a seed folder (see seeds/README.md)."
     )

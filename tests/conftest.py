@@ -24,3 +24,35 @@ def isolated_paths(tmp_path_factory, monkeypatch):
     monkeypatch.setenv("HF_DATASETS_OFFLINE", "1")
     monkeypatch.setenv("HF_DATASETS_CACHE", str(root / "hf-datasets"))
     return root
+
+
+@pytest.fixture(scope="session")
+def food_run(tmp_path_factory):
+    """One small offline run of the food seed, shared by the tests that read a dataset."""
+    from factory.config import load_settings
+    from factory.generate import generate
+    from factory.records import GenerateConfig
+
+    out = tmp_path_factory.mktemp("food-run") / "run"
+    config = GenerateConfig(domain="Food and Beverage", n=16, seed=3, max_depth=3)
+    return generate(config, load_settings({"output_dir": str(out.parent)}), out)
+
+
+@pytest.fixture(scope="session")
+def food_instances(food_run):
+    return food_run.instances
+
+
+def write_seed(root, slug, toolbox_code, manifest=None):
+    """Write a seed folder for tests of the seed format; returns its path."""
+    import textwrap
+
+    folder = root / slug
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "seed.toml").write_text(manifest if manifest is not None else textwrap.dedent(f'''
+        domain = "{slug.replace('_', ' ').title()}"
+        description = "A seed written by a test."
+        subdomains = ["Everything"]
+    '''))
+    (folder / "toolbox.py").write_text(textwrap.dedent(toolbox_code))
+    return folder

@@ -89,7 +89,7 @@ def compose(
     *,
     allowed: Callable[[int, str], bool] | None = None,
     accept: Callable[[list[str]], bool] | None = None,
-    budget: int = 300,
+    budget: int = 3000,
 ) -> Chain | None:
     """A chain of `n_calls` distinct tools with exactly the given dependency edges, or None
     when the pool cannot fill the shape within the search budget."""

@@ -22,10 +22,11 @@ FAMILIES = ("single", "independent", "chain", "fan-out", "fan-in", "diamond", "d
 
 # Default mix: first a nesting depth, then a call count, then a shape uniformly. Three-call
 # shapes dominate, as in NesTools; depth 3+ is weighted up so nested chains are not rare.
-DEPTH_WEIGHTS = {1: 0.12, 2: 0.36, 3: 0.36, 4: 0.11, 5: 0.05}
+DEPTH_WEIGHTS = {1: 0.1, 2: 0.3, 3: 0.42, 4: 0.12, 5: 0.06}
 CALL_WEIGHTS = {1: 0.25, 2: 0.45, 3: 1.0, 4: 0.4, 5: 0.15}
 # The shapes seen at least 5 times in the NesTools test set (tests/data/nestools), drawn half
-# of the time in the default mix so a benchmark covers what real nested tasks look like.
+# of the time in the default mix (deeper ones twice as often) so a benchmark covers what real
+# nested tasks look like.
 COMMON_SHAPES = (
     "3:1>2,2>3", "3:1>2,1>3", "3:", "3:1>2,1>3,2>3", "3:1>3", "3:1>3,2>3", "3:1>2", "3:2>3",
     "2:1>2", "2:", "4:1>2,2>3,3>4", "4:1>2,1>3,1>4", "4:1>2,2>3,2>4",
@@ -102,9 +103,9 @@ def candidates(min_depth: int, max_depth: int, shape: str | None) -> list[tuple[
 def sample_shape(rng: random.Random, rows: list[tuple[str, int, int]]) -> str:
     """Draw a shape: half the time one of the common shapes allowed; otherwise a depth by
     DEPTH_WEIGHTS, then a call count by CALL_WEIGHTS, then a shape uniformly."""
-    common = [s for s, _, _ in rows if s in COMMON_SHAPES]
+    common = sorted((s, d) for s, _, d in rows if s in COMMON_SHAPES)
     if common and rng.random() < COMMON_SHARE:
-        return rng.choice(sorted(common))
+        return rng.choices([s for s, _ in common], weights=[2 if d >= 3 else 1 for _, d in common])[0]
     depths = sorted({d for _, _, d in rows})
     depth = rng.choices(depths, weights=[DEPTH_WEIGHTS[d] for d in depths])[0]
     counts = sorted({n for _, n, d in rows if d == depth})

@@ -1,0 +1,62 @@
+import random
+from pathlib import Path
+
+import pytest
+
+from factory.chains.composer import ToolPool, compose
+from factory.config import resource_dir
+from factory.records import Ref, parse_shape, type_accepts
+from factory.seeds import load_seeds
+from factory.simulator import base_world
+
+
+@pytest.fixture(scope="module")
+def food_pool():
+    seeds = load_seeds(Path(resource_dir("seeds")))
+    food = seeds["food_and_beverage"]
+    world = base_world(food, 0)
+    return ToolPool(food.specs, {"food_and_beverage": {k: f(world) for k, f in food.toolbox.values.items()}})
+
+
+@pytest.mark.parametrize("shape", ["1:", "3:", "2:1>2", "3:1>2,2>3", "3:1>2,1>3", "3:1>3,2>3", "3:1>2,1>3,2>3",
+                                   "4:1>2,2>3,3>4", "4:1>2,1>3,1>4", "3:1>2"])
+def test_composed_chain_has_exactly_the_requested_shape(food_pool, shape):
+    n, edges = parse_shape(shape)
+    for k in range(5):
+        chain = compose(food_pool, n, edges, random.Random(f"{shape}:{k}"))
+        assert chain is not None, f"food tools cannot fill {shape}"
+        assert chain.shape() == shape
+        assert len({c.tool for c in chain.calls}) == n  # distinct tools
+
+
+def test_every_reference_links_a_fitting_output_and_every_required_argument_is_filled(food_pool):
+    for k in range(40):
+        chain = compose(food_pool, 3, [(0, 1), (1, 2)], random.Random(k))
+        specs = [food_pool.specs[c.tool] for c in chain.calls]
+        outputs = {var: spec.returns[i] for call, spec in zip(chain.calls, specs) for i, var in enumerate(call.outputs)}
+        for call, spec in zip(chain.calls, specs):
+            assert {p.name for p in spec.parameters if p.required} <= set(call.arguments)
+            for name, arg in call.arguments.items():
+                param = spec.param(name)
+                if isinstance(arg, Ref):
+                    out = outputs[arg.ref]
+                    assert out.kind == param.kind and type_accepts(param.type, out.type)
+                elif param.enum is None and param.kind:
+                    assert arg.value in food_pool.options(spec, param)
+
+
+def test_same_random_state_gives_the_same_chain(food_pool):
+    a = compose(food_pool, 3, [(0, 1), (0, 2)], random.Random(7))
+    b = compose(food_pool, 3, [(0, 1), (0, 2)], random.Random(7))
+    assert a == b
+
+
+def test_unfillable_shape_returns_none(food_pool):
+    # Five calls all feeding one another densely: the food tools have no such structure.
+    edges = [(i, j) for i in range(5) for j in range(i + 1, 5)]
+    assert compose(food_pool, 5, edges, random.Random(0), budget=200) is None
+
+
+def test_constraints_steer_tool_choice(food_pool):
+    chain = compose(food_pool, 2, [(0, 1)], random.Random(1), allowed=lambda j, name: j > 0 or name == "resolve_wine_name")
+    assert chain.calls[0].tool == "resolve_wine_name"

@@ -1,0 +1,104 @@
+from pathlib import Path
+
+import pytest
+
+from factory.config import resource_dir
+from factory.errors import SeedError
+from factory.seeds import load_seed, load_seeds, resolve_domain, unknown_domain_error
+from tests.conftest import write_seed
+
+GOOD_TOOLBOX = '''
+    import random
+    from dataclasses import dataclass
+    from factory.toolbox import Toolbox, World, world
+
+    toolbox = Toolbox()
+
+    @dataclass
+    class W(World):
+        n: int = 0
+
+    @toolbox.world
+    def build(rng: random.Random) -> W:
+        return W(n=rng.randint(1, 9))
+
+    @toolbox.tool
+    def double(x: int) -> int:
+        """Double a number.
+
+        Args:
+            x: The number.
+
+        Returns:
+            doubled: the doubled number.
+        """
+        return 2 * x
+'''
+
+
+@pytest.fixture(scope="module")
+def seeds():
+    return load_seeds(Path(resource_dir("seeds")))
+
+
+def test_shipped_seeds_load(seeds):
+    assert "food_and_beverage" in seeds
+    food = seeds["food_and_beverage"]
+    assert food.domain == "Food and Beverage" and len(food.specs) >= 15
+    assert all(spec.toolbox == "food_and_beverage" for spec in food.specs.values())
+
+
+def test_a_minimal_seed_loads(tmp_path):
+    seed = load_seed(write_seed(tmp_path, "tiny", GOOD_TOOLBOX))
+    assert list(seed.specs) == ["double"] and seed.build_world(1).n == seed.build_world(1).n
+
+
+@pytest.mark.parametrize(
+    "manifest, message",
+    [
+        ('domain = "X"\ndescription = "d"\nsubdomains = [', "invalid TOML"),
+        ('domain = "X"\ndescription = "d"', "field subdomains: Field required"),
+        ('domain = "X"\ndescription = "d"\nsubdomains = []', "field subdomains"),
+        ('domain = "X"\ndescription = "d"\nsubdomains = ["a"]\ncolour = "red"', "field colour: Extra inputs"),
+    ],
+)
+def test_malformed_seed_toml_names_file_and_field(tmp_path, manifest, message):
+    folder = write_seed(tmp_path, "bad", GOOD_TOOLBOX, manifest=manifest)
+    with pytest.raises(SeedError) as err:
+        load_seed(folder)
+    assert message in str(err.value) and str(folder / "seed.toml") in str(err.value)
+
+
+@pytest.mark.parametrize(
+    "code, message",
+    [
+        ("import nonexistent_module_xyz", "importing the toolbox failed: ModuleNotFoundError"),
+        ("x = 1", "defines no `toolbox = Toolbox()`"),
+        ("from factory.toolbox import Toolbox\ntoolbox = Toolbox()", "no world builder"),
+        (GOOD_TOOLBOX.replace('"""Double a number.', '"""').replace("x: The number.", "x: The number."), "no one-line summary"),
+        (GOOD_TOOLBOX.replace("def double(x: int)", "def double(x)"), "has no type annotation"),
+    ],
+)
+def test_broken_toolboxes_are_seed_errors(tmp_path, code, message):
+    folder = write_seed(tmp_path, "broken", code)
+    with pytest.raises(SeedError) as err:
+        load_seed(folder)
+    assert message in str(err.value) and "broken" in str(err.value)
+
+
+def test_world_builder_that_raises_is_a_seed_error(tmp_path):
+    seed = load_seed(write_seed(tmp_path, "crashy", GOOD_TOOLBOX.replace("return W(n=rng.randint(1, 9))", "return 1 / 0")))
+    with pytest.raises(SeedError, match="world builder failed: ZeroDivisionError"):
+        seed.build_world(0)
+
+
+def test_domain_resolution_is_forgiving(seeds):
+    assert resolve_domain("Food and Beverage", seeds).seed.slug == "food_and_beverage"
+    assert resolve_domain("food-and-beverage", seeds).seed.slug == "food_and_beverage"
+    assert resolve_domain("FOOD AND BEVERGE", seeds).seed.slug == "food_and_beverage"  # misspelt
+    match = resolve_domain("Food and Beverage/wine sales", seeds)
+    assert match.seed.slug == "food_and_beverage" and match.subdomain == "Wine Sales"
+    assert resolve_domain("Culinary Arts", seeds).seed.slug == "food_and_beverage"  # a NesTools domain it covers
+    assert resolve_domain("Quantum Chromodynamics", seeds) is None
+    message = str(unknown_domain_error("Quantum Chromodynamics", seeds))
+    assert "Food and Beverage" in message and "Quantum Chromodynamics" in message
