@@ -1,0 +1,250 @@
+"""Milestone similarity: the best mapping of milestones to the steps of a trajectory.
+
+A trajectory is the list of tool calls an agent made, in order, followed by its final
+message. A mapping assigns milestones to distinct steps so that the matched milestones,
+sorted by step, follow a topological order of the milestone DAG: when milestone u must
+be reached before v (a path u ⇝ v) and both are matched, u's step comes first. A
+milestone left unmatched scores 0. The score is the best total similarity over all such
+mappings divided by the number of milestones; hitting any minefield zeroes it.
+
+`best_mapping` finds that optimum exactly with a dynamic programme over the steps whose
+state is the down-closed set of milestones that can no longer be matched; its cost grows
+with the number of such sets, not with the number of mappings. `exhaustive_mapping`
+enumerates every consistent mapping and exists to check it.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from factory.evaluate.answers import answer_similarity
+from factory.records import Expected, Milestone, Minefield
+
+Weights = Sequence[Sequence[float]]  # weights[milestone][step] in [0, 1]
+
+
+@dataclass(frozen=True)
+class Step:
+    """One tool call of a trajectory, as the agent made it (the tool may not exist)."""
+
+    tool: str
+    arguments: dict[str, Any] | None  # None: the arguments were not a JSON object
+
+
+@dataclass(frozen=True)
+class Mapping:
+    total: float  # sum of the matched similarities
+    steps: dict[int, int] = field(default_factory=dict)  # milestone position → step position
+
+
+@dataclass(frozen=True)
+class MilestoneScore:
+    similarity: float  # in [0, 1], zero when a minefield was hit
+    matched: float  # the same before minefields
+    mapping: dict[int, int]  # milestone position → step position (len(steps) = the final message)
+    per_milestone: list[float]
+    minefields_hit: list[int]
+
+
+# --- per-milestone similarity ----------------------------------------------------------
+
+
+def _number(value: Any) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    return float(value)
+
+
+def _normal_text(value: str) -> str:
+    return " ".join(value.casefold().split())
+
+
+def values_equal(expected: Any, actual: Any, *, loose_strings: bool) -> bool:
+    """Structural equality; numbers compare by value (2 == 2.0), strings exactly or, when
+    `loose_strings`, ignoring case and runs of whitespace."""
+    e, a = _number(expected), _number(actual)
+    if e is not None or a is not None:
+        return e is not None and a is not None and math.isclose(e, a, rel_tol=1e-9, abs_tol=1e-9)
+    if isinstance(expected, str) and isinstance(actual, str):
+        return _normal_text(expected) == _normal_text(actual) if loose_strings else expected == actual
+    if isinstance(expected, list) and isinstance(actual, list):
+        return len(expected) == len(actual) and all(
+            values_equal(x, y, loose_strings=loose_strings) for x, y in zip(expected, actual, strict=True)
+        )
+    if isinstance(expected, dict) and isinstance(actual, dict):
+        return expected.keys() == actual.keys() and all(
+            values_equal(expected[k], actual[k], loose_strings=loose_strings) for k in expected
+        )
+    return type(expected) is type(actual) and expected == actual
+
+
+def argument_matches(expected: Expected, arguments: dict[str, Any], name: str) -> bool:
+    """A literal must equal the stated value after normalisation; a nested argument must be
+    exactly the value its source produced in the trace."""
+    if name not in arguments:
+        return False
+    return values_equal(expected.value, arguments[name], loose_strings=expected.source is None)
+
+
+def call_similarity(milestone: Milestone, step: Step) -> float:
+    """0 for another tool; otherwise the share of expected arguments the call got right."""
+    if step.tool != milestone.tool:
+        return 0.0
+    if not milestone.arguments:
+        return 1.0
+    arguments = step.arguments or {}
+    hits = sum(argument_matches(exp, arguments, name) for name, exp in milestone.arguments.items())
+    return hits / len(milestone.arguments)
+
+
+def minefield_hit(mine: Minefield, step: Step) -> bool:
+    if step.tool != mine.tool:
+        return False
+    if mine.arguments is None:
+        return True
+    arguments = step.arguments or {}
+    return all(argument_matches(exp, arguments, name) for name, exp in mine.arguments.items())
+
+
+def similarity_matrix(milestones: Sequence[Milestone], steps: Sequence[Step], final: str | None, query: str = "") -> list[list[float]]:
+    """weights[i][j]: milestone i against step j; the last column is the final message,
+    which only the answer milestone can match."""
+    rows = []
+    for m in milestones:
+        if m.kind == "answer":
+            row = [0.0] * len(steps) + [answer_similarity(m.answer, final, query=query)]
+        else:
+            row = [call_similarity(m, s) for s in steps] + [0.0]
+        rows.append(row)
+    return rows
+
+
+# --- the order constraints -------------------------------------------------------------
+
+
+def ancestors(n: int, edges: Sequence[tuple[int, int]]) -> list[int]:
+    """Bitmask of every milestone with a path to i (i included), for each position i."""
+    parents: list[set[int]] = [set() for _ in range(n)]
+    for u, v in edges:
+        parents[v].add(u)
+    memo: list[int | None] = [None] * n
+
+    def closure(i: int, visiting: frozenset[int]) -> int:
+        if memo[i] is not None:
+            return memo[i]  # type: ignore[return-value]
+        if i in visiting:
+            raise ValueError(f"milestone edges form a cycle through {i}")
+        mask = 1 << i
+        for p in parents[i]:
+            mask |= closure(p, visiting | {i})
+        memo[i] = mask
+        return mask
+
+    return [closure(i, frozenset()) for i in range(n)]
+
+
+def milestone_edges(milestones: Sequence[Milestone]) -> list[tuple[int, int]]:
+    """Edges over list positions (a milestone's `after` names milestone indices)."""
+    position = {m.index: i for i, m in enumerate(milestones)}
+    return [(position[a], i) for i, m in enumerate(milestones) for a in m.after if a in position]
+
+
+# --- exact best mapping ----------------------------------------------------------------
+
+
+def best_mapping(weights: Weights, edges: Sequence[tuple[int, int]]) -> Mapping:
+    """The mapping with the largest total similarity, exactly.
+
+    Scan steps left to right. The state is C, the set of milestones that can no longer be
+    matched: those matched so far and every ancestor of a matched one (an ancestor matched
+    later would break the order). C is always down-closed, and any milestone outside C may
+    take the current step, after which C grows by its ancestors. Two partial mappings with
+    the same C have the same future, so keeping the best total per C is exact.
+    Steps and milestones with no positive similarity are dropped first: they can only be
+    left unmatched, and the order constraints they carry stay in the ancestor masks.
+    """
+    n = len(weights)
+    if n == 0:
+        return Mapping(0.0)
+    up = ancestors(n, edges)
+    columns = [
+        (j, [(i, weights[i][j]) for i in range(n) if weights[i][j] > 0])
+        for j in range(len(weights[0]))
+    ]
+    # state C → (total, back-link); a back-link is (milestone, step, previous link) or None
+    states: dict[int, tuple[float, Any]] = {0: (0.0, None)}
+    for j, candidates in columns:
+        if not candidates:
+            continue
+        grown = dict(states)
+        for closed, (total, link) in states.items():
+            for i, w in candidates:
+                if closed >> i & 1:
+                    continue
+                key = closed | up[i]
+                score = total + w
+                best = grown.get(key)
+                if best is None or score > best[0]:
+                    grown[key] = (score, (i, j, link))
+        states = grown
+    total, link = max(states.values(), key=lambda item: item[0])
+    steps: dict[int, int] = {}
+    while link is not None:
+        i, j, link = link
+        steps[i] = j
+    return Mapping(total, dict(sorted(steps.items())))
+
+
+def exhaustive_mapping(weights: Weights, edges: Sequence[tuple[int, int]]) -> Mapping:
+    """Reference search: try every consistent mapping of milestones to steps where they
+    score (or to none). Exponential; for tests and the benchmark only."""
+    n = len(weights)
+    up = ancestors(n, edges)
+    related = [[bool(up[b] >> a & 1) for b in range(n)] for a in range(n)]  # related[a][b]: a ⇝ b
+    options = [[j for j, w in enumerate(row) if w > 0] for row in weights]
+    best = Mapping(0.0)
+    chosen: dict[int, int] = {}
+
+    def consistent(i: int, j: int) -> bool:
+        for k, s in chosen.items():
+            if s == j or (related[k][i] and s > j) or (related[i][k] and j > s):
+                return False
+        return True
+
+    def search(i: int, total: float) -> None:
+        nonlocal best
+        if i == n:
+            if total > best.total:
+                best = Mapping(total, dict(sorted(chosen.items())))
+            return
+        search(i + 1, total)
+        for j in options[i]:
+            if consistent(i, j):
+                chosen[i] = j
+                search(i + 1, total + weights[i][j])
+                del chosen[i]
+
+    search(0, 0.0)
+    return best
+
+
+# --- the score -------------------------------------------------------------------------
+
+
+def score_milestones(
+    milestones: Sequence[Milestone],
+    minefields: Sequence[Minefield],
+    steps: Sequence[Step],
+    final: str | None,
+    query: str = "",
+) -> MilestoneScore:
+    """ToolSandbox's milestone similarity of one trajectory, with minefields."""
+    weights = similarity_matrix(milestones, steps, final, query)
+    mapping = best_mapping(weights, milestone_edges(milestones))
+    per_milestone = [weights[i][mapping.steps[i]] if i in mapping.steps else 0.0 for i in range(len(milestones))]
+    matched = mapping.total / len(milestones) if milestones else 1.0
+    hits = [k for k, mine in enumerate(minefields) if any(minefield_hit(mine, s) for s in steps)]
+    return MilestoneScore(0.0 if hits else matched, matched, mapping.steps, per_milestone, hits)

@@ -1,0 +1,168 @@
+"""Milestone similarity: hand-computed cases, and the exact DP against exhaustive search."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from factory.evaluate.matching import (
+    Step,
+    ancestors,
+    best_mapping,
+    call_similarity,
+    exhaustive_mapping,
+    minefield_hit,
+    score_milestones,
+)
+from factory.records import Expected, Milestone, Minefield
+
+
+def call(index: int, tool: str, after: list[int] | None = None, **args: object) -> Milestone:
+    expected = {k: v if isinstance(v, Expected) else Expected(value=v) for k, v in args.items()}
+    return Milestone(index=index, kind="call", description="", tool=tool, arguments=expected, after=after or [])
+
+
+def answer(index: int, after: list[int], **values: object) -> Milestone:
+    return Milestone(index=index, kind="answer", description="", answer=values, after=after)
+
+
+def consistent(mapping: dict[int, int], edges: list[tuple[int, int]], n: int) -> bool:
+    """Distinct steps, and u ⇝ v with both matched implies step(u) < step(v)."""
+    if len(set(mapping.values())) != len(mapping):
+        return False
+    up = ancestors(n, edges)
+    return all(
+        mapping[u] < mapping[v]
+        for u in mapping for v in mapping if u != v and up[v] >> u & 1
+    )
+
+
+# --- hand-computed cases -------------------------------------------------------------------
+
+
+def test_chain_in_order_matches_fully():
+    weights = [[1, 0, 0], [0, 1, 0], [0, 0, 1]]
+    assert best_mapping(weights, [(0, 1), (1, 2)]).total == 3
+
+
+def test_swapped_order_keeps_only_one_of_two_dependent_milestones():
+    # B must follow A, but the agent called B first.
+    weights = [[0, 1], [1, 0]]
+    mapping = best_mapping(weights, [(0, 1)])
+    assert mapping.total == 1
+    assert best_mapping(weights, []).total == 2  # without the edge both fit
+
+
+def test_independent_milestones_take_the_best_assignment():
+    # Greedy (m0 → s0) would give 1.0; the best is m0 → s1, m1 → s0 = 1.5.
+    weights = [[1.0, 0.5], [1.0, 0.0]]
+    mapping = best_mapping(weights, [])
+    assert mapping.total == 1.5 and mapping.steps == {0: 1, 1: 0}
+
+
+def test_order_is_transitive_through_an_unmatched_milestone():
+    # A → B → C; B never happened; C at step 0 and A at step 1 cannot both count.
+    weights = [[0, 1], [0, 0], [1, 0]]
+    assert best_mapping(weights, [(0, 1), (1, 2)]).total == 1
+
+
+def test_repeated_call_lets_a_later_step_satisfy_the_order():
+    # A at steps 0 and 2, B (after A) only at step 1: A@0, B@1.
+    weights = [[1, 0, 1], [0, 1, 0]]
+    mapping = best_mapping(weights, [(0, 1)])
+    assert mapping.total == 2 and mapping.steps == {0: 0, 1: 1}
+
+
+def test_one_step_serves_one_milestone():
+    weights = [[1], [1]]
+    assert best_mapping(weights, []).total == 1
+
+
+def test_cycle_is_rejected():
+    with pytest.raises(ValueError, match="cycle"):
+        best_mapping([[1], [1]], [(0, 1), (1, 0)])
+
+
+def test_call_similarity_needs_the_tool_and_counts_arguments():
+    m = call(0, "get_export_quantity", location="USA", date="2025-05-08", product="Ramey Merlot")
+    assert call_similarity(m, Step("get_import_quantity", {"location": "USA"})) == 0
+    two_of_three = Step("get_export_quantity", {"location": "usa ", "date": "2025-05-08", "product": "Ridge"})
+    assert call_similarity(m, two_of_three) == pytest.approx(2 / 3)
+    assert call_similarity(m, Step("get_export_quantity", None)) == 0  # arguments were not JSON
+    assert call_similarity(call(1, "now"), Step("now", {})) == 1
+
+
+def test_literals_are_normalised_but_nested_values_must_be_exact():
+    m = call(0, "f", name="Ramey Chardonnay", wine=Expected(value="Ramey Chardonnay", source="data0"), n=5)
+    loose = Step("f", {"name": "  ramey   CHARDONNAY", "wine": "ramey chardonnay", "n": 5.0})
+    assert call_similarity(m, loose) == pytest.approx(2 / 3)
+    assert call_similarity(m, Step("f", {"name": "x", "wine": "Ramey Chardonnay", "n": True})) == pytest.approx(1 / 3)
+
+
+def test_answer_milestone_only_matches_the_final_message():
+    milestones = [call(0, "f", x=1), answer(1, [0], out=10783)]
+    steps = [Step("f", {"x": 1})]
+    assert score_milestones(milestones, [], steps, "It is 10,783.").similarity == 1
+    assert score_milestones(milestones, [], steps, None).similarity == 0.5
+    assert score_milestones(milestones, [], steps, "no idea").similarity == 0.5
+
+
+def test_minefield_zeroes_the_score_but_keeps_the_match():
+    milestones = [call(0, "f", x=1), answer(1, [0], out=3)]
+    mines = [Minefield(tool="g", reason="withheld"), Minefield(tool="f", arguments={"x": Expected(value=2)}, reason="")]
+    clean = score_milestones(milestones, mines, [Step("f", {"x": 1})], "3")
+    assert clean.similarity == 1 and clean.minefields_hit == []
+    hit = score_milestones(milestones, mines, [Step("g", {}), Step("f", {"x": 1})], "3")
+    assert hit.similarity == 0 and hit.matched == 1 and hit.minefields_hit == [0]
+    assert minefield_hit(mines[1], Step("f", {"x": 2})) and not minefield_hit(mines[1], Step("f", {"x": 1}))
+
+
+def test_wine_example_mapping():
+    # m0 → m1, m0 → m2, m1 → m2, m2 → answer; the agent retried m0 with a typo first.
+    m = [
+        call(0, "top", location="California", date="2025-05-08"),
+        call(1, "origin", [0], product=Expected(value="Ramey Merlot", source="data0")),
+        call(2, "export", [0, 1], location=Expected(value="USA", source="data2"), product=Expected(value="Ramey Merlot", source="data0")),
+        answer(3, [2], quantity=10783),
+    ]
+    steps = [
+        Step("top", {"location": "Californa", "date": "2025-05-08"}),
+        Step("top", {"location": "California", "date": "2025-05-08"}),
+        Step("export", {"location": "USA", "product": "Ramey Merlot"}),  # too early: origin not known yet
+        Step("origin", {"product": "Ramey Merlot"}),
+        Step("export", {"location": "USA", "product": "Ramey Merlot"}),
+    ]
+    score = score_milestones(m, [], steps, "The export quantity is 10783.")
+    assert score.mapping == {0: 1, 1: 3, 2: 4, 3: 5}
+    assert score.similarity == 1
+
+
+# --- the DP is exact -----------------------------------------------------------------------
+
+
+def random_case(rng: random.Random, n: int, t: int, density: float) -> tuple[list[list[float]], list[tuple[int, int]]]:
+    edges = [(u, v) for v in range(n) for u in range(v) if rng.random() < density]
+    order = list(range(n))
+    rng.shuffle(order)  # milestone positions need not be topological
+    edges = [(order[u], order[v]) for u, v in edges]
+    values = [0.0, 0.0, 0.0, 0.25, 0.5, 1.0, 1.0]
+    weights = [[rng.choice(values) for _ in range(t)] for _ in range(n)]
+    return weights, edges
+
+
+@pytest.mark.parametrize("case_seed", range(300))
+def test_dp_equals_exhaustive_search(case_seed):
+    rng = random.Random(case_seed)
+    n, t = rng.randint(1, 7), rng.randint(0, 9)
+    weights, edges = random_case(rng, n, t, rng.choice([0.0, 0.2, 0.5, 0.9]))
+    fast, slow = best_mapping(weights, edges), exhaustive_mapping(weights, edges)
+    assert fast.total == pytest.approx(slow.total, abs=1e-9)
+    assert consistent(fast.steps, edges, n)
+    assert sum(weights[i][j] for i, j in fast.steps.items()) == pytest.approx(fast.total, abs=1e-9)
+
+
+def test_dp_is_deterministic():
+    rng = random.Random(7)
+    weights, edges = random_case(rng, 8, 20, 0.3)
+    assert best_mapping(weights, edges) == best_mapping(weights, edges)
