@@ -1,0 +1,226 @@
+"""Interactive mode: an agent calls tools one at a time against the simulator.
+
+The agent sees the instance's available tools as OpenAI function definitions and the
+query; every tool call it makes is executed by the simulator (seed implementations, or
+the typed mock for tools without one) and the result goes back as a tool message. Tool
+errors and malformed calls (unknown tool, arguments that are not a JSON object, wrong
+types) go back the same way, as observations it can recover from. The episode ends with
+an assistant message without tool calls (the final answer) or at the turn limit. The
+trajectory is then scored: milestone similarity with minefields, final-answer match,
+turn count.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from factory.evaluate.answers import answer_match
+from factory.evaluate.matching import Step, score_milestones
+from factory.records import Instance, SampleResult, ToolSpec
+from factory.simulator import Simulator, ToolCrash, check_arguments
+
+MAX_TURNS = 15
+SYSTEM_PROMPT = (
+    "You answer the user's request by calling the available tools. Call them as often as you "
+    "need, using the values they return. When you have everything, reply with the final answer "
+    "and no tool call; state every value the user asked for. If the request cannot be completed "
+    "with the available tools, say so."
+)
+
+Message = dict[str, Any]
+
+
+class Policy(Protocol):
+    """One episode of an agent: given the messages so far, the next assistant message."""
+
+    def act(self, messages: list[Message], tools: list[dict[str, Any]]) -> Message: ...
+
+
+class Agent(Protocol):
+    name: str
+
+    def policy(self, instance: Instance, trial: int) -> Policy: ...
+
+
+class PolicyError(Exception):
+    """The agent could not produce a message (the model endpoint failed after retries)."""
+
+
+@dataclass
+class Episode:
+    messages: list[Message]
+    steps: list[Step] = field(default_factory=list)
+    final: str | None = None  # the final answer; None when the episode never gave one
+    turns: int = 0  # assistant messages
+    errors: list[str] = field(default_factory=list)  # error labels, in order of occurrence
+
+    def label(self, error: str) -> None:
+        self.errors.append(error)
+
+
+def opening_messages(instance: Instance, system_prompt: str = SYSTEM_PROMPT) -> list[Message]:
+    return [{"role": "system", "content": system_prompt}, {"role": "user", "content": instance.query}]
+
+
+def parse_arguments(raw: Any) -> dict[str, Any] | None:
+    """A call's arguments as a dict, or None when they are not a JSON object."""
+    if isinstance(raw, dict):
+        return raw
+    if raw is None or (isinstance(raw, str) and not raw.strip()):
+        return {}
+    try:
+        value = json.loads(raw)
+    except (TypeError, ValueError):
+        return None
+    return value if isinstance(value, dict) else None
+
+
+def _observation(content: dict[str, Any]) -> str:
+    return json.dumps(content, ensure_ascii=False, default=str)
+
+
+def execute_call(call: Message, specs: dict[str, ToolSpec], simulator: Simulator, episode: Episode) -> Message:
+    """Run one tool call and return the tool message that answers it."""
+    function = call.get("function") or {}
+    name = str(function.get("name") or "")
+    arguments = parse_arguments(function.get("arguments"))
+    episode.steps.append(Step(name, arguments))
+    reply = {"role": "tool", "tool_call_id": call.get("id", "")}
+    spec = specs.get(name)
+    if spec is None:
+        episode.label("unknown_tool")
+        known = ", ".join(sorted(specs))
+        return reply | {"content": _observation({"error": f"unknown tool {name!r}; available tools: {known}"})}
+    if arguments is None:
+        episode.label("malformed_arguments")
+        text = str(function.get("arguments"))[:200]
+        return reply | {"content": _observation({"error": f"arguments must be a JSON object, got: {text}"})}
+    problem = check_arguments(spec, arguments)
+    if problem:
+        episode.label("invalid_arguments")
+        return reply | {"content": _observation({"error": problem})}
+    result = simulator.call(spec, arguments)
+    if result.error is not None:
+        episode.label("tool_error")
+        return reply | {"content": _observation({"error": result.error})}
+    outputs = {out.name: value for out, value in zip(spec.returns, result.values, strict=False)}
+    return reply | {"content": _observation(outputs)}
+
+
+def run_episode(
+    instance: Instance, policy: Policy, simulator: Simulator, max_turns: int = MAX_TURNS
+) -> Episode:
+    specs = {t.name: t for t in instance.tools}
+    tools = [t.to_openai() for t in instance.tools]
+    episode = Episode(opening_messages(instance))
+    for _ in range(max_turns):
+        try:
+            message = policy.act(list(episode.messages), tools)
+        except PolicyError as exc:
+            episode.label("model_error")
+            episode.messages.append({"role": "assistant", "content": None, "error": str(exc)})
+            return episode
+        episode.turns += 1
+        calls = message.get("tool_calls") or []
+        if message.pop("text_tool_calls", False):
+            episode.label("text_tool_call")
+        episode.messages.append(message)
+        if not calls:
+            episode.final = message.get("content") or ""
+            return episode
+        for call in calls:
+            try:
+                episode.messages.append(execute_call(call, specs, simulator, episode))
+            except ToolCrash as exc:  # a toolbox bug: recorded with its evidence, the run goes on
+                episode.label("tool_crash")
+                episode.messages.append({"role": "tool", "tool_call_id": call.get("id", ""), "error": str(exc)})
+                return episode
+    episode.label("turn_limit")
+    return episode
+
+
+def expected_answer(instance: Instance) -> dict[str, Any]:
+    """The values the final answer must state; none when a needed tool is withheld (the
+    reply must then say the task cannot be completed)."""
+    return {} if instance.withheld_tools else dict(instance.trace.answer)
+
+
+def score_episode(instance: Instance, episode: Episode) -> tuple[dict[str, float], list[str]]:
+    """The sample's scores and error labels."""
+    score = score_milestones(instance.milestones, instance.minefields, episode.steps, episode.final, instance.query)
+    answered = answer_match(expected_answer(instance), episode.final, query=instance.query)
+    scores = {
+        "milestone_similarity": score.similarity,
+        "milestone_matched": score.matched,
+        "answer_match": float(answered),
+        "turns": float(episode.turns),
+        "tool_calls": float(len(episode.steps)),
+        "minefield_hit": float(bool(score.minefields_hit)),
+        "success": float(answered and not score.minefields_hit),
+    }
+    errors = list(dict.fromkeys(episode.errors))
+    if score.minefields_hit:
+        errors.append("minefield")
+    if episode.final is None:
+        errors.append("no_final_answer")
+    elif not answered:
+        errors.append("wrong_answer")
+    calls = [s for m, s in zip(instance.milestones, score.per_milestone, strict=True) if m.kind == "call"]
+    if any(s < 1.0 for s in calls):
+        errors.append("missed_milestone")
+    return scores, errors
+
+
+def _load_seeds() -> dict[str, Any]:
+    from factory.config import load_settings
+    from factory.seeds import load_seeds
+
+    return load_seeds(load_settings().seeds_dir)
+
+
+def run_one(
+    instance: Instance, agent: Agent, trial: int, *, seeds: dict[str, Any], max_turns: int, mock_seed: int
+) -> SampleResult:
+    simulator = Simulator(seeds, instance.world, mock_seed=mock_seed)
+    episode = run_episode(instance, agent.policy(instance, trial), simulator, max_turns)
+    scores, errors = score_episode(instance, episode)
+    return SampleResult(
+        instance_id=instance.id,
+        mode="interactive",
+        agent=agent.name,
+        trial=trial,
+        prompt=episode.messages[:2],
+        output=episode.messages,
+        scores=scores,
+        errors=errors,
+        depth=instance.depth,
+        shape=instance.shape,
+        categories=list(instance.categories),
+    )
+
+
+def run_interactive(
+    instances: Sequence[Instance],
+    agent: Agent,
+    *,
+    trials: int = 1,
+    max_turns: int = MAX_TURNS,
+    seeds: dict[str, Any] | None = None,
+    mock_seed: int = 0,
+    workers: int = 1,
+) -> list[SampleResult]:
+    """One SampleResult per instance per trial, in instance order then trial order."""
+    seeds = _load_seeds() if seeds is None and any(i.world for i in instances) else (seeds or {})
+    jobs = [(instance, trial) for instance in instances for trial in range(trials)]
+
+    def run(job: tuple[Instance, int]) -> SampleResult:
+        return run_one(job[0], agent, job[1], seeds=seeds, max_turns=max_turns, mock_seed=mock_seed)
+
+    if workers <= 1:
+        return [run(job) for job in jobs]
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        return list(pool.map(run, jobs))

@@ -1,0 +1,293 @@
+"""Reference agents for interactive mode: `oracle`, `noisy:P`, `random`.
+
+The oracle replays the gold chain through the loop, one call per turn, filling nested
+arguments from the tool results it receives, then states the answer. `noisy:P` replays it
+too but gives each gold call, with probability P, one error drawn uniformly from the kinds
+that apply to it (see NOISE_KINDS); it does not recover, so later calls that need a lost
+value use an invented one. `random` calls random available tools with made-up arguments.
+All are seeded by (seed, instance id, trial), so runs are reproducible.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from dataclasses import dataclass, field
+from datetime import date, timedelta
+from typing import Any
+
+from factory.evaluate.interactive import Message, expected_answer
+from factory.records import Call, Instance, Ref, ToolSpec
+
+NOISE_KINDS = (
+    "wrong_tool",
+    "order_swap",
+    "wrong_literal",
+    "wrong_nested",
+    "omitted_call",
+    "hallucinated_tool",
+    "malformed_arguments",
+)
+INVENTED = "unknown"
+
+
+@dataclass
+class Action:
+    call: int  # index into the gold chain
+    noise: str | None = None
+
+
+def feasible_calls(instance: Instance) -> list[int]:
+    """Gold calls the agent can make: not a withheld tool, not fed by one (transitively)."""
+    available = {t.name for t in instance.tools}
+    producers = instance.chain.producers()
+    lost: set[int] = set()
+    for i, call in enumerate(instance.chain.calls):
+        fed = {producers[a.ref] for a in call.arguments.values() if isinstance(a, Ref) and a.ref in producers}
+        if call.tool not in available or fed & lost:
+            lost.add(i)
+    return [i for i in range(len(instance.chain.calls)) if i not in lost]
+
+
+def _applicable(call: Call, has_next: bool, other_tools: bool) -> list[str]:
+    kinds = ["omitted_call", "hallucinated_tool", "malformed_arguments"]
+    if other_tools:
+        kinds.append("wrong_tool")
+    if has_next:
+        kinds.append("order_swap")
+    if any(not isinstance(a, Ref) for a in call.arguments.values()):
+        kinds.append("wrong_literal")
+    if any(isinstance(a, Ref) for a in call.arguments.values()):
+        kinds.append("wrong_nested")
+    return [k for k in NOISE_KINDS if k in kinds]
+
+
+def noisy_plan(instance: Instance, rate: float, rng: random.Random) -> list[Action]:
+    order = feasible_calls(instance)
+    other_tools = len({t.name for t in instance.tools}) > 1
+    plan: list[Action] = []
+    k = 0
+    while k < len(order):
+        call = instance.chain.calls[order[k]]
+        if rng.random() >= rate:
+            plan.append(Action(order[k]))
+            k += 1
+            continue
+        noise = rng.choice(_applicable(call, k + 1 < len(order), other_tools))
+        if noise == "order_swap":
+            plan += [Action(order[k + 1], noise), Action(order[k], noise)]
+            k += 2
+            continue
+        if noise != "omitted_call":
+            plan.append(Action(order[k], noise))
+        k += 1
+    return plan
+
+
+def perturb(value: Any, rng: random.Random, pool: list[Any]) -> Any:
+    """A plausible wrong literal: another day, another number, another stated string."""
+    if isinstance(value, bool):
+        return not value
+    if isinstance(value, int):
+        return value + rng.choice([-2, -1, 1, 2])
+    if isinstance(value, float):
+        return round(value * rng.choice([0.5, 1.5, 2.0]), 2)
+    if isinstance(value, str):
+        if re.fullmatch(r"\d{4}-\d{2}-\d{2}", value):
+            return (date.fromisoformat(value) + timedelta(days=rng.choice([-1, 1]))).isoformat()
+        others = [v for v in pool if isinstance(v, str) and v != value]
+        return rng.choice(others) if others else value[::-1]
+    if isinstance(value, list):
+        return value[:-1] if value else [INVENTED]
+    return INVENTED
+
+
+@dataclass
+class ReplayPolicy:
+    """Replays planned gold calls, binding each call's outputs from the tool result."""
+
+    instance: Instance
+    plan: list[Action]
+    rng: random.Random
+    bound: dict[str, Any] = field(default_factory=dict)
+    pending: dict[str, Call] = field(default_factory=dict)  # tool-call id → the gold call it binds
+    step: int = 0
+
+    def act(self, messages: list[Message], tools: list[dict[str, Any]]) -> Message:
+        self._observe(messages)
+        if self.step >= len(self.plan):
+            return {"role": "assistant", "content": self._answer()}
+        action = self.plan[self.step]
+        self.step += 1
+        call_id = f"call_{self.step}"
+        name, arguments = self._call(action, call_id)
+        return {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [{"id": call_id, "type": "function", "function": {"name": name, "arguments": arguments}}],
+        }
+
+    def _observe(self, messages: list[Message]) -> None:
+        for message in messages:
+            call = self.pending.pop(message.get("tool_call_id", ""), None) if message.get("role") == "tool" else None
+            if call is None:
+                continue
+            try:
+                result = json.loads(message.get("content") or "")
+            except ValueError:
+                continue
+            if isinstance(result, dict) and "error" not in result:
+                spec = self.instance.tool(call.tool)
+                names = [o.name for o in spec.returns] if spec else []
+                for var, name in zip(call.outputs, names, strict=False):
+                    if name in result:
+                        self.bound[var] = result[name]
+
+    def _arguments(self, call: Call) -> dict[str, Any]:
+        return {
+            name: self.bound.get(arg.ref, INVENTED) if isinstance(arg, Ref) else arg.value
+            for name, arg in call.arguments.items()
+        }
+
+    def _call(self, action: Action, call_id: str) -> tuple[str, str]:
+        call = self.instance.chain.calls[action.call]
+        arguments = self._arguments(call)
+        name, noise = call.tool, action.noise
+        if noise == "wrong_tool":
+            name = self.rng.choice(sorted({t.name for t in self.instance.tools} - {call.tool}))
+        elif noise == "hallucinated_tool":
+            name = self._hallucinated(call.tool)
+        elif noise == "wrong_literal":
+            literal = self.rng.choice(sorted(n for n, a in call.arguments.items() if not isinstance(a, Ref)))
+            arguments[literal] = perturb(arguments[literal], self.rng, self._literals())
+        elif noise == "wrong_nested":
+            nested = self.rng.choice(sorted(n for n, a in call.arguments.items() if isinstance(a, Ref)))
+            others = [v for v in self.bound.values() if v != arguments[nested]]
+            arguments[nested] = self.rng.choice(others) if others else INVENTED
+        if noise == "malformed_arguments":
+            return name, json.dumps(arguments, ensure_ascii=False)[:-1]
+        if noise not in ("wrong_tool", "hallucinated_tool"):
+            self.pending[call_id] = call
+        return name, json.dumps(arguments, ensure_ascii=False)
+
+    def _hallucinated(self, tool: str) -> str:
+        withheld = [t.name for t in self.instance.withheld_tools]
+        if withheld:
+            return self.rng.choice(sorted(withheld))
+        return f"{tool}{self.rng.choice(['_v2', '_details', '_lookup', '_api'])}"
+
+    def _literals(self) -> list[Any]:
+        return [a.value for c in self.instance.chain.calls for a in c.arguments.values() if not isinstance(a, Ref)]
+
+    def _answer(self) -> str:
+        gold = expected_answer(self.instance)
+        if not gold or len(feasible_calls(self.instance)) < len(self.instance.chain.calls):
+            missing = ", ".join(t.name for t in self.instance.withheld_tools) or "a tool it needs"
+            return f"I cannot complete this request: {missing} is not among the available tools."
+        labels = _answer_labels(self.instance)
+        stated: dict[str, Any] = {}
+        for var in gold:
+            label = labels.get(var, var)
+            key = label if label not in stated else f"{label}_{sum(k.startswith(label) for k in stated) + 1}"
+            stated[key] = self.bound.get(var, INVENTED)
+        return "Final answer: " + json.dumps(stated, ensure_ascii=False)
+
+
+def _answer_labels(instance: Instance) -> dict[str, str]:
+    """Output variable → the returned value's name, for stating answers readably."""
+    labels = {}
+    for call in instance.chain.calls:
+        spec = instance.tool(call.tool)
+        for var, out in zip(call.outputs, spec.returns if spec else [], strict=False):
+            labels[var] = out.name
+    return labels
+
+
+def _seeded(seed: int, instance: Instance, trial: int, salt: str) -> random.Random:
+    return random.Random(f"{salt}:{seed}:{instance.id}:{trial}")
+
+
+@dataclass
+class OracleAgent:
+    name: str = "oracle"
+    seed: int = 0
+
+    def policy(self, instance: Instance, trial: int) -> ReplayPolicy:
+        plan = [Action(i) for i in feasible_calls(instance)]
+        return ReplayPolicy(instance, plan, _seeded(self.seed, instance, trial, "oracle"))
+
+
+@dataclass
+class NoisyAgent:
+    rate: float
+    seed: int = 0
+
+    @property
+    def name(self) -> str:
+        return f"noisy:{self.rate:g}"
+
+    def policy(self, instance: Instance, trial: int) -> ReplayPolicy:
+        rng = _seeded(self.seed, instance, trial, self.name)
+        return ReplayPolicy(instance, noisy_plan(instance, self.rate, rng), rng)
+
+
+def random_value(type_: str, rng: random.Random, words: list[str]) -> Any:
+    if type_ == "bool":
+        return rng.random() < 0.5
+    if type_ == "int":
+        return rng.randint(0, 100)
+    if type_ == "float":
+        return round(rng.uniform(0, 100), 2)
+    if type_.startswith("list"):
+        return [random_value(type_[5:-1] or "str", rng, words)]
+    if type_ == "dict":
+        return {}
+    return rng.choice(words) if words else "x"
+
+
+@dataclass
+class RandomPolicy:
+    instance: Instance
+    rng: random.Random
+    calls_left: int
+
+    def act(self, messages: list[Message], tools: list[dict[str, Any]]) -> Message:
+        if self.calls_left <= 0 or not self.instance.tools:
+            last = next((m.get("content") for m in reversed(messages) if m.get("role") == "tool"), None)
+            return {"role": "assistant", "content": f"Here is what I found: {last}"}
+        self.calls_left -= 1
+        spec: ToolSpec = self.rng.choice(self.instance.tools)
+        words = re.findall(r"[A-Za-z][\w-]+", self.instance.query)
+        arguments = {p.name: random_value(p.type, self.rng, words) for p in spec.parameters if p.required}
+        call = {"id": f"call_{self.calls_left}", "type": "function",
+                "function": {"name": spec.name, "arguments": json.dumps(arguments)}}
+        return {"role": "assistant", "content": None, "tool_calls": [call]}
+
+
+@dataclass
+class RandomAgent:
+    name: str = "random"
+    seed: int = 0
+
+    def policy(self, instance: Instance, trial: int) -> RandomPolicy:
+        rng = _seeded(self.seed, instance, trial, "random")
+        return RandomPolicy(instance, rng, max(1, len(instance.chain.calls)))
+
+
+def reference_agent(spec: str, seed: int = 0) -> OracleAgent | NoisyAgent | RandomAgent:
+    """`oracle`, `random` or `noisy:P` (0 <= P <= 1) as an interactive agent."""
+    from factory.errors import ConfigError
+
+    if spec == "oracle":
+        return OracleAgent(seed=seed)
+    if spec == "random":
+        return RandomAgent(seed=seed)
+    kind, _, rate = spec.partition(":")
+    try:
+        value = float(rate)
+    except ValueError:
+        value = -1.0
+    if kind != "noisy" or not 0.0 <= value <= 1.0:
+        raise ConfigError(f"unknown agent {spec!r}: use oracle, random or noisy:P with 0 <= P <= 1")
+    return NoisyAgent(value, seed=seed)
