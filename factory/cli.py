@@ -182,6 +182,20 @@ def stats(
         console.print(Markdown(markdown(report, reasons, top=40)))
 
 
+@app.command()
+@command
+def publish(
+    path: Annotated[Path, typer.Argument(help="An exported dataset folder, or the run directory holding it.")],
+    repo_id: Annotated[str, typer.Option("--repo-id", help="Hub dataset repository, 'owner/name'.")],
+    private: Annotated[bool, typer.Option("--private", help="Create the repository as private.")] = False,
+) -> None:
+    """Upload an exported dataset to the Hugging Face Hub (token from HF_TOKEN or your Hub login)."""
+    from factory.publish import publish as upload
+
+    url = upload(_dataset_dir(path), repo_id, private=private)
+    console.print(f"published {url}")
+
+
 # Evaluation commands live with the evaluator; registered here explicitly.
 # (evaluation commands: registration block)
 

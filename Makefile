@@ -1,0 +1,20 @@
+# One command each: `make demo` installs and generates a benchmark offline; `make test`
+# installs and runs the tests. Both create .venv on first use.
+VENV ?= .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+.PHONY: demo test
+
+$(STAMP): pyproject.toml
+	python3 -m venv $(VENV)
+	# The CPU build of torch first, so nothing pulls a CUDA build.
+	$(PY) -m pip install --quiet torch==2.13.0
+	$(PY) -m pip install --quiet -e ".[test]"
+	touch $(STAMP)
+
+demo: $(STAMP)
+	$(VENV)/bin/factory generate --domain "Food and Beverage" -n 50 --seed 1
+
+test: $(STAMP)
+	$(PY) -m pytest

@@ -1,0 +1,126 @@
+"""Each check passes a generated instance and catches the defect it exists for."""
+
+import pytest
+
+from factory.checks import CHECKS, blocking_failures, run_checks
+from factory.checks.duplicates import DuplicateIndex
+from factory.records import Call, Ref, ToolSpec, Value
+
+
+@pytest.fixture(scope="module")
+def ctx(food_run):
+    from pathlib import Path
+
+    from factory.checks.context import CheckContext
+    from factory.checks.policy import load_policy
+    from factory.config import resource_dir
+    from factory.seeds import load_seeds
+
+    return CheckContext(load_seeds(Path(resource_dir("seeds"))), load_policy(Path(resource_dir("validators")), "food_and_beverage"))
+
+
+@pytest.fixture
+def nested(food_instances):
+    """A fresh copy of a kept instance with a nested call and at least one literal."""
+    for instance in food_instances:
+        if "nested" in instance.categories and not instance.withheld_tools and any(
+            isinstance(a, Value) for c in instance.chain.calls for a in c.arguments.values()
+        ):
+            return instance.model_copy(deep=True)
+    pytest.fail("the food run has no nested instance")
+
+
+def failed(instance, ctx, name):
+    result = CHECKS[name](instance, ctx)
+    assert not result.passed, f"{name} should fail"
+    return result.reason
+
+
+def test_kept_instances_pass_every_check(food_instances, ctx):
+    for instance in food_instances:
+        assert not blocking_failures(run_checks(instance, ctx)), instance.id
+
+
+def test_format_catches_a_tampered_record(nested, ctx):
+    nested.depth += 1
+    assert "depth/shape fields disagree" in failed(nested, ctx, "format")
+    nested.depth -= 1
+    nested.query = "change the query but keep the id"
+    assert "id is not the content hash" in failed(nested, ctx, "format")
+
+
+def test_signature_catches_unknown_tools_arguments_types_and_bad_references(nested, ctx):
+    calls = nested.chain.calls
+    literal_call = next(c for c in calls if any(isinstance(a, Value) for a in c.arguments.values()))
+    name = next(n for n, a in literal_call.arguments.items() if isinstance(a, Value))
+    original = literal_call.arguments[name]
+    literal_call.arguments[name] = Value(value={"not": "a scalar"})
+    assert "does not match declared type" in failed(nested, ctx, "signature")
+    literal_call.arguments[name] = original
+    literal_call.arguments["invented"] = Value(value=1)
+    assert "unknown argument 'invented'" in failed(nested, ctx, "signature")
+    del literal_call.arguments["invented"]
+    calls[-1].arguments[next(iter(calls[-1].arguments))] = Ref(ref="data99")
+    assert "not an earlier output" in failed(nested, ctx, "signature")
+    calls[0].tool = "teleport"
+    assert "tool does not exist" in failed(nested, ctx, "signature")
+
+
+def test_dataflow_catches_rebinding_and_use_before_binding(nested, ctx):
+    calls = nested.chain.calls
+    calls[-1].outputs = list(calls[0].outputs[:1]) + calls[-1].outputs[1:]
+    assert "rebinds" in failed(nested, ctx, "dataflow")
+
+
+def test_execution_catches_a_stored_trace_that_is_not_what_the_chain_produces(nested, ctx):
+    step = nested.trace.steps[-1]
+    var = next(iter(step.outputs))
+    step.outputs[var] = "forged"
+    assert "stored trace differs" in failed(nested, ctx, "execution")
+
+
+def test_execution_catches_a_chain_that_fails(nested, ctx):
+    call = next(c for c in nested.chain.calls if "date" in c.arguments and isinstance(c.arguments["date"], Value))
+    call.arguments["date"] = Value(value="1999-01-01")
+    assert "failed: no records for 1999-01-01" in failed(nested, ctx, "execution")
+
+
+def test_faithfulness_catches_unstated_values_and_tool_names(nested, ctx):
+    literal = next(a.value for c in nested.chain.calls for a in c.arguments.values() if isinstance(a, Value))
+    nested.query = nested.query.replace(str(literal), "somewhere")
+    assert "value not stated" in failed(nested, ctx, "faithfulness")
+    tool = nested.gold_tools[0]
+    nested.query = nested.query_variants["template"] + f" Use {tool[:-1]}() for it."  # a near-miss
+    assert f"~ {tool}" in failed(nested, ctx, "faithfulness")
+
+
+def test_faithfulness_accepts_other_date_forms(nested, ctx):
+    dated = [a.value for c in nested.chain.calls for a in c.arguments.values()
+             if isinstance(a, Value) and isinstance(a.value, str) and a.value[:2] == "20" and a.value[4:5] == "-"]
+    if not dated:
+        pytest.skip("no dated literal in this instance")
+    from datetime import date
+
+    day = date.fromisoformat(dated[0])
+    nested.query = nested.query.replace(dated[0], f"{day.strftime('%B')} {day.day}, {day.year}")
+    assert CHECKS["faithfulness"](nested, ctx).passed
+
+
+def test_distractors_catch_near_miss_names_and_copied_descriptions(nested, ctx):
+    gold = nested.tool(nested.gold_tools[0])
+    nested.tools.append(ToolSpec(name=gold.name + "s", description="Something unrelated entirely.", parameters=[], returns=[]))
+    assert "within 2 edits" in failed(nested, ctx, "distractors")
+    nested.tools[-1] = ToolSpec(name="zz_other_helper", description=gold.description, parameters=[], returns=[])
+    assert "describes nearly the same thing" in failed(nested, ctx, "distractors")
+
+
+def test_duplicates_catch_the_same_chain_and_near_identical_queries(food_instances, ctx):
+    index = DuplicateIndex(ctx)
+    first = food_instances[0]
+    assert index.check(first).passed
+    index.add(first)
+    assert "same chain and values" in index.check(first.model_copy(deep=True)).reason
+    reworded = first.model_copy(deep=True)
+    reworded.world = reworded.world.model_copy(update={"seed": 99})  # not the same chain signature
+    reworded.query = first.query + " "
+    assert "near-duplicate" in index.check(reworded).reason

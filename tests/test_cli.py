@@ -1,0 +1,73 @@
+"""The command line through typer's CliRunner: commands, summaries, one-line errors."""
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from factory.cli import app
+
+runner = CliRunner()
+
+
+def test_help_lists_the_commands():
+    result = runner.invoke(app, ["--help"])
+    assert result.exit_code == 0
+    for name in ("domains", "generate", "validate", "stats"):
+        assert name in result.output
+
+
+def test_domains_lists_seeds_with_tool_counts():
+    result = runner.invoke(app, ["domains"])
+    assert result.exit_code == 0 and "Food and Beverage" in result.output and "tools" in result.output
+
+
+def test_generate_validate_stats(tmp_path):
+    out = tmp_path / "run"
+    result = runner.invoke(app, ["generate", "--domain", "food & beverage", "-n", "6", "--seed", "2", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "kept of" in result.output and str(out / "dataset") in result.output.replace("\n", "")
+    result = runner.invoke(app, ["validate", str(out)])
+    assert result.exit_code == 0 and "6 of 6 instances pass every check" in result.output
+    result = runner.invoke(app, ["stats", str(out), "--json"])
+    report = json.loads(result.output)
+    assert report["instances"] == 6 and "reject_reasons" in report
+    again = runner.invoke(app, ["generate", "--domain", "food & beverage", "-n", "6", "--seed", "2", "--out", str(out)])
+    assert again.exit_code == 0  # a finished run with the same settings is reported, not redone
+
+
+def test_validate_fails_on_a_tampered_dataset(food_run, tmp_path):
+    import shutil
+
+    import datasets
+
+    copy = tmp_path / "tampered"
+    shutil.copytree(food_run.path / "dataset", copy)
+    table = datasets.load_dataset(str(copy))["test"]
+    table = table.map(lambda row, i: {"answer": row["answer"], "query": row["query"] + (" Also fly to Mars." if i == 0 else "")},
+                      with_indices=True)
+    parquet = next((copy / "data").glob("*.parquet"))
+    table.to_parquet(str(parquet))
+    result = runner.invoke(app, ["validate", str(copy)])
+    assert result.exit_code == 1 and "FAIL" in result.output and "id is not the content hash" in result.output
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["generate", "--domain", "Underwater Basket Weaving", "-n", "3"], "no seed toolbox matches domain"),
+        (["generate", "--domain", "food", "-n", "0"], "-n must be at least 1"),
+        (["generate", "--domain", "Food and Beverage", "-n", "3", "--max-depth", "-2"], "--max-depth must be between 1 and 5"),
+        (["validate", "/nonexistent/dataset"], "is not an exported dataset"),
+    ],
+)
+def test_user_errors_are_one_red_line_and_exit_1(args, message):
+    result = runner.invoke(app, args)
+    assert result.exit_code == 1
+    assert message in result.output and "Traceback" not in result.output
+    assert len([line for line in result.output.splitlines() if line.strip()]) <= 3
+
+
+def test_debug_shows_the_traceback():
+    result = runner.invoke(app, ["--debug", "generate", "--domain", "food", "-n", "0"])
+    assert result.exit_code != 0 and result.exception is not None

@@ -1,0 +1,163 @@
+"""End-to-end offline generation: output layout, determinism, resume, bad input."""
+
+import hashlib
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from factory.config import load_settings
+from factory.errors import ConfigError, FactoryError, RunError
+from factory.generate import generate
+from factory.records import GenerateConfig, Instance
+from tests.conftest import write_seed
+
+
+def digest(folder: Path) -> dict[str, str]:
+    return {str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def test_run_layout_and_offline_loading(food_run):
+    path = food_run.path
+    for name in ("chains.jsonl", "traces.jsonl", "queries.jsonl", "instances.jsonl", "rejects.jsonl", "manifest.json",
+                 "nestools.jsonl", "dataset/README.md", "dataset/data/test-00000-of-00001.parquet"):
+        assert (path / name).exists(), name
+    manifest = json.loads((path / "manifest.json").read_text())
+    assert manifest["status"] == "complete" and manifest["accepted"] >= 16
+    assert manifest["attempts"] == manifest["accepted"] + manifest["rejected"]
+
+    import datasets
+
+    loaded = datasets.load_dataset(str(path / "dataset"))
+    assert list(loaded) == ["test"] and loaded["test"].num_rows == 16
+    row = loaded["test"][0]
+    assert isinstance(row["tools"], list) and isinstance(row["chain"], dict)  # Json columns decode to objects
+    instance = Instance.model_validate({k: v for k, v in row.items() if k in Instance.model_fields})
+    assert instance == food_run.instances[0]
+    card = (path / "dataset" / "README.md").read_text()
+    assert card.startswith("---\nlicense:") and "synthetic" in card and "num_examples: 16" in card
+    assert "| Reject reason |" in card and str(path) not in card  # no machine paths in the card
+
+    nestools = [json.loads(line) for line in (path / "nestools.jsonl").read_text().splitlines()]
+    assert len(nestools) == 16 and {"test_id", "api", "task", "call", "field"} <= set(nestools[0])
+
+
+def test_same_settings_give_byte_identical_datasets(tmp_path, food_run):
+    config = GenerateConfig(domain="Food and Beverage", n=16, seed=3, max_depth=3)
+    again = generate(config, load_settings(), tmp_path / "again")
+    assert digest(again.path / "dataset") == digest(food_run.path / "dataset")
+    other = generate(config.model_copy(update={"seed": 4}), load_settings(), tmp_path / "other")
+    assert digest(other.path / "dataset") != digest(food_run.path / "dataset")
+
+
+class Interrupt(Exception):
+    pass
+
+
+def test_a_killed_run_resumes_without_losing_or_duplicating(tmp_path, food_run):
+    config = GenerateConfig(domain="Food and Beverage", n=16, seed=3, max_depth=3)
+    out = tmp_path / "resumed"
+
+    def stop_after_seven(kept, tried):
+        if tried == 7:
+            raise Interrupt
+
+    with pytest.raises(Interrupt):
+        generate(config, load_settings(), out, on_attempt=stop_after_seven)
+    assert json.loads((out / "manifest.json").read_text())["status"] == "running"
+    assert not (out / "dataset").exists()
+    with (out / "instances.jsonl").open("a") as handle:  # a line torn by the kill
+        handle.write('{"attempt": 7, "instance": {"id": "tru')
+    result = generate(config, load_settings(), out)
+    assert result.resumed_from == 7
+    ids = [json.loads(line)["instance"]["id"] for line in (out / "instances.jsonl").read_text().splitlines()]
+    assert len(ids) == len(set(ids)) == 16
+    attempts = [json.loads(line)["attempt"] for name in ("instances", "rejects") for line in (out / f"{name}.jsonl").read_text().splitlines()]
+    assert sorted(attempts) == list(range(result.manifest.attempts))
+    assert digest(out / "dataset") == digest(food_run.path / "dataset")
+
+
+def test_resuming_with_other_settings_is_refused(tmp_path, food_run):
+    config = GenerateConfig(domain="Food and Beverage", n=16, seed=3, max_depth=2)
+    with pytest.raises(RunError, match=r"other settings \(max_depth: 3 -> 2\)"):
+        generate(config, load_settings(), food_run.path)
+
+
+@pytest.mark.parametrize(
+    "change, message",
+    [({"n": 0}, "-n must be at least 1"), ({"max_depth": -1}, "--max-depth must be between 1 and 5"),
+     ({"max_depth": 9}, "--max-depth must be between 1 and 5"), ({"min_depth": 3, "max_depth": 2}, "--min-depth"),
+     ({"shape": "spiral"}, "--shape 'spiral'"), ({"distractors": -2}, "--distractors")],
+)
+def test_bad_settings_fail_before_any_output(tmp_path, change, message):
+    config = GenerateConfig(domain="Food and Beverage", n=5).model_copy(update=change)
+    with pytest.raises(ConfigError, match=message):
+        generate(config, load_settings(), tmp_path / "never")
+    assert not (tmp_path / "never").exists()
+
+
+def test_unknown_domain_lists_the_seed_domains(tmp_path):
+    with pytest.raises(FactoryError, match="seed domains: .*Food and Beverage"):
+        generate(GenerateConfig(domain="Underwater Basket Weaving", n=5), load_settings(), tmp_path / "x")
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root can write anywhere")
+def test_unwritable_output_directory(tmp_path):
+    locked = tmp_path / "locked"
+    locked.mkdir(mode=0o500)
+    with pytest.raises(RunError, match="cannot write to output directory"):
+        generate(GenerateConfig(domain="Food and Beverage", n=2), load_settings(), locked / "run")
+
+
+def test_output_path_that_is_a_file(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    with pytest.raises(RunError, match="cannot write to output directory"):
+        generate(GenerateConfig(domain="Food and Beverage", n=2), load_settings(), blocker / "run")
+
+
+CRASHING_TOOLBOX = '''
+    import random
+    from typing import Annotated
+    from dataclasses import dataclass
+    from factory.toolbox import Kind, Toolbox, World
+
+    toolbox = Toolbox()
+
+    @toolbox.world
+    def build(rng: random.Random) -> World:
+        return World()
+
+    @toolbox.values_for("number")
+    def numbers(w: World) -> list[int]:
+        return [0, 1, 2, 3]
+
+    @toolbox.tool(phrase="invert {x}")
+    def invert(x: Annotated[int, Kind("number")]) -> Annotated[float, Kind("ratio")]:
+        """Invert a number.
+
+        Args:
+            x: The number.
+
+        Returns:
+            inverse: the inverse.
+        """
+        return 1 / x
+'''
+
+
+def test_a_tool_that_raises_is_recorded_as_a_reject_and_the_run_goes_on(tmp_path):
+    seeds_dir = tmp_path / "seeds"
+    write_seed(seeds_dir, "fragile", CRASHING_TOOLBOX)
+    settings = load_settings({"seeds_dir": str(seeds_dir)})
+    out = tmp_path / "fragile-run"
+    with pytest.raises(RunError, match=r"kept \d+ of 30 instances"):
+        generate(GenerateConfig(domain="fragile", n=30, distractors=0), settings, out, max_attempts=30)
+    rejects = [json.loads(line) for line in (out / "rejects.jsonl").read_text().splitlines()]
+    crashes = [r for r in rejects if "ZeroDivisionError" in r["reasons"][0]]
+    assert crashes and "toolbox.py" in crashes[0]["reasons"][0]
+    kept = (out / "instances.jsonl").read_text().splitlines()
+    assert kept  # calls with x != 0 still make instances
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["status"] == "incomplete" and not (out / "dataset").exists()

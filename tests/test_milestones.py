@@ -1,0 +1,36 @@
+from factory.milestones import derive_milestones, withheld_tool_minefields
+from factory.records import Call, Chain, Ref, Trace, TraceStep, Value
+
+
+def example():
+    chain = Chain(calls=[
+        Call(tool="a", arguments={"x": Value(value="California")}, outputs=["data0"]),
+        Call(tool="fix", arguments={"on": Value(value=True)}, outputs=["data1"], fixes="power"),
+        Call(tool="b", arguments={"y": Ref(ref="data0")}, outputs=["data2"], after=[1]),
+        Call(tool="c", arguments={"y": Ref(ref="data0"), "z": Ref(ref="data2")}, outputs=["data3"]),
+    ])
+    steps = [
+        TraceStep(call=0, tool="a", arguments={"x": "California"}, outputs={"data0": "Ramey"}),
+        TraceStep(call=1, tool="fix", arguments={"on": True}, outputs={"data1": True}),
+        TraceStep(call=2, tool="b", arguments={"y": "Ramey"}, outputs={"data2": "USA"}),
+        TraceStep(call=3, tool="c", arguments={"y": "Ramey", "z": "USA"}, outputs={"data3": 10783}),
+    ]
+    return chain, Trace(steps=steps, answer={"data3": 10783})
+
+
+def test_one_milestone_per_call_with_data_and_state_edges_and_a_final_answer():
+    chain, trace = example()
+    milestones = derive_milestones(chain, trace)
+    assert [m.kind for m in milestones] == ["call", "call", "call", "call", "answer"]
+    b, c, answer = milestones[2], milestones[3], milestones[4]
+    assert b.after == [0, 1]  # data from call 0, state from the fix call
+    assert c.after == [0, 2] and c.arguments["z"].value == "USA" and c.arguments["z"].source == "data2"
+    assert milestones[0].arguments["x"].source is None
+    assert answer.answer == {"data3": 10783} and answer.after == [3]
+
+
+def test_withholding_a_producer_mines_the_tool_and_its_consumers():
+    chain, trace = example()
+    mines = withheld_tool_minefields(chain, trace, "a")
+    assert [m.tool for m in mines] == ["a", "b", "c"]
+    assert all(m.arguments is None for m in mines)
