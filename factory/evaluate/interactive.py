@@ -18,6 +18,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from factory.errors import ConfigError
 from factory.evaluate.answers import answer_match
 from factory.evaluate.matching import Step, score_milestones
 from factory.records import Instance, SampleResult, ToolSpec
@@ -214,7 +215,16 @@ def run_interactive(
     workers: int = 1,
 ) -> list[SampleResult]:
     """One SampleResult per instance per trial, in instance order then trial order."""
+    if max_turns < 1 or trials < 1:
+        raise ConfigError(f"need at least one turn and one trial (got max_turns={max_turns}, trials={trials})")
     seeds = _load_seeds() if seeds is None and any(i.world for i in instances) else (seeds or {})
+    for instance in instances:
+        missing = sorted(set(instance.world.toolboxes if instance.world else ()) - set(seeds))
+        if missing:
+            raise ConfigError(
+                f"instance {instance.id} runs in seed toolbox(es) {', '.join(missing)}, which are not among the "
+                f"loaded seeds ({', '.join(sorted(seeds)) or 'none'}); point seeds_dir at the seeds it was generated from"
+            )
     jobs = [(instance, trial) for instance in instances for trial in range(trials)]
 
     def run(job: tuple[Instance, int]) -> SampleResult:

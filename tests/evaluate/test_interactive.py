@@ -123,3 +123,18 @@ def test_pass_hat_k_estimates():
     ]
     assert pass_power_k(results, 1) == pytest.approx((2 / 3 + 1) / 2)
     assert pass_curve(results) == pytest.approx({1: 5 / 6, 2: (1 / 3 + 1) / 2, 3: 0.5})
+
+
+def test_missing_seed_toolbox_and_bad_limits_are_clear_errors():
+    with pytest.raises(ConfigError, match="food_and_beverage"):
+        run_interactive([wine_instance()], reference_agent("oracle"), seeds={"other": seeds()["food_and_beverage"]})
+    with pytest.raises(ConfigError, match="max_turns=0"):
+        run_interactive([wine_instance()], reference_agent("oracle"), max_turns=0, seeds=seeds())
+
+
+def test_agent_from_run_options():
+    from factory.evaluate.interactive_agents import interactive_agent
+
+    assert interactive_agent("noisy:0.3").name == "noisy:0.3" and interactive_agent().name == "oracle"
+    model = interactive_agent("oracle", model="openai/m", api_base="http://127.0.0.1:1/v1")
+    assert model.name == "openai/m" and model.api_base == "http://127.0.0.1:1/v1"
