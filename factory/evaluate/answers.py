@@ -272,17 +272,22 @@ def says_impossible(text: str) -> bool:
     return bool(REFUSAL.search(text or ""))
 
 
-def answer_similarity(gold: dict[str, Any], text: str | None, *, query: str = "", rel_tol: float = REL_TOL) -> float:
-    """Share of gold answer values the reply states (1/0 for an empty gold answer: the reply
-    must say the task cannot be completed). No reply scores 0."""
+def answer_similarity(
+    gold: dict[str, Any], text: str | None, *, query: str = "", refusal: bool = True, rel_tol: float = REL_TOL
+) -> float:
+    """Share of gold answer values the reply states. With no gold values, a `refusal` task
+    needs a reply saying it cannot be completed; otherwise any reply will do. No reply
+    scores 0."""
     if text is None or not text.strip():
         return 0.0
     if not gold:
-        return float(says_impossible(text))
+        return float(says_impossible(text)) if refusal else 1.0
     reply = Reply(text, ordered=asks_for_order(query), rel_tol=rel_tol)
     return sum(value_found(v, reply) for v in gold.values()) / len(gold)
 
 
-def answer_match(gold: dict[str, Any], text: str | None, *, query: str = "", rel_tol: float = REL_TOL) -> bool:
+def answer_match(
+    gold: dict[str, Any], text: str | None, *, query: str = "", refusal: bool = True, rel_tol: float = REL_TOL
+) -> bool:
     """ToolComp's exact match: every gold value is stated in the reply."""
-    return answer_similarity(gold, text, query=query, rel_tol=rel_tol) == 1.0
+    return answer_similarity(gold, text, query=query, refusal=refusal, rel_tol=rel_tol) == 1.0

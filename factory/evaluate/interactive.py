@@ -144,16 +144,24 @@ def run_episode(
     return episode
 
 
+def needs_refusal(instance: Instance) -> bool:
+    """Whether the right final reply says the task cannot be completed: a needed tool is
+    withheld, or the gold chain itself failed."""
+    return bool(instance.withheld_tools) or not instance.trace.ok
+
+
 def expected_answer(instance: Instance) -> dict[str, Any]:
-    """The values the final answer must state; none when a needed tool is withheld (the
-    reply must then say the task cannot be completed)."""
-    return {} if instance.withheld_tools else dict(instance.trace.answer)
+    """The values the final answer must state (none when the task cannot be completed)."""
+    return {} if needs_refusal(instance) else dict(instance.trace.answer)
 
 
 def score_episode(instance: Instance, episode: Episode) -> tuple[dict[str, float], list[str]]:
     """The sample's scores and error labels."""
-    score = score_milestones(instance.milestones, instance.minefields, episode.steps, episode.final, instance.query)
-    answered = answer_match(expected_answer(instance), episode.final, query=instance.query)
+    refusal = needs_refusal(instance)
+    score = score_milestones(
+        instance.milestones, instance.minefields, episode.steps, episode.final, query=instance.query, refusal=refusal
+    )
+    answered = answer_match(expected_answer(instance), episode.final, query=instance.query, refusal=refusal)
     scores = {
         "milestone_similarity": score.similarity,
         "milestone_matched": score.matched,

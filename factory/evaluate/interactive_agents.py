@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 from typing import Any
 
-from factory.evaluate.interactive import Message, expected_answer
+from factory.evaluate.interactive import Message, expected_answer, needs_refusal
 from factory.records import Call, Instance, Ref, ToolSpec
 
 NOISE_KINDS = (
@@ -181,10 +181,12 @@ class ReplayPolicy:
         return [a.value for c in self.instance.chain.calls for a in c.arguments.values() if not isinstance(a, Ref)]
 
     def _answer(self) -> str:
-        gold = expected_answer(self.instance)
-        if not gold or len(feasible_calls(self.instance)) < len(self.instance.chain.calls):
+        if needs_refusal(self.instance) or len(feasible_calls(self.instance)) < len(self.instance.chain.calls):
             missing = ", ".join(t.name for t in self.instance.withheld_tools) or "a tool it needs"
             return f"I cannot complete this request: {missing} is not among the available tools."
+        gold = expected_answer(self.instance)
+        if not gold:
+            return "Done: every requested action was carried out."
         labels = _answer_labels(self.instance)
         stated: dict[str, Any] = {}
         for var in gold:

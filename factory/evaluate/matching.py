@@ -109,13 +109,15 @@ def minefield_hit(mine: Minefield, step: Step) -> bool:
     return all(argument_matches(exp, arguments, name) for name, exp in mine.arguments.items())
 
 
-def similarity_matrix(milestones: Sequence[Milestone], steps: Sequence[Step], final: str | None, query: str = "") -> list[list[float]]:
+def similarity_matrix(
+    milestones: Sequence[Milestone], steps: Sequence[Step], final: str | None, *, query: str = "", refusal: bool = True
+) -> list[list[float]]:
     """weights[i][j]: milestone i against step j; the last column is the final message,
-    which only the answer milestone can match."""
+    which only the answer milestone can match (`query` and `refusal` as in answer_similarity)."""
     rows = []
     for m in milestones:
         if m.kind == "answer":
-            row = [0.0] * len(steps) + [answer_similarity(m.answer, final, query=query)]
+            row = [0.0] * len(steps) + [answer_similarity(m.answer, final, query=query, refusal=refusal)]
         else:
             row = [call_similarity(m, s) for s in steps] + [0.0]
         rows.append(row)
@@ -239,10 +241,12 @@ def score_milestones(
     minefields: Sequence[Minefield],
     steps: Sequence[Step],
     final: str | None,
+    *,
     query: str = "",
+    refusal: bool = True,
 ) -> MilestoneScore:
     """ToolSandbox's milestone similarity of one trajectory, with minefields."""
-    weights = similarity_matrix(milestones, steps, final, query)
+    weights = similarity_matrix(milestones, steps, final, query=query, refusal=refusal)
     mapping = best_mapping(weights, milestone_edges(milestones))
     per_milestone = [weights[i][mapping.steps[i]] if i in mapping.steps else 0.0 for i in range(len(milestones))]
     matched = mapping.total / len(milestones) if milestones else 1.0

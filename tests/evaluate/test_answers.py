@@ -90,3 +90,8 @@ def test_empty_gold_answer_needs_a_refusal():
 
 def test_no_reply_scores_zero():
     assert answer_similarity({"x": 1}, None) == 0 and answer_similarity({}, "") == 0
+
+
+def test_nothing_to_report_is_not_a_refusal_task():
+    assert answer_match({}, "Done, the reminder is set.", refusal=False)
+    assert not answer_match({}, "", refusal=False)
