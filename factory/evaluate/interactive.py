@@ -85,31 +85,35 @@ def _observation(content: dict[str, Any]) -> str:
 
 
 def execute_call(call: Message, specs: dict[str, ToolSpec], simulator: Simulator, episode: Episode) -> Message:
-    """Run one tool call and return the tool message that answers it."""
+    """Run one tool call, record it as a step, and return the tool message that answers it."""
     function = call.get("function") or {}
     name = str(function.get("name") or "")
     arguments = parse_arguments(function.get("arguments"))
-    episode.steps.append(Step(name, arguments))
-    reply = {"role": "tool", "tool_call_id": call.get("id", "")}
+    episode.steps.append(Step(name, arguments, ok=False))  # first: a crash leaves the attempt recorded
+    content, error = _outcome(name, arguments, function.get("arguments"), specs, simulator)
+    if error:
+        episode.label(error)
+    else:
+        episode.steps[-1] = Step(name, arguments)
+    return {"role": "tool", "tool_call_id": call.get("id", ""), "content": _observation(content)}
+
+
+def _outcome(
+    name: str, arguments: dict[str, Any] | None, raw: Any, specs: dict[str, ToolSpec], simulator: Simulator
+) -> tuple[dict[str, Any], str | None]:
+    """What the tool answers, and the error label when the call did not run."""
     spec = specs.get(name)
     if spec is None:
-        episode.label("unknown_tool")
-        known = ", ".join(sorted(specs))
-        return reply | {"content": _observation({"error": f"unknown tool {name!r}; available tools: {known}"})}
+        return {"error": f"unknown tool {name!r}; available tools: {', '.join(sorted(specs))}"}, "unknown_tool"
     if arguments is None:
-        episode.label("malformed_arguments")
-        text = str(function.get("arguments"))[:200]
-        return reply | {"content": _observation({"error": f"arguments must be a JSON object, got: {text}"})}
+        return {"error": f"arguments must be a JSON object, got: {str(raw)[:200]}"}, "malformed_arguments"
     problem = check_arguments(spec, arguments)
     if problem:
-        episode.label("invalid_arguments")
-        return reply | {"content": _observation({"error": problem})}
+        return {"error": problem}, "invalid_arguments"
     result = simulator.call(spec, arguments)
     if result.error is not None:
-        episode.label("tool_error")
-        return reply | {"content": _observation({"error": result.error})}
-    outputs = {out.name: value for out, value in zip(spec.returns, result.values, strict=False)}
-    return reply | {"content": _observation(outputs)}
+        return {"error": result.error}, "tool_error"
+    return {out.name: value for out, value in zip(spec.returns, result.values, strict=False)}, None
 
 
 def run_episode(

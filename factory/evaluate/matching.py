@@ -32,6 +32,7 @@ class Step:
 
     tool: str
     arguments: dict[str, Any] | None  # None: the arguments were not a JSON object
+    ok: bool = True  # it ran; a call refused by the tool or the simulator reaches no milestone
 
 
 @dataclass(frozen=True)
@@ -90,8 +91,9 @@ def argument_matches(expected: Expected, arguments: dict[str, Any], name: str) -
 
 
 def call_similarity(milestone: Milestone, step: Step) -> float:
-    """0 for another tool; otherwise the share of expected arguments the call got right."""
-    if step.tool != milestone.tool:
+    """0 for another tool or a call that did not run (as in ToolSandbox, where only executed
+    calls leave a trace); otherwise the share of expected arguments the call got right."""
+    if step.tool != milestone.tool or not step.ok:
         return 0.0
     if not milestone.arguments:
         return 1.0

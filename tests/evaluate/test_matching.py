@@ -91,6 +91,8 @@ def test_call_similarity_needs_the_tool_and_counts_arguments():
     assert call_similarity(m, two_of_three) == pytest.approx(2 / 3)
     assert call_similarity(m, Step("get_export_quantity", None)) == 0  # arguments were not JSON
     assert call_similarity(call(1, "now"), Step("now", {})) == 1
+    refused = Step("get_export_quantity", {"location": "USA", "date": "2025-05-08", "product": "Ramey Merlot"}, ok=False)
+    assert call_similarity(m, refused) == 0  # the tool refused it (say, state not met): no milestone
 
 
 def test_literals_are_normalised_but_nested_values_must_be_exact():
