@@ -16,6 +16,7 @@ import json
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Protocol
 
 from factory.errors import ConfigError
@@ -25,12 +26,7 @@ from factory.records import Instance, SampleResult, ToolSpec
 from factory.simulator import Simulator, ToolCrash, check_arguments
 
 MAX_TURNS = 15
-SYSTEM_PROMPT = (
-    "You answer the user's request by calling the available tools. Call them as often as you "
-    "need, using the values they return. When you have everything, reply with the final answer "
-    "and no tool call; state every value the user asked for. If the request cannot be completed "
-    "with the available tools, say so."
-)
+PROMPT_FILE = "interactive_agent.md"  # the system message, editable under prompts/
 
 Message = dict[str, Any]
 
@@ -63,7 +59,18 @@ class Episode:
         self.errors.append(error)
 
 
-def opening_messages(instance: Instance, system_prompt: str = SYSTEM_PROMPT) -> list[Message]:
+def load_system_prompt(prompts_dir: Path | None = None) -> str:
+    if prompts_dir is None:
+        from factory.config import load_settings
+
+        prompts_dir = load_settings().prompts_dir
+    path = prompts_dir / PROMPT_FILE
+    if not path.is_file():
+        raise ConfigError(f"missing prompt file {path}")
+    return " ".join(path.read_text().split())
+
+
+def opening_messages(instance: Instance, system_prompt: str) -> list[Message]:
     return [{"role": "system", "content": system_prompt}, {"role": "user", "content": instance.query}]
 
 
@@ -117,11 +124,11 @@ def _outcome(
 
 
 def run_episode(
-    instance: Instance, policy: Policy, simulator: Simulator, max_turns: int = MAX_TURNS
+    instance: Instance, policy: Policy, simulator: Simulator, system_prompt: str, max_turns: int = MAX_TURNS
 ) -> Episode:
     specs = {t.name: t for t in instance.tools}
     tools = [t.to_openai() for t in instance.tools]
-    episode = Episode(opening_messages(instance))
+    episode = Episode(opening_messages(instance, system_prompt))
     for _ in range(max_turns):
         try:
             message = policy.act(list(episode.messages), tools)
@@ -196,10 +203,11 @@ def _load_seeds() -> dict[str, Any]:
 
 
 def run_one(
-    instance: Instance, agent: Agent, trial: int, *, seeds: dict[str, Any], max_turns: int, mock_seed: int
+    instance: Instance, agent: Agent, trial: int, *, seeds: dict[str, Any], max_turns: int, mock_seed: int,
+    system_prompt: str,
 ) -> SampleResult:
     simulator = Simulator(seeds, instance.world, mock_seed=mock_seed)
-    episode = run_episode(instance, agent.policy(instance, trial), simulator, max_turns)
+    episode = run_episode(instance, agent.policy(instance, trial), simulator, system_prompt, max_turns)
     scores, errors = score_episode(instance, episode)
     return SampleResult(
         instance_id=instance.id,
@@ -225,8 +233,14 @@ def run_interactive(
     seeds: dict[str, Any] | None = None,
     mock_seed: int = 0,
     workers: int = 1,
+    system_prompt: str | None = None,
 ) -> list[SampleResult]:
-    """One SampleResult per instance per trial, in instance order then trial order."""
+    """One SampleResult per instance per trial, in instance order then trial order.
+
+    `seeds` defaults to the configured seed folder, `system_prompt` to
+    prompts/interactive_agent.md; `mock_seed` must be the one the instances' traces were
+    made with when their tools have no implementation; `workers` > 1 runs episodes in
+    threads (for model endpoints)."""
     if max_turns < 1 or trials < 1:
         raise ConfigError(f"need at least one turn and one trial (got max_turns={max_turns}, trials={trials})")
     seeds = _load_seeds() if seeds is None and any(i.world for i in instances) else (seeds or {})
@@ -237,10 +251,13 @@ def run_interactive(
                 f"instance {instance.id} runs in seed toolbox(es) {', '.join(missing)}, which are not among the "
                 f"loaded seeds ({', '.join(sorted(seeds)) or 'none'}); point seeds_dir at the seeds it was generated from"
             )
+    prompt = system_prompt or load_system_prompt()
     jobs = [(instance, trial) for instance in instances for trial in range(trials)]
 
     def run(job: tuple[Instance, int]) -> SampleResult:
-        return run_one(job[0], agent, job[1], seeds=seeds, max_turns=max_turns, mock_seed=mock_seed)
+        return run_one(
+            job[0], agent, job[1], seeds=seeds, max_turns=max_turns, mock_seed=mock_seed, system_prompt=prompt
+        )
 
     if workers <= 1:
         return [run(job) for job in jobs]

@@ -138,3 +138,17 @@ def test_agent_from_run_options():
     assert interactive_agent("noisy:0.3").name == "noisy:0.3" and interactive_agent().name == "oracle"
     model = interactive_agent("oracle", model="openai/m", api_base="http://127.0.0.1:1/v1")
     assert model.name == "openai/m" and model.api_base == "http://127.0.0.1:1/v1"
+
+
+def test_the_system_message_comes_from_the_editable_prompt_file(tmp_path):
+    from factory.evaluate.interactive import PROMPT_FILE, load_system_prompt
+
+    (result,) = run_interactive([wine_instance()], reference_agent("oracle"), seeds=seeds())
+    assert result.prompt[0] == {"role": "system", "content": load_system_prompt()}
+    assert "final answer" in result.prompt[0]["content"]
+    (tmp_path / PROMPT_FILE).write_text("Be brief.\n")
+    assert load_system_prompt(tmp_path) == "Be brief."
+    with pytest.raises(ConfigError, match="missing prompt file"):
+        load_system_prompt(tmp_path / "nowhere")
+    (custom,) = run_interactive([wine_instance()], reference_agent("oracle"), seeds=seeds(), system_prompt="Hi.")
+    assert custom.prompt[0]["content"] == "Hi."
