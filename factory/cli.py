@@ -124,6 +124,8 @@ def _print_run_summary(result) -> None:
     m = result.manifest
     stats = distribution(result.instances[: m.config.n])
     table = Table(title=f"{m.config.domain}: {m.accepted} kept of {m.attempts} candidates", show_header=False)
+    table.add_column("what", no_wrap=True)
+    table.add_column("value", overflow="fold")  # paths are shown whole, folded over lines
     table.add_row("run directory", str(result.path))
     table.add_row("resumed at candidate", str(result.resumed_from)) if result.resumed_from else None
     table.add_row("depth", ", ".join(f"{d}: {c}" for d, c in stats["depth"].items()))

@@ -13,9 +13,15 @@ from factory.embeddings import EmbeddingCache
 from factory.records import ToolSpec
 
 
+def description_similarity(gold: list[ToolSpec], others: list[ToolSpec], embeddings: EmbeddingCache) -> np.ndarray:
+    """Cosine similarity of what the tools say they do (gold x others), names left out."""
+    return embeddings.vectors([g.description for g in gold]) @ embeddings.vectors([o.description for o in others]).T
+
+
 def too_close(candidate: ToolSpec, gold: list[ToolSpec], similarity: np.ndarray, min_name_distance: int,
               max_similarity: float) -> str | None:
-    """Why a candidate may not be a distractor for these gold tools (`similarity`: one row per gold tool)."""
+    """Why a candidate may not be a distractor for these gold tools (`similarity`: description
+    similarity to each gold tool)."""
     for g, sim in zip(gold, similarity, strict=True):
         if Levenshtein.distance(candidate.name, g.name) < min_name_distance:
             return f"name {candidate.name!r} is within {min_name_distance - 1} edits of gold tool {g.name!r}"
@@ -40,10 +46,11 @@ def pick_distractors(
     if k <= 0 or not candidates:
         return []
     sims = embeddings.tools(gold) @ embeddings.tools(candidates).T  # gold x candidates
+    same = description_similarity(gold, candidates, embeddings)
     ranked = sorted(range(len(candidates)), key=lambda c: (-float(sims[:, c].max()), candidates[c].name))
     admissible = [
         candidates[c] for c in ranked
-        if too_close(candidates[c], gold, sims[:, c], min_name_distance, max_similarity) is None
+        if too_close(candidates[c], gold, same[:, c], min_name_distance, max_similarity) is None
     ]
     shortlist = admissible[: 2 * k]
     return rng.sample(shortlist, min(k, len(shortlist)))

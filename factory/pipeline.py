@@ -101,7 +101,7 @@ class Generator:
             "plain": True,
             "canonicalisation": any("canonicalise" in e.tags for e in seed.toolbox.tools.values()),
             "state_dependency": bool(seed.toolbox.conditions),
-            "insufficient_information": self.config.max_depth >= 2,
+            "insufficient_information": self.config.max_depth >= 2 and bool(self.pools[seed.slug].links),
             "cross_domain": bool(self.partners[seed.slug]),
         }
         names = [s for s in SCENARIO_WEIGHTS if possible[s]]
@@ -116,8 +116,9 @@ class Generator:
             specs.update(self.seeds[partner].specs)
         pool = ToolPool(specs, self.values) if len(toolboxes) > 1 else self.pools[seed.slug]
         allowed, accept = self._constraints(seed, scenario, toolboxes)
-        for _ in range(SHAPE_TRIES):
-            n, edges = parse_shape(sample_shape(rng, self.shape_rows))
+        rows = [row for row in self.shape_rows if row[1] <= len(specs)]
+        for _ in range(SHAPE_TRIES if rows else 0):
+            n, edges = parse_shape(sample_shape(rng, rows))
             if scenario == "insufficient_information" and not edges:
                 continue
             chain = compose(pool, n, edges, rng, allowed=allowed, accept=accept)

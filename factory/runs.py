@@ -15,7 +15,7 @@ from typing import IO, Any
 
 from factory.errors import RunError
 from factory.pipeline import Outcome
-from factory.records import GenerateConfig, Instance, Manifest, Reject, stable_json
+from factory.records import GenerateConfig, Instance, Manifest, Reject
 
 STAGES = ("chains", "traces", "queries")
 RESULTS = ("instances", "rejects")
@@ -32,6 +32,11 @@ def _read_lines(path: Path) -> list[dict[str, Any]]:
         except json.JSONDecodeError:
             continue
     return rows
+
+
+def _line(row: dict[str, Any]) -> str:
+    # Key order is kept (not sorted): argument order must survive a resume byte for byte.
+    return json.dumps(row, ensure_ascii=False, separators=(",", ":")) + "\n"
 
 
 class RunDir:
@@ -85,8 +90,7 @@ class RunDir:
         done = next((i for i, a in enumerate(attempts) if a != i), len(attempts))  # first gap
         for name in (*STAGES, *RESULTS):
             rows = [r for r in _read_lines(self.file(name)) if r.get("attempt", -1) < done]
-            if self.file(name).exists() or rows:
-                self.file(name).write_text("".join(stable_json(r) + "\n" for r in rows))
+            self.file(name).write_text("".join(_line(r) for r in rows))
         instances = [Instance.model_validate(r["instance"]) for r in committed["instances"] if r["attempt"] < done]
         rejects = [Reject.model_validate(r) for r in committed["rejects"] if r["attempt"] < done]
         return instances, rejects
@@ -104,7 +108,7 @@ class RunDir:
         handle = self.handles.get(name)
         if handle is None:
             handle = self.handles[name] = self.file(name).open("a", encoding="utf-8")
-        handle.write(stable_json(row) + "\n")
+        handle.write(_line(row))
         handle.flush()
 
     def close(self) -> None:

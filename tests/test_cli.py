@@ -26,7 +26,8 @@ def test_generate_validate_stats(tmp_path):
     out = tmp_path / "run"
     result = runner.invoke(app, ["generate", "--domain", "food & beverage", "-n", "6", "--seed", "2", "--out", str(out)])
     assert result.exit_code == 0, result.output
-    assert "kept of" in result.output and str(out / "dataset") in result.output.replace("\n", "")
+    folded = "".join(line.strip(" │") for line in result.output.splitlines())
+    assert "kept of" in result.output and str(out / "dataset") in folded
     result = runner.invoke(app, ["validate", str(out)])
     assert result.exit_code == 0 and "6 of 6 instances pass every check" in result.output
     result = runner.invoke(app, ["stats", str(out), "--json"])

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from factory.checks.context import CheckContext
-from factory.distractors import too_close
+from factory.distractors import description_similarity, too_close
 from factory.records import CheckResult, Instance
 
 
@@ -13,7 +13,7 @@ def check_distractors(instance: Instance, ctx: CheckContext) -> CheckResult:
     distractors = [t for t in instance.tools if t.name not in set(instance.gold_tools)]
     problems = []
     if gold and distractors:
-        sims = ctx.embeddings.tools(gold) @ ctx.embeddings.tools(distractors).T
+        sims = description_similarity(gold, distractors, ctx.embeddings)
         for c, tool in enumerate(distractors):
             why = too_close(tool, gold, sims[:, c], policy.get("min_name_distance"), policy.get("max_description_similarity"))
             if why:
