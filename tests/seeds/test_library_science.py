@@ -1,0 +1,267 @@
+"""Behaviour of every Library Science tool, including its error cases and state changes."""
+
+from datetime import date, timedelta
+
+import pytest
+
+from factory.gazetteer import NOW
+from tests.seeds.toolbox_helpers import ToolboxSession
+
+SLUG = "library_science"
+TODAY = NOW.date()
+FIRST_ISBN = "9781452770482"  # first book of the shared catalogue, whatever the world seed
+
+
+@pytest.fixture(scope="module")
+def lib():
+    return ToolboxSession(SLUG)
+
+
+def fresh(**state):
+    return ToolboxSession(SLUG, state=state or None)
+
+
+def on_shelf(session, isbn):
+    h = session.world.holdings[isbn]
+    mine = sum(1 for loan in session.world.state["loans"].values() if loan["isbn"] == isbn)
+    return h["copies"] - h["out"] - mine
+
+
+def isbn_with(session, copies_free):
+    return next(i for i in sorted(session.world.books) if on_shelf(session, i) == copies_free
+                and i not in {loan["isbn"] for loan in session.world.state["loans"].values()})
+
+
+def test_catalogue_search(lib):
+    hits = lib.ok("search_library_catalogue", query="linear algebra")
+    assert hits and all("Linear Algebra" in lib.world.books[i]["title"] for i in hits)
+    titles = [lib.world.books[i]["title"] for i in hits]
+    assert titles == sorted(titles) and len(hits) <= 5
+    assert len(lib.ok("search_library_catalogue", query="physics", max_results=20)) == 12
+    assert lib.ok("search_library_catalogue", query="zzzz") == []
+    assert "between 1 and 20" in lib.error("search_library_catalogue", query="physics", max_results=21)
+    assert "at least one word" in lib.error("search_library_catalogue", query=" ")
+    assert all(lib.ok("search_library_catalogue", query=q) for q in lib.values("catalogue_query"))
+
+
+def test_scan_locate_and_ar_guide_chain(lib):
+    title, availability = lib.ok("scan_isbn", isbn=FIRST_ISBN)
+    assert title == "Programming Fundamentals: A Modern Introduction"
+    assert availability == ("available" if on_shelf(lib, FIRST_ISBN) > 0 else "on loan")
+    branch, shelf = lib.ok("locate_book", title=title)
+    assert branch == lib.world.holdings[FIRST_ISBN]["branch"] and shelf.startswith(lib.world.holdings[FIRST_ISBN]["shelf"][:4])
+    message, minutes = lib.ok("launch_ar_shelf_guide", shelf_mark=shelf, availability="available")
+    assert shelf in message and branch in message and minutes == 2 + 2 * lib.world.holdings[FIRST_ISBN]["floor"]
+    message, minutes = lib.ok("launch_ar_shelf_guide", shelf_mark=shelf, availability="on loan")
+    assert "holds desk" in message and minutes == 2
+    assert "locate the book first" in lib.error("launch_ar_shelf_guide", shelf_mark="XXX-9F-000", availability="available")
+    assert "must be one of" in lib.error("launch_ar_shelf_guide", shelf_mark=shelf, availability="maybe")
+
+
+def test_isbn_lookups_reject_other_forms(lib):
+    assert "convert ISBN-10s" in lib.error("scan_isbn", isbn="978-1-452-77048-2")
+    assert "convert ISBN-10s" in lib.error("get_book_details", isbn="1452770484")
+    assert "no book with ISBN 9780000000002" in lib.error("scan_isbn", isbn="9780000000002")
+    assert lib.ok("get_book_details", isbn=FIRST_ISBN) == ("Liam Lopez", 2012, "Northgate Publishing")
+
+
+def test_locate_unknown_title_suggests_a_match(lib):
+    assert "did you mean 'Data Structures in Practice'" in lib.error("locate_book", title="Data Structures")
+    assert "search the catalogue" in lib.error("locate_book", title="The Lost Book")
+
+
+def test_isbn_conversion(lib):
+    assert lib.ok("convert_isbn", isbn_text="1-452-77048-4") == (FIRST_ISBN, "1452770484")
+    assert lib.ok("convert_isbn", isbn_text="978-1-452-77048-2") == (FIRST_ISBN, "1452770484")
+    assert lib.ok("convert_isbn", isbn_text="0-306-40615-2") == ("9780306406157", "0306406152")  # textbook example
+    assert "check digit" in lib.error("convert_isbn", isbn_text="1452770485")
+    assert "check digit" in lib.error("convert_isbn", isbn_text="9781452770483")
+    assert "expected 10 or 13 digits" in lib.error("convert_isbn", isbn_text="12345")
+    assert "no ISBN-10 form" in lib.error("convert_isbn", isbn_text="9791234567896")
+    for text in lib.values("isbn_text")[:60]:
+        assert lib.ok("convert_isbn", isbn_text=text)[0] in lib.world.books
+
+
+def test_apa_citation(lib):
+    assert lib.ok("format_apa_citation", title="Programming Fundamentals: A Modern Introduction", author="Liam Lopez",
+                  year=2012, publisher="Northgate Publishing") == \
+        "Lopez, L. (2012). Programming fundamentals: A modern introduction. Northgate Publishing."
+    assert lib.ok("format_apa_citation", title="Essentials of Game Theory", author="Mary Ann Smith", year=2001) == \
+        "Smith, M. A. (2001). Essentials of game theory."
+    assert "full name" in lib.error("format_apa_citation", title="Ecology", author="Plato", year=2001)
+    assert "out of range" in lib.error("format_apa_citation", title="Ecology", author="Ana Silva", year=2031)
+    assert "must not be empty" in lib.error("format_apa_citation", title=" ", author="Ana Silva", year=2001)
+
+
+def test_authors(lib):
+    city, country, born = lib.ok("get_author_profile", author="Liam Lopez")
+    assert city in lib.values("city") and country and 1941 <= born <= 1988
+    assert "no author named" in lib.error("get_author_profile", author="Jane Austen")
+    books = lib.ok("list_books_by_author", author="Liam Lopez")
+    assert FIRST_ISBN in books and all(lib.world.books[i]["author"] == "Liam Lopez" for i in books)
+    years = [lib.world.books[i]["year"] for i in books]
+    assert years == sorted(years, reverse=True)
+    assert lib.ok("list_books_by_author", author="Jane Austen") == []
+    assert "full name" in lib.error("list_books_by_author", author="Lopez")
+
+
+def test_branch_hours_and_address(lib):
+    friday, saturday, sunday = "2025-06-20", "2025-06-21", "2025-06-22"
+    assert lib.ok("get_branch_hours", branch="Boston Central Library", date=friday) == ("2025-06-20T08:00", "21:00")
+    assert lib.ok("get_branch_hours", branch="Boston Central Library", date=saturday) == ("2025-06-21T10:00", "18:00")
+    assert lib.ok("get_branch_hours", branch="Boston Central Library", date=sunday) == ("2025-06-22T12:00", "17:00")
+    assert "YYYY-MM-DD" in lib.error("get_branch_hours", branch="Boston Central Library", date="20/06/2025")
+    assert "calendar covers" in lib.error("get_branch_hours", branch="Boston Central Library", date="2027-01-04")
+    assert "unknown branch" in lib.error("get_branch_hours", branch="Gotham Library", date=friday)
+    assert lib.ok("get_branch_address", branch="London Central Library") == ("12 Paternoster Yard, London", "London")
+    assert "unknown branch" in lib.error("get_branch_address", branch="Gotham Library")
+
+
+def test_checkout_changes_availability_and_blocks_repeats():
+    s = fresh()
+    isbn = isbn_with(s, 1)
+    assert s.ok("scan_isbn", isbn=isbn)[1] == "available"
+    loan_id, due = s.ok("checkout_book", isbn=isbn)
+    assert due == (TODAY + timedelta(days=21)).isoformat() and s.world.state["loans"][loan_id]["isbn"] == isbn
+    assert s.ok("scan_isbn", isbn=isbn)[1] == "on loan"
+    assert "already have" in s.error("checkout_book", isbn=isbn)
+    assert "place a hold" in s.error("checkout_book", isbn=isbn_with(s, 0))
+    assert "convert ISBN-10s" in s.error("checkout_book", isbn="123")
+    # Returning on time costs nothing and puts the copy back on the shelf.
+    assert s.ok("return_book", loan_id=loan_id) == 0.0
+    assert s.ok("scan_isbn", isbn=isbn)[1] == "available"
+    assert "no open loan" in s.error("return_book", loan_id=loan_id)
+
+
+def test_loan_limit():
+    s = fresh()
+    free = [i for i in sorted(s.world.books) if on_shelf(s, i) > 0 and i not in {l["isbn"] for l in s.world.state["loans"].values()}]
+    for isbn in free[:9]:
+        s.ok("checkout_book", isbn=isbn)
+    assert "the limit" in s.error("checkout_book", isbn=free[9])
+
+
+def test_late_return_adds_fines_and_blocks_reactivation():
+    s = fresh()
+    overdue = s.world.state["loans"]["LN-30001"]
+    assert overdue["due"] == (TODAY - timedelta(days=3)).isoformat()
+    assert s.ok("get_patron_fines", card_number=s.world.my_card) == (0.0, 1)
+    assert s.ok("return_book", loan_id="LN-30001") == 0.75
+    assert s.ok("get_patron_fines", card_number=s.world.my_card) == (0.75, 0)
+    s.world.state["card_active"] = False
+    assert "pay your library fines first" in s.error("activate_library_card")
+    assert s.ok("pay_library_fines", payment_method="cash") == 0.75
+    assert s.ok("pay_library_fines", payment_method="card") == 0.0
+    card, expiry = s.ok("activate_library_card")
+    assert card == s.world.my_card and expiry == "2026-06-13" and s.world.state["card_active"] is True
+
+
+def test_renewals():
+    s = fresh()
+    due = s.world.state["loans"]["LN-30002"]["due"]
+    first = s.ok("renew_loan", loan_id="LN-30002")
+    assert first == (date.fromisoformat(due) + timedelta(days=21)).isoformat()
+    second = s.ok("renew_loan", loan_id="LN-30002")
+    assert second == (date.fromisoformat(first) + timedelta(days=21)).isoformat()
+    assert "renewed 2 times" in s.error("renew_loan", loan_id="LN-30002")
+    # An overdue loan is renewed from today.
+    assert s.ok("renew_loan", loan_id="LN-30001") == (TODAY + timedelta(days=21)).isoformat()
+    assert "no open loan" in s.error("renew_loan", loan_id="LN-99999")
+
+
+def test_holds():
+    s = fresh()
+    free, out = isbn_with(s, 2), isbn_with(s, 0)
+    home = s.world.holdings[free]["branch"]
+    assert s.ok("place_hold", isbn=free, pickup_branch=home) == (1, (TODAY + timedelta(days=1)).isoformat())
+    assert "already have a hold" in s.error("place_hold", isbn=free, pickup_branch=home)
+    position, ready = s.ok("place_hold", isbn=out, pickup_branch="Sydney Harbour Library")
+    assert position == s.world.holdings[out]["queue"] + 1
+    transit = 1 if s.world.holdings[out]["branch"] == "Sydney Harbour Library" else 3
+    assert ready == (TODAY + timedelta(days=7 * position + transit)).isoformat()
+    mine = s.world.state["loans"]["LN-30002"]["isbn"]
+    assert "on loan" in s.error("place_hold", isbn=mine, pickup_branch=home)
+    assert "unknown branch" in s.error("place_hold", isbn=out, pickup_branch="Nowhere")
+
+
+def test_interlibrary_loans():
+    s = fresh()
+    request_id, arrival = s.ok("request_interlibrary_loan", isbn=FIRST_ISBN, partner_city="Boston",
+                               pickup_branch="Boston Central Library")
+    assert request_id.startswith("ILL-") and arrival == (TODAY + timedelta(days=2)).isoformat()
+    _, far = s.ok("request_interlibrary_loan", isbn=isbn_with(s, 0), partner_city="Sydney", pickup_branch="London Central Library")
+    assert (date.fromisoformat(far) - TODAY).days == 2 + 9  # about 17,000 km at 2,000 km a day
+    assert "already requested" in s.error("request_interlibrary_loan", isbn=FIRST_ISBN, partner_city="Paris",
+                                          pickup_branch="Boston Central Library")
+    assert "no partner library" in s.error("request_interlibrary_loan", isbn=FIRST_ISBN, partner_city="Atlantis",
+                                           pickup_branch="Boston Central Library")
+
+
+def test_reading_rooms():
+    s = fresh()
+    start = "2025-06-16T14:00"  # a Monday
+    rooms = [s.ok("reserve_reading_room", branch="Boston Central Library", start=start)[1] for _ in range(3)]
+    assert rooms == ["Quiet Room A", "Quiet Room B", "Group Room C"]
+    assert "already booked by you" in s.error("reserve_reading_room", branch="Boston Central Library", start="2025-06-16T14:30")
+    assert s.ok("reserve_reading_room", branch="Boston Central Library", start="2025-06-16T15:00")[1] == "Quiet Room A"
+    assert "already passed" in s.error("reserve_reading_room", branch="Boston Central Library", start="2025-06-13T09:00")
+    assert "inside opening hours" in s.error("reserve_reading_room", branch="Boston Central Library", start="2025-06-15T16:30", hours=2)
+    assert "inside opening hours" in s.error("reserve_reading_room", branch="Boston Central Library", start="2025-06-16T07:00")
+    assert "90 days ahead" in s.error("reserve_reading_room", branch="Boston Central Library", start="2025-12-01T14:00")
+    assert "between 1 and 4" in s.error("reserve_reading_room", branch="Boston Central Library", start=start, hours=5)
+    assert "YYYY-MM-DDTHH:MM" in s.error("reserve_reading_room", branch="Boston Central Library", start="tomorrow 2pm")
+    opens, _ = s.ok("get_branch_hours", branch="Edinburgh Old Town Branch", date="2025-06-17")
+    assert s.ok("reserve_reading_room", branch="Edinburgh Old Town Branch", start=opens, hours=2)[1] == "Close Room"
+
+
+def test_patron_fines(lib):
+    card, row = next((c, r) for c, r in sorted(lib.world.patrons.items()) if r["fines"] > 0)
+    assert lib.ok("get_patron_fines", card_number=card) == (row["fines"], row["overdue"])
+    assert "no library card" in lib.error("get_patron_fines", card_number="LC-000000")
+
+
+def test_inactive_card_blocks_circulation_until_reactivated():
+    s = fresh(card_active=False)
+    for tool, args in [("checkout_book", {"isbn": isbn_with(s, 2)}), ("renew_loan", {"loan_id": "LN-30002"}),
+                       ("place_hold", {"isbn": FIRST_ISBN, "pickup_branch": "Boston Central Library"}),
+                       ("request_interlibrary_loan", {"isbn": FIRST_ISBN, "partner_city": "Paris", "pickup_branch": "Boston Central Library"}),
+                       ("reserve_reading_room", {"branch": "Boston Central Library", "start": "2025-06-16T14:00"})]:
+        assert "reactivate your library card first" in s.error(tool, **args)
+    assert s.ok("return_book", loan_id="LN-30003") == 0.0  # returns never need an active card
+    s.ok("activate_library_card")
+    assert s.ok("checkout_book", isbn=isbn_with(s, 2))[0].startswith("LN-")
+
+
+def test_conditions_are_declared_with_working_fixes():
+    seed = ToolboxSession(SLUG).seed
+    conditions = seed.toolbox.conditions
+    assert set(conditions) == {"card_active", "fines_paid"}
+    assert seed.toolbox.tools["activate_library_card"].requires == ("fines_paid",)  # nested dependency
+    s = fresh()
+    assert all(c.holds(s.world) for c in conditions.values())  # the default world satisfies every condition
+    broken = fresh(**conditions["card_active"].broken_state, **conditions["fines_paid"].broken_state)
+    assert not conditions["card_active"].holds(broken.world) and not conditions["fines_paid"].holds(broken.world)
+    assert "$6.50" in broken.error(conditions["card_active"].fix_tool, **conditions["card_active"].fix_arguments)
+    broken.ok(conditions["fines_paid"].fix_tool, **conditions["fines_paid"].fix_arguments)
+    broken.ok(conditions["card_active"].fix_tool, **conditions["card_active"].fix_arguments)
+    assert all(c.holds(broken.world) for c in conditions.values())
+
+
+def test_worlds_are_deterministic_and_share_the_catalogue():
+    a, b, other = ToolboxSession(SLUG), ToolboxSession(SLUG), ToolboxSession(SLUG, world_seed=7)
+    assert a.world.holdings == b.world.holdings and a.world.state == b.world.state
+    assert a.world.books == other.world.books  # the catalogue never depends on the world seed
+    assert a.world.holdings != other.world.holdings
+    assert a.ok("scan_isbn", isbn=FIRST_ISBN) == b.ok("scan_isbn", isbn=FIRST_ISBN)
+
+
+def test_value_generators_give_accepted_values(lib):
+    for branch in lib.values("library_branch"):
+        for moment in lib.values("datetime")[::9]:
+            assert fresh().ok("reserve_reading_room", branch=branch, start=moment, hours=2)
+    for shelf in lib.values("shelf_mark")[:10]:
+        assert lib.ok("launch_ar_shelf_guide", shelf_mark=shelf, availability="available")
+    for loan in lib.values("loan_id"):
+        assert fresh().ok("renew_loan", loan_id=loan)
+    for card in lib.values("library_card"):
+        assert lib.ok("get_patron_fines", card_number=card)[0] >= 0
