@@ -21,6 +21,7 @@ _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\s*\()?")
 
 def normalise(text: str) -> str:
     text = text.lower().translate(_QUOTES).replace(",", " ")
+    text = re.sub(r"(\d{4}-\d{2}-\d{2})t(\d{2}:\d{2})", r"\1 \2", text)  # ISO date-times: date, then time
     return " ".join(text.split())
 
 
