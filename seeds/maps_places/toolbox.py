@@ -1,0 +1,718 @@
+"""Maps and Places: geocoding, reverse geocoding, distances, places of interest around the
+gazetteer cities, opening hours, travel-time estimates and the user's own location."""
+
+from __future__ import annotations
+
+import math
+import random
+import re
+from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta
+from typing import Annotated, Literal
+
+from factory.gazetteer import CITIES, CITY_BY_NAME, COUNTRY_BY_NAME, NOW, City
+from factory.toolbox import Kind, Toolbox, ToolError, World, require, world
+
+toolbox = Toolbox()
+
+CityName = Annotated[str, Kind("city")]
+CountryName = Annotated[str, Kind("country")]
+Lat = Annotated[float, Kind("latitude")]
+Lon = Annotated[float, Kind("longitude")]
+Address = Annotated[str, Kind("address")]
+Phone = Annotated[str, Kind("phone_number")]
+Day = Annotated[str, Kind("date")]
+Moment = Annotated[str, Kind("datetime")]
+PlaceId = Annotated[str, Kind("place_id")]
+PlaceIds = Annotated[list[str], Kind("place_ids")]
+PlaceName = Annotated[str, Kind("place_name")]
+Category = Literal["restaurant", "cafe", "museum", "park", "hotel", "landmark", "pharmacy", "shopping"]
+Mode = Literal["walking", "cycling", "driving", "transit"]
+
+# How many places of each category every city has: every (city, category) pair has a row.
+CATEGORY_COUNTS = {"restaurant": 3, "cafe": 2, "museum": 2, "park": 2, "hotel": 2,
+                   "landmark": 1, "pharmacy": 1, "shopping": 1}
+STREETS = ["High Street", "Market Road", "Station Avenue", "Park Lane", "King Street", "Garden Row",
+           "Church Street", "Mill Road", "Bridge Street", "Victoria Avenue", "River Walk", "Castle Hill",
+           "Harbour Street", "Oak Avenue", "Elm Street", "Queen Street", "Canal Road", "Union Square",
+           "Cedar Lane", "Lighthouse Road"]
+ADJECTIVES = ["Blue", "Golden", "Copper", "Little", "Olive", "Saffron", "Silver", "Wild", "Old", "Green",
+              "Crimson", "Velvet", "Amber", "Juniper", "Hidden", "Salt", "Smoky", "Lucky", "Northern", "Sunny"]
+NOUNS = ["Fig", "Lantern", "Pot", "Oak", "Table", "Spoon", "Pepper", "Anchor", "Vine", "Fox", "Heron",
+         "Orchard", "Ember", "Kettle", "Basil", "Cedar", "Compass", "Sparrow", "Lemon", "Thyme"]
+SURNAMES = ["Larsen", "Moreau", "Okafor", "Tanaka", "Rossi", "Fischer", "Costa", "Novak", "Clarke", "Haddad",
+            "Mensah", "Petrova", "Dubois", "Silva", "Adeyemi", "Sato", "Khan", "Patel", "Garcia", "Wilson"]
+MUSEUM_TOPICS = ["Art", "Modern Art", "Natural History", "Science", "Design", "Photography",
+                 "Maritime History", "City History"]
+LANDMARKS = ["Clock Tower", "Old Town Hall", "Cathedral", "Observation Tower", "Central Market Hall",
+             "Opera House", "Castle", "Harbour Bridge"]
+DIAL_CODES = {"USA": "1", "Canada": "1", "Mexico": "52", "Brazil": "55", "Argentina": "54",
+              "United Kingdom": "44", "France": "33", "Germany": "49", "Spain": "34", "Italy": "39",
+              "Netherlands": "31", "Switzerland": "41", "Sweden": "46", "Egypt": "20", "Kenya": "254",
+              "South Africa": "27", "United Arab Emirates": "971", "India": "91", "Singapore": "65",
+              "China": "86", "Japan": "81", "South Korea": "82", "Australia": "61", "New Zealand": "64"}
+HOURS = {  # category → (opening, closing) in minutes after midnight; 1440 means midnight
+    "restaurant": (690, 1380), "cafe": (420, 1140), "museum": (600, 1080), "park": (360, 1320),
+    "hotel": (0, 1440), "landmark": (540, 1140), "pharmacy": (480, 1260), "shopping": (600, 1200),
+}
+SPEEDS_KMH = {"walking": 4.8, "cycling": 15.0, "driving": 35.0, "transit": 22.0}  # urban door-to-door
+ROUTE_FACTOR = {"walking": 1.25, "cycling": 1.3, "driving": 1.4, "transit": 1.35}  # route vs straight line
+WEEKDAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
+DATE_WINDOW = (NOW.date() - timedelta(days=30), NOW.date() + timedelta(days=30))
+
+
+@dataclass
+class MapsWorld(World):
+    places: dict[str, dict] = field(default_factory=dict)  # place id → name, category, city, address, ...
+    by_name: dict[str, str] = field(default_factory=dict)  # lower-case place name → place id
+    device_place: str = ""  # the place the user's phone is at
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+
+
+def haversine_km(lat1: float, lon1: float, lat2: float, lon2: float) -> float:
+    r = 6371.0
+    p1, p2 = math.radians(lat1), math.radians(lat2)
+    dp, dl = p2 - p1, math.radians(lon2 - lon1)
+    a = math.sin(dp / 2) ** 2 + math.cos(p1) * math.cos(p2) * math.sin(dl / 2) ** 2
+    return 2 * r * math.asin(min(1.0, math.sqrt(a)))
+
+
+_ADDRESS = re.compile(r"^\s*(\d{1,4})\s+([A-Za-z][A-Za-z .'-]*?)\s*,\s*(.+?)\s*$")
+
+
+def parse_address(address: str) -> tuple[int, str, City]:
+    """(house number, street, city) of a one-line address "12 King Street, London[, Country]"."""
+    match = _ADDRESS.match(address)
+    require(match is not None, f"cannot read address {address!r}: write it as '<number> <street>, <city>', "
+                               "e.g. '12 King Street, London'")
+    number, street, rest = match.groups()
+    parts = [p.strip() for p in rest.split(",") if p.strip()]
+    if len(parts) == 2 and parts[1] in COUNTRY_BY_NAME:
+        parts = parts[:1]
+    require(len(parts) == 1 and parts[0] in CITY_BY_NAME,
+            f"no map data for {rest!r}: the address must end with a known city, e.g. '..., Paris'")
+    return int(number), " ".join(street.split()), CITY_BY_NAME[parts[0]]
+
+
+def address_coordinates(number: int, street: str, city: City) -> tuple[float, float]:
+    """Where an address lies: each street of a city has a fixed start and bearing, numbers run along it."""
+    r = random.Random(f"street:{city.name}:{street.lower()}")
+    dlat, dlon, bearing = r.uniform(-0.05, 0.05), r.uniform(-0.05, 0.05), r.uniform(0, 2 * math.pi)
+    step = 0.00009 * number
+    lat = city.latitude + dlat + step * math.cos(bearing)
+    lon = city.longitude + (dlon + step * math.sin(bearing)) / math.cos(math.radians(city.latitude))
+    return round(lat, 5), round(lon, 5)
+
+
+def _check_coordinates(latitude: float, longitude: float) -> None:
+    require(-90 <= latitude <= 90, f"latitude {latitude} is out of range: use decimal degrees between -90 and 90")
+    require(-180 <= longitude <= 180, f"longitude {longitude} is out of range: use decimal degrees between -180 and 180")
+
+
+def _place(place_id: str) -> dict:
+    places = world(MapsWorld).places
+    require(place_id in places, f"unknown place id {place_id!r}; search places or list places in a city to get ids")
+    return places[place_id]
+
+
+def _day(text: str) -> date:
+    try:
+        day = date.fromisoformat(text)
+    except ValueError:
+        raise ToolError(f"date {text!r} is not in YYYY-MM-DD format") from None
+    return day
+
+
+def _moment(text: str) -> datetime:
+    try:
+        moment = datetime.strptime(text.strip().replace(" ", "T"), "%Y-%m-%dT%H:%M")
+    except ValueError:
+        raise ToolError(f"datetime {text!r} is not in YYYY-MM-DDTHH:MM format (24 h local time)") from None
+    return moment
+
+
+def _clock(minutes: int) -> str:
+    return "24:00" if minutes >= 1440 else f"{minutes // 60:02d}:{minutes % 60:02d}"
+
+
+def _hours_on(row: dict, day: date) -> tuple[int, int] | None:
+    """Opening and closing minute of a place on a day; None when it is closed that day."""
+    if row["closed_on"] == WEEKDAYS[day.weekday()]:
+        return None
+    return row["opens"], row["closes"]
+
+
+def _name(rng: random.Random, category: str, city: City, taken: set[str]) -> str:
+    for _ in range(200):
+        adj, noun, last = rng.choice(ADJECTIVES), rng.choice(NOUNS), rng.choice(SURNAMES)
+        name = {
+            "restaurant": f"{adj} {noun} {rng.choice(['Bistro', 'Kitchen', 'Grill', 'Trattoria', 'Brasserie', 'Canteen'])}",
+            "cafe": f"{adj} {noun} {rng.choice(['Cafe', 'Coffee House', 'Espresso Bar', 'Roasters'])}",
+            "museum": f"{city.name} Museum of {rng.choice(MUSEUM_TOPICS)}",
+            "park": rng.choice([f"{last} {rng.choice(['Park', 'Gardens', 'Commons'])}", f"{noun} Hill Park",
+                                f"{city.name} Botanical Gardens", f"{adj} Meadows"]),
+            "hotel": rng.choice([f"Hotel {adj} {noun}", f"The {noun} House Hotel", f"{last} Grand Hotel"]),
+            "landmark": f"{city.name} {rng.choice(LANDMARKS)}",
+            "pharmacy": rng.choice([f"{last} Pharmacy", f"{adj} Cross Pharmacy", f"{noun} Street Chemist"]),
+            "shopping": rng.choice([f"{noun} Arcade", f"{adj} Market Hall", f"{last} Galleria"]),
+        }[category]
+        if name not in taken:
+            taken.add(name)
+            return name
+    raise RuntimeError(f"ran out of {category} names")  # unreachable with the pools above
+
+
+@toolbox.world
+def build_world(rng: random.Random) -> MapsWorld:
+    places: dict[str, dict] = {}
+    taken: set[str] = set()
+    for city in CITIES:
+        addresses: set[str] = set()
+        for category, count in CATEGORY_COUNTS.items():
+            for n in range(1, count + 1):
+                while True:
+                    number, street = rng.randint(1, 240), rng.choice(STREETS)
+                    address = f"{number} {street}, {city.name}"
+                    if address not in addresses:
+                        addresses.add(address)
+                        break
+                lat, lon = address_coordinates(number, street, city)
+                opens, closes = HOURS[category]
+                if category not in ("hotel", "park"):
+                    opens += rng.choice([-60, -30, 0, 0, 30])
+                    closes += rng.choice([-60, 0, 0, 30, 60])
+                closed_on = {"museum": rng.choice(["Monday", "Monday", "Tuesday", ""]),
+                             "restaurant": rng.choice(["Monday", "Sunday", "", "", ""])}.get(category, "")
+                place_id = f"{_slug(city.name)}-{category}-{n}"
+                places[place_id] = {
+                    "name": _name(rng, category, city, taken),
+                    "category": category,
+                    "city": city.name,
+                    "country": city.country,
+                    "address": address,
+                    "latitude": lat,
+                    "longitude": lon,
+                    "rating": round(rng.uniform(3.2, 4.9), 1),
+                    "reviews": rng.randint(15, 4800),
+                    "phone": f"+{DIAL_CODES[city.country]}-{rng.randint(20, 989)}-555-{rng.randint(0, 9999):04d}",
+                    "opens": opens,
+                    "closes": min(closes, 1440),
+                    "closed_on": closed_on,
+                }
+    by_name = {row["name"].lower(): pid for pid, row in places.items()}
+    device_place = rng.choice(sorted(places))
+    state = {"location_sharing": "precise", "favourites": []}
+    return MapsWorld(state=state, places=places, by_name=by_name, device_place=device_place)
+
+
+toolbox.condition(
+    "location_sharing",
+    holds=lambda w: w.state.get("location_sharing", "off") != "off",
+    broken_state={"location_sharing": "off"},
+    fix=("enable_location_sharing", {"precision": "precise"}),
+)
+
+
+# --- value generators ---------------------------------------------------------------------
+
+
+@toolbox.values_for("city")
+def _cities(w: MapsWorld) -> list[str]:
+    return [c.name for c in CITIES]
+
+
+@toolbox.values_for("country")
+def _countries(w: MapsWorld) -> list[str]:
+    return sorted({c.country for c in CITIES})
+
+
+@toolbox.values_for("place_id")
+def _place_ids(w: MapsWorld) -> list[str]:
+    return sorted(w.places)
+
+
+@toolbox.values_for("place_ids")
+def _place_id_lists(w: MapsWorld) -> list[list[str]]:
+    """Small same-city groups of places: the same category, or one of each of three categories."""
+    groups = []
+    for city in CITIES:
+        slug = _slug(city.name)
+        for category, count in CATEGORY_COUNTS.items():
+            if count > 1:
+                groups.append([f"{slug}-{category}-{n}" for n in range(1, count + 1)])
+        groups.append([f"{slug}-museum-1", f"{slug}-park-1", f"{slug}-landmark-1"])
+    return groups
+
+
+@toolbox.values_for("address")
+def _addresses(w: MapsWorld) -> list[str]:
+    return sorted(row["address"] for row in w.places.values())
+
+
+@toolbox.values_for("latitude")
+def _latitudes(w: MapsWorld) -> list[float]:
+    return [c.latitude for c in CITIES] + [row["latitude"] for _, row in sorted(w.places.items())[::9]]
+
+
+@toolbox.values_for("longitude")
+def _longitudes(w: MapsWorld) -> list[float]:
+    return [c.longitude for c in CITIES] + [row["longitude"] for _, row in sorted(w.places.items())[::9]]
+
+
+@toolbox.values_for("date")
+def _dates(w: MapsWorld) -> list[str]:
+    return [(NOW.date() + timedelta(days=i)).isoformat() for i in range(-7, 15)]
+
+
+@toolbox.values_for("datetime")
+def _datetimes(w: MapsWorld) -> list[str]:
+    times = ["08:00", "10:30", "13:00", "15:45", "19:30", "22:15"]
+    days = [NOW.date() + timedelta(days=i) for i in range(0, 14)]
+    return [f"{d.isoformat()}T{t}" for d in days for t in times]
+
+
+@toolbox.values_for("place_mention")
+def _mentions(w: MapsWorld) -> list[str]:
+    """How people name a place: "the copper fig bistro in London", "Copper Fig Bistro, London"."""
+    mentions = []
+    for pid, row in sorted(w.places.items())[::3]:
+        name = row["name"]
+        mentions += [f"the {name.lower()} in {row['city']}", f"{name}, {row['city']}", name.lower()]
+    return mentions
+
+
+@toolbox.values_for("place_search_query")
+def _search_queries(w: MapsWorld) -> list[str]:
+    queries = []
+    for city in CITIES:
+        for category in ("restaurant", "cafe", "museum", "park", "hotel"):
+            queries.append(f"{category} {city.name.lower()}")
+    for _, row in sorted(w.places.items())[::11]:
+        words = [x for x in row["name"].split() if x.lower() not in row["city"].lower().split() and len(x) > 3]
+        queries.append(f"{max(words, key=len).lower()} {row['city'].lower()}")
+    return queries
+
+
+def to_dms(latitude: float, longitude: float) -> str:
+    def part(value: float, pos: str, neg: str) -> str:
+        hemi = pos if value >= 0 else neg
+        total = round(abs(value) * 3600)
+        return f"{total // 3600}°{total % 3600 // 60:02d}'{total % 60:02d}\"{hemi}"
+
+    return f"{part(latitude, 'N', 'S')} {part(longitude, 'E', 'W')}"
+
+
+@toolbox.values_for("dms_coordinates")
+def _dms(w: MapsWorld) -> list[str]:
+    values = [to_dms(c.latitude, c.longitude) for c in CITIES]
+    values += [to_dms(row["latitude"], row["longitude"]) for _, row in sorted(w.places.items())[::13]]
+    return values
+
+
+# --- tools --------------------------------------------------------------------------------
+
+
+@toolbox.tool(phrase="search the map for \"{query}\"", tags=("search",))
+def search_places(query: Annotated[str, Kind("place_search_query")], max_results: int = 5) -> PlaceIds:
+    """Search every mapped place by words in its name, category, city or country.
+
+    Args:
+        query: Words to look for, e.g. "museum paris" or "lantern london"; every word must match (plurals are fine).
+        max_results: Maximum number of place ids to return (1-20).
+
+    Returns:
+        place_ids: the matching places (place ids, best rated first).
+    """
+    w = world(MapsWorld)
+    require(1 <= max_results <= 20, "max_results must be between 1 and 20")
+    words = re.findall(r"[a-z0-9]+", query.lower())
+    require(bool(words), "query must contain at least one word")
+    hits = []
+    for pid, row in w.places.items():
+        text = f" {row['name']} {row['category']} {row['city']} {row['country']} ".lower()
+        tokens = set(re.findall(r"[a-z0-9]+", text))
+        if all(word in tokens or word.rstrip("s") in tokens or (len(word) > 3 and word in text) for word in words):
+            hits.append(pid)
+    hits.sort(key=lambda pid: (-w.places[pid]["rating"], pid))
+    return hits[:max_results]
+
+
+@toolbox.tool(phrase="work out which place is meant by \"{name}\" and where it is", tags=("canonicalise",))
+def find_place_by_name(name: Annotated[str, Kind("place_mention")]) -> tuple[PlaceId, Lat, Lon]:
+    """Resolve the way someone names a place to its place id and coordinates.
+
+    Args:
+        name: The place as people say it, e.g. "the copper fig bistro in London" or "Paris Museum of Art"; case and a leading "the" do not matter.
+
+    Returns:
+        place_id: the place meant (its place id).
+        latitude: the place's latitude (decimal degrees).
+        longitude: the place's longitude (decimal degrees).
+    """
+    w = world(MapsWorld)
+    text = " " + " ".join(re.findall(r"[a-z0-9']+", name.lower())) + " "
+    hits = [pid for key, pid in w.by_name.items() if f" {' '.join(re.findall(r'[a-z0-9]+', key))} " in text]
+    require(bool(hits), f"no mapped place is called {name!r}; search places by words instead")
+    best = max(hits, key=lambda pid: (f" {w.places[pid]['city'].lower()} " in text, len(w.places[pid]["name"])))
+    row = w.places[best]
+    return best, row["latitude"], row["longitude"]
+
+
+_DMS = re.compile(
+    r"(\d{1,3})\s*[°º d]\s*(\d{1,2})?\s*['′ m]?\s*(\d{1,2}(?:\.\d+)?)?\s*[\"″ s]?\s*([NSEWnsew])"
+)
+
+
+@toolbox.tool(phrase="convert the coordinates {coordinates} to decimal degrees", tags=("canonicalise",))
+def convert_dms_coordinates(coordinates: Annotated[str, Kind("dms_coordinates")]) -> tuple[Lat, Lon]:
+    """Convert degrees-minutes-seconds coordinates to decimal latitude and longitude.
+
+    Args:
+        coordinates: A latitude and a longitude in degrees, minutes and seconds with hemisphere letters, e.g. 48°51'24"N 2°21'08"E.
+
+    Returns:
+        latitude: the latitude (decimal degrees, south negative).
+        longitude: the longitude (decimal degrees, west negative).
+    """
+    parts = _DMS.findall(coordinates)
+    require(len(parts) == 2, f"cannot read {coordinates!r}: give a latitude and a longitude like 48°51'24\"N 2°21'08\"E")
+    values = []
+    for (deg, minutes, seconds, hemi), allowed in zip(parts, ("NS", "EW"), strict=True):
+        require(hemi.upper() in allowed, f"cannot read {coordinates!r}: the latitude (N/S) must come before the longitude (E/W)")
+        value = int(deg) + int(minutes or 0) / 60 + float(seconds or 0) / 3600
+        values.append(round(-value if hemi.upper() in "SW" else value, 5))
+    _check_coordinates(values[0], values[1])
+    return values[0], values[1]
+
+
+@toolbox.tool(phrase="find the coordinates of {city}")
+def geocode_city(city: CityName) -> tuple[Lat, Lon, CountryName]:
+    """Get the coordinates of a city centre and the country it is in.
+
+    Args:
+        city: City name, e.g. "Lyon".
+
+    Returns:
+        latitude: the city centre's latitude (decimal degrees).
+        longitude: the city centre's longitude (decimal degrees).
+        country: the country the city is in.
+    """
+    require(city in CITY_BY_NAME, f"unknown city {city!r}; the map covers {len(CITIES)} major cities such as Paris or Tokyo")
+    row = CITY_BY_NAME[city]
+    return row.latitude, row.longitude, row.country
+
+
+@toolbox.tool(phrase="find the coordinates of the address {address}")
+def geocode_address(address: Address) -> tuple[Lat, Lon, CityName]:
+    """Get the coordinates of a street address.
+
+    Args:
+        address: One-line street address ending with the city, e.g. "12 King Street, London".
+
+    Returns:
+        latitude: the address's latitude (decimal degrees).
+        longitude: the address's longitude (decimal degrees).
+        city: the city the address is in.
+    """
+    number, street, city = parse_address(address)
+    lat, lon = address_coordinates(number, street, city)
+    return lat, lon, city.name
+
+
+@toolbox.tool(phrase="find the street address at latitude {latitude} and longitude {longitude}")
+def reverse_geocode(latitude: Lat, longitude: Lon) -> tuple[Address, CityName]:
+    """Find the nearest known street address to a point.
+
+    Args:
+        latitude: Latitude in decimal degrees (-90 to 90).
+        longitude: Longitude in decimal degrees (-180 to 180).
+
+    Returns:
+        address: the nearest street address.
+        city: the city of that address.
+    """
+    _check_coordinates(latitude, longitude)
+    w = world(MapsWorld)
+    pid = min(w.places, key=lambda p: (haversine_km(latitude, longitude, w.places[p]["latitude"], w.places[p]["longitude"]), p))
+    return w.places[pid]["address"], w.places[pid]["city"]
+
+
+@toolbox.tool(phrase="find the city closest to latitude {latitude} and longitude {longitude}")
+def get_nearest_city(latitude: Lat, longitude: Lon) -> tuple[CityName, CountryName, float]:
+    """Find the major city nearest to a point.
+
+    Args:
+        latitude: Latitude in decimal degrees (-90 to 90).
+        longitude: Longitude in decimal degrees (-180 to 180).
+
+    Returns:
+        city: the nearest city.
+        country: the country of the nearest city.
+        distance_km: the straight-line distance to that city's centre (km, one decimal).
+    """
+    _check_coordinates(latitude, longitude)
+    dist, city = min((haversine_km(latitude, longitude, c.latitude, c.longitude), c.name) for c in CITIES)
+    return city, CITY_BY_NAME[city].country, round(dist, 1)
+
+
+@toolbox.tool(phrase="work out the straight-line distance between latitude {from_latitude}, longitude {from_longitude} "
+                     "and latitude {to_latitude}, longitude {to_longitude}")
+def calculate_distance(from_latitude: Lat, from_longitude: Lon, to_latitude: Lat, to_longitude: Lon) -> float:
+    """Compute the great-circle (haversine) distance between two points.
+
+    Args:
+        from_latitude: Latitude of the first point in decimal degrees.
+        from_longitude: Longitude of the first point in decimal degrees.
+        to_latitude: Latitude of the second point in decimal degrees.
+        to_longitude: Longitude of the second point in decimal degrees.
+
+    Returns:
+        distance_km: the distance between the two points (km, one decimal).
+    """
+    _check_coordinates(from_latitude, from_longitude)
+    _check_coordinates(to_latitude, to_longitude)
+    return round(haversine_km(from_latitude, from_longitude, to_latitude, to_longitude), 1)
+
+
+@toolbox.tool(phrase="list the {category} places in {city}")
+def list_places_in_city(city: CityName, category: Category) -> PlaceIds:
+    """List the places of one category in a city.
+
+    Args:
+        city: City name, e.g. "Berlin".
+        category: Kind of place: restaurant, cafe, museum, park, hotel, landmark, pharmacy or shopping.
+
+    Returns:
+        place_ids: the places of that category in the city (place ids, best rated first).
+    """
+    w = world(MapsWorld)
+    require(city in CITY_BY_NAME, f"unknown city {city!r}; the map covers major cities such as Paris or Tokyo")
+    hits = [pid for pid, row in w.places.items() if row["city"] == city and row["category"] == category]
+    require(bool(hits), f"unknown category {category!r}; use one of {', '.join(CATEGORY_COUNTS)}")
+    return sorted(hits, key=lambda pid: (-w.places[pid]["rating"], pid))
+
+
+@toolbox.tool(phrase="find the nearest {category} to latitude {latitude} and longitude {longitude}")
+def find_nearest_place(latitude: Lat, longitude: Lon, category: Category) -> tuple[PlaceId, float]:
+    """Find the mapped place of a category closest to a point.
+
+    Args:
+        latitude: Latitude in decimal degrees (-90 to 90).
+        longitude: Longitude in decimal degrees (-180 to 180).
+        category: Kind of place: restaurant, cafe, museum, park, hotel, landmark, pharmacy or shopping.
+
+    Returns:
+        place_id: the nearest place of that category (its place id).
+        distance_km: the straight-line distance to it (km, two decimals).
+    """
+    _check_coordinates(latitude, longitude)
+    w = world(MapsWorld)
+    require(category in CATEGORY_COUNTS, f"unknown category {category!r}; use one of {', '.join(CATEGORY_COUNTS)}")
+    dist, pid = min((haversine_km(latitude, longitude, r["latitude"], r["longitude"]), p)
+                    for p, r in w.places.items() if r["category"] == category)
+    return pid, round(dist, 2)
+
+
+@toolbox.tool(phrase="pick the best-rated place among {place_ids}")
+def pick_top_rated_place(place_ids: PlaceIds) -> tuple[PlaceId, float]:
+    """Pick the place with the highest user rating from a list of place ids.
+
+    Args:
+        place_ids: Place ids to compare, e.g. ["paris-museum-1", "paris-museum-2"]; ties go to the most reviewed.
+
+    Returns:
+        place_id: the best-rated place (its place id).
+        rating: the best-rated place's average rating (out of 5).
+    """
+    require(bool(place_ids), "place_ids is empty: give at least one place id")
+    rows = [(_place(pid), pid) for pid in place_ids]
+    row, pid = max(rows, key=lambda item: (item[0]["rating"], item[0]["reviews"], item[1]))
+    return pid, row["rating"]
+
+
+@toolbox.tool(phrase="get the name, address, phone number and rating of {place_id}")
+def get_place_details(place_id: PlaceId) -> tuple[PlaceName, Address, Phone, float]:
+    """Get the name, street address, phone number and user rating of a place.
+
+    Args:
+        place_id: Place id, e.g. "london-cafe-2".
+
+    Returns:
+        place_name: the place's name.
+        address: the place's street address.
+        phone_number: the place's phone number.
+        rating: the place's average user rating (out of 5).
+    """
+    row = _place(place_id)
+    return row["name"], row["address"], row["phone"], row["rating"]
+
+
+@toolbox.tool(phrase="find where {place_id} is located")
+def get_place_location(place_id: PlaceId) -> tuple[Lat, Lon, CityName]:
+    """Get the coordinates and city of a place.
+
+    Args:
+        place_id: Place id, e.g. "tokyo-park-1".
+
+    Returns:
+        latitude: the place's latitude (decimal degrees).
+        longitude: the place's longitude (decimal degrees).
+        city: the city the place is in.
+    """
+    row = _place(place_id)
+    return row["latitude"], row["longitude"], row["city"]
+
+
+@toolbox.tool(phrase="get the opening hours of {place_id} on {date}")
+def get_opening_hours(place_id: PlaceId, date: Day) -> tuple[str, str]:
+    """Get the opening and closing time of a place on a date.
+
+    Args:
+        place_id: Place id, e.g. "rome-museum-2".
+        date: Day in YYYY-MM-DD, within 30 days of today.
+
+    Returns:
+        opens_at: the opening time that day (HH:MM, or "closed").
+        closes_at: the closing time that day (HH:MM, "24:00" for midnight, or "closed").
+    """
+    row = _place(place_id)
+    day = _day(date)
+    require(DATE_WINDOW[0] <= day <= DATE_WINDOW[1],
+            f"opening hours are published from {DATE_WINDOW[0]} to {DATE_WINDOW[1]}; pick a day in that range")
+    hours = _hours_on(row, day)
+    if hours is None:
+        return "closed", "closed"
+    return _clock(hours[0]), _clock(hours[1])
+
+
+@toolbox.tool(phrase="check whether {place_id} is open at {when}")
+def check_place_open(place_id: PlaceId, when: Moment) -> tuple[bool, str]:
+    """Check whether a place is open at a given local date and time.
+
+    Args:
+        place_id: Place id, e.g. "madrid-restaurant-3".
+        when: Local date and time in YYYY-MM-DDTHH:MM (24 h).
+
+    Returns:
+        is_open: the answer to whether the place is open then.
+        closes_at: the closing time that day (HH:MM, "24:00" for midnight, or "closed" on its closing day).
+    """
+    row = _place(place_id)
+    moment = _moment(when)
+    hours = _hours_on(row, moment.date())
+    if hours is None:
+        return False, "closed"
+    minute = moment.hour * 60 + moment.minute
+    return hours[0] <= minute < hours[1], _clock(hours[1])
+
+
+def _trip(distance_km: float, mode: str) -> tuple[int, float]:
+    route = distance_km * ROUTE_FACTOR[mode]
+    speed = SPEEDS_KMH[mode]
+    if route > 60 and mode in ("driving", "transit"):  # intercity: motorways and trains are faster
+        speed = 85.0 if mode == "driving" else 110.0
+    minutes = route / speed * 60 + (6 if mode == "transit" else 2)
+    return max(1, round(minutes)), round(route, 1)
+
+
+@toolbox.tool(phrase="estimate how long it takes to travel by {mode} from latitude {from_latitude}, longitude "
+                     "{from_longitude} to latitude {to_latitude}, longitude {to_longitude}")
+def estimate_travel_time(from_latitude: Lat, from_longitude: Lon, to_latitude: Lat, to_longitude: Lon,
+                         mode: Mode) -> tuple[int, float]:
+    """Estimate the door-to-door travel time between two points for a mode of transport.
+
+    Args:
+        from_latitude: Latitude of the start in decimal degrees.
+        from_longitude: Longitude of the start in decimal degrees.
+        to_latitude: Latitude of the destination in decimal degrees.
+        to_longitude: Longitude of the destination in decimal degrees.
+        mode: How to travel: walking, cycling, driving or transit.
+
+    Returns:
+        duration_minutes: the estimated travel time (minutes).
+        route_km: the length of the route (km, one decimal).
+    """
+    _check_coordinates(from_latitude, from_longitude)
+    _check_coordinates(to_latitude, to_longitude)
+    distance = haversine_km(from_latitude, from_longitude, to_latitude, to_longitude)
+    return _trip(distance, mode)
+
+
+@toolbox.tool(phrase="get directions by {mode} from {place_id} to the nearest other {category}")
+def get_route_to_nearest(place_id: PlaceId, category: Category, mode: Mode) -> tuple[PlaceId, float, int]:
+    """Summarise the route from a place to the nearest other place of a category in the same city.
+
+    Args:
+        place_id: Starting place id, e.g. "paris-hotel-1".
+        category: Kind of destination: restaurant, cafe, museum, park, hotel, landmark, pharmacy or shopping.
+        mode: How to travel: walking, cycling, driving or transit.
+
+    Returns:
+        destination_id: the nearest other place of that category (its place id).
+        route_km: the length of the route (km, one decimal).
+        duration_minutes: the estimated travel time (minutes).
+    """
+    w = world(MapsWorld)
+    start = _place(place_id)
+    require(category in CATEGORY_COUNTS, f"unknown category {category!r}; use one of {', '.join(CATEGORY_COUNTS)}")
+    options = [(haversine_km(start["latitude"], start["longitude"], r["latitude"], r["longitude"]), p)
+               for p, r in w.places.items() if r["city"] == start["city"] and r["category"] == category and p != place_id]
+    require(bool(options), f"{start['name']} is the only {category} mapped in {start['city']}; choose another category")
+    distance, destination = min(options)
+    minutes, route = _trip(distance, mode)
+    return destination, route, minutes
+
+
+@toolbox.tool(phrase="find my current location", requires=("location_sharing",))
+def get_my_location() -> tuple[Lat, Lon, CityName]:
+    """Get the current position of the user's phone.
+
+    Returns:
+        latitude: the latitude of the user's position (decimal degrees).
+        longitude: the longitude of the user's position (decimal degrees).
+        city: the city the user is in.
+    """
+    w = world(MapsWorld)
+    sharing = w.state.get("location_sharing", "off")
+    require(sharing != "off", "Location sharing is off: turn location sharing on first")
+    row = w.places[w.device_place]
+    if sharing == "approximate":
+        city = CITY_BY_NAME[row["city"]]
+        return round(city.latitude, 2), round(city.longitude, 2), city.name
+    return row["latitude"], row["longitude"], row["city"]
+
+
+@toolbox.tool(phrase="turn on {precision} location sharing", tags=("state_change",))
+def enable_location_sharing(precision: Literal["precise", "approximate"]) -> str:
+    """Turn on location sharing for the maps app.
+
+    Args:
+        precision: "precise" shares the exact position, "approximate" only the city centre.
+
+    Returns:
+        sharing_mode: the location sharing mode now in effect.
+    """
+    w = world(MapsWorld)
+    w.state["location_sharing"] = precision
+    return precision
+
+
+@toolbox.tool(phrase="save {place_id} to my favourite places", tags=("state_change",))
+def save_favourite_place(place_id: PlaceId) -> PlaceIds:
+    """Save a place to the user's favourite places (saving it twice keeps one entry).
+
+    Args:
+        place_id: Place id to save, e.g. "sydney-cafe-1".
+
+    Returns:
+        favourites: the saved favourite places (place ids, oldest first).
+    """
+    _place(place_id)
+    favourites = world(MapsWorld).state.setdefault("favourites", [])
+    require(len(favourites) < 50 or place_id in favourites, "you have 50 favourites already; remove one first")
+    if place_id not in favourites:
+        favourites.append(place_id)
+    return list(favourites)

@@ -1,0 +1,176 @@
+"""Behaviour of every Maps and Places tool, including its error cases."""
+
+import pytest
+
+from tests.seeds.toolbox_helpers import ToolboxSession
+
+
+@pytest.fixture(scope="module")
+def maps():
+    return ToolboxSession("maps_places")
+
+
+def test_world_is_dense_and_deterministic(maps):
+    # every city has every category, and the same seed builds the same world
+    cities = maps.values("city")
+    assert len(cities) == 40
+    for city in ("Paris", "Nairobi", "Auckland"):
+        for category in ("restaurant", "cafe", "museum", "park", "hotel", "landmark", "pharmacy", "shopping"):
+            assert maps.ok("list_places_in_city", city=city, category=category)
+    again = ToolboxSession("maps_places")
+    assert again.world.places == maps.world.places and again.world.device_place == maps.world.device_place
+    other = ToolboxSession("maps_places", world_seed=7)
+    assert other.world.places != maps.world.places
+
+
+def test_search_places_matches_every_word(maps):
+    hits = maps.ok("search_places", query="museums paris")
+    assert sorted(hits) == ["paris-museum-1", "paris-museum-2"]
+    ratings = [maps.world.places[p]["rating"] for p in hits]
+    assert ratings == sorted(ratings, reverse=True)
+    assert len(maps.ok("search_places", query="restaurant", max_results=3)) == 3
+    assert maps.ok("search_places", query="museum atlantis") == []
+    assert "between 1 and 20" in maps.error("search_places", query="cafe", max_results=0)
+    assert "at least one word" in maps.error("search_places", query=" ?! ")
+    assert all(maps.ok("search_places", query=q) for q in maps.values("place_search_query"))
+
+
+def test_find_place_by_name_resolves_mentions(maps):
+    for mention in maps.values("place_mention")[:60]:
+        pid, lat, lon = maps.ok("find_place_by_name", name=mention)
+        row = maps.world.places[pid]
+        assert row["name"].lower() in mention.lower() and (lat, lon) == (row["latitude"], row["longitude"])
+    pid = "rome-museum-1"
+    name = maps.world.places[pid]["name"]
+    assert maps.ok("find_place_by_name", name=f"The {name.upper()} in Rome")[0] == pid
+    assert "no mapped place" in maps.error("find_place_by_name", name="the moon base cafe")
+
+
+def test_dms_conversion(maps):
+    assert maps.ok("convert_dms_coordinates", coordinates="48°51'24\"N 2°21'08\"E") == (48.85667, 2.35222)
+    assert maps.ok("convert_dms_coordinates", coordinates="33°52'08\"S 151°12'33\"E") == (-33.86889, 151.20917)
+    assert maps.ok("convert_dms_coordinates", coordinates="40 42 46 N 74 00 22 W") == (40.71278, -74.00611)
+    for text in maps.values("dms_coordinates"):
+        lat, lon = maps.ok("convert_dms_coordinates", coordinates=text)
+        assert -90 <= lat <= 90 and -180 <= lon <= 180
+    assert "latitude (N/S) must come before" in maps.error("convert_dms_coordinates", coordinates="2°21'08\"E 48°51'24\"N")
+    assert "cannot read" in maps.error("convert_dms_coordinates", coordinates="somewhere in Paris")
+
+
+def test_geocoding_round_trip(maps):
+    assert maps.ok("geocode_city", city="Lyon") == (45.764, 4.8357, "France")
+    assert "unknown city" in maps.error("geocode_city", city="Gotham")
+    row = maps.world.places["tokyo-park-1"]
+    lat, lon, city = maps.ok("geocode_address", address=row["address"])
+    assert (lat, lon, city) == (row["latitude"], row["longitude"], "Tokyo")
+    # Any well-formed address in a known city geocodes, with or without the country
+    assert maps.ok("geocode_address", address="7 Harbour Street, Tokyo, Japan")[2] == "Tokyo"
+    assert "'<number> <street>, <city>'" in maps.error("geocode_address", address="Harbour Street")
+    assert "must end with a known city" in maps.error("geocode_address", address="7 Harbour Street, Springfield")
+    address, city = maps.ok("reverse_geocode", latitude=lat, longitude=lon)
+    assert (address, city) == (row["address"], "Tokyo")
+    assert "out of range" in maps.error("reverse_geocode", latitude=95.0, longitude=0.0)
+
+
+def test_nearest_city_and_distance(maps):
+    city, country, km = maps.ok("get_nearest_city", latitude=48.9, longitude=2.4)
+    assert (city, country) == ("Paris", "France") and km < 10
+    assert "out of range" in maps.error("get_nearest_city", latitude=10.0, longitude=200.0)
+    london_paris = maps.ok("calculate_distance", from_latitude=51.5074, from_longitude=-0.1278,
+                           to_latitude=48.8566, to_longitude=2.3522)
+    assert 340 <= london_paris <= 345
+    assert maps.ok("calculate_distance", from_latitude=1.0, from_longitude=1.0, to_latitude=1.0, to_longitude=1.0) == 0.0
+    assert "out of range" in maps.error("calculate_distance", from_latitude=-91.0, from_longitude=0.0,
+                                        to_latitude=0.0, to_longitude=0.0)
+
+
+def test_listing_and_picking_places(maps):
+    ids = maps.ok("list_places_in_city", city="Berlin", category="restaurant")
+    assert len(ids) == 3 and all(maps.world.places[p]["city"] == "Berlin" for p in ids)
+    best, rating = maps.ok("pick_top_rated_place", place_ids=ids)
+    assert best == ids[0] and rating == max(maps.world.places[p]["rating"] for p in ids)
+    assert "must be one of" in maps.error("list_places_in_city", city="Berlin", category="zoo")
+    assert "unknown city" in maps.error("list_places_in_city", city="Atlantis", category="park")
+    assert "is empty" in maps.error("pick_top_rated_place", place_ids=[])
+    assert "unknown place id" in maps.error("pick_top_rated_place", place_ids=["berlin-zoo-1"])
+    for group in maps.values("place_ids"):
+        maps.ok("pick_top_rated_place", place_ids=group)
+
+
+def test_nearest_place_of_a_category(maps):
+    row = maps.world.places["madrid-cafe-1"]
+    pid, km = maps.ok("find_nearest_place", latitude=row["latitude"], longitude=row["longitude"], category="cafe")
+    assert pid == "madrid-cafe-1" and km == 0.0
+    pid, km = maps.ok("find_nearest_place", latitude=row["latitude"], longitude=row["longitude"], category="museum")
+    assert maps.world.places[pid]["city"] == "Madrid" and km > 0
+    assert "out of range" in maps.error("find_nearest_place", latitude=0.0, longitude=-190.0, category="park")
+
+
+def test_place_details_and_location(maps):
+    name, address, phone, rating = maps.ok("get_place_details", place_id="sydney-hotel-2")
+    row = maps.world.places["sydney-hotel-2"]
+    assert (name, address, rating) == (row["name"], row["address"], row["rating"]) and phone.startswith("+61-")
+    assert maps.ok("get_place_location", place_id="sydney-hotel-2") == (row["latitude"], row["longitude"], "Sydney")
+    assert "unknown place id" in maps.error("get_place_details", place_id="sydney-hotel-9")
+    assert "unknown place id" in maps.error("get_place_location", place_id="nowhere")
+
+
+def test_opening_hours_follow_the_weekly_schedule(maps):
+    museum = next(p for p, r in maps.world.places.items() if r["category"] == "museum" and r["closed_on"] == "Monday")
+    assert maps.ok("get_opening_hours", place_id=museum, date="2025-06-16") == ("closed", "closed")  # a Monday
+    opens, closes = maps.ok("get_opening_hours", place_id=museum, date="2025-06-17")
+    assert opens < closes and len(opens) == 5
+    assert maps.ok("check_place_open", place_id=museum, when="2025-06-16T12:00") == (False, "closed")
+    assert maps.ok("check_place_open", place_id=museum, when=f"2025-06-17T{opens}") == (True, closes)
+    assert maps.ok("check_place_open", place_id=museum, when="2025-06-17T05:00")[0] is False
+    hotel = "paris-hotel-1"
+    assert maps.ok("check_place_open", place_id=hotel, when="2025-06-18T03:10") == (True, "24:00")
+    assert "YYYY-MM-DD format" in maps.error("get_opening_hours", place_id=hotel, date="18/06/2025")
+    assert "are published from" in maps.error("get_opening_hours", place_id=hotel, date="2026-01-01")
+    assert "YYYY-MM-DDTHH:MM" in maps.error("check_place_open", place_id=hotel, when="tomorrow noon")
+
+
+def test_travel_time_depends_on_mode(maps):
+    args = dict(from_latitude=48.8566, from_longitude=2.3522, to_latitude=48.8738, to_longitude=2.2950)
+    walk = maps.ok("estimate_travel_time", mode="walking", **args)
+    cycle = maps.ok("estimate_travel_time", mode="cycling", **args)
+    assert walk[0] > cycle[0] > 0 and walk[1] < cycle[1]
+    far = maps.ok("estimate_travel_time", from_latitude=51.5074, from_longitude=-0.1278,
+                  to_latitude=48.8566, to_longitude=2.3522, mode="driving")
+    assert 300 <= far[0] <= 420  # intercity speeds
+    assert "must be one of" in maps.error("estimate_travel_time", mode="teleport", **args)
+
+
+def test_route_to_nearest_stays_in_the_city(maps):
+    destination, km, minutes = maps.ok("get_route_to_nearest", place_id="rome-hotel-1", category="cafe", mode="walking")
+    assert destination.startswith("rome-cafe-") and km > 0 and minutes >= 1
+    other, _, _ = maps.ok("get_route_to_nearest", place_id="rome-cafe-1", category="cafe", mode="cycling")
+    assert other == "rome-cafe-2"
+    assert "only landmark mapped in Rome" in maps.error("get_route_to_nearest", place_id="rome-landmark-1",
+                                                        category="landmark", mode="walking")
+
+
+def test_my_location_needs_location_sharing():
+    session = ToolboxSession("maps_places")
+    lat, lon, city = session.ok("get_my_location")
+    home = session.world.places[session.world.device_place]
+    assert (lat, lon, city) == (home["latitude"], home["longitude"], home["city"])
+    broken = ToolboxSession("maps_places", state={"location_sharing": "off"})
+    cond = broken.seed.toolbox.conditions["location_sharing"]
+    assert not cond.holds(broken.world) and cond.holds(session.world)
+    assert "turn location sharing on" in broken.error("get_my_location")
+    assert broken.ok("enable_location_sharing", precision="approximate") == "approximate"
+    lat, lon, city = broken.ok("get_my_location")
+    assert city == home["city"] and (lat, lon) != (home["latitude"], home["longitude"])
+    assert "must be one of" in broken.error("enable_location_sharing", precision="exact")
+
+
+def test_favourites_change_state():
+    session = ToolboxSession("maps_places")
+    assert session.world.state["favourites"] == []
+    assert session.ok("save_favourite_place", place_id="osaka-cafe-1") == ["osaka-cafe-1"]
+    assert session.ok("save_favourite_place", place_id="cairo-park-2") == ["osaka-cafe-1", "cairo-park-2"]
+    assert session.ok("save_favourite_place", place_id="osaka-cafe-1") == ["osaka-cafe-1", "cairo-park-2"]
+    assert "unknown place id" in session.error("save_favourite_place", place_id="oslo-cafe-1")
+    assert session.world.state["favourites"] == ["osaka-cafe-1", "cairo-park-2"]
+    assert ToolboxSession("maps_places").world.state["favourites"] == []  # no leak between episodes
