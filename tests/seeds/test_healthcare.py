@@ -1,0 +1,208 @@
+"""Behaviour of every Healthcare tool, including its error cases and state changes."""
+
+import pytest
+
+from tests.seeds.toolbox_helpers import ToolboxSession
+
+SLUG = "healthcare"
+
+
+@pytest.fixture(scope="module")
+def hc():
+    return ToolboxSession(SLUG)
+
+
+@pytest.fixture
+def fresh():
+    return ToolboxSession(SLUG)
+
+
+def test_patient_lookup_and_profile(hc):
+    patient_id = hc.ok("find_patient_id", full_name="Maria Lopez")
+    assert patient_id.startswith("P-") and hc.world.patients[patient_id]["name"] == "Maria Lopez"
+    assert hc.ok("find_patient_id", full_name="maria  lopez") == patient_id
+    assert "no patient named" in hc.error("find_patient_id", full_name="Nobody Atall")
+    birth, city, phone, email = hc.ok("get_patient_profile", patient_id=patient_id)
+    assert birth < "2021" and city in hc.values("city") and phone.startswith("+")
+    assert email == "maria.lopez@example.com"
+    assert "unknown patient id" in hc.error("get_patient_profile", patient_id="P-1")
+
+
+def test_every_generated_name_is_a_patient(hc):
+    for name in hc.values("person_name"):
+        assert hc.ok("find_patient_id", full_name=name)
+
+
+def test_top_doctor_is_the_best_rated_of_specialty_and_city(hc):
+    doctor_id, rating = hc.ok("find_top_doctor", specialty="Cardiology", city="Toronto")
+    same = [r["rating"] for r in hc.world.doctors.values() if r["specialty"] == "Cardiology" and r["city"] == "Toronto"]
+    assert rating == max(same)
+    name, specialty, clinic, phone = hc.ok("get_doctor_details", doctor_id=doctor_id)
+    assert specialty == "Cardiology" and clinic.startswith("Toronto") and name and phone.startswith("+1-")
+    assert "unknown specialty" in hc.error("find_top_doctor", specialty="Astrology", city="Toronto")
+    assert "no clinics known" in hc.error("find_top_doctor", specialty="Cardiology", city="Atlantis")
+    assert "unknown doctor id" in hc.error("get_doctor_details", doctor_id="D-1")
+
+
+def test_every_specialty_and_city_has_a_doctor(hc):
+    for city in hc.values("city"):
+        for specialty in hc.values("medical_specialty"):
+            hc.ok("find_top_doctor", specialty=specialty, city=city)
+
+
+def test_symptoms_map_to_specialties(hc):
+    assert hc.ok("match_symptom_to_specialty", symptom="chest pain") == "Cardiology"
+    assert hc.ok("match_symptom_to_specialty", symptom="heartburn after meals") == "Gastroenterology"
+    assert hc.ok("match_symptom_to_specialty", symptom="My toddler's rash and fever") == "Pediatrics"
+    assert hc.ok("match_symptom_to_specialty", symptom="red watery eyes") == "Ophthalmology"
+    for phrase in hc.values("symptom_description"):
+        assert hc.ok("match_symptom_to_specialty", symptom=phrase) in hc.values("medical_specialty")
+    assert "name the main symptom" in hc.error("match_symptom_to_specialty", symptom="I feel weird")
+
+
+def test_next_slot_is_free_and_on_or_after_the_day(hc):
+    doctor_id = hc.values("doctor_id")[0]
+    slot = hc.ok("get_next_available_slot", doctor_id=doctor_id, day="2025-06-20")
+    assert slot >= "2025-06-20T08:00" and slot[-2:] in ("00", "30")
+    # A past date means "from now on".
+    assert hc.ok("get_next_available_slot", doctor_id=doctor_id, day="2020-01-01") > "2025-06-13T09:30"
+    assert "only runs to" in hc.error("get_next_available_slot", doctor_id=doctor_id, day="2026-01-01")
+    assert "YYYY-MM-DD" in hc.error("get_next_available_slot", doctor_id=doctor_id, day="June 20")
+    assert "unknown doctor id" in hc.error("get_next_available_slot", doctor_id="D-0", day="2025-06-20")
+
+
+def test_booking_takes_the_slot_and_later_calls_see_it(fresh):
+    patient_id = fresh.ok("find_patient_id", full_name="Kenji Tanaka")
+    doctor_id, _ = fresh.ok("find_top_doctor", specialty="Dermatology", city="Osaka")
+    slot = fresh.ok("get_next_available_slot", doctor_id=doctor_id, day="2025-06-20")
+    appointment_id, address = fresh.ok("book_appointment", patient_id=patient_id, doctor_id=doctor_id, slot=slot)
+    assert appointment_id == "APT-5007" and "Osaka" in address
+    assert fresh.world.state["appointments"][appointment_id]["slot"] == slot
+    assert fresh.ok("get_next_available_slot", doctor_id=doctor_id, day="2025-06-20") > slot
+    assert "already taken" in fresh.error("book_appointment", patient_id=patient_id, doctor_id=doctor_id, slot=slot)
+
+
+def test_booking_rejects_bad_slots(hc):
+    patient_id, doctor_id = hc.values("patient_id")[0], hc.values("doctor_id")[0]
+    assert "in the past" in hc.error("book_appointment", patient_id=patient_id, doctor_id=doctor_id, slot="2025-06-12T10:00")
+    assert "not a bookable time" in hc.error("book_appointment", patient_id=patient_id, doctor_id=doctor_id, slot="2025-06-20T19:00")
+    assert "not a bookable time" in hc.error("book_appointment", patient_id=patient_id, doctor_id=doctor_id, slot="2025-06-20T10:15")
+    assert "YYYY-MM-DDTHH:MM" in hc.error("book_appointment", patient_id=patient_id, doctor_id=doctor_id, slot="tomorrow")
+    assert "only runs to" in hc.error("book_appointment", patient_id=patient_id, doctor_id=doctor_id, slot="2026-01-05T10:00")
+
+
+def test_booking_needs_verified_insurance_which_needs_consent():
+    session = ToolboxSession(SLUG, state={"insurance_verified": False, "data_sharing_consent": False})
+    patient_id, doctor_id = session.values("patient_id")[0], session.values("doctor_id")[0]
+    slot = session.ok("get_next_available_slot", doctor_id=doctor_id, day="2025-06-25")
+    assert "verify the insurance on file first" in session.error(
+        "book_appointment", patient_id=patient_id, doctor_id=doctor_id, slot=slot)
+    assert "sign the data-sharing consent first" in session.error("verify_insurance_on_file")
+    assert session.ok("sign_data_sharing_consent") == "2025-06-13"
+    assert session.ok("verify_insurance_on_file") == ("verified", "2025-12-31")
+    assert session.ok("book_appointment", patient_id=patient_id, doctor_id=doctor_id, slot=slot)[0].startswith("APT-")
+
+
+def test_conditions_hold_by_default_and_break_as_declared(hc):
+    conditions = hc.seed.toolbox.conditions
+    assert set(conditions) == {"insurance_verified", "data_sharing_consent"}
+    for condition in conditions.values():
+        assert condition.holds(hc.world)
+        broken = type(hc.world)(**{**hc.world.__dict__, "state": {**hc.world.state, **condition.broken_state}})
+        assert not condition.holds(broken)
+        assert condition.fix_tool in hc.seed.specs
+
+
+def test_cancel_releases_slot_and_charges_late_fee(fresh):
+    appointments = fresh.world.state["appointments"]
+    appointment_id = fresh.values("medical_appointment_id")[0]
+    row = dict(appointments[appointment_id])
+    released, fee = fresh.ok("cancel_appointment", appointment_id=appointment_id)
+    assert released == row["slot"] and fee == 0.0 and appointments[appointment_id]["status"] == "cancelled"
+    assert "was cancelled" in fresh.error("cancel_appointment", appointment_id=appointment_id)
+    assert "unknown appointment" in fresh.error("cancel_appointment", appointment_id="APT-1")
+    assert appointment_id not in fresh.values("medical_appointment_id")
+    # A booking less than 24 hours ahead costs a late-cancellation fee.
+    doctor_id = fresh.values("doctor_id")[1]
+    soon = fresh.ok("get_next_available_slot", doctor_id=doctor_id, day="2025-06-13")
+    new_id, _ = fresh.ok("book_appointment", patient_id="P-10001", doctor_id=doctor_id, slot=soon)
+    assert fresh.ok("cancel_appointment", appointment_id=new_id) == (soon, 40.0)
+
+
+def test_reschedule_moves_the_appointment(fresh):
+    appointment_id = fresh.values("medical_appointment_id")[0]
+    row = fresh.world.state["appointments"][appointment_id]
+    old = row["slot"]
+    new = fresh.ok("get_next_available_slot", doctor_id=row["doctor_id"], day="2025-07-20")
+    assert fresh.ok("reschedule_appointment", appointment_id=appointment_id, new_slot=new) == (old, row["doctor_id"])
+    assert row["slot"] == new
+    # Moving to the slot it already has changes nothing.
+    assert fresh.ok("reschedule_appointment", appointment_id=appointment_id, new_slot=new) == (new, row["doctor_id"])
+    assert "not a bookable time" in fresh.error("reschedule_appointment", appointment_id=appointment_id, new_slot="2025-07-21T07:00")
+
+
+def test_prescription_drug_information_and_interactions(hc):
+    patient_id = hc.values("patient_id")[3]
+    drug, dose, prescriber = hc.ok("get_latest_prescription", patient_id=patient_id)
+    drug_class, max_dose = hc.ok("get_drug_information", drug_name=drug)
+    assert dose <= max_dose and drug_class
+    assert hc.ok("get_doctor_details", doctor_id=prescriber)[0]
+    assert hc.ok("get_drug_information", drug_name="Warfarin") == ("anticoagulant", 10)
+    assert "generic name" in hc.error("get_drug_information", drug_name="Lipitor")
+    assert hc.ok("check_drug_interaction", first_drug="ibuprofen", second_drug="warfarin")[0] == "major"
+    assert hc.ok("check_drug_interaction", first_drug="warfarin", second_drug="ibuprofen")[0] == "major"
+    assert hc.ok("check_drug_interaction", first_drug="cetirizine", second_drug="amoxicillin")[0] == "none"
+    assert "two different drugs" in hc.error("check_drug_interaction", first_drug="warfarin", second_drug="warfarin")
+    assert "unknown drug" in hc.error("check_drug_interaction", first_drug="warfarin", second_drug="snake oil")
+
+
+def test_pharmacy_with_most_stock(hc):
+    name, address, units = hc.ok("find_pharmacy_with_stock", drug_name="amoxicillin", city="Madrid")
+    assert name.endswith("Madrid") and "Madrid" in address and units > 0
+    in_city = [r["stock"]["amoxicillin"] for r in hc.world.pharmacies.values() if r["city"] == "Madrid"]
+    assert units == max(in_city)
+    assert "no clinics known" in hc.error("find_pharmacy_with_stock", drug_name="amoxicillin", city="Gotham")
+
+
+def test_lab_results_and_vaccinations(hc):
+    patient_id = hc.values("patient_id")[5]
+    value, flag, taken = hc.ok("get_lab_result", patient_id=patient_id, test="HbA1c")
+    assert 4.5 <= value <= 8.5 and flag in ("low", "normal", "high") and taken < "2025-06-13"
+    assert (flag == "high") == (value > 5.6)
+    assert hc.ok("get_lab_result", patient_id=patient_id, test="HbA1c") == (value, flag, taken)
+    assert "unknown lab test" in hc.error("get_lab_result", patient_id=patient_id, test="blood type")
+    last, due = hc.ok("get_vaccination_record", patient_id=patient_id, vaccine="tetanus")
+    assert last < "2025-06-13" and due > last
+    assert "unknown vaccine" in hc.error("get_vaccination_record", patient_id=patient_id, vaccine="smallpox")
+
+
+def test_directory_search_and_clinic_details(hc):
+    hits = hc.ok("search_health_directory", query="cardiology paris")
+    assert hits and all(h.startswith("Paris") for h in hits)
+    address, city, phone = hc.ok("get_clinic_details", clinic_name=hits[0])
+    assert city == "Paris" and "Paris" in address and phone.startswith("+33-")
+    assert hc.ok("search_health_directory", query="zzz") == []
+    assert "between 1 and 20" in hc.error("search_health_directory", query="paris", max_results=0)
+    assert "at least one word" in hc.error("search_health_directory", query=" ")
+    assert "unknown clinic" in hc.error("get_clinic_details", clinic_name="Springfield General")
+    assert all(hc.ok("search_health_directory", query=q) for q in hc.values("health_search_terms"))
+
+
+def test_insurance_coverage_in_home_currency(hc):
+    patient_id = hc.ok("find_patient_id", full_name="Wei Zhang")
+    city = hc.world.patients[patient_id]["city"]
+    percent, copay, currency = hc.ok("check_insurance_coverage", patient_id=patient_id, specialty="Neurology")
+    assert 50 <= percent <= 100 and copay > 0
+    from factory.gazetteer import CITY_BY_NAME, COUNTRY_BY_NAME
+    assert currency == COUNTRY_BY_NAME[CITY_BY_NAME[city].country].currency
+    assert "unknown specialty" in hc.error("check_insurance_coverage", patient_id=patient_id, specialty="Magic")
+
+
+def test_worlds_are_deterministic_and_sessions_isolated():
+    a, b = ToolboxSession(SLUG, world_seed=4), ToolboxSession(SLUG, world_seed=4)
+    assert a.world.doctors == b.world.doctors and a.world.state == b.world.state
+    assert ToolboxSession(SLUG, world_seed=5).world.doctors != a.world.doctors
+    doctor_id = a.values("doctor_id")[0]
+    slot = a.ok("get_next_available_slot", doctor_id=doctor_id, day="2025-06-20")
+    a.ok("book_appointment", patient_id="P-10001", doctor_id=doctor_id, slot=slot)
+    assert b.ok("get_next_available_slot", doctor_id=doctor_id, day="2025-06-20") == slot
