@@ -200,6 +200,13 @@ def publish(
 
 # Evaluation commands live with the evaluator; registered here explicitly.
 # (evaluation commands: registration block)
+from factory.evaluate import commands as evaluation  # noqa: E402
+
+app.command("evaluate")(command(evaluation.evaluate))
+app.command("report")(command(evaluation.report))
+import_app = typer.Typer(help="Convert external benchmarks into datasets the evaluator runs on.", no_args_is_help=True)
+import_app.command("nestools")(command(evaluation.import_nestools))
+app.add_typer(import_app, name="import")
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -1,0 +1,99 @@
+"""From per-sample scores to a run's metrics, with 95% bootstrap confidence intervals.
+
+Static metrics are NesTools' micro averages: tallies summed over the samples, then
+precision = correct / predicted (0 when nothing was predicted), recall = correct / gold,
+F1 their harmonic mean; Format accuracy and Tree pass rate are means. The average is the
+mean of the Selection, Order, Parameter and NestedParam F1; on a subset without nested
+gold arguments (depth 1) NesTools' scorer reports no NestedParam scores and averages Format
+accuracy with the three other F1 instead. Interactive metrics are means of the per-sample
+scores. Confidence intervals resample samples (not tallies) with replacement.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+import numpy as np
+
+from factory.evaluate.static_metrics import TALLIES
+from factory.records import SampleResult
+
+BOOTSTRAP = 1000
+FAMILIES = {"selection": "api", "order": "order", "parameter": "param", "nested_param": "nest"}
+
+
+def _ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
+    return np.divide(num, den, out=np.zeros_like(num, dtype=float), where=den != 0)
+
+
+def nestools_from_sums(sums: dict[str, np.ndarray], count: np.ndarray) -> dict[str, np.ndarray]:
+    """NesTools' metrics from summed tallies (arrays: one entry per bootstrap resample)."""
+    out: dict[str, np.ndarray] = {"format_accuracy": _ratio(sums["format"], count)}
+    for family, key in FAMILIES.items():
+        p = _ratio(sums[f"{key}_correct"], sums[f"{key}_predicted"])
+        r = _ratio(sums[f"{key}_correct"], sums[f"{key}_gold"])
+        out.update({f"{family}_precision": p, f"{family}_recall": r, f"{family}_f1": _ratio(2 * p * r, p + r)})
+    out["tree_pass_rate"] = _ratio(sums["tree"], count)
+    f1 = [out[f"{f}_f1"] for f in FAMILIES]
+    without_nested = [out["format_accuracy"], *f1[:3]]
+    out["average"] = np.where(sums["nest_gold"] > 0, sum(f1) / 4, sum(without_nested) / 4)
+    return out
+
+
+def _scored(samples: Iterable[SampleResult]) -> list[SampleResult]:
+    """Samples that carry scores (NesTools leaves out requests that never got a response)."""
+    return [s for s in samples if s.scores]
+
+
+def static_metrics(samples: Iterable[SampleResult]) -> dict[str, float | None]:
+    samples = _scored(samples)
+    if not samples:
+        return {}
+    sums = {k: np.array([sum(s.scores.get(k, 0.0) for s in samples)]) for k in TALLIES}
+    values = {k: float(v[0]) for k, v in nestools_from_sums(sums, np.array([len(samples)])).items()}
+    if sums["nest_gold"][0] == 0:
+        values.update({f"nested_param_{m}": None for m in ("precision", "recall", "f1")})
+    return values
+
+
+def interactive_metrics(samples: Iterable[SampleResult]) -> dict[str, float | None]:
+    samples = _scored(samples)
+    keys = sorted({k for s in samples for k in s.scores})
+    return {k: float(np.mean([s.scores.get(k, 0.0) for s in samples])) for k in keys}
+
+
+def _resample_weights(n: int, resamples: int, seed: int) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    return rng.multinomial(n, np.full(n, 1.0 / n), size=resamples).astype(float)
+
+
+def confidence_intervals(samples: Iterable[SampleResult], mode: str, resamples: int = BOOTSTRAP,
+                         seed: int = 0) -> dict[str, tuple[float, float]]:
+    """95% percentile bootstrap interval of every metric (deterministic for a seed)."""
+    samples = _scored(samples)
+    if not samples:
+        return {}
+    weights = _resample_weights(len(samples), resamples, seed)
+    keys = TALLIES if mode == "static" else sorted({k for s in samples for k in s.scores})
+    matrix = np.array([[s.scores.get(k, 0.0) for k in keys] for s in samples])
+    sums = weights @ matrix  # resamples x keys
+    columns = {k: sums[:, i] for i, k in enumerate(keys)}
+    count = weights.sum(axis=1)
+    metrics = nestools_from_sums(columns, count) if mode == "static" else {k: v / count for k, v in columns.items()}
+    return {k: (float(np.percentile(v, 2.5)), float(np.percentile(v, 97.5))) for k, v in metrics.items()}
+
+
+def breakdown(samples: Iterable[SampleResult], key: Callable[[SampleResult], Iterable[str]],
+              metrics: Callable[[Iterable[SampleResult]], dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Metrics per group; a sample may fall in several groups (categories)."""
+    groups: dict[str, list[SampleResult]] = {}
+    for s in samples:
+        for name in key(s):
+            groups.setdefault(name, []).append(s)
+    return {name: {"n": len(group), **metrics(group)} for name, group in sorted(groups.items(), key=_natural)}
+
+
+def _natural(item: tuple[str, Any]) -> tuple[int, str]:
+    name = item[0]
+    return (int(name), "") if name.isdigit() else (10**9, name)

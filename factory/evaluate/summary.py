@@ -1,0 +1,93 @@
+"""Human-readable views of results: summary.md and the leaderboard rows of `factory report`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+STATIC_COLUMNS = (
+    ("format_accuracy", "Format"), ("selection_f1", "Selection F1"), ("order_f1", "Order F1"),
+    ("parameter_f1", "Parameter F1"), ("nested_param_f1", "NestedParam F1"), ("tree_pass_rate", "Tree pass"),
+    ("average", "Average"),
+)
+INTERACTIVE_COLUMNS = (
+    ("milestone_similarity", "Milestones"), ("answer_match", "Answer"), ("success", "Success"),
+    ("minefield_hit", "Minefield hit"), ("turns", "Turns"),
+)
+COUNTS = ("turns", "tool_calls")  # shown as numbers, not percentages
+HEADLINE = {"static": "average", "interactive": "success"}
+
+
+def columns(mode: str) -> tuple[tuple[str, str], ...]:
+    return STATIC_COLUMNS if mode == "static" else INTERACTIVE_COLUMNS
+
+
+def show(name: str, value: float | None) -> str:
+    if value is None:
+        return "-"
+    return f"{value:.2f}" if name in COUNTS else f"{100 * value:.1f}"
+
+
+def show_ci(name: str, metric: dict[str, Any]) -> str:
+    if metric.get("value") is None:
+        return "-"
+    low, high = metric.get("ci_low"), metric.get("ci_high")
+    interval = f" [{show(name, low)}, {show(name, high)}]" if low is not None else ""
+    return show(name, metric["value"]) + interval
+
+
+def who(results: dict[str, Any]) -> str:
+    model = results.get("model") or {}
+    return model.get("name") or results.get("agent") or "?"
+
+
+def _breakdown_table(title: str, groups: dict[str, dict[str, Any]], mode: str, top: int = 20) -> list[str]:
+    cols = columns(mode)
+    lines = ["", f"### By {title}", "", "| " + " | ".join([title, "n", *(c[1] for c in cols)]) + " |",
+             "| " + " | ".join(["---"] + ["---:"] * (len(cols) + 1)) + " |"]
+    rows = sorted(groups.items(), key=lambda kv: -kv[1]["n"]) if title == "shape" else list(groups.items())
+    for name, metrics in rows[:top]:
+        cells = [f"`{name}`" if title == "shape" else name, str(metrics["n"]), *(show(k, metrics.get(k)) for k, _ in cols)]
+        lines.append("| " + " | ".join(cells) + " |")
+    if len(rows) > top:
+        lines.append(f"| ({len(rows) - top} more) | {sum(m['n'] for _, m in rows[top:])} |" + " |" * len(cols))
+    return lines
+
+
+def summary_markdown(results: dict[str, Any]) -> str:
+    mode = results["mode"]
+    dataset = results.get("dataset", {})
+    lines = [
+        f"# {who(results)} on {dataset.get('path', '?')} ({mode} mode)", "",
+        f"- samples: {results['samples']} ({results['scored_samples']} scored), trials: {results.get('trials', 1)}",
+        f"- dataset fingerprint: `{dataset.get('fingerprint')}`; instances evaluated: {dataset.get('evaluated')}"
+        + (f"; left out: {dataset['left_out']} (a gold tool is withheld)" if dataset.get("left_out") else ""),
+        f"- augment: {results.get('augment', 'none')}; factory {results['factory_version']} at `{results.get('git_commit')}`",
+        "", "## Metrics (95% bootstrap interval)", "", "| metric | value |", "| --- | ---: |",
+    ]
+    lines += [f"| {name} | {show_ci(name, m)} |" for name, m in results["metrics"].items()]
+    if results.get("pass_k"):
+        lines += ["", "pass^k: " + ", ".join(f"k={k}: {100 * v:.1f}" for k, v in results["pass_k"].items())]
+    for title in ("depth", "shape_family", "shape", "category"):
+        lines += _breakdown_table(title, results["breakdowns"][title], mode)
+    if results.get("error_taxonomy"):
+        lines += ["", "## Error taxonomy (NesTools)", "", "| error | count |", "| --- | ---: |"]
+        lines += [f"| {k} | {v} |" for k, v in results["error_taxonomy"].items()]
+    if results.get("errors"):
+        lines += ["", "## Error labels (samples)", "", "| label | samples |", "| --- | ---: |"]
+        lines += [f"| {k} | {v} |" for k, v in results["errors"].items()]
+    if results.get("problems"):
+        lines += ["", "## Problems", ""] + [f"- {p}" for p in results["problems"][:50]]
+    return "\n".join(lines) + "\n"
+
+
+def leaderboard_rows(runs: list[tuple[str, dict[str, Any]]], mode: str) -> list[list[str]]:
+    """Rows (run, who, n, metrics...) of the runs in one mode, best headline first."""
+    headline = HEADLINE[mode]
+    chosen = [(path, r) for path, r in runs if r.get("mode") == mode]
+    chosen.sort(key=lambda pr: -(pr[1]["metrics"].get(headline, {}).get("value") or 0.0))
+    rows = []
+    for path, r in chosen:
+        metrics = r["metrics"]
+        cells = [show(k, metrics.get(k, {}).get("value")) for k, _ in columns(mode)]
+        rows.append([path, who(r), r.get("augment", "none"), str(r["scored_samples"]), *cells])
+    return rows
