@@ -2,10 +2,10 @@
 
 The oracle replays the gold chain through the loop, one call per turn, filling nested
 arguments from the tool results it receives, then states the answer. `noisy:P` replays it
-too but gives each gold call, with probability P, one error drawn uniformly from the kinds
-that apply to it (see NOISE_KINDS); it does not recover, so later calls that need a lost
-value use an invented one. `random` calls random available tools with made-up arguments.
-All are seeded by (seed, instance id, trial), so runs are reproducible.
+too, with each error type of NOISE_KINDS injected independently with probability P (as in
+static mode), each into one gold call it applies to; it does not recover, so later calls
+that need a lost value use an invented one. `random` calls random available tools with
+made-up arguments. All are seeded by (seed, instance id, trial), so runs are reproducible.
 """
 
 from __future__ import annotations
@@ -24,10 +24,10 @@ NOISE_KINDS = (
     "wrong_tool",
     "order_swap",
     "wrong_literal",
-    "wrong_nested",
+    "wrong_nested_reference",
     "omitted_call",
     "hallucinated_tool",
-    "malformed_arguments",
+    "malformed_output",
 )
 INVENTED = "unknown"
 
@@ -50,37 +50,48 @@ def feasible_calls(instance: Instance) -> list[int]:
     return [i for i in range(len(instance.chain.calls)) if i not in lost]
 
 
-def _applicable(call: Call, has_next: bool, other_tools: bool) -> list[str]:
-    kinds = ["omitted_call", "hallucinated_tool", "malformed_arguments"]
-    if other_tools:
-        kinds.append("wrong_tool")
-    if has_next:
-        kinds.append("order_swap")
-    if any(not isinstance(a, Ref) for a in call.arguments.values()):
-        kinds.append("wrong_literal")
-    if any(isinstance(a, Ref) for a in call.arguments.values()):
-        kinds.append("wrong_nested")
-    return [k for k in NOISE_KINDS if k in kinds]
+def _applies(kind: str, call: Call, has_next: bool, other_tools: bool) -> bool:
+    if kind == "wrong_tool":
+        return other_tools
+    if kind == "order_swap":
+        return has_next
+    if kind == "wrong_literal":
+        return any(not isinstance(a, Ref) for a in call.arguments.values())
+    if kind == "wrong_nested_reference":
+        return any(isinstance(a, Ref) for a in call.arguments.values())
+    return True
 
 
 def noisy_plan(instance: Instance, rate: float, rng: random.Random) -> list[Action]:
+    """The feasible gold calls in order, each error type injected with probability `rate`
+    into one call it applies to (an order swap exchanges a call with the next one)."""
     order = feasible_calls(instance)
+    calls = instance.chain.calls
     other_tools = len({t.name for t in instance.tools}) > 1
+    noise: dict[int, str] = {}  # position in `order` → injected error
+    drawn = [kind for kind in NOISE_KINDS if rng.random() < rate]
+    rng.shuffle(drawn)  # a call takes one error: no type gets first pick
+    for kind in drawn:
+        spots = [
+            k for k in range(len(order))
+            if k not in noise and _applies(kind, calls[order[k]], k + 1 < len(order), other_tools)
+            and (kind != "order_swap" or k + 1 not in noise)
+        ]
+        if spots:
+            k = rng.choice(spots)
+            noise[k] = kind
+            if kind == "order_swap":
+                noise[k + 1] = kind
     plan: list[Action] = []
     k = 0
     while k < len(order):
-        call = instance.chain.calls[order[k]]
-        if rng.random() >= rate:
-            plan.append(Action(order[k]))
-            k += 1
-            continue
-        noise = rng.choice(_applicable(call, k + 1 < len(order), other_tools))
-        if noise == "order_swap":
-            plan += [Action(order[k + 1], noise), Action(order[k], noise)]
+        kind = noise.get(k)
+        if kind == "order_swap":
+            plan += [Action(order[k + 1], kind), Action(order[k], kind)]
             k += 2
             continue
-        if noise != "omitted_call":
-            plan.append(Action(order[k], noise))
+        if kind != "omitted_call":
+            plan.append(Action(order[k], kind))
         k += 1
     return plan
 
@@ -161,11 +172,11 @@ class ReplayPolicy:
         elif noise == "wrong_literal":
             literal = self.rng.choice(sorted(n for n, a in call.arguments.items() if not isinstance(a, Ref)))
             arguments[literal] = perturb(arguments[literal], self.rng, self._literals())
-        elif noise == "wrong_nested":
+        elif noise == "wrong_nested_reference":
             nested = self.rng.choice(sorted(n for n, a in call.arguments.items() if isinstance(a, Ref)))
             others = [v for v in self.bound.values() if v != arguments[nested]]
             arguments[nested] = self.rng.choice(others) if others else INVENTED
-        if noise == "malformed_arguments":
+        if noise == "malformed_output":
             return name, json.dumps(arguments, ensure_ascii=False)[:-1]
         if noise not in ("wrong_tool", "hallucinated_tool"):
             self.pending[call_id] = call
