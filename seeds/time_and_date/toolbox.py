@@ -1,0 +1,834 @@
+"""Time and Date: the clock, relative dates, date arithmetic, time zones, public holidays,
+business days and sun times for the gazetteer's cities.
+
+Times are local standard time (the gazetteer's UTC offsets; daylight saving is not
+modelled). The simulated clock is `gazetteer.NOW`, read as local time in the default home
+city, San Francisco; changing the home city moves the local clock with it.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import re
+from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta
+from typing import Annotated, Literal
+
+from factory.gazetteer import CITIES, CITY_BY_NAME, COUNTRIES, COUNTRY_BY_NAME, NOW
+from factory.toolbox import Kind, Toolbox, ToolError, World, require, world
+
+toolbox = Toolbox()
+
+Moment = Annotated[str, Kind("datetime")]
+Day = Annotated[str, Kind("date")]
+City = Annotated[str, Kind("city")]
+Country = Annotated[str, Kind("country")]
+Weekday = Annotated[str, Kind("weekday")]
+Offset = Annotated[int, Kind("utc_offset")]
+Year = Annotated[int, Kind("year")]
+Holiday = Annotated[str, Kind("holiday_name")]
+Latitude = Annotated[float, Kind("latitude")]
+Longitude = Annotated[float, Kind("longitude")]
+
+DEFAULT_HOME = "San Francisco"  # NOW is local time here
+FIRST_YEAR, LAST_YEAR = 1970, 2100  # dates the tools accept
+WEEKDAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
+MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September",
+          "October", "November", "December"]
+UNIT_MINUTES = {"minutes": 1, "hours": 60, "days": 1440, "weeks": 10080}
+PARTS_OF_DAY = {"morning": 9, "afternoon": 15, "evening": 19, "tonight": 20, "night": 21}
+DAY_START_HOUR = 9  # a named day without a time of day resolves to 09:00
+NUMBER_WORDS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
+                "seven": 7, "eight": 8, "nine": 9, "ten": 10, "twelve": 12}
+
+# Public holidays per country, as rules: ("fixed", month, day), ("nth", month, weekday, n) with
+# n = -1 for the last such weekday, ("easter", days after Easter Sunday), or
+# ("on_or_after", month, day, weekday). Calendar dates only: substitute days off are not modelled,
+# nor are holidays that follow a lunar calendar.
+NEW_YEAR = ("New Year's Day", ("fixed", 1, 1))
+CHRISTMAS = ("Christmas Day", ("fixed", 12, 25))
+BOXING = ("Boxing Day", ("fixed", 12, 26))
+GOOD_FRIDAY = ("Good Friday", ("easter", -2))
+EASTER_MONDAY = ("Easter Monday", ("easter", 1))
+ASCENSION = ("Ascension Day", ("easter", 39))
+WHIT_MONDAY = ("Whit Monday", ("easter", 50))
+LABOUR_DAY = ("Labour Day", ("fixed", 5, 1))
+ALL_SAINTS = ("All Saints' Day", ("fixed", 11, 1))
+ASSUMPTION = ("Assumption Day", ("fixed", 8, 15))
+EPIPHANY = ("Epiphany", ("fixed", 1, 6))
+HOLIDAY_RULES: dict[str, list[tuple[str, tuple]]] = {
+    "USA": [NEW_YEAR, ("Martin Luther King Jr. Day", ("nth", 1, 0, 3)), ("Memorial Day", ("nth", 5, 0, -1)),
+            ("Juneteenth", ("fixed", 6, 19)), ("Independence Day", ("fixed", 7, 4)),
+            ("Labor Day", ("nth", 9, 0, 1)), ("Thanksgiving Day", ("nth", 11, 3, 4)), CHRISTMAS],
+    "Canada": [NEW_YEAR, GOOD_FRIDAY, ("Victoria Day", ("on_or_after", 5, 18, 0)), ("Canada Day", ("fixed", 7, 1)),
+               ("Labour Day", ("nth", 9, 0, 1)), ("Thanksgiving Day", ("nth", 10, 0, 2)), CHRISTMAS, BOXING],
+    "Mexico": [NEW_YEAR, ("Constitution Day", ("nth", 2, 0, 1)), ("Benito Juarez Day", ("nth", 3, 0, 3)),
+               LABOUR_DAY, ("Independence Day", ("fixed", 9, 16)), ("Revolution Day", ("nth", 11, 0, 3)), CHRISTMAS],
+    "Brazil": [NEW_YEAR, ("Carnival", ("easter", -47)), GOOD_FRIDAY, ("Tiradentes Day", ("fixed", 4, 21)),
+               LABOUR_DAY, ("Independence Day", ("fixed", 9, 7)), ("Our Lady of Aparecida", ("fixed", 10, 12)),
+               ("All Souls' Day", ("fixed", 11, 2)), ("Republic Day", ("fixed", 11, 15)), CHRISTMAS],
+    "Argentina": [NEW_YEAR, ("Carnival", ("easter", -47)), ("Day of Remembrance", ("fixed", 3, 24)),
+                  ("Malvinas Day", ("fixed", 4, 2)), GOOD_FRIDAY, LABOUR_DAY, ("May Revolution Day", ("fixed", 5, 25)),
+                  ("Independence Day", ("fixed", 7, 9)), CHRISTMAS],
+    "United Kingdom": [NEW_YEAR, GOOD_FRIDAY, EASTER_MONDAY, ("Early May Bank Holiday", ("nth", 5, 0, 1)),
+                       ("Spring Bank Holiday", ("nth", 5, 0, -1)), ("Summer Bank Holiday", ("nth", 8, 0, -1)),
+                       CHRISTMAS, BOXING],
+    "France": [NEW_YEAR, EASTER_MONDAY, LABOUR_DAY, ("Victory in Europe Day", ("fixed", 5, 8)), ASCENSION,
+               WHIT_MONDAY, ("Bastille Day", ("fixed", 7, 14)), ASSUMPTION, ALL_SAINTS,
+               ("Armistice Day", ("fixed", 11, 11)), CHRISTMAS],
+    "Germany": [NEW_YEAR, GOOD_FRIDAY, EASTER_MONDAY, LABOUR_DAY, ASCENSION, WHIT_MONDAY,
+                ("German Unity Day", ("fixed", 10, 3)), CHRISTMAS, ("Second Day of Christmas", ("fixed", 12, 26))],
+    "Spain": [NEW_YEAR, EPIPHANY, GOOD_FRIDAY, LABOUR_DAY, ASSUMPTION, ("National Day", ("fixed", 10, 12)),
+              ALL_SAINTS, ("Constitution Day", ("fixed", 12, 6)), ("Immaculate Conception", ("fixed", 12, 8)), CHRISTMAS],
+    "Italy": [NEW_YEAR, EPIPHANY, EASTER_MONDAY, ("Liberation Day", ("fixed", 4, 25)), LABOUR_DAY,
+              ("Republic Day", ("fixed", 6, 2)), ASSUMPTION, ALL_SAINTS, ("Immaculate Conception", ("fixed", 12, 8)),
+              CHRISTMAS, ("St Stephen's Day", ("fixed", 12, 26))],
+    "Netherlands": [NEW_YEAR, GOOD_FRIDAY, EASTER_MONDAY, ("King's Day", ("fixed", 4, 27)),
+                    ("Liberation Day", ("fixed", 5, 5)), ASCENSION, WHIT_MONDAY, CHRISTMAS, BOXING],
+    "Switzerland": [NEW_YEAR, GOOD_FRIDAY, EASTER_MONDAY, ASCENSION, WHIT_MONDAY,
+                    ("Swiss National Day", ("fixed", 8, 1)), CHRISTMAS, ("St Stephen's Day", ("fixed", 12, 26))],
+    "Sweden": [NEW_YEAR, EPIPHANY, GOOD_FRIDAY, EASTER_MONDAY, LABOUR_DAY, ASCENSION,
+               ("National Day", ("fixed", 6, 6)), ("Midsummer Eve", ("on_or_after", 6, 19, 4)), CHRISTMAS, BOXING],
+    "Egypt": [("Coptic Christmas", ("fixed", 1, 7)), ("Revolution Day (January 25)", ("fixed", 1, 25)),
+              ("Sinai Liberation Day", ("fixed", 4, 25)), LABOUR_DAY, ("June 30 Revolution Day", ("fixed", 6, 30)),
+              ("Revolution Day (July 23)", ("fixed", 7, 23)), ("Armed Forces Day", ("fixed", 10, 6))],
+    "Kenya": [NEW_YEAR, GOOD_FRIDAY, EASTER_MONDAY, LABOUR_DAY, ("Madaraka Day", ("fixed", 6, 1)),
+              ("Mashujaa Day", ("fixed", 10, 20)), ("Jamhuri Day", ("fixed", 12, 12)), CHRISTMAS, BOXING],
+    "South Africa": [NEW_YEAR, ("Human Rights Day", ("fixed", 3, 21)), GOOD_FRIDAY, ("Family Day", ("easter", 1)),
+                     ("Freedom Day", ("fixed", 4, 27)), ("Workers' Day", ("fixed", 5, 1)), ("Youth Day", ("fixed", 6, 16)),
+                     ("National Women's Day", ("fixed", 8, 9)), ("Heritage Day", ("fixed", 9, 24)),
+                     ("Day of Reconciliation", ("fixed", 12, 16)), CHRISTMAS, ("Day of Goodwill", ("fixed", 12, 26))],
+    "United Arab Emirates": [NEW_YEAR, ("Commemoration Day", ("fixed", 12, 1)), ("National Day", ("fixed", 12, 2))],
+    "India": [("Republic Day", ("fixed", 1, 26)), ("Independence Day", ("fixed", 8, 15)),
+              ("Gandhi Jayanti", ("fixed", 10, 2)), CHRISTMAS],
+    "Singapore": [NEW_YEAR, GOOD_FRIDAY, LABOUR_DAY, ("National Day", ("fixed", 8, 9)), CHRISTMAS],
+    "China": [NEW_YEAR, LABOUR_DAY, ("National Day", ("fixed", 10, 1))],
+    "Japan": [NEW_YEAR, ("Coming of Age Day", ("nth", 1, 0, 2)), ("National Foundation Day", ("fixed", 2, 11)),
+              ("Emperor's Birthday", ("fixed", 2, 23)), ("Showa Day", ("fixed", 4, 29)),
+              ("Constitution Memorial Day", ("fixed", 5, 3)), ("Greenery Day", ("fixed", 5, 4)),
+              ("Children's Day", ("fixed", 5, 5)), ("Marine Day", ("nth", 7, 0, 3)), ("Mountain Day", ("fixed", 8, 11)),
+              ("Respect for the Aged Day", ("nth", 9, 0, 3)), ("Sports Day", ("nth", 10, 0, 2)),
+              ("Culture Day", ("fixed", 11, 3)), ("Labour Thanksgiving Day", ("fixed", 11, 23))],
+    "South Korea": [NEW_YEAR, ("Independence Movement Day", ("fixed", 3, 1)), ("Children's Day", ("fixed", 5, 5)),
+                    ("Memorial Day", ("fixed", 6, 6)), ("Liberation Day", ("fixed", 8, 15)),
+                    ("National Foundation Day", ("fixed", 10, 3)), ("Hangul Day", ("fixed", 10, 9)), CHRISTMAS],
+    "Australia": [NEW_YEAR, ("Australia Day", ("fixed", 1, 26)), GOOD_FRIDAY, EASTER_MONDAY,
+                  ("Anzac Day", ("fixed", 4, 25)), ("King's Birthday", ("nth", 6, 0, 2)), CHRISTMAS, BOXING],
+    "New Zealand": [NEW_YEAR, ("Day after New Year's Day", ("fixed", 1, 2)), ("Waitangi Day", ("fixed", 2, 6)),
+                    GOOD_FRIDAY, EASTER_MONDAY, ("Anzac Day", ("fixed", 4, 25)), ("King's Birthday", ("nth", 6, 0, 1)),
+                    ("Labour Day", ("nth", 10, 0, 4)), CHRISTMAS, BOXING],
+}
+
+
+def easter_sunday(year: int) -> date:
+    """Gregorian Easter Sunday (the anonymous Gregorian computus)."""
+    golden = year % 19
+    century, rest = divmod(year, 100)
+    leap_c, leap_r = divmod(century, 4)
+    correction = (century + 8) // 25
+    moon = (century - correction + 1) // 3
+    epact = (19 * golden + century - leap_c - moon + 15) % 30
+    q, k = divmod(rest, 4)
+    weekday = (32 + 2 * leap_r + 2 * q - epact - k) % 7
+    shift = (golden + 11 * epact + 22 * weekday) // 451
+    month, day = divmod(epact + weekday - 7 * shift + 114, 31)
+    return date(year, month, day + 1)
+
+
+def _rule_date(rule: tuple, year: int) -> date:
+    kind = rule[0]
+    if kind == "fixed":
+        return date(year, rule[1], rule[2])
+    if kind == "easter":
+        return easter_sunday(year) + timedelta(days=rule[1])
+    if kind == "on_or_after":
+        start = date(year, rule[1], rule[2])
+        return start + timedelta(days=(rule[3] - start.weekday()) % 7)
+    _, month, weekday, n = rule
+    if n > 0:
+        first = date(year, month, 1)
+        return first + timedelta(days=(weekday - first.weekday()) % 7 + 7 * (n - 1))
+    last = (date(year + 1, 1, 1) if month == 12 else date(year, month + 1, 1)) - timedelta(days=1)
+    return last - timedelta(days=(last.weekday() - weekday) % 7)
+
+
+def holidays_in(country: str, year: int) -> list[tuple[date, str]]:
+    """The public holidays of a country in a year, in date order."""
+    return sorted((_rule_date(rule, year), name) for name, rule in HOLIDAY_RULES[country])
+
+
+@dataclass
+class TimeWorld(World):
+    cities: dict[str, dict] = field(default_factory=dict)  # city → country, lat, lon, utc_offset
+    holidays: dict[str, list[tuple[str, str]]] = field(default_factory=dict)  # country → (date, name) of the year around NOW
+    search_terms: list[str] = field(default_factory=list)
+
+
+@toolbox.world
+def build_world(rng: random.Random) -> TimeWorld:
+    cities = {c.name: {"country": c.country, "latitude": c.latitude, "longitude": c.longitude, "utc_offset": c.utc_offset}
+              for c in CITIES}
+    holidays = {country: [(d.isoformat(), name) for year in (NOW.year, NOW.year + 1) for d, name in holidays_in(country, year)]
+                for country in HOLIDAY_RULES}
+    # Search phrases: a sample of city, country and holiday words, drawn per world.
+    words = sorted({c.name.lower() for c in CITIES} | {c.lower() for c in HOLIDAY_RULES}
+                   | {name.lower() for rules in HOLIDAY_RULES.values() for name, _ in rules if "(" not in name})
+    return TimeWorld(cities=cities, holidays=holidays, search_terms=sorted(rng.sample(words, 60)),
+                     state={"home_city": DEFAULT_HOME})
+
+
+# --- parsing and shared helpers -----------------------------------------------------------
+
+_DATE_RE = re.compile(r"\d{4}-\d{2}-\d{2}")
+_MOMENT_RE = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}")
+
+
+def parse_day(text: str, name: str = "date") -> date:
+    require(isinstance(text, str) and bool(_DATE_RE.fullmatch(text.strip())), f"{name} {text!r} is not in YYYY-MM-DD format")
+    try:
+        day = date.fromisoformat(text.strip())
+    except ValueError:
+        raise ToolError(f"{name} {text!r} is not a real calendar date") from None
+    require(FIRST_YEAR <= day.year <= LAST_YEAR, f"{name} {text} is outside the supported years {FIRST_YEAR}-{LAST_YEAR}")
+    return day
+
+
+def parse_moment(text: str, name: str = "datetime") -> datetime:
+    require(isinstance(text, str) and bool(_MOMENT_RE.fullmatch(text.strip())),
+            f"{name} {text!r} is not in YYYY-MM-DDTHH:MM format (24-hour clock)")
+    try:
+        moment = datetime.fromisoformat(text.strip())
+    except ValueError:
+        raise ToolError(f"{name} {text!r} is not a real date and time") from None
+    require(FIRST_YEAR <= moment.year <= LAST_YEAR, f"{name} {text} is outside the supported years {FIRST_YEAR}-{LAST_YEAR}")
+    return moment
+
+
+def fmt(moment: datetime) -> str:
+    return moment.strftime("%Y-%m-%dT%H:%M")
+
+
+def _city(name: str) -> dict:
+    w = world(TimeWorld)
+    if name in w.cities:
+        return w.cities[name]
+    folded = {c.lower(): c for c in w.cities}
+    require(name.strip().lower() in folded,
+            f"unknown city {name!r}; known cities include {', '.join(sorted(w.cities)[:8])}, ... (use the English city name)")
+    return w.cities[folded[name.strip().lower()]]
+
+
+def _city_name(name: str) -> str:
+    _city(name)
+    return next(c for c in world(TimeWorld).cities if c.lower() == name.strip().lower())
+
+
+def _country(name: str) -> str:
+    folded = {c.lower(): c for c in HOLIDAY_RULES}
+    require(name.strip().lower() in folded, f"no holiday calendar for {name!r}; known countries: {', '.join(sorted(HOLIDAY_RULES))}")
+    return folded[name.strip().lower()]
+
+
+def local_now() -> datetime:
+    """The current local time in the user's home city."""
+    w = world(TimeWorld)
+    home = w.state.get("home_city", DEFAULT_HOME)
+    return NOW + timedelta(hours=w.cities[home]["utc_offset"] - w.cities[DEFAULT_HOME]["utc_offset"])
+
+
+def _holiday_map(country: str, start: date, end: date) -> dict[date, str]:
+    found: dict[date, str] = {}
+    for year in range(start.year, end.year + 1):
+        for day, name in holidays_in(country, year):
+            found.setdefault(day, name)
+    return found
+
+
+def _is_business_day(day: date, holidays: dict[date, str]) -> bool:
+    return day.weekday() < 5 and day not in holidays
+
+
+def _parse_clock(text: str) -> tuple[int, int] | None:
+    """'5pm', '5:30 pm', '17:00', 'noon', 'midnight' → (hour, minute); None when not a time."""
+    text = text.strip()
+    if text in ("noon", "midday"):
+        return 12, 0
+    if text == "midnight":
+        return 0, 0
+    match = re.fullmatch(r"(\d{1,2})(?::(\d{2}))?\s*(am|pm)?", text)
+    if not match:
+        return None
+    hour, minute, half = int(match.group(1)), int(match.group(2) or 0), match.group(3)
+    if half:
+        if not 1 <= hour <= 12:
+            return None
+        hour = hour % 12 + (12 if half == "pm" else 0)
+    elif match.group(2) is None:
+        return None  # a bare number is not a time of day
+    if hour > 23 or minute > 59:
+        return None
+    return hour, minute
+
+
+def _split_time(text: str) -> tuple[str, tuple[int, int] | None]:
+    """Split a trailing time of day ('at 5pm', 'morning', '17:30') off a day expression."""
+    for part, hour in PARTS_OF_DAY.items():
+        if text.endswith(" " + part) and part != "tonight":
+            return text[: -len(part) - 1].strip(), (hour, 0)
+    match = re.search(r"(?:\s+at)?\s+(\d{1,2}(?::\d{2})?\s*(?:am|pm)?|noon|midday|midnight)$", text)
+    if match:
+        clock = _parse_clock(match.group(1))
+        if clock is not None:
+            return text[: match.start()].strip(), clock
+    return text, None
+
+
+def _count(token: str) -> int | None:
+    if token.isdigit():
+        return int(token)
+    return NUMBER_WORDS.get(token)
+
+
+def resolve_expression(expression: str, now: datetime) -> datetime:
+    """The moment a relative expression names, seen from `now`; ToolError when it is not understood."""
+    text = " ".join(expression.lower().replace(",", " ").split())
+    text = re.sub(r"^(on|at|by)\s+", "", text)
+    require(bool(text), "the expression is empty; say something like 'next Friday 5pm' or 'in 3 days'")
+    if text in ("now", "right now"):
+        return now
+    offset = re.fullmatch(r"in\s+(\w+)\s+(minute|hour|day|week)s?", text)
+    if offset and _count(offset.group(1)) is not None:
+        return now + timedelta(minutes=_count(offset.group(1)) * UNIT_MINUTES[offset.group(2) + "s"])
+    ago = re.fullmatch(r"(\w+)\s+(minute|hour|day|week)s?\s+ago", text)
+    if ago and _count(ago.group(1)) is not None:
+        return now - timedelta(minutes=_count(ago.group(1)) * UNIT_MINUTES[ago.group(2) + "s"])
+    if text == "tonight":
+        return now.replace(hour=PARTS_OF_DAY["tonight"], minute=0)
+    day_text, clock = _split_time(text)
+    today = now.date()
+    day: date | None = None
+    if day_text == "today":
+        day = today
+    elif day_text == "tomorrow":
+        day = today + timedelta(days=1)
+    elif day_text in ("the day after tomorrow", "day after tomorrow"):
+        day = today + timedelta(days=2)
+    elif day_text == "yesterday":
+        day = today - timedelta(days=1)
+    elif day_text == "next week":
+        day = today + timedelta(days=7 - today.weekday())
+    elif day_text == "next month":
+        day = date(today.year + today.month // 12, today.month % 12 + 1, 1)
+    elif day_text in ("end of the week", "the end of the week", "end of week"):
+        day = today + timedelta(days=(4 - today.weekday()) % 7)
+        clock = clock or (17, 0)
+    elif day_text in ("end of the month", "the end of the month", "end of month"):
+        day = date(today.year + today.month // 12, today.month % 12 + 1, 1) - timedelta(days=1)
+        clock = clock or (17, 0)
+    else:
+        named = re.fullmatch(r"(next|last|this|coming)?\s*(monday|tuesday|wednesday|thursday|friday|saturday|sunday)", day_text)
+        if named:
+            target = [w.lower() for w in WEEKDAYS].index(named.group(2))
+            which = named.group(1) or "this"
+            if which in ("next", "coming"):
+                day = today + timedelta(days=(target - today.weekday() - 1) % 7 + 1)
+            elif which == "last":
+                day = today - timedelta(days=(today.weekday() - target - 1) % 7 + 1)
+            else:  # "this Friday" / "Friday": today or the next one
+                day = today + timedelta(days=(target - today.weekday()) % 7)
+    if day is None:
+        raise ToolError(
+            f"cannot understand {expression!r}; use forms like 'tomorrow 9am', 'next Friday 5pm', "
+            "'last Sunday', 'in 3 days', '2 weeks ago', 'next week' or 'end of the month'"
+        )
+    hour, minute = clock if clock else (DAY_START_HOUR, 0)
+    return datetime(day.year, day.month, day.day, hour, minute)
+
+
+_TEXT_FORMATS = ("%B %d %Y", "%b %d %Y", "%d %B %Y", "%d %b %Y", "%Y/%m/%d", "%m/%d/%Y", "%d.%m.%Y", "%A %B %d %Y")
+
+
+def parse_written_date(text: str) -> date:
+    cleaned = " ".join(re.sub(r"(\d)(st|nd|rd|th)\b", r"\1", text.replace(",", " ")).split())
+    cleaned = re.sub(r"^(the|on)\s+", "", cleaned, flags=re.IGNORECASE)
+    cleaned = re.sub(r"\bof\s+", "", cleaned)
+    if _DATE_RE.fullmatch(cleaned):
+        return parse_day(cleaned)
+    for form in _TEXT_FORMATS:
+        try:
+            day = datetime.strptime(cleaned, form).date()
+        except ValueError:
+            continue
+        require(FIRST_YEAR <= day.year <= LAST_YEAR, f"{text!r} is outside the supported years {FIRST_YEAR}-{LAST_YEAR}")
+        return day
+    raise ToolError(
+        f"cannot read {text!r} as a date; write it like 'June 20, 2025', '20 June 2025', '2025/06/20', "
+        "'06/20/2025' (month first) or '20.06.2025' (day first), always with the year"
+    )
+
+
+def sun_times(latitude: float, longitude: float, offset: int, day: date) -> tuple[datetime, datetime, float]:
+    """Sunrise, sunset (local standard time at `offset`) and daylight hours: a simple solar model
+    (declination from the day of the year, no equation of time or refraction)."""
+    n = day.timetuple().tm_yday
+    declination = math.radians(23.44) * math.sin(2 * math.pi * (284 + n) / 365)
+    lat = math.radians(max(-89.9, min(89.9, latitude)))
+    cos_h = max(-1.0, min(1.0, -math.tan(lat) * math.tan(declination)))
+    half_day = math.degrees(math.acos(cos_h)) / 15  # hours from solar noon to sunset
+    noon = 12 + offset - longitude / 15
+    base = datetime(day.year, day.month, day.day)
+    sunrise = base + timedelta(minutes=round(max(0.0, noon - half_day) * 60))
+    sunset = base + timedelta(minutes=min(round(min(24.0, noon + half_day) * 60), 23 * 60 + 59))
+    return sunrise, sunset, round(2 * half_day, 2)
+
+
+# --- value generators ------------------------------------------------------------------------
+
+VALUE_DAYS = [NOW.date() + timedelta(days=k) for k in range(-30, 91)]
+
+
+@toolbox.values_for("date")
+def _dates(w: TimeWorld) -> list[str]:
+    return [d.isoformat() for d in VALUE_DAYS]
+
+
+@toolbox.values_for("datetime")
+def _datetimes(w: TimeWorld) -> list[str]:
+    return [f"{d.isoformat()}T{h:02d}:{m:02d}" for d in VALUE_DAYS[::3] for h in (7, 9, 11, 13, 15, 17, 19) for m in (0, 30)]
+
+
+@toolbox.values_for("city")
+def _cities(w: TimeWorld) -> list[str]:
+    return sorted(w.cities)
+
+
+@toolbox.values_for("country")
+def _countries(w: TimeWorld) -> list[str]:
+    return sorted(HOLIDAY_RULES)
+
+
+@toolbox.values_for("year")
+def _years(w: TimeWorld) -> list[int]:
+    return [NOW.year - 1, NOW.year, NOW.year + 1]
+
+
+@toolbox.values_for("weekday")
+def _weekdays(w: TimeWorld) -> list[str]:
+    return list(WEEKDAYS)
+
+
+@toolbox.values_for("time_amount")
+def _amounts(w: TimeWorld) -> list[int]:
+    return [1, 2, 3, 4, 5, 6, 8, 10, 12, 15, 20, 30, 45, 90]
+
+
+@toolbox.values_for("business_day_count")
+def _business_days(w: TimeWorld) -> list[int]:
+    return [1, 2, 3, 5, 7, 10, 15, 20, 30]
+
+
+@toolbox.values_for("latitude")
+def _latitudes(w: TimeWorld) -> list[float]:
+    return sorted({row["latitude"] for row in w.cities.values()})
+
+
+@toolbox.values_for("longitude")
+def _longitudes(w: TimeWorld) -> list[float]:
+    return sorted({row["longitude"] for row in w.cities.values()})
+
+
+@toolbox.values_for("relative_time")
+def _expressions(w: TimeWorld) -> list[str]:
+    """How people name a moment relative to now."""
+    days = [d.lower() for d in WEEKDAYS]
+    forms = ["now", "today", "tomorrow", "yesterday", "the day after tomorrow", "tonight", "tomorrow morning",
+             "tomorrow afternoon", "tomorrow evening", "tomorrow at noon", "today at 4pm", "next week", "next month",
+             "end of the week", "end of the month", "in 30 minutes", "in 2 hours", "in 3 days", "in 10 days",
+             "in 2 weeks", "3 days ago", "a week ago", "2 weeks ago"]
+    forms += [f"next {d}" for d in days] + [f"last {d}" for d in days] + [f"this {d}" for d in days[:5]]
+    forms += ["next friday 5pm", "next monday at 9:30am", "next tuesday morning", "next thursday afternoon",
+              "last sunday evening", "this saturday at 10am", "next wednesday at 14:00", "friday at noon"]
+    return forms
+
+
+@toolbox.values_for("date_text")
+def _date_texts(w: TimeWorld) -> list[str]:
+    """Dates as people write them."""
+    forms = []
+    for i, d in enumerate(VALUE_DAYS[::4]):
+        month = MONTHS[d.month - 1]
+        style = i % 6
+        if style == 0:
+            forms.append(f"{month} {d.day}, {d.year}")
+        elif style == 1:
+            forms.append(f"{d.day} {month} {d.year}")
+        elif style == 2:
+            suffix = "th" if 11 <= d.day <= 13 else {1: "st", 2: "nd", 3: "rd"}.get(d.day % 10, "th")
+            forms.append(f"{month[:3]} {d.day}{suffix} {d.year}")
+        elif style == 3:
+            forms.append(f"{d.month:02d}/{d.day:02d}/{d.year}")
+        elif style == 4:
+            forms.append(f"{d.day:02d}.{d.month:02d}.{d.year}")
+        else:
+            forms.append(f"{d.year}/{d.month:02d}/{d.day:02d}")
+    return forms
+
+
+@toolbox.values_for("time_search_terms")
+def _search_terms(w: TimeWorld) -> list[str]:
+    return list(w.search_terms)
+
+
+# --- tools -----------------------------------------------------------------------------------
+
+@toolbox.tool(phrase="tell me the current date and time where I live")
+def get_current_local_datetime() -> tuple[Moment, Day, City]:
+    """Get the current local date and time in the user's home city.
+
+    Returns:
+        now: the current local date and time (YYYY-MM-DDTHH:MM).
+        today: today's date in the home city (YYYY-MM-DD).
+        home_city: the user's home city.
+    """
+    w = world(TimeWorld)
+    now = local_now()
+    return fmt(now), now.date().isoformat(), w.state.get("home_city", DEFAULT_HOME)
+
+
+@toolbox.tool(phrase="work out the date and time meant by \"{expression}\"", tags=("canonicalise",))
+def resolve_relative_time(expression: Annotated[str, Kind("relative_time")]) -> tuple[Moment, Day]:
+    """Resolve a relative time expression (seen from the current local time) to an exact date and time.
+
+    Args:
+        expression: Relative expression in English, e.g. "next Friday 5pm", "tomorrow morning", "last Sunday", "in 3 days" or "2 weeks ago". A named day without a time of day means 09:00; "next Friday" is the first Friday after today, "this Friday" is today or the coming Friday.
+
+    Returns:
+        moment: the resolved date and time (YYYY-MM-DDTHH:MM).
+        day: the resolved date (YYYY-MM-DD).
+    """
+    moment = resolve_expression(expression, local_now())
+    return fmt(moment), moment.date().isoformat()
+
+
+@toolbox.tool(phrase="turn the written date \"{text}\" into a standard date", tags=("canonicalise",))
+def parse_date_text(text: Annotated[str, Kind("date_text")]) -> Day:
+    """Convert a date written in words or a regional format to an ISO date.
+
+    Args:
+        text: The written date including its year, e.g. "June 20, 2025", "20 June 2025", "Jun 20th 2025", "06/20/2025" (month first), "20.06.2025" (day first) or "2025/06/20".
+
+    Returns:
+        day: the standard date (YYYY-MM-DD).
+    """
+    return parse_written_date(text).isoformat()
+
+
+@toolbox.tool(phrase="add {amount} {unit} to {start}")
+def add_time_to_datetime(start: Moment, amount: Annotated[int, Kind("time_amount")],
+                         unit: Literal["minutes", "hours", "days", "weeks"]) -> Moment:
+    """Shift a date and time by a number of minutes, hours, days or weeks.
+
+    Args:
+        start: The starting date and time (YYYY-MM-DDTHH:MM).
+        amount: How many units to add, between -10000 and 10000 (negative moves back in time).
+        unit: The unit of the amount: "minutes", "hours", "days" or "weeks".
+
+    Returns:
+        moment: the shifted date and time (YYYY-MM-DDTHH:MM).
+    """
+    moment = parse_moment(start, "start")
+    require(-10000 <= amount <= 10000, f"amount {amount} is out of range: use a value between -10000 and 10000")
+    shifted = moment + timedelta(minutes=amount * UNIT_MINUTES[unit])
+    require(FIRST_YEAR <= shifted.year <= LAST_YEAR, f"the result falls outside the supported years {FIRST_YEAR}-{LAST_YEAR}")
+    return fmt(shifted)
+
+
+@toolbox.tool(phrase="find how long it is from {start} to {end}")
+def get_time_between(start: Moment, end: Moment) -> tuple[int, float]:
+    """Compute the time elapsed between two dates and times (both in the same time zone).
+
+    Args:
+        start: The earlier date and time (YYYY-MM-DDTHH:MM).
+        end: The later date and time (YYYY-MM-DDTHH:MM); if it is before start the results are negative.
+
+    Returns:
+        minutes: the difference in whole minutes.
+        hours: the difference in hours (rounded to two decimals).
+    """
+    delta = parse_moment(end, "end") - parse_moment(start, "start")
+    minutes = int(delta.total_seconds() // 60)
+    return minutes, round(minutes / 60, 2)
+
+
+@toolbox.tool(phrase="find which day of the week {date} is")
+def get_weekday(date: Day) -> tuple[Weekday, bool]:
+    """Find the day of the week of a date.
+
+    Args:
+        date: The date (YYYY-MM-DD).
+
+    Returns:
+        weekday: the weekday name (English, e.g. Friday).
+        is_weekend: whether the date falls on a Saturday or Sunday.
+    """
+    day = parse_day(date)
+    return WEEKDAYS[day.weekday()], day.weekday() >= 5
+
+
+@toolbox.tool(phrase="give the ISO week number of {date}")
+def get_week_number(date: Day) -> tuple[int, Year]:
+    """Get the ISO 8601 week number of a date.
+
+    Args:
+        date: The date (YYYY-MM-DD).
+
+    Returns:
+        week: the ISO week number (1-53).
+        week_year: the ISO week-numbering year (it can differ from the calendar year around New Year).
+    """
+    iso = parse_day(date).isocalendar()
+    return iso.week, iso.year
+
+
+@toolbox.tool(phrase="find the first {weekday} after {after}")
+def get_next_weekday_date(weekday: Weekday, after: Day) -> Day:
+    """Find the date of the first given weekday strictly after a date.
+
+    Args:
+        weekday: English weekday name, e.g. "Monday".
+        after: The reference date (YYYY-MM-DD); the answer is always later than it.
+
+    Returns:
+        day: the date of that weekday (YYYY-MM-DD).
+    """
+    names = [d.lower() for d in WEEKDAYS]
+    require(weekday.strip().lower() in names, f"unknown weekday {weekday!r}; use an English name such as 'Monday'")
+    start = parse_day(after, "after")
+    target = names.index(weekday.strip().lower())
+    return (start + timedelta(days=(target - start.weekday() - 1) % 7 + 1)).isoformat()
+
+
+@toolbox.tool(phrase="convert {moment} in {from_city} to local time in {to_city}")
+def convert_time_between_cities(moment: Moment, from_city: City, to_city: City) -> Moment:
+    """Convert a local date and time in one city to the local date and time in another city.
+
+    Args:
+        moment: The local date and time in from_city (YYYY-MM-DDTHH:MM).
+        from_city: The city whose local time the moment is given in, e.g. "London".
+        to_city: The city to convert to, e.g. "Tokyo".
+
+    Returns:
+        converted: the converted local date and time (YYYY-MM-DDTHH:MM, in the target city).
+    """
+    start = parse_moment(moment, "moment")
+    shift = _city(to_city)["utc_offset"] - _city(from_city)["utc_offset"]
+    return fmt(start + timedelta(hours=shift))
+
+
+@toolbox.tool(phrase="give the UTC offset of {city}")
+def get_city_utc_offset(city: City) -> tuple[Offset, Country]:
+    """Get the standard-time UTC offset of a city and the country it is in.
+
+    Args:
+        city: City name, e.g. "Mumbai".
+
+    Returns:
+        utc_offset: the city's UTC offset in hours (standard time, e.g. -5).
+        country: the country the city is in.
+    """
+    row = _city(city)
+    return row["utc_offset"], row["country"]
+
+
+@toolbox.tool(phrase="tell me the local time right now in {city}")
+def get_local_time_in(city: City) -> Moment:
+    """Get the current local date and time in a city.
+
+    Args:
+        city: City name, e.g. "Sydney".
+
+    Returns:
+        local_time: the current local date and time there (YYYY-MM-DDTHH:MM).
+    """
+    w = world(TimeWorld)
+    utc = NOW - timedelta(hours=w.cities[DEFAULT_HOME]["utc_offset"])
+    return fmt(utc + timedelta(hours=_city(city)["utc_offset"]))
+
+
+@toolbox.tool(phrase="list the public holidays of {country} in {year}")
+def list_public_holidays(country: Country, year: Year) -> list[str]:
+    """List a country's public holidays in a year.
+
+    Args:
+        country: Country name, e.g. "Germany".
+        year: Calendar year between 1970 and 2100.
+
+    Returns:
+        holidays: the holidays of that year (one "YYYY-MM-DD Holiday Name" entry each, in date order).
+    """
+    name = _country(country)
+    require(FIRST_YEAR <= year <= LAST_YEAR, f"year {year} is outside the supported years {FIRST_YEAR}-{LAST_YEAR}")
+    return [f"{d.isoformat()} {holiday}" for d, holiday in holidays_in(name, year)]
+
+
+@toolbox.tool(phrase="find the next public holiday in {country} on or after {after}")
+def get_next_public_holiday(country: Country, after: Day) -> tuple[Holiday, Day]:
+    """Find the first public holiday of a country on or after a date.
+
+    Args:
+        country: Country name, e.g. "Japan".
+        after: The date to search from (YYYY-MM-DD), included.
+
+    Returns:
+        holiday: the holiday's name.
+        day: the holiday's date (YYYY-MM-DD).
+    """
+    name = _country(country)
+    start = parse_day(after, "after")
+    require(start.year < LAST_YEAR, f"no holiday data after {LAST_YEAR}")
+    for year in (start.year, start.year + 1):
+        for day, holiday in holidays_in(name, year):
+            if day >= start:
+                return holiday, day.isoformat()
+    raise ToolError(f"no public holiday found in {name} within a year of {after}")
+
+
+@toolbox.tool(phrase="check whether {date} is a public holiday in {country}")
+def is_public_holiday(date: Day, country: Country) -> tuple[bool, str]:
+    """Check whether a date is a public holiday in a country.
+
+    Args:
+        date: The date (YYYY-MM-DD).
+        country: Country name, e.g. "France".
+
+    Returns:
+        is_holiday: whether the date is a public holiday there.
+        holiday: the name of the holiday (empty when the date is not a holiday).
+    """
+    day = parse_day(date)
+    holidays = dict(holidays_in(_country(country), day.year))
+    return day in holidays, holidays.get(day, "")
+
+
+@toolbox.tool(phrase="count the working days in {country} from {start} to {end}")
+def count_business_days(start: Day, end: Day, country: Country) -> int:
+    """Count the business days (Monday to Friday, not public holidays) between two dates, both included.
+
+    Args:
+        start: One end of the period (YYYY-MM-DD).
+        end: The other end of the period (YYYY-MM-DD); the order of the two dates does not matter.
+        country: Country whose public holidays are excluded, e.g. "United Kingdom".
+
+    Returns:
+        business_days: the number of business days in the period.
+    """
+    first, last = sorted((parse_day(start, "start"), parse_day(end, "end")))
+    require((last - first).days <= 3700, "the period is longer than ten years; split it into shorter periods")
+    holidays = _holiday_map(_country(country), first, last)
+    return sum(_is_business_day(first + timedelta(days=k), holidays) for k in range((last - first).days + 1))
+
+
+@toolbox.tool(phrase="find the date {days} working days after {start} in {country}")
+def add_business_days(start: Day, days: Annotated[int, Kind("business_day_count")], country: Country) -> Day:
+    """Find the date a number of business days after a date, skipping weekends and public holidays.
+
+    Args:
+        start: The starting date (YYYY-MM-DD), not counted itself.
+        days: Number of business days to move forward, between 1 and 500.
+        country: Country whose public holidays are skipped, e.g. "Australia".
+
+    Returns:
+        day: the resulting business day (YYYY-MM-DD).
+    """
+    first = parse_day(start, "start")
+    require(1 <= days <= 500, f"days must be between 1 and 500, got {days}")
+    name = _country(country)
+    holidays = _holiday_map(name, first, first + timedelta(days=days * 2 + 30))
+    day, left = first, days
+    while left:
+        day += timedelta(days=1)
+        left -= _is_business_day(day, holidays)
+    require(day.year <= LAST_YEAR, f"the result falls after {LAST_YEAR}")
+    return day.isoformat()
+
+
+@toolbox.tool(phrase="give sunrise and sunset times in {city} on {date}")
+def get_sunrise_sunset(city: City, date: Day) -> tuple[Moment, Moment]:
+    """Get the sunrise and sunset times of a city on a date (local standard time).
+
+    Args:
+        city: City name, e.g. "Stockholm".
+        date: The date (YYYY-MM-DD).
+
+    Returns:
+        sunrise: the local date and time of sunrise (YYYY-MM-DDTHH:MM).
+        sunset: the local date and time of sunset (YYYY-MM-DDTHH:MM).
+    """
+    row = _city(city)
+    sunrise, sunset, _ = sun_times(row["latitude"], row["longitude"], row["utc_offset"], parse_day(date))
+    return fmt(sunrise), fmt(sunset)
+
+
+@toolbox.tool(phrase="give the hours of daylight at latitude {latitude}, longitude {longitude} on {date}")
+def get_daylight_hours(latitude: Latitude, longitude: Longitude, date: Day) -> float:
+    """Get the number of hours between sunrise and sunset at a point on Earth on a date.
+
+    Args:
+        latitude: Latitude in decimal degrees (-90 to 90, north positive).
+        longitude: Longitude in decimal degrees (-180 to 180, east positive).
+        date: The date (YYYY-MM-DD).
+
+    Returns:
+        daylight_hours: the hours of daylight (0 in polar night, 24 in midnight sun).
+    """
+    require(-90 <= latitude <= 90, f"latitude {latitude} is out of range: use -90 to 90")
+    require(-180 <= longitude <= 180, f"longitude {longitude} is out of range: use -180 to 180")
+    return sun_times(latitude, longitude, 0, parse_day(date))[2]
+
+
+@toolbox.tool(phrase="search the time and holiday facts for {query}", tags=("search",))
+def search_time_and_date(query: Annotated[str, Kind("time_search_terms")], max_results: int = 8) -> list[str]:
+    """Search cities (local time, UTC offset) and this year's and next year's public holidays by words.
+
+    Args:
+        query: Words to look for in a city, country or holiday name, e.g. "tokyo" or "christmas"; all words must match.
+        max_results: Maximum number of entries to return (1-30).
+
+    Returns:
+        results: the matching city and holiday entries (cities first as "City, Country: UTC+9, local time YYYY-MM-DDTHH:MM", then holidays as "YYYY-MM-DD Holiday Name" with the country in brackets, in date order).
+    """
+    w = world(TimeWorld)
+    require(1 <= max_results <= 30, "max_results must be between 1 and 30")
+    words = query.lower().split()
+    require(bool(words), "query must contain at least one word")
+    utc = NOW - timedelta(hours=w.cities[DEFAULT_HOME]["utc_offset"])
+    hits = []
+    for name, row in sorted(w.cities.items()):
+        if all(word in f"{name} {row['country']}".lower() for word in words):
+            local = fmt(utc + timedelta(hours=row["utc_offset"]))
+            hits.append(f"{name}, {row['country']}: UTC{row['utc_offset']:+d}, local time {local}")
+    holiday_hits = []
+    for country, rows in w.holidays.items():
+        for day, holiday in rows:
+            if all(word in f"{holiday} {country}".lower() for word in words):
+                holiday_hits.append((day, f"{day} {holiday} ({country})"))
+    hits += [text for _, text in sorted(holiday_hits)]
+    return hits[:max_results]
+
+
+@toolbox.tool(phrase="make {city} my home city", tags=("state_change",))
+def set_home_city(city: City) -> tuple[Moment, Offset]:
+    """Change the user's home city, which sets the clock used for "now" and relative dates.
+
+    Args:
+        city: The new home city, e.g. "Berlin".
+
+    Returns:
+        local_time: the current local date and time in the new home city (YYYY-MM-DDTHH:MM).
+        utc_offset: the new home city's UTC offset in hours.
+    """
+    w = world(TimeWorld)
+    name = _city_name(city)
+    w.state["home_city"] = name
+    return fmt(local_now()), w.cities[name]["utc_offset"]
