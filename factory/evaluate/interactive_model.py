@@ -1,13 +1,13 @@
 """A model as an interactive agent: OpenAI-compatible chat completions with native tool calling.
 
-`api_base` points at any OpenAI-compatible endpoint (vLLM, llama.cpp, Ollama, a LiteLLM
-proxy); without it the OpenAI API is used. A provider prefix in the model name
-(`openai/gpt-4o-mini`, `hosted_vllm/qwen`) is dropped, as those servers expect the bare
-name. The API key comes from the environment (FACTORY_API_KEY, else OPENAI_API_KEY),
-never from outputs. Transient failures (timeouts, connection errors, 429, 5xx) are
-retried with exponential backoff. A model that writes its tool call as text
-(`<tool_call>{...}</tool_call>`, or a JSON object naming an available tool) gets it
-executed, labelled `text_tool_call`.
+The endpoint is configured as in static mode (`factory.evaluate.models`): `api_base` for
+any OpenAI-compatible server (vLLM, llama.cpp, Ollama, a LiteLLM proxy), else the OpenAI
+API; a LiteLLM-style provider prefix is dropped from the model name; the key comes from
+the environment and is never recorded. Transient failures (timeouts, connection errors,
+429, 5xx) are retried with exponential backoff; with a cache, each reply is stored under
+the conversation so far and the trial, so a rerun replays without asking again. A model
+that writes its tool call as text (`<tool_call>{...}</tool_call>`, or a JSON object naming
+an available tool) gets it executed, labelled `text_tool_call`.
 
 (The openai client rather than litellm: litellm 1.106 imports its MCP handler, and the
 `mcp` package it needs, whenever `tools` are passed.)
@@ -16,23 +16,15 @@ executed, labelled `text_tool_call`.
 from __future__ import annotations
 
 import json
-import os
 import re
+import threading
 import time
 from dataclasses import dataclass, field
 from typing import Any
 
 from factory.evaluate.interactive import Message, PolicyError
-from factory.records import Instance
-
-PERMANENT_STATUS = {400, 401, 403, 404, 422}  # a retry cannot fix these
-# LiteLLM-style routing prefixes of OpenAI-compatible servers; "meta-llama/..." stays whole.
-PREFIXES = ("openai", "hosted_vllm", "vllm", "ollama", "ollama_chat", "lm_studio", "llamafile", "litellm_proxy")
-
-
-def served_name(model: str) -> str:
-    prefix, _, rest = model.partition("/")
-    return rest if rest and prefix in PREFIXES else model
+from factory.evaluate.models import PERMANENT_STATUS, ChatModel, ModelSettings, ResponseCache, served_name
+from factory.records import Instance, content_hash
 
 
 def text_tool_calls(content: str, names: set[str]) -> list[dict[str, Any]]:
@@ -56,81 +48,102 @@ def text_tool_calls(content: str, names: set[str]) -> list[dict[str, Any]]:
 class ModelAgent:
     model: str
     api_base: str | None = None
-    api_key: str | None = None  # None: read from the environment when a request is made
     temperature: float = 0.0
     max_tokens: int = 1024
     retries: int = 4
     backoff: float = 1.0  # seconds before the first retry; doubles each time
     timeout: float = 120.0
+    cache: ResponseCache | None = None  # replies by (conversation so far, trial): a rerun asks nothing twice
+    _chat: ChatModel | None = field(default=None, init=False, repr=False)
+    _lock: threading.Lock = field(default_factory=threading.Lock, init=False, repr=False)
 
     @property
     def name(self) -> str:
         return self.model
 
-    def policy(self, instance: Instance, trial: int) -> ModelPolicy:
-        return ModelPolicy(self, {t.name for t in instance.tools})
-
     def client(self) -> Any:
-        from openai import OpenAI
+        """The endpoint's client, configured as for static mode (key from the environment)."""
+        with self._lock:
+            if self._chat is None:
+                settings = ModelSettings(self.model, self.api_base, self.temperature, self.max_tokens,
+                                         retries=self.retries, backoff=self.backoff, timeout=self.timeout)
+                self._chat = ChatModel(settings)
+            return self._chat.client()
 
-        key = self.api_key or os.environ.get("FACTORY_API_KEY") or os.environ.get("OPENAI_API_KEY")
-        if not key and not self.api_base:
-            raise PolicyError(f"{self.model}: no API key: set FACTORY_API_KEY or OPENAI_API_KEY, or pass --api-base")
-        return OpenAI(base_url=self.api_base, api_key=key or "EMPTY", max_retries=0, timeout=self.timeout)
+    def policy(self, instance: Instance, trial: int) -> ModelPolicy:
+        self.client()  # a missing key fails the run here, before any request
+        return ModelPolicy(self, {t.name for t in instance.tools}, trial)
 
-    def complete(self, messages: list[Message], tools: list[dict[str, Any]]) -> Any:
-        """The raw completion; PolicyError after the last retry or on a permanent error."""
+    def complete(self, messages: list[Message], tools: list[dict[str, Any]], trial: int = 0) -> dict[str, Any]:
+        """The reply as a dict (content, tool_calls, finish_reason), from the cache or the endpoint."""
+        key = content_hash([served_name(self.model), self.api_base or "", messages, tools, self.temperature,
+                            self.max_tokens, trial], 32)
+        hit = self.cache.get(key) if self.cache else None
+        if hit is not None:
+            return json.loads(hit[0])
+        reply = self._request(messages, tools)
+        if self.cache is not None:
+            self.cache.put(key, json.dumps(reply, ensure_ascii=False), reply.get("finish_reason"))
+        return reply
+
+    def _request(self, messages: list[Message], tools: list[dict[str, Any]]) -> dict[str, Any]:
         import openai
 
-        client = self.client()
-        model = served_name(self.model)
         extra = {"tools": tools} if tools else {}
         delay = self.backoff
         for attempt in range(self.retries + 1):
             try:
-                return client.chat.completions.create(
-                    model=model, messages=messages, temperature=self.temperature, max_tokens=self.max_tokens, **extra
+                response = self.client().chat.completions.create(
+                    model=served_name(self.model), messages=messages, temperature=self.temperature,
+                    max_tokens=self.max_tokens, **extra,
                 )
+                return _reply(response, self.model)
             except openai.APIError as exc:
                 status = getattr(exc, "status_code", None)
                 if status in PERMANENT_STATUS or attempt == self.retries:
                     raise PolicyError(f"{self.model}: {type(exc).__name__} after {attempt + 1} attempt(s): {exc}") from exc
-                time.sleep(delay)
-                delay *= 2
+            time.sleep(delay)
+            delay *= 2
         raise AssertionError("unreachable")
+
+
+def _reply(response: Any, model: str) -> dict[str, Any]:
+    """The first choice as plain data; arguments always a string, as the API expects them back."""
+    try:
+        choice = response.choices[0]
+        message = choice.message
+        calls = []
+        for tc in message.tool_calls or []:
+            arguments = tc.function.arguments
+            if not isinstance(arguments, str):
+                arguments = json.dumps(arguments, ensure_ascii=False)
+            calls.append({"id": tc.id, "type": "function", "function": {"name": tc.function.name or "", "arguments": arguments}})
+        content = message.content if isinstance(message.content, str) else None
+        return {"content": content, "tool_calls": calls, "finish_reason": choice.finish_reason}
+    except (AttributeError, IndexError, KeyError, TypeError) as exc:
+        raise PolicyError(f"{model}: unreadable response: {str(response)[:300]}") from exc
 
 
 @dataclass
 class ModelPolicy:
     agent: ModelAgent
     names: set[str]
-    calls: int = field(default=0)
+    trial: int = 0
+    calls: int = 0
 
     def act(self, messages: list[Message], tools: list[dict[str, Any]]) -> Message:
-        response = self.agent.complete(messages, tools)
-        try:
-            message = response.choices[0].message
-            content = message.content if isinstance(message.content, str) else None
-            calls = [self._native(tc) for tc in (message.tool_calls or [])]
-        except (AttributeError, IndexError, KeyError, TypeError) as exc:
-            raise PolicyError(f"{self.agent.model}: unreadable response: {str(response)[:300]}") from exc
-        reply: Message = {"role": "assistant", "content": content}
+        reply = self.agent.complete(messages, tools, self.trial)
+        content = reply["content"]
+        calls = [self._with_id(c) for c in reply["tool_calls"]]
+        message: Message = {"role": "assistant", "content": content}
         if not calls and content:
             calls = [self._with_id(c) for c in text_tool_calls(content, self.names)]
             if calls:
-                reply["text_tool_calls"] = True
+                message["text_tool_calls"] = True
         if calls:
-            reply["tool_calls"] = calls
-        return reply
+            message["tool_calls"] = calls
+        return message
 
     def _with_id(self, call: dict[str, Any]) -> dict[str, Any]:
         self.calls += 1
-        return {"id": call.get("id") or f"call_{self.calls}", **{k: v for k, v in call.items() if k != "id"}}
-
-    def _native(self, tool_call: Any) -> dict[str, Any]:
-        function = tool_call.function
-        arguments = function.arguments
-        if not isinstance(arguments, str):
-            arguments = json.dumps(arguments, ensure_ascii=False)
-        call = {"id": tool_call.id, "type": "function", "function": {"name": function.name or "", "arguments": arguments}}
-        return self._with_id(call)
+        return {**call, "id": call.get("id") or f"call_{self.calls}"}

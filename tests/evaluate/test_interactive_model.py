@@ -9,7 +9,8 @@ import pytest
 
 from factory.evaluate.interactive import run_interactive
 from factory.evaluate.interactive_agents import OracleAgent
-from factory.evaluate.interactive_model import ModelAgent, served_name, text_tool_calls
+from factory.evaluate.interactive_model import ModelAgent, text_tool_calls
+from factory.evaluate.models import ResponseCache, served_name
 from factory.records import Instance
 from tests.evaluate.fake_openai_server import serve, text, tool_call
 from tests.evaluate.interactive_instances import seeds, wine_instance
@@ -152,3 +153,25 @@ def test_served_names_and_text_tool_call_parsing():
     found = text_tool_calls('```json\n{"name": "f", "parameters": {"x": 1}}\n``` and {"name": "g"}', {"f"})
     assert found == [{"type": "function", "function": {"name": "f", "arguments": '{"x": 1}'}}]
     assert text_tool_calls('{"final_answer": 3}', {"f"}) == []
+
+
+def test_a_cached_rerun_asks_the_endpoint_nothing(tmp_path):
+    instance = wine_instance()
+    cache = ResponseCache(tmp_path / "responses.sqlite")
+    with serve(replaying(instance)) as server:
+        agent = ModelAgent("fake", api_base=server.api_base, cache=cache)
+        first = run_interactive([instance], agent, seeds=seeds(), trials=2)
+        asked = len(server.requests)
+        again = run_interactive([instance], ModelAgent("fake", api_base=server.api_base, cache=cache), seeds=seeds(), trials=2)
+    assert asked == 8 and len(server.requests) == asked  # 4 turns x 2 trials, then nothing
+    assert [r.to_json() for r in first] == [r.to_json() for r in again]
+    cache.close()
+
+
+def test_no_key_and_no_endpoint_is_a_clear_error(monkeypatch):
+    from factory.errors import ConfigError
+
+    monkeypatch.delenv("FACTORY_API_KEY", raising=False)
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    with pytest.raises(ConfigError, match="no API key"):
+        run_interactive([wine_instance()], ModelAgent("openai/gpt-4o-mini"), seeds=seeds())
