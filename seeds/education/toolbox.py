@@ -1,0 +1,729 @@
+"""Education: a multi-campus university's course catalogue, instructors, exams, textbooks,
+student records and grades, scholarships, and the signed-in student's own registration and
+tuition."""
+
+from __future__ import annotations
+
+import math
+import random
+import re
+from dataclasses import dataclass, field
+from datetime import date, timedelta
+from typing import Annotated, Literal
+
+from factory.gazetteer import CITIES, CITY_BY_NAME, COUNTRIES, COUNTRY_BY_NAME, CURRENCY_BY_CODE, FIRST_NAMES, LAST_NAMES, NOW
+from factory.toolbox import Kind, Toolbox, ToolError, World, require, world
+
+toolbox = Toolbox()
+
+CourseCode = Annotated[str, Kind("course_code")]
+CourseText = Annotated[str, Kind("course_code_text")]
+CourseQuery = Annotated[str, Kind("course_query")]
+CourseTitle = Annotated[str, Kind("course_title")]
+Person = Annotated[str, Kind("person_name")]
+StudentName = Annotated[str, Kind("student_name")]
+StudentId = Annotated[str, Kind("student_id")]
+Building = Annotated[str, Kind("campus_building")]
+Registration = Annotated[str, Kind("registration_id")]
+Percentage = Annotated[float, Kind("percentage")]
+LetterGrade = Annotated[str, Kind("letter_grade")]
+Isbn = Annotated[str, Kind("isbn")]
+Title = Annotated[str, Kind("book_title")]
+Day = Annotated[str, Kind("date")]
+Moment = Annotated[str, Kind("datetime")]
+City = Annotated[str, Kind("city")]
+Country = Annotated[str, Kind("country")]
+Address = Annotated[str, Kind("address")]
+Currency = Annotated[str, Kind("currency_code")]
+
+# --- Shared book catalogue -------------------------------------------------------------
+# The education seed assigns course textbooks from this same catalogue, so a textbook's
+# ISBN can be scanned, located and borrowed here. The block is written out identically in
+# seeds/education/toolbox.py and seeds/library_science/toolbox.py (a test compares them);
+# it depends only on the gazetteer, never on the world seed.
+
+SUBJECTS = (  # department code, subject, six topics in course order (101, 102, 201, 202, 301, 401)
+    ("CS", "Computer Science", ("Programming Fundamentals", "Discrete Structures", "Data Structures",
+                                "Computer Systems", "Algorithm Design", "Machine Learning")),
+    ("MATH", "Mathematics", ("Calculus", "Linear Algebra", "Probability", "Real Analysis",
+                             "Abstract Algebra", "Numerical Methods")),
+    ("PHYS", "Physics", ("Classical Mechanics", "Electricity and Magnetism", "Waves and Optics",
+                         "Thermal Physics", "Quantum Mechanics", "Condensed Matter Physics")),
+    ("CHEM", "Chemistry", ("General Chemistry", "Organic Chemistry", "Analytical Chemistry",
+                           "Physical Chemistry", "Inorganic Chemistry", "Biochemistry")),
+    ("BIO", "Biology", ("Cell Biology", "Genetics", "Ecology", "Evolutionary Biology",
+                        "Microbiology", "Neuroscience")),
+    ("ECON", "Economics", ("Microeconomics", "Macroeconomics", "Econometrics", "Game Theory",
+                           "Public Finance", "Development Economics")),
+    ("HIST", "History", ("Ancient Civilisations", "Medieval Societies", "Early Modern Societies",
+                         "Industrial Revolutions", "Contemporary History", "Historical Methods")),
+    ("PSYC", "Psychology", ("Introductory Psychology", "Developmental Psychology", "Cognitive Psychology",
+                            "Social Psychology", "Research Methods", "Clinical Psychology")),
+)
+TITLE_PATTERNS = ("Foundations of {t}", "Principles of {t}", "{t}: A Modern Introduction", "Essentials of {t}",
+                  "{t} in Practice", "Understanding {t}", "A First Course in {t}", "{t}: Concepts and Applications")
+PUBLISHERS = (("Harbour Academic Press", "200"), ("Meridian Books", "317"), ("Northgate Publishing", "452"),
+              ("Cobalt University Press", "581"), ("Linden & Hale", "644"), ("Quarry Hill Press", "739"))
+AUTHORS_PER_SUBJECT = 5
+
+
+def isbn13_check(first12: str) -> str:
+    """The check digit of an ISBN-13 whose first twelve digits are given."""
+    total = sum(int(d) * (3 if i % 2 else 1) for i, d in enumerate(first12))
+    return str((10 - total % 10) % 10)
+
+
+def shared_book_catalogue() -> list[dict]:
+    """Every book of the shared catalogue: isbn, title, author, year, publisher, subject, topic."""
+    rng = random.Random("shared-book-catalogue-1")
+    names = [f"{first} {last}" for first in FIRST_NAMES for last in LAST_NAMES]
+    rng.shuffle(names)
+    books, used = [], set()
+    for s_index, (_, subject, topics) in enumerate(SUBJECTS):
+        authors = names[s_index * AUTHORS_PER_SUBJECT:(s_index + 1) * AUTHORS_PER_SUBJECT]
+        for t_index, topic in enumerate(topics):
+            for k, pattern in enumerate(rng.sample(TITLE_PATTERNS, 2)):
+                publisher, code = rng.choice(PUBLISHERS)
+                item = rng.randrange(10000, 100000)
+                while (code, item) in used:
+                    item = rng.randrange(10000, 100000)
+                used.add((code, item))
+                first12 = f"9781{code}{item:05d}"
+                books.append({
+                    "isbn": first12 + isbn13_check(first12),
+                    "title": pattern.format(t=topic),
+                    "author": authors[(2 * t_index + k) % AUTHORS_PER_SUBJECT],
+                    "year": rng.randint(1998, 2024),
+                    "publisher": publisher,
+                    "subject": subject,
+                    "topic": topic,
+                })
+    return books
+
+
+# --- end of the shared book catalogue ---------------------------------------------------
+
+UNIVERSITY = "Northbridge University"
+TERM = "Summer 2025"
+TERM_TUITION = 4850.0  # US dollars per term
+MAX_CREDITS = 20
+TODAY = NOW.date()
+LAST_PUBLISHED_DAY = date(2026, 12, 31)  # office hours are published to the end of 2026
+BUILDINGS = {  # building → campus city, street address
+    "Founders Hall": ("Boston", "1 Founders Way, Boston"),
+    "Ashworth Hall": ("Boston", "140 Commonwealth Green, Boston"),
+    "Beacon Science Center": ("Boston", "9 Beacon Quad, Boston"),
+    "Maple Hall": ("Toronto", "75 College Crescent, Toronto"),
+    "Thames House": ("London", "30 Riverside Walk, London"),
+    "Kingsway Building": ("London", "214 Kingsway Court, London"),
+    "Marina Research Tower": ("Singapore", "8 Science Park Rise, Singapore"),
+    "Harbourview House": ("Sydney", "52 Quayside Terrace, Sydney"),
+}
+CAMPUSES = {  # campus city → main building
+    "Boston": "Founders Hall", "Toronto": "Maple Hall", "London": "Thames House",
+    "Singapore": "Marina Research Tower", "Sydney": "Harbourview House",
+}
+DEPARTMENT_BUILDING = {"CS": "Ashworth Hall", "MATH": "Maple Hall", "PHYS": "Beacon Science Center",
+                       "CHEM": "Beacon Science Center", "BIO": "Marina Research Tower", "ECON": "Thames House",
+                       "HIST": "Kingsway Building", "PSYC": "Harbourview House"}
+LEVELS = (101, 102, 201, 202, 301, 401)  # the course number of each of a subject's six topics
+PREREQUISITES = {101: (), 102: (), 201: (101,), 202: (101, 102), 301: (201,), 401: (301, 202)}
+DAY_PATTERNS = {"Mon/Wed": (0, 2), "Tue/Thu": (1, 3), "Mon/Wed/Fri": (0, 2, 4)}
+WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday")
+EXAM_DAYS = [TODAY + timedelta(days=d) for d in range(17, 29) if (TODAY + timedelta(days=d)).weekday() < 5]
+GRADE_SCALE = ((93, "A", 4.0), (90, "A-", 3.7), (87, "B+", 3.3), (83, "B", 3.0), (80, "B-", 2.7), (77, "C+", 2.3),
+               (73, "C", 2.0), (70, "C-", 1.7), (67, "D+", 1.3), (60, "D", 1.0), (0, "F", 0.0))
+SCHOLARSHIP_WORDS = ("Excellence", "Future Leaders", "Global Talent", "STEM Access", "Horizons", "Merit")
+CARD_ENDINGS = {"Visa": "4242", "Mastercard": "4444", "American Express": "0005"}
+
+
+def _letter(percentage: float) -> tuple[str, float]:
+    return next((letter, points) for floor, letter, points in GRADE_SCALE if percentage >= floor)
+
+
+@dataclass
+class EducationWorld(World):
+    courses: dict[str, dict] = field(default_factory=dict)  # code → title, subject, instructor, credits, schedule, ...
+    instructors: dict[str, dict] = field(default_factory=dict)  # name → department, office days, hour, building
+    students: dict[str, dict] = field(default_factory=dict)  # student id → name, year, grades {code: percentage}
+    ids_by_name: dict[str, str] = field(default_factory=dict)
+    scholarships: dict[str, list] = field(default_factory=dict)  # country → [(name, amount, currency, deadline)]
+    books: dict[str, dict] = field(default_factory=dict)  # ISBN → shared catalogue row
+    me: str = ""  # the signed-in student's id
+
+
+def _can_take(grades: dict, code: str) -> bool:
+    dept, level = code.rstrip("0123456789"), int(code[-3:])
+    return all(f"{dept}{p}" in grades for p in PREREQUISITES[level])
+
+
+@toolbox.world
+def build_world(rng: random.Random) -> EducationWorld:
+    catalogue = shared_book_catalogue()
+    textbooks = {}
+    for row in catalogue:
+        textbooks.setdefault(row["topic"], row)  # a topic's first book is the set textbook
+    by_subject: dict[str, list[str]] = {}
+    for row in catalogue:
+        if row["author"] not in by_subject.setdefault(row["subject"], []):
+            by_subject[row["subject"]].append(row["author"])
+    courses, instructors = {}, {}
+    for dept, subject, topics in SUBJECTS:
+        for name in by_subject[subject]:
+            instructors[name] = {"dept": dept, "days": sorted(rng.sample(range(5), 2)), "hour": rng.randint(10, 15),
+                                 "building": DEPARTMENT_BUILDING[dept]}
+        for level, topic in zip(LEVELS, topics, strict=True):
+            pattern = rng.choice(sorted(DAY_PATTERNS))
+            start_hour, start_minute = rng.choice([(8, 30), (10, 0), (11, 30), (13, 0), (14, 30), (16, 0)])
+            length = 50 if len(DAY_PATTERNS[pattern]) == 3 else 75
+            end = start_hour * 60 + start_minute + length
+            main = CAMPUSES[BUILDINGS[DEPARTMENT_BUILDING[dept]][0]]
+            courses[f"{dept}{level}"] = {
+                "title": topic, "dept": dept, "subject": subject, "level": level,
+                "instructor": rng.choice(by_subject[subject]), "credits": rng.choice([3, 3, 4]),
+                "days": pattern, "schedule": f"{pattern} {start_hour:02d}:{start_minute:02d}-{end // 60:02d}:{end % 60:02d}",
+                "building": DEPARTMENT_BUILDING[dept], "room": f"{rng.randint(1, 4)}.{rng.randint(1, 30):02d}",
+                "exam": f"{rng.choice(EXAM_DAYS).isoformat()}T{rng.choice(['09:30', '14:00'])}",
+                "exam_building": rng.choice([DEPARTMENT_BUILDING[dept], main]), "exam_minutes": rng.choice([120, 180]),
+                "textbook": textbooks[topic]["isbn"],
+            }
+    authors = set(instructors)
+    pool = [f"{first} {last}" for first in FIRST_NAMES for last in LAST_NAMES if f"{first} {last}" not in authors]
+    names = rng.sample(pool, 41)
+    order = sorted(courses, key=lambda code: (courses[code]["level"], code))
+    students, ids = {}, {}
+    for index, name in enumerate(names):
+        sid = f"S{rng.randint(100000, 999999)}"
+        while sid in students:
+            sid = f"S{rng.randint(100000, 999999)}"
+        year = 2 if index == 0 else rng.randint(2, 4)
+        grades: dict[str, float] = {}
+        for code in order:
+            level = courses[code]["level"]
+            if index == 0:  # the signed-in student: every 101, some 102s and 201s
+                chance = {101: 1.0, 102: 0.5, 201: 0.3}.get(level, 0.0)
+            else:
+                chance = {101: 0.98, 102: 0.96, 201: 0.95, 202: 0.92, 301: 0.5 + 0.15 * year, 401: 0.15 * year}[level]
+            if _can_take(grades, code) and rng.random() < chance:
+                grades[code] = round(min(99.0, max(60.0, rng.gauss(83, 8))) * 2) / 2
+        students[sid] = {"name": name, "year": year, "grades": grades}
+        ids[name] = sid
+    me = ids[names[0]]
+    mine = students[me]["grades"]
+    open_now = [c for c in sorted(courses) if c not in mine and _can_take(mine, c)]
+    registrations = {f"REG-{40001 + n}": code for n, code in enumerate(sorted(rng.sample(open_now, 3)))}
+    scholarships = {}
+    for country in COUNTRIES:
+        rate = CURRENCY_BY_CODE[country.currency].per_usd
+        offers = []
+        for word in rng.sample(SCHOLARSHIP_WORDS, 2):
+            usd = rng.randrange(2000, 20001, 500)
+            offers.append((f"{country.name} {word} Scholarship", float(round(usd * rate, -1 if rate >= 10 else 0)),
+                           country.currency, (TODAY + timedelta(days=rng.randint(14, 200))).isoformat(), usd))
+        scholarships[country.name] = offers
+    state = {"tuition_due": 0.0, "payment_card": "Visa ending 4242", "registrations": registrations, "next_number": 4}
+    return EducationWorld(state=state, courses=courses, instructors=instructors, students=students, ids_by_name=ids,
+                          scholarships=scholarships, books={row["isbn"]: row for row in catalogue}, me=me)
+
+
+# --- helpers ----------------------------------------------------------------------------
+
+def _edu() -> EducationWorld:
+    return world(EducationWorld)
+
+
+def _course(code: str) -> dict:
+    w = _edu()
+    require(code in w.courses, f"no course {code!r} in the catalogue; course codes look like CS201 "
+                               "(normalise forms such as 'cs 201' first, or search the catalogue)")
+    return w.courses[code]
+
+
+def _student(student_id: str) -> dict:
+    w = _edu()
+    require(student_id in w.students, f"no student with ID {student_id!r}; look the ID up by the student's name")
+    return w.students[student_id]
+
+
+def _parse_day(text: str) -> date:
+    try:
+        return date.fromisoformat(text)
+    except (TypeError, ValueError):
+        raise ToolError(f"date {text!r} is not in YYYY-MM-DD format") from None
+
+
+def _registered_credits(w: EducationWorld) -> int:
+    return sum(w.courses[code]["credits"] for code in w.state["registrations"].values())
+
+
+def _distance_km(a: str, b: str) -> float:
+    ca, cb = CITY_BY_NAME[a], CITY_BY_NAME[b]
+    lat1, lat2 = math.radians(ca.latitude), math.radians(cb.latitude)
+    dlat, dlon = lat2 - lat1, math.radians(cb.longitude - ca.longitude)
+    h = math.sin(dlat / 2) ** 2 + math.cos(lat1) * math.cos(lat2) * math.sin(dlon / 2) ** 2
+    return 6371 * 2 * math.asin(math.sqrt(h))
+
+
+def _open_courses(w: EducationWorld) -> list[str]:
+    """Courses the signed-in student may enrol in now: not passed, not registered, prerequisites met."""
+    mine = w.students[w.me]["grades"]
+    registered = set(w.state["registrations"].values())
+    return [c for c in sorted(w.courses) if c not in mine and c not in registered and _can_take(mine, c)]
+
+
+# --- value generators ------------------------------------------------------------------
+
+@toolbox.values_for("course_code")
+def _course_codes(w: EducationWorld) -> list[str]:
+    return _open_courses(w)
+
+
+@toolbox.values_for("course_code_text")
+def _course_texts(w: EducationWorld) -> list[str]:
+    """How people write course codes: "cs 201", "Computer Science 201", "CS-201", "cs201"."""
+    forms = []
+    for code in _open_courses(w):
+        row = w.courses[code]
+        forms += [f"{row['dept'].lower()} {row['level']}", f"{row['subject']} {row['level']}",
+                  f"{row['dept']}-{row['level']}", f"{row['dept'].lower()}{row['level']}"]
+    return forms
+
+
+@toolbox.values_for("course_query")
+def _course_queries(w: EducationWorld) -> list[str]:
+    terms = set()
+    for code in _open_courses(w):
+        row = w.courses[code]
+        terms |= {row["subject"].lower(), row["title"].lower(), row["instructor"].split()[-1].lower()}
+    return sorted(terms)
+
+
+@toolbox.values_for("person_name")
+def _instructor_names(w: EducationWorld) -> list[str]:
+    return sorted(w.instructors)
+
+
+@toolbox.values_for("student_name")
+def _student_names(w: EducationWorld) -> list[str]:
+    return sorted(w.ids_by_name)
+
+
+@toolbox.values_for("student_id")
+def _student_ids(w: EducationWorld) -> list[str]:
+    return sorted(w.students)
+
+
+@toolbox.values_for("campus_building")
+def _buildings(w: EducationWorld) -> list[str]:
+    return sorted(BUILDINGS)
+
+
+@toolbox.values_for("registration_id")
+def _registrations(w: EducationWorld) -> list[str]:
+    return sorted(w.state["registrations"])
+
+
+@toolbox.values_for("percentage")
+def _percentages(w: EducationWorld) -> list[float]:
+    return [52.0, 61.5, 68.0, 71.5, 74.0, 78.5, 81.0, 84.5, 88.0, 91.5, 95.0, 98.0]
+
+
+@toolbox.values_for("date")
+def _dates(w: EducationWorld) -> list[str]:
+    return [(TODAY + timedelta(days=i)).isoformat() for i in range(1, 29)]
+
+
+@toolbox.values_for("city")
+def _cities(w: EducationWorld) -> list[str]:
+    return [c.name for c in CITIES]
+
+
+@toolbox.values_for("country")
+def _countries(w: EducationWorld) -> list[str]:
+    return [c.name for c in COUNTRIES]
+
+
+# --- catalogue ---------------------------------------------------------------------------
+
+@toolbox.tool(phrase="search the course catalogue for {query}", tags=("search",))
+def search_courses(query: CourseQuery, max_results: int = 5) -> list[CourseCode]:
+    """Search the course catalogue by words in a course's code, title, subject or instructor's name.
+
+    Args:
+        query: Words to look for, e.g. "linear algebra" or "physics"; every word must match.
+        max_results: Maximum number of course codes to return (1-20).
+
+    Returns:
+        course_codes: the codes of the matching courses (in code order).
+    """
+    w = _edu()
+    require(1 <= max_results <= 20, "max_results must be between 1 and 20")
+    words = query.lower().split()
+    require(bool(words), "query must contain at least one word")
+    hits = [code for code, row in sorted(w.courses.items())
+            if all(word in f"{code} {row['title']} {row['subject']} {row['instructor']}".lower() for word in words)]
+    return hits[:max_results]
+
+
+@toolbox.tool(phrase="work out the course code meant by \"{text}\"", tags=("canonicalise",))
+def normalise_course_code(text: CourseText) -> CourseCode:
+    """Turn a course code as people write it into the catalogue's canonical course code.
+
+    Args:
+        text: The course as written: department code or subject name plus number, e.g. "cs 201", "CS-201" or "Computer Science 201".
+
+    Returns:
+        course_code: the named course (its canonical code, e.g. CS201).
+    """
+    w = _edu()
+    match = re.fullmatch(r"\s*([A-Za-z][A-Za-z ]*?)\s*-?\s*(\d{3})\s*", text)
+    require(match is not None, f"cannot read a course code in {text!r}; write a department and a number, e.g. \"cs 201\"")
+    dept_text, number = match.group(1).strip().lower(), match.group(2)
+    depts = {dept.lower(): dept for dept, _, _ in SUBJECTS} | {subject.lower(): dept for dept, subject, _ in SUBJECTS}
+    require(dept_text in depts, f"no department {match.group(1).strip()!r}; departments: "
+                                f"{', '.join(f'{d} ({s})' for d, s, _ in SUBJECTS)}")
+    code = f"{depts[dept_text]}{number}"
+    require(code in w.courses, f"{depts[dept_text]} has no course numbered {number}; its courses are numbered "
+                               f"{', '.join(str(level) for level in LEVELS)}")
+    return code
+
+
+@toolbox.tool(phrase="look up the title, instructor, credits and meeting times of {course_code}")
+def get_course_details(course_code: CourseCode) -> tuple[CourseTitle, Person, int, str]:
+    """Get a course's title, instructor, credit value and weekly meeting times.
+
+    Args:
+        course_code: Canonical course code, e.g. "CS201".
+
+    Returns:
+        title: the course's title.
+        instructor: the course's instructor.
+        credits: the number of credits the course is worth.
+        schedule: the course's weekly meeting times (days and HH:MM-HH:MM).
+    """
+    row = _course(course_code)
+    return row["title"], row["instructor"], row["credits"], row["schedule"]
+
+
+@toolbox.tool(phrase="list the prerequisites of {course_code}")
+def get_course_prerequisites(course_code: CourseCode) -> list[CourseCode]:
+    """List the courses that must be passed before taking a course.
+
+    Args:
+        course_code: Canonical course code, e.g. "CS301".
+
+    Returns:
+        prerequisites: the course codes that must be passed first (empty when there are none).
+    """
+    row = _course(course_code)
+    return [f"{row['dept']}{level}" for level in PREREQUISITES[row["level"]]]
+
+
+@toolbox.tool(phrase="find the building and room where {course_code} meets")
+def get_course_location(course_code: CourseCode) -> tuple[Building, str]:
+    """Find the building and room where a course's classes meet.
+
+    Args:
+        course_code: Canonical course code, e.g. "ECON202".
+
+    Returns:
+        building: the building where the course meets.
+        room: the course's room number (floor.room).
+    """
+    row = _course(course_code)
+    return row["building"], row["room"]
+
+
+@toolbox.tool(phrase="find the street address of {building}")
+def get_building_address(building: Building) -> tuple[Address, City]:
+    """Get the street address and city of a university building.
+
+    Args:
+        building: Building name, e.g. "Ashworth Hall".
+
+    Returns:
+        address: the building's street address.
+        city: the city of the building's campus.
+    """
+    require(building in BUILDINGS, f"no university building named {building!r}; buildings: {', '.join(sorted(BUILDINGS))}")
+    city, address = BUILDINGS[building]
+    return address, city
+
+
+@toolbox.tool(phrase="find the university campus nearest to {city}")
+def get_nearest_campus(city: City) -> tuple[str, Building, float]:
+    """Find the university campus closest to a city, with its main building.
+
+    Args:
+        city: City name, e.g. "Paris".
+
+    Returns:
+        campus: the nearest campus (named after its city).
+        main_building: the nearest campus's main building.
+        distance_km: the distance from the city to that campus (kilometres, rounded to 1 km).
+    """
+    require(city in CITY_BY_NAME, f"unknown city {city!r}; use a major world city such as Paris or Tokyo")
+    nearest = min(CAMPUSES, key=lambda campus: (_distance_km(city, campus), campus))
+    return f"{UNIVERSITY} {nearest} Campus", CAMPUSES[nearest], float(round(_distance_km(city, nearest)))
+
+
+@toolbox.tool(phrase="find when and where the final exam of {course_code} takes place")
+def get_exam_schedule(course_code: CourseCode) -> tuple[Moment, Building, int]:
+    """Get the date, time, place and length of a course's final exam this term.
+
+    Args:
+        course_code: Canonical course code, e.g. "BIO201".
+
+    Returns:
+        exam_start: the start of the final exam (YYYY-MM-DDTHH:MM, campus local time).
+        exam_building: the building where the exam is held.
+        duration_minutes: the length of the exam (minutes).
+    """
+    row = _course(course_code)
+    return row["exam"], row["exam_building"], row["exam_minutes"]
+
+
+@toolbox.tool(phrase="find the required textbook for {course_code}")
+def get_course_textbook(course_code: CourseCode) -> tuple[Isbn, Title]:
+    """Get the ISBN and title of a course's required textbook.
+
+    Args:
+        course_code: Canonical course code, e.g. "MATH102".
+
+    Returns:
+        isbn: the textbook's ISBN (ISBN-13, digits only).
+        title: the textbook's title.
+    """
+    w = _edu()
+    isbn = _course(course_code)["textbook"]
+    return isbn, w.books[isbn]["title"]
+
+
+@toolbox.tool(phrase="find the first office hours {instructor} holds on or after {date}")
+def get_instructor_office_hours(instructor: Person, date: Day) -> tuple[Moment, Building]:
+    """Find an instructor's next weekly office hours on or after a date.
+
+    Args:
+        instructor: Instructor's full name, e.g. "Ingrid Patel".
+        date: First acceptable day in YYYY-MM-DD (from today up to the end of 2026).
+
+    Returns:
+        office_hours_start: the start of the office hours (YYYY-MM-DDTHH:MM; each session lasts one hour).
+        office_building: the building where the office hours are held.
+    """
+    w = _edu()
+    require(instructor in w.instructors, f"no instructor named {instructor!r}; course details name each course's instructor")
+    day = _parse_day(date)
+    require(TODAY <= day <= LAST_PUBLISHED_DAY, f"office hours are published from {TODAY} to {LAST_PUBLISHED_DAY}, not for {date}")
+    row = w.instructors[instructor]
+    while day.weekday() not in row["days"]:
+        day += timedelta(days=1)
+    return f"{day.isoformat()}T{row['hour']:02d}:00", row["building"]
+
+
+
+# --- student records ---------------------------------------------------------------------
+
+@toolbox.tool(phrase="look up the student ID of {student_name}")
+def find_student_id(student_name: StudentName) -> StudentId:
+    """Look up a student's ID by their full name in the student directory.
+
+    Args:
+        student_name: Student's full name, e.g. "Maria Lopez".
+
+    Returns:
+        student_id: the student's ID.
+    """
+    w = _edu()
+    match = next((sid for name, sid in w.ids_by_name.items() if name.lower() == student_name.strip().lower()), None)
+    require(match is not None, f"no student named {student_name!r} in the directory; check the spelling of the full name")
+    return match
+
+
+@toolbox.tool(phrase="get the academic transcript of the student with {student_id}")
+def get_student_transcript(student_id: StudentId) -> tuple[float, int, list[CourseCode]]:
+    """Get a student's grade point average, earned credits and passed courses.
+
+    Args:
+        student_id: Student ID, e.g. "S482913".
+
+    Returns:
+        gpa: the student's grade point average (credit-weighted, 0-4 scale, 2 decimals).
+        credits_earned: the credits the student has earned.
+        passed_courses: the codes of the courses the student has passed (in code order).
+    """
+    w = _edu()
+    grades = _student(student_id)["grades"]
+    credits = sum(w.courses[code]["credits"] for code in grades)
+    points = sum(_letter(pct)[1] * w.courses[code]["credits"] for code, pct in grades.items())
+    return (round(points / credits, 2) if credits else 0.0), credits, sorted(grades)
+
+
+@toolbox.tool(phrase="find the final grade of the student with {student_id} in {course_code}")
+def get_course_grade(student_id: StudentId, course_code: CourseCode) -> tuple[Percentage, LetterGrade]:
+    """Get a student's final mark and letter grade in a course they have taken.
+
+    Args:
+        student_id: Student ID, e.g. "S482913".
+        course_code: Canonical course code, e.g. "CS201".
+
+    Returns:
+        percentage: the student's final mark in the course (percent).
+        letter_grade: the student's letter grade in the course.
+    """
+    student = _student(student_id)
+    _course(course_code)
+    require(course_code in student["grades"],
+            f"{student['name']} ({student_id}) has no grade in {course_code}: they have not taken it; their transcript lists the courses they passed")
+    pct = student["grades"][course_code]
+    return pct, _letter(pct)[0]
+
+
+@toolbox.tool(phrase="find the letter grade and grade points for a mark of {percentage}", tags=("canonicalise",))
+def convert_percentage_to_letter(percentage: Percentage) -> tuple[LetterGrade, float]:
+    """Convert a percentage mark to the university's letter grade and grade points.
+
+    Args:
+        percentage: Mark in percent, 0-100 (e.g. 87.5).
+
+    Returns:
+        letter_grade: the letter grade for the mark.
+        grade_points: the grade points for the mark (0-4 scale).
+    """
+    require(0 <= percentage <= 100, f"a mark must be between 0 and 100 percent, got {percentage}")
+    return _letter(percentage)
+
+
+@toolbox.tool(phrase="find the largest scholarship open to students from {country}")
+def get_largest_scholarship(country: Country) -> tuple[str, float, Currency, Day]:
+    """Find the largest scholarship for students from a country, with its amount and deadline.
+
+    Args:
+        country: Student's home country, e.g. "Kenya".
+
+    Returns:
+        scholarship: the scholarship's name.
+        amount: the scholarship's award amount (in the award's currency).
+        currency_code: the currency of the award (ISO 4217 code).
+        deadline: the scholarship's application deadline (YYYY-MM-DD).
+    """
+    w = _edu()
+    require(country in COUNTRY_BY_NAME, f"no scholarships listed for {country!r}; use a country name such as \"Kenya\" or \"Japan\"")
+    name, amount, currency, deadline, _ = max(w.scholarships[country], key=lambda offer: (offer[4], offer[0]))
+    return name, amount, currency, deadline
+
+
+# --- the signed-in student's registration and tuition ----------------------------------------
+
+@toolbox.tool(phrase="enrol me in {course_code} this term", requires=("tuition_paid",), tags=("state_change",))
+def enrol_in_course(course_code: CourseCode) -> tuple[Registration, Day]:
+    """Enrol the signed-in student in a course this term (prerequisites passed, tuition paid).
+
+    Args:
+        course_code: Canonical course code, e.g. "CS201".
+
+    Returns:
+        registration_id: the new registration's number.
+        first_class: the date of my first class in the course (YYYY-MM-DD).
+    """
+    w = _edu()
+    row = _course(course_code)
+    mine = w.students[w.me]["grades"]
+    require(course_code not in mine, f"you already passed {course_code}; choose a course you have not taken")
+    require(course_code not in w.state["registrations"].values(), f"you are already registered for {course_code} this term")
+    missing = [f"{row['dept']}{level}" for level in PREREQUISITES[row["level"]] if f"{row['dept']}{level}" not in mine]
+    require(not missing, f"you have not passed the prerequisite(s) {', '.join(missing)} of {course_code}; "
+                         "choose a course whose prerequisites you have passed")
+    require(_registered_credits(w) + row["credits"] <= MAX_CREDITS,
+            f"enrolling would take you over the {MAX_CREDITS}-credit limit: drop a course first")
+    due = w.state.get("tuition_due", 0.0)
+    require(due == 0, f"your {TERM} tuition of ${due:.2f} is unpaid: pay your tuition first, then enrol")
+    number = w.state["next_number"]
+    w.state["next_number"] = number + 1
+    registration = f"REG-{40000 + number}"
+    w.state["registrations"][registration] = course_code
+    day = TODAY + timedelta(days=1)
+    while day.weekday() not in DAY_PATTERNS[row["days"]]:
+        day += timedelta(days=1)
+    return registration, day.isoformat()
+
+
+@toolbox.tool(phrase="drop my course registration with {registration_id}", tags=("state_change",))
+def drop_course(registration_id: Registration) -> tuple[CourseCode, int]:
+    """Drop one of the signed-in student's course registrations this term.
+
+    Args:
+        registration_id: Registration number, e.g. "REG-40002".
+
+    Returns:
+        course_code: the dropped course (its code).
+        credits: my registered credits after the drop.
+    """
+    w = _edu()
+    registrations = w.state["registrations"]
+    require(registration_id in registrations,
+            f"no registration {registration_id!r} this term; your registrations are {', '.join(sorted(registrations)) or 'none'}")
+    code = registrations.pop(registration_id)
+    return code, _registered_credits(w)
+
+
+@toolbox.tool(phrase="list the courses I am registered for this term")
+def list_my_enrolments() -> tuple[list[CourseCode], list[Registration], int]:
+    """List the signed-in student's course registrations this term.
+
+    Returns:
+        course_codes: the codes of my registered courses (in registration order).
+        registration_ids: the registration numbers of my courses (same order).
+        credits: my registered credits this term.
+    """
+    w = _edu()
+    items = sorted(w.state["registrations"].items())
+    return [code for _, code in items], [reg for reg, _ in items], _registered_credits(w)
+
+
+@toolbox.tool(phrase="pay my outstanding tuition with the card on file", requires=("payment_card_on_file",),
+              tags=("state_change",))
+def pay_tuition() -> tuple[float, str]:
+    """Pay the signed-in student's outstanding tuition for this term with the payment card on file.
+
+    Returns:
+        amount_paid: the tuition paid (US dollars, 0 when nothing was owed).
+        receipt_id: the payment receipt number.
+    """
+    w = _edu()
+    require(bool(w.state.get("payment_card")), "no payment card is on file: add a payment card to your student account first")
+    paid = round(w.state.get("tuition_due", 0.0), 2)
+    w.state["tuition_due"] = 0.0
+    number = w.state["next_number"]
+    w.state["next_number"] = number + 1
+    return paid, f"RCPT-{60000 + number}"
+
+
+@toolbox.tool(phrase="add a {card_brand} card to my student account for payments", tags=("state_change",))
+def add_payment_card(card_brand: Literal["Visa", "Mastercard", "American Express"]) -> str:
+    """Add a payment card to the signed-in student's account, replacing any card on file.
+
+    Args:
+        card_brand: Card network: "Visa", "Mastercard" or "American Express".
+
+    Returns:
+        card: the card now on file (brand and last four digits).
+    """
+    w = _edu()
+    label = f"{card_brand} ending {CARD_ENDINGS[card_brand]}"
+    w.state["payment_card"] = label
+    return label
+
+
+toolbox.condition(
+    "tuition_paid",
+    holds=lambda w: w.state.get("tuition_due", 0.0) == 0,
+    broken_state={"tuition_due": TERM_TUITION},
+    fix=("pay_tuition", {}),
+)
+toolbox.condition(
+    "payment_card_on_file",
+    holds=lambda w: bool(w.state.get("payment_card")),
+    broken_state={"payment_card": ""},
+    fix=("add_payment_card", {"card_brand": "Visa"}),
+)
