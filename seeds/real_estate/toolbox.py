@@ -1,0 +1,693 @@
+"""Real Estate: homes for sale in the world's major cities, their agents, neighbourhoods and
+comparable sales, valuation and mortgage arithmetic, and booking viewings."""
+
+from __future__ import annotations
+
+import math
+import random
+import re
+import statistics
+import zlib
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Annotated, Literal
+
+from factory.gazetteer import CITIES, CITY_BY_NAME, COUNTRY_BY_NAME, CURRENCY_BY_CODE, FIRST_NAMES, LAST_NAMES, NOW
+from factory.toolbox import Kind, Toolbox, ToolError, World, require, world
+
+toolbox = Toolbox()
+
+ListingId = Annotated[str, Kind("listing_id")]
+ViewingId = Annotated[str, Kind("viewing_id")]
+City = Annotated[str, Kind("city")]
+Neighbourhood = Annotated[str, Kind("neighbourhood")]
+Address = Annotated[str, Kind("address")]
+Latitude = Annotated[float, Kind("latitude")]
+Longitude = Annotated[float, Kind("longitude")]
+Money = Annotated[float, Kind("money_amount")]
+Currency = Annotated[str, Kind("currency_code")]
+Person = Annotated[str, Kind("person_name")]
+BuyerName = Annotated[str, Kind("buyer_name")]
+BuyerEmail = Annotated[str, Kind("buyer_email")]
+Email = Annotated[str, Kind("email")]
+Phone = Annotated[str, Kind("phone_number")]
+Moment = Annotated[str, Kind("datetime")]
+Day = Annotated[str, Kind("date")]
+Bedrooms = Annotated[int, Kind("bedroom_count")]
+AreaM2 = Annotated[float, Kind("floor_area_m2")]
+AreaText = Annotated[str, Kind("floor_area_text")]
+Rate = Annotated[float, Kind("interest_rate_percent")]
+Term = Annotated[int, Kind("loan_term_years")]
+SearchTerms = Annotated[str, Kind("property_search_terms")]
+
+TODAY = NOW.date()
+SQFT_PER_M2 = 10.7639
+LISTINGS_PER_CITY = 6
+VIEWING_HOURS = (8, 20)  # viewings start between 08:00 and 19:59 local time
+BOOKING_HORIZON_DAYS = 60
+NEAREST_RADIUS_KM = 50
+PRICE_PER_M2_USD = {  # typical asking price per square metre of each gazetteer city, in US dollars
+    "San Francisco": 11500, "Los Angeles": 8200, "Seattle": 7800, "Chicago": 4200, "New York": 13000,
+    "Boston": 9000, "Austin": 4800, "Toronto": 8500, "Vancouver": 10500, "Mexico City": 2200,
+    "Sao Paulo": 1900, "Buenos Aires": 2400, "London": 14000, "Edinburgh": 5200, "Paris": 12500, "Lyon": 5400,
+    "Berlin": 6200, "Munich": 9800, "Madrid": 5200, "Barcelona": 5600, "Rome": 4800, "Milan": 6100,
+    "Amsterdam": 8300, "Zurich": 16500, "Stockholm": 7900, "Cairo": 700, "Nairobi": 1300, "Cape Town": 1800,
+    "Dubai": 4300, "Mumbai": 5200, "Bangalore": 1600, "Singapore": 15000, "Hong Kong": 22000,
+    "Shanghai": 10500, "Tokyo": 10000, "Osaka": 6000, "Seoul": 11000, "Sydney": 9800, "Melbourne": 6800,
+    "Auckland": 7300,
+}
+# neighbourhood → (latitude offset, longitude offset, price factor); every city has all four
+NEIGHBOURHOODS = {"Old Town": (0.0, 0.0, 1.15), "Riverside": (0.02, -0.015, 1.05),
+                  "Hillcrest": (-0.025, 0.02, 0.95), "Parkside": (0.012, 0.03, 0.9)}
+PROPERTY_TYPES = {  # type → (bedrooms range, floor area range in m²)
+    "studio": ((0, 0), (26, 45)), "apartment": ((1, 3), (45, 120)), "loft": ((1, 2), (60, 140)),
+    "townhouse": ((2, 4), (90, 180)), "house": ((3, 5), (120, 320)),
+}
+AGENCIES = ["Keystone Realty", "Harbor & Vale Estates", "Crestline Properties", "Urban Nest Realty",
+            "Bluegate Homes", "Northstar Property Group"]
+STREETS = ["Elm Street", "Station Road", "Park Avenue", "Canal Street", "Rose Lane", "Castle Road", "Queen Street",
+           "Willow Way", "Hill Road", "Garden Street", "Bay Street", "Chapel Lane"]
+CALLING_CODES = {
+    "USA": "1", "Canada": "1", "Mexico": "52", "Brazil": "55", "Argentina": "54", "United Kingdom": "44",
+    "France": "33", "Germany": "49", "Spain": "34", "Italy": "39", "Netherlands": "31", "Switzerland": "41",
+    "Sweden": "46", "Egypt": "20", "Kenya": "254", "South Africa": "27", "United Arab Emirates": "971",
+    "India": "91", "Singapore": "65", "China": "86", "Japan": "81", "South Korea": "82", "Australia": "61",
+    "New Zealand": "64",
+}
+EMAIL = re.compile(r"^[\w.+-]+@[\w-]+(\.[\w-]+)+$")
+AREA = re.compile(r"^\s*(?:about\s+)?([\d,]+(?:\.\d+)?)\s*(.*?)\s*$", re.IGNORECASE)
+FEET = {"sq ft", "sqft", "sq. ft.", "sq.ft.", "square feet", "square foot", "ft2", "ft²", "sf"}
+METRES = {"m2", "m²", "sqm", "sq m", "sq. m.", "square metres", "square meters", "square metre", "square meter"}
+
+
+def _currency(city: str) -> str:
+    return COUNTRY_BY_NAME[CITY_BY_NAME[city].country].currency
+
+
+def _round_money(value: float, currency: str) -> float:
+    """Prices in large-unit currencies (yen, won...) are rounded to thousands, others to whole units."""
+    return float(round(value, -3 if CURRENCY_BY_CODE[currency].per_usd > 100 else 0))
+
+
+def _distance_km(lat1: float, lon1: float, lat2: float, lon2: float) -> float:
+    a, b = math.radians(lat1), math.radians(lat2)
+    h = math.sin((b - a) / 2) ** 2 + math.cos(a) * math.cos(b) * math.sin(math.radians(lon2 - lon1) / 2) ** 2
+    return 2 * 6371 * math.asin(math.sqrt(min(1.0, h)))
+
+
+@dataclass
+class PropertyWorld(World):
+    listings: dict[str, dict] = field(default_factory=dict)  # listing id → facts
+    agents: dict[str, dict] = field(default_factory=dict)  # agent name → agency, email, phone, city
+    areas: dict[str, dict] = field(default_factory=dict)  # "neighbourhood|city" → school rating, crime index
+    sales: dict[str, list[dict]] = field(default_factory=dict)  # "neighbourhood|city" → recent sales
+
+    def listing(self, listing_id: str) -> dict:
+        key = listing_id.strip().upper()
+        require(key in self.listings, f"unknown listing {listing_id!r}; search the listings of a city to find listing ids")
+        return self.listings[key]
+
+
+def _city(name: str) -> str:
+    require(name in PRICE_PER_M2_USD, f"no property data for {name!r}; use a major city such as \"London\" or \"Tokyo\"")
+    return name
+
+
+@toolbox.world
+def build_world(rng: random.Random) -> PropertyWorld:
+    listings, agents, areas, sales = {}, {}, {}, {}
+    pairs = [(f, l) for f in FIRST_NAMES for l in LAST_NAMES if FIRST_NAMES.index(f) != LAST_NAMES.index(l)]
+    agent_names = rng.sample(pairs, 2 * len(CITIES))
+    for c, city in enumerate(CITIES):
+        country, currency = city.country, _currency(city.name)
+        per_m2 = PRICE_PER_M2_USD[city.name] * CURRENCY_BY_CODE[currency].per_usd
+        city_agents = []
+        for k, agency in enumerate(rng.sample(AGENCIES, 2)):
+            first, last = agent_names[2 * c + k]
+            slug = re.sub(r"[^a-z]", "", agency.lower().replace("&", "and"))
+            agents[f"{first} {last}"] = {
+                "name": f"{first} {last}", "agency": agency, "city": city.name,
+                "email": f"{first.lower()}.{last.lower()}@{slug}.example.com",
+                "phone": f"+{CALLING_CODES[country]}-{rng.randint(20, 989)}-555-{rng.randint(0, 9999):04d}",
+            }
+            city_agents.append(f"{first} {last}")
+        yield_pct = rng.uniform(2.8, 6.5)
+        code = re.sub(r"[^A-Z]", "", city.name.upper())[:3]
+        assert not any(k.startswith(code + "-") for k in listings), f"listing id prefix {code} is not unique"
+        for hood, (dlat, dlon, factor) in NEIGHBOURHOODS.items():
+            key = f"{hood}|{city.name}"
+            areas[key] = {"school": round(rng.uniform(4.0, 9.8), 1), "crime": rng.randint(8, 85)}
+            sales[key] = []
+            for _ in range(5):
+                area = rng.randint(40, 200)
+                sales[key].append({
+                    "address": f"{rng.randint(1, 400)} {rng.choice(STREETS)}, {city.name}",
+                    "price": _round_money(per_m2 * factor * area * rng.uniform(0.85, 1.12), currency),
+                    "date": (TODAY - timedelta(days=rng.randint(3, 110))).isoformat(), "area": area,
+                })
+        for i in range(LISTINGS_PER_CITY):
+            kind = rng.choice(sorted(PROPERTY_TYPES))
+            (bed_lo, bed_hi), (area_lo, area_hi) = PROPERTY_TYPES[kind]
+            hood = rng.choice(sorted(NEIGHBOURHOODS))
+            dlat, dlon, factor = NEIGHBOURHOODS[hood]
+            area = float(rng.randint(area_lo, area_hi))
+            price = _round_money(per_m2 * factor * area * rng.uniform(0.88, 1.15), currency)
+            listing_id = f"{code}-{101 + i}"
+            listings[listing_id] = {
+                "id": listing_id, "city": city.name, "country": country, "currency": currency, "type": kind,
+                "bedrooms": rng.randint(bed_lo, bed_hi), "area": area, "neighbourhood": hood, "price": price,
+                "address": f"{rng.randint(1, 400)} {rng.choice(STREETS)}, {city.name}",
+                "latitude": round(city.latitude + dlat + rng.uniform(-0.006, 0.006), 5),
+                "longitude": round(city.longitude + dlon + rng.uniform(-0.006, 0.006), 5),
+                "rent": _round_money(price * yield_pct * rng.uniform(0.85, 1.15) / 100 / 12, currency),
+                "agent": city_agents[i % 2], "days_on_market": rng.randint(1, 120),
+            }
+    first_two = sorted(listings)[:2]
+    viewings = {
+        "VW-101": {"id": "VW-101", "listing": first_two[0], "start": f"{TODAY + timedelta(days=2)}T11:00", "status": "scheduled"},
+        "VW-102": {"id": "VW-102", "listing": first_two[1], "start": f"{TODAY + timedelta(days=5)}T17:30", "status": "scheduled"},
+    }
+    state = {"buyer_profile": {"id": "BUY-0001", "name": "Maria Lopez", "email": "maria.lopez@example.com"},
+             "viewings": viewings}
+    return PropertyWorld(state=state, listings=listings, agents=agents, areas=areas, sales=sales)
+
+
+# --- value generators ---------------------------------------------------------------------
+
+@toolbox.values_for("listing_id")
+def _listing_ids(w: PropertyWorld) -> list[str]:
+    return sorted(w.listings)
+
+
+@toolbox.values_for("city")
+def _cities(w: PropertyWorld) -> list[str]:
+    return [c.name for c in CITIES]
+
+
+@toolbox.values_for("neighbourhood")
+def _neighbourhoods(w: PropertyWorld) -> list[str]:
+    return list(NEIGHBOURHOODS)
+
+
+@toolbox.values_for("address")
+def _addresses(w: PropertyWorld) -> list[str]:
+    return [w.listings[i]["address"] for i in sorted(w.listings)]
+
+
+@toolbox.values_for("latitude")
+def _latitudes(w: PropertyWorld) -> list[float]:
+    return [c.latitude for c in CITIES]
+
+
+@toolbox.values_for("longitude")
+def _longitudes(w: PropertyWorld) -> list[float]:
+    return [c.longitude for c in CITIES]
+
+
+@toolbox.values_for("money_amount")
+def _amounts(w: PropertyWorld) -> list[float]:
+    return [250000.0, 400000.0, 650000.0, 900000.0, 1200000.0]
+
+
+@toolbox.values_for("person_name")
+def _people(w: PropertyWorld) -> list[str]:
+    return sorted(w.agents)
+
+
+@toolbox.values_for("buyer_email")
+def _buyer_emails(w: PropertyWorld) -> list[str]:
+    return [f"{f.lower()}.{l.lower()}@example.com" for f, l in zip(FIRST_NAMES, LAST_NAMES, strict=True)]
+
+
+@toolbox.values_for("buyer_name")
+def _buyer_names(w: PropertyWorld) -> list[str]:
+    return [f"{f} {l}" for f, l in zip(FIRST_NAMES, LAST_NAMES, strict=True)]
+
+
+@toolbox.values_for("datetime")
+def _moments(w: PropertyWorld) -> list[str]:
+    return [f"{TODAY + timedelta(days=d)}T{h:02d}:{m:02d}" for d in range(1, 11) for h in range(9, 19) for m in (0, 30)]
+
+
+@toolbox.values_for("viewing_id")
+def _viewing_ids(w: PropertyWorld) -> list[str]:
+    return sorted(w.state.get("viewings", {}))
+
+
+@toolbox.values_for("bedroom_count")
+def _bedrooms(w: PropertyWorld) -> list[int]:
+    return [0, 1, 2, 3, 4, 5]
+
+
+@toolbox.values_for("floor_area_m2")
+def _areas(w: PropertyWorld) -> list[float]:
+    return [35.0, 55.0, 72.5, 90.0, 120.0, 150.0, 210.0]
+
+
+@toolbox.values_for("floor_area_text")
+def _area_texts(w: PropertyWorld) -> list[str]:
+    """How people write a floor area: in square feet or square metres, with various unit spellings."""
+    forms = []
+    for i, listing_id in enumerate(sorted(w.listings)[::4]):
+        area = w.listings[listing_id]["area"]
+        feet = round(area * SQFT_PER_M2)
+        forms.append([f"{feet:,} sq ft", f"{feet} square feet", f"{area:g} m²", f"{area:g} square metres", f"{area:g} sqm"][i % 5])
+    return forms
+
+
+@toolbox.values_for("interest_rate_percent")
+def _rates(w: PropertyWorld) -> list[float]:
+    return [3.5, 4.25, 5.0, 5.75, 6.5]
+
+
+@toolbox.values_for("loan_term_years")
+def _terms(w: PropertyWorld) -> list[int]:
+    return [10, 15, 20, 25, 30]
+
+
+@toolbox.values_for("property_search_terms")
+def _search_terms(w: PropertyWorld) -> list[str]:
+    terms = set()
+    for row in w.listings.values():
+        terms.add(f"{row['type']} {row['city']}".lower())
+        terms.add(f"{row['neighbourhood']} {row['city']}".lower())
+    return sorted(terms)
+
+
+# --- listings -----------------------------------------------------------------------------
+
+@toolbox.tool(phrase="search the homes for sale in {city}")
+def search_property_listings(city: City, max_price: Money = 0.0, min_bedrooms: Bedrooms = 0,
+                             property_type: Literal["any", "studio", "apartment", "loft", "townhouse", "house"] = "any") -> list[ListingId]:
+    """List the homes for sale in a city, cheapest first, optionally filtered by price, bedrooms and type.
+
+    Args:
+        city: City name, e.g. "Lyon".
+        max_price: Highest asking price in the city's local currency; 0 for no limit.
+        min_bedrooms: Fewest bedrooms wanted (0-10).
+        property_type: Type of home: "any", "studio", "apartment", "loft", "townhouse" or "house".
+
+    Returns:
+        listing_ids: the listings that match (cheapest first; may be empty).
+    """
+    w = world(PropertyWorld)
+    _city(city)
+    require(max_price >= 0, "max_price must be 0 (no limit) or a positive amount")
+    require(0 <= min_bedrooms <= 10, "min_bedrooms must be between 0 and 10")
+    rows = [r for r in w.listings.values() if r["city"] == city and r["bedrooms"] >= min_bedrooms
+            and (not max_price or r["price"] <= max_price) and property_type in ("any", r["type"])]
+    return [r["id"] for r in sorted(rows, key=lambda r: (r["price"], r["id"]))]
+
+
+@toolbox.tool(phrase="look for properties matching {query}", tags=("search",))
+def find_properties(query: SearchTerms, max_results: int = 10) -> list[ListingId]:
+    """Search every listing by words in its type, bedrooms, neighbourhood, street, city or country.
+
+    Args:
+        query: Words to look for, e.g. "loft berlin" or "3 bedroom riverside"; every word must match.
+        max_results: Maximum number of listing ids to return (1-50).
+
+    Returns:
+        listing_ids: the matching listings (alphabetical by id).
+    """
+    w = world(PropertyWorld)
+    require(1 <= max_results <= 50, "max_results must be between 1 and 50")
+    words = re.sub(r"[^a-z0-9 ]", " ", query.lower()).split()
+    require(bool(words), "query must contain at least one word")
+    hits = []
+    for listing_id, r in sorted(w.listings.items()):
+        text = f"{r['type']} {r['bedrooms']} bedroom {r['neighbourhood']} {r['address']} {r['country']}".lower()
+        if all(word in re.sub(r"[^a-z0-9 ]", " ", text).split() for word in words):
+            hits.append(listing_id)
+    return hits[:max_results]
+
+
+@toolbox.tool(phrase="get the listing details of {listing_id}")
+def get_listing_details(listing_id: ListingId) -> tuple[Address, Money, Currency, Bedrooms, AreaM2]:
+    """Get a listing's street address, asking price, currency, bedrooms and floor area.
+
+    Args:
+        listing_id: Listing id, e.g. "LON-103".
+
+    Returns:
+        address: the property's street address.
+        asking_price: the property's asking price (in the local currency).
+        currency_code: the currency of the asking price (ISO 4217).
+        bedrooms: the property's number of bedrooms.
+        floor_area_m2: the property's floor area (square metres).
+    """
+    r = world(PropertyWorld).listing(listing_id)
+    return r["address"], r["price"], r["currency"], r["bedrooms"], r["area"]
+
+
+@toolbox.tool(phrase="find where {listing_id} is located")
+def get_listing_location(listing_id: ListingId) -> tuple[Latitude, Longitude, City, Neighbourhood]:
+    """Get the map coordinates, city and neighbourhood of a listing.
+
+    Args:
+        listing_id: Listing id.
+
+    Returns:
+        latitude: the property's latitude (decimal degrees).
+        longitude: the property's longitude (decimal degrees).
+        city: the city the property is in.
+        neighbourhood: the neighbourhood the property is in.
+    """
+    r = world(PropertyWorld).listing(listing_id)
+    return r["latitude"], r["longitude"], r["city"], r["neighbourhood"]
+
+
+@toolbox.tool(phrase="find the agent selling {listing_id}")
+def get_listing_agent(listing_id: ListingId) -> tuple[Person, str]:
+    """Find the estate agent who handles a listing, and their agency.
+
+    Args:
+        listing_id: Listing id.
+
+    Returns:
+        agent_name: the listing agent.
+        agency: the agency the listing agent works for.
+    """
+    w = world(PropertyWorld)
+    agent = w.agents[w.listing(listing_id)["agent"]]
+    return agent["name"], agent["agency"]
+
+
+@toolbox.tool(phrase="get the contact details of the estate agent {agent_name}")
+def get_agent_contact(agent_name: Person) -> tuple[Email, Phone]:
+    """Get an estate agent's email address and phone number.
+
+    Args:
+        agent_name: The agent's full name, e.g. "Maria Smith".
+
+    Returns:
+        email: the agent's email address.
+        phone_number: the agent's direct phone number.
+    """
+    w = world(PropertyWorld)
+    name = " ".join(agent_name.split())
+    match = next((a for n, a in w.agents.items() if n.lower() == name.lower()), None)
+    require(match is not None, f"no estate agent named {agent_name!r}; find the agent of a listing first")
+    return match["email"], match["phone"]
+
+
+@toolbox.tool(phrase="find the listing nearest to latitude {latitude} and longitude {longitude}")
+def find_nearest_listing(latitude: Latitude, longitude: Longitude) -> tuple[ListingId, float]:
+    """Find the home for sale nearest to a point on the map (within 50 km), and how far away it is.
+
+    Args:
+        latitude: Latitude in decimal degrees (-90 to 90).
+        longitude: Longitude in decimal degrees (-180 to 180).
+
+    Returns:
+        listing_id: the nearest listing.
+        distance_km: the straight-line distance to the nearest listing (kilometres, 2 decimals).
+    """
+    w = world(PropertyWorld)
+    require(-90 <= latitude <= 90, "latitude must be between -90 and 90")
+    require(-180 <= longitude <= 180, "longitude must be between -180 and 180")
+    best = min(sorted(w.listings.values(), key=lambda r: r["id"]),
+               key=lambda r: _distance_km(latitude, longitude, r["latitude"], r["longitude"]))
+    km = round(_distance_km(latitude, longitude, best["latitude"], best["longitude"]), 2)
+    require(km <= NEAREST_RADIUS_KM, f"no home for sale within {NEAREST_RADIUS_KM} km of ({latitude}, {longitude}); "
+                                     f"the nearest is {best['id']} in {best['city']}, {km:.0f} km away")
+    return best["id"], km
+
+
+@toolbox.tool(phrase="get the map coordinates of {address}", tags=("canonicalise",))
+def geocode_property_address(address: Address) -> tuple[Latitude, Longitude]:
+    """Turn a one-line street address in a covered city into map coordinates.
+
+    Args:
+        address: Street address ending with the city, e.g. "12 Elm Street, Paris".
+
+    Returns:
+        latitude: the address's latitude (decimal degrees).
+        longitude: the address's longitude (decimal degrees).
+    """
+    w = world(PropertyWorld)
+    text = " ".join(address.split())
+    for r in w.listings.values():
+        if r["address"].lower() == text.lower():
+            return r["latitude"], r["longitude"]
+    street, _, city = text.rpartition(",")
+    city = city.strip()
+    require(bool(street.strip()) and city in CITY_BY_NAME,
+            f"cannot place {address!r}: write it as a street address ending with a major city, e.g. \"12 Elm Street, Paris\"")
+    spot = zlib.crc32(street.strip().lower().encode())
+    centre = CITY_BY_NAME[city]
+    lat = centre.latitude + ((spot % 1000) / 1000 - 0.5) * 0.06
+    lon = centre.longitude + ((spot // 1000 % 1000) / 1000 - 0.5) * 0.06
+    return round(lat, 5), round(lon, 5)
+
+
+# --- prices and valuation -------------------------------------------------------------------
+
+@toolbox.tool(phrase="work out the asking price per square metre of {listing_id}")
+def get_price_per_square_metre(listing_id: ListingId) -> tuple[float, Currency]:
+    """Work out a listing's asking price per square metre of floor area.
+
+    Args:
+        listing_id: Listing id.
+
+    Returns:
+        price_per_m2: the asking price per square metre (local currency, rounded to whole units).
+        currency_code: the currency of the price (ISO 4217).
+    """
+    r = world(PropertyWorld).listing(listing_id)
+    return float(round(r["price"] / r["area"])), r["currency"]
+
+
+@toolbox.tool(phrase="get the housing market summary for {city}")
+def get_city_market_summary(city: City) -> tuple[float, Currency, int]:
+    """Summarise a city's housing market: median asking price per square metre, its currency and how many homes are listed.
+
+    Args:
+        city: City name, e.g. "Melbourne".
+
+    Returns:
+        median_price_per_m2: the median asking price per square metre (local currency, whole units).
+        currency_code: the city's currency (ISO 4217).
+        active_listings: the number of homes listed for sale.
+    """
+    w = world(PropertyWorld)
+    _city(city)
+    rows = [r for r in w.listings.values() if r["city"] == city]
+    return float(round(statistics.median(r["price"] / r["area"] for r in rows))), _currency(city), len(rows)
+
+
+@toolbox.tool(phrase="get the school rating and crime index of {neighbourhood}, {city}")
+def get_neighbourhood_stats(neighbourhood: Neighbourhood, city: City) -> tuple[float, int]:
+    """Get the average school rating and the crime index of a neighbourhood of a city.
+
+    Args:
+        neighbourhood: Neighbourhood name: "Old Town", "Riverside", "Hillcrest" or "Parkside".
+        city: City name.
+
+    Returns:
+        school_rating: the average rating of the neighbourhood's schools (1-10, higher is better).
+        crime_index: the neighbourhood's crime index (0-100, lower is safer).
+    """
+    w = world(PropertyWorld)
+    _city(city)
+    require(neighbourhood in NEIGHBOURHOODS,
+            f"unknown neighbourhood {neighbourhood!r}; every city has {', '.join(NEIGHBOURHOODS)}")
+    row = w.areas[f"{neighbourhood}|{city}"]
+    return row["school"], row["crime"]
+
+
+@toolbox.tool(phrase="estimate the market value in {city} of a home whose bedroom count is {bedrooms} and whose floor area in square metres is {floor_area_m2}")
+def estimate_property_value(city: City, floor_area_m2: AreaM2, bedrooms: Bedrooms) -> tuple[Money, Currency]:
+    """Estimate the market value of a home from its city, floor area and bedrooms.
+
+    Args:
+        city: City name.
+        floor_area_m2: Floor area in square metres (10-2000).
+        bedrooms: Number of bedrooms (0-10).
+
+    Returns:
+        estimated_value: the estimated market value (local currency).
+        currency_code: the currency of the estimate (ISO 4217).
+    """
+    _city(city)
+    require(10 <= floor_area_m2 <= 2000, "floor_area_m2 must be between 10 and 2000 square metres")
+    require(0 <= bedrooms <= 10, "bedrooms must be between 0 and 10")
+    currency = _currency(city)
+    per_m2 = PRICE_PER_M2_USD[city] * CURRENCY_BY_CODE[currency].per_usd
+    return _round_money(per_m2 * floor_area_m2 * (1 + 0.02 * bedrooms), currency), currency
+
+
+@toolbox.tool(phrase="convert the floor area {area} into square metres and square feet", tags=("canonicalise",))
+def convert_floor_area(area: AreaText) -> tuple[AreaM2, float]:
+    """Read a floor area written in square feet or square metres and give it in both units.
+
+    Args:
+        area: Floor area with its unit, e.g. "1,250 sq ft", "850 square feet", "95 m²" or "72 sqm".
+
+    Returns:
+        floor_area_m2: the converted area in square metres (1 decimal).
+        floor_area_sqft: the converted area in square feet (whole number).
+    """
+    match = AREA.match(area)
+    require(match is not None, f"cannot read {area!r}: write a number and a unit, e.g. \"1,250 sq ft\" or \"95 m²\"")
+    value = float(match.group(1).replace(",", ""))
+    unit = match.group(2).lower().rstrip(".") if match.group(2) else ""
+    require(value > 0, "the floor area must be greater than 0")
+    if unit in FEET or unit + "." in FEET:
+        return round(value / SQFT_PER_M2, 1), float(round(value))
+    require(unit in METRES or unit + "." in METRES,
+            f"unknown unit {match.group(2)!r}; use square feet (\"sq ft\") or square metres (\"m²\")")
+    return round(value, 1), float(round(value * SQFT_PER_M2))
+
+
+@toolbox.tool(phrase="find recent comparable sales for {listing_id}")
+def get_comparable_sales(listing_id: ListingId) -> tuple[list[Address], Money, Day]:
+    """Find homes recently sold in the same neighbourhood as a listing, their median price and the latest sale date.
+
+    Args:
+        listing_id: Listing id.
+
+    Returns:
+        comparable_addresses: the addresses of the comparable homes sold (most recent first).
+        median_sale_price: the median sale price of the comparable homes (local currency).
+        latest_sale_date: the date of the most recent comparable sale (YYYY-MM-DD).
+    """
+    w = world(PropertyWorld)
+    r = w.listing(listing_id)
+    sold = sorted(w.sales[f"{r['neighbourhood']}|{r['city']}"], key=lambda s: (s["date"], s["address"]), reverse=True)
+    return [s["address"] for s in sold], float(statistics.median(s["price"] for s in sold)), sold[0]["date"]
+
+
+@toolbox.tool(phrase="work out the rental yield of {listing_id}")
+def get_rental_yield(listing_id: ListingId) -> tuple[float, float]:
+    """Work out the gross rental yield of a listing at its asking price, from the rent it would fetch.
+
+    Args:
+        listing_id: Listing id.
+
+    Returns:
+        gross_yield: the gross rental yield (percent a year, 2 decimals).
+        monthly_rent: the estimated monthly rent (local currency).
+    """
+    r = world(PropertyWorld).listing(listing_id)
+    return round(r["rent"] * 12 / r["price"] * 100, 2), r["rent"]
+
+
+@toolbox.tool(phrase="work out the monthly repayment on a {term_years}-year mortgage of {principal} at {annual_rate_percent}% interest")
+def calculate_mortgage_payment(principal: Money, annual_rate_percent: Rate, term_years: Term) -> tuple[float, float]:
+    """Work out the monthly repayment and total interest of a fixed-rate repayment mortgage.
+
+    Args:
+        principal: Amount borrowed, greater than 0 (any currency; results are in the same currency).
+        annual_rate_percent: Yearly interest rate in percent (0-25), e.g. 4.5.
+        term_years: Length of the mortgage in years (1-40).
+
+    Returns:
+        monthly_payment: the monthly repayment (2 decimals).
+        total_interest: the interest paid over the whole term (2 decimals).
+    """
+    require(principal > 0, "principal must be greater than 0")
+    require(0 <= annual_rate_percent <= 25, "annual_rate_percent must be between 0 and 25")
+    require(1 <= term_years <= 40, "term_years must be between 1 and 40")
+    months = term_years * 12
+    rate = annual_rate_percent / 100 / 12
+    payment = principal / months if rate == 0 else principal * rate / (1 - (1 + rate) ** -months)
+    return round(payment, 2), round(payment * months - principal, 2)
+
+
+# --- viewings -------------------------------------------------------------------------------
+
+def _moment(text: str) -> datetime:
+    try:
+        moment = datetime.strptime(text, "%Y-%m-%dT%H:%M")
+    except ValueError:
+        raise ToolError(f"time {text!r} is not in YYYY-MM-DDTHH:MM format") from None
+    return moment
+
+
+@toolbox.tool(phrase="book a viewing of {listing_id} at {start_time}", requires=("buyer_profile",), tags=("state_change",))
+def schedule_property_viewing(listing_id: ListingId, start_time: Moment) -> tuple[ViewingId, Person]:
+    """Book a viewing of a listing with its agent; needs a buyer profile.
+
+    Args:
+        listing_id: Listing id.
+        start_time: Viewing start in local time, YYYY-MM-DDTHH:MM, between 08:00 and 19:59, within the next 60 days.
+
+    Returns:
+        viewing_id: the booked viewing (its viewing id).
+        agent_name: the agent who will show the property.
+    """
+    w = world(PropertyWorld)
+    r = w.listing(listing_id)
+    moment = _moment(start_time)
+    require(bool(w.state.get("buyer_profile")),
+            "viewings need a buyer profile: create a buyer profile with your name and email first")
+    require(moment > NOW, f"{start_time} is in the past; pick a time after {NOW:%Y-%m-%dT%H:%M}")
+    require(moment <= NOW + timedelta(days=BOOKING_HORIZON_DAYS),
+            f"viewings can be booked at most {BOOKING_HORIZON_DAYS} days ahead")
+    require(VIEWING_HOURS[0] <= moment.hour < VIEWING_HOURS[1], "viewings start between 08:00 and 19:59")
+    viewings = w.state.setdefault("viewings", {})
+    clash = [v["id"] for v in viewings.values()
+             if v["listing"] == r["id"] and v["start"] == start_time and v["status"] == "scheduled"]
+    require(not clash, f"{r['id']} already has a viewing at {start_time} ({clash[0] if clash else ''}); pick another time")
+    viewing_id = f"VW-{101 + len(viewings)}"
+    viewings[viewing_id] = {"id": viewing_id, "listing": r["id"], "start": start_time, "status": "scheduled"}
+    return viewing_id, r["agent"]
+
+
+@toolbox.tool(phrase="list my upcoming property viewings")
+def list_property_viewings() -> list[ViewingId]:
+    """List the buyer's scheduled viewings that have not been cancelled, soonest first.
+
+    Returns:
+        viewing_ids: the scheduled viewings (viewing ids, soonest first).
+    """
+    viewings = world(PropertyWorld).state.get("viewings", {})
+    rows = [v for v in viewings.values() if v["status"] == "scheduled"]
+    return [v["id"] for v in sorted(rows, key=lambda v: (v["start"], v["id"]))]
+
+
+@toolbox.tool(phrase="cancel the property viewing {viewing_id}", tags=("state_change",))
+def cancel_property_viewing(viewing_id: ViewingId) -> tuple[str, ListingId]:
+    """Cancel a scheduled viewing.
+
+    Args:
+        viewing_id: Viewing id, e.g. "VW-101".
+
+    Returns:
+        viewing_status: the viewing's status after the request.
+        listing_id: the listing the viewing was for.
+    """
+    viewings = world(PropertyWorld).state.get("viewings", {})
+    key = viewing_id.strip().upper()
+    require(key in viewings, f"unknown viewing {viewing_id!r}; list your viewings to see their ids")
+    require(viewings[key]["status"] == "scheduled", f"viewing {key} is already cancelled")
+    viewings[key]["status"] = "cancelled"
+    return "cancelled", viewings[key]["listing"]
+
+
+@toolbox.tool(phrase="create a buyer profile for {full_name} with email {email}", tags=("state_change",))
+def create_buyer_profile(full_name: BuyerName, email: BuyerEmail) -> str:
+    """Create (or replace) the buyer profile that agents see when a viewing is booked.
+
+    Args:
+        full_name: The buyer's full name, e.g. "Maria Lopez".
+        email: The buyer's email address, e.g. "maria.lopez@example.com".
+
+    Returns:
+        buyer_id: the id of the buyer profile.
+    """
+    w = world(PropertyWorld)
+    require(len(full_name.split()) >= 2, "full_name must give a first and a last name")
+    require(bool(EMAIL.match(email.strip())), f"{email!r} is not a valid email address")
+    buyer_id = f"BUY-{zlib.crc32(email.strip().lower().encode()) % 10000:04d}"
+    w.state["buyer_profile"] = {"id": buyer_id, "name": " ".join(full_name.split()), "email": email.strip().lower()}
+    return buyer_id
+
+
+toolbox.condition(
+    "buyer_profile",
+    holds=lambda w: bool(w.state.get("buyer_profile")),
+    broken_state={"buyer_profile": None},
+    fix=("create_buyer_profile", {"full_name": "Maria Lopez", "email": "maria.lopez@example.com"}),
+)
