@@ -1,0 +1,677 @@
+"""Calendar and Reminders: the user's events (look-ups, availability, free slots, creating,
+moving, cancelling and inviting) and their reminders (add, list, complete, delete).
+
+The calendar covers 30 days before to 60 days after the simulated now (`gazetteer.NOW`).
+Attendees come from the same directory of people as the phone assistant's contacts, so a
+name found here can be messaged or looked up there. Event times are local to the event city.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta
+from typing import Annotated
+
+from factory.gazetteer import CITIES, CITY_BY_NAME, FIRST_NAMES, LAST_NAMES, NOW
+from factory.toolbox import Kind, Toolbox, ToolError, World, require, world
+
+toolbox = Toolbox()
+
+EventId = Annotated[str, Kind("event_id")]
+ReminderId = Annotated[str, Kind("reminder_id")]
+Title = Annotated[str, Kind("event_title")]
+ReminderText = Annotated[str, Kind("reminder_text")]
+Person = Annotated[str, Kind("person_name")]
+City = Annotated[str, Kind("city")]
+Day = Annotated[str, Kind("date")]
+Moment = Annotated[str, Kind("datetime")]
+Minutes = Annotated[int, Kind("duration_minutes")]
+
+# The people directory shared with the phone assistant: the same 40 full names in both worlds.
+PEOPLE = [f"{FIRST_NAMES[i]} {LAST_NAMES[i]}" for i in range(30)] + [
+    f"{FIRST_NAMES[i]} {LAST_NAMES[(i + 13) % 30]}" for i in range(0, 30, 3)
+]
+OWNER = "Chloe Garcia"  # the calendar's owner; organiser of personal appointments
+HOME_CITY = "San Francisco"
+FIRST_DAY = NOW.date() - timedelta(days=30)
+LAST_DAY = NOW.date() + timedelta(days=60)
+WORK_START, WORK_END = 9 * 60, 18 * 60  # free slots are searched within working hours
+MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September",
+          "October", "November", "December"]
+SHARED_TITLES = ["Project sync", "Budget review", "Design review", "Quarterly planning", "Client call",
+                 "Product demo", "Hiring interview", "Board meeting", "Marketing brainstorm", "Sprint retrospective",
+                 "Book club", "Team dinner"]
+PERSONAL_TITLES = ["Dentist appointment", "Yoga class", "Doctor's appointment", "Car service", "Haircut"]
+ONE_TO_ONE = ["1:1 with {first}", "Lunch with {first}", "Coffee with {first}"]
+NEW_TITLES = ["Team offsite planning", "Call with the bank", "Pick up new glasses", "Parent-teacher meeting",
+              "Gym session", "Contract review", "Farewell drinks", "Vendor negotiation", "Tax advisor meeting",
+              "Photography workshop"]
+REMINDER_TEXTS = ["Renew passport", "Pay electricity bill", "Buy a birthday gift", "Submit expense report",
+                  "Call the plumber", "Book flights for the conference", "Water the plants", "Return library books",
+                  "Schedule annual checkup", "Send the quarterly report", "Cancel the gym trial", "Order printer ink",
+                  "Pick up dry cleaning", "Back up the laptop", "Reply to the landlord", "Buy concert tickets"]
+NEW_REMINDER_TEXTS = ["Confirm dinner reservation", "Charge the camera batteries", "Prepare slides for the review",
+                      "Check in for the flight", "Bring the signed contract", "Text the babysitter",
+                      "Print the boarding pass", "Buy milk"]
+
+
+@dataclass
+class CalendarWorld(World):
+    events: dict[str, dict] = field(default_factory=dict)  # event id → title, start, minutes, city, organizer, attendees
+    reminders: dict[str, dict] = field(default_factory=dict)  # reminder id → text, due, done
+
+
+def _fmt(moment: datetime) -> str:
+    return moment.strftime("%Y-%m-%dT%H:%M")
+
+
+@toolbox.world
+def build_world(rng: random.Random) -> CalendarWorld:
+    events: dict[str, dict] = {}
+    seen: set[tuple[str, date]] = set()
+    travel_cities = [c.name for c in CITIES if c.name != HOME_CITY]
+    day = FIRST_DAY
+    while day <= LAST_DAY:
+        count = rng.choice([1, 2, 2, 3, 3, 4]) if day.weekday() < 5 else rng.choice([0, 0, 1])
+        clock = 8 * 60 + rng.choice([0, 30, 60, 90])
+        for _ in range(count):
+            minutes = rng.choice([30, 30, 45, 60, 60, 90, 120])
+            if clock + minutes > 19 * 60:
+                break
+            kind = rng.random()
+            if kind < 0.15:
+                title, attendees = rng.choice(PERSONAL_TITLES), []
+            elif kind < 0.45:
+                person = rng.choice(PEOPLE)
+                title, attendees = rng.choice(ONE_TO_ONE).format(first=person.split()[0]), [person]
+            else:
+                title, attendees = rng.choice(SHARED_TITLES), rng.sample(PEOPLE, rng.randint(1, 3))
+            if (title, day) not in seen:
+                seen.add((title, day))
+                start = datetime(day.year, day.month, day.day) + timedelta(minutes=clock)
+                events[f"EVT-{1001 + len(events)}"] = {
+                    "title": title, "start": _fmt(start), "minutes": minutes,
+                    "city": HOME_CITY if rng.random() < 0.75 else rng.choice(travel_cities),
+                    "organizer": attendees[0] if attendees else OWNER, "attendees": attendees,
+                }
+            clock += minutes + rng.choice([30, 60, 90, 120])
+        day += timedelta(days=1)
+    # Everyone in the directory has at least two upcoming shared events.
+    upcoming = [eid for eid, row in events.items() if row["start"] > _fmt(NOW) and row["title"] in SHARED_TITLES]
+    for person in PEOPLE:
+        mine = [eid for eid in upcoming if person in events[eid]["attendees"]]
+        for eid in rng.sample([e for e in upcoming if e not in mine], max(0, 2 - len(mine))):
+            events[eid]["attendees"].append(person)
+    reminders = {}
+    midnight = datetime(NOW.year, NOW.month, NOW.day)
+    for k, text in enumerate(rng.sample(REMINDER_TEXTS, len(REMINDER_TEXTS))):
+        past = k < 5  # five reminders fell due last week; four of them are done, one is overdue
+        due = midnight + timedelta(days=rng.randint(-8, -1) if past else rng.randint(0, 25), hours=rng.choice([9, 12, 17, 20]))
+        reminders[f"REM-{301 + k}"] = {"text": text, "due": _fmt(due), "done": past and k != 2}
+    return CalendarWorld(events=events, reminders=reminders, state={"calendar_sync": True, "reminder_alerts": True})
+
+
+toolbox.condition(
+    "calendar_sync",
+    holds=lambda w: w.state.get("calendar_sync", True),
+    broken_state={"calendar_sync": False},
+    fix=("set_calendar_sync", {"enabled": True}),
+)
+toolbox.condition(
+    "reminder_alerts",
+    holds=lambda w: w.state.get("reminder_alerts", True),
+    broken_state={"reminder_alerts": False},
+    fix=("set_reminder_alerts", {"enabled": True}),
+)
+
+
+# --- helpers ---------------------------------------------------------------------------------
+
+_DATE_RE = re.compile(r"\d{4}-\d{2}-\d{2}")
+_MOMENT_RE = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}")
+
+
+def _day(text: str, name: str = "date") -> date:
+    require(isinstance(text, str) and bool(_DATE_RE.fullmatch(text.strip())), f"{name} {text!r} is not in YYYY-MM-DD format")
+    try:
+        day = date.fromisoformat(text.strip())
+    except ValueError:
+        raise ToolError(f"{name} {text!r} is not a real calendar date") from None
+    require(2000 <= day.year <= 2100, f"{name} {text} is outside the calendar's years 2000-2100")
+    return day
+
+
+def _moment(text: str, name: str = "start") -> datetime:
+    require(isinstance(text, str) and bool(_MOMENT_RE.fullmatch(text.strip())),
+            f"{name} {text!r} is not in YYYY-MM-DDTHH:MM format (24-hour clock)")
+    try:
+        moment = datetime.fromisoformat(text.strip())
+    except ValueError:
+        raise ToolError(f"{name} {text!r} is not a real date and time") from None
+    require(2000 <= moment.year <= 2100, f"{name} {text} is outside the calendar's years 2000-2100")
+    return moment
+
+
+def _minutes(value: int) -> int:
+    require(5 <= value <= 720, f"duration_minutes must be between 5 and 720, got {value}")
+    return value
+
+
+def _events(w: CalendarWorld) -> dict[str, dict]:
+    """The calendar as it stands: base events minus cancellations, with moves, invitations and new events."""
+    cancelled = set(w.state.get("cancelled", []))
+    moved = w.state.get("moved", {})
+    invited = w.state.get("invited", {})
+    current = {}
+    for eid, row in (*w.events.items(), *w.state.get("created", {}).items()):
+        if eid in cancelled:
+            continue
+        row = dict(row)
+        row["start"] = moved.get(eid, row["start"])
+        row["attendees"] = list(row["attendees"]) + list(invited.get(eid, []))
+        current[eid] = row
+    return current
+
+
+def _event(eid: str) -> dict:
+    w = world(CalendarWorld)
+    current = _events(w)
+    if eid not in current:
+        if eid in w.state.get("cancelled", []):
+            raise ToolError(f"event {eid} was cancelled")
+        raise ToolError(f"unknown event id {eid!r}; find event ids with the calendar search or the list of a day's events")
+    return current[eid]
+
+
+def _upcoming(eid: str) -> dict:
+    row = _event(eid)
+    require(row["start"] > _fmt(NOW), f"event {eid} ({row['title']}) already took place on {row['start']}; only upcoming events can be changed")
+    return row
+
+
+def _end(row: dict) -> datetime:
+    return datetime.fromisoformat(row["start"]) + timedelta(minutes=row["minutes"])
+
+
+def _overlaps(w: CalendarWorld, start: datetime, minutes: int, skip: str = "") -> list[str]:
+    end = start + timedelta(minutes=minutes)
+    return [eid for eid, row in _events(w).items()
+            if eid != skip and datetime.fromisoformat(row["start"]) < end and start < _end(row)]
+
+
+def _person(name: str) -> str:
+    cleaned = " ".join(name.split())
+    require(bool(re.fullmatch(r"[A-Za-z][A-Za-z'\-]*( [A-Za-z][A-Za-z'\-]*)+", cleaned)),
+            f"{name!r} is not a full name; give first and last name, e.g. 'Maria Lopez'")
+    return cleaned
+
+
+def _reminders(w: CalendarWorld) -> dict[str, dict]:
+    deleted = set(w.state.get("reminders_deleted", []))
+    done = set(w.state.get("reminders_done", []))
+    current = {}
+    for rid, row in (*w.reminders.items(), *w.state.get("reminders_added", {}).items()):
+        if rid not in deleted:
+            current[rid] = {**row, "done": row["done"] or rid in done}
+    return current
+
+
+def _reminder(rid: str) -> dict:
+    w = world(CalendarWorld)
+    current = _reminders(w)
+    if rid not in current:
+        if rid in w.state.get("reminders_deleted", []):
+            raise ToolError(f"reminder {rid} was deleted")
+        raise ToolError(f"unknown reminder id {rid!r}; list the reminders to see their ids")
+    return current[rid]
+
+
+def _spoken_date(day: date) -> str:
+    return f"{MONTHS[day.month - 1]} {day.day}"
+
+
+# --- value generators ------------------------------------------------------------------------
+
+def _upcoming_ids(w: CalendarWorld) -> list[str]:
+    return [eid for eid, row in w.events.items() if row["start"] > _fmt(NOW)]
+
+
+@toolbox.values_for("event_id")
+def _event_ids(w: CalendarWorld) -> list[str]:
+    return _upcoming_ids(w)
+
+
+@toolbox.values_for("person_name")
+def _people(w: CalendarWorld) -> list[str]:
+    return list(PEOPLE)
+
+
+@toolbox.values_for("date")
+def _dates(w: CalendarWorld) -> list[str]:
+    return [(NOW.date() + timedelta(days=k)).isoformat() for k in range(1, 46)]
+
+
+@toolbox.values_for("datetime")
+def _datetimes(w: CalendarWorld) -> list[str]:
+    days = [NOW.date() + timedelta(days=k) for k in range(1, 46)]
+    return [f"{d.isoformat()}T{h:02d}:{m:02d}" for d in days for h in range(8, 18) for m in (0, 30)]
+
+
+@toolbox.values_for("city")
+def _cities(w: CalendarWorld) -> list[str]:
+    return [c.name for c in CITIES]
+
+
+@toolbox.values_for("event_title")
+def _titles(w: CalendarWorld) -> list[str]:
+    return list(NEW_TITLES)
+
+
+@toolbox.values_for("duration_minutes")
+def _durations(w: CalendarWorld) -> list[int]:
+    return [15, 30, 45, 60, 90, 120]
+
+
+@toolbox.values_for("reminder_id")
+def _reminder_ids(w: CalendarWorld) -> list[str]:
+    return [rid for rid, row in w.reminders.items() if not row["done"]]
+
+
+@toolbox.values_for("reminder_text")
+def _reminder_texts(w: CalendarWorld) -> list[str]:
+    return list(NEW_REMINDER_TEXTS)
+
+
+@toolbox.values_for("event_mention")
+def _mentions(w: CalendarWorld) -> list[str]:
+    """How people refer to an upcoming event: "the Budget review on June 17", "lunch with maria on 20 June"."""
+    mentions = []
+    for k, eid in enumerate(_upcoming_ids(w)):
+        row = w.events[eid]
+        day = date.fromisoformat(row["start"][:10])
+        if k % 2:
+            mentions.append(f"{row['title'].lower()} on {day.day} {MONTHS[day.month - 1]}")
+        else:
+            mentions.append(f"the {row['title']} on {_spoken_date(day)}")
+    return mentions
+
+
+@toolbox.values_for("calendar_search_terms")
+def _search_terms(w: CalendarWorld) -> list[str]:
+    words = {t.split()[0].lower() for t in SHARED_TITLES + PERSONAL_TITLES} | {"lunch", "coffee", "review"}
+    words |= {p.split()[0].lower() for p in PEOPLE} | {row["city"].lower() for row in w.events.values()}
+    return sorted(words)
+
+
+# --- tools -----------------------------------------------------------------------------------
+
+@toolbox.tool(phrase="search my calendar for {query}", tags=("search",))
+def search_calendar(query: Annotated[str, Kind("calendar_search_terms")], max_results: int = 10) -> list[EventId]:
+    """Search calendar events by words in their title, city or attendee names, or by a YYYY-MM-DD date.
+
+    Args:
+        query: Words to look for, e.g. "budget review" or "maria"; all words must match.
+        max_results: Maximum number of event ids to return (1-50).
+
+    Returns:
+        event_ids: the matching events (event ids, in start order).
+    """
+    w = world(CalendarWorld)
+    require(1 <= max_results <= 50, "max_results must be between 1 and 50")
+    words = query.lower().split()
+    require(bool(words), "query must contain at least one word")
+    hits = []
+    for eid, row in _events(w).items():
+        text = f"{row['title']} {row['city']} {' '.join(row['attendees'])} {row['start'][:10]}".lower()
+        if all(word in text for word in words):
+            hits.append((row["start"], eid))
+    return [eid for _, eid in sorted(hits)[:max_results]]
+
+
+@toolbox.tool(phrase="work out which calendar event is meant by \"{mention}\"", tags=("canonicalise",))
+def resolve_event_mention(mention: Annotated[str, Kind("event_mention")]) -> EventId:
+    """Resolve the way someone refers to an event (its title and day) to the calendar's event id.
+
+    Args:
+        mention: Free-form reference naming the event's title and its month and day, e.g. "the Budget review on June 17" or "lunch with maria on 20 June".
+
+    Returns:
+        event_id: the event meant (its event id).
+    """
+    w = world(CalendarWorld)
+    text = " ".join(mention.lower().replace(",", " ").split())
+    months = "|".join(m.lower() for m in MONTHS)
+    found = re.search(rf"\b({months})\s+(\d{{1,2}})(?:st|nd|rd|th)?\b", text) or re.search(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+({months})\b", text)
+    require(found is not None, f"no date in {mention!r}; name the event's month and day, e.g. 'the Budget review on June 17'")
+    month_word, day_number = (found.group(1), found.group(2)) if not found.group(1).isdigit() else (found.group(2), found.group(1))
+    month = [m.lower() for m in MONTHS].index(month_word) + 1
+    hits = []
+    for eid, row in _events(w).items():
+        start = date.fromisoformat(row["start"][:10])
+        if (start.month, start.day) == (month, int(day_number)) and row["title"].lower() in text:
+            hits.append((abs((start - NOW.date()).days), eid))
+    require(bool(hits), f"no event matches {mention!r}; check the title and the day with the calendar search")
+    return min(hits)[1]
+
+
+@toolbox.tool(phrase="list my events on {date}")
+def list_events_on_date(date: Day) -> list[EventId]:
+    """List the ids of the events on a date, in start order.
+
+    Args:
+        date: The date (YYYY-MM-DD).
+
+    Returns:
+        event_ids: that day's events (event ids in start order; empty when the day is free).
+    """
+    day = _day(date).isoformat()
+    rows = _events(world(CalendarWorld))
+    return [eid for eid, row in sorted(rows.items(), key=lambda item: item[1]["start"]) if row["start"][:10] == day]
+
+
+@toolbox.tool(phrase="find my next event")
+def get_next_event() -> tuple[EventId, Moment]:
+    """Find the next event that starts after the current time.
+
+    Returns:
+        event_id: the next event (its event id).
+        start: the next event's start date and time (YYYY-MM-DDTHH:MM).
+    """
+    now = _fmt(NOW)
+    upcoming = sorted((row["start"], eid) for eid, row in _events(world(CalendarWorld)).items() if row["start"] > now)
+    require(bool(upcoming), "there are no upcoming events in the calendar")
+    return upcoming[0][1], upcoming[0][0]
+
+
+@toolbox.tool(phrase="find my next event with {person}")
+def find_next_event_with(person: Person) -> tuple[EventId, Moment]:
+    """Find the next upcoming event a person attends.
+
+    Args:
+        person: The attendee's full name, e.g. "Maria Lopez".
+
+    Returns:
+        event_id: the next event with that person (its event id).
+        start: that event's start date and time (YYYY-MM-DDTHH:MM).
+    """
+    name = _person(person).lower()
+    now = _fmt(NOW)
+    hits = sorted((row["start"], eid) for eid, row in _events(world(CalendarWorld)).items()
+                  if row["start"] > now and name in (a.lower() for a in row["attendees"]))
+    require(bool(hits), f"no upcoming event with {person}; check the spelling of the full name")
+    return hits[0][1], hits[0][0]
+
+
+@toolbox.tool(phrase="get the title, start time, city and attendees of {event_id}")
+def get_event_details(event_id: EventId) -> tuple[Title, Moment, City, list[Person]]:
+    """Get an event's title, start time, city and attendees.
+
+    Args:
+        event_id: The event id, e.g. "EVT-1042".
+
+    Returns:
+        title: the event's title.
+        start: the event's start date and time (YYYY-MM-DDTHH:MM, local to its city).
+        city: the event's city.
+        attendees: the event's attendees (full names; empty for personal appointments).
+    """
+    row = _event(event_id)
+    return row["title"], row["start"], row["city"], list(row["attendees"])
+
+
+@toolbox.tool(phrase="find who organised {event_id}")
+def get_event_organizer(event_id: EventId) -> Person:
+    """Find the person who organised an event.
+
+    Args:
+        event_id: The event id, e.g. "EVT-1042".
+
+    Returns:
+        organizer: the event's organiser (full name).
+    """
+    return _event(event_id)["organizer"]
+
+
+@toolbox.tool(phrase="schedule an event called {title} in {city} at {start} for {duration_minutes} minutes",
+              requires=("calendar_sync",), tags=("state_change",))
+def create_event(title: Title, start: Moment, duration_minutes: Minutes, city: City) -> EventId:
+    """Create a new calendar event (overlaps with other events are allowed).
+
+    Args:
+        title: The event's title, e.g. "Contract review".
+        start: Start date and time (YYYY-MM-DDTHH:MM), local to the event's city.
+        duration_minutes: Length of the event in minutes (5-720).
+        city: The city where the event takes place, e.g. "Boston".
+
+    Returns:
+        event_id: the new event (its event id).
+    """
+    w = world(CalendarWorld)
+    require(w.state.get("calendar_sync", True), "Calendar sync is off, so the event cannot be saved: turn calendar sync on first")
+    title = " ".join(title.split())
+    require(0 < len(title) <= 80, "title must have 1 to 80 characters")
+    moment = _moment(start)
+    minutes = _minutes(duration_minutes)
+    require(city in CITY_BY_NAME, f"unknown city {city!r}; use a city name such as {HOME_CITY!r} or 'London'")
+    created = w.state.setdefault("created", {})
+    eid = f"EVT-{5001 + len(created)}"
+    created[eid] = {"title": title, "start": _fmt(moment), "minutes": minutes, "city": city,
+                    "organizer": OWNER, "attendees": []}
+    return eid
+
+
+@toolbox.tool(phrase="cancel {event_id}", requires=("calendar_sync",), tags=("state_change",))
+def cancel_event(event_id: EventId) -> Title:
+    """Cancel an upcoming event and notify its attendees.
+
+    Args:
+        event_id: The id of the event to cancel, e.g. "EVT-1042".
+
+    Returns:
+        title: the cancelled event's title.
+    """
+    w = world(CalendarWorld)
+    require(w.state.get("calendar_sync", True), "Calendar sync is off, so attendees cannot be notified: turn calendar sync on first")
+    row = _upcoming(event_id)
+    w.state.setdefault("cancelled", []).append(event_id)
+    return row["title"]
+
+
+@toolbox.tool(phrase="move {event_id} to {new_start}", requires=("calendar_sync",), tags=("state_change",))
+def reschedule_event(event_id: EventId, new_start: Moment) -> tuple[Moment, Moment]:
+    """Move an upcoming event to a new start time, keeping its length.
+
+    Args:
+        event_id: The id of the event to move, e.g. "EVT-1042".
+        new_start: The new start date and time (YYYY-MM-DDTHH:MM); must be in the future.
+
+    Returns:
+        start: the event's new start date and time.
+        end: the event's new end date and time.
+    """
+    w = world(CalendarWorld)
+    require(w.state.get("calendar_sync", True), "Calendar sync is off, so attendees cannot be notified: turn calendar sync on first")
+    row = _upcoming(event_id)
+    moment = _moment(new_start, "new_start")
+    require(moment > NOW, f"new_start {new_start} is in the past (now is {_fmt(NOW)}); pick a future time")
+    w.state.setdefault("moved", {})[event_id] = _fmt(moment)
+    return _fmt(moment), _fmt(moment + timedelta(minutes=row["minutes"]))
+
+
+@toolbox.tool(phrase="invite {person} to {event_id}", requires=("calendar_sync",), tags=("state_change",))
+def invite_to_event(event_id: EventId, person: Person) -> int:
+    """Invite a person to an upcoming event.
+
+    Args:
+        event_id: The event id, e.g. "EVT-1042".
+        person: The invitee's full name, e.g. "Maria Lopez".
+
+    Returns:
+        attendee_count: the number of attendees after the invitation.
+    """
+    w = world(CalendarWorld)
+    require(w.state.get("calendar_sync", True), "Calendar sync is off, so the invitation cannot be sent: turn calendar sync on first")
+    row = _upcoming(event_id)
+    name = _person(person)
+    require(name.lower() not in (a.lower() for a in row["attendees"]), f"{name} already attends event {event_id}")
+    w.state.setdefault("invited", {}).setdefault(event_id, []).append(name)
+    return len(row["attendees"]) + 1
+
+
+@toolbox.tool(phrase="check whether I am free at {start} for {duration_minutes} minutes")
+def check_availability(start: Moment, duration_minutes: Minutes) -> tuple[bool, int]:
+    """Check whether the calendar is free for a period.
+
+    Args:
+        start: Start of the period (YYYY-MM-DDTHH:MM).
+        duration_minutes: Length of the period in minutes (5-720).
+
+    Returns:
+        is_free: whether the period is free.
+        conflicts: the number of overlapping events.
+    """
+    overlapping = _overlaps(world(CalendarWorld), _moment(start), _minutes(duration_minutes))
+    return not overlapping, len(overlapping)
+
+
+@toolbox.tool(phrase="find a free {duration_minutes}-minute slot on {date}")
+def find_free_slot(date: Day, duration_minutes: Minutes) -> Moment:
+    """Find the earliest free slot of a given length on a date, within working hours (09:00-18:00).
+
+    Args:
+        date: The date (YYYY-MM-DD); today or later.
+        duration_minutes: Length of the slot in minutes (5-540).
+
+    Returns:
+        slot_start: the start of the earliest free slot (YYYY-MM-DDTHH:MM, on the half hour).
+    """
+    w = world(CalendarWorld)
+    day = _day(date)
+    require(day >= NOW.date(), f"{date} is in the past (today is {NOW.date()}); pick today or a later date")
+    require(5 <= duration_minutes <= WORK_END - WORK_START, "duration_minutes must be between 5 and 540")
+    base = datetime(day.year, day.month, day.day)
+    first = WORK_START
+    if day == NOW.date():
+        first = max(first, -(-(NOW.hour * 60 + NOW.minute) // 30) * 30)
+    for offset in range(first, WORK_END - duration_minutes + 1, 30):
+        start = base + timedelta(minutes=offset)
+        if not _overlaps(w, start, duration_minutes):
+            return _fmt(start)
+    raise ToolError(f"no free {duration_minutes}-minute slot on {date} between 09:00 and 18:00; try another date or a shorter slot")
+
+
+@toolbox.tool(phrase="set a reminder saying {text} for {due}", requires=("reminder_alerts",), tags=("state_change",))
+def add_reminder(text: ReminderText, due: Moment) -> ReminderId:
+    """Add a reminder with an alert at its due time.
+
+    Args:
+        text: What to be reminded of, e.g. "Buy milk".
+        due: When the reminder is due (YYYY-MM-DDTHH:MM).
+
+    Returns:
+        reminder_id: the new reminder (its reminder id).
+    """
+    w = world(CalendarWorld)
+    require(w.state.get("reminder_alerts", True),
+            "Reminder alerts are turned off, so a new reminder could never alert you: turn reminder alerts on first")
+    text = " ".join(text.split())
+    require(0 < len(text) <= 120, "text must have 1 to 120 characters")
+    moment = _moment(due, "due")
+    added = w.state.setdefault("reminders_added", {})
+    rid = f"REM-{901 + len(added)}"
+    added[rid] = {"text": text, "due": _fmt(moment), "done": False}
+    return rid
+
+
+@toolbox.tool(phrase="list my open reminders")
+def list_reminders(include_completed: bool = False) -> list[ReminderId]:
+    """List reminder ids, soonest due first.
+
+    Args:
+        include_completed: Whether completed reminders are listed too (default: only open ones).
+
+    Returns:
+        reminder_ids: the reminders (reminder ids in due order).
+    """
+    rows = _reminders(world(CalendarWorld))
+    return [rid for rid, row in sorted(rows.items(), key=lambda item: (item[1]["due"], item[0]))
+            if include_completed or not row["done"]]
+
+
+@toolbox.tool(phrase="look up {reminder_id}")
+def get_reminder(reminder_id: ReminderId) -> tuple[ReminderText, Moment, bool]:
+    """Get a reminder's text, due time and whether it is completed.
+
+    Args:
+        reminder_id: The reminder id, e.g. "REM-305".
+
+    Returns:
+        text: the reminder's text.
+        due: the reminder's due date and time (YYYY-MM-DDTHH:MM).
+        completed: whether the reminder is completed.
+    """
+    row = _reminder(reminder_id)
+    return row["text"], row["due"], row["done"]
+
+
+@toolbox.tool(phrase="mark {reminder_id} as done", tags=("state_change",))
+def complete_reminder(reminder_id: ReminderId) -> int:
+    """Mark a reminder as completed.
+
+    Args:
+        reminder_id: The reminder id, e.g. "REM-305".
+
+    Returns:
+        open_reminders: the number of reminders still open.
+    """
+    w = world(CalendarWorld)
+    row = _reminder(reminder_id)
+    require(not row["done"], f"reminder {reminder_id} ({row['text']}) is already completed")
+    w.state.setdefault("reminders_done", []).append(reminder_id)
+    return sum(not r["done"] for r in _reminders(w).values())
+
+
+@toolbox.tool(phrase="delete {reminder_id}", tags=("state_change",))
+def delete_reminder(reminder_id: ReminderId) -> int:
+    """Delete a reminder, open or completed.
+
+    Args:
+        reminder_id: The reminder id, e.g. "REM-305".
+
+    Returns:
+        remaining: the number of reminders left (open and completed).
+    """
+    w = world(CalendarWorld)
+    _reminder(reminder_id)
+    w.state.setdefault("reminders_deleted", []).append(reminder_id)
+    return len(_reminders(w))
+
+
+@toolbox.tool(phrase="turn calendar sync {enabled}", tags=("state_change",))
+def set_calendar_sync(enabled: bool) -> bool:
+    """Turn calendar sync (saving changes and notifying attendees) on or off.
+
+    Args:
+        enabled: True to turn calendar sync on, False to turn it off.
+
+    Returns:
+        sync_on: whether calendar sync is now on.
+    """
+    world(CalendarWorld).state["calendar_sync"] = enabled
+    return enabled
+
+
+@toolbox.tool(phrase="turn reminder alerts {enabled}", tags=("state_change",))
+def set_reminder_alerts(enabled: bool) -> bool:
+    """Turn reminder alerts (notifications when a reminder is due) on or off.
+
+    Args:
+        enabled: True to turn reminder alerts on, False to turn them off.
+
+    Returns:
+        alerts_on: whether reminder alerts are now on.
+    """
+    world(CalendarWorld).state["reminder_alerts"] = enabled
+    return enabled

@@ -1,0 +1,202 @@
+"""Behaviour of every Calendar and Reminders tool, including its error cases and state changes."""
+
+import pytest
+
+from tests.seeds.toolbox_helpers import ToolboxSession
+
+NOW = "2025-06-13T09:30"
+
+
+@pytest.fixture(scope="module")
+def cal():
+    return ToolboxSession("calendar_reminders")
+
+
+def _new():
+    return ToolboxSession("calendar_reminders")
+
+
+def test_calendar_is_dense_and_shares_the_people_directory(cal):
+    assert len(cal.world.events) > 100
+    people = cal.values("person_name")
+    assert len(people) == 40 and "Maria Lopez" in people
+    for person in people:  # everyone has an upcoming event, so the lookup always has an answer
+        event_id, start = cal.ok("find_next_event_with", person=person)
+        assert start > NOW and person in cal.ok("get_event_details", event_id=event_id)[3]
+
+
+def test_next_event_and_details(cal):
+    event_id, start = cal.ok("get_next_event")
+    assert start > NOW
+    assert all(row["start"] <= NOW or row["start"] >= start for row in cal.world.events.values())
+    title, start2, city, attendees = cal.ok("get_event_details", event_id=event_id)
+    assert start2 == start and city and isinstance(attendees, list) and title == cal.world.events[event_id]["title"]
+    organizer = cal.ok("get_event_organizer", event_id=event_id)
+    assert organizer in attendees or (not attendees and organizer == "Chloe Garcia")
+    assert "unknown event id" in cal.error("get_event_details", event_id="EVT-0")
+    assert "unknown event id" in cal.error("get_event_organizer", event_id="meeting")
+
+
+def test_find_next_event_with_unknown_people(cal):
+    assert "no upcoming event" in cal.error("find_next_event_with", person="Nobody Here")
+    assert "not a full name" in cal.error("find_next_event_with", person="Maria")
+    assert cal.ok("find_next_event_with", person="maria lopez") == cal.ok("find_next_event_with", person="Maria Lopez")
+
+
+def test_events_on_a_date(cal):
+    some_id = cal.values("event_id")[3]
+    day = cal.world.events[some_id]["start"][:10]
+    ids = cal.ok("list_events_on_date", date=day)
+    assert some_id in ids
+    starts = [cal.world.events[e]["start"] for e in ids]
+    assert starts == sorted(starts) and all(s.startswith(day) for s in starts)
+    assert cal.ok("list_events_on_date", date="2030-01-01") == []
+    assert "YYYY-MM-DD" in cal.error("list_events_on_date", date="tomorrow")
+    assert "not a real calendar date" in cal.error("list_events_on_date", date="2025-02-30")
+
+
+def test_search_and_mentions(cal):
+    hits = cal.ok("search_calendar", query="budget review")
+    assert hits and all(cal.world.events[e]["title"] == "Budget review" for e in hits) and len(hits) <= 10
+    assert cal.ok("search_calendar", query="zzz") == []
+    assert len(cal.ok("search_calendar", query="review", max_results=2)) == 2
+    assert "between 1 and 50" in cal.error("search_calendar", query="review", max_results=0)
+    assert "at least one word" in cal.error("search_calendar", query="  ")
+    assert all(cal.ok("search_calendar", query=q) for q in cal.values("calendar_search_terms"))
+    for mention, event_id in zip(cal.values("event_mention"), cal.values("event_id"), strict=True):
+        assert cal.ok("resolve_event_mention", mention=mention) == event_id
+    assert "no date" in cal.error("resolve_event_mention", mention="the budget review")
+    assert "no event matches" in cal.error("resolve_event_mention", mention="the Moon landing on July 20")
+
+
+def test_availability_and_free_slots(cal):
+    event_id = cal.values("event_id")[5]
+    row = cal.world.events[event_id]
+    assert cal.ok("check_availability", start=row["start"], duration_minutes=15)[0] is False
+    assert cal.ok("check_availability", start="2030-01-01T10:00", duration_minutes=60) == (True, 0)
+    assert "between 5 and 720" in cal.error("check_availability", start="2030-01-01T10:00", duration_minutes=0)
+    assert "YYYY-MM-DDTHH:MM" in cal.error("check_availability", start="2030-01-01 10am", duration_minutes=30)
+    for day in cal.values("date"):
+        slot = cal.ok("find_free_slot", date=day, duration_minutes=60)
+        assert slot.startswith(day) and "09:00" <= slot[11:] <= "17:00"
+        assert cal.ok("check_availability", start=slot, duration_minutes=60) == (True, 0)
+    today = cal.ok("find_free_slot", date="2025-06-13", duration_minutes=30)
+    assert today >= "2025-06-13T10:00"  # not before the current time
+    assert "in the past" in cal.error("find_free_slot", date="2025-06-01", duration_minutes=30)
+    assert "between 5 and 540" in cal.error("find_free_slot", date="2025-06-20", duration_minutes=600)
+
+
+def test_create_event_changes_the_calendar():
+    s = _new()
+    event_id = s.ok("create_event", title="Contract review", start="2025-06-20T14:00", duration_minutes=60, city="Boston")
+    assert event_id == "EVT-5001"
+    assert s.ok("get_event_details", event_id=event_id) == ("Contract review", "2025-06-20T14:00", "Boston", [])
+    assert s.ok("get_event_organizer", event_id=event_id) == "Chloe Garcia"
+    assert event_id in s.ok("list_events_on_date", date="2025-06-20")
+    assert s.ok("check_availability", start="2025-06-20T14:30", duration_minutes=15)[0] is False
+    assert event_id in s.ok("search_calendar", query="contract boston")
+    assert s.ok("resolve_event_mention", mention="the Contract review on June 20") == event_id
+    assert s.ok("create_event", title="Gym session", start="2025-06-21T07:00", duration_minutes=45, city="Paris") == "EVT-5002"
+    assert "unknown city" in s.error("create_event", title="X", start="2025-06-20T14:00", duration_minutes=60, city="Atlantis")
+    assert "between 5 and 720" in s.error("create_event", title="X", start="2025-06-20T14:00", duration_minutes=1000, city="Boston")
+    assert "1 to 80 characters" in s.error("create_event", title="  ", start="2025-06-20T14:00", duration_minutes=60, city="Boston")
+
+
+def test_cancel_reschedule_and_invite():
+    s = _new()
+    event_id = s.values("event_id")[4]
+    title = s.world.events[event_id]["title"]
+    day = s.world.events[event_id]["start"][:10]
+    assert s.ok("cancel_event", event_id=event_id) == title
+    assert event_id not in s.ok("list_events_on_date", date=day)
+    assert "was cancelled" in s.error("get_event_details", event_id=event_id)
+    assert "was cancelled" in s.error("cancel_event", event_id=event_id)
+
+    other = s.values("event_id")[6]
+    minutes = s.world.events[other]["minutes"]
+    start, end = s.ok("reschedule_event", event_id=other, new_start="2025-07-01T10:00")
+    assert start == "2025-07-01T10:00" and s.ok("get_event_details", event_id=other)[1] == start
+    assert end == f"{start[:11]}{(10 * 60 + minutes) // 60:02d}:{(10 * 60 + minutes) % 60:02d}"
+    assert other in s.ok("list_events_on_date", date="2025-07-01")
+    assert "in the past" in s.error("reschedule_event", event_id=other, new_start="2025-06-01T10:00")
+
+    count = len(s.ok("get_event_details", event_id=other)[3])
+    newcomer = next(p for p in s.values("person_name") if p not in s.ok("get_event_details", event_id=other)[3])
+    assert s.ok("invite_to_event", event_id=other, person=newcomer) == count + 1
+    assert newcomer in s.ok("get_event_details", event_id=other)[3]
+    assert "already attends" in s.error("invite_to_event", event_id=other, person=newcomer)
+    assert "not a full name" in s.error("invite_to_event", event_id=other, person="x")
+
+    past = next(e for e, row in s.world.events.items() if row["start"] < NOW)
+    assert "already took place" in s.error("cancel_event", event_id=past)
+    assert "already took place" in s.error("invite_to_event", event_id=past, person=newcomer)
+    assert "already took place" in s.error("reschedule_event", event_id=past, new_start="2025-07-01T10:00")
+
+
+def test_calendar_sync_condition():
+    s = ToolboxSession("calendar_reminders", state={"calendar_sync": False})
+    event_id = s.values("event_id")[0]
+    for tool, args in [
+        ("create_event", {"title": "X", "start": "2025-06-20T14:00", "duration_minutes": 60, "city": "Boston"}),
+        ("cancel_event", {"event_id": event_id}),
+        ("reschedule_event", {"event_id": event_id, "new_start": "2025-07-01T10:00"}),
+        ("invite_to_event", {"event_id": event_id, "person": "Maria Lopez"}),
+    ]:
+        assert "turn calendar sync on first" in s.error(tool, **args)
+    assert s.world.state.get("created") is None and s.world.state.get("cancelled") is None
+    assert s.ok("set_calendar_sync", enabled=True) is True
+    assert s.ok("cancel_event", event_id=event_id)
+    assert s.ok("set_calendar_sync", enabled=False) is False
+    assert "turn calendar sync on first" in s.error("create_event", title="X", start="2025-06-20T14:00", duration_minutes=60, city="Boston")
+    condition = s.seed.toolbox.conditions["calendar_sync"]
+    assert not condition.holds(s.world) and condition.fix_tool == "set_calendar_sync"
+    assert _new().seed.toolbox.conditions["calendar_sync"].holds(_new().world)  # the default world satisfies it
+
+
+def test_reminders_lifecycle():
+    s = _new()
+    open_ids = s.ok("list_reminders")
+    everything = s.ok("list_reminders", include_completed=True)
+    assert set(open_ids) < set(everything) and len(everything) == 16
+    assert set(open_ids) == set(s.values("reminder_id"))
+    rid = s.ok("add_reminder", text="Buy milk", due="2025-06-14T18:00")
+    assert rid == "REM-901" and rid in s.ok("list_reminders")
+    assert s.ok("get_reminder", reminder_id=rid) == ("Buy milk", "2025-06-14T18:00", False)
+    assert s.ok("complete_reminder", reminder_id=rid) == len(open_ids)
+    assert s.ok("get_reminder", reminder_id=rid)[2] is True
+    assert rid not in s.ok("list_reminders") and rid in s.ok("list_reminders", include_completed=True)
+    assert "already completed" in s.error("complete_reminder", reminder_id=rid)
+    assert s.ok("delete_reminder", reminder_id=rid) == 16
+    assert "was deleted" in s.error("get_reminder", reminder_id=rid)
+    assert "was deleted" in s.error("delete_reminder", reminder_id=rid)
+    assert "unknown reminder id" in s.error("complete_reminder", reminder_id="REM-1")
+    done = next(r for r in everything if r not in open_ids)
+    assert "already completed" in s.error("complete_reminder", reminder_id=done)
+    assert "YYYY-MM-DDTHH:MM" in s.error("add_reminder", text="Buy milk", due="tomorrow")
+    assert "1 to 120 characters" in s.error("add_reminder", text=" ", due="2025-06-14T18:00")
+
+
+def test_reminder_alerts_condition():
+    s = ToolboxSession("calendar_reminders", state={"reminder_alerts": False})
+    assert "turn reminder alerts on first" in s.error("add_reminder", text="Buy milk", due="2025-06-14T18:00")
+    assert s.world.state.get("reminders_added") is None
+    assert s.ok("complete_reminder", reminder_id=s.values("reminder_id")[0]) >= 0  # other reminder tools still work
+    assert s.ok("set_reminder_alerts", enabled=True) is True
+    assert s.ok("add_reminder", text="Buy milk", due="2025-06-14T18:00") == "REM-901"
+
+
+def test_generated_values_mostly_succeed(cal):
+    import itertools
+    calls = [("create_event", {"title": t, "start": d, "duration_minutes": m, "city": c})
+             for t, d, m, c in itertools.islice(zip(cal.values("event_title") * 50, cal.values("datetime"),
+                                                    cal.values("duration_minutes") * 200, cal.values("city") * 50), 200)]
+    s = _new()
+    assert all(s.call(tool, **args).error is None for tool, args in calls)
+    for event_id in cal.values("event_id"):
+        cal.ok("get_event_details", event_id=event_id)
+
+
+def test_deterministic():
+    a, b = _new(), _new()
+    assert a.world.events == b.world.events and a.world.reminders == b.world.reminders
+    assert ToolboxSession("calendar_reminders", world_seed=1).world.events != a.world.events
