@@ -422,7 +422,7 @@ def geocode_address(address: Address) -> tuple[Lat, Lon, CityName]:
     return lat, lon, city.name
 
 
-@toolbox.tool(phrase="find the street address at latitude {latitude} and longitude {longitude}")
+@toolbox.tool(phrase="find the street address nearest to the point {latitude}, {longitude}")
 def reverse_geocode(latitude: Lat, longitude: Lon) -> tuple[Address, CityName]:
     """Find the nearest known street address to a point.
 
@@ -440,7 +440,7 @@ def reverse_geocode(latitude: Lat, longitude: Lon) -> tuple[Address, CityName]:
     return w.places[pid]["address"], w.places[pid]["city"]
 
 
-@toolbox.tool(phrase="find the city closest to latitude {latitude} and longitude {longitude}")
+@toolbox.tool(phrase="find the city closest to the point {latitude}, {longitude}")
 def get_nearest_city(latitude: Lat, longitude: Lon) -> tuple[CityName, CountryName, float]:
     """Find the major city nearest to a point.
 
@@ -458,8 +458,8 @@ def get_nearest_city(latitude: Lat, longitude: Lon) -> tuple[CityName, CountryNa
     return city, CITY_BY_NAME[city].country, round(dist, 1)
 
 
-@toolbox.tool(phrase="work out the straight-line distance between latitude {from_latitude}, longitude {from_longitude} "
-                     "and latitude {to_latitude}, longitude {to_longitude}")
+@toolbox.tool(phrase="work out the straight-line distance from the point {from_latitude}, {from_longitude} "
+                     "to the point {to_latitude}, {to_longitude}")
 def calculate_distance(from_latitude: Lat, from_longitude: Lon, to_latitude: Lat, to_longitude: Lon) -> float:
     """Compute the great-circle (haversine) distance between two points.
 
@@ -477,7 +477,7 @@ def calculate_distance(from_latitude: Lat, from_longitude: Lon, to_latitude: Lat
     return round(haversine_km(from_latitude, from_longitude, to_latitude, to_longitude), 1)
 
 
-@toolbox.tool(phrase="list the {category} places in {city}")
+@toolbox.tool(phrase="list every {category} in {city}")
 def list_places_in_city(city: CityName, category: Category) -> PlaceIds:
     """List the places of one category in a city.
 
@@ -495,7 +495,7 @@ def list_places_in_city(city: CityName, category: Category) -> PlaceIds:
     return sorted(hits, key=lambda pid: (-w.places[pid]["rating"], pid))
 
 
-@toolbox.tool(phrase="find the nearest {category} to latitude {latitude} and longitude {longitude}")
+@toolbox.tool(phrase="find the nearest {category} to the point {latitude}, {longitude}")
 def find_nearest_place(latitude: Lat, longitude: Lon, category: Category) -> tuple[PlaceId, float]:
     """Find the mapped place of a category closest to a point.
 
@@ -618,8 +618,8 @@ def _trip(distance_km: float, mode: str) -> tuple[int, float]:
     return max(1, round(minutes)), round(route, 1)
 
 
-@toolbox.tool(phrase="estimate how long it takes to travel by {mode} from latitude {from_latitude}, longitude "
-                     "{from_longitude} to latitude {to_latitude}, longitude {to_longitude}")
+@toolbox.tool(phrase="estimate how long it takes to travel by {mode} from the point {from_latitude}, "
+                     "{from_longitude} to the point {to_latitude}, {to_longitude}")
 def estimate_travel_time(from_latitude: Lat, from_longitude: Lon, to_latitude: Lat, to_longitude: Lon,
                          mode: Mode) -> tuple[int, float]:
     """Estimate the door-to-door travel time between two points for a mode of transport.
@@ -671,9 +671,9 @@ def get_my_location() -> tuple[Lat, Lon, CityName]:
     """Get the current position of the user's phone.
 
     Returns:
-        latitude: the latitude of the user's position (decimal degrees).
-        longitude: the longitude of the user's position (decimal degrees).
-        city: the city the user is in.
+        latitude: the latitude of my position (decimal degrees).
+        longitude: the longitude of my position (decimal degrees).
+        city: the city I am in.
     """
     w = world(MapsWorld)
     sharing = w.state.get("location_sharing", "off")
