@@ -1,0 +1,624 @@
+"""Personal Device Assistant: device settings, contacts and text messages on the user's phone.
+
+Settings depend on each other the way a phone's do: sending a text needs cellular service,
+location look-ups need the location service, the map look-up of a place needs wifi, and
+neither cellular service nor the location service can be turned on while low-battery mode
+is on (turning low-battery mode on switches both off). Contacts are the same directory of
+people that the calendar's attendees come from; their cities are gazetteer cities.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import re
+from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta
+from typing import Annotated
+
+from factory.gazetteer import CITIES, CITY_BY_NAME, FIRST_NAMES, LAST_NAMES, NOW
+from factory.toolbox import Kind, Toolbox, ToolError, World, require, world
+
+toolbox = Toolbox()
+
+Person = Annotated[str, Kind("person_name")]
+NewPerson = Annotated[str, Kind("new_contact_name")]
+Phone = Annotated[str, Kind("phone_number")]
+Email = Annotated[str, Kind("email")]
+City = Annotated[str, Kind("city")]
+Country = Annotated[str, Kind("country")]
+Day = Annotated[str, Kind("date")]
+Moment = Annotated[str, Kind("datetime")]
+Latitude = Annotated[float, Kind("latitude")]
+Longitude = Annotated[float, Kind("longitude")]
+MessageText = Annotated[str, Kind("message_text")]
+MessageId = Annotated[str, Kind("message_id")]
+
+# The people directory shared with the calendar: the same 40 full names in both worlds.
+PEOPLE = [f"{FIRST_NAMES[i]} {LAST_NAMES[i]}" for i in range(30)] + [
+    f"{FIRST_NAMES[i]} {LAST_NAMES[(i + 13) % 30]}" for i in range(0, 30, 3)
+]
+OWNER = "Chloe Garcia"  # the phone's owner
+HOME_CITY = "San Francisco"
+CALLING_CODES = {
+    "USA": 1, "Canada": 1, "Mexico": 52, "Brazil": 55, "Argentina": 54, "United Kingdom": 44, "France": 33,
+    "Germany": 49, "Spain": 34, "Italy": 39, "Netherlands": 31, "Switzerland": 41, "Sweden": 46, "Egypt": 20,
+    "Kenya": 254, "South Africa": 27, "United Arab Emirates": 971, "India": 91, "Singapore": 65, "China": 86,
+    "Japan": 81, "South Korea": 82, "Australia": 61, "New Zealand": 64,
+}
+DEFAULT_SETTINGS = {"wifi": True, "cellular": True, "location_service": True, "low_battery_mode": False,
+                    "bluetooth": True, "do_not_disturb": False}
+INCOMING = ["Running 10 minutes late, sorry!", "Can we move our lunch to Thursday?", "Just landed in {city}!",
+            "Did you see the budget numbers?", "Happy to help with the move on Saturday.", "Call me when you get a chance.",
+            "The concert tickets for Friday are booked.", "Thanks for dinner last night!", "Are we still on for coffee tomorrow?",
+            "I sent the contract over by email.", "Let's catch up next week.", "Don't forget the book club meeting.",
+            "The weather in {city} is lovely today.", "Can you send me the slides from the review?",
+            "Parking is full, I'll be a bit late.", "Congrats on the new job!"]
+OUTGOING = ["On my way!", "Running 5 minutes late.", "Can you call me back?", "See you at the meeting.",
+            "Thanks, talk soon.", "Happy birthday!", "I'll be there at 6.", "Please send me the address."]
+SEARCH_WORDS = ["late", "lunch", "landed", "budget", "move", "call", "tickets", "dinner", "coffee", "contract",
+                "catch up", "book club", "weather", "slides", "parking", "congrats", "thursday", "saturday"]
+
+
+@dataclass
+class PhoneWorld(World):
+    contacts: dict[str, dict] = field(default_factory=dict)  # full name → phone, email, city, born
+    messages: list[dict] = field(default_factory=list)  # id, contact, direction (in/out), text, at; oldest first
+    location: tuple[float, float] = (0.0, 0.0)  # where the phone is
+
+
+def _fmt(moment: datetime) -> str:
+    return moment.strftime("%Y-%m-%dT%H:%M")
+
+
+@toolbox.world
+def build_world(rng: random.Random) -> PhoneWorld:
+    contacts: dict[str, dict] = {}
+    numbers: set[str] = set()
+    cities = [c.name for c in CITIES]
+    for name in PEOPLE:
+        city = HOME_CITY if rng.random() < 0.3 else rng.choice(cities)
+        code = CALLING_CODES[CITY_BY_NAME[city].country]
+        number = ""
+        while not number or number in numbers:
+            number = f"+{code}-{rng.randint(200, 989)}-555-{rng.randint(0, 9999):04d}"
+        numbers.add(number)
+        born = date(rng.randint(1960, 2004), rng.randint(1, 12), rng.randint(1, 28))
+        contacts[name] = {"phone": number, "email": f"{name.lower().replace(' ', '.')}@example.com",
+                          "city": city, "born": born.isoformat()}
+    messages = []
+    start = NOW - timedelta(days=30)
+    for name in PEOPLE:
+        for direction, count in (("in", rng.randint(1, 4)), ("out", rng.randint(0, 2))):
+            for _ in range(count):
+                at = start + timedelta(minutes=rng.randint(0, 30 * 24 * 60 - 60))
+                at = at.replace(hour=max(7, min(22, at.hour)))
+                template = rng.choice(INCOMING if direction == "in" else OUTGOING)
+                text = template.format(city=rng.choice(cities))
+                messages.append({"contact": name, "direction": direction, "text": text, "at": _fmt(at)})
+    messages.sort(key=lambda m: (m["at"], m["contact"]))
+    for k, message in enumerate(messages):
+        message["id"] = f"MSG-{2001 + k}"
+    home = CITY_BY_NAME[HOME_CITY]
+    location = (round(home.latitude + rng.uniform(-0.03, 0.03), 4), round(home.longitude + rng.uniform(-0.03, 0.03), 4))
+    return PhoneWorld(contacts=contacts, messages=messages, location=location, state=dict(DEFAULT_SETTINGS))
+
+
+toolbox.condition(
+    "cellular",
+    holds=lambda w: w.state.get("cellular", True),
+    broken_state={"cellular": False},
+    fix=("set_cellular", {"on": True}),
+)
+toolbox.condition(
+    "location_service",
+    holds=lambda w: w.state.get("location_service", True),
+    broken_state={"location_service": False},
+    fix=("set_location_service", {"on": True}),
+)
+toolbox.condition(
+    "wifi",
+    holds=lambda w: w.state.get("wifi", True),
+    broken_state={"wifi": False},
+    fix=("set_wifi", {"on": True}),
+)
+toolbox.condition(
+    "low_battery_off",
+    holds=lambda w: not w.state.get("low_battery_mode", False),
+    # Low-battery mode switches cellular service and the location service off with it.
+    broken_state={"low_battery_mode": True, "cellular": False, "location_service": False},
+    fix=("set_low_battery_mode", {"on": False}),
+)
+
+
+# --- helpers ---------------------------------------------------------------------------------
+
+def _contacts(w: PhoneWorld) -> dict[str, dict]:
+    """The address book as it stands: base contacts with edits, plus contacts added."""
+    current = {}
+    edits = w.state.get("contact_cities", {})
+    for name, row in (*w.contacts.items(), *w.state.get("contacts_added", {}).items()):
+        current[name] = {**row, "city": edits.get(name, row["city"])}
+    return current
+
+
+def _contact(name: str) -> tuple[str, dict]:
+    current = _contacts(world(PhoneWorld))
+    if name in current:
+        return name, current[name]
+    folded = {n.lower(): n for n in current}
+    key = " ".join(name.lower().split())
+    require(key in folded, f"{name!r} is not in your contacts; search the contacts for the exact full name")
+    return folded[key], current[folded[key]]
+
+
+def _digits(number: str) -> str:
+    return re.sub(r"\D", "", number)
+
+
+def _valid_phone(number: str) -> str:
+    cleaned = number.strip()
+    require(bool(re.fullmatch(r"\+\d{1,3}(-\d{1,4}){2,4}", cleaned)),
+            f"phone number {number!r} is not in international format, e.g. '+1-415-555-0134'")
+    return cleaned
+
+
+def _city_name(city: str) -> str:
+    folded = {c.lower(): c for c in CITY_BY_NAME}
+    require(city.strip().lower() in folded, f"unknown city {city!r}; use an English city name such as 'London' or 'Tokyo'")
+    return folded[city.strip().lower()]
+
+
+def _all_messages(w: PhoneWorld) -> list[dict]:
+    return [*w.messages, *w.state.get("sent", [])]
+
+
+def _km(lat1: float, lon1: float, lat2: float, lon2: float) -> float:
+    p1, p2 = math.radians(lat1), math.radians(lat2)
+    dp, dl = p2 - p1, math.radians(lon2 - lon1)
+    a = math.sin(dp / 2) ** 2 + math.cos(p1) * math.cos(p2) * math.sin(dl / 2) ** 2
+    return 2 * 6371.0 * math.asin(math.sqrt(min(1.0, a)))
+
+
+def _setting(name: str) -> bool:
+    return bool(world(PhoneWorld).state.get(name, DEFAULT_SETTINGS[name]))
+
+
+# --- value generators ------------------------------------------------------------------------
+
+@toolbox.values_for("person_name")
+def _people(w: PhoneWorld) -> list[str]:
+    return sorted(w.contacts)
+
+
+@toolbox.values_for("new_contact_name")
+def _new_people(w: PhoneWorld) -> list[str]:
+    names = [f"{first} {last}" for first, last in zip(FIRST_NAMES[::2], LAST_NAMES[5::2], strict=False)]
+    return [n for n in names if n not in w.contacts and n != OWNER]
+
+
+@toolbox.values_for("phone_number")
+def _numbers(w: PhoneWorld) -> list[str]:
+    return [row["phone"] for _, row in sorted(w.contacts.items())]
+
+
+@toolbox.values_for("city")
+def _cities(w: PhoneWorld) -> list[str]:
+    return [c.name for c in CITIES]
+
+
+@toolbox.values_for("message_text")
+def _texts(w: PhoneWorld) -> list[str]:
+    return list(OUTGOING)
+
+
+@toolbox.values_for("latitude")
+def _latitudes(w: PhoneWorld) -> list[float]:
+    return [w.location[0]] + [c.latitude for c in CITIES]
+
+
+@toolbox.values_for("longitude")
+def _longitudes(w: PhoneWorld) -> list[float]:
+    return [w.location[1]] + [c.longitude for c in CITIES]
+
+
+@toolbox.values_for("contact_mention")
+def _mentions(w: PhoneWorld) -> list[str]:
+    """How people refer to a contact: a unique first or last name, or first name and last initial."""
+    firsts = [n.split()[0] for n in w.contacts]
+    lasts = [n.split()[-1] for n in w.contacts]
+    mentions = []
+    for name in sorted(w.contacts):
+        first, last = name.split()[0], name.split()[-1]
+        if firsts.count(first) == 1:
+            mentions.append(first.lower())
+        else:
+            mentions.append(f"{first} {last[0]}.")
+        if lasts.count(last) == 1:
+            plural = last + ("es" if last.endswith(("s", "z", "x", "ch", "sh")) else "s")
+            mentions.append(f"the {plural}" if len(mentions) % 3 == 0 else last)
+    return mentions
+
+
+@toolbox.values_for("contact_search_terms")
+def _contact_terms(w: PhoneWorld) -> list[str]:
+    return sorted({row["city"].lower() for row in w.contacts.values()} | {n.split()[-1].lower() for n in w.contacts})
+
+
+@toolbox.values_for("message_search_terms")
+def _message_terms(w: PhoneWorld) -> list[str]:
+    texts = " ".join(m["text"].lower() for m in w.messages)
+    return [word for word in SEARCH_WORDS if word in texts]
+
+
+# --- contacts --------------------------------------------------------------------------------
+
+@toolbox.tool(phrase="search my contacts for {query}", tags=("search",))
+def search_contacts(query: Annotated[str, Kind("contact_search_terms")], max_results: int = 10) -> list[Person]:
+    """Search the contacts by words in their name, city, country, email address or phone number.
+
+    Args:
+        query: Words to look for, e.g. "paris" or "lopez"; all words must match.
+        max_results: Maximum number of names to return (1-40).
+
+    Returns:
+        names: the matching contacts (full names, alphabetical).
+    """
+    w = world(PhoneWorld)
+    require(1 <= max_results <= 40, "max_results must be between 1 and 40")
+    words = query.lower().split()
+    require(bool(words), "query must contain at least one word")
+    hits = []
+    for name, row in sorted(_contacts(w).items()):
+        text = f"{name} {row['city']} {CITY_BY_NAME[row['city']].country} {row['email']} {row['phone']}".lower()
+        if all(word in text for word in words):
+            hits.append(name)
+    return hits[:max_results]
+
+
+@toolbox.tool(phrase="work out which contact \"{mention}\" refers to", tags=("canonicalise",))
+def resolve_contact_name(mention: Annotated[str, Kind("contact_mention")]) -> Person:
+    """Resolve how someone refers to a contact (first name, last name, or first name and last initial) to the contact's full name.
+
+    Args:
+        mention: The way the contact is named, e.g. "kenji", "Okafor", "the Okafors" or "Maria L.".
+
+    Returns:
+        name: the contact meant (full name).
+    """
+    w = world(PhoneWorld)
+    text = " ".join(mention.lower().replace(".", " ").split())
+    household = text.startswith("the ")  # "the Okafors", "the Lopezes": the household of that last name
+    text = re.sub(r"^(the|my|mr|mrs|ms|dr)\s+", "", text)
+    if household and " " not in text:
+        lasts = {n.split()[-1].lower() for n in _contacts(w)}
+        text = next((text[: -len(end)] for end in ("es", "s") if text.endswith(end) and text[: -len(end)] in lasts), text)
+    tokens = text.split()
+    require(bool(tokens), "the mention is empty; give a first name, a last name or a full name")
+    hits = []
+    for name in sorted(_contacts(w)):
+        first, last = name.lower().split()[0], name.lower().split()[-1]
+        if (text == name.lower() or (len(tokens) == 1 and tokens[0] in (first, last))
+                or (len(tokens) == 2 and tokens[0] == first and len(tokens[1]) == 1 and last.startswith(tokens[1]))):
+            hits.append(name)
+    require(bool(hits), f"no contact matches {mention!r}; search the contacts instead")
+    require(len(hits) == 1, f"{mention!r} could be {', '.join(hits)}; add the last name or its initial")
+    return hits[0]
+
+
+@toolbox.tool(phrase="get the phone number of {name}")
+def get_contact_phone(name: Person) -> Phone:
+    """Get a contact's phone number.
+
+    Args:
+        name: The contact's full name, e.g. "Maria Lopez".
+
+    Returns:
+        phone_number: the contact's phone number (international format).
+    """
+    return _contact(name)[1]["phone"]
+
+
+@toolbox.tool(phrase="get the email address of {name}")
+def get_contact_email(name: Person) -> Email:
+    """Get a contact's email address.
+
+    Args:
+        name: The contact's full name, e.g. "Maria Lopez".
+
+    Returns:
+        email: the contact's email address.
+    """
+    return _contact(name)[1]["email"]
+
+
+@toolbox.tool(phrase="find which city {name} lives in")
+def get_contact_city(name: Person) -> tuple[City, Country]:
+    """Get the city and country a contact lives in.
+
+    Args:
+        name: The contact's full name, e.g. "Maria Lopez".
+
+    Returns:
+        city: the contact's city.
+        country: the contact's country.
+    """
+    city = _contact(name)[1]["city"]
+    return city, CITY_BY_NAME[city].country
+
+
+@toolbox.tool(phrase="find the next birthday of {name}")
+def get_contact_birthday(name: Person) -> tuple[Day, int]:
+    """Get the date of a contact's next birthday and the age they turn.
+
+    Args:
+        name: The contact's full name, e.g. "Maria Lopez".
+
+    Returns:
+        next_birthday: the contact's next birthday (YYYY-MM-DD, today or later).
+        turning: the age the contact turns then.
+    """
+    full, row = _contact(name)
+    require(bool(row.get("born")), f"no birthday is saved for {full}")
+    born = date.fromisoformat(row["born"])
+    today = NOW.date()
+    upcoming = born.replace(year=today.year)
+    if upcoming < today:
+        upcoming = born.replace(year=today.year + 1)
+    return upcoming.isoformat(), upcoming.year - born.year
+
+
+@toolbox.tool(phrase="find whose phone number {phone_number} is")
+def find_contact_by_phone(phone_number: Phone) -> Person:
+    """Find the contact a phone number belongs to.
+
+    Args:
+        phone_number: The phone number in international format, e.g. "+1-415-555-0134" (punctuation is ignored).
+
+    Returns:
+        name: the contact with that number (full name).
+    """
+    digits = _digits(phone_number)
+    require(len(digits) >= 7, f"{phone_number!r} is too short to be a phone number")
+    for name, row in _contacts(world(PhoneWorld)).items():
+        if _digits(row["phone"]) == digits:
+            return name
+    raise ToolError(f"no contact has the number {phone_number}; it may belong to someone not in your contacts")
+
+
+@toolbox.tool(phrase="save {name} as a new contact with number {phone_number} in {city}", tags=("state_change",))
+def add_contact(name: NewPerson, phone_number: Phone, city: City) -> Person:
+    """Add a new person to the contacts.
+
+    Args:
+        name: The new contact's full name (first and last), e.g. "Maria Rossi".
+        phone_number: Their phone number in international format, e.g. "+39-345-555-0182".
+        city: The city they live in, e.g. "Rome".
+
+    Returns:
+        name: the new contact (full name).
+    """
+    w = world(PhoneWorld)
+    full = " ".join(name.split())
+    require(bool(re.fullmatch(r"[A-Za-z][A-Za-z'\-]*( [A-Za-z][A-Za-z'\-]*)+", full)),
+            f"{name!r} is not a full name; give first and last name")
+    require(full.lower() not in (n.lower() for n in _contacts(w)), f"{full} is already in your contacts; change the existing contact instead")
+    number = _valid_phone(phone_number)
+    place = _city_name(city)
+    email = f"{full.lower().replace(' ', '.')}@example.com"
+    w.state.setdefault("contacts_added", {})[full] = {"phone": number, "email": email, "city": place, "born": ""}
+    return full
+
+
+@toolbox.tool(phrase="change the city of {name} to {city}", tags=("state_change",))
+def update_contact_city(name: Person, city: City) -> City:
+    """Change the city a contact lives in.
+
+    Args:
+        name: The contact's full name, e.g. "Maria Lopez".
+        city: The contact's new city, e.g. "Berlin".
+
+    Returns:
+        previous_city: the contact's previous city.
+    """
+    w = world(PhoneWorld)
+    full, row = _contact(name)
+    place = _city_name(city)
+    require(row["city"] != place, f"{full} already lives in {place}")
+    w.state.setdefault("contact_cities", {})[full] = place
+    return row["city"]
+
+
+# --- messages --------------------------------------------------------------------------------
+
+@toolbox.tool(phrase="text {recipient} the message {text}", requires=("cellular",), tags=("state_change",))
+def send_text_message(recipient: Person, text: MessageText) -> tuple[MessageId, Moment]:
+    """Send a text message (SMS) to a contact.
+
+    Args:
+        recipient: The contact's full name, e.g. "Maria Lopez".
+        text: The message to send (1-500 characters).
+
+    Returns:
+        message_id: the sent message's id.
+        sent_at: the time the message was sent (YYYY-MM-DDTHH:MM).
+    """
+    w = world(PhoneWorld)
+    require(_setting("cellular"), "Cellular service is off, so the message cannot be sent: turn cellular service on first")
+    full, _ = _contact(recipient)
+    body = text.strip()
+    require(0 < len(body) <= 500, "text must have 1 to 500 characters")
+    sent = w.state.setdefault("sent", [])
+    message = {"id": f"MSG-{9001 + len(sent)}", "contact": full, "direction": "out", "text": body,
+               "at": _fmt(NOW + timedelta(minutes=len(sent)))}
+    sent.append(message)
+    return message["id"], message["at"]
+
+
+@toolbox.tool(phrase="read the latest message from {name}")
+def get_latest_message_from(name: Person) -> tuple[MessageText, Moment]:
+    """Read the most recent text message received from a contact.
+
+    Args:
+        name: The contact's full name, e.g. "Maria Lopez".
+
+    Returns:
+        text: the latest message's text.
+        received_at: the time the latest message arrived (YYYY-MM-DDTHH:MM).
+    """
+    full, _ = _contact(name)
+    received = [m for m in _all_messages(world(PhoneWorld)) if m["contact"] == full and m["direction"] == "in"]
+    require(bool(received), f"there are no messages from {full}")
+    latest = max(received, key=lambda m: m["at"])
+    return latest["text"], latest["at"]
+
+
+@toolbox.tool(phrase="search my text messages for {query}")
+def search_messages(query: Annotated[str, Kind("message_search_terms")], max_results: int = 5) -> list[str]:
+    """Search sent and received text messages by words in the text or the contact's name.
+
+    Args:
+        query: Words to look for, e.g. "lunch" or "maria"; all words must match.
+        max_results: Maximum number of messages to return (1-20).
+
+    Returns:
+        messages: the matching messages, newest first, each as "YYYY-MM-DDTHH:MM Name: text" (or "... To Name: text" for sent ones).
+    """
+    w = world(PhoneWorld)
+    require(1 <= max_results <= 20, "max_results must be between 1 and 20")
+    words = query.lower().split()
+    require(bool(words), "query must contain at least one word")
+    hits = [m for m in _all_messages(w) if all(word in f"{m['contact']} {m['text']}".lower() for word in words)]
+    hits.sort(key=lambda m: (m["at"], m["id"]), reverse=True)
+    return [f"{m['at']} {'' if m['direction'] == 'in' else 'To '}{m['contact']}: {m['text']}" for m in hits[:max_results]]
+
+
+# --- location --------------------------------------------------------------------------------
+
+@toolbox.tool(phrase="find my current coordinates", requires=("location_service",))
+def get_current_location() -> tuple[Latitude, Longitude]:
+    """Get the phone's current position from the location service.
+
+    Returns:
+        latitude: my current latitude (decimal degrees).
+        longitude: my current longitude (decimal degrees).
+    """
+    w = world(PhoneWorld)
+    require(_setting("location_service"), "The location service is off, so the position is unknown: turn location services on first")
+    return w.location
+
+
+@toolbox.tool(phrase="find the nearest city to latitude {latitude}, longitude {longitude}", requires=("wifi",))
+def get_city_from_coordinates(latitude: Latitude, longitude: Longitude) -> tuple[City, Country, float]:
+    """Look up the nearest known city to a position on the online map (needs wifi).
+
+    Args:
+        latitude: Latitude in decimal degrees (-90 to 90).
+        longitude: Longitude in decimal degrees (-180 to 180).
+
+    Returns:
+        city: the nearest city.
+        country: the nearest city's country.
+        distance_km: the distance to the nearest city (km, rounded to 0.1).
+    """
+    require(_setting("wifi"), "Wifi is off, so the online map cannot be reached: turn wifi on first")
+    require(-90 <= latitude <= 90, f"latitude {latitude} is out of range: use -90 to 90")
+    require(-180 <= longitude <= 180, f"longitude {longitude} is out of range: use -180 to 180")
+    nearest = min(CITIES, key=lambda c: (_km(latitude, longitude, c.latitude, c.longitude), c.name))
+    return nearest.name, nearest.country, round(_km(latitude, longitude, nearest.latitude, nearest.longitude), 1)
+
+
+# --- settings --------------------------------------------------------------------------------
+
+@toolbox.tool(phrase="turn wifi {on}", tags=("state_change",))
+def set_wifi(on: bool) -> bool:
+    """Turn wifi on or off.
+
+    Args:
+        on: True to turn wifi on, False to turn it off.
+
+    Returns:
+        wifi_on: whether wifi is now on.
+    """
+    world(PhoneWorld).state["wifi"] = on
+    return on
+
+
+@toolbox.tool(phrase="turn cellular service {on}", requires=("low_battery_off",), tags=("state_change",))
+def set_cellular(on: bool) -> bool:
+    """Turn cellular service (calls, texts and mobile data) on or off.
+
+    Args:
+        on: True to turn cellular service on, False to turn it off.
+
+    Returns:
+        cellular_on: whether cellular service is now on.
+    """
+    w = world(PhoneWorld)
+    require(not on or not _setting("low_battery_mode"),
+            "Low-battery mode is on, so cellular service cannot be turned on: turn low-battery mode off first")
+    w.state["cellular"] = on
+    return on
+
+
+@toolbox.tool(phrase="turn location services {on}", requires=("low_battery_off",), tags=("state_change",))
+def set_location_service(on: bool) -> bool:
+    """Turn the location service on or off.
+
+    Args:
+        on: True to turn the location service on, False to turn it off.
+
+    Returns:
+        location_on: whether the location service is now on.
+    """
+    w = world(PhoneWorld)
+    require(not on or not _setting("low_battery_mode"),
+            "Low-battery mode is on, so the location service cannot be turned on: turn low-battery mode off first")
+    w.state["location_service"] = on
+    return on
+
+
+@toolbox.tool(phrase="turn low-battery mode {on}", tags=("state_change",))
+def set_low_battery_mode(on: bool) -> bool:
+    """Turn low-battery mode on or off; turning it on also switches cellular service and the location service off.
+
+    Args:
+        on: True to turn low-battery mode on, False to turn it off.
+
+    Returns:
+        low_battery_on: whether low-battery mode is now on.
+    """
+    w = world(PhoneWorld)
+    w.state["low_battery_mode"] = on
+    if on:
+        w.state["cellular"] = False
+        w.state["location_service"] = False
+    return on
+
+
+@toolbox.tool(phrase="turn bluetooth {on}", tags=("state_change",))
+def set_bluetooth(on: bool) -> bool:
+    """Turn bluetooth on or off.
+
+    Args:
+        on: True to turn bluetooth on, False to turn it off.
+
+    Returns:
+        bluetooth_on: whether bluetooth is now on.
+    """
+    world(PhoneWorld).state["bluetooth"] = on
+    return on
+
+
+@toolbox.tool(phrase="turn do not disturb {on}", tags=("state_change",))
+def set_do_not_disturb(on: bool) -> bool:
+    """Turn do-not-disturb (silencing calls and notifications) on or off.
+
+    Args:
+        on: True to turn do-not-disturb on, False to turn it off.
+
+    Returns:
+        do_not_disturb_on: whether do-not-disturb is now on.
+    """
+    world(PhoneWorld).state["do_not_disturb"] = on
+    return on
