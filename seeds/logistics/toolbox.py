@@ -1,0 +1,723 @@
+"""Logistics and Shipping: parcel tracking, shipment creation and rates, warehouses and their
+stock, carriers, customs duty, weight units, delivery slots, route distances, consolidation and
+return labels."""
+
+from __future__ import annotations
+
+import math
+import random
+import re
+from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta
+from typing import Annotated, Literal
+
+from factory.gazetteer import CITIES, CITY_BY_NAME, COUNTRIES, COUNTRY_BY_NAME, CURRENCY_BY_CODE, NOW
+from factory.toolbox import Kind, Toolbox, ToolError, World, require, world
+
+toolbox = Toolbox()
+
+TrackingNumber = Annotated[str, Kind("tracking_number")]
+TrackingNumbers = Annotated[list[str], Kind("tracking_numbers")]
+City = Annotated[str, Kind("city")]
+Country = Annotated[str, Kind("country")]
+Address = Annotated[str, Kind("address")]
+Phone = Annotated[str, Kind("phone_number")]
+Email = Annotated[str, Kind("email")]
+Day = Annotated[str, Kind("date")]
+Moment = Annotated[str, Kind("datetime")]
+CurrencyCode = Annotated[str, Kind("currency_code")]
+Carrier = Annotated[str, Kind("carrier_name")]
+WarehouseId = Annotated[str, Kind("warehouse_id")]
+Sku = Annotated[str, Kind("inventory_sku")]
+WeightKg = Annotated[float, Kind("weight_kg")]
+Service = Literal["standard", "express", "overnight"]
+
+CARRIERS = {  # carrier → tracking prefix, phone, support email
+    "SwiftPost": ("SP", "+1-206-555-0110", "support@swiftpost.example"),
+    "Atlas Freight": ("AF", "+44-20-555-0142", "help@atlasfreight.example"),
+    "BlueLine Express": ("BL", "+49-30-555-0178", "care@bluelineexpress.example"),
+    "Meridian Cargo": ("MC", "+65-6-555-0190", "desk@meridiancargo.example"),
+    "Polar Parcel": ("PP", "+46-8-555-0123", "service@polarparcel.example"),
+    "Orbit Courier": ("OC", "+61-2-555-0166", "hello@orbitcourier.example"),
+}
+CREATED_CARRIER = "SwiftPost"  # shipments created through this account go with this carrier
+WAREHOUSES = {  # warehouse id → city
+    "WH-SEA": "Seattle", "WH-LAX": "Los Angeles", "WH-CHI": "Chicago", "WH-NYC": "New York", "WH-YYZ": "Toronto",
+    "WH-MEX": "Mexico City", "WH-SAO": "Sao Paulo", "WH-LON": "London", "WH-BER": "Berlin", "WH-MAD": "Madrid",
+    "WH-MIL": "Milan", "WH-DXB": "Dubai", "WH-BOM": "Mumbai", "WH-SIN": "Singapore", "WH-SHA": "Shanghai",
+    "WH-TYO": "Tokyo", "WH-SYD": "Sydney", "WH-CPT": "Cape Town",
+}
+PRODUCTS = {  # SKU → product name, unit weight (kg)
+    "SKU-30001": ("office chair", 14.0), "SKU-30002": ("standing desk", 32.0), "SKU-30003": ("laser printer", 11.0),
+    "SKU-30004": ("espresso machine", 9.0), "SKU-30005": ("mountain bike", 15.0), "SKU-30006": ("camping stove", 2.1),
+    "SKU-30007": ("air purifier", 7.0), "SKU-30008": ("robot vacuum", 4.0), "SKU-30009": ("gaming monitor", 6.5),
+    "SKU-30010": ("mechanical keyboard", 1.2), "SKU-30011": ("camera drone", 1.8), "SKU-30012": ("electric kettle", 1.1),
+    "SKU-30013": ("countertop blender", 3.5), "SKU-30014": ("microwave oven", 12.0), "SKU-30015": ("dinner set", 8.0),
+    "SKU-30016": ("garden hose", 3.0), "SKU-30017": ("cordless drill", 2.0), "SKU-30018": ("rolling tool chest", 22.0),
+    "SKU-30019": ("car battery", 18.0), "SKU-30020": ("winter tyre set", 40.0), "SKU-30021": ("baby stroller", 9.0),
+    "SKU-30022": ("folding treadmill", 45.0), "SKU-30023": ("dumbbell set", 25.0), "SKU-30024": ("dome tent", 4.5),
+    "SKU-30025": ("sleeping bag", 1.6), "SKU-30026": ("smart thermostat", 0.4), "SKU-30027": ("security camera", 0.6),
+    "SKU-30028": ("solar panel", 19.0), "SKU-30029": ("oak bookshelf", 27.0), "SKU-30030": ("memory foam mattress", 30.0),
+}
+DUTY = {  # destination country → duty rate, duty-free threshold (US dollars)
+    "USA": (0.05, 800), "Canada": (0.08, 150), "Mexico": (0.16, 50), "Brazil": (0.6, 50), "Argentina": (0.5, 0),
+    "United Kingdom": (0.04, 160), "France": (0.042, 160), "Germany": (0.042, 160), "Spain": (0.042, 160),
+    "Italy": (0.042, 160), "Netherlands": (0.042, 160), "Switzerland": (0.025, 60), "Sweden": (0.042, 160),
+    "Egypt": (0.2, 0), "Kenya": (0.25, 0), "South Africa": (0.2, 30), "United Arab Emirates": (0.05, 270),
+    "India": (0.2, 0), "Singapore": (0.0, 300), "China": (0.13, 7), "Japan": (0.05, 90), "South Korea": (0.08, 150),
+    "Australia": (0.05, 650), "New Zealand": (0.05, 600),
+}
+STATUSES = (("label created", 0.10), ("in transit", 0.53), ("out for delivery", 0.12),
+            ("customs hold", 0.10), ("delivered", 0.15))
+SERVICE_FACTOR = {"standard": 1.0, "express": 1.6, "overnight": 2.5}
+MAX_WEIGHT_KG = 70.0
+SLOT_OPEN, SLOT_CLOSE = 8, 20  # delivery slots run from 08:00 to 19:30
+SLOT_DAYS = 90
+LAST_SLOT_DAY = NOW.date() + timedelta(days=SLOT_DAYS - 1)
+BUSY_SHARE = 0.35  # share of delivery slots already full in a city
+DEFAULT_SENDER = "500 Harbor Way, Seattle"
+UNITS_TO_KG = {"kg": 1.0, "kgs": 1.0, "kilo": 1.0, "kilos": 1.0, "kilogram": 1.0, "kilograms": 1.0, "g": 0.001,
+               "gram": 0.001, "grams": 0.001, "lb": 0.45359237, "lbs": 0.45359237, "pound": 0.45359237,
+               "pounds": 0.45359237, "oz": 0.028349523, "ounce": 0.028349523, "ounces": 0.028349523}
+WEIGHT_FORMS = ("12 lb", "3.5 kg", "40 oz", "750 g", "2 lb 8 oz", "7 pounds", "18 kilograms", "1.5 lbs",
+                "25 lb", "500 grams", "9 kg", "64 ounces", "30 lbs", "4 kilos", "0.8 kg")
+STREETS = ("Dock Road", "Freight Avenue", "Commerce Way", "Harbour Street", "Market Street", "Station Road",
+           "Industrial Park Drive", "Canal Street", "Airport Road", "Terminal Lane")
+CALLING_CODES = {
+    "USA": "1", "Canada": "1", "Mexico": "52", "Brazil": "55", "Argentina": "54", "United Kingdom": "44",
+    "France": "33", "Germany": "49", "Spain": "34", "Italy": "39", "Netherlands": "31", "Switzerland": "41",
+    "Sweden": "46", "Egypt": "20", "Kenya": "254", "South Africa": "27", "United Arab Emirates": "971",
+    "India": "91", "Singapore": "65", "China": "86", "Japan": "81", "South Korea": "82", "Australia": "61",
+    "New Zealand": "64",
+}
+_CITY_PATTERN = re.compile(r"\b(" + "|".join(sorted((re.escape(c.name) for c in CITIES), key=len, reverse=True)) + r")\b",
+                           re.IGNORECASE)
+
+
+def haversine_km(a: str, b: str) -> float:
+    """Great-circle distance between two gazetteer cities in kilometres."""
+    p, q = CITY_BY_NAME[a], CITY_BY_NAME[b]
+    lat1, lon1, lat2, lon2 = map(math.radians, (p.latitude, p.longitude, q.latitude, q.longitude))
+    h = math.sin((lat2 - lat1) / 2) ** 2 + math.cos(lat1) * math.cos(lat2) * math.sin((lon2 - lon1) / 2) ** 2
+    return 2 * 6371.0 * math.asin(math.sqrt(h))
+
+
+@dataclass
+class ShippingWorld(World):
+    shipments: dict[str, dict] = field(default_factory=dict)  # tracking number → route, carrier, weight, status, eta
+    warehouses: dict[str, dict] = field(default_factory=dict)  # warehouse id → city, address, phone
+    on_time: dict[str, float] = field(default_factory=dict)  # carrier → on-time delivery rate (percent)
+    salt: str = ""
+
+    def figure(self, *key: object) -> float:
+        """A reproducible number in [0, 1) for a (table, key...) cell of this world."""
+        return random.Random(":".join(map(str, (self.salt, *key)))).random()
+
+    def shipment(self, tracking_number: str) -> dict:
+        key = tracking_number.strip().upper()
+        row = self.shipments.get(key) or self.state.get("created", {}).get(key)
+        require(row is not None, f"unknown tracking number {tracking_number!r}; tracking numbers look like 'SP123456789'")
+        return row
+
+
+def _stamp(moment: datetime) -> str:
+    return moment.strftime("%Y-%m-%dT%H:%M")
+
+
+@toolbox.world
+def build_world(rng: random.Random) -> ShippingWorld:
+    names = [c.name for c in CITIES]
+    shipments: dict[str, dict] = {}
+    while len(shipments) < 150:
+        carrier = rng.choice(sorted(CARRIERS))
+        number = f"{CARRIERS[carrier][0]}{rng.randint(100000000, 999999999)}"
+        origin, destination = rng.sample(names, 2)
+        status = rng.choices([s for s, _ in STATUSES], weights=[p for _, p in STATUSES])[0]
+        if status == "delivered":
+            eta = datetime(NOW.year, NOW.month, NOW.day, rng.randint(9, 19)) - timedelta(days=rng.randint(1, 6))
+        else:
+            eta = datetime(NOW.year, NOW.month, NOW.day, rng.randint(9, 19)) + timedelta(
+                days=rng.randint(1, 7) + (3 if status == "customs hold" else 0))
+        current = {"label created": origin, "in transit": rng.choice([origin, rng.choice(names), destination]),
+                   "out for delivery": destination, "customs hold": destination, "delivered": destination}[status]
+        shipments[number] = {
+            "carrier": carrier, "origin": origin, "destination": destination, "status": status, "current": current,
+            "eta": _stamp(eta), "weight_kg": round(rng.uniform(0.3, 45.0), 1),
+            "service": rng.choice(sorted(SERVICE_FACTOR)),
+        }
+    warehouses = {}
+    for warehouse_id, city in WAREHOUSES.items():
+        country = CITY_BY_NAME[city].country
+        warehouses[warehouse_id] = {
+            "city": city,
+            "address": f"{rng.randint(1, 900)} {rng.choice(STREETS)}, {city}",
+            "phone": f"+{CALLING_CODES[country]}-{rng.randint(20, 989)}-555-{rng.randint(0, 9999):04d}",
+        }
+    on_time = {carrier: round(rng.uniform(84.0, 98.5), 1) for carrier in sorted(CARRIERS)}
+    built = ShippingWorld(shipments=shipments, warehouses=warehouses, on_time=on_time, salt=str(rng.random()))
+    built.state = {
+        "sender_address_verified": True, "sender_address": DEFAULT_SENDER, "postage_balance": 5000.0,
+        "created": {}, "delivery_bookings": {}, "consolidations": {}, "return_labels": {},
+    }
+    return built
+
+
+# --- helpers -----------------------------------------------------------------------------
+
+
+def _w() -> ShippingWorld:
+    return world(ShippingWorld)
+
+
+def _city(city: str) -> str:
+    require(city in CITY_BY_NAME, f"no service to {city!r}; served cities: {', '.join(sorted(CITY_BY_NAME))}")
+    return city
+
+
+def _city_in(address: str) -> str:
+    match = _CITY_PATTERN.search(address)
+    require(match is not None and bool(re.match(r"\s*\d", address)),
+            f"address {address!r} is not deliverable: give a street number, street and a served city, "
+            "e.g. '12 Market Street, Paris'")
+    return next(c.name for c in CITIES if c.name.lower() == match.group(1).lower())
+
+
+def _weight(kg: float) -> float:
+    require(0 < kg <= MAX_WEIGHT_KG, f"weight must be above 0 and at most {MAX_WEIGHT_KG:g} kg; convert other units to kg first")
+    return kg
+
+
+def _price_usd(origin: str, destination: str, kg: float, service: str) -> float:
+    distance = haversine_km(origin, destination)
+    return round((5.0 + 1.6 * kg) * min(1.0 + distance / 5000.0, 3.0) * SERVICE_FACTOR[service], 2)
+
+
+def _transit_days(origin: str, destination: str, service: str) -> int:
+    distance = haversine_km(origin, destination)
+    if service == "standard":
+        return 2 + math.ceil(distance / 2000)
+    if service == "express":
+        return 1 + math.ceil(distance / 5000)
+    return 1 + (distance > 3000)
+
+
+def _day(text: str) -> date:
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        raise ToolError(f"date {text!r} is not in YYYY-MM-DD format") from None
+
+
+def _slot_busy(w: ShippingWorld, city: str, moment: datetime) -> bool:
+    return w.figure("slot", city, _stamp(moment)) < BUSY_SHARE
+
+
+# --- value generators ----------------------------------------------------------------------
+
+
+@toolbox.values_for("tracking_number")
+def _tracking_numbers(w: ShippingWorld) -> list[str]:
+    return sorted(w.shipments)
+
+
+@toolbox.values_for("tracking_numbers")
+def _tracking_groups(w: ShippingWorld) -> list[list[str]]:
+    open_ones = sorted(t for t, row in w.shipments.items() if row["status"] != "delivered")
+    return [open_ones[i:i + 2 + i % 2] for i in range(0, len(open_ones) - 3, 3)]
+
+
+@toolbox.values_for("city")
+def _cities(w: ShippingWorld) -> list[str]:
+    return sorted(CITY_BY_NAME)
+
+
+@toolbox.values_for("country")
+def _countries(w: ShippingWorld) -> list[str]:
+    return [c.name for c in COUNTRIES]
+
+
+@toolbox.values_for("address")
+def _addresses(w: ShippingWorld) -> list[str]:
+    return [f"{10 + 7 * i} {STREETS[i % len(STREETS)]}, {c.name}" for i, c in enumerate(CITIES)]
+
+
+@toolbox.values_for("weight_kg")
+def _weights(w: ShippingWorld) -> list[float]:
+    return [0.5, 1.2, 2.5, 4.0, 7.5, 12.0, 18.0, 25.0]
+
+
+@toolbox.values_for("weight_text")
+def _weight_texts(w: ShippingWorld) -> list[str]:
+    return list(WEIGHT_FORMS)
+
+
+@toolbox.values_for("declared_value_usd")
+def _declared(w: ShippingWorld) -> list[float]:
+    return [45.0, 120.0, 250.0, 600.0, 1500.0, 4200.0]
+
+
+@toolbox.values_for("credit_amount")
+def _credits(w: ShippingWorld) -> list[float]:
+    return [50.0, 100.0, 250.0, 500.0]
+
+
+@toolbox.values_for("carrier_name")
+def _carriers(w: ShippingWorld) -> list[str]:
+    return sorted(CARRIERS)
+
+
+@toolbox.values_for("warehouse_id")
+def _warehouse_ids(w: ShippingWorld) -> list[str]:
+    return sorted(WAREHOUSES)
+
+
+@toolbox.values_for("inventory_sku")
+def _skus(w: ShippingWorld) -> list[str]:
+    return sorted(PRODUCTS)
+
+
+@toolbox.values_for("inventory_product_mention")
+def _product_mentions(w: ShippingWorld) -> list[str]:
+    mentions = []
+    for i, (name, _) in enumerate(PRODUCTS.values()):
+        mentions.append(name if i % 3 else f"{'an' if name[0] in 'aeiou' else 'a'} {name}")
+        if i % 4 == 0:
+            mentions.append(f"{name}s")
+    return mentions
+
+
+@toolbox.values_for("date")
+def _dates(w: ShippingWorld) -> list[str]:
+    return [(NOW.date() + timedelta(days=k)).isoformat() for k in range(1, 15)]
+
+
+@toolbox.values_for("datetime")
+def _datetimes(w: ShippingWorld) -> list[str]:
+    return [f"{(NOW.date() + timedelta(days=k)).isoformat()}T{h:02d}:00" for k in range(1, 15, 2) for h in range(9, 19, 3)]
+
+
+@toolbox.values_for("shipment_search_terms")
+def _search_terms(w: ShippingWorld) -> list[str]:
+    terms = set()
+    for row in w.shipments.values():
+        terms.add(f"{row['carrier'].split()[0].lower()} {row['destination'].lower()}")
+        terms.add(f"{row['status']} {row['current'].lower()}")
+    return sorted(terms)[::3]
+
+
+# --- tools ---------------------------------------------------------------------------------
+
+
+@toolbox.tool(phrase="track {tracking_number}")
+def get_tracking_status(tracking_number: TrackingNumber) -> tuple[str, City, Moment]:
+    """Track a parcel: its latest status, where it is now and when it is expected.
+
+    Args:
+        tracking_number: Carrier tracking number, e.g. "SP123456789".
+
+    Returns:
+        status: the parcel's latest status (label created, in transit, out for delivery, customs hold or delivered).
+        current_city: the city where the parcel is now.
+        eta: the expected delivery time (YYYY-MM-DDTHH:MM; the delivery time once delivered).
+    """
+    row = _w().shipment(tracking_number)
+    return row["status"], row["current"], row["eta"]
+
+
+@toolbox.tool(phrase="get the origin, destination, carrier and weight of {tracking_number}")
+def get_shipment_details(tracking_number: TrackingNumber) -> tuple[City, City, Carrier, WeightKg]:
+    """Get where a shipment comes from and goes to, its carrier and its weight.
+
+    Args:
+        tracking_number: Carrier tracking number, e.g. "SP123456789".
+
+    Returns:
+        origin_city: the shipment's origin city.
+        destination_city: the shipment's destination city.
+        carrier: the shipment's carrier.
+        weight_kg: the shipment's weight (kilograms).
+    """
+    row = _w().shipment(tracking_number)
+    return row["origin"], row["destination"], row["carrier"], row["weight_kg"]
+
+
+@toolbox.tool(
+    phrase="ship a parcel whose weight in kg is {weight_kg} from {origin_city} to {destination_address} by {service} service",
+    requires=("sender_address_verified", "postage_funded"),
+    tags=("state_change",),
+)
+def create_shipment(origin_city: City, destination_address: Address, weight_kg: WeightKg,
+                    service: Service) -> tuple[TrackingNumber, Moment]:
+    """Create a shipment from the account's postage balance and get its tracking number.
+
+    Args:
+        origin_city: City the parcel is sent from, e.g. "Seattle".
+        destination_address: Recipient street address including a served city, e.g. "12 Market Street, Paris".
+        weight_kg: Parcel weight in kilograms (up to 70).
+        service: Service level: standard, express or overnight.
+
+    Returns:
+        tracking_number: the new shipment (its tracking number).
+        eta: the new shipment's expected delivery time (YYYY-MM-DDTHH:MM).
+    """
+    w = _w()
+    _city(origin_city)
+    destination = _city_in(destination_address)
+    _weight(weight_kg)
+    require(w.state.get("sender_address_verified", False),
+            "the sender address on the account is not verified: verify the sender address first")
+    price = _price_usd(origin_city, destination, weight_kg, service)
+    balance = w.state.get("postage_balance", 0.0)
+    require(balance >= price, f"postage balance {balance:.2f} USD does not cover the {price:.2f} USD postage: add postage credit first")
+    w.state["postage_balance"] = round(balance - price, 2)
+    created = w.state.setdefault("created", {})
+    number = f"{CARRIERS[CREATED_CARRIER][0]}9{len(created) + 1:08d}"
+    arrival = datetime(NOW.year, NOW.month, NOW.day, 18) + timedelta(days=_transit_days(origin_city, destination, service))
+    created[number] = {
+        "carrier": CREATED_CARRIER, "origin": origin_city, "destination": destination, "status": "label created",
+        "current": origin_city, "eta": _stamp(arrival), "weight_kg": weight_kg, "service": service,
+    }
+    return number, _stamp(arrival)
+
+
+@toolbox.tool(phrase="quote {service} shipping from {origin_city} to {destination_city} for a parcel whose weight in kg is {weight_kg}")
+def quote_shipping_rate(origin_city: City, destination_city: City, weight_kg: WeightKg,
+                        service: Service) -> tuple[float, CurrencyCode, int]:
+    """Quote the postage and transit time of a parcel between two cities.
+
+    Args:
+        origin_city: City the parcel is sent from, e.g. "Berlin".
+        destination_city: City the parcel goes to, e.g. "Tokyo".
+        weight_kg: Parcel weight in kilograms (up to 70).
+        service: Service level: standard, express or overnight.
+
+    Returns:
+        price: the postage (in the origin country's currency).
+        currency: the postage currency.
+        transit_days: the days in transit.
+    """
+    _city(origin_city)
+    _city(destination_city)
+    _weight(weight_kg)
+    currency = COUNTRY_BY_NAME[CITY_BY_NAME[origin_city].country].currency
+    price = _price_usd(origin_city, destination_city, weight_kg, service) * CURRENCY_BY_CODE[currency].per_usd
+    return round(price, 2), currency, _transit_days(origin_city, destination_city, service)
+
+
+@toolbox.tool(phrase="check the stock of {sku} at {warehouse_id}")
+def get_warehouse_stock(sku: Sku, warehouse_id: WarehouseId) -> tuple[int, Day]:
+    """Get the units of a SKU on hand at a warehouse and the date of its next restock.
+
+    Args:
+        sku: Inventory SKU, e.g. "SKU-30001".
+        warehouse_id: Warehouse id, e.g. "WH-BER".
+
+    Returns:
+        units: the units on hand.
+        next_restock: the date of the next restock delivery (YYYY-MM-DD).
+    """
+    w = _w()
+    key = sku.strip().upper()
+    require(key in PRODUCTS, f"unknown SKU {sku!r}; look the product up by name to get its SKU")
+    require(warehouse_id in WAREHOUSES, f"unknown warehouse {warehouse_id!r}; warehouse ids: {', '.join(sorted(WAREHOUSES))}")
+    share = w.figure("stock", key, warehouse_id)
+    units = 0 if share < 0.15 else int(400 * share)
+    restock = NOW.date() + timedelta(days=2 + int(25 * w.figure("restock", key, warehouse_id)))
+    return units, restock.isoformat()
+
+
+@toolbox.tool(phrase="find the warehouse nearest to {city}")
+def find_nearest_warehouse(city: City) -> tuple[WarehouseId, float]:
+    """Find the warehouse closest to a city, by great-circle distance.
+
+    Args:
+        city: City name, e.g. "Lyon".
+
+    Returns:
+        warehouse_id: the nearest warehouse.
+        distance_km: the distance from the city to that warehouse (kilometres).
+    """
+    _city(city)
+    distance, warehouse_id = min((haversine_km(city, c), w) for w, c in sorted(WAREHOUSES.items()))
+    return warehouse_id, round(distance, 1)
+
+
+@toolbox.tool(phrase="get the city, address and phone number of {warehouse_id}")
+def get_warehouse_info(warehouse_id: WarehouseId) -> tuple[City, Address, Phone]:
+    """Get the city, street address and phone number of a warehouse.
+
+    Args:
+        warehouse_id: Warehouse id, e.g. "WH-SIN".
+
+    Returns:
+        city: the warehouse's city.
+        address: the warehouse's street address.
+        phone: the warehouse's phone number.
+    """
+    w = _w()
+    require(warehouse_id in w.warehouses, f"unknown warehouse {warehouse_id!r}; find the nearest warehouse to a city first")
+    row = w.warehouses[warehouse_id]
+    return row["city"], row["address"], row["phone"]
+
+
+@toolbox.tool(phrase="get the phone, email and on-time rate of {carrier}")
+def get_carrier_details(carrier: Carrier) -> tuple[Phone, Email, float]:
+    """Get a carrier's support phone, support email and on-time delivery rate.
+
+    Args:
+        carrier: Carrier name, e.g. "Atlas Freight".
+
+    Returns:
+        phone: the carrier's support phone number.
+        email: the carrier's support email.
+        on_time_rate: the carrier's on-time delivery rate (percent, last 90 days).
+    """
+    require(carrier in CARRIERS, f"unknown carrier {carrier!r}; carriers: {', '.join(sorted(CARRIERS))}")
+    _, phone, email = CARRIERS[carrier]
+    return phone, email, _w().on_time[carrier]
+
+
+@toolbox.tool(phrase="estimate the import duty in {country} on goods declared at {declared_value_usd} US dollars")
+def estimate_customs_duty(country: Country, declared_value_usd: Annotated[float, Kind("declared_value_usd")]) -> tuple[float, CurrencyCode]:
+    """Estimate the import duty a destination country charges on a parcel's declared value.
+
+    Args:
+        country: Destination country, e.g. "Brazil".
+        declared_value_usd: Declared value of the contents in US dollars.
+
+    Returns:
+        duty: the estimated import duty (in the destination country's currency; 0 under the duty-free threshold).
+        currency: the duty currency.
+    """
+    require(country in DUTY, f"no customs rules for {country!r}; supported countries: {', '.join(sorted(DUTY))}")
+    require(declared_value_usd >= 0, "declared_value_usd must not be negative")
+    rate, threshold = DUTY[country]
+    currency = COUNTRY_BY_NAME[country].currency
+    duty = 0.0 if declared_value_usd <= threshold else declared_value_usd * rate * CURRENCY_BY_CODE[currency].per_usd
+    return round(duty, 2), currency
+
+
+@toolbox.tool(phrase="convert the weight \"{weight}\" to kilograms", tags=("canonicalise",))
+def convert_weight_to_kg(weight: Annotated[str, Kind("weight_text")]) -> WeightKg:
+    """Convert a weight written with any common unit (lb, oz, g, kg) to kilograms.
+
+    Args:
+        weight: Weight with units, e.g. "12 lb", "2 lb 8 oz" or "750 g".
+
+    Returns:
+        weight_kg: the weight in kilograms (rounded to 2 decimals).
+    """
+    parts = re.findall(r"(\d+(?:\.\d+)?)\s*([a-zA-Z]+)", weight)
+    leftover = re.sub(r"(\d+(?:\.\d+)?)\s*([a-zA-Z]+)", "", weight).strip(" ,and")
+    require(bool(parts) and not leftover and all(u.lower() in UNITS_TO_KG for _, u in parts),
+            f"cannot read the weight {weight!r}; write a number and a unit (kg, g, lb or oz), e.g. '12 lb'")
+    return round(sum(float(n) * UNITS_TO_KG[u.lower()] for n, u in parts), 2)
+
+
+@toolbox.tool(phrase="find the earliest home-delivery slot in {city} on or after {day}")
+def find_delivery_slot(city: City, day: Day) -> Moment:
+    """Find the earliest free home-delivery slot in a city on or after a date.
+
+    Args:
+        city: Delivery city, e.g. "Paris".
+        day: Earliest acceptable date in YYYY-MM-DD; a past date means from now on.
+
+    Returns:
+        slot: the earliest free delivery slot (YYYY-MM-DDTHH:MM).
+    """
+    w = _w()
+    _city(city)
+    current = max(_day(day), NOW.date())
+    require(current <= LAST_SLOT_DAY, f"delivery slots can be booked up to {LAST_SLOT_DAY}")
+    while current <= LAST_SLOT_DAY:
+        for hour in range(SLOT_OPEN, SLOT_CLOSE):
+            moment = datetime(current.year, current.month, current.day, hour)
+            if moment > NOW and not _slot_busy(w, city, moment):
+                return _stamp(moment)
+        current += timedelta(days=1)
+    raise ToolError(f"no free delivery slot in {city} up to {LAST_SLOT_DAY}")
+
+
+@toolbox.tool(phrase="book delivery of {tracking_number} for {slot}", tags=("state_change",))
+def book_delivery_slot(tracking_number: TrackingNumber, slot: Moment) -> tuple[str, City]:
+    """Book a home-delivery time for a parcel that has not been delivered yet.
+
+    Args:
+        tracking_number: Carrier tracking number, e.g. "SP123456789".
+        slot: Delivery start in YYYY-MM-DDTHH:MM, on the hour or half hour between 08:00 and 19:30.
+
+    Returns:
+        booking_reference: the delivery booking reference.
+        delivery_city: the city the parcel will be delivered in.
+    """
+    w = _w()
+    row = w.shipment(tracking_number)
+    require(row["status"] != "delivered", f"parcel {tracking_number} was already delivered on {row['eta']}")
+    try:
+        moment = datetime.strptime(slot, "%Y-%m-%dT%H:%M")
+    except ValueError:
+        raise ToolError(f"slot {slot!r} is not in YYYY-MM-DDTHH:MM format") from None
+    require(moment > NOW, f"slot {slot} is in the past; it is now {_stamp(NOW)}")
+    require(moment.date() <= LAST_SLOT_DAY, f"delivery slots can be booked up to {LAST_SLOT_DAY}")
+    require(SLOT_OPEN <= moment.hour < SLOT_CLOSE and moment.minute in (0, 30),
+            f"deliveries start on the hour or half hour between {SLOT_OPEN:02d}:00 and {SLOT_CLOSE - 1}:30")
+    bookings = w.state.setdefault("delivery_bookings", {})
+    key = tracking_number.strip().upper()
+    reference = f"DLV-{6001 + len(bookings)}"
+    bookings[reference] = {"tracking_number": key, "slot": slot}
+    return reference, row["destination"]
+
+
+@toolbox.tool(phrase="get the distance and flight time between {origin_city} and {destination_city}")
+def get_shipping_route_distance(origin_city: City, destination_city: City) -> tuple[float, float]:
+    """Get the great-circle distance between two cities and the air-freight flight time.
+
+    Args:
+        origin_city: First city, e.g. "London".
+        destination_city: Second city, e.g. "Dubai".
+
+    Returns:
+        distance_km: the great-circle distance (kilometres).
+        flight_hours: the air-freight flight time (hours, at 800 km/h plus one hour of taxi and climb).
+    """
+    distance = haversine_km(_city(origin_city), _city(destination_city))
+    return round(distance, 1), round(distance / 800.0 + (1.0 if distance else 0.0), 1)
+
+
+@toolbox.tool(phrase="consolidate {tracking_numbers} into one consignment", tags=("state_change",))
+def consolidate_shipments(tracking_numbers: TrackingNumbers) -> tuple[str, WeightKg, int]:
+    """Group parcels that are still on their way into one consignment billed together.
+
+    Args:
+        tracking_numbers: Tracking numbers of the parcels to group (at least two not yet delivered).
+
+    Returns:
+        consignment_id: the consolidated consignment's id.
+        total_weight_kg: the consignment's total weight (kilograms).
+        parcels: the number of parcels grouped (delivered ones are left out).
+    """
+    w = _w()
+    keys = sorted({t.strip().upper() for t in tracking_numbers})
+    rows = {key: w.shipment(key) for key in keys}
+    open_ones = [key for key in keys if rows[key]["status"] != "delivered"]
+    require(len(open_ones) >= 2, "consolidation needs at least two different parcels that are not yet delivered")
+    consolidations = w.state.setdefault("consolidations", {})
+    consignment_id = f"CON-{7001 + len(consolidations)}"
+    consolidations[consignment_id] = open_ones
+    return consignment_id, round(sum(rows[k]["weight_kg"] for k in open_ones), 1), len(open_ones)
+
+
+@toolbox.tool(phrase="create a return label for {tracking_number}", requires=("sender_address_verified",),
+              tags=("state_change",))
+def create_return_label(tracking_number: TrackingNumber) -> tuple[str, Address]:
+    """Create a prepaid label that sends a parcel back to the account's sender address.
+
+    Args:
+        tracking_number: Carrier tracking number of the parcel to return, e.g. "SP123456789".
+
+    Returns:
+        label_id: the return label's id.
+        return_address: the address the return goes to.
+    """
+    w = _w()
+    row = w.shipment(tracking_number)
+    require(row["status"] != "customs hold",
+            f"parcel {tracking_number} is held in customs in {row['current']}; it must clear customs before a return")
+    require(w.state.get("sender_address_verified", False),
+            "returns go to the sender address, which is not verified: verify the sender address first")
+    labels = w.state.setdefault("return_labels", {})
+    label_id = f"RTN-{8001 + len(labels)}"
+    labels[label_id] = tracking_number.strip().upper()
+    return label_id, w.state.get("sender_address", DEFAULT_SENDER)
+
+
+@toolbox.tool(phrase="search shipments for {query}", tags=("search",))
+def search_shipments(query: Annotated[str, Kind("shipment_search_terms")], max_results: int = 5) -> TrackingNumbers:
+    """Search shipments by words in their carrier, origin, destination, current city or status.
+
+    Args:
+        query: Words to look for, e.g. "atlas tokyo" or "customs hold"; every word must match.
+        max_results: Maximum number of tracking numbers to return (1-20).
+
+    Returns:
+        tracking_numbers: the matching shipments' tracking numbers (alphabetical).
+    """
+    w = _w()
+    require(1 <= max_results <= 20, "max_results must be between 1 and 20")
+    words = query.lower().split()
+    require(bool(words), "query must contain at least one word")
+    hits = []
+    for number, row in sorted(w.shipments.items()):
+        text = f"{row['carrier']} {row['origin']} {row['destination']} {row['current']} {row['status']}".lower()
+        if all(word in text for word in words):
+            hits.append(number)
+    return hits[:max_results]
+
+
+@toolbox.tool(phrase="verify {address} as my sender address", tags=("state_change",))
+def verify_sender_address(address: Address) -> tuple[City, Country]:
+    """Verify a street address and make it the account's sender and return address.
+
+    Args:
+        address: Street address including a served city, e.g. "500 Harbor Way, Seattle".
+
+    Returns:
+        city: the sender address's city.
+        country: the sender address's country.
+    """
+    w = _w()
+    city = _city_in(address)
+    w.state["sender_address"] = address
+    w.state["sender_address_verified"] = True
+    return city, CITY_BY_NAME[city].country
+
+
+@toolbox.tool(phrase="add {amount} US dollars of postage credit to my account", requires=("sender_address_verified",),
+              tags=("state_change",))
+def add_postage_credit(amount: Annotated[float, Kind("credit_amount")]) -> float:
+    """Top up the account's prepaid postage balance.
+
+    Args:
+        amount: Credit to add in US dollars (10-5000).
+
+    Returns:
+        balance: the postage balance after the top-up (US dollars).
+    """
+    w = _w()
+    require(10 <= amount <= 5000, "amount must be between 10 and 5000 US dollars")
+    require(w.state.get("sender_address_verified", False),
+            "postage credit can only be bought on a verified account: verify the sender address first")
+    w.state["postage_balance"] = round(w.state.get("postage_balance", 0.0) + amount, 2)
+    return w.state["postage_balance"]
+
+
+@toolbox.tool(phrase="find the inventory SKU of {product}", tags=("canonicalise",))
+def lookup_inventory_sku(product: Annotated[str, Kind("inventory_product_mention")]) -> Sku:
+    """Resolve a product named in everyday words to its inventory SKU.
+
+    Args:
+        product: Product as people name it, e.g. "an office chair" or "solar panels".
+
+    Returns:
+        sku: the product's SKU.
+    """
+    words = [x.rstrip("s") for x in re.findall(r"[a-z]+", product.lower()) if x not in ("a", "an", "the", "of")]
+    require(bool(words), "name the product, e.g. 'office chair'")
+    hits = [sku for sku, (name, _) in sorted(PRODUCTS.items())
+            if {x.rstrip("s") for x in name.split()} <= set(words)]
+    require(len(hits) == 1, f"no single product matches {product!r}; name it as listed, e.g. 'office chair' or 'dome tent'")
+    return hits[0]
+
+
+toolbox.condition(
+    "sender_address_verified",
+    holds=lambda w: bool(w.state.get("sender_address_verified")),
+    broken_state={"sender_address_verified": False},
+    fix=("verify_sender_address", {"address": DEFAULT_SENDER}),
+)
+toolbox.condition(
+    "postage_funded",
+    holds=lambda w: w.state.get("postage_balance", 0.0) > 0,
+    broken_state={"postage_balance": 0.0},
+    fix=("add_postage_credit", {"amount": 1000.0}),
+)
