@@ -66,6 +66,7 @@ class MapsWorld(World):
     places: dict[str, dict] = field(default_factory=dict)  # place id → name, category, city, address, ...
     by_name: dict[str, str] = field(default_factory=dict)  # lower-case place name → place id
     device_place: str = ""  # the place the user's phone is at
+    search_index: dict[str, tuple[str, frozenset]] = field(default_factory=dict)  # place id → (text, words)
 
 
 def _slug(text: str) -> str:
@@ -204,8 +205,12 @@ def build_world(rng: random.Random) -> MapsWorld:
                 }
     by_name = {row["name"].lower(): pid for pid, row in places.items()}
     device_place = rng.choice(sorted(places))
+    index = {}
+    for pid, row in places.items():
+        text = f" {row['name']} {row['category']} {row['city']} {row['country']} ".lower()
+        index[pid] = (text, frozenset(re.findall(r"[a-z0-9]+", text)))
     state = {"location_sharing": "precise", "favourites": []}
-    return MapsWorld(state=state, places=places, by_name=by_name, device_place=device_place)
+    return MapsWorld(state=state, places=places, by_name=by_name, device_place=device_place, search_index=index)
 
 
 toolbox.condition(
@@ -331,9 +336,7 @@ def search_places(query: Annotated[str, Kind("place_search_query")], max_results
     words = re.findall(r"[a-z0-9]+", query.lower())
     require(bool(words), "query must contain at least one word")
     hits = []
-    for pid, row in w.places.items():
-        text = f" {row['name']} {row['category']} {row['city']} {row['country']} ".lower()
-        tokens = set(re.findall(r"[a-z0-9]+", text))
+    for pid, (text, tokens) in w.search_index.items():
         if all(word in tokens or word.rstrip("s") in tokens or (len(word) > 3 and word in text) for word in words):
             hits.append(pid)
     hits.sort(key=lambda pid: (-w.places[pid]["rating"], pid))
