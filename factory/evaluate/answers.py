@@ -89,6 +89,22 @@ def dates_in(text: str) -> set[str]:
     return found
 
 
+_TIME = re.compile(r"\b(\d{1,2})(?::(\d{2}))?(?::\d{2})?\s*([ap])\.?m\.?(?![a-z])|\b(\d{1,2}):(\d{2})\b", re.I)
+
+
+def times_in(text: str) -> set[str]:
+    """Every clock time written in the text, as 24-hour HH:MM ("9:30 pm" → "21:30")."""
+    found = set()
+    for hour, minute, half, hour24, minute24 in _TIME.findall(text):
+        if hour24:
+            h, m = int(hour24), int(minute24)
+        else:
+            h, m = int(hour) % 12 + (12 if half.lower() == "p" else 0), int(minute or 0)
+        if h < 24 and m < 60:
+            found.add(f"{h:02d}:{m:02d}")
+    return found
+
+
 def structured_values(text: str) -> list[Any]:
     """JSON values stated in the reply: fenced blocks, then any {...} or [...] that parses."""
     values = []
@@ -141,6 +157,10 @@ class Reply:
     @cached_property
     def dates(self) -> set[str]:
         return dates_in(self.text)
+
+    @cached_property
+    def times(self) -> set[str]:
+        return times_in(self.text)
 
     @cached_property
     def structured(self) -> list[Any]:
@@ -203,7 +223,12 @@ def scalar_found(gold: Any, reply: Reply) -> bool:
     if gold is None:
         return re.search(r" (none|null) ", reply.words) is not None
     text = str(gold)
+    if not text.strip():
+        return True  # an empty value: nothing to state
     if re.fullmatch(r"\d{4}-\d{2}-\d{2}", text) and text in reply.dates:
+        return True
+    moment = re.fullmatch(r"(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2})(:00)?", text)
+    if moment and moment.group(1) in reply.dates and moment.group(2) in reply.times:
         return True
     if re.fullmatch(r"[-+]?\d[\d,]*(\.\d+)?", text.strip()):
         return any(number_close(float(text.replace(",", "")), n, 0.0) for n in reply.numbers)

@@ -95,3 +95,18 @@ def test_no_reply_scores_zero():
 def test_nothing_to_report_is_not_a_refusal_task():
     assert answer_match({}, "Done, the reminder is set.", refusal=False)
     assert not answer_match({}, "", refusal=False)
+
+
+def test_times_and_date_times_in_written_forms():
+    from factory.evaluate.answers import times_in
+
+    assert times_in("at 9:30 pm, 09:05, 7am and 12 p.m.") == {"21:30", "09:05", "07:00", "12:00"}
+    gold = {"moment": "2025-06-16T09:30"}
+    assert answer_match(gold, "Monday June 16, 2025 at 9:30 am")
+    assert answer_match(gold, '{"moment": "2025-06-16T09:30"}')
+    assert not answer_match(gold, "June 16, 2025 at 10:30")
+
+
+def test_an_empty_gold_string_needs_nothing_stated():
+    assert answer_match({"is_holiday": False, "holiday": ""}, 'Final answer: {"is_holiday": false, "holiday": ""}')
+    assert answer_match({"is_holiday": False, "holiday": ""}, "No, it is not a holiday.")
