@@ -1,6 +1,7 @@
 """A fake OpenAI-compatible chat-completions server on 127.0.0.1 for tests.
 
-A test gives it a `responder(request) -> reply`: a reply is an assistant message dict
+A test gives it a `responder(request) -> reply` (called from the server's threads, so it
+guards its own state if requests overlap): a reply is an assistant message dict
 (wrapped into a completion), a full completion dict, or `(status, body)` for an HTTP
 error. Every request body is recorded. It answers like real servers do, with whatever
 content the responder puts there: prose around JSON, tool calls in text, broken
@@ -66,7 +67,7 @@ class FakeServer:
                 with server.lock:
                     server.requests.append(body)
                     server.headers.append(dict(self.headers))
-                    reply = server.responder(body)
+                reply = server.responder(body)  # unlocked: concurrent requests overlap, as on a real server
                 status, payload = 200, reply
                 if isinstance(reply, tuple):
                     status, payload = reply
