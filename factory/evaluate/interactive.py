@@ -170,7 +170,12 @@ def expected_answer(instance: Instance) -> dict[str, Any]:
 
 
 def score_episode(instance: Instance, episode: Episode) -> tuple[dict[str, float], list[str]]:
-    """The sample's scores and error labels."""
+    """The sample's scores and error labels.
+
+    milestone_similarity: ToolSandbox's score, zero after a minefield (milestone_matched: the
+    same before minefields); answer_match: 1 when the final reply states every gold value
+    (ToolComp's rules); success: answer_match without a minefield, the outcome pass^k counts;
+    turns: assistant messages; tool_calls: calls attempted, malformed ones included."""
     refusal = needs_refusal(instance)
     score = score_milestones(
         instance.milestones, instance.minefields, episode.steps, episode.final, query=instance.query, refusal=refusal
