@@ -169,6 +169,7 @@ def nestools_to_instance(row: dict[str, Any], api_ids: list[int], mock_seed: int
     """
     test_id = row.get("test_id", 0)
     try:
+        query = str(row["task"])
         specs = {a["api_name"]: spec_from_nestools(a) for a in row["api"]}
         chain, lists = chain_from_nestools(row["call"])
     except NesToolsFormatError as exc:
@@ -193,7 +194,7 @@ def nestools_to_instance(row: dict[str, Any], api_ids: list[int], mock_seed: int
     return Instance(
         domain=domain or "Unknown",
         subdomain=subdomain,
-        query=row["task"],
+        query=query,
         tools=list(specs.values()),
         gold_tools=list(specs),
         chain=chain,

@@ -3,10 +3,10 @@
 Static metrics are NesTools' micro averages: tallies summed over the samples, then
 precision = correct / predicted (0 when nothing was predicted), recall = correct / gold,
 F1 their harmonic mean; Format accuracy and Tree pass rate are means. The average is the
-mean of the Selection, Order, Parameter and NestedParam F1; on a subset without nested
-gold arguments (depth 1) NesTools' scorer reports no NestedParam scores and averages Format
-accuracy with the three other F1 instead. Interactive metrics are means of the per-sample
-scores. Confidence intervals resample samples (not tallies) with replacement.
+mean of the Selection, Order, Parameter and NestedParam F1. A family without gold items in
+a subset has no scores; in the average its F1 is replaced by Format accuracy, as NesTools'
+scorer does for NestedParam on subsets without nesting (depth 1). Interactive metrics are
+means of the per-sample scores. Confidence intervals resample samples with replacement.
 """
 
 from __future__ import annotations
@@ -30,14 +30,15 @@ def _ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
 def nestools_from_sums(sums: dict[str, np.ndarray], count: np.ndarray) -> dict[str, np.ndarray]:
     """NesTools' metrics from summed tallies (arrays: one entry per bootstrap resample)."""
     out: dict[str, np.ndarray] = {"format_accuracy": _ratio(sums["format"], count)}
+    f1s = []
     for family, key in FAMILIES.items():
         p = _ratio(sums[f"{key}_correct"], sums[f"{key}_predicted"])
         r = _ratio(sums[f"{key}_correct"], sums[f"{key}_gold"])
-        out.update({f"{family}_precision": p, f"{family}_recall": r, f"{family}_f1": _ratio(2 * p * r, p + r)})
+        f1 = _ratio(2 * p * r, p + r)
+        out.update({f"{family}_precision": p, f"{family}_recall": r, f"{family}_f1": f1})
+        f1s.append(np.where(sums[f"{key}_gold"] > 0, f1, out["format_accuracy"]))
     out["tree_pass_rate"] = _ratio(sums["tree"], count)
-    f1 = [out[f"{f}_f1"] for f in FAMILIES]
-    without_nested = [out["format_accuracy"], *f1[:3]]
-    out["average"] = np.where(sums["nest_gold"] > 0, sum(f1) / 4, sum(without_nested) / 4)
+    out["average"] = sum(f1s) / len(f1s)
     return out
 
 
@@ -47,13 +48,15 @@ def _scored(samples: Iterable[SampleResult]) -> list[SampleResult]:
 
 
 def static_metrics(samples: Iterable[SampleResult]) -> dict[str, float | None]:
+    """NesTools' metrics; a family without gold items (no nesting at depth 1) has none."""
     samples = _scored(samples)
     if not samples:
         return {}
     sums = {k: np.array([sum(s.scores.get(k, 0.0) for s in samples)]) for k in TALLIES}
-    values = {k: float(v[0]) for k, v in nestools_from_sums(sums, np.array([len(samples)])).items()}
-    if sums["nest_gold"][0] == 0:
-        values.update({f"nested_param_{m}": None for m in ("precision", "recall", "f1")})
+    values: dict[str, float | None] = {k: float(v[0]) for k, v in nestools_from_sums(sums, np.array([len(samples)])).items()}
+    for family, key in FAMILIES.items():
+        if sums[f"{key}_gold"][0] == 0:
+            values.update({f"{family}_{m}": None for m in ("precision", "recall", "f1")})
     return values
 
 

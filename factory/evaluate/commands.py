@@ -99,7 +99,7 @@ def import_nestools(
         raise ConfigError(f"--distractors must be 0 or more, got {distractors}")
     rows, ids = read_nestools(path)
     imported, rejects = convert(rows, ids, distractors=distractors, seed=seed)
-    fingerprint = write_import(imported, rejects, out, distractors)
+    fingerprint = write_import(imported, rejects, {r.get("test_id"): r.get("call") for r in rows}, out, distractors)
     for reason in rejects[:10]:
         err_console.print(f"[yellow]skipped:[/yellow] {reason}", highlight=False)
     console.print(f"imported {len(imported)} of {len(rows)} NesTools instances into {out / 'dataset'} "

@@ -19,7 +19,7 @@ from typing import Any
 from factory.errors import RunError
 from factory.evaluate.retrieval import similar_tools
 from factory.nestools import NesToolsFormatError, instance_to_nestools, nestools_to_instance, spec_from_nestools
-from factory.records import Instance, ToolSpec
+from factory.records import Instance, ToolSpec, stable_json
 
 DISTRACTORS_PER_TOOL = 5
 
@@ -95,9 +95,27 @@ def convert(rows: list[dict[str, Any]], ids: dict[int, list[int]], *, distractor
         random.Random(f"{seed}:{test_id}").shuffle(offered)
         instance = instance.model_copy(update={"tools": offered}).with_id()
         tool_ids = gold_ids | {pool[i].name: pool_ids[i] for i in extra}
-        exact = instance_to_nestools(instance, test_id)["call"] == row["call"]
+        exact = same_gold(instance_to_nestools(instance, test_id)["call"], row["call"])
         imported.append(Imported(instance, test_id, ids[test_id], tool_ids, None if exact else row["call"]))
     return imported, rejects
+
+
+def same_gold(typed: list[dict[str, Any]], raw: list[dict[str, Any]]) -> bool:
+    """Whether the typed chain, once stored (the dataset writes JSON with sorted keys), still
+    gives NesTools' gold exactly where scoring can tell: tools, outputs and every argument
+    value, including the key order of dict values (NesTools compares dict keys by position)."""
+    stored = json.loads(stable_json(typed))
+    if len(stored) != len(raw):
+        return False
+    for mine, theirs in zip(stored, raw):
+        if mine["api_name"] != theirs.get("api_name") or mine["responses"] != theirs.get("responses"):
+            return False
+        params = theirs.get("parameters") or {}
+        if set(mine["parameters"]) != set(params):
+            return False
+        if any(json.dumps(v) != json.dumps(params[k]) for k, v in mine["parameters"].items()):
+            return False
+    return True
 
 
 def side_record(item: Imported) -> dict[str, Any]:
@@ -139,16 +157,23 @@ typed mock (the tools have no implementations), derived milestones, and per inst
 """
 
 
-def write_import(imported: list[Imported], rejects: list[str], out: Path, distractors: int = DISTRACTORS_PER_TOOL) -> str:
-    """Write out/dataset (parquet + card), out/nestools_api_ids.jsonl and out/rejects.txt; returns the fingerprint."""
-    from factory.export import write_dataset
+def write_import(imported: list[Imported], rejects: list[str], raw: dict[int, list[dict[str, Any]]], out: Path,
+                 distractors: int = DISTRACTORS_PER_TOOL) -> str:
+    """Write out/dataset (parquet + card), out/nestools_api_ids.jsonl and out/rejects.txt; returns
+    the fingerprint. The dataset is read back, and NesTools' exact gold calls (`raw`, by test id)
+    are recorded for every instance whose stored gold no longer matches them."""
+    from factory.export import load_instances, write_dataset
 
     out.mkdir(parents=True, exist_ok=True)
     instances = [item.instance for item in imported]
-    fingerprint = write_dataset(instances, out / "dataset", "test", 
+    fingerprint = write_dataset(instances, out / "dataset", "test",
                                 lambda nbytes: import_card(len(instances), len(rejects), distractors, nbytes))
+    reloaded = {i.id: i for i in load_instances(out / "dataset")}
     with (out / "nestools_api_ids.jsonl").open("w", encoding="utf-8") as handle:
         for item in imported:
+            stored = reloaded.get(item.instance.id, item.instance)
+            if item.call is None and not same_gold(instance_to_nestools(stored, item.test_id)["call"], raw[item.test_id]):
+                item.call = raw[item.test_id]
             handle.write(json.dumps(side_record(item), ensure_ascii=False) + "\n")
     (out / "rejects.txt").write_text("".join(f"{r}\n" for r in rejects), encoding="utf-8")
     return fingerprint

@@ -153,6 +153,7 @@ def evaluate(request: EvalRequest, settings: Settings, out: Path | None = None,
     chosen = instances[: request.limit] if request.limit else instances
     run = {
         "mode": request.mode,
+        "label": request.who(),
         "agent": request.agent,
         "model": {"name": request.model, "api_base": request.api_base} if request.model else None,
         "predictions": str(request.predictions) if request.predictions else None,

@@ -37,7 +37,7 @@ def show_ci(name: str, metric: dict[str, Any]) -> str:
 
 def who(results: dict[str, Any]) -> str:
     model = results.get("model") or {}
-    return model.get("name") or results.get("agent") or "?"
+    return results.get("label") or model.get("name") or results.get("agent") or "?"
 
 
 def _breakdown_table(title: str, groups: dict[str, dict[str, Any]], mode: str, top: int = 20) -> list[str]:
