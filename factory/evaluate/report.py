@@ -94,7 +94,8 @@ def build_results(samples: list[SampleResult], run: dict[str, Any]) -> dict[str,
     if run.get("trials", 1) > 1:
         from factory.evaluate.passk import pass_curve
 
-        results["pass_k"] = pass_curve(scored, key="tree" if mode == "static" else "success")
+        curve = pass_curve(scored, key="tree" if mode == "static" else "success")
+        results["pass_k"] = {str(k): v for k, v in curve.items()}
     return results
 
 
