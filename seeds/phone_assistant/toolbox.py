@@ -2,8 +2,8 @@
 
 Settings depend on each other the way a phone's do: sending a text needs cellular service,
 location look-ups need the location service, the map look-up of a place needs wifi, and
-neither cellular service nor the location service can be turned on while low-battery mode
-is on (turning low-battery mode on switches both off). Contacts are the same directory of
+the cellular and location settings are locked while low-battery mode is on (turning
+low-battery mode on switches both off). Contacts are the same directory of
 people that the calendar's attendees come from; their cities are gazetteer cities.
 """
 
@@ -412,7 +412,7 @@ def add_contact(name: NewPerson, phone_number: Phone, city: City) -> Person:
 
 @toolbox.tool(phrase="change the city of {name} to {city}", tags=("state_change",))
 def update_contact_city(name: Person, city: City) -> City:
-    """Change the city a contact lives in.
+    """Change the city a contact lives in (setting the same city again changes nothing).
 
     Args:
         name: The contact's full name, e.g. "Maria Lopez".
@@ -424,7 +424,6 @@ def update_contact_city(name: Person, city: City) -> City:
     w = world(PhoneWorld)
     full, row = _contact(name)
     place = _city_name(city)
-    require(row["city"] != place, f"{full} already lives in {place}")
     w.state.setdefault("contact_cities", {})[full] = place
     return row["city"]
 
@@ -546,7 +545,7 @@ def set_wifi(on: bool) -> bool:
 
 @toolbox.tool(phrase="turn cellular service {on}", requires=("low_battery_off",), tags=("state_change",))
 def set_cellular(on: bool) -> bool:
-    """Turn cellular service (calls, texts and mobile data) on or off.
+    """Turn cellular service (calls, texts and mobile data) on or off; the setting is locked while low-battery mode is on.
 
     Args:
         on: True to turn cellular service on, False to turn it off.
@@ -555,15 +554,15 @@ def set_cellular(on: bool) -> bool:
         cellular_on: whether cellular service is now on.
     """
     w = world(PhoneWorld)
-    require(not on or not _setting("low_battery_mode"),
-            "Low-battery mode is on, so cellular service cannot be turned on: turn low-battery mode off first")
+    require(not _setting("low_battery_mode"),
+            "Low-battery mode is on, so the cellular setting is locked: turn low-battery mode off first")
     w.state["cellular"] = on
     return on
 
 
 @toolbox.tool(phrase="turn location services {on}", requires=("low_battery_off",), tags=("state_change",))
 def set_location_service(on: bool) -> bool:
-    """Turn the location service on or off.
+    """Turn the location service on or off; the setting is locked while low-battery mode is on.
 
     Args:
         on: True to turn the location service on, False to turn it off.
@@ -572,15 +571,15 @@ def set_location_service(on: bool) -> bool:
         location_on: whether the location service is now on.
     """
     w = world(PhoneWorld)
-    require(not on or not _setting("low_battery_mode"),
-            "Low-battery mode is on, so the location service cannot be turned on: turn low-battery mode off first")
+    require(not _setting("low_battery_mode"),
+            "Low-battery mode is on, so the location setting is locked: turn low-battery mode off first")
     w.state["location_service"] = on
     return on
 
 
 @toolbox.tool(phrase="turn low-battery mode {on}", tags=("state_change",))
 def set_low_battery_mode(on: bool) -> bool:
-    """Turn low-battery mode on or off; turning it on also switches cellular service and the location service off.
+    """Turn low-battery mode on or off; turning it on switches cellular service and the location service off and locks both settings.
 
     Args:
         on: True to turn low-battery mode on, False to turn it off.

@@ -41,6 +41,7 @@ def test_find_next_event_with_unknown_people(cal):
     assert "no upcoming event" in cal.error("find_next_event_with", person="Nobody Here")
     assert "not a full name" in cal.error("find_next_event_with", person="Maria")
     assert cal.ok("find_next_event_with", person="maria lopez") == cal.ok("find_next_event_with", person="Maria Lopez")
+    assert cal.ok("find_next_event_with", person="Chloe Garcia") == cal.ok("get_next_event")  # the owner attends everything
 
 
 def test_events_on_a_date(cal):

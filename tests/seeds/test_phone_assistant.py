@@ -90,7 +90,7 @@ def test_add_and_update_contacts():
     target = "Berlin" if old_city != "Berlin" else "Paris"
     assert s.ok("update_contact_city", name="Maria Lopez", city=target) == old_city
     assert s.ok("get_contact_city", name="Maria Lopez")[0] == target
-    assert "already lives in" in s.error("update_contact_city", name="Maria Lopez", city=target)
+    assert s.ok("update_contact_city", name="Maria Lopez", city=target) == target  # the same city again is a no-op
     assert "not in your contacts" in s.error("update_contact_city", name="Bruce Wayne", city="Paris")
     assert "unknown city" in s.error("update_contact_city", name="Maria Lopez", city="Narnia")
     assert ToolboxSession(SLUG).ok("get_contact_city", name="Maria Lopez")[0] == old_city  # no leak between episodes
@@ -125,8 +125,8 @@ def test_cellular_depends_on_low_battery_mode():
     s = ToolboxSession(SLUG, state={"low_battery_mode": True, "cellular": False, "location_service": False})
     assert "turn cellular service on first" in s.error("send_text_message", recipient="Maria Lopez", text="On my way!")
     assert "turn low-battery mode off first" in s.error("set_cellular", on=True)
+    assert "setting is locked" in s.error("set_cellular", on=False)
     assert s.world.state["cellular"] is False
-    assert s.ok("set_cellular", on=False) is False  # turning it off is always allowed
     assert s.ok("set_low_battery_mode", on=False) is False
     assert s.ok("set_cellular", on=True) is True
     assert s.ok("send_text_message", recipient="Maria Lopez", text="On my way!")[0] == "MSG-9001"
