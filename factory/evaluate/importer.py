@@ -78,6 +78,7 @@ def convert(rows: list[dict[str, Any]], ids: dict[int, list[int]], *, distractor
     """(imported instances in test-id order, one reason per row that could not be converted)."""
     pool, pool_ids = _pool(rows, ids)
     retrieve = similar_tools(pool, pool_ids)
+    position = {api_id: i for i, api_id in enumerate(pool_ids)}
     imported, rejects = [], []
     for row in rows:
         test_id = row.get("test_id")
@@ -90,7 +91,7 @@ def convert(rows: list[dict[str, Any]], ids: dict[int, list[int]], *, distractor
             rejects.append(str(exc))
             continue
         gold_ids = dict(zip(instance.gold_tools, ids[test_id], strict=True))
-        extra = retrieve(instance.tools, distractors, set(gold_ids.values()))
+        extra = retrieve([position[i] for i in gold_ids.values() if i in position], distractors)
         offered = instance.tools + [pool[i] for i in extra]
         random.Random(f"{seed}:{test_id}").shuffle(offered)
         instance = instance.model_copy(update={"tools": offered}).with_id()

@@ -52,24 +52,29 @@ def _too_close(name: str, gold: list[ToolSpec]) -> bool:
     return any(name == g.name or Levenshtein.distance(g.name, name) / len(g.name) < MIN_NAME_EDIT_RATIO for g in gold)
 
 
-def similar_tools(pool: list[ToolSpec], pool_ids: list[int]) -> Callable[[list[ToolSpec], int, set[int]], list[int]]:
-    """A picker: (gold tools, k per gold tool, ids to skip) → pool positions of the distractors."""
+def similar_tools(pool: list[ToolSpec], pool_ids: list[int]) -> Callable[[list[int], int], list[int]]:
+    """A picker: (pool positions of the gold tools, k per gold tool) → pool positions of the
+    distractors, never a gold tool (by id or name) nor one named like a gold tool."""
     model = TfIdf([_terms(t) for t in pool])
-    pool_matrix = model.matrix([_terms(t) for t in pool]).T.tocsc()
+    vectors = model.matrix([_terms(t) for t in pool])
+    pool_matrix = vectors.T.tocsc()
+    order = np.arange(len(pool))
 
-    def pick(gold: list[ToolSpec], k: int, exclude: set[int]) -> list[int]:
-        if k <= 0 or not gold:
+    def pick(gold_positions: list[int], k: int) -> list[int]:
+        if k <= 0 or not gold_positions:
             return []
-        sims = (model.matrix([_terms(g) for g in gold]) @ pool_matrix).toarray()
+        gold = [pool[g] for g in gold_positions]
+        exclude = {pool_ids[g] for g in gold_positions}
+        sims = (vectors[gold_positions] @ pool_matrix).toarray()
         chosen: list[int] = []
-        names: set[str] = set()
+        names = {g.name for g in gold}
         for row in sims:
             taken = 0
-            for position in np.lexsort((np.arange(len(pool)), -row)):
-                spec = pool[position]
+            for position in np.lexsort((order, -row)):
                 if taken == k:
                     break
-                if pool_ids[position] in exclude or spec.name in names or position in chosen or _too_close(spec.name, gold):
+                spec = pool[position]
+                if pool_ids[position] in exclude or spec.name in names or _too_close(spec.name, gold):
                     continue
                 chosen.append(int(position))
                 names.add(spec.name)
