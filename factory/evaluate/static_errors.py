@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from factory.evaluate.static_metrics import UNKNOWN, Matching, _nested
+from factory.evaluate.static_metrics import UNKNOWN, Matching, is_nested
 from factory.evaluate.static_values import safe_value_score
 
 
@@ -32,8 +32,8 @@ def _producer(gold: list[dict[str, Any]], value: Any, placed: dict[int, int], be
 def _nested_errors(errors: Counter, gold_call: dict[str, Any], arguments: dict[Any, Any], gold: list[dict[str, Any]],
                    placed: dict[int, int], r: int, outputs: list[list[Any]]) -> None:
     for name, value in gold_call["parameters"].items():
-        if not _nested(value):
-            if name in arguments and _nested(arguments[name]):
+        if not is_nested(value):
+            if name in arguments and is_nested(arguments[name]):
                 errors["nest_hallucination"] += 1
             continue
         location = _producer(gold, value, placed, r)
@@ -41,7 +41,7 @@ def _nested_errors(errors: Counter, gold_call: dict[str, Any], arguments: dict[A
             continue
         if name not in arguments or arguments[name] == UNKNOWN:
             errors["nest_omission"] += 1
-        elif not _nested(arguments[name]):
+        elif not is_nested(arguments[name]):
             errors["nest_identification"] += 1
         else:
             producer, position = location

@@ -64,7 +64,7 @@ class Tally:
         return scores
 
 
-def _nested(value: Any) -> bool:
+def is_nested(value: Any) -> bool:
     return NESTED.search(str(value)) is not None
 
 
@@ -90,7 +90,7 @@ def gold_sources(gold: list[dict[str, Any]]) -> dict[str, tuple[int, int] | None
     sources: dict[str, tuple[int, int] | None] = {}
     for j, call in enumerate(gold):
         for value in call["parameters"].values():
-            if not _nested(value):
+            if not is_nested(value):
                 continue
             where = None
             for i, outputs in enumerate(gold[: j + 1]):
@@ -146,7 +146,7 @@ def _call_score(gold_call: dict[str, Any], arguments: dict[Any, Any], sources: d
         else:
             producer, position = _locate(matching.outputs, predicted) if isinstance(predicted, str) else (-1, -1)
             hit = (isinstance(predicted, str) and position == source[1] and (source[0], producer) in matching.pairs
-                   and _nested(predicted))
+                   and is_nested(predicted))
         if hit:
             score += 1
             nested += 1
@@ -163,7 +163,7 @@ def _match(tally: Tally, gold: list[dict[str, Any]], predicted: list[dict[str, A
         arguments = call["parameters"]
         tally.api_predicted += 1
         tally.param_predicted += len(arguments)
-        tally.nest_predicted += sum(1 for v in arguments.values() if _nested(v))
+        tally.nest_predicted += sum(1 for v in arguments.values() if is_nested(v))
         matching.outputs.append(_outputs(call))
         candidates = [g for g, gc in enumerate(gold) if gc["api_id"] == call["api_id"] and g in unmatched[gc["api_id"]]]
         if not candidates:
@@ -188,7 +188,7 @@ def score_calls(gold: list[dict[str, Any]], predicted: list[dict[str, Any]] | No
     tally = Tally(api_gold=len(gold))
     for call in gold:
         tally.param_gold += len(call["parameters"])
-        tally.nest_gold += sum(1 for v in call["parameters"].values() if _nested(v))
+        tally.nest_gold += sum(1 for v in call["parameters"].values() if is_nested(v))
     _order(tally, gold, predicted)
     if predicted is not None:
         tally.format = 1

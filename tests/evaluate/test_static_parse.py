@@ -43,3 +43,31 @@ def test_text_between_the_first_and_last_bracket_is_what_counts():
 
 def test_an_empty_list_is_well_formed():
     assert parse_response("[]").calls == []
+
+
+def test_odd_answers_never_raise():
+    import json
+    import random
+
+    from factory.evaluate.static_metrics import score_calls
+
+    gold = [{"api_name": "f", "api_id": 1, "parameters": {"x": "API_call_9", "y": {"k": [1, "a"]}}, "responses": ["API_call_0"]}]
+    atoms = [None, True, 0, -1, 2.5, "", "API_call_0", "UNK", [], {}, [1, "x"], {"k": None}, 1]
+    rng = random.Random(0)
+
+    def value(depth=0):
+        if depth > 2 or rng.random() < 0.5:
+            return rng.choice(atoms)
+        if rng.random() < 0.5:
+            return [value(depth + 1) for _ in range(rng.randint(0, 3))]
+        keys = ["api_name", "api_id", "parameters", "responses", "x", "y", "k", 1]
+        return {rng.choice(keys): value(depth + 1) for _ in range(rng.randint(0, 4))}
+
+    for _ in range(2000):
+        calls = [{"api_name": "f", "api_id": rng.choice([1, 1.0, "1", [1], {"a": 1}, None]), "parameters": value(1)
+                  if rng.random() < 0.2 else {rng.choice(["x", "y", "z"]): value(1) for _ in range(rng.randint(0, 3))},
+                  "responses": value(1)} for _ in range(rng.randint(0, 3))]  # fmt: skip
+        text = json.dumps(calls) if rng.random() < 0.8 else repr(calls)
+        parsed = parse_response(text)
+        tally = score_calls(gold, parsed.calls, "task text")
+        assert 0 <= tally.param_correct <= max(tally.param_predicted, 1)
