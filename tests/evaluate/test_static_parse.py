@@ -66,7 +66,7 @@ def test_odd_answers_never_raise():
     for _ in range(2000):
         calls = [{"api_name": "f", "api_id": rng.choice([1, 1.0, "1", [1], {"a": 1}, None]), "parameters": value(1)
                   if rng.random() < 0.2 else {rng.choice(["x", "y", "z"]): value(1) for _ in range(rng.randint(0, 3))},
-                  "responses": value(1)} for _ in range(rng.randint(0, 3))]  # fmt: skip
+                  "responses": value(1)} for _ in range(rng.randint(0, 3))]
         text = json.dumps(calls) if rng.random() < 0.8 else repr(calls)
         parsed = parse_response(text)
         tally = score_calls(gold, parsed.calls, "task text")
