@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from factory.errors import RunError
-from factory.records import Instance, content_hash, stable_json
+from factory.records import Instance, content_hash
 
 JSON_COLUMNS = ("query_variants", "tools", "withheld_tools", "chain", "trace", "milestones", "minefields",
                 "world", "provenance", "checks")
@@ -32,21 +32,27 @@ def features():
     return Features(columns)
 
 
+def _json_text(value: Any) -> str:
+    # Key order is kept: argument order is part of a call as models see it (hashes sort keys).
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
 def instance_row(instance: Instance) -> dict[str, Any]:
     """One dataset row; JSON-valued columns are passed as JSON text so values round-trip exactly."""
     from factory.chains.code import render_chain
 
     data = instance.model_dump(mode="json")
     row = {k: data[k] for k in ("id", "domain", "subdomain", "query", "gold_tools", "categories", "depth", "shape")}
-    row.update({k: stable_json(data[k]) for k in JSON_COLUMNS})
+    row.update({k: _json_text(data[k]) for k in JSON_COLUMNS})
     row["n_calls"] = len(instance.chain.calls)
     row["chain_code"] = render_chain(instance.chain)
-    row["answer"] = stable_json(instance.trace.answer)
+    row["answer"] = _json_text(instance.trace.answer)
     return row
 
 
 def row_instance(row: dict[str, Any]) -> Instance:
-    fields = {k: v for k, v in row.items() if k in Instance.model_fields}
+    """An Instance from a row whose JSON columns are still JSON text."""
+    fields = {k: json.loads(v) if k in JSON_COLUMNS else v for k, v in row.items() if k in Instance.model_fields}
     return Instance.model_validate(fields)
 
 
@@ -68,23 +74,38 @@ def write_dataset(instances: list[Instance], out: Path, split: str, card: Callab
 
 
 def load_instances(dataset_dir: Path, split: str | None = None) -> list[Instance]:
-    """Instance records of an exported dataset folder (every split unless one is named)."""
-    import datasets
+    """Instance records of an exported dataset folder (every split unless one is named).
 
-    if not (dataset_dir / "README.md").exists() and not (dataset_dir / "data").is_dir():
-        raise RunError(f"{dataset_dir} is not an exported dataset (no README.md or data/)")
-    datasets.disable_progress_bars()
-    try:
-        loaded = datasets.load_dataset(str(dataset_dir), features=features())
-    except Exception as exc:
-        raise RunError(f"cannot load dataset {dataset_dir}: {type(exc).__name__}: {exc}") from exc
-    splits = [split] if split else list(loaded)
+    The Parquet files are read directly so JSON columns are parsed exactly: `datasets`
+    decodes `Json` columns with a fast parser that can perturb the last digit of a float.
+    """
+    import pyarrow.parquet as pq
+
+    files = sorted((dataset_dir / "data").glob("*.parquet")) if (dataset_dir / "data").is_dir() else []
+    if not files:
+        raise RunError(f"{dataset_dir} is not an exported dataset (no data/*.parquet)")
+    splits: dict[str, list[Path]] = {}
+    for path in files:
+        splits.setdefault(path.name.split("-", 1)[0], []).append(path)
+    if split is not None and split not in splits:
+        raise RunError(f"{dataset_dir} has no split {split!r} (splits: {', '.join(splits)})")
     instances = []
-    for name in splits:
-        if name not in loaded:
-            raise RunError(f"{dataset_dir} has no split {name!r} (splits: {', '.join(loaded)})")
-        instances += [row_instance(row) for row in loaded[name]]
+    for name in [split] if split else sorted(splits):
+        for path in splits[name]:
+            try:
+                table = pq.read_table(path)
+                rows = table.cast(_as_text(table.schema)).to_pylist()
+                instances += [row_instance(row) for row in rows]
+            except Exception as exc:  # a damaged file or a row that is not an instance
+                raise RunError(f"cannot read {path}: {type(exc).__name__}: {exc}") from exc
     return instances
+
+
+def _as_text(schema):
+    """The schema with JSON extension columns read as their underlying JSON text."""
+    import pyarrow as pa
+
+    return pa.schema([pa.field(f.name, pa.string()) if f.name in JSON_COLUMNS or f.name == "answer" else f for f in schema])
 
 
 def write_nestools(instances: list[Instance], path: Path) -> None:

@@ -45,7 +45,7 @@ def derive_milestones(chain: Chain, trace: Trace) -> list[Milestone]:
             kind="answer",
             answer=dict(trace.answer),
             after=chain.sinks(),
-            description=f"final answer: {answer_text}" if answer_text else "final answer: the task cannot be completed",
+            description=f"final answer: {answer_text}" if answer_text else "final answer: report that the task is done",
         )
     )
     return milestones

@@ -72,6 +72,8 @@ class Simulator:
         problem = check_arguments(spec, arguments)
         if problem:
             return ToolResult([], problem)
+        # A call means the same whatever order its arguments were written in.
+        arguments = {p.name: arguments[p.name] for p in spec.parameters if p.name in arguments}
         if spec.toolbox is None or spec.toolbox not in self.worlds:
             from factory.mock import mock_outputs
 
