@@ -566,18 +566,17 @@ def track_shipment(order_id: OrderId) -> tuple[str, str, City, Day]:
     return order["carrier"], event, where, order["delivery_date"]
 
 
-@toolbox.tool(phrase="order {quantity} units of {sku}", requires=("payment_method_on_file",), tags=("state_change",))
-def place_order(sku: Sku, quantity: Quantity, coupon_code: Coupon = "") -> tuple[OrderId, Money]:
+@toolbox.tool(phrase="place an order for {sku}, quantity {quantity}", requires=("payment_method_on_file",), tags=("state_change",))
+def place_order(sku: Sku, quantity: Quantity) -> tuple[OrderId, Money]:
     """Place an order from the signed-in shopper's account, paid with the payment method on file and delivered to their default address.
 
     Args:
         sku: Product SKU to order.
         quantity: Number of units (1-10, at most the units in stock).
-        coupon_code: Optional coupon code to apply; empty for none.
 
     Returns:
         order_id: the newly placed order (its order id).
-        order_total: the amount charged for the order (US dollars, after any coupon).
+        order_total: the amount charged for the order (US dollars).
     """
     w = world(StoreWorld)
     row = w.product(sku)
@@ -588,11 +587,6 @@ def place_order(sku: Sku, quantity: Quantity, coupon_code: Coupon = "") -> tuple
     require(left > 0, f"{row['name']} ({row['sku']}) is sold out; search the store for an alternative")
     require(quantity <= left, f"only {left} units of {row['sku']} are in stock; order fewer")
     price = row["price"]
-    if coupon_code:
-        percent, category = _coupon(coupon_code)
-        require(category is None or category == row["category"],
-                f"coupon {coupon_code.upper()} only applies to {category} products")
-        price = round(price * (1 - percent / 100), 2)
     customer = w.customers[w.account]
     _, days = _shipping(SELLERS[row["seller"]][0], customer["city"])
     placed = w.state.setdefault("placed_orders", {})
@@ -682,7 +676,7 @@ def get_refund_status(return_id: ReturnId) -> tuple[str, Money]:
 
 # --- checkout settings ----------------------------------------------------------------------
 
-@toolbox.tool(phrase="add a {method} as a payment method", requires=("billing_address_on_file",), tags=("state_change",))
+@toolbox.tool(phrase="add {method} as a payment method", requires=("billing_address_on_file",), tags=("state_change",))
 def add_payment_method(method: Literal["credit-card", "debit-card", "paypal", "gift-card"]) -> str:
     """Add a payment method to the signed-in shopper's account; needs a billing address on file.
 

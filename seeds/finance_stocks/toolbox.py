@@ -247,7 +247,7 @@ def _amounts(w: MarketWorld) -> list[float]:
 
 @toolbox.values_for("share_count")
 def _share_counts(w: MarketWorld) -> list[int]:
-    return [1, 2, 5, 10, 15, 20]
+    return [2, 5, 10, 15, 20]
 
 
 @toolbox.values_for("phone_number")
@@ -434,7 +434,7 @@ def get_dividend_yield(symbol: Ticker) -> tuple[float, Money]:
     return round(row["dividend"] / w.quotes[row["ticker"]] * 100, 2), row["dividend"]
 
 
-@toolbox.tool(phrase="get the market capitalisation of {symbol} in {currency}")
+@toolbox.tool(phrase="get the market capitalisation of {symbol}")
 def get_market_cap(symbol: Ticker, currency: Currency = "USD") -> float:
     """Get a company's market capitalisation (shares outstanding times today's price) in a chosen currency.
 
