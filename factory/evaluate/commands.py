@@ -113,16 +113,17 @@ def report(
     from rich.table import Table
 
     from factory.evaluate.report import read_results
-    from factory.evaluate.summary import columns, leaderboard_rows
+    from factory.evaluate.summary import leaderboard
 
-    runs = [(str(p), read_results(p)) for p in results]
+    runs = [(p.name or str(p), read_results(p)) for p in results]
     for mode in ("static", "interactive"):
-        rows = leaderboard_rows(runs, mode)
-        if not rows:
+        headers, rows = leaderboard(runs, mode)
+        if not headers:
             continue
         table = Table(title=f"{mode} mode")
-        for name in ("run", "agent / model", "augment", "n", *(label for _, label in columns(mode))):
-            table.add_column(name, justify="left" if name in ("run", "agent / model", "augment") else "right")
+        table.add_column("metric")
+        for header in headers:
+            table.add_column(header, justify="right", overflow="fold")
         for row in rows:
             table.add_row(*row)
         console.print(table)

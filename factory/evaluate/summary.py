@@ -80,14 +80,17 @@ def summary_markdown(results: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def leaderboard_rows(runs: list[tuple[str, dict[str, Any]]], mode: str) -> list[list[str]]:
-    """Rows (run, who, n, metrics...) of the runs in one mode, best headline first."""
+def leaderboard(runs: list[tuple[str, dict[str, Any]]], mode: str) -> tuple[list[str], list[list[str]]]:
+    """A side-by-side view of the runs in one mode, best headline first: (column headers:
+    one per run, rows: one per metric, led by its label)."""
     headline = HEADLINE[mode]
-    chosen = [(path, r) for path, r in runs if r.get("mode") == mode]
-    chosen.sort(key=lambda pr: -(pr[1]["metrics"].get(headline, {}).get("value") or 0.0))
-    rows = []
-    for path, r in chosen:
-        metrics = r["metrics"]
-        cells = [show(k, metrics.get(k, {}).get("value")) for k, _ in columns(mode)]
-        rows.append([path, who(r), r.get("augment", "none"), str(r["scored_samples"]), *cells])
-    return rows
+    chosen = [(name, r) for name, r in runs if r.get("mode") == mode]
+    chosen.sort(key=lambda nr: -(nr[1]["metrics"].get(headline, {}).get("value") or 0.0))
+    headers = []
+    for name, r in chosen:
+        augment = r.get("augment", "none")
+        headers.append(f"{name}\n{who(r)}" + (f"\n{augment}" if augment != "none" else ""))
+    rows = [["n", *(str(r["scored_samples"]) for _, r in chosen)]]
+    for key, label in columns(mode):
+        rows.append([label, *(show(key, r["metrics"].get(key, {}).get("value")) for _, r in chosen)])
+    return headers, rows
