@@ -180,6 +180,11 @@ def _km(lat1: float, lon1: float, lat2: float, lon2: float) -> float:
     return 2 * 6371.0 * math.asin(math.sqrt(min(1.0, a)))
 
 
+def _anniversary(born: date, year: int) -> date:
+    """The birthday in a given year (29 February falls on 28 February in common years)."""
+    return born.replace(year=year) if (born.month, born.day) != (2, 29) or year % 4 == 0 and (year % 100 or year % 400 == 0) else date(year, 2, 28)
+
+
 def _setting(name: str) -> bool:
     return bool(world(PhoneWorld).state.get(name, DEFAULT_SETTINGS[name]))
 
@@ -205,6 +210,11 @@ def _numbers(w: PhoneWorld) -> list[str]:
 @toolbox.values_for("city")
 def _cities(w: PhoneWorld) -> list[str]:
     return [c.name for c in CITIES]
+
+
+@toolbox.values_for("birth_date")
+def _birth_dates(w: PhoneWorld) -> list[str]:
+    return [date(1960 + 3 * k, 1 + (5 * k) % 12, 1 + (7 * k) % 28).isoformat() for k in range(15)]
 
 
 @toolbox.values_for("message_text")
@@ -359,12 +369,11 @@ def get_contact_birthday(name: Person) -> tuple[Day, int]:
         turning: the age the contact turns then.
     """
     full, row = _contact(name)
-    require(bool(row.get("born")), f"no birthday is saved for {full}")
     born = date.fromisoformat(row["born"])
     today = NOW.date()
-    upcoming = born.replace(year=today.year)
+    upcoming = _anniversary(born, today.year)
     if upcoming < today:
-        upcoming = born.replace(year=today.year + 1)
+        upcoming = _anniversary(born, today.year + 1)
     return upcoming.isoformat(), upcoming.year - born.year
 
 
@@ -386,14 +395,15 @@ def find_contact_by_phone(phone_number: Phone) -> Person:
     raise ToolError(f"no contact has the number {phone_number}; it may belong to someone not in your contacts")
 
 
-@toolbox.tool(phrase="save {name} as a new contact with number {phone_number} in {city}", tags=("state_change",))
-def add_contact(name: NewPerson, phone_number: Phone, city: City) -> Person:
+@toolbox.tool(phrase="save {name}, born {birthday}, as a new contact with number {phone_number} in {city}", tags=("state_change",))
+def add_contact(name: NewPerson, phone_number: Phone, city: City, birthday: Annotated[str, Kind("birth_date")]) -> Person:
     """Add a new person to the contacts.
 
     Args:
         name: The new contact's full name (first and last), e.g. "Maria Rossi".
         phone_number: Their phone number in international format, e.g. "+39-345-555-0182".
         city: The city they live in, e.g. "Rome".
+        birthday: Their date of birth (YYYY-MM-DD), e.g. "1988-04-12".
 
     Returns:
         name: the new contact (full name).
@@ -405,8 +415,14 @@ def add_contact(name: NewPerson, phone_number: Phone, city: City) -> Person:
     require(full.lower() not in (n.lower() for n in _contacts(w)), f"{full} is already in your contacts; change the existing contact instead")
     number = _valid_phone(phone_number)
     place = _city_name(city)
+    require(bool(re.fullmatch(r"\d{4}-\d{2}-\d{2}", birthday.strip())), f"birthday {birthday!r} is not in YYYY-MM-DD format")
+    try:
+        born = date.fromisoformat(birthday.strip())
+    except ValueError:
+        raise ToolError(f"birthday {birthday!r} is not a real calendar date") from None
+    require(date(1900, 1, 1) <= born <= NOW.date(), f"birthday {birthday} must be between 1900-01-01 and today ({NOW.date()})")
     email = f"{full.lower().replace(' ', '.')}@example.com"
-    w.state.setdefault("contacts_added", {})[full] = {"phone": number, "email": email, "city": place, "born": ""}
+    w.state.setdefault("contacts_added", {})[full] = {"phone": number, "email": email, "city": place, "born": born.isoformat()}
     return full
 
 

@@ -73,18 +73,23 @@ def test_add_and_update_contacts():
     new = s.values("new_contact_name")[0]
     assert new not in s.world.contacts
     assert "not in your contacts" in s.error("get_contact_phone", name=new)
-    assert s.ok("add_contact", name=new, phone_number="+39-345-555-0182", city="rome") == new
+    assert s.ok("add_contact", name=new, phone_number="+39-345-555-0182", city="rome", birthday="1990-02-17") == new
     assert s.ok("get_contact_phone", name=new) == "+39-345-555-0182"
     assert s.ok("get_contact_city", name=new) == ("Rome", "Italy")
     assert s.ok("find_contact_by_phone", phone_number="+39-345-555-0182") == new
     assert new in s.ok("search_contacts", query="rome")
-    assert "no birthday" in s.error("get_contact_birthday", name=new)
+    assert s.ok("get_contact_birthday", name=new) == ("2026-02-17", 36)
     assert "no messages" in s.error("get_latest_message_from", name=new)
-    assert "already in your contacts" in s.error("add_contact", name=new, phone_number="+39-345-555-0182", city="Rome")
-    assert "already in your contacts" in s.error("add_contact", name="Maria Lopez", phone_number="+1-415-555-0134", city="Paris")
-    assert "international format" in s.error("add_contact", name="Zara Novak", phone_number="0345 555", city="Rome")
-    assert "unknown city" in s.error("add_contact", name="Zara Novak", phone_number="+39-345-555-0183", city="Gotham")
-    assert "not a full name" in s.error("add_contact", name="Zara", phone_number="+39-345-555-0183", city="Rome")
+    assert "already in your contacts" in s.error("add_contact", name=new, phone_number="+39-345-555-0182", city="Rome", birthday="1990-02-17")
+    assert "already in your contacts" in s.error("add_contact", name="Maria Lopez", phone_number="+1-415-555-0134", city="Paris", birthday="1990-02-17")
+    assert "international format" in s.error("add_contact", name="Zara Novak", phone_number="0345 555", city="Rome", birthday="1990-02-17")
+    assert "unknown city" in s.error("add_contact", name="Zara Novak", phone_number="+39-345-555-0183", city="Gotham", birthday="1990-02-17")
+    assert "not a full name" in s.error("add_contact", name="Zara", phone_number="+39-345-555-0183", city="Rome", birthday="1990-02-17")
+    assert "YYYY-MM-DD" in s.error("add_contact", name="Zara Novak", phone_number="+39-345-555-0183", city="Rome", birthday="17/02/1990")
+    assert "not a real calendar date" in s.error("add_contact", name="Zara Novak", phone_number="+39-345-555-0183", city="Rome", birthday="1990-02-30")
+    assert "between 1900-01-01 and today" in s.error("add_contact", name="Zara Novak", phone_number="+39-345-555-0183", city="Rome", birthday="2030-01-01")
+    leap = s.ok("add_contact", name="Zara Novak", phone_number="+39-345-555-0183", city="Rome", birthday="2000-02-29")
+    assert s.ok("get_contact_birthday", name=leap) == ("2026-02-28", 26)  # no 29 February in 2026
 
     old_city, _ = s.ok("get_contact_city", name="Maria Lopez")
     target = "Berlin" if old_city != "Berlin" else "Paris"
