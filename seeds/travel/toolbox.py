@@ -512,7 +512,7 @@ def lookup_airport_code(place: Annotated[str, Kind("airport_mention")]) -> tuple
         place: A city, an airport name or a code as people say it, e.g. "Paris", "london gatwick", "Narita" or "jfk"; a city alone means its main airport.
 
     Returns:
-        airport_code: the airport's IATA code.
+        airport_code: the airport meant (its IATA code).
         city: the city the airport serves.
     """
     code = _main_airport_of_text(place)
@@ -658,7 +658,7 @@ def get_hotel_details(hotel_id: HotelId) -> tuple[str, Address, int, Currency]:
     return row["name"], row["address"], row["stars"], COUNTRY_BY_NAME[row["country"]].currency
 
 
-@toolbox.tool(phrase="check room availability at {hotel_id} for {nights} nights from {check_in}")
+@toolbox.tool(phrase="check room availability at {hotel_id} for a {nights}-night stay from {check_in}")
 def check_room_availability(hotel_id: HotelId, check_in: Day, nights: Nights) -> tuple[bool, int, float]:
     """Check whether a hotel has a room free for every night of a stay, and the average nightly rate.
 
@@ -679,7 +679,7 @@ def check_room_availability(hotel_id: HotelId, check_in: Day, nights: Nights) ->
     return rooms > 0, rooms, round(rate, 2)
 
 
-@toolbox.tool(phrase="find the cheapest stay among {hotel_ids} for {nights} nights from {check_in}")
+@toolbox.tool(phrase="find the cheapest {nights}-night stay from {check_in} among {hotel_ids}")
 def compare_hotel_prices(hotel_ids: HotelIds, check_in: Day, nights: Nights,
                          currency: Currency = "USD") -> tuple[HotelId, float]:
     """Compare the total price of a stay at several hotels and pick the cheapest one with a free room.
@@ -742,7 +742,7 @@ def book_flight(flight_number: FlightNumber, date: Day, passenger_name: PersonNa
     return booking_id, seat
 
 
-@toolbox.tool(phrase="book {hotel_id} for {nights} nights from {check_in} for {guest_name}",
+@toolbox.tool(phrase="book {hotel_id} for a {nights}-night stay from {check_in} for {guest_name}",
               requires=("traveller_profile",), tags=("state_change",))
 def book_hotel(hotel_id: HotelId, check_in: Day, nights: Nights, guest_name: PersonName) -> tuple[BookingId, Day]:
     """Book a room at a hotel for a guest (needs a traveller profile).
@@ -770,7 +770,7 @@ def book_hotel(hotel_id: HotelId, check_in: Day, nights: Nights, guest_name: Per
     return booking_id, (day + timedelta(days=nights)).isoformat()
 
 
-@toolbox.tool(phrase="cancel booking {booking_id}", tags=("state_change",))
+@toolbox.tool(phrase="cancel {booking_id}", tags=("state_change",))
 def cancel_booking(booking_id: BookingId) -> tuple[str, float]:
     """Cancel a flight or hotel booking and get the refund due.
 
@@ -797,7 +797,7 @@ def cancel_booking(booking_id: BookingId) -> tuple[str, float]:
     return "cancelled", float(refund)
 
 
-@toolbox.tool(phrase="get the traveller, start date and status of booking {booking_id}")
+@toolbox.tool(phrase="get the traveller, start date and status of {booking_id}")
 def get_booking_details(booking_id: BookingId) -> tuple[PersonName, Day, str]:
     """Get who a booking is for, when it starts and whether it is still confirmed.
 
