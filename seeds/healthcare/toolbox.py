@@ -638,11 +638,12 @@ def check_drug_interaction(first_drug: Drug, second_drug: Drug) -> tuple[str, st
         second_drug: Generic name of the second drug, e.g. "ibuprofen".
 
     Returns:
-        severity: the interaction severity (none, minor, moderate or major).
+        severity: the interaction severity (none, minor, moderate, major, or duplicate for the same drug twice).
         advice: the clinical advice for taking both.
     """
     a, b = _drug(first_drug), _drug(second_drug)
-    require(a != b, "name two different drugs to check an interaction")
+    if a == b:
+        return "duplicate", f"both are {a}: taking it twice doubles the dose; keep to one prescription"
     return INTERACTIONS.get(frozenset({a, b}), ("none", "no known interaction; take both as prescribed"))
 
 

@@ -152,7 +152,7 @@ def test_prescription_drug_information_and_interactions(hc):
     assert hc.ok("check_drug_interaction", first_drug="ibuprofen", second_drug="warfarin")[0] == "major"
     assert hc.ok("check_drug_interaction", first_drug="warfarin", second_drug="ibuprofen")[0] == "major"
     assert hc.ok("check_drug_interaction", first_drug="cetirizine", second_drug="amoxicillin")[0] == "none"
-    assert "two different drugs" in hc.error("check_drug_interaction", first_drug="warfarin", second_drug="warfarin")
+    assert hc.ok("check_drug_interaction", first_drug="warfarin", second_drug="Warfarin")[0] == "duplicate"
     assert "unknown drug" in hc.error("check_drug_interaction", first_drug="warfarin", second_drug="snake oil")
 
 
