@@ -11,7 +11,7 @@ from datetime import date, timedelta
 from typing import Annotated, Literal
 
 from factory.gazetteer import CITIES, CITY_BY_NAME, CURRENCY_BY_CODE, FIRST_NAMES, LAST_NAMES, NOW
-from factory.toolbox import Kind, Toolbox, ToolError, World, require, world
+from factory.toolbox import Kind, Toolbox, World, require, world
 
 toolbox = Toolbox()
 
@@ -626,7 +626,9 @@ def cancel_order(order_id: OrderId) -> tuple[str, Money]:
 
 
 @toolbox.tool(phrase="start a return of {order_id} with reason {reason}", tags=("state_change",))
-def start_return(order_id: OrderId, reason: Literal["damaged", "wrong-item", "not-as-described", "no-longer-needed"]) -> tuple[ReturnId, Money]:
+def start_return(
+    order_id: OrderId, reason: Literal["damaged", "wrong-item", "not-as-described", "no-longer-needed"]
+) -> tuple[ReturnId, Money]:
     """Start a return for a delivered order; returns are accepted up to 30 days after delivery.
 
     Args:

@@ -9,7 +9,9 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 from typing import Annotated, Literal
 
-from factory.gazetteer import COUNTRIES, COUNTRY_BY_NAME, CURRENCIES, CURRENCY_BY_CODE, FIRST_NAMES, LAST_NAMES, NOW
+from factory.gazetteer import (
+    CITY_BY_NAME, COUNTRIES, COUNTRY_BY_NAME, CURRENCIES, CURRENCY_BY_CODE, FIRST_NAMES, LAST_NAMES, NOW,
+)
 from factory.toolbox import Kind, Toolbox, ToolError, World, require, world
 
 toolbox = Toolbox()
@@ -73,16 +75,6 @@ COMPANIES = {
     "TMGD": ("Table Mountain Gold", "Materials", "Cape Town", "Ltd."),
     "DFPR": ("Desert Falcon Properties", "Real Estate", "Dubai", "PJSC"),
     "SVMB": ("Savannah Mobile", "Communication Services", "Nairobi", "plc"),
-}
-CITY_COUNTRY = {
-    "San Francisco": "USA", "Seattle": "USA", "New York": "USA", "Boston": "USA", "Austin": "USA",
-    "Chicago": "USA", "Los Angeles": "USA", "Toronto": "Canada", "Vancouver": "Canada",
-    "Mexico City": "Mexico", "Sao Paulo": "Brazil", "Buenos Aires": "Argentina", "London": "United Kingdom",
-    "Edinburgh": "United Kingdom", "Paris": "France", "Lyon": "France", "Berlin": "Germany", "Munich": "Germany",
-    "Madrid": "Spain", "Milan": "Italy", "Amsterdam": "Netherlands", "Zurich": "Switzerland",
-    "Stockholm": "Sweden", "Bangalore": "India", "Mumbai": "India", "Singapore": "Singapore",
-    "Shanghai": "China", "Tokyo": "Japan", "Osaka": "Japan", "Seoul": "South Korea", "Sydney": "Australia",
-    "Melbourne": "Australia", "Cape Town": "South Africa", "Dubai": "United Arab Emirates", "Nairobi": "Kenya",
 }
 CALLING_CODES = {
     "USA": "1", "Canada": "1", "Mexico": "52", "Brazil": "55", "Argentina": "54", "United Kingdom": "44",
@@ -156,7 +148,7 @@ def build_world(rng: random.Random) -> MarketWorld:
         fx[cur.code] = series
     companies, closes, quotes = {}, {}, {}
     for (ticker, (name, sector, city, suffix)), ceo in zip(sorted(COMPANIES.items()), ceos, strict=True):
-        country = CITY_COUNTRY[city]
+        country = CITY_BY_NAME[city].country
         currency = COUNTRY_BY_NAME[country].currency
         price = rng.uniform(8, 650) * CURRENCY_BY_CODE[currency].per_usd
         series = {}

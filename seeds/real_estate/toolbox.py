@@ -277,8 +277,12 @@ def _search_terms(w: PropertyWorld) -> list[str]:
 # --- listings -----------------------------------------------------------------------------
 
 @toolbox.tool(phrase="search the homes for sale in {city}")
-def search_property_listings(city: City, max_price: Money = 0.0, min_bedrooms: Bedrooms = 0,
-                             property_type: Literal["any", "studio", "apartment", "loft", "townhouse", "house"] = "any") -> list[ListingId]:
+def search_property_listings(
+    city: City,
+    max_price: Money = 0.0,
+    min_bedrooms: Bedrooms = 0,
+    property_type: Literal["any", "studio", "apartment", "loft", "townhouse", "house"] = "any",
+) -> list[ListingId]:
     """List the homes for sale in a city, cheapest first, optionally filtered by price, bedrooms and type.
 
     Args:
@@ -496,7 +500,8 @@ def get_neighbourhood_stats(neighbourhood: Neighbourhood, city: City) -> tuple[f
     return row["school"], row["crime"]
 
 
-@toolbox.tool(phrase="estimate the market value in {city} of a home whose bedroom count is {bedrooms} and whose floor area in square metres is {floor_area_m2}")
+@toolbox.tool(phrase="estimate the market value in {city} of a home whose bedroom count is {bedrooms} "
+                     "and whose floor area in square metres is {floor_area_m2}")
 def estimate_property_value(city: City, floor_area_m2: AreaM2, bedrooms: Bedrooms) -> tuple[Money, Currency]:
     """Estimate the market value of a home from its city, floor area and bedrooms.
 
