@@ -652,12 +652,12 @@ def list_property_viewings() -> list[ViewingId]:
     return [v["id"] for v in sorted(rows, key=lambda v: (v["start"], v["id"]))]
 
 
-@toolbox.tool(phrase="cancel the property viewing {viewing_id}", tags=("state_change",))
+@toolbox.tool(phrase="cancel {viewing_id}", tags=("state_change",))
 def cancel_property_viewing(viewing_id: ViewingId) -> tuple[str, ListingId]:
     """Cancel a scheduled viewing.
 
     Args:
-        viewing_id: Viewing id, e.g. "VW-101".
+        viewing_id: Id of the viewing to cancel, e.g. "VW-101".
 
     Returns:
         viewing_status: the viewing's status after the request.
