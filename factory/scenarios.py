@@ -46,9 +46,12 @@ class StateFixes:
         self.calls: list[Call] = []
         self.state: dict[str, dict[str, Any]] = defaultdict(dict)
         self.fixed: set[tuple[str, str]] = set()
+        self.settled: set[tuple[str, str]] = set()  # conditions an earlier fix relied on holding
 
     def _fix(self, seed: Seed, name: str) -> list[int]:
         """Break condition `name`, append the calls that restore it; their positions."""
+        if (seed.slug, name) in self.settled:
+            return []  # an earlier fix call already ran with it holding: breaking it now would fail that call
         condition = seed.toolbox.conditions[name]
         world = base_world(seed, self.world_seed)
         broken = replace(world, state={**world.state, **self.state[seed.slug], **condition.broken_state})
@@ -58,8 +61,12 @@ class StateFixes:
         self.state[seed.slug].update(condition.broken_state)
         before = []
         for sub in seed.toolbox.tools[condition.fix_tool].requires:
-            if (seed.slug, sub) not in self.fixed and self.rng.random() < NESTED_BREAK_RATE:
+            if (seed.slug, sub) in self.fixed:
+                continue
+            if self.rng.random() < NESTED_BREAK_RATE:
                 before += self._fix(seed, sub)
+            else:
+                self.settled.add((seed.slug, sub))
         spec = self.specs.get(condition.fix_tool) or seed.specs[condition.fix_tool]
         self.specs.setdefault(spec.name, spec)
         outputs = [f"fix{len(self.calls)}_{k}" for k in range(len(spec.returns))]
