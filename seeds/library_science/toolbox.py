@@ -106,26 +106,28 @@ def shared_book_catalogue() -> list[dict]:
 
 NETWORK = "Atlas Library Network"
 BRANCHES = {  # branch → code, city, street address, weekday / Saturday / Sunday hours, reading rooms
+    # Every branch opens at the same time on a given kind of day (closing times differ), so an
+    # opening time read at one branch is a valid booking time at any other.
     "Boston Central Library": {"code": "BOSC", "city": "Boston", "address": "48 Harbor Row, Boston",
-                               "hours": (("08:00", "21:00"), ("10:00", "18:00"), ("12:00", "17:00")),
+                               "hours": (("09:00", "21:00"), ("10:00", "18:00"), ("12:00", "17:00")),
                                "rooms": ("Quiet Room A", "Quiet Room B", "Group Room C")},
     "Boston Riverside Branch": {"code": "BOSR", "city": "Boston", "address": "15 Charles Quay, Boston",
                                 "hours": (("09:00", "20:00"), ("10:00", "17:00"), ("12:00", "17:00")),
                                 "rooms": ("River Room",)},
     "Chicago Lakeside Branch": {"code": "CHIL", "city": "Chicago", "address": "220 Wabash Green, Chicago",
-                                "hours": (("09:00", "20:00"), ("09:00", "17:00"), ("12:00", "17:00")),
+                                "hours": (("09:00", "20:00"), ("10:00", "17:00"), ("12:00", "17:00")),
                                 "rooms": ("Lakeview Room", "Study Room 2")},
     "Toronto Central Library": {"code": "TORC", "city": "Toronto", "address": "88 Queens Wharf Road, Toronto",
-                                "hours": (("08:30", "21:00"), ("09:00", "18:00"), ("11:00", "17:00")),
+                                "hours": (("09:00", "21:00"), ("10:00", "18:00"), ("12:00", "17:00")),
                                 "rooms": ("Maple Room", "Birch Room")},
     "London Central Library": {"code": "LONC", "city": "London", "address": "12 Paternoster Yard, London",
-                               "hours": (("08:00", "20:00"), ("09:00", "18:00"), ("12:00", "17:00")),
+                               "hours": (("09:00", "20:00"), ("10:00", "18:00"), ("12:00", "17:00")),
                                "rooms": ("Reading Room 1", "Reading Room 2", "Seminar Room")},
     "Edinburgh Old Town Branch": {"code": "EDIO", "city": "Edinburgh", "address": "5 Candlemaker Close, Edinburgh",
                                   "hours": (("09:00", "19:00"), ("10:00", "17:00"), ("12:00", "17:00")),
                                   "rooms": ("Close Room",)},
     "Singapore Marina Branch": {"code": "SINM", "city": "Singapore", "address": "31 Marina Reading Way, Singapore",
-                                "hours": (("09:00", "21:00"), ("09:00", "21:00"), ("10:00", "18:00")),
+                                "hours": (("09:00", "21:00"), ("10:00", "21:00"), ("12:00", "18:00")),
                                 "rooms": ("Orchid Room", "Bayfront Room")},
     "Sydney Harbour Library": {"code": "SYDH", "city": "Sydney", "address": "60 Circular Wharf Lane, Sydney",
                                "hours": (("09:00", "20:00"), ("10:00", "17:00"), ("12:00", "17:00")),
