@@ -68,7 +68,11 @@ class Generator:
             slug: {kind: fn(base_world(seed, config.seed)) for kind, fn in seed.toolbox.values.items()}
             for slug, seed in seeds.items()
         }
-        self.pools = {slug: ToolPool(seed.specs, self.values) for slug, seed in seeds.items()}
+        self.joint = {
+            slug: {kinds: fn(base_world(seed, config.seed)) for kinds, fn in seed.toolbox.joint_values.items()}
+            for slug, seed in seeds.items()
+        }
+        self.pools = {slug: ToolPool(seed.specs, self.values, self.joint) for slug, seed in seeds.items()}
         self.partners = {t.slug: self._partners(t) for t in targets}
         self.shape_rows = candidates(config.min_depth, config.max_depth, config.shape)
         self.subdomains = {t.slug: self._subdomain_index(t) for t in targets}
@@ -80,7 +84,7 @@ class Generator:
         for slug, other in sorted(self.seeds.items()):
             if slug == seed.slug:
                 continue
-            pool = ToolPool({**seed.specs, **other.specs}, self.values)
+            pool = ToolPool({**seed.specs, **other.specs}, self.values, self.joint)
             if any((a in own) != (b in own) for a, b in pool.links):
                 found.append(slug)
         return found
@@ -114,7 +118,7 @@ class Generator:
             partner = rng.choice(self.partners[seed.slug])
             toolboxes.append(partner)
             specs.update(self.seeds[partner].specs)
-        pool = ToolPool(specs, self.values) if len(toolboxes) > 1 else self.pools[seed.slug]
+        pool = ToolPool(specs, self.values, self.joint) if len(toolboxes) > 1 else self.pools[seed.slug]
         allowed, accept = self._constraints(seed, scenario, toolboxes)
         rows = [row for row in self.shape_rows if row[1] <= len(specs)]
         for _ in range(SHAPE_TRIES if rows else 0):

@@ -97,6 +97,7 @@ class Toolbox:
     def __init__(self) -> None:
         self.build_world: Callable[[random.Random], World] | None = None
         self.values: dict[str, Callable[[Any], list[Any]]] = {}
+        self.joint_values: dict[tuple[str, ...], Callable[[Any], list[tuple[Any, ...]]]] = {}
         self.tools: dict[str, ToolEntry] = {}
         self.conditions: dict[str, Condition] = {}
 
@@ -105,11 +106,19 @@ class Toolbox:
         self.build_world = fn
         return fn
 
-    def values_for(self, kind: str) -> Callable[[Callable[[Any], list[Any]]], Callable[[Any], list[Any]]]:
-        """Register the candidate literal values of a kind, drawn from the world."""
+    def values_for(self, *kinds: str) -> Callable[[Callable[[Any], list[Any]]], Callable[[Any], list[Any]]]:
+        """Register the candidate literal values of a kind, drawn from the world.
+
+        With several kinds the generator returns tuples of values that belong together, e.g.
+        `@toolbox.values_for("latitude", "longitude")` → [(48.85, 2.35), ...]: a call taking
+        literals of all those kinds gets one coherent tuple instead of independent picks.
+        """
 
         def register(fn: Callable[[Any], list[Any]]) -> Callable[[Any], list[Any]]:
-            self.values[kind] = fn
+            if len(kinds) == 1:
+                self.values[kinds[0]] = fn
+            else:
+                self.joint_values[tuple(kinds)] = fn
             return fn
 
         return register

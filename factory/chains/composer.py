@@ -9,7 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from factory.records import Call, Chain, Param, Ref, ToolSpec, Value, type_accepts
+from factory.records import Call, Chain, Param, Ref, ToolSpec, Value, type_accepts, value_matches_type
 
 OPTIONAL_ARGUMENT_RATE = 0.25  # how often an optional parameter is given a literal
 
@@ -20,9 +20,11 @@ class ToolPool:
 
     specs: dict[str, ToolSpec]
     values: dict[str, dict[str, list[Any]]]  # toolbox → kind → candidate literal values
+    joint: dict[str, dict[tuple[str, ...], list[tuple[Any, ...]]]] = field(default_factory=dict)  # toolbox → kinds → tuples
     links: dict[tuple[str, str], list[tuple[int, str]]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
+        self._options: dict[tuple[str | None, str | None, str], list[Any]] = {}
         for a in self.specs.values():
             for b in self.specs.values():
                 if a.name == b.name:
@@ -38,21 +40,27 @@ class ToolPool:
         self.feeds = {name: any(a == name for a, _ in self.links) for name in self.specs}
 
     def options(self, spec: ToolSpec, param: Param) -> list[Any]:
-        """Literal values a parameter can take: its enum, its kind's values (the tool's own
-        toolbox first), or both booleans."""
+        """Literal values a parameter can take: its enum, its kind's values of the right type
+        (the tool's own toolbox first; single values become one-item lists for a list
+        parameter), or both booleans."""
         if param.enum:
             return list(param.enum)
-        kind = param.kind or ""
-        own = self.values.get(spec.toolbox or "", {}).get(kind)
-        if own:
-            return own
-        for toolbox in sorted(self.values):
-            if self.values[toolbox].get(kind):
-                return self.values[toolbox][kind]
-        return [True, False] if param.type == "bool" else []
+        key = (spec.toolbox, param.kind, param.type)
+        if key not in self._options:
+            toolboxes = [spec.toolbox or ""] + sorted(t for t in self.values if t != spec.toolbox)
+            found = (_fitting(self.values.get(t, {}).get(param.kind or "") or [], param.type) for t in toolboxes)
+            self._options[key] = next((f for f in found if f), [True, False] if param.type == "bool" else [])
+        return self._options[key]
 
     def fillable(self, spec: ToolSpec, bound: set[str]) -> bool:
         return all(p.name in bound or self.options(spec, p) for p in spec.parameters if p.required)
+
+
+def _fitting(values: list[Any], type_: str) -> list[Any]:
+    fitting = [v for v in values if value_matches_type(v, type_)]
+    if not fitting and type_.startswith("list"):
+        fitting = [[v] for v in values if value_matches_type([v], type_)]
+    return fitting
 
 
 def _match(pool: ToolPool, preds: list[str], consumer: str, rng: random.Random) -> dict[str, tuple[int, int]] | None:
@@ -128,6 +136,24 @@ def compose(
     return _build_chain(pool, tools, bindings, rng)
 
 
+def _joint_literals(pool: ToolPool, spec: ToolSpec, params: list[Param], rng: random.Random) -> dict[str, Any]:
+    """Values for literal parameters whose kinds a joint generator covers together (a
+    latitude with its longitude), drawn as one tuple; the tool's own toolbox first."""
+    by_kind: dict[str, list[Param]] = {}
+    for p in params:
+        if p.kind:
+            by_kind.setdefault(p.kind, []).append(p)
+    chosen: dict[str, Any] = {}
+    toolboxes = [spec.toolbox or ""] + sorted(t for t in pool.joint if t != spec.toolbox)
+    for toolbox in toolboxes:
+        for kinds, tuples in sorted(pool.joint.get(toolbox, {}).items()):
+            slots = [by_kind.get(k, []) for k in kinds]
+            if tuples and all(len(s) == 1 and s[0].name not in chosen for s in slots):
+                for (param,), value in zip(slots, rng.choice(tuples), strict=True):
+                    chosen[param.name] = value
+    return chosen
+
+
 def _build_chain(
     pool: ToolPool, tools: list[str], bindings: list[dict[str, tuple[int, int]]], rng: random.Random
 ) -> Chain:
@@ -135,16 +161,17 @@ def _build_chain(
     counter = 0
     for name, binding in zip(tools, bindings, strict=True):
         spec = pool.specs[name]
+        literal = [p for p in spec.parameters if p.name not in binding
+                   and (p.required or rng.random() < OPTIONAL_ARGUMENT_RATE)]
+        joint = _joint_literals(pool, spec, literal, rng)
         arguments: dict[str, Any] = {}
         for param in spec.parameters:
             if param.name in binding:
                 producer, out_index = binding[param.name]
                 arguments[param.name] = Ref(ref=calls[producer].outputs[out_index])
-                continue
-            if not param.required and rng.random() >= OPTIONAL_ARGUMENT_RATE:
-                continue
-            options = pool.options(spec, param)
-            if options:
+            elif param.name in joint:
+                arguments[param.name] = Value(value=joint[param.name])
+            elif param in literal and (options := pool.options(spec, param)):
                 arguments[param.name] = Value(value=rng.choice(options))
         outputs = [f"data{counter + k}" for k in range(len(spec.returns))]
         counter += len(outputs)

@@ -60,3 +60,57 @@ def test_unfillable_shape_returns_none(food_pool):
 def test_constraints_steer_tool_choice(food_pool):
     chain = compose(food_pool, 2, [(0, 1)], random.Random(1), allowed=lambda j, name: j > 0 or name == "resolve_wine_name")
     assert chain.calls[0].tool == "resolve_wine_name"
+
+
+PLACES_TOOLBOX = '''
+    import random
+    from typing import Annotated
+    from factory.toolbox import Kind, Toolbox, World
+
+    toolbox = Toolbox()
+    POINTS = [(48.85, 2.35), (35.68, 139.65), (-33.87, 151.21)]
+
+    @toolbox.world
+    def build(rng: random.Random) -> World:
+        return World()
+
+    @toolbox.values_for("latitude")
+    def lats(w: World) -> list[float]:
+        return [p[0] for p in POINTS]
+
+    @toolbox.values_for("longitude")
+    def lons(w: World) -> list[float]:
+        return [p[1] for p in POINTS]
+
+    @toolbox.values_for("latitude", "longitude")
+    def points(w: World) -> list[tuple[float, float]]:
+        return list(POINTS)
+
+    @toolbox.tool(phrase="name the city at {lat}, {lon}")
+    def city_at(lat: Annotated[float, Kind("latitude")], lon: Annotated[float, Kind("longitude")]) -> str:
+        """Name the city at a point.
+
+        Args:
+            lat: Latitude.
+            lon: Longitude.
+
+        Returns:
+            city: the city there.
+        """
+        return {48.85: "Paris", 35.68: "Tokyo", -33.87: "Sydney"}[lat]
+'''
+
+
+def test_joint_generators_keep_values_that_belong_together(tmp_path):
+    from factory.seeds import load_seed
+    from tests.conftest import write_seed
+
+    seed = load_seed(write_seed(tmp_path, "places", PLACES_TOOLBOX))
+    world = base_world(seed, 0)
+    pool = ToolPool(seed.specs, {"places": {k: f(world) for k, f in seed.toolbox.values.items()}},
+                    {"places": {k: f(world) for k, f in seed.toolbox.joint_values.items()}})
+    drawn = set()
+    for k in range(60):
+        args = compose(pool, 1, [], random.Random(k)).calls[0].arguments
+        drawn.add((args["lat"].value, args["lon"].value))
+    assert drawn == {(48.85, 2.35), (35.68, 139.65), (-33.87, 151.21)}  # never a mixed-up pair
