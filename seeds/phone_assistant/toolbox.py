@@ -232,6 +232,12 @@ def _longitudes(w: PhoneWorld) -> list[float]:
     return [w.location[1]] + [c.longitude for c in CITIES]
 
 
+@toolbox.values_for("latitude", "longitude")
+def _points(w: PhoneWorld) -> list[tuple[float, float]]:
+    """Coordinates as pairs: the phone's own position and each city centre."""
+    return [tuple(w.location)] + [(c.latitude, c.longitude) for c in CITIES]
+
+
 @toolbox.values_for("contact_mention")
 def _mentions(w: PhoneWorld) -> list[str]:
     """How people refer to a contact: a unique first or last name, or first name and last initial."""

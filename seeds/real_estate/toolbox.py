@@ -204,6 +204,12 @@ def _longitudes(w: PropertyWorld) -> list[float]:
     return [c.longitude for c in CITIES]
 
 
+@toolbox.values_for("latitude", "longitude")
+def _points(w: PropertyWorld) -> list[tuple[float, float]]:
+    """Coordinates as pairs: each city centre, where listings are."""
+    return [(c.latitude, c.longitude) for c in CITIES]
+
+
 @toolbox.values_for("money_amount")
 def _amounts(w: PropertyWorld) -> list[float]:
     return [250000.0, 400000.0, 650000.0, 900000.0, 1200000.0]

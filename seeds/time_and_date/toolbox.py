@@ -438,6 +438,12 @@ def _longitudes(w: TimeWorld) -> list[float]:
     return sorted({row["longitude"] for row in w.cities.values()})
 
 
+@toolbox.values_for("latitude", "longitude")
+def _points(w: TimeWorld) -> list[tuple[float, float]]:
+    """Coordinates as pairs: each city's own latitude and longitude."""
+    return sorted((row["latitude"], row["longitude"]) for row in w.cities.values())
+
+
 @toolbox.values_for("relative_time")
 def _expressions(w: TimeWorld) -> list[str]:
     """How people name a moment relative to now."""
