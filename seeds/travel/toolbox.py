@@ -34,7 +34,7 @@ BookingIds = Annotated[list[str], Kind("booking_ids")]
 Nights = Annotated[int, Kind("nights")]
 
 TODAY = NOW.date()
-FLIGHT_WINDOW = (TODAY - timedelta(days=7), TODAY + timedelta(days=60))  # flight schedules and statuses
+FLIGHT_WINDOW = (TODAY - timedelta(days=120), TODAY + timedelta(days=90))  # published schedules and statuses
 STAY_WINDOW = (TODAY, TODAY + timedelta(days=90))  # hotel check-in days on sale
 AIRPORTS = {  # IATA code → (airport name, city); a city's first airport is its main one
     "SFO": ("San Francisco International Airport", "San Francisco"),
@@ -316,7 +316,7 @@ def _rooms_left(w: TravelWorld, hotel_id: str, check_in: date, nights: int) -> i
     for i in range(nights):
         night = check_in + timedelta(days=i)
         r = w.figure("rooms", hotel_id, night)
-        rooms = 0 if r.random() < 0.015 else r.randint(1, 24)  # a night sells out now and then
+        rooms = 0 if r.random() < 0.005 else r.randint(1, 24)  # a night sells out now and then
         for booking in w.state.get("bookings", {}).values():
             if booking["kind"] == "hotel" and booking["item"] == hotel_id and booking["status"] == "confirmed":
                 start = date.fromisoformat(booking["date"])
@@ -527,7 +527,7 @@ def search_flights(origin_city: CityName, destination_city: CityName, date: Day)
     Args:
         origin_city: Departure city, e.g. "London".
         destination_city: Arrival city, e.g. "Tokyo".
-        date: Departure day in YYYY-MM-DD (from 7 days ago to 60 days ahead).
+        date: Departure day in YYYY-MM-DD (from 120 days ago to 90 days ahead).
 
     Returns:
         flight_numbers: the flights that day (flight numbers, earliest departure first).
@@ -550,7 +550,7 @@ def find_cheapest_flight(origin_airport: Iata, destination_airport: Iata, date: 
     Args:
         origin_airport: IATA code of the departure airport, e.g. "LHR".
         destination_airport: IATA code of the arrival airport, e.g. "NRT".
-        date: Departure day in YYYY-MM-DD (from today to 60 days ahead).
+        date: Departure day in YYYY-MM-DD (from today to 90 days ahead).
         currency: ISO 4217 code of the fare, e.g. "EUR".
 
     Returns:
@@ -574,7 +574,7 @@ def choose_earliest_flight(flight_numbers: FlightNumbers, date: Day) -> tuple[Fl
 
     Args:
         flight_numbers: Flight numbers to compare, e.g. ["SK1234", "MR877"].
-        date: Departure day in YYYY-MM-DD (from 7 days ago to 60 days ahead).
+        date: Departure day in YYYY-MM-DD (from 120 days ago to 90 days ahead).
 
     Returns:
         flight_number: the earliest flight (its flight number).
@@ -592,7 +592,7 @@ def get_flight_details(flight_number: FlightNumber, date: Day) -> tuple[Moment, 
 
     Args:
         flight_number: Flight number, e.g. "SK1234".
-        date: Departure day in YYYY-MM-DD (from 7 days ago to 60 days ahead).
+        date: Departure day in YYYY-MM-DD (from 120 days ago to 90 days ahead).
 
     Returns:
         departure_time: the local departure time (YYYY-MM-DDTHH:MM).
@@ -611,7 +611,7 @@ def get_flight_status(flight_number: FlightNumber, date: Day) -> tuple[str, int,
 
     Args:
         flight_number: Flight number, e.g. "MR877".
-        date: Departure day in YYYY-MM-DD (from 7 days ago to 60 days ahead).
+        date: Departure day in YYYY-MM-DD (from 120 days ago to 90 days ahead).
 
     Returns:
         status: the flight's status (scheduled, delayed, departed, landed or cancelled).
@@ -715,7 +715,7 @@ def book_flight(flight_number: FlightNumber, date: Day, passenger_name: PersonNa
 
     Args:
         flight_number: Flight number, e.g. "SK1234".
-        date: Departure day in YYYY-MM-DD (from today to 60 days ahead).
+        date: Departure day in YYYY-MM-DD (from today to 90 days ahead).
         passenger_name: Full name of the passenger as on their passport, e.g. "Maria Lopez".
 
     Returns:
@@ -897,7 +897,7 @@ def get_visa_requirement(citizenship: CountryName, destination: CountryName) -> 
 
 
 @toolbox.tool(phrase="get the travel advisory for {country}")
-def get_travel_advisory(country: CountryName) -> tuple[int, str, Day]:
+def get_travel_advisory(country: CountryName) -> tuple[int, str, str]:
     """Get the current government travel advisory level for a country.
 
     Args:

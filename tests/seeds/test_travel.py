@@ -230,3 +230,14 @@ def test_visas_and_advisories(tv):
     level, summary, updated = tv.ok("get_travel_advisory", country="Egypt")
     assert 1 <= level <= 4 and summary.endswith(".") and updated < "2025-06-13"
     assert "unknown country" in tv.error("get_travel_advisory", country="Atlantis")
+
+
+def test_sold_out_nights_block_bookings():
+    session = ToolboxSession("travel")
+    sold_out = next((h, d) for h in sorted(session.world.hotels) for d in session.values("date")
+                    if not session.ok("check_room_availability", hotel_id=h, check_in=d, nights=1)[0])
+    hotel, day = sold_out
+    assert session.ok("check_room_availability", hotel_id=hotel, check_in=day, nights=1)[1] == 0
+    assert "no room is free" in session.error("book_hotel", hotel_id=hotel, check_in=day, nights=1, guest_name="Maria Lopez")
+    assert "none of these hotels has a room" in session.error("compare_hotel_prices", hotel_ids=[hotel], check_in=day, nights=1)
+    assert session.world.state["next_booking"] == 40213  # nothing was booked
