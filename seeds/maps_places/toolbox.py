@@ -267,6 +267,13 @@ def _longitudes(w: MapsWorld) -> list[float]:
     return [c.longitude for c in CITIES] + [row["longitude"] for _, row in sorted(w.places.items())[::9]]
 
 
+@toolbox.values_for("latitude", "longitude")
+def _points(w: MapsWorld) -> list[tuple[float, float]]:
+    """Coordinates as coherent pairs: city centres and mapped places."""
+    return [(c.latitude, c.longitude) for c in CITIES] + \
+        [(row["latitude"], row["longitude"]) for _, row in sorted(w.places.items())[::5]]
+
+
 @toolbox.values_for("date")
 def _dates(w: MapsWorld) -> list[str]:
     return [(NOW.date() + timedelta(days=i)).isoformat() for i in range(-7, 15)]

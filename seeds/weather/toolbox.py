@@ -274,6 +274,13 @@ def _longitudes(w: WeatherWorld) -> list[float]:
     return [c.longitude for c in CITIES] + [s["longitude"] for _, s in sorted(w.stations.items())[::4]]
 
 
+@toolbox.values_for("latitude", "longitude")
+def _points(w: WeatherWorld) -> list[tuple[float, float]]:
+    """Coordinates as coherent pairs: city centres and weather stations."""
+    return [(c.latitude, c.longitude) for c in CITIES] + \
+        [(s["latitude"], s["longitude"]) for _, s in sorted(w.stations.items())[::3]]
+
+
 @toolbox.values_for("weather_alert_id")
 def _alert_ids(w: WeatherWorld) -> list[str]:
     return sorted(w.alerts)

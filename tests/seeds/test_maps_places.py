@@ -174,3 +174,11 @@ def test_favourites_change_state():
     assert "unknown place id" in session.error("save_favourite_place", place_id="oslo-cafe-1")
     assert session.world.state["favourites"] == ["osaka-cafe-1", "cairo-park-2"]
     assert ToolboxSession("maps_places").world.state["favourites"] == []  # no leak between episodes
+
+
+def test_coordinate_pairs_are_real_points(maps):
+    pairs = maps.seed.toolbox.joint_values[("latitude", "longitude")](maps.world)
+    assert (48.8566, 2.3522) in pairs
+    for lat, lon in pairs:
+        city, _, km = maps.ok("get_nearest_city", latitude=lat, longitude=lon)
+        assert km < 30  # every pair lies in or next to a covered city

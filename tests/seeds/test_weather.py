@@ -185,3 +185,10 @@ def test_alert_subscriptions_need_notifications():
     assert broken.ok("subscribe_to_weather_alerts", city="Paris") == 1
     assert "must be one of" in broken.error("enable_weather_notifications", channel="pigeon")
     assert ToolboxSession("weather").world.state["alert_subscriptions"] == []
+
+
+def test_coordinate_pairs_are_real_points(wx):
+    pairs = wx.seed.toolbox.joint_values[("latitude", "longitude")](wx.world)
+    for lat, lon in pairs:
+        _, km = wx.ok("find_nearest_weather_station", latitude=lat, longitude=lon)
+        assert km < 30
