@@ -41,8 +41,14 @@ def resolve_targets(query: str, seeds: dict[str, Seed]) -> tuple[list[Seed], str
     match = resolve_domain(query, seeds)
     if match is None:
         raise unknown_domain_error(query, seeds)
-    name = match.seed.domain + (f"/{match.subdomain}" if match.subdomain else "")
-    return [match.seed], name, match.subdomain
+    if match.unknown_subdomain:
+        listed = "; ".join(f"{s.domain}: {', '.join(s.scenario.subdomains)}" for s in match.seeds)
+        raise ConfigError(
+            f"no seed lists subdomain {match.unknown_subdomain!r} of {match.name!r} ({listed}). Drop the subdomain to "
+            "generate across the domain; other subdomains need model-driven generation, which this version does not include."
+        )
+    name = match.name + (f"/{match.subdomain}" if match.subdomain else "")
+    return match.seeds, name, match.subdomain
 
 
 def validate_config(config: GenerateConfig) -> None:

@@ -128,40 +128,43 @@ def load_seeds(seeds_dir: Path) -> dict[str, Seed]:
 
 @dataclass(frozen=True)
 class DomainMatch:
-    seed: Seed
-    subdomain: str | None
+    seeds: list[Seed]  # one seed, or every seed covering a NesTools domain
+    name: str  # the canonical name of what matched
+    subdomain: str | None  # the requested subdomain, as the seed spells it
+    unknown_subdomain: str | None = None  # a requested subdomain no matched seed lists
 
 
 def _norm(text: str) -> str:
-    return re.sub(r"[^a-z0-9]", "", text.lower())
+    return re.sub(r"[^a-z0-9]", "", text.lower().replace("&", "and"))
 
 
 def resolve_domain(query: str, seeds: dict[str, Seed]) -> DomainMatch | None:
-    """Find the seed a user means: exact name or slug, a NesTools domain it covers, a close
-    misspelling; "Domain/Subdomain" also picks the subdomain when the seed lists it."""
-    top, _, sub = query.partition("/")
+    """Find the seeds a user means: a seed's name or slug; a NesTools domain (every seed
+    covering it); a close misspelling of either. "Domain/Subdomain" narrows to the seed
+    listing that subdomain."""
+    top, _, sub = (part.strip() for part in query.partition("/"))
     key = _norm(top)
     if not key:
         return None
-
-    def pick(seed: Seed) -> DomainMatch:
-        subs = {_norm(s): s for s in seed.scenario.subdomains}
-        return DomainMatch(seed, subs.get(_norm(sub)) if sub else None)
-
+    names: dict[str, tuple[str, list[Seed]]] = {}  # normalised name → (name, seeds)
     for seed in seeds.values():
-        if key in (_norm(seed.domain), _norm(seed.slug)):
-            return pick(seed)
-    for seed in seeds.values():
-        if any(key == _norm(d) for d in seed.scenario.nestools_domains):
-            return pick(seed)
-    scored = sorted(
-        (Levenshtein.distance(key, _norm(name)), seed.slug)
-        for seed in seeds.values()
-        for name in (seed.domain, seed.slug, *seed.scenario.nestools_domains)
-    )
-    if scored and scored[0][0] <= max(1, len(key) // 5):
-        return pick(seeds[scored[0][1]])
-    return None
+        for name in seed.scenario.nestools_domains:
+            names.setdefault(_norm(name), (name, []))[1].append(seed)
+    for seed in seeds.values():  # a seed's own name wins over a NesTools domain it shares
+        for name in (seed.domain, seed.slug):
+            names[_norm(name)] = (seed.domain, [seed])
+    if key not in names:
+        distance, key = min((Levenshtein.distance(key, n), n) for n in names)
+        if distance > max(1, len(key) // 5):
+            return None
+    name, matched = names[key]
+    if not sub:
+        return DomainMatch(matched, name, None)
+    for seed in matched:
+        listed = {_norm(s): s for s in seed.scenario.subdomains}
+        if _norm(sub) in listed:
+            return DomainMatch([seed], seed.domain, listed[_norm(sub)])
+    return DomainMatch(matched, name, None, unknown_subdomain=sub)
 
 
 def unknown_domain_error(query: str, seeds: dict[str, Seed]) -> FactoryError:
