@@ -26,12 +26,12 @@ Moment = Annotated[str, Kind("datetime")]
 PlaceId = Annotated[str, Kind("place_id")]
 PlaceIds = Annotated[list[str], Kind("place_ids")]
 PlaceName = Annotated[str, Kind("place_name")]
-Category = Literal["restaurant", "cafe", "museum", "park", "hotel", "landmark", "pharmacy", "shopping"]
+Category = Literal["restaurant", "cafe", "museum", "park", "hotel", "landmark", "pharmacy", "mall"]
 Mode = Literal["walking", "cycling", "driving", "transit"]
 
 # How many places of each category every city has: every (city, category) pair has a row.
 CATEGORY_COUNTS = {"restaurant": 3, "cafe": 2, "museum": 2, "park": 2, "hotel": 2,
-                   "landmark": 1, "pharmacy": 1, "shopping": 1}
+                   "landmark": 1, "pharmacy": 1, "mall": 1}
 STREETS = ["High Street", "Market Road", "Station Avenue", "Park Lane", "King Street", "Garden Row",
            "Church Street", "Mill Road", "Bridge Street", "Victoria Avenue", "River Walk", "Castle Hill",
            "Harbour Street", "Oak Avenue", "Elm Street", "Queen Street", "Canal Road", "Union Square",
@@ -53,7 +53,7 @@ DIAL_CODES = {"USA": "1", "Canada": "1", "Mexico": "52", "Brazil": "55", "Argent
               "China": "86", "Japan": "81", "South Korea": "82", "Australia": "61", "New Zealand": "64"}
 HOURS = {  # category → (opening, closing) in minutes after midnight; 1440 means midnight
     "restaurant": (690, 1380), "cafe": (420, 1140), "museum": (600, 1080), "park": (360, 1320),
-    "hotel": (0, 1440), "landmark": (540, 1140), "pharmacy": (480, 1260), "shopping": (600, 1200),
+    "hotel": (0, 1440), "landmark": (540, 1140), "pharmacy": (480, 1260), "mall": (600, 1200),
 }
 SPEEDS_KMH = {"walking": 4.8, "cycling": 15.0, "driving": 35.0, "transit": 22.0}  # urban door-to-door
 ROUTE_FACTOR = {"walking": 1.25, "cycling": 1.3, "driving": 1.4, "transit": 1.35}  # route vs straight line
@@ -158,7 +158,7 @@ def _name(rng: random.Random, category: str, city: City, taken: set[str]) -> str
             "hotel": rng.choice([f"Hotel {adj} {noun}", f"The {noun} House Hotel", f"{last} Grand Hotel"]),
             "landmark": f"{city.name} {rng.choice(LANDMARKS)}",
             "pharmacy": rng.choice([f"{last} Pharmacy", f"{adj} Cross Pharmacy", f"{noun} Street Chemist"]),
-            "shopping": rng.choice([f"{noun} Arcade", f"{adj} Market Hall", f"{last} Galleria"]),
+            "mall": rng.choice([f"{noun} Arcade", f"{adj} Market Hall", f"{last} Galleria"]),
         }[category]
         if name not in taken:
             taken.add(name)
@@ -384,8 +384,8 @@ def convert_dms_coordinates(coordinates: Annotated[str, Kind("dms_coordinates")]
         coordinates: A latitude and a longitude in degrees, minutes and seconds with hemisphere letters, e.g. 48°51'24"N 2°21'08"E.
 
     Returns:
-        latitude: the latitude (decimal degrees, south negative).
-        longitude: the longitude (decimal degrees, west negative).
+        latitude: the converted latitude (decimal degrees, south negative).
+        longitude: the converted longitude (decimal degrees, west negative).
     """
     parts = _DMS.findall(coordinates)
     require(len(parts) == 2, f"cannot read {coordinates!r}: give a latitude and a longitude like 48°51'24\"N 2°21'08\"E")
@@ -493,7 +493,7 @@ def list_places_in_city(city: CityName, category: Category) -> PlaceIds:
 
     Args:
         city: City name, e.g. "Berlin".
-        category: Kind of place: restaurant, cafe, museum, park, hotel, landmark, pharmacy or shopping.
+        category: Kind of place: restaurant, cafe, museum, park, hotel, landmark, pharmacy or mall.
 
     Returns:
         place_ids: the places of that category in the city (place ids, best rated first).
@@ -512,7 +512,7 @@ def find_nearest_place(latitude: Lat, longitude: Lon, category: Category) -> tup
     Args:
         latitude: Latitude in decimal degrees (-90 to 90).
         longitude: Longitude in decimal degrees (-180 to 180).
-        category: Kind of place: restaurant, cafe, museum, park, hotel, landmark, pharmacy or shopping.
+        category: Kind of place: restaurant, cafe, museum, park, hotel, landmark, pharmacy or mall.
 
     Returns:
         place_id: the nearest place of that category (its place id).
@@ -657,7 +657,7 @@ def get_route_to_nearest(place_id: PlaceId, category: Category, mode: Mode) -> t
 
     Args:
         place_id: Starting place id, e.g. "paris-hotel-1".
-        category: Kind of destination: restaurant, cafe, museum, park, hotel, landmark, pharmacy or shopping.
+        category: Kind of destination: restaurant, cafe, museum, park, hotel, landmark, pharmacy or mall.
         mode: How to travel: walking, cycling, driving or transit.
 
     Returns:

@@ -15,7 +15,7 @@ def test_world_is_dense_and_deterministic(maps):
     cities = maps.values("city")
     assert len(cities) == 40
     for city in ("Paris", "Nairobi", "Auckland"):
-        for category in ("restaurant", "cafe", "museum", "park", "hotel", "landmark", "pharmacy", "shopping"):
+        for category in ("restaurant", "cafe", "museum", "park", "hotel", "landmark", "pharmacy", "mall"):
             assert maps.ok("list_places_in_city", city=city, category=category)
     again = ToolboxSession("maps_places")
     assert again.world.places == maps.world.places and again.world.device_place == maps.world.device_place
