@@ -361,9 +361,9 @@ def resolve_day(expression: str) -> date:
              "a week ago": -7, "in two weeks": 14, "two weeks ago": -14}
     if text in fixed:
         return TODAY + timedelta(days=fixed[text])
-    if m := re.fullmatch(r"in (\d+) (day|days|week|weeks)", text):
+    if m := re.fullmatch(r"in (\d{1,4}) (day|days|week|weeks)", text):
         return TODAY + timedelta(days=int(m[1]) * (7 if m[2].startswith("week") else 1))
-    if m := re.fullmatch(r"(\d+) (day|days|week|weeks) ago", text):
+    if m := re.fullmatch(r"(\d{1,4}) (day|days|week|weeks) ago", text):
         return TODAY - timedelta(days=int(m[1]) * (7 if m[2].startswith("week") else 1))
     if m := re.fullmatch(r"(next|this|coming|last|past)? ?(" + "|".join(WEEKDAYS) + ")", text):
         target = WEEKDAYS.index(m[2])
@@ -613,6 +613,7 @@ def get_historical_temperature(city: CityName, date: Day, years_back: Annotated[
     day = _parse_day(date)
     require(day <= LAST_DAY, f"{date} is beyond the forecast range; use a day up to {LAST_DAY}")
     require(1 <= years_back <= 30, "years_back must be between 1 and 30 (records start 30 years ago)")
+    require(day.year - years_back >= TODAY.year - 30, f"no records before {TODAY.year - 30}; use a more recent day")
     try:
         past = day.replace(year=day.year - years_back)
     except ValueError:  # 29 February in a year without one

@@ -66,6 +66,7 @@ def test_relative_days_resolve_from_friday_13_june(wx):
     assert "outside the weather data" in wx.error("resolve_forecast_date", expression="in 40 days")
     assert "not a real calendar day" in wx.error("resolve_forecast_date", expression="june 31")
     assert "cannot read the day" in wx.error("resolve_forecast_date", expression="someday soon")
+    assert "cannot read the day" in wx.error("resolve_forecast_date", expression="in 99999999 days")
 
 
 def test_unit_canonicalisation(wx):
@@ -122,6 +123,7 @@ def test_historical_temperature(wx):
         wx.ok("get_historical_temperature", city="Rome", date="2024-06-13", years_back=1)
     assert "between 1 and 30" in wx.error("get_historical_temperature", city="Rome", date="2025-06-13", years_back=31)
     assert "beyond the forecast range" in wx.error("get_historical_temperature", city="Rome", date="2025-08-13")
+    assert "no records before 1995" in wx.error("get_historical_temperature", city="Rome", date="2000-01-10", years_back=10)
 
 
 def test_air_quality_uv_and_wind(wx):
