@@ -38,6 +38,7 @@ class ToolPool:
                 if pairs:
                     self.links[(a.name, b.name)] = pairs
         self.feeds = {name: any(a == name for a, _ in self.links) for name in self.specs}
+        self.groups = sorted({kinds for by_toolbox in self.joint.values() for kinds in by_toolbox})
 
     def options(self, spec: ToolSpec, param: Param) -> list[Any]:
         """Literal values a parameter can take: its enum, its kind's values of the right type
@@ -89,6 +90,36 @@ def _match(pool: ToolPool, preds: list[str], consumer: str, rng: random.Random) 
     return assign(0, {})
 
 
+def _complete_groups(pool: ToolPool, binding: dict[str, tuple[int, int]], preds: list[str],
+                     consumer: str) -> dict[str, tuple[int, int]] | None:
+    """Keep values that belong together coherent: when a parameter of a joint kind group
+    (latitude, longitude) is nested, its partners come from the same producing call; None
+    when that producer cannot supply them."""
+    spec = pool.specs[consumer]
+    by_kind = {p.kind: p.name for p in spec.parameters if p.kind}
+    extended = dict(binding)
+    for kinds in pool.groups:
+        if not all(k in by_kind for k in kinds):
+            continue
+        members = [by_kind[k] for k in kinds]
+        sources = {extended[m][0] for m in members if m in extended}
+        if not sources:
+            continue
+        if len(sources) > 1:
+            return None
+        (source,) = sources
+        outputs = pool.specs[preds[source]].returns
+        for kind, member in zip(kinds, members, strict=False):
+            if member in extended:
+                continue
+            index = next((i for i, out in enumerate(outputs) if out.kind == kind
+                          and type_accepts(spec.param(member).type, out.type)), None)
+            if index is None:
+                return None
+            extended[member] = (source, index)
+    return extended
+
+
 def compose(
     pool: ToolPool,
     n_calls: int,
@@ -120,7 +151,9 @@ def compose(
                 return False
             if name in tools or (has_succ[j] and not pool.feeds[name]) or (allowed and not allowed(j, name)):
                 continue
-            binding = _match(pool, [tools[i] for i in preds[j]], name, rng)
+            producers = [tools[i] for i in preds[j]]
+            binding = _match(pool, producers, name, rng)
+            binding = _complete_groups(pool, binding, producers, name) if binding is not None else None
             if binding is None or not pool.fillable(pool.specs[name], set(binding)):
                 continue
             tools.append(name)

@@ -114,3 +114,28 @@ def test_joint_generators_keep_values_that_belong_together(tmp_path):
         args = compose(pool, 1, [], random.Random(k)).calls[0].arguments
         drawn.add((args["lat"].value, args["lon"].value))
     assert drawn == {(48.85, 2.35), (35.68, 139.65), (-33.87, 151.21)}  # never a mixed-up pair
+
+
+def test_nested_coordinates_come_from_one_producing_call():
+    from pathlib import Path
+
+    seeds = load_seeds(Path(resource_dir("seeds")))
+    slugs = ["maps_places", "weather"]
+    specs = {n: s for slug in slugs for n, s in seeds[slug].specs.items()}
+    values = {slug: {k: f(base_world(seeds[slug], 0)) for k, f in seeds[slug].toolbox.values.items()} for slug in slugs}
+    joint = {slug: {k: f(base_world(seeds[slug], 0)) for k, f in seeds[slug].toolbox.joint_values.items()} for slug in slugs}
+    pool = ToolPool(specs, values, joint)
+    checked = 0
+    for k in range(200):
+        chain = compose(pool, 2, [(0, 1)], random.Random(k))
+        producers = chain.producers()
+        for call in chain.calls:
+            spec = specs[call.tool]
+            kinds = {p.kind: p.name for p in spec.parameters}
+            if "latitude" in kinds and "longitude" in kinds:
+                lat, lon = call.arguments.get(kinds["latitude"]), call.arguments.get(kinds["longitude"])
+                if isinstance(lat, Ref) or isinstance(lon, Ref):
+                    checked += 1
+                    assert isinstance(lat, Ref) and isinstance(lon, Ref)
+                    assert producers[lat.ref] == producers[lon.ref]
+    assert checked >= 10
