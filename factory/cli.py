@@ -11,6 +11,7 @@ from typing import Annotated, Any, Optional
 import typer
 from rich.console import Console
 
+from factory.config import offline_defaults
 from factory.errors import FactoryError
 
 app = typer.Typer(
@@ -73,15 +74,6 @@ def domains() -> None:
     console.print(f"{len(seeds)} domains, {total} tools")
 
 
-def _offline_env() -> None:
-    """Local-only defaults for the libraries: no hub look-ups, no cost-map download."""
-    import os
-
-    for key, value in (("HF_HUB_OFFLINE", "1"), ("HF_DATASETS_OFFLINE", "1"), ("LITELLM_LOCAL_MODEL_COST_MAP", "True"),
-                       ("TOKENIZERS_PARALLELISM", "false")):
-        os.environ.setdefault(key, value)
-
-
 @app.command()
 @command
 def generate(
@@ -98,7 +90,7 @@ def generate(
     fresh: Annotated[bool, typer.Option("--fresh", help="Discard an existing run in the directory instead of resuming it.")] = False,
 ) -> None:
     """Generate a verified benchmark split offline from a seed toolbox (resumes an interrupted run)."""
-    _offline_env()
+    offline_defaults()
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from factory.generate import generate as run_generation
@@ -148,7 +140,7 @@ def validate(
     path: Annotated[Path, typer.Argument(help="An exported dataset folder, or the run directory holding it.")],
 ) -> None:
     """Re-run every check on an exported dataset; exits non-zero if any instance fails."""
-    _offline_env()
+    offline_defaults()
     from factory.validate import validate_dataset
 
     report = validate_dataset(_dataset_dir(path), settings())
@@ -166,7 +158,7 @@ def stats(
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
 ) -> None:
     """The distribution report: depth, shapes, categories, tools, reject reasons."""
-    _offline_env()
+    offline_defaults()
     import json
 
     from factory.export import load_instances

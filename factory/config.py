@@ -15,6 +15,14 @@ from factory.errors import ConfigError
 PACKAGE_DIR = Path(__file__).resolve().parent
 
 
+def offline_defaults() -> None:
+    """Local-only defaults for the libraries a command imports: no hub look-ups, no model
+    cost-map download. Set before those imports; an explicit environment value wins."""
+    for key, value in (("HF_HUB_OFFLINE", "1"), ("HF_DATASETS_OFFLINE", "1"), ("LITELLM_LOCAL_MODEL_COST_MAP", "True"),
+                       ("TOKENIZERS_PARALLELISM", "false")):
+        os.environ.setdefault(key, value)
+
+
 def resource_dir(name: str) -> Path:
     """A shipped folder (seeds, prompts, validators): inside a wheel install, or the source tree."""
     bundled = PACKAGE_DIR / "_data" / name

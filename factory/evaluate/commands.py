@@ -12,15 +12,10 @@ from typing import Annotated, Optional
 import typer
 from rich.console import Console
 
+from factory.config import offline_defaults
+
 console = Console()
 err_console = Console(stderr=True)
-
-
-def _offline_env() -> None:
-    import os
-
-    for key, value in (("HF_HUB_OFFLINE", "1"), ("HF_DATASETS_OFFLINE", "1"), ("LITELLM_LOCAL_MODEL_COST_MAP", "True")):
-        os.environ.setdefault(key, value)
 
 
 def evaluate(
@@ -37,12 +32,13 @@ def evaluate(
     seed: Annotated[int, typer.Option("--seed", help="Seed of the reference agents and of distractor sampling.")] = 0,
     concurrency: Annotated[int, typer.Option("--concurrency", help="Concurrent model requests.")] = 4,
     max_tokens: Annotated[int, typer.Option("--max-tokens", help="Completion token limit per model request.")] = 1024,
+    temperature: Annotated[float, typer.Option("--temperature", help="Model sampling temperature (raise it so --trials differ).")] = 0.0,
     max_turns: Annotated[int, typer.Option("--max-turns", help="Interactive mode: assistant turns before the episode is cut off.")] = 15,
     split: Annotated[Optional[str], typer.Option("--split", help="Dataset split (default: every split).")] = None,
     cache_dir: Annotated[Optional[Path], typer.Option("--cache-dir", help="Model response cache (default RESULTS_DIR/cache).")] = None,
 ) -> None:
     """Score a reference agent, a model or a predictions file on a dataset; writes RESULTS_DIR."""
-    _offline_env()
+    offline_defaults()
     from factory.config import load_settings
     from factory.evaluate.run import EvalRequest
     from factory.evaluate.run import evaluate as run_evaluation
@@ -52,7 +48,7 @@ def evaluate(
         model, api_base = settings.model, settings.api_base
     request = EvalRequest(dataset=dataset, mode=mode, agent=agent, model=model, api_base=api_base, predictions=predictions,
                           trials=trials, limit=limit, augment=augment or [], seed=seed, concurrency=concurrency,
-                          max_tokens=max_tokens, max_turns=max_turns, split=split, cache_dir=cache_dir)
+                          max_tokens=max_tokens, temperature=temperature, max_turns=max_turns, split=split, cache_dir=cache_dir)
     if model:
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -91,7 +87,7 @@ def import_nestools(
     seed: Annotated[int, typer.Option("--seed", help="Mock seed of the executed traces and of the tool order.")] = 0,
 ) -> None:
     """Convert the NesTools test set into a dataset every evaluator feature runs on."""
-    _offline_env()
+    offline_defaults()
     from factory.errors import ConfigError
     from factory.evaluate.importer import convert, read_nestools, write_import
 

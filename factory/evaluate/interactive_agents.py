@@ -304,13 +304,3 @@ def reference_agent(spec: str, seed: int = 0) -> OracleAgent | NoisyAgent | Rand
     if kind != "noisy" or not 0.0 <= value <= 1.0:
         raise ConfigError(f"unknown agent {spec!r}: use oracle, random or noisy:P with 0 <= P <= 1")
     return NoisyAgent(value, seed=seed)
-
-
-def interactive_agent(agent: str | None = None, *, model: str | None = None, api_base: str | None = None,
-                      seed: int = 0, temperature: float = 0.0) -> Any:
-    """The agent a run asks for: a model when `model` is given, else a reference agent."""
-    if model:
-        from factory.evaluate.interactive_model import ModelAgent
-
-        return ModelAgent(model, api_base=api_base, temperature=temperature)
-    return reference_agent(agent or "oracle", seed=seed)

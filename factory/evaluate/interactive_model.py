@@ -18,12 +18,11 @@ from __future__ import annotations
 import json
 import re
 import threading
-import time
 from dataclasses import dataclass, field
 from typing import Any
 
 from factory.evaluate.interactive import Message, PolicyError
-from factory.evaluate.models import PERMANENT_STATUS, ChatModel, ModelSettings, ResponseCache, served_name
+from factory.evaluate.models import ChatModel, ModelCallError, ModelSettings, ResponseCache, served_name
 from factory.records import Instance, content_hash
 
 
@@ -46,65 +45,40 @@ def text_tool_calls(content: str, names: set[str]) -> list[dict[str, Any]]:
 
 @dataclass
 class ModelAgent:
-    model: str
-    api_base: str | None = None
-    temperature: float = 0.0
-    max_tokens: int = 1024
-    retries: int = 4
-    backoff: float = 1.0  # seconds before the first retry; doubles each time
-    timeout: float = 120.0
+    settings: ModelSettings
     cache: ResponseCache | None = None  # replies by (conversation so far, trial): a rerun asks nothing twice
     _chat: ChatModel | None = field(default=None, init=False, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, init=False, repr=False)
 
     @property
     def name(self) -> str:
-        return self.model
+        return self.settings.model
 
-    def client(self) -> Any:
-        """The endpoint's client, configured as for static mode (key from the environment)."""
+    def chat(self) -> ChatModel:
+        """The endpoint, configured as for static mode (key from the environment)."""
         with self._lock:
             if self._chat is None:
-                settings = ModelSettings(self.model, self.api_base, self.temperature, self.max_tokens,
-                                         retries=self.retries, backoff=self.backoff, timeout=self.timeout)
-                self._chat = ChatModel(settings)
-            return self._chat.client()
+                self._chat = ChatModel(self.settings)
+            return self._chat
 
     def policy(self, instance: Instance, trial: int) -> ModelPolicy:
-        self.client()  # a missing key fails the run here, before any request
+        self.chat().client()  # a missing key fails the run here, before any request
         return ModelPolicy(self, {t.name for t in instance.tools}, trial)
 
     def complete(self, messages: list[Message], tools: list[dict[str, Any]], trial: int = 0) -> dict[str, Any]:
         """The reply as a dict (content, tool_calls, finish_reason), from the cache or the endpoint."""
-        key = content_hash([served_name(self.model), self.api_base or "", messages, tools, self.temperature,
-                            self.max_tokens, trial], 32)
+        s = self.settings
+        key = content_hash([served_name(s.model), s.api_base or "", messages, tools, s.temperature, s.max_tokens, trial], 32)
         hit = self.cache.get(key) if self.cache else None
         if hit is not None:
             return json.loads(hit[0])
-        reply = self._request(messages, tools)
+        try:
+            reply = _reply(self.chat().create(messages, tools), s.model)
+        except ModelCallError as exc:
+            raise PolicyError(f"{s.model}: {exc}") from exc
         if self.cache is not None:
             self.cache.put(key, json.dumps(reply, ensure_ascii=False), reply.get("finish_reason"))
         return reply
-
-    def _request(self, messages: list[Message], tools: list[dict[str, Any]]) -> dict[str, Any]:
-        import openai
-
-        extra = {"tools": tools} if tools else {}
-        delay = self.backoff
-        for attempt in range(self.retries + 1):
-            try:
-                response = self.client().chat.completions.create(
-                    model=served_name(self.model), messages=messages, temperature=self.temperature,
-                    max_tokens=self.max_tokens, **extra,
-                )
-                return _reply(response, self.model)
-            except openai.APIError as exc:
-                status = getattr(exc, "status_code", None)
-                if status in PERMANENT_STATUS or attempt == self.retries:
-                    raise PolicyError(f"{self.model}: {type(exc).__name__} after {attempt + 1} attempt(s): {exc}") from exc
-            time.sleep(delay)
-            delay *= 2
-        raise AssertionError("unreachable")
 
 
 def _reply(response: Any, model: str) -> dict[str, Any]:

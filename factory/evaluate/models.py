@@ -45,6 +45,10 @@ class ModelSettings:
     timeout: float = 120.0
 
 
+class ModelCallError(Exception):
+    """A request that failed for good (a permanent status, or every retry spent)."""
+
+
 @dataclass(frozen=True)
 class Completion:
     text: str | None  # None: no answer after every retry
@@ -101,27 +105,35 @@ class ChatModel:
         s = self.settings
         return content_hash([served_name(s.model), s.api_base or "", prompt, s.temperature, s.max_tokens, trial], 32)
 
-    def _request(self, prompt: str) -> Completion:
+    def create(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None = None) -> Any:
+        """One chat completion, retried with exponential backoff on transient failures
+        (timeouts, connection errors, 429, 5xx); raises ModelCallError with the evidence."""
         import openai
 
         s = self.settings
+        extra = {"tools": tools} if tools else {}
         delay = s.backoff
         for attempt in range(s.retries + 1):
             try:
-                response = self.client().chat.completions.create(
-                    model=served_name(s.model), messages=[{"role": "user", "content": prompt}],
-                    temperature=s.temperature, max_tokens=s.max_tokens)
-                choice = response.choices[0]
-                return Completion(choice.message.content or "", finish_reason=choice.finish_reason)
+                return self.client().chat.completions.create(
+                    model=served_name(s.model), messages=messages, temperature=s.temperature,
+                    max_tokens=s.max_tokens, **extra)
             except openai.APIError as exc:
                 status = getattr(exc, "status_code", None)
                 if status in PERMANENT_STATUS or attempt == s.retries:
-                    return Completion(None, f"{type(exc).__name__} after {attempt + 1} attempt(s): {str(exc)[:300]}")
-            except (AttributeError, IndexError, TypeError) as exc:
-                return Completion(None, f"unreadable response: {type(exc).__name__}: {exc}")
+                    raise ModelCallError(f"{type(exc).__name__} after {attempt + 1} attempt(s): {str(exc)[:300]}") from exc
             time.sleep(delay)
             delay *= 2
         raise AssertionError("unreachable")
+
+    def _request(self, prompt: str) -> Completion:
+        try:
+            choice = self.create([{"role": "user", "content": prompt}]).choices[0]
+            return Completion(choice.message.content or "", finish_reason=choice.finish_reason)
+        except ModelCallError as exc:
+            return Completion(None, str(exc))
+        except (AttributeError, IndexError, TypeError) as exc:
+            return Completion(None, f"unreadable response: {type(exc).__name__}: {exc}")
 
     def complete(self, prompt: str, trial: int = 0) -> Completion:
         key = self.key(prompt, trial)

@@ -31,6 +31,7 @@ class EvalRequest:
     seed: int = 0
     concurrency: int = 4
     max_tokens: int = 1024
+    temperature: float = 0.0
     max_turns: int = 15
     split: str | None = None
     cache_dir: Path | None = None
@@ -104,20 +105,30 @@ def _responder(request: EvalRequest, out: Path, total: int, progress: Callable[[
         from factory.evaluate.agents import agent_responder, static_agent
 
         return agent_responder(static_agent(request.agent, request.seed))
-    from factory.evaluate.models import ChatModel, ModelSettings, ResponseCache
+    from factory.evaluate.models import ChatModel
     from factory.evaluate.static import model_responder
 
-    settings = ModelSettings(request.model, request.api_base, max_tokens=request.max_tokens,
-                             concurrency=request.concurrency)
-    cache = ResponseCache((request.cache_dir or out / "cache") / "responses.sqlite")
-    return model_responder(ChatModel(settings, cache), (lambda done: progress(done, total)) if progress else None)
+    model = ChatModel(_model_settings(request), _response_cache(request, out))
+    return model_responder(model, (lambda done: progress(done, total)) if progress else None)
 
 
-def _interactive(request: EvalRequest, instances: list[Instance], settings: Settings) -> tuple[list[SampleResult], dict[str, Any]]:
-    try:
-        from factory.evaluate.interactive import run_interactive
-    except ImportError as exc:
-        raise ConfigError(f"interactive mode is not available in this build: {exc}") from exc
+def _model_settings(request: EvalRequest):
+    from factory.evaluate.models import ModelSettings
+
+    return ModelSettings(request.model or "", request.api_base, temperature=request.temperature,
+                         max_tokens=request.max_tokens, concurrency=request.concurrency)
+
+
+def _response_cache(request: EvalRequest, out: Path):
+    from factory.evaluate.models import ResponseCache
+
+    return ResponseCache((request.cache_dir or out / "cache") / "responses.sqlite")
+
+
+def _interactive(request: EvalRequest, instances: list[Instance], settings: Settings,
+                 out: Path) -> tuple[list[SampleResult], dict[str, Any]]:
+    from factory.evaluate.interactive import run_interactive
+
     if request.agent:
         from factory.evaluate.interactive_agents import reference_agent
 
@@ -125,7 +136,7 @@ def _interactive(request: EvalRequest, instances: list[Instance], settings: Sett
     else:
         from factory.evaluate.interactive_model import ModelAgent
 
-        agent = ModelAgent(request.model, request.api_base, max_tokens=request.max_tokens)
+        agent = ModelAgent(_model_settings(request), _response_cache(request, out))
     chosen = instances[: request.limit] if request.limit else instances
     mock_seed = next((i.provenance.seed for i in chosen if i.world is None), 0)
     from factory.seeds import load_seeds
@@ -148,7 +159,7 @@ def evaluate(request: EvalRequest, settings: Settings, out: Path | None = None,
     if request.mode == "static":
         samples, info = _static(request, instances, folder, settings, out, progress)
     else:
-        samples, info = _interactive(request, instances, settings)
+        samples, info = _interactive(request, instances, settings, out)
     seconds = time.perf_counter() - started
     chosen = instances[: request.limit] if request.limit else instances
     run = {

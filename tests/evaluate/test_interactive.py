@@ -134,14 +134,6 @@ def test_missing_seed_toolbox_and_bad_limits_are_clear_errors():
         run_interactive([wine_instance()], reference_agent("oracle"), max_turns=0, seeds=seeds())
 
 
-def test_agent_from_run_options():
-    from factory.evaluate.interactive_agents import interactive_agent
-
-    assert interactive_agent("noisy:0.3").name == "noisy:0.3" and interactive_agent().name == "oracle"
-    model = interactive_agent("oracle", model="openai/m", api_base="http://127.0.0.1:1/v1")
-    assert model.name == "openai/m" and model.api_base == "http://127.0.0.1:1/v1"
-
-
 def test_the_system_message_comes_from_the_editable_prompt_file(tmp_path):
     from factory.evaluate.interactive import PROMPT_FILE, load_system_prompt
 

@@ -10,7 +10,7 @@ import pytest
 from factory.evaluate.interactive import run_interactive
 from factory.evaluate.interactive_agents import OracleAgent
 from factory.evaluate.interactive_model import ModelAgent, text_tool_calls
-from factory.evaluate.models import ResponseCache, served_name
+from factory.evaluate.models import ModelSettings, ResponseCache, served_name
 from factory.records import Instance
 from tests.evaluate.fake_openai_server import serve, text, tool_call
 from tests.evaluate.interactive_instances import seeds, wine_instance
@@ -47,7 +47,7 @@ def run(responder, instance: Instance | None = None, **agent: Any):
     instance = instance or wine_instance()
     max_turns = agent.pop("max_turns", 8)
     with serve(responder) as server:
-        model = ModelAgent("openai/fake-model", api_base=server.api_base, backoff=0.01, **agent)
+        model = ModelAgent(ModelSettings("openai/fake-model", api_base=server.api_base, backoff=0.01, **agent))
         (result,) = run_interactive([instance], model, seeds=seeds(), max_turns=max_turns)
     return result, server
 
@@ -159,10 +159,10 @@ def test_a_cached_rerun_asks_the_endpoint_nothing(tmp_path):
     instance = wine_instance()
     cache = ResponseCache(tmp_path / "responses.sqlite")
     with serve(replaying(instance)) as server:
-        agent = ModelAgent("fake", api_base=server.api_base, cache=cache)
+        agent = ModelAgent(ModelSettings("fake", api_base=server.api_base), cache)
         first = run_interactive([instance], agent, seeds=seeds(), trials=2)
         asked = len(server.requests)
-        again = run_interactive([instance], ModelAgent("fake", api_base=server.api_base, cache=cache), seeds=seeds(), trials=2)
+        again = run_interactive([instance], ModelAgent(ModelSettings("fake", api_base=server.api_base), cache), seeds=seeds(), trials=2)
     assert asked == 8 and len(server.requests) == asked  # 4 turns x 2 trials, then nothing
     assert [r.to_json() for r in first] == [r.to_json() for r in again]
     cache.close()
@@ -174,4 +174,4 @@ def test_no_key_and_no_endpoint_is_a_clear_error(monkeypatch):
     monkeypatch.delenv("FACTORY_API_KEY", raising=False)
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     with pytest.raises(ConfigError, match="no API key"):
-        run_interactive([wine_instance()], ModelAgent("openai/gpt-4o-mini"), seeds=seeds())
+        run_interactive([wine_instance()], ModelAgent(ModelSettings("openai/gpt-4o-mini")), seeds=seeds())
