@@ -161,3 +161,15 @@ def test_a_tool_that_raises_is_recorded_as_a_reject_and_the_run_goes_on(tmp_path
     assert kept  # calls with x != 0 still make instances
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["status"] == "incomplete" and not (out / "dataset").exists()
+
+
+def test_the_committed_sample_run_is_current(tmp_path):
+    """generated/sample is what its README command produces today, and it validates."""
+    from factory.validate import validate_dataset
+
+    sample = Path(__file__).parents[1] / "generated" / "sample"
+    config = GenerateConfig(domain="all", n=12, max_depth=4, seed=1)
+    again = generate(config, load_settings(), tmp_path / "sample")
+    assert digest(again.path / "dataset") == digest(sample / "dataset")
+    report = validate_dataset(sample / "dataset", load_settings())
+    assert report.total == 12 and report.passed == 12, report.failures
