@@ -72,3 +72,13 @@ def test_user_errors_are_one_red_line_and_exit_1(args, message):
 def test_debug_shows_the_traceback():
     result = runner.invoke(app, ["--debug", "generate", "--domain", "food", "-n", "0"])
     assert result.exit_code != 0 and result.exception is not None
+
+
+def test_a_malformed_seed_folder_is_named_in_one_line(tmp_path, monkeypatch):
+    from tests.conftest import write_seed
+
+    write_seed(tmp_path / "seeds", "broken", "x = 1", manifest='domain = "Broken"\ndescription = "d"')
+    monkeypatch.setenv("FACTORY_SEEDS_DIR", str(tmp_path / "seeds"))
+    result = runner.invoke(app, ["domains"])
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert "seed.toml" in result.output and "subdomains" in result.output

@@ -63,3 +63,21 @@ def test_nestools_domains_are_real_and_resolve_to_their_seed(seeds):
         expected = sorted(slug for slug, s in seeds.items() if name in s.scenario.nestools_domains)
         assert sorted(s.slug for s in resolve_domain(name, seeds).seeds) == expected
     assert resolve_domain("Sports/Basketball", seeds) is None
+
+
+def test_in_context_examples_are_real_chains_of_their_seed(seeds):
+    from factory.chains.code import parse_chain
+    from factory.records import WorldSetup
+    from factory.simulator import Simulator, run_chain
+
+    specs = {name: spec for seed in seeds.values() for name, spec in seed.specs.items()}
+    for slug, seed in seeds.items():
+        assert seed.scenario.examples, f"{slug} has no in-context examples"
+        for example in seed.scenario.examples:
+            chain = parse_chain(example.chain, specs)
+            used = {c.tool for c in chain.calls}
+            assert used <= set(specs), f"{slug}: example calls unknown tools {used - set(specs)}"
+            assert used & set(seed.specs), f"{slug}: example uses none of its own tools"
+            toolboxes = sorted({specs[t].toolbox for t in used})  # examples may cross domains
+            trace = run_chain(chain, specs, Simulator(seeds, WorldSetup(toolboxes=toolboxes, seed=0)))
+            assert trace.ok, f"{slug}: example fails: {[s.error for s in trace.steps if s.error]}"
