@@ -173,3 +173,18 @@ def test_the_committed_sample_run_is_current(tmp_path):
     assert digest(again.path / "dataset") == digest(sample / "dataset")
     report = validate_dataset(sample / "dataset", load_settings())
     assert report.total == 12 and report.passed == 12, report.failures
+
+
+def test_a_mixed_run_covers_every_category_and_the_nestools_shapes(tmp_path):
+    """The seed library's bar: 300 mixed instances with every scenario category, at least 40%
+    of depth 3 or more, and every shape NesTools uses at least five times."""
+    from factory.chains.shapes import COMMON_SHAPES
+    from factory.stats import distribution
+
+    result = generate(GenerateConfig(domain="all", n=300, max_depth=4, seed=1), load_settings(), tmp_path / "mixed")
+    stats = distribution(result.instances)
+    assert set(stats["categories"]) == {"single_tool_call", "multiple_tool_call", "nested", "canonicalisation",
+                                        "state_dependency", "insufficient_information", "cross_domain"}
+    assert stats["depth_3_plus_share"] >= 0.4
+    assert set(COMMON_SHAPES) <= set(stats["shapes"])
+    assert len(stats["domains"]) >= 12
