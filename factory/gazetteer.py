@@ -4,6 +4,7 @@ flight's destination has places and listings)."""
 
 from __future__ import annotations
 
+import random
 from datetime import datetime
 from typing import NamedTuple
 
@@ -142,3 +143,65 @@ LAST_NAMES = (
     "Patel", "Dubois", "Garcia", "Schmidt", "Haddad", "Sato", "Brown", "Sharma", "Wilson", "Khan",
     "Kim", "Larsen", "Novak", "Silva", "Clarke", "Chen", "Adeyemi", "Moreau", "Fischer", "Costa",
 )
+
+
+# Books: one catalogue for every seed, so a course's textbook can be scanned, located and
+# borrowed in the library, and its instructors are the library's authors.
+SUBJECTS = (  # department code, subject, six topics in course order (101, 102, 201, 202, 301, 401)
+    ("CS", "Computer Science", ("Programming Fundamentals", "Discrete Structures", "Data Structures",
+                                "Computer Systems", "Algorithm Design", "Machine Learning")),
+    ("MATH", "Mathematics", ("Calculus", "Linear Algebra", "Probability", "Real Analysis",
+                             "Abstract Algebra", "Numerical Methods")),
+    ("PHYS", "Physics", ("Classical Mechanics", "Electricity and Magnetism", "Waves and Optics",
+                         "Thermal Physics", "Quantum Mechanics", "Condensed Matter Physics")),
+    ("CHEM", "Chemistry", ("General Chemistry", "Organic Chemistry", "Analytical Chemistry",
+                           "Physical Chemistry", "Inorganic Chemistry", "Biochemistry")),
+    ("BIO", "Biology", ("Cell Biology", "Genetics", "Ecology", "Evolutionary Biology",
+                        "Microbiology", "Neuroscience")),
+    ("ECON", "Economics", ("Microeconomics", "Macroeconomics", "Econometrics", "Game Theory",
+                           "Public Finance", "Development Economics")),
+    ("HIST", "History", ("Ancient Civilisations", "Medieval Societies", "Early Modern Societies",
+                         "Industrial Revolutions", "Contemporary History", "Historical Methods")),
+    ("PSYC", "Psychology", ("Introductory Psychology", "Developmental Psychology", "Cognitive Psychology",
+                            "Social Psychology", "Research Methods", "Clinical Psychology")),
+)
+TITLE_PATTERNS = ("Foundations of {t}", "Principles of {t}", "{t}: A Modern Introduction", "Essentials of {t}",
+                  "{t} in Practice", "Understanding {t}", "A First Course in {t}", "{t}: Concepts and Applications")
+PUBLISHERS = (("Harbour Academic Press", "200"), ("Meridian Books", "317"), ("Northgate Publishing", "452"),
+              ("Cobalt University Press", "581"), ("Linden & Hale", "644"), ("Quarry Hill Press", "739"))
+AUTHORS_PER_SUBJECT = 5
+
+
+def isbn13_check(first12: str) -> str:
+    """The check digit of an ISBN-13 whose first twelve digits are given."""
+    total = sum(int(d) * (3 if i % 2 else 1) for i, d in enumerate(first12))
+    return str((10 - total % 10) % 10)
+
+
+def book_catalogue() -> list[dict]:
+    """Every book: isbn, title, author, year, publisher, subject, topic (the same for every
+    world seed; fresh rows on each call, so no world shares them)."""
+    rng = random.Random("shared-book-catalogue-1")
+    names = [f"{first} {last}" for first in FIRST_NAMES for last in LAST_NAMES]
+    rng.shuffle(names)
+    books, used = [], set()
+    for s_index, (_, subject, topics) in enumerate(SUBJECTS):
+        authors = names[s_index * AUTHORS_PER_SUBJECT:(s_index + 1) * AUTHORS_PER_SUBJECT]
+        for t_index, topic in enumerate(topics):
+            for k, pattern in enumerate(rng.sample(TITLE_PATTERNS, 2)):
+                publisher, code = rng.choice(PUBLISHERS)
+                item = rng.randrange(10000, 100000)
+                while (code, item) in used:
+                    item = rng.randrange(10000, 100000)
+                used.add((code, item))
+                first12 = f"9781{code}{item:05d}"
+                books.append({
+                    "isbn": first12 + isbn13_check(first12),
+                    "title": pattern.format(t=topic),
+                    "author": authors[(2 * t_index + k) % AUTHORS_PER_SUBJECT],
+                    "year": rng.randint(1998, 2024),
+                    "publisher": publisher,
+                    "subject": subject,
+                    "topic": topic,
+                })
+    return books

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import Annotated, Literal
 
-from factory.gazetteer import CITIES, CITY_BY_NAME, FIRST_NAMES, LAST_NAMES, NOW
+from factory.gazetteer import CITIES, CITY_BY_NAME, NOW, PUBLISHERS, book_catalogue, isbn13_check
 from factory.toolbox import Kind, Toolbox, ToolError, World, require, world
 
 toolbox = Toolbox()
@@ -37,72 +37,6 @@ Citation = Annotated[str, Kind("citation")]
 Query = Annotated[str, Kind("catalogue_query")]
 RoomHours = Annotated[int, Kind("reading_room_hours")]
 
-# --- Shared book catalogue -------------------------------------------------------------
-# The education seed assigns course textbooks from this same catalogue, so a textbook's
-# ISBN can be scanned, located and borrowed here. The block is written out identically in
-# seeds/education/toolbox.py and seeds/library_science/toolbox.py (a test compares them);
-# it depends only on the gazetteer, never on the world seed.
-
-SUBJECTS = (  # department code, subject, six topics in course order (101, 102, 201, 202, 301, 401)
-    ("CS", "Computer Science", ("Programming Fundamentals", "Discrete Structures", "Data Structures",
-                                "Computer Systems", "Algorithm Design", "Machine Learning")),
-    ("MATH", "Mathematics", ("Calculus", "Linear Algebra", "Probability", "Real Analysis",
-                             "Abstract Algebra", "Numerical Methods")),
-    ("PHYS", "Physics", ("Classical Mechanics", "Electricity and Magnetism", "Waves and Optics",
-                         "Thermal Physics", "Quantum Mechanics", "Condensed Matter Physics")),
-    ("CHEM", "Chemistry", ("General Chemistry", "Organic Chemistry", "Analytical Chemistry",
-                           "Physical Chemistry", "Inorganic Chemistry", "Biochemistry")),
-    ("BIO", "Biology", ("Cell Biology", "Genetics", "Ecology", "Evolutionary Biology",
-                        "Microbiology", "Neuroscience")),
-    ("ECON", "Economics", ("Microeconomics", "Macroeconomics", "Econometrics", "Game Theory",
-                           "Public Finance", "Development Economics")),
-    ("HIST", "History", ("Ancient Civilisations", "Medieval Societies", "Early Modern Societies",
-                         "Industrial Revolutions", "Contemporary History", "Historical Methods")),
-    ("PSYC", "Psychology", ("Introductory Psychology", "Developmental Psychology", "Cognitive Psychology",
-                            "Social Psychology", "Research Methods", "Clinical Psychology")),
-)
-TITLE_PATTERNS = ("Foundations of {t}", "Principles of {t}", "{t}: A Modern Introduction", "Essentials of {t}",
-                  "{t} in Practice", "Understanding {t}", "A First Course in {t}", "{t}: Concepts and Applications")
-PUBLISHERS = (("Harbour Academic Press", "200"), ("Meridian Books", "317"), ("Northgate Publishing", "452"),
-              ("Cobalt University Press", "581"), ("Linden & Hale", "644"), ("Quarry Hill Press", "739"))
-AUTHORS_PER_SUBJECT = 5
-
-
-def isbn13_check(first12: str) -> str:
-    """The check digit of an ISBN-13 whose first twelve digits are given."""
-    total = sum(int(d) * (3 if i % 2 else 1) for i, d in enumerate(first12))
-    return str((10 - total % 10) % 10)
-
-
-def shared_book_catalogue() -> list[dict]:
-    """Every book of the shared catalogue: isbn, title, author, year, publisher, subject, topic."""
-    rng = random.Random("shared-book-catalogue-1")
-    names = [f"{first} {last}" for first in FIRST_NAMES for last in LAST_NAMES]
-    rng.shuffle(names)
-    books, used = [], set()
-    for s_index, (_, subject, topics) in enumerate(SUBJECTS):
-        authors = names[s_index * AUTHORS_PER_SUBJECT:(s_index + 1) * AUTHORS_PER_SUBJECT]
-        for t_index, topic in enumerate(topics):
-            for k, pattern in enumerate(rng.sample(TITLE_PATTERNS, 2)):
-                publisher, code = rng.choice(PUBLISHERS)
-                item = rng.randrange(10000, 100000)
-                while (code, item) in used:
-                    item = rng.randrange(10000, 100000)
-                used.add((code, item))
-                first12 = f"9781{code}{item:05d}"
-                books.append({
-                    "isbn": first12 + isbn13_check(first12),
-                    "title": pattern.format(t=topic),
-                    "author": authors[(2 * t_index + k) % AUTHORS_PER_SUBJECT],
-                    "year": rng.randint(1998, 2024),
-                    "publisher": publisher,
-                    "subject": subject,
-                    "topic": topic,
-                })
-    return books
-
-
-# --- end of the shared book catalogue ---------------------------------------------------
 
 NETWORK = "Atlas Library Network"
 BRANCHES = {  # branch → code, city, street address, weekday / Saturday / Sunday hours, reading rooms
@@ -157,7 +91,7 @@ class LibraryWorld(World):
 
 @toolbox.world
 def build_world(rng: random.Random) -> LibraryWorld:
-    books = {row["isbn"]: row for row in shared_book_catalogue()}
+    books = {row["isbn"]: row for row in book_catalogue()}
     holdings, by_shelf = {}, {}
     branches = sorted(BRANCHES)
     for isbn, row in books.items():

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import Annotated, Literal
 
-from factory.gazetteer import CITIES, CITY_BY_NAME, COUNTRIES, COUNTRY_BY_NAME, NOW
+from factory.gazetteer import CITIES, NOW
 from factory.toolbox import Kind, Toolbox, ToolError, World, require, world
 
 toolbox = Toolbox()

@@ -4,7 +4,7 @@ import pytest
 
 from factory.checks import CHECKS, blocking_failures, run_checks
 from factory.checks.duplicates import DuplicateIndex
-from factory.records import Call, Ref, ToolSpec, Value
+from factory.records import Ref, ToolSpec, Value
 
 
 @pytest.fixture(scope="module")
