@@ -72,22 +72,25 @@ class Generator:
             slug: {kinds: fn(base_world(seed, config.seed)) for kinds, fn in seed.toolbox.joint_values.items()}
             for slug, seed in seeds.items()
         }
-        self.pools = {slug: ToolPool(seed.specs, self.values, self.joint) for slug, seed in seeds.items()}
+        self._pools: dict[tuple[str, ...], ToolPool] = {}
         self.partners = {t.slug: self._partners(t) for t in targets}
         self.shape_rows = candidates(config.min_depth, config.max_depth, config.shape)
         self.subdomains = {t.slug: self._subdomain_index(t) for t in targets}
 
+    def pool(self, toolboxes: tuple[str, ...]) -> ToolPool:
+        """The tools of these toolboxes with their links, built once per run."""
+        if toolboxes not in self._pools:
+            specs = {n: s for slug in toolboxes for n, s in self.seeds[slug].specs.items()}
+            self._pools[toolboxes] = ToolPool(specs, self.values, self.joint)
+        return self._pools[toolboxes]
+
     def _partners(self, seed: Seed) -> list[str]:
         """Seeds whose tools link with this seed's tools in either direction (cross-domain chains)."""
         own = set(seed.specs)
-        found = []
-        for slug, other in sorted(self.seeds.items()):
-            if slug == seed.slug:
-                continue
-            pool = ToolPool({**seed.specs, **other.specs}, self.values, self.joint)
-            if any((a in own) != (b in own) for a, b in pool.links):
-                found.append(slug)
-        return found
+        return [
+            slug for slug in sorted(self.seeds)
+            if slug != seed.slug and any((a in own) != (b in own) for a, b in self.pool((seed.slug, slug)).links)
+        ]
 
     def _subdomain_index(self, seed: Seed) -> dict[str, str]:
         """Each tool's closest subdomain by embedding similarity."""
@@ -105,7 +108,7 @@ class Generator:
             "plain": True,
             "canonicalisation": any("canonicalise" in e.tags for e in seed.toolbox.tools.values()),
             "state_dependency": bool(seed.toolbox.conditions),
-            "insufficient_information": self.config.max_depth >= 2 and bool(self.pools[seed.slug].links),
+            "insufficient_information": self.config.max_depth >= 2 and bool(self.pool((seed.slug,)).links),
             "cross_domain": bool(self.partners[seed.slug]),
         }
         names = [s for s in SCENARIO_WEIGHTS if possible[s]]
@@ -113,14 +116,11 @@ class Generator:
 
     def _compose(self, seed: Seed, scenario: str, rng: random.Random) -> Composed | None:
         toolboxes = [seed.slug]
-        specs = dict(seed.specs)
         if scenario == "cross_domain":
-            partner = rng.choice(self.partners[seed.slug])
-            toolboxes.append(partner)
-            specs.update(self.seeds[partner].specs)
-        pool = ToolPool(specs, self.values, self.joint) if len(toolboxes) > 1 else self.pools[seed.slug]
+            toolboxes.append(rng.choice(self.partners[seed.slug]))
+        pool = self.pool(tuple(toolboxes))
         allowed, accept = self._constraints(seed, scenario, toolboxes)
-        rows = [row for row in self.shape_rows if row[1] <= len(specs)]
+        rows = [row for row in self.shape_rows if row[1] <= len(pool.specs)]
         for _ in range(SHAPE_TRIES if rows else 0):
             n, edges = parse_shape(sample_shape(rng, rows))
             if scenario == "insufficient_information" and not edges:
