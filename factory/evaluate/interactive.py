@@ -117,9 +117,6 @@ def _outcome(
     problem = check_arguments(spec, arguments)
     if problem:
         return {"error": problem}, "invalid_arguments"
-    # JSON objects are unordered: the tool sees its parameters in declared order, whatever
-    # order the agent wrote them in (a mocked answer must not depend on it).
-    arguments = {p.name: arguments[p.name] for p in spec.parameters if p.name in arguments}
     result = simulator.call(spec, arguments)
     if result.error is not None:
         return {"error": result.error}, "tool_error"
