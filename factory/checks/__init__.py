@@ -20,19 +20,20 @@ CHECKS: dict[str, Callable[[Instance, CheckContext], CheckResult]] = {
     "faithfulness": check_faithfulness,
     "distractors": check_distractors,
 }
-# Run-level: compares an instance with those kept before it (factory.checks.duplicates).
-RUN_CHECKS = ("duplicates",)
+# The run-level check, near-duplicates, compares an instance with those kept before it:
+# factory.checks.duplicates.DuplicateIndex.
 
 
 def run_checks(instance: Instance, ctx: CheckContext) -> list[CheckResult]:
     """Every enabled instance-level check; later checks are skipped once the structure is broken."""
     results = []
     for name, check in CHECKS.items():
-        if not ctx.policy.checks.get(name, None) or not ctx.policy.checks[name].enabled:
+        policy = ctx.policy.checks.get(name)
+        if policy is None or not policy.enabled:
             continue
         result = check(instance, ctx)
         results.append(result)
-        if not result.passed and name in ("format", "signature", "dataflow"):
+        if not result.passed and result.blocking and name in ("format", "signature", "dataflow"):
             break  # executing or reading a malformed chain says nothing more
     return results
 

@@ -27,13 +27,16 @@ class DuplicateIndex:
         self.ctx = ctx
         self.threshold = ctx.policy.checks["duplicates"].get("query_similarity")
         self.blocking = ctx.policy.checks["duplicates"].blocking
+        self.enabled = ctx.policy.checks["duplicates"].enabled
         self.signatures: dict[str, str] = {}
         self.queries: dict[tuple[str, ...], list[tuple[str, np.ndarray]]] = defaultdict(list)
 
     def check(self, instance: Instance) -> CheckResult:
         reason = ""
         same = self.signatures.get(chain_signature(instance))
-        if same:
+        if not self.enabled:
+            pass
+        elif same:
             reason = f"same chain and values as instance {same}"
         else:
             vector = self.ctx.embeddings.vectors([instance.query])[0]

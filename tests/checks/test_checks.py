@@ -124,3 +124,19 @@ def test_duplicates_catch_the_same_chain_and_near_identical_queries(food_instanc
     reworded.world = reworded.world.model_copy(update={"seed": 99})  # not the same chain signature
     reworded.query = first.query + " "
     assert "near-duplicate" in index.check(reworded).reason
+
+
+def test_a_policy_can_switch_checks_off(food_instances, ctx):
+    from factory.checks.context import CheckContext
+    from factory.checks.policy import Policy
+
+    relaxed = Policy(name="relaxed", checks={name: p.model_copy(update={"enabled": name not in ("faithfulness", "duplicates")})
+                                             for name, p in ctx.policy.checks.items()})
+    relaxed_ctx = CheckContext(ctx.seeds, relaxed, ctx.embeddings)
+    # A query that states no value: only the faithfulness check would object.
+    instance = food_instances[0].model_copy(update={"query": "Do it."}).with_id()
+    names = [r.name for r in run_checks(instance, relaxed_ctx)]
+    assert "faithfulness" not in names and "execution" in names
+    index = DuplicateIndex(relaxed_ctx)
+    index.add(food_instances[0])
+    assert index.check(food_instances[0]).passed
