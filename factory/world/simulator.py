@@ -1,8 +1,11 @@
 """The simulator: runs tool calls against fresh copies of seed worlds, and runs whole chains.
 
-Two error channels: a `ToolError` (bad value, unmet state condition) or a malformed call
-comes back as an error observation the caller can recover from; any other exception in a
-tool is a bug in its toolbox and raises `ToolCrash` with the evidence.
+A call is answered by the first backend that can, and the trace records which: a seed's own
+code in process (`seed`); model-written seed code in the sandbox (`sandbox`); an answer
+recorded for this exact call (`recorded`); a model simulating the tool (`model`); the typed
+mock (`mock`). Two error channels: a `ToolError` (bad value, unmet state condition) or a
+malformed call comes back as an error observation the caller can recover from; any other
+exception in a tool is a bug in its toolbox and raises `ToolCrash` with the evidence.
 """
 
 from __future__ import annotations
@@ -11,22 +14,47 @@ import copy
 import inspect
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from typing import Any
+from typing import Any, Protocol
 
 from factory.errors import FactoryError, ToolError
-from factory.records import Chain, Ref, ToolSpec, Trace, TraceStep, WorldSetup, value_matches_type
+from factory.records import (
+    Chain,
+    RecordedCall,
+    Ref,
+    ToolSpec,
+    Trace,
+    TraceStep,
+    WorldSetup,
+    stable_json,
+    value_matches_type,
+)
 from factory.seeds import Seed
 from factory.toolbox import World, active_world
 
 
 class ToolCrash(FactoryError):
-    """A seed tool raised something other than ToolError: a bug in the toolbox."""
+    """A seed tool raised something other than ToolError: a bug in the toolbox (a seed defect)."""
+
+    def __init__(self, message: str, seed: str | None = None, tool: str | None = None):
+        super().__init__(message)
+        self.seed, self.tool = seed, tool
 
 
 @dataclass(frozen=True)
 class ToolResult:
     values: list[Any]  # one per declared return value, in order
     error: str | None = None
+    backend: str = "seed"  # which backend answered (factory.records.BACKENDS)
+
+
+class ToolBackend(Protocol):
+    """Answers calls of tools without an implementation (a model simulating them)."""
+
+    def answer(self, spec: ToolSpec, arguments: dict[str, Any], history: list[RecordedCall]) -> ToolResult | None: ...
+
+
+def call_key(tool: str, arguments: dict[str, Any]) -> str:
+    return stable_json([tool, arguments])
 
 
 def check_arguments(spec: ToolSpec, arguments: dict[str, Any]) -> str | None:
@@ -55,10 +83,16 @@ def base_world(seed: Seed, world_seed: int) -> World:
 class Simulator:
     """One episode's worlds: each toolbox's world built from the seed, with its own state copy."""
 
-    def __init__(self, seeds: dict[str, Seed], setup: WorldSetup | None = None, mock_seed: int = 0):
+    def __init__(self, seeds: dict[str, Seed], setup: WorldSetup | None = None, mock_seed: int = 0,
+                 simulator: ToolBackend | None = None):
         self.seeds = seeds
         self.mock_seed = mock_seed
+        self.simulator = simulator
+        self.recorded = {call_key(r.tool, r.arguments): r.outputs for r in (setup.recorded if setup else [])}
+        self.history: list[RecordedCall] = []  # calls answered without an implementation, this episode
+        self.world_seed = setup.seed if setup else None
         self.worlds: dict[str, World] = {}
+        self.others: dict[str, World] = {}  # worlds of seeds whose tools are offered but not in the setup
         for slug in setup.toolboxes if setup else ():
             base = base_world(seeds[slug], setup.seed)
             state = copy.deepcopy(base.state)
@@ -66,7 +100,25 @@ class Simulator:
             self.worlds[slug] = replace(base, state=state)
 
     def snapshot(self) -> dict[str, Any]:
+        """The state of the instance's own worlds."""
         return {slug: copy.deepcopy(w.state) for slug, w in self.worlds.items() if w.state}
+
+    def world_of(self, toolbox: str | None) -> World | None:
+        """The world a seed tool runs in: the setup's, or (for a distractor from another seed)
+        that seed's world as built for the same world seed; None: answered by the mock."""
+        if toolbox in self.worlds:
+            return self.worlds[toolbox]
+        if toolbox not in self.seeds or self.world_seed is None:
+            return None
+        if toolbox not in self.others:
+            base = base_world(self.seeds[toolbox], self.world_seed)
+            self.others[toolbox] = replace(base, state=copy.deepcopy(base.state))
+        return self.others[toolbox]
+
+    def holding(self) -> set[str]:
+        """The declared conditions that hold now, as "toolbox:condition"."""
+        return {f"{slug}:{name}" for slug, w in self.worlds.items()
+                for name, condition in self.seeds[slug].toolbox.conditions.items() if condition.holds(w)}
 
     def call(self, spec: ToolSpec, arguments: dict[str, Any]) -> ToolResult:
         problem = check_arguments(spec, arguments)
@@ -74,20 +126,36 @@ class Simulator:
             return ToolResult([], problem)
         # A call means the same whatever order its arguments were written in.
         arguments = {p.name: arguments[p.name] for p in spec.parameters if p.name in arguments}
-        if spec.toolbox is None or spec.toolbox not in self.worlds:
-            from factory.mock import mock_outputs
+        world = self.world_of(spec.toolbox)
+        return self._run_seed(spec, arguments, world) if world is not None else self._simulated(spec, arguments)
 
-            return ToolResult(mock_outputs(spec, arguments, self.mock_seed))
+    def _simulated(self, spec: ToolSpec, arguments: dict[str, Any]) -> ToolResult:
+        """A tool without an implementation: its recorded answer, a model's, or the typed mock's."""
+        recorded = self.recorded.get(call_key(spec.name, arguments))
+        if recorded is not None:
+            result = ToolResult(list(recorded), backend="recorded")
+        else:
+            result = self.simulator.answer(spec, arguments, self.history) if self.simulator else None
+            if result is None:
+                from factory.world.mock import mock_outputs
+
+                result = ToolResult(mock_outputs(spec, arguments, self.mock_seed), backend="mock")
+        if result.error is None:
+            self.history.append(RecordedCall(tool=spec.name, arguments=arguments, outputs=result.values))
+        return result
+
+    def _run_seed(self, spec: ToolSpec, arguments: dict[str, Any], world: World) -> ToolResult:
         seed = self.seeds[spec.toolbox]
         entry = seed.toolbox.tools[spec.name]
         try:
-            with active_world(self.worlds[spec.toolbox]):
+            with active_world(world):
                 raw = entry.fn(**arguments)
         except ToolError as exc:
             return ToolResult([], str(exc))
         except Exception as exc:
             where = f"{inspect.getsourcefile(entry.fn)}:{inspect.getsourcelines(entry.fn)[1]}"
-            raise ToolCrash(f"tool {spec.name} ({where}) crashed on {arguments!r}: {type(exc).__name__}: {exc}") from exc
+            raise ToolCrash(f"seed {spec.toolbox}, tool {spec.name} ({where}) crashed on {arguments!r}: "
+                            f"{type(exc).__name__}: {exc}", spec.toolbox, spec.name) from exc
         values = list(raw) if len(spec.returns) > 1 and isinstance(raw, tuple) else [raw]
         return ToolResult(values)
 
@@ -115,6 +183,7 @@ def run_chain(chain: Chain, specs: dict[str, ToolSpec], simulator: Simulator) ->
                 outputs=outputs,
                 error=result.error,
                 state=simulator.snapshot(),
+                backend=result.backend,
             )
         )
         if result.error is not None:

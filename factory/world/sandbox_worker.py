@@ -1,0 +1,204 @@
+"""The warm worker that runs inside the sandbox: one code file, many calls, JSON lines over a pipe.
+
+Started by `factory.world.sandbox` as `python -S -m factory.world.sandbox_worker CODE LIMITS`
+inside bubblewrap. It applies its resource limits before it imports any model-written code,
+moves the protocol pipe off stdin/stdout (so nothing the code prints can pose as a reply),
+then answers one JSON line per request line. The messages are the ones
+`factory.world.sandbox_protocol` validates on the host side. Standard library only (plus the
+light `factory.toolbox`): a worker starts in tens of milliseconds.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import importlib.util
+import inspect
+import json
+import os
+import random
+import sys
+import traceback
+import typing
+from typing import Any
+
+import factory.errors
+import factory.toolbox
+from factory.errors import ToolError
+from factory.toolbox import Toolbox, World, active_world
+from factory.world import sandbox_guards
+from factory.world.sandbox_guards import InterpreterSeal, apply_limits, budget_cpu, cpu_used, strays
+
+MESSAGE_CHARS = 2000  # longer error messages are cut; the host caps the whole reply as well
+
+
+def failure(exc: BaseException, code_path: str) -> str:
+    """`Type: message (at FILE:LINE)`, the line being the deepest frame in the model's code."""
+    where = ""
+    for frame in traceback.extract_tb(exc.__traceback__):
+        if frame.filename == code_path:
+            where = f" (at {code_path}:{frame.lineno})"
+    try:
+        text = str(exc)
+    except Exception:  # a hostile __str__
+        text = "<unprintable>"
+    return f"{type(exc).__name__}: {text}"[:MESSAGE_CHARS] + where
+
+
+class Worker:
+    """The loaded code file, the active world, and the request handlers."""
+
+    def __init__(self, code_path: str, limits: dict[str, Any]):
+        self.code_path = code_path
+        self.limits = limits
+        self.seal = InterpreterSeal(
+            [sys.modules[__name__], sandbox_guards, factory.errors, factory.toolbox, json, json.encoder, json.decoder,
+             json.scanner, os, copy, dataclasses, importlib, importlib.util, inspect, traceback],
+            [Worker, InterpreterSeal, Toolbox, World],
+        )
+        self.module: Any = None
+        self.toolbox: Toolbox | None = None
+        self.worlds: dict[str, World] = {}  # base worlds by random seed, built once
+        self.world: World | None = None
+
+    def load(self, request: dict[str, Any]) -> dict[str, Any]:
+        name = "sandboxed_" + os.path.splitext(os.path.basename(self.code_path))[0]
+        spec = importlib.util.spec_from_file_location(name, self.code_path)
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module  # dataclasses and typing resolve names through sys.modules
+        budget_cpu(self.limits["cpu_seconds"])
+        spec.loader.exec_module(module)
+        self.module = module
+        toolbox = getattr(module, "toolbox", None)
+        self.toolbox = toolbox if isinstance(toolbox, Toolbox) else None
+        return {"status": "ok", "kind": "toolbox" if self.toolbox else "module", "names": sorted(self.functions())}
+
+    def functions(self) -> dict[str, Any]:
+        if self.toolbox is not None:
+            return {name: entry.fn for name, entry in self.toolbox.tools.items()}
+        return {name: fn for name, fn in vars(self.module).items()
+                if inspect.isfunction(fn) and fn.__module__ == self.module.__name__ and not name.startswith("_")}
+
+    def describe(self, request: dict[str, Any]) -> dict[str, Any]:
+        from factory.annotations import returned_parts, type_name
+
+        described = []
+        for name, fn in sorted(self.functions().items()):
+            entry: dict[str, Any] = {"name": name, "returns": None, "error": None}
+            try:
+                hints = typing.get_type_hints(fn, include_extras=True)
+                if "return" in hints:
+                    entry["returns"] = [type_name(part)[0] for part in returned_parts(hints["return"])]
+            except Exception as exc:
+                entry["error"] = f"return annotation: {failure(exc, self.code_path)}"
+            described.append(entry)
+        specs = None
+        if request.get("specs") and self.toolbox is not None:
+            from factory.specs import spec_from_function
+
+            specs = []
+            for name, entry in self.toolbox.tools.items():
+                try:
+                    specs.append({"name": name, "spec": spec_from_function(entry.fn, request.get("toolbox")).model_dump(mode="json")})
+                except Exception as exc:
+                    specs.append({"name": name, "error": failure(exc, self.code_path)})
+        return {"status": "ok", "functions": described, "specs": specs}
+
+    def open_world(self, request: dict[str, Any]) -> dict[str, Any]:
+        if self.toolbox is None or self.toolbox.build_world is None:
+            return {"status": "failed", "message": "the code registers no world builder (@toolbox.world)"}
+        seed = request["seed"]
+        if seed not in self.worlds:
+            budget_cpu(self.limits["cpu_seconds"])
+            built = self.toolbox.build_world(random.Random(seed))
+            if not isinstance(built, World):
+                return {"status": "failed", "message": f"the world builder returned a {type(built).__name__}, not a World"}
+            self.worlds[seed] = built
+        base = self.worlds[seed]
+        state = copy.deepcopy(base.state if request.get("state") is None else request["state"])
+        state.update(copy.deepcopy(request.get("overrides") or {}))
+        self.world = dataclasses.replace(base, state=state)
+        return {"status": "ok", "state": self.world.state}
+
+    def call(self, request: dict[str, Any]) -> dict[str, Any]:
+        fn = self.functions().get(request["function"])
+        if fn is None:
+            return {"status": "failed", "message": f"no function {request['function']!r} in the code"}
+        try:
+            inspect.signature(fn).bind(**request["arguments"])
+        except TypeError as exc:
+            return {"status": "failed", "message": f"bad arguments: {exc}"}
+        if self.toolbox is not None and self.world is None:
+            return {"status": "failed", "message": "no world is open (open one before calling a tool)"}
+        budget_cpu(self.limits["cpu_seconds"])
+        try:
+            if self.toolbox is not None:
+                with active_world(self.world):
+                    value = fn(**request["arguments"])
+            else:
+                value = fn(**request["arguments"])
+        except ToolError as exc:
+            return {"status": "tool_error", "message": str(exc)[:MESSAGE_CHARS], "state": self.state()}
+        return {"status": "ok", "value": value, "state": self.state()}
+
+    def state(self) -> dict[str, Any] | None:
+        return self.world.state if self.world is not None else None
+
+    def handle(self, request: dict[str, Any]) -> dict[str, Any]:
+        handlers = {"load": self.load, "describe": self.describe, "world": self.open_world, "call": self.call}
+        try:
+            reply = handlers[request["op"]](request)
+        except MemoryError:
+            reply = {"status": "failed", "recycle": True,
+                     "message": f"memory limit exceeded ({self.limits['memory_mb']} MiB): MemoryError"}
+        except BaseException as exc:  # SystemExit and KeyboardInterrupt from the code are failures too
+            reply = {"status": "failed", "message": failure(exc, self.code_path)}
+        broken = self.seal.broken() or strays()
+        if broken:  # the call fails, and the host replaces this worker
+            reply = {"status": "failed", "message": broken, "recycle": True}
+        reply["id"] = request["id"]
+        reply["cpu"] = cpu_used()
+        return reply
+
+
+def encode(reply: dict[str, Any], to_json: Any) -> bytes:
+    try:
+        return to_json(reply).encode() + b"\n"
+    except (TypeError, ValueError, RecursionError) as exc:
+        bad = {"id": reply.get("id"), "status": "failed", "cpu": reply.get("cpu", 0.0),
+               "message": f"the result or world state is not JSON: {type(exc).__name__}: {exc}"[:MESSAGE_CHARS]}
+        return to_json(bad).encode() + b"\n"
+
+
+def protocol_pipes() -> tuple[Any, int]:
+    """Move the protocol off fds 0 and 1 (close-on-exec copies), and point 0, 1, 2 at /dev/null."""
+    requests = os.fdopen(os.dup(0), "rb")
+    replies = os.dup(1)
+    null = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1, 2):
+        os.dup2(null, fd)
+    os.close(null)
+    return requests, replies
+
+
+def write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
+
+
+def serve(code_path: str, limits: dict[str, Any]) -> None:
+    apply_limits(limits)
+    requests, replies = protocol_pipes()
+    worker = Worker(code_path, limits)
+    # Bound before any model-written code runs: rebinding json.dumps or Worker.handle later
+    # cannot reroute replies.
+    handle, read_json = worker.handle, json.JSONDecoder().decode
+    to_json = json.JSONEncoder(allow_nan=False, ensure_ascii=False).encode
+    write_all(replies, encode({"id": 0, "status": "ok", "cpu": cpu_used()}, to_json))  # ready
+    for line in requests:
+        write_all(replies, encode(handle(read_json(line.decode())), to_json))
+
+
+if __name__ == "__main__":
+    serve(sys.argv[1], json.loads(sys.argv[2]))
