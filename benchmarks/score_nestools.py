@@ -4,23 +4,35 @@ Prints, per repetition: converting the rows into instances (with distractors), b
 prompts, scoring the oracle's answers (parse + NesTools metrics), scoring noisy:0.5, and the
 bootstrap intervals; then the noisy ranking and a determinism check.
 
-    python benchmarks/score_nestools.py [--repeat 5]
+With `--official DIR` (a checkout of NesTools' repository, whose evaluation/eval.py is its
+official scorer) and `--official-python PY` (an interpreter with the scorer's requirements,
+rouge==1.0.1 and tqdm), it also scores 11 prediction files of 1,000 answers each (the oracle,
+noisy agents from 0.05 to 0.7 and the random agent: NesTools' own model outputs are not
+published) in one `factory evaluate --predictions ...` process and with the official scorer,
+and prints both wall times, their ratio (target: at most 2x) and whether the averages agree.
+
+    python benchmarks/score_nestools.py [--repeat 5] [--official DIR --official-python PY]
 """
 
 from __future__ import annotations
 
 import argparse
+import csv
 import json
+import os
 import statistics
+import subprocess
+import sys
+import tempfile
 import time
 from pathlib import Path
 
-from factory.evaluate.agents import agent_responder, static_agent
 from factory.evaluate.aggregate import confidence_intervals, static_metrics
-from factory.evaluate.augment import parse_augment
 from factory.evaluate.importer import convert
-from factory.evaluate.static import run_static
-from factory.evaluate.static_tasks import build_tasks, load_template
+from factory.evaluate.static.agents import agent_responder, static_agent
+from factory.evaluate.static.augment import parse_augment
+from factory.evaluate.static.scoring import run_static
+from factory.evaluate.static.tasks import build_tasks, load_template
 from factory.evaluate.tool_ids import Identity
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -46,10 +58,76 @@ def one_round(rows, ids, template):
             "bootstrap CI": t_ci}, tasks
 
 
+AGENTS = ["oracle", "noisy:0.05", "noisy:0.1", "noisy:0.15", "noisy:0.2", "noisy:0.25", "noisy:0.3", "noisy:0.4",
+          "noisy:0.5", "noisy:0.7", "random"]
+
+
+def prediction_files(dataset: Path, folder: Path) -> list[Path]:
+    """One NesTools raw-response file per agent, answering every test_id of the import."""
+    from factory.evaluate.tool_ids import identities
+    from factory.export import load_instances
+
+    instances = load_instances(dataset / "dataset")
+    tasks, _ = build_tasks(instances, identities(instances, dataset / "dataset"), parse_augment([]),
+                           load_template(ROOT / "prompts"))
+    files = []
+    for agent in AGENTS:
+        answers = agent_responder(static_agent(agent))([(t, 0) for t in tasks])
+        path = folder / agent.replace(":", "-") / "raw_response.jsonl"
+        path.parent.mkdir(parents=True)
+        path.write_text("".join(json.dumps({"test_id": t.test_id, "response": a.text}) + "\n"
+                                for t, a in zip(tasks, answers, strict=True)))
+        files.append(path)
+    return files
+
+
+def wall(command: list[str], cwd: Path | None = None) -> float:
+    start = time.perf_counter()
+    done = subprocess.run(command, cwd=cwd, capture_output=True, text=True, env={**os.environ, "COLUMNS": "200"})
+    seconds = time.perf_counter() - start
+    if done.returncode != 0:
+        raise SystemExit(f"{' '.join(command[:4])}... failed:\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}")
+    return seconds
+
+
+def against_official(official: Path, python: str, repeat: int) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp_path = Path(tmp)
+        factory = [sys.executable, "-m", "factory.cli"]
+        wall([*factory, "import", "nestools", str(DATA), "--out", str(tmp_path / "import")])
+        files = prediction_files(tmp_path / "import", tmp_path / "predictions")
+        ours, theirs = [], []
+        for r in range(repeat):
+            out = tmp_path / f"ours-{r}"
+            ours.append(wall([*factory, "evaluate", str(tmp_path / "import"), "--allow-missing", "--out", str(out),
+                              *[a for f in files for a in ("--predictions", str(f))]]))
+            csv_path = tmp_path / f"official-{r}.csv"
+            theirs.append(wall([python, "evaluation/eval.py", "--gold_file_path", "data/test_data.jsonl",
+                                "--result_path", str(csv_path), "--predict_file_path", *map(str, files)], cwd=official))
+            print(f"round {r + 1}: factory evaluate {ours[-1]:.2f}s, official scorer {theirs[-1]:.2f}s, "
+                  f"ratio {ours[-1] / theirs[-1]:.2f}x")
+        mine, official_times = statistics.median(ours), statistics.median(theirs)
+        print(f"{len(files)} prediction files x 1,000 answers: factory evaluate {mine:.2f}s, official scorer "
+              f"{official_times:.2f}s (medians of {repeat}); ratio {mine / official_times:.2f}x (target <= 2x: "
+              + ("met)" if mine <= 2 * official_times else "NOT met)"))
+        with csv_path.open() as handle:
+            official_average = {Path(row[0]).parent.name: float(row[-1]) for row in list(csv.reader(handle))[1:]}
+        for path in files:
+            results = json.loads((out / f"{path.parent.name}-{path.stem}" / "results.json").read_text())
+            average = 100 * results["metrics"]["average"]["value"]
+            agree = "agree" if abs(average - official_average[path.parent.name]) < 0.051 else "DIFFER"
+            print(f"  {path.parent.name:11s} average: factory {average:5.1f}, official {official_average[path.parent.name]:5.1f} ({agree})")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--official", type=Path, help="a checkout of NesTools' repository (evaluation/eval.py)")
+    parser.add_argument("--official-python", default=sys.executable, help="interpreter with rouge==1.0.1 and tqdm")
     args = parser.parse_args()
+    if args.official:
+        against_official(args.official, args.official_python, args.repeat)
+        return
     rows = [json.loads(line) for line in (DATA / "test_data.jsonl").read_text().splitlines()]
     ids = {json.loads(line)["test_id"]: json.loads(line)["api_ids"] for line in (DATA / "test_api_ids.jsonl").read_text().splitlines()}
     template = load_template(ROOT / "prompts")

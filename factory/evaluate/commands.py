@@ -6,6 +6,7 @@ inside the commands so `factory --help` stays fast. Registered in factory/cli.py
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -14,30 +15,52 @@ from rich.console import Console
 
 from factory.config import offline_defaults
 
-console = Console()
-err_console = Console(stderr=True)
+
+class _Console(Console):
+    """Tables stay whole when output goes to a file or a pipe, where rich would otherwise
+    fold them at its 80-column default (COLUMNS, when set, still wins)."""
+
+    @property
+    def size(self):  # type: ignore[override]
+        size = super().size
+        if self.is_terminal or self._width is not None or os.environ.get("COLUMNS"):
+            return size
+        return size._replace(width=max(size.width, 200))
+
+    @size.setter
+    def size(self, new_size):  # type: ignore[override]
+        Console.size.fset(self, new_size)
+
+
+console = _Console()
+err_console = _Console(stderr=True)
 
 
 def evaluate(
     dataset: Annotated[Path, typer.Argument(help="A generated run directory, an exported dataset folder, or an import's --out directory.")],
     mode: Annotated[str, typer.Option("--mode", help="static (whole call list, NesTools metrics) or interactive (tool by tool, milestones).")] = "static",
     agent: Annotated[Optional[str], typer.Option("--agent", help="Reference agent: oracle, noisy:P (0..1) or random.")] = None,
-    model: Annotated[Optional[str], typer.Option("--model", help="Model name (e.g. openai/gpt-4o-mini); default from FACTORY_MODEL.")] = None,
-    api_base: Annotated[Optional[str], typer.Option("--api-base", help="OpenAI-compatible endpoint (vLLM, llama.cpp, Ollama...).")] = None,
-    predictions: Annotated[Optional[Path], typer.Option("--predictions", help="Static mode: score NesTools raw responses ({\"test_id\", \"response\"} per line).")] = None,
+    model: Annotated[Optional[str], typer.Option("--model", help="Model name (e.g. openai/gpt-4o-mini, hosted_vllm/NAME, ollama/NAME); default from FACTORY_MODEL.")] = None,
+    api_base: Annotated[Optional[str], typer.Option("--api-base", help="OpenAI-compatible endpoint (vLLM, llama.cpp, Ollama...), e.g. http://localhost:8000/v1.")] = None,
+    predictions: Annotated[Optional[list[Path]], typer.Option("--predictions", help="Static mode: score NesTools raw responses ({\"test_id\", \"response\"} per line); repeat for several files (the dataset is loaded once).")] = None,
+    allow_missing: Annotated[bool, typer.Option("--allow-missing", help="Predictions: leave tasks without a line out of the metrics (as NesTools' scorer does) instead of scoring them as failures.")] = False,
     trials: Annotated[int, typer.Option("--trials", help="Attempts per instance (pass^k is reported when > 1).")] = 1,
     limit: Annotated[Optional[int], typer.Option("--limit", help="Evaluate the first N instances only.")] = None,
-    out: Annotated[Optional[Path], typer.Option("--out", "-o", help="Results directory (default under the output dir).")] = None,
+    out: Annotated[Optional[Path], typer.Option("--out", "-o", help="Results directory (default under the output dir); one sub-folder per file with several --predictions.")] = None,
     augment: Annotated[Optional[list[str]], typer.Option("--augment", help="Static-mode robustness variants: distractors=0|3|10|all, scramble, no-descriptions, no-arg-descriptions, no-types, no-conjunctions (repeat or comma-separate).")] = None,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the reference agents and of distractor sampling.")] = 0,
-    concurrency: Annotated[int, typer.Option("--concurrency", help="Concurrent model requests.")] = 4,
+    concurrency: Annotated[Optional[int], typer.Option("--concurrency", help="Concurrent model requests (default 4, or FACTORY_CONCURRENCY).")] = None,
     max_tokens: Annotated[int, typer.Option("--max-tokens", help="Completion token limit per model request.")] = 1024,
     temperature: Annotated[float, typer.Option("--temperature", help="Model sampling temperature (raise it so --trials differ).")] = 0.0,
+    timeout: Annotated[Optional[float], typer.Option("--timeout", help="Seconds for a whole model request, however slowly the answer arrives (default 120, or FACTORY_TIMEOUT).")] = None,
+    max_retries: Annotated[Optional[int], typer.Option("--max-retries", help="Retries of a request after timeouts, connection errors, 429, 5xx or unreadable answers, with backoff, jitter and Retry-After (default 4).")] = None,
+    max_endpoint_failures: Annotated[Optional[int], typer.Option("--max-endpoint-failures", help="Stop after this many requests in a row fail at the endpoint (default 5).")] = None,
     max_turns: Annotated[int, typer.Option("--max-turns", help="Interactive mode: assistant turns before the episode is cut off.")] = 15,
     split: Annotated[Optional[str], typer.Option("--split", help="Dataset split (default: every split).")] = None,
-    cache_dir: Annotated[Optional[Path], typer.Option("--cache-dir", help="Model response cache (default RESULTS_DIR/cache).")] = None,
+    cache_dir: Annotated[Optional[Path], typer.Option("--cache-dir", help="Model call cache (default RESULTS_DIR/cache).")] = None,
+    plots: Annotated[bool, typer.Option("--plots", help="Also draw PNG plots by depth, shape and category (or later: factory report DIR --plots).")] = False,
 ) -> None:
-    """Score a reference agent, a model or a predictions file on a dataset; writes RESULTS_DIR."""
+    """Score a reference agent, a model or predictions files on a dataset; writes RESULTS_DIR."""
     offline_defaults()
     from factory.config import load_settings
     from factory.evaluate.run import EvalRequest
@@ -46,19 +69,26 @@ def evaluate(
     settings = load_settings({"model": model, "api_base": api_base})
     if not (agent or predictions):
         model, api_base = settings.model, settings.api_base
-    request = EvalRequest(dataset=dataset, mode=mode, agent=agent, model=model, api_base=api_base, predictions=predictions,
-                          trials=trials, limit=limit, augment=augment or [], seed=seed, concurrency=concurrency,
-                          max_tokens=max_tokens, temperature=temperature, max_turns=max_turns, split=split, cache_dir=cache_dir)
+    request = EvalRequest(dataset=dataset, mode=mode, agent=agent, model=model, api_base=api_base,
+                          predictions=predictions or [], allow_missing=allow_missing, trials=trials, limit=limit,
+                          augment=augment or [], seed=seed, concurrency=concurrency, max_tokens=max_tokens,
+                          temperature=temperature, timeout=timeout, max_retries=max_retries,
+                          max_endpoint_failures=max_endpoint_failures, max_turns=max_turns, split=split,
+                          cache_dir=cache_dir, plots=plots)
     if model:
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
         with Progress(TextColumn(f"[bold]{model}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                       console=err_console, transient=True) as bar:
             task = bar.add_task("requests", total=None)
-            path, results = run_evaluation(request, settings, out, lambda done, total: bar.update(task, completed=done, total=total))
+            runs = run_evaluation(request, settings, out, lambda done, total: bar.update(task, completed=done, total=total))
     else:
-        path, results = run_evaluation(request, settings, out)
-    _print_results(path, results)
+        runs = run_evaluation(request, settings, out)
+    if len(runs) == 1:
+        _print_results(*runs[0])
+    else:
+        _print_many(runs)
+    _fail_if_nothing_scored(runs)
 
 
 def _print_results(path: Path, results: dict) -> None:
@@ -72,12 +102,73 @@ def _print_results(path: Path, results: dict) -> None:
     for name, metric in results["metrics"].items():
         table.add_row(name, show_ci(name, metric))
     console.print(table)
-    for problem in results.get("problems", [])[:10]:
-        err_console.print(f"[yellow]warning:[/yellow] {problem}", highlight=False)
-    unanswered = results["samples"] - results["scored_samples"]
-    if unanswered:
-        err_console.print(f"[yellow]warning:[/yellow] {unanswered} request(s) got no response and are not scored", highlight=False)
+    _print_notes(results)
     console.print(f"results: {path}")
+
+
+def _print_notes(results: dict) -> None:
+    """Coverage, model usage and what was left out, each on one line."""
+    warn = lambda text: err_console.print(f"[yellow]warning:[/yellow] {text}", highlight=False)  # noqa: E731
+    for problem in results.get("problems", [])[:10]:
+        warn(problem)
+    coverage = results.get("coverage")
+    if coverage:
+        line = _coverage_line(coverage)
+        (warn if coverage["missing"] or coverage["unknown"] or coverage["duplicates"] else console.print)(line)
+    if results.get("lm_usage"):
+        from factory.lm.usage import UsageSummary
+
+        console.print(f"model usage: {UsageSummary(**results['lm_usage']).line()}", highlight=False)
+    for reason, count in results.get("unscored", {}).items():
+        what = {"endpoint_error": "failed at the endpoint", "request_error": "were refused by the endpoint",
+                "no_response": "got no response"}[reason]
+        warn(f"{count} request(s) {what} and are not scored")
+    if results.get("truncated"):
+        warn(f"{results['truncated']} answer(s) were cut at --max-tokens (finish_reason 'length') and score as given; "
+             "raise --max-tokens")
+
+
+def _coverage_line(coverage: dict) -> str:
+    from factory.evaluate.static.predictions import Coverage
+
+    return "coverage: " + Coverage(**coverage).line()
+
+
+def _print_many(runs: list) -> None:
+    from rich.table import Table
+
+    from factory.evaluate.summary import columns, show
+
+    table = Table(title=f"{len(runs)} predictions files ({runs[0][1]['mode']} mode)")
+    table.add_column("file", overflow="fold")
+    table.add_column("predicted", justify="right")
+    keys = columns(runs[0][1]["mode"])
+    for _, label in keys:
+        table.add_column(label, justify="right")
+    for path, results in runs:
+        coverage = results.get("coverage") or {}
+        table.add_row(coverage.get("file", path.name), f"{coverage.get('predicted', '?')}/{coverage.get('tasks', '?')}",
+                      *(show(key, results["metrics"].get(key, {}).get("value")) for key, _ in keys))
+    console.print(table)
+    for path, results in runs:
+        if results.get("problems") or (results.get("coverage") or {}).get("missing"):
+            _print_notes(results)
+    console.print(f"results: {runs[0][0].parent}")
+
+
+def _fail_if_nothing_scored(runs: list) -> None:
+    from factory.errors import FactoryError
+
+    for path, results in runs:
+        coverage = results.get("coverage") or {}
+        if results["samples"] and not results["scored_samples"]:
+            reasons = ", ".join(f"{n} {k.replace('_', ' ')}" for k, n in results.get("unscored", {}).items())
+            raise FactoryError(f"nothing could be scored: {results['samples']} of {results['samples']} requests got "
+                               f"no answer ({reasons}); the report is in {path}")
+        if coverage and coverage["tasks"] and not coverage["predicted"]:
+            raise FactoryError(f"--predictions {coverage['file']}: none of its lines is for a task of this dataset "
+                               f"({coverage['unknown']} unknown test_ids, {coverage['outside']} outside the evaluated "
+                               f"tasks); the report is in {path}")
 
 
 def import_nestools(
@@ -104,14 +195,19 @@ def import_nestools(
 
 def report(
     results: Annotated[list[Path], typer.Argument(help="Results directories of `factory evaluate` runs.")],
+    plots: Annotated[bool, typer.Option("--plots", help="Draw each run's PNG plots (by depth, shape, category) into its directory.")] = False,
 ) -> None:
     """A side-by-side leaderboard of several evaluation results."""
     from rich.table import Table
 
-    from factory.evaluate.report import read_results
+    from factory.evaluate.report import draw_plots, read_results
     from factory.evaluate.summary import leaderboard
 
     runs = [(p.name or str(p), read_results(p)) for p in results]
+    if plots:
+        offline_defaults()
+        for path in results:
+            console.print(f"plots: {', '.join(str(path / name) for name in draw_plots(path))}")
     for mode in ("static", "interactive"):
         headers, rows = leaderboard(runs, mode)
         if not headers:

@@ -35,7 +35,7 @@ class Imported:
 
 def _jsonl(path: Path) -> list[dict[str, Any]]:
     rows = []
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+    for number, line in enumerate(path.read_text(encoding="utf-8").split("\n"), start=1):
         if line.strip():
             try:
                 rows.append(json.loads(line))

@@ -15,13 +15,12 @@ enumerates every consistent mapping and exists to check it.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from factory.evaluate.answers import answer_similarity
-from factory.records import Expected, Milestone, Minefield
+from factory.evaluate.interactive.answers import answer_similarity
+from factory.records import Expected, Milestone, Minefield, values_equal
 
 Weights = Sequence[Sequence[float]]  # weights[milestone][step] in [0, 1]
 
@@ -33,6 +32,8 @@ class Step:
     tool: str
     arguments: dict[str, Any] | None  # None: the arguments were not a JSON object
     ok: bool = True  # it ran; a call refused by the tool or the simulator reaches no milestone
+    outputs: tuple[Any, ...] = ()  # the values it returned
+    restored: frozenset[str] = frozenset()  # conditions ("toolbox:condition") that hold after it and did not before
 
 
 @dataclass(frozen=True)
@@ -53,35 +54,6 @@ class MilestoneScore:
 # --- per-milestone similarity ----------------------------------------------------------
 
 
-def _number(value: Any) -> float | None:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return None
-    return float(value)
-
-
-def _normal_text(value: str) -> str:
-    return " ".join(value.casefold().split())
-
-
-def values_equal(expected: Any, actual: Any, *, loose_strings: bool) -> bool:
-    """Structural equality; numbers compare by value (2 == 2.0), strings exactly or, when
-    `loose_strings`, ignoring case and runs of whitespace."""
-    e, a = _number(expected), _number(actual)
-    if e is not None or a is not None:
-        return e is not None and a is not None and math.isclose(e, a, rel_tol=1e-9, abs_tol=1e-9)
-    if isinstance(expected, str) and isinstance(actual, str):
-        return _normal_text(expected) == _normal_text(actual) if loose_strings else expected == actual
-    if isinstance(expected, list) and isinstance(actual, list):
-        return len(expected) == len(actual) and all(
-            values_equal(x, y, loose_strings=loose_strings) for x, y in zip(expected, actual, strict=True)
-        )
-    if isinstance(expected, dict) and isinstance(actual, dict):
-        return expected.keys() == actual.keys() and all(
-            values_equal(expected[k], actual[k], loose_strings=loose_strings) for k in expected
-        )
-    return type(expected) is type(actual) and expected == actual
-
-
 def argument_matches(expected: Expected, arguments: dict[str, Any], name: str) -> bool:
     """A literal must equal the stated value after normalisation; a nested argument must be
     exactly the value its source produced in the trace."""
@@ -91,11 +63,20 @@ def argument_matches(expected: Expected, arguments: dict[str, Any], name: str) -
 
 
 def call_similarity(milestone: Milestone, step: Step) -> float:
-    """0 for another tool or a call that did not run (as in ToolSandbox, where only executed
-    calls leave a trace); otherwise the share of expected arguments the call got right."""
-    if step.tool != milestone.tool or not step.ok:
+    """0 for a call that did not run (as in ToolSandbox, where only executed calls leave a
+    trace). A state milestone is met by the call that restored its condition, whatever it
+    was. A call milestone scores the share of expected arguments the gold tool got right, or
+    1 for any call whose outputs include every value the chain needs from it (an equivalent
+    tool, or the right values by another route)."""
+    if not step.ok:
         return 0.0
-    if not milestone.arguments:
+    if milestone.kind == "state":
+        return float(milestone.condition in step.restored)
+    equivalent = bool(milestone.needs) and all(
+        any(values_equal(need, out, loose_strings=True) for out in step.outputs) for need in milestone.needs)
+    if step.tool != milestone.tool:
+        return float(equivalent)
+    if not milestone.arguments or equivalent:
         return 1.0
     arguments = step.arguments or {}
     hits = sum(argument_matches(exp, arguments, name) for name, exp in milestone.arguments.items())
@@ -112,14 +93,14 @@ def minefield_hit(mine: Minefield, step: Step) -> bool:
 
 
 def similarity_matrix(
-    milestones: Sequence[Milestone], steps: Sequence[Step], final: str | None, *, query: str = "", refusal: bool = True
+    milestones: Sequence[Milestone], steps: Sequence[Step], final: str | None, *, query: str = "", refusal: bool = False
 ) -> list[list[float]]:
     """weights[i][j]: milestone i against step j; the last column is the final message,
     which only the answer milestone can match (`query` and `refusal` as in answer_similarity)."""
     rows = []
     for m in milestones:
         if m.kind == "answer":
-            row = [0.0] * len(steps) + [answer_similarity(m.answer, final, query=query, refusal=refusal)]
+            row = [0.0] * len(steps) + [answer_similarity(m.answer, final, query=query, refusal=refusal or m.refuse)]
         else:
             row = [call_similarity(m, s) for s in steps] + [0.0]
         rows.append(row)
@@ -245,7 +226,7 @@ def score_milestones(
     final: str | None,
     *,
     query: str = "",
-    refusal: bool = True,
+    refusal: bool = False,
 ) -> MilestoneScore:
     """ToolSandbox's milestone similarity of one trajectory, with minefields."""
     weights = similarity_matrix(milestones, steps, final, query=query, refusal=refusal)

@@ -1,18 +1,31 @@
 """A run's report in RESULTS_DIR: results.json (config, model, dataset fingerprint, project
-version and commit, every metric with its 95% interval, breakdowns, error counts),
-samples.jsonl (one SampleResult per line), summary.md and plots; and reading them back."""
+version and commit, every metric with its 95% interval, breakdowns, error counts, model
+usage, predictions coverage), samples.jsonl (one SampleResult per line), summary.md, and
+plots when asked; and reading them back. Everything written goes through the one redaction
+(factory.lm.secrets), so no configured secret reaches a file whatever path it came by."""
 
 from __future__ import annotations
 
+import functools
 import json
 import subprocess
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from factory import __version__
 from factory.errors import RunError
-from factory.evaluate.aggregate import breakdown, confidence_intervals, interactive_metrics, static_metrics
+from factory.evaluate.aggregate import (
+    breakdown,
+    confidence_intervals,
+    interactive_metrics,
+    static_metrics,
+    tally_matrix,
+    tally_metrics,
+)
+from factory.lm.secrets import configured_secrets, redact
 from factory.records import SampleResult
 
 RESULTS = "results.json"
@@ -20,6 +33,7 @@ SAMPLES = "samples.jsonl"
 SUMMARY = "summary.md"
 
 
+@functools.lru_cache(maxsize=1)
 def git_commit() -> str | None:
     """The project's commit, with "+dirty" when the work tree has changes; None outside git."""
     root = Path(__file__).resolve().parents[2]
@@ -34,6 +48,7 @@ def git_commit() -> str | None:
         return None
 
 
+@functools.lru_cache(maxsize=4096)
 def _family(shape: str) -> str:
     from factory.chains.shapes import family_of
     from factory.records import parse_shape
@@ -55,6 +70,9 @@ def metric_table(samples: list[SampleResult], mode: str) -> dict[str, dict[str, 
 
 def breakdowns(samples: list[SampleResult], mode: str) -> dict[str, dict[str, dict[str, Any]]]:
     metrics = static_metrics if mode == "static" else interactive_metrics
+    if mode == "static":  # each sample's tallies read once, not once per grouping
+        rows = dict(zip(map(id, samples), tally_matrix(samples), strict=True))
+        metrics = lambda group: tally_metrics(np.array([rows[id(s)] for s in group]))  # noqa: E731
     return {
         "depth": breakdown(samples, lambda s: [str(s.depth)], metrics),
         "shape_family": breakdown(samples, lambda s: [_family(s.shape)], metrics),
@@ -71,9 +89,21 @@ def error_counts(samples: list[SampleResult]) -> dict[str, int]:
 
 
 def taxonomy(samples: list[SampleResult]) -> dict[str, int]:
-    from factory.evaluate.static_metrics import NEST_ERRORS, PARAM_ERRORS
+    from factory.evaluate.static.metrics import NEST_ERRORS, PARAM_ERRORS
 
     return {name: int(sum(s.scores.get(name, 0.0) for s in samples)) for name in PARAM_ERRORS + NEST_ERRORS}
+
+
+def unscored(samples: list[SampleResult]) -> dict[str, int]:
+    """Samples left out of the metrics, by reason: the endpoint failed, it refused the
+    request, or a predictions file says the request got no answer (-1)."""
+    reasons: Counter[str] = Counter()
+    for sample in samples:
+        if not sample.scores:
+            labels = " ".join(sample.errors)
+            reasons["endpoint_error" if "endpoint_error" in labels else "request_error" if "request_error" in labels
+                    else "no_response"] += 1
+    return dict(reasons)
 
 
 def build_results(samples: list[SampleResult], run: dict[str, Any]) -> dict[str, Any]:
@@ -85,6 +115,8 @@ def build_results(samples: list[SampleResult], run: dict[str, Any]) -> dict[str,
         "git_commit": git_commit(),
         "samples": len(samples),
         "scored_samples": len(scored),
+        "unscored": unscored(samples),
+        "truncated": sum("truncated" in s.errors for s in samples),
         "metrics": metric_table(scored, mode),
         "breakdowns": breakdowns(scored, mode),
         "errors": error_counts(samples),
@@ -99,22 +131,34 @@ def build_results(samples: list[SampleResult], run: dict[str, Any]) -> dict[str,
     return results
 
 
-def write_report(out: Path, samples: list[SampleResult], run: dict[str, Any], plots: bool = True) -> dict[str, Any]:
+def write_report(out: Path, samples: list[SampleResult], run: dict[str, Any], plots: bool = False) -> dict[str, Any]:
     from factory.evaluate.summary import summary_markdown
 
     out.mkdir(parents=True, exist_ok=True)
-    results = build_results(samples, run)
-    (out / RESULTS).write_text(json.dumps(results, indent=2, ensure_ascii=False, default=str) + "\n", encoding="utf-8")
-    with (out / SAMPLES).open("w", encoding="utf-8") as handle:
-        for sample in samples:
-            handle.write(sample.to_json() + "\n")
-    (out / SUMMARY).write_text(summary_markdown(results), encoding="utf-8")
+    secrets = configured_secrets()
+    results = redact(build_results(samples, run), secrets)
     if plots:
         from factory.evaluate.plots import write_plots
 
         results["plots"] = write_plots(out, results)
-        (out / RESULTS).write_text(json.dumps(results, indent=2, ensure_ascii=False, default=str) + "\n", encoding="utf-8")
+    _write(out / RESULTS, json.dumps(results, indent=2, ensure_ascii=False, default=str) + "\n", secrets)
+    _write(out / SAMPLES, "".join(sample.to_json() + "\n" for sample in samples), secrets)
+    _write(out / SUMMARY, summary_markdown(results), secrets)
     return results
+
+
+def draw_plots(out: Path) -> list[str]:
+    """Plots of a written report, drawn when asked (`factory report --plots`)."""
+    from factory.evaluate.plots import write_plots
+
+    results = read_results(out)
+    results["plots"] = write_plots(out, results)
+    _write(out / RESULTS, json.dumps(results, indent=2, ensure_ascii=False, default=str) + "\n", configured_secrets())
+    return results["plots"]
+
+
+def _write(path: Path, text: str, secrets: list[str]) -> None:
+    path.write_text(redact(text, secrets), encoding="utf-8")
 
 
 def read_results(path: Path) -> dict[str, Any]:
@@ -129,4 +173,4 @@ def read_results(path: Path) -> dict[str, Any]:
 
 def read_samples(path: Path) -> list[SampleResult]:
     file = path / SAMPLES if path.is_dir() else path
-    return [SampleResult.model_validate_json(line) for line in file.read_text(encoding="utf-8").splitlines() if line.strip()]
+    return [SampleResult.model_validate_json(line) for line in file.read_text(encoding="utf-8").split("\n") if line.strip()]

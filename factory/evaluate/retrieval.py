@@ -16,8 +16,8 @@ import Levenshtein
 import numpy as np
 from scipy import sparse
 
-from factory.mock import words_of
 from factory.records import ToolSpec
+from factory.world.mock import words_of
 
 STOPWORDS = frozenset("a an and the of to for in on by with from or is are be as at this that it its into".split())
 MIN_NAME_EDIT_RATIO = 0.2

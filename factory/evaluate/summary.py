@@ -62,6 +62,7 @@ def summary_markdown(results: dict[str, Any]) -> str:
         f"- dataset fingerprint: `{dataset.get('fingerprint')}`; instances evaluated: {dataset.get('evaluated')}"
         + (f"; left out: {dataset['left_out']} (a gold tool is withheld)" if dataset.get("left_out") else ""),
         f"- augment: {results.get('augment', 'none')}; factory {results['factory_version']} at `{results.get('git_commit')}`",
+        *_notes(results),
         "", "## Metrics (95% bootstrap interval)", "", "| metric | value |", "| --- | ---: |",
     ]
     lines += [f"| {name} | {show_ci(name, m)} |" for name, m in results["metrics"].items()]
@@ -78,6 +79,24 @@ def summary_markdown(results: dict[str, Any]) -> str:
     if results.get("problems"):
         lines += ["", "## Problems", ""] + [f"- {p}" for p in results["problems"][:50]]
     return "\n".join(lines) + "\n"
+
+
+def _notes(results: dict[str, Any]) -> list[str]:
+    """Coverage of a predictions file, model usage, and what was left out or cut."""
+    lines = []
+    if results.get("coverage"):
+        from factory.evaluate.static.predictions import Coverage
+
+        lines.append(f"- coverage: {Coverage(**results['coverage']).line()}")
+    if results.get("lm_usage"):
+        from factory.lm.usage import UsageSummary
+
+        lines.append(f"- model usage: {UsageSummary(**results['lm_usage']).line()}")
+    if results.get("unscored"):
+        lines.append("- not scored: " + ", ".join(f"{n} {k.replace('_', ' ')}" for k, n in results["unscored"].items()))
+    if results.get("truncated"):
+        lines.append(f"- truncated at max_tokens (scored as given): {results['truncated']}")
+    return lines
 
 
 def leaderboard(runs: list[tuple[str, dict[str, Any]]], mode: str) -> tuple[list[str], list[list[str]]]:

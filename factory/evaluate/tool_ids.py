@@ -31,9 +31,13 @@ def derived_id(name: str) -> int:
     return 100_000 + int(content_hash(name), 16) % 900_000
 
 
+def _names(instance: Instance) -> set[str]:
+    return {t.name for t in (*instance.tools, *instance.withheld_tools)} | set(instance.gold_tools)
+
+
 def derived_tool_ids(instance: Instance) -> dict[str, int]:
     ids: dict[str, int] = {}
-    for name in sorted({t.name for t in (*instance.tools, *instance.withheld_tools)} | set(instance.gold_tools)):
+    for name in sorted(_names(instance)):
         value = derived_id(name)
         while value in ids.values():  # a collision inside one instance: the next free id
             value += 1
@@ -50,7 +54,7 @@ def side_file(dataset_dir: Path) -> Path | None:
 
 def read_side_file(path: Path) -> dict[str, Identity]:
     found: dict[str, Identity] = {}
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+    for number, line in enumerate(path.read_text(encoding="utf-8").split("\n"), start=1):
         if not line.strip():
             continue
         try:
@@ -67,10 +71,11 @@ def identities(instances: list[Instance], dataset_dir: Path | None = None) -> li
     recorded = read_side_file(path) if path else {}
     out = []
     for position, instance in enumerate(instances, start=1):
-        derived = derived_tool_ids(instance)
         known = recorded.get(instance.id)
         if known is None:
-            out.append(Identity(position, derived))
+            out.append(Identity(position, derived_tool_ids(instance)))
+        elif _names(instance) <= known.tool_ids.keys():  # every id recorded: nothing to derive
+            out.append(Identity(known.test_id, dict(known.tool_ids), known.call))
         else:
-            out.append(Identity(known.test_id, derived | known.tool_ids, known.call))
+            out.append(Identity(known.test_id, derived_tool_ids(instance) | known.tool_ids, known.call))
     return out

@@ -168,3 +168,23 @@ def test_dp_is_deterministic():
     rng = random.Random(7)
     weights, edges = random_case(rng, 8, 20, 0.3)
     assert best_mapping(weights, edges) == best_mapping(weights, edges)
+
+
+def test_any_call_producing_the_needed_values_meets_a_call_milestone():
+    from factory.records import Milestone
+
+    m = Milestone(index=0, kind="call", tool="get_nearest_city", description="",
+                  arguments={"lat": Expected(value=1.0), "lon": Expected(value=2.0)}, needs=["Paris", "France"])
+    assert call_similarity(m, Step("get_city_from_coordinates", {"la": 1.0}, outputs=("France", "Paris", 3.2))) == 1
+    assert call_similarity(m, Step("get_city_from_coordinates", {"la": 1.0}, outputs=("Paris",))) == 0
+    assert call_similarity(m, Step("get_nearest_city", {"lat": 9.0, "lon": 9.0}, outputs=("Paris", "France"))) == 1
+    assert call_similarity(m, Step("other", {}, ok=False, outputs=("Paris", "France"))) == 0
+
+
+def test_a_state_milestone_is_met_by_whatever_call_restores_its_condition():
+    from factory.records import Milestone
+
+    m = Milestone(index=0, kind="state", condition="phone:wifi", tool="set_wifi", description="")
+    assert call_similarity(m, Step("set_wifi", {"on": True}, restored=frozenset({"phone:wifi"}))) == 1
+    assert call_similarity(m, Step("reset_network", {}, restored=frozenset({"phone:wifi"}))) == 1
+    assert call_similarity(m, Step("set_wifi", {"on": True})) == 0  # it held already: nothing restored

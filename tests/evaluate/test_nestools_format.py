@@ -6,10 +6,10 @@ import copy
 
 import pytest
 
-from factory.mock import mock_outputs
 from factory.nestools import NesToolsFormatError, instance_to_nestools, nestools_to_instance
 from factory.records import Output, Ref, ToolSpec, value_matches_type
-from tests.evaluate.static_helpers import nestools_rows
+from factory.world.mock import mock_outputs
+from tests.evaluate.static.static_helpers import nestools_rows
 
 
 def test_every_row_round_trips_except_lists_of_outputs():

@@ -10,7 +10,7 @@ from factory.evaluate.aggregate import breakdown, confidence_intervals, interact
 from factory.evaluate.report import read_samples, write_report
 from factory.evaluate.tool_ids import derived_tool_ids, identities
 from factory.records import SampleResult
-from tests.evaluate.static_helpers import imported, run, tasks
+from tests.evaluate.static.static_helpers import imported, run, tasks
 
 
 def interactive_samples():

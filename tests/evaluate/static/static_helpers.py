@@ -7,8 +7,8 @@ import json
 from functools import lru_cache
 from pathlib import Path
 
-DATA = Path(__file__).resolve().parents[1] / "data" / "nestools"
-PROMPTS = Path(__file__).resolve().parents[2] / "prompts"
+DATA = Path(__file__).resolve().parents[2] / "data" / "nestools"
+PROMPTS = Path(__file__).resolve().parents[3] / "prompts"
 
 
 @lru_cache(maxsize=1)
@@ -34,8 +34,8 @@ def imported(n: int = 1000):
 
 
 def tasks(n: int = 1000, augment: tuple[str, ...] = ()):
-    from factory.evaluate.augment import parse_augment
-    from factory.evaluate.static_tasks import build_tasks, load_template
+    from factory.evaluate.static.augment import parse_augment
+    from factory.evaluate.static.tasks import build_tasks, load_template
     from factory.evaluate.tool_ids import Identity
 
     items = imported(n)
@@ -46,7 +46,7 @@ def tasks(n: int = 1000, augment: tuple[str, ...] = ()):
 
 
 def run(agent: str, task_list, seed: int = 0, trials: int = 1):
-    from factory.evaluate.agents import agent_responder, static_agent
-    from factory.evaluate.static import run_static
+    from factory.evaluate.static.agents import agent_responder, static_agent
+    from factory.evaluate.static.scoring import run_static
 
     return run_static(task_list, agent_responder(static_agent(agent, seed)), agent, trials)

@@ -16,11 +16,11 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from factory.errors import ConfigError
-from factory.evaluate.noise import ERRORS, inject
-from factory.evaluate.static import Answer, Job, Responder
-from factory.evaluate.static_tasks import StaticTask
-from factory.mock import mock_value
+from factory.evaluate.static.noise import ERRORS, inject
+from factory.evaluate.static.scoring import Answer, Job, Responder
+from factory.evaluate.static.tasks import StaticTask
 from factory.records import content_hash
+from factory.world.mock import mock_value
 
 
 class StaticAgent(Protocol):

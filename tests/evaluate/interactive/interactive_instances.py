@@ -11,7 +11,7 @@ from factory.config import load_settings
 from factory.milestones import derive_milestones, withheld_tool_minefields
 from factory.records import Call, Chain, Instance, Milestone, Provenance, Ref, Value, WorldSetup
 from factory.seeds import Seed, load_seeds
-from factory.simulator import Simulator, run_chain
+from factory.world.simulator import Simulator, run_chain
 
 SLUG = "food_and_beverage"
 WINE_QUERY = (

@@ -1,5 +1,5 @@
 """NesTools' static metrics on hand-made predictions; every expected number is worked out from
-the definitions in factory.evaluate.static_metrics (comments show the working)."""
+the definitions in factory.evaluate.static.metrics (comments show the working)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import json
 import pytest
 
 from factory.evaluate.aggregate import static_metrics
-from factory.evaluate.static_metrics import score_calls
-from factory.evaluate.static_parse import parse_response
+from factory.evaluate.static.metrics import score_calls
+from factory.evaluate.static.parse import parse_response
 from factory.records import SampleResult
 
 TASK = ("Find the best-selling wine in California on 2023-10-08, find where it comes from, and give the "

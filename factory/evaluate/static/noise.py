@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from factory.evaluate.static_tasks import StaticTask
+from factory.evaluate.static.tasks import StaticTask
 
 Calls = list[dict[str, Any]]
 PLACEHOLDER = re.compile(r"API_call_\d+")

@@ -8,11 +8,13 @@ import threading
 import time
 
 from factory.evaluate.aggregate import static_metrics
-from factory.evaluate.agents import oracle_calls
-from factory.evaluate.models import ChatModel, ModelSettings, ResponseCache, served_name
-from factory.evaluate.static import model_responder, run_static
-from tests.evaluate.fake_openai_server import completion, serve, text
-from tests.evaluate.static_helpers import tasks
+from factory.evaluate.static.agents import oracle_calls
+from factory.evaluate.static.scoring import model_responder, run_static
+from factory.lm.cache import CallCache
+from factory.lm.client import LMClient
+from factory.lm.settings import LMSettings
+from tests.evaluate.static.static_helpers import tasks
+from tests.fake_server import completion, serve, text, unreadable
 
 
 def by_prompt(task_list):
@@ -30,9 +32,9 @@ def answering(task_list, style):
 
 
 def model(server, tmp_path, **settings):
-    defaults = {"retries": 2, "backoff": 0.01, "concurrency": 4}
-    cache = ResponseCache(tmp_path / "cache.sqlite")
-    return ChatModel(ModelSettings("openai/fake", server.api_base, **(defaults | settings)), cache)
+    defaults = {"max_retries": 2, "backoff": 0.01, "concurrency": 4}
+    cache = CallCache(tmp_path / "calls.sqlite")
+    return LMClient(LMSettings(model="openai/fake", api_base=server.api_base, **(defaults | settings)), cache)
 
 
 def test_prose_and_fences_around_the_list_still_score(tmp_path):
@@ -54,7 +56,8 @@ def test_broken_answers_are_scored_as_format_failures(tmp_path):
     with serve(answering(task_list, lambda t, j: broken[t.test_id % 4](t, j))) as server:
         samples = run_static(task_list, model_responder(model(server, tmp_path)), "fake")
     problems = [s.errors[0] if s.errors else None for s in samples]
-    assert problems.count("format:truncated") == 3 and problems.count("format:no_list") == 3
+    assert problems.count("truncated") == 3 and problems.count("format:no_list") == 3
+    assert all(s.errors == ["truncated", "format:truncated"] for s in samples if "truncated" in s.errors)
     assert problems.count("format:missing_api_id") == 3
     assert static_metrics(samples)["format_accuracy"] == 0.25  # a wrong name with the right id is still well formed
 
@@ -68,51 +71,47 @@ def test_transient_errors_are_retried_and_permanent_ones_recorded(tmp_path):
         attempts[prompt] = attempts.get(prompt, 0) + 1
         task = by_prompt(task_list)[prompt]
         if task.test_id == 1:
-            return 401, {"error": {"message": "bad key"}}
+            return 400, {"error": {"message": "context length exceeded"}}
         if attempts[prompt] < 3:
             return 503, {"error": {"message": "overloaded"}}
         return text(json.dumps(oracle_calls(task)))
 
     with serve(flaky) as server:
         samples = run_static(task_list, model_responder(model(server, tmp_path)), "fake")
-    assert samples[0].scores == {} and samples[0].errors[0] == "no_response" and "401" in samples[0].errors[1]
+    assert samples[0].scores == {} and samples[0].errors[0] == "no_response" and "400" in samples[0].errors[1]
+    assert samples[0].errors[1].startswith("request_error: rejected")
     assert all(s.scores["tree"] == 1.0 for s in samples[1:])
     assert attempts[task_list[0].prompt] == 1 and attempts[task_list[1].prompt] == 3
 
 
-class CountingModel(ChatModel):
-    """Counts requests in flight on the client side (the fake server answers one at a time)."""
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.lock, self.now, self.peak = threading.Lock(), 0, 0
-
-    def _request(self, prompt):
-        with self.lock:
-            self.now += 1
-            self.peak = max(self.peak, self.now)
-        try:
-            return super()._request(prompt)
-        finally:
-            with self.lock:
-                self.now -= 1
-
-
 def test_requests_run_concurrently_and_answers_are_cached(tmp_path):
     task_list = tasks(8)
+    state = {"now": 0, "peak": 0}
+    lock = threading.Lock()
 
     def slow(request):
+        with lock:
+            state["now"] += 1
+            state["peak"] = max(state["peak"], state["now"])
         time.sleep(0.05)
+        with lock:
+            state["now"] -= 1
         return text(json.dumps(oracle_calls(by_prompt(task_list)[request["messages"][0]["content"]])))
 
     with serve(slow) as server:
-        settings = ModelSettings("fake", server.api_base, concurrency=8, backoff=0.01)
-        chat = CountingModel(settings, ResponseCache(tmp_path / "cache.sqlite"))
-        first = run_static(task_list, model_responder(chat), "fake")
+        first = run_static(task_list, model_responder(model(server, tmp_path, concurrency=8)), "fake")
         again = run_static(task_list, model_responder(model(server, tmp_path)), "fake")
-    assert chat.peak > 1
+    assert state["peak"] > 1
     assert len(server.requests) == len(task_list)  # the second run was answered from the cache
     assert [s.output for s in again] == [s.output for s in first]
+
+
+def test_unreadable_answers_and_a_failing_endpoint_are_left_out_with_their_reason(tmp_path):
+    task_list = tasks(3)
+    with serve(lambda request: unreadable()) as server:
+        samples = run_static(task_list, model_responder(model(server, tmp_path, max_endpoint_failures=10)), "fake")
+    assert all(s.scores == {} and s.errors[1].startswith("endpoint_error: unreadable") for s in samples)
+    assert len(server.requests) == 9  # three attempts each
 
 
 def test_trials_are_separate_requests(tmp_path):
@@ -120,9 +119,3 @@ def test_trials_are_separate_requests(tmp_path):
     with serve(answering(task_list, lambda t, j: text(j))) as server:
         samples = run_static(task_list, model_responder(model(server, tmp_path)), "fake", trials=2)
     assert len(server.requests) == 6 and [s.trial for s in samples] == [0, 1] * 3
-
-
-def test_provider_prefixes_are_dropped():
-    assert served_name("openai/gpt-4o-mini") == "gpt-4o-mini"
-    assert served_name("hosted_vllm/Qwen/Qwen2.5-7B") == "Qwen/Qwen2.5-7B"
-    assert served_name("meta-llama/Llama-3.1-8B") == "meta-llama/Llama-3.1-8B"

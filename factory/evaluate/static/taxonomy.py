@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from factory.evaluate.static_metrics import UNKNOWN, Matching, is_nested
-from factory.evaluate.static_values import safe_value_score
+from factory.evaluate.static.metrics import UNKNOWN, Matching, is_nested
+from factory.evaluate.static.values import safe_value_score
 
 
 def _producer(gold: list[dict[str, Any]], value: Any, placed: dict[int, int], before: int) -> tuple[int, int] | None:

@@ -7,13 +7,16 @@ from typing import Any
 
 import pytest
 
-from factory.evaluate.interactive import run_interactive
-from factory.evaluate.interactive_agents import OracleAgent
-from factory.evaluate.interactive_model import ModelAgent, text_tool_calls
-from factory.evaluate.models import ModelSettings, ResponseCache, served_name
+from factory.errors import EndpointDown
+from factory.evaluate.interactive.agents import OracleAgent
+from factory.evaluate.interactive.episode import run_interactive
+from factory.evaluate.interactive.model import ModelAgent, text_tool_calls
+from factory.lm.cache import CallCache
+from factory.lm.client import LMClient
+from factory.lm.settings import LMSettings
 from factory.records import Instance
-from tests.evaluate.fake_openai_server import serve, text, tool_call
-from tests.evaluate.interactive_instances import seeds, wine_instance
+from tests.evaluate.interactive.interactive_instances import seeds, wine_instance
+from tests.fake_server import completion, serve, status, text, tool_call, unreadable
 
 TOP = {"location": "California", "date": "2025-05-08"}
 
@@ -43,12 +46,15 @@ def scripted(*replies: Any):
     return respond
 
 
-def run(responder, instance: Instance | None = None, **agent: Any):
+def agent(api_base: str, model: str = "openai/fake-model", cache: CallCache | None = None, **settings: Any) -> ModelAgent:
+    return ModelAgent(LMClient(LMSettings(model=model, api_base=api_base, backoff=0.01, **settings), cache))
+
+
+def run(responder, instance: Instance | None = None, **settings: Any):
     instance = instance or wine_instance()
-    max_turns = agent.pop("max_turns", 8)
+    max_turns = settings.pop("max_turns", 8)
     with serve(responder) as server:
-        model = ModelAgent(ModelSettings("openai/fake-model", api_base=server.api_base, backoff=0.01, **agent))
-        (result,) = run_interactive([instance], model, seeds=seeds(), max_turns=max_turns)
+        (result,) = run_interactive([instance], agent(server.api_base, **settings), seeds=seeds(), max_turns=max_turns)
     return result, server
 
 
@@ -124,32 +130,40 @@ def test_tool_calls_written_as_text_are_executed_and_prose_answers_are_read():
     assert result.scores["milestone_similarity"] == 1 and result.scores["answer_match"] == 1
 
 
-def test_transient_errors_are_retried_and_permanent_ones_end_the_episode():
-    result, server = run(scripted((503, {"error": {"message": "overloaded"}}), (429, {"error": {}}), text("42")))
+def test_transient_errors_are_retried_and_refused_requests_end_the_episode():
+    result, server = run(scripted((503, {"error": {"message": "overloaded"}}), status(429, retry_after=0), text("42")))
     assert len(server.requests) == 3 and result.errors == ["wrong_answer", "missed_milestone"]
-    result, server = run(scripted((401, {"error": {"message": "bad key"}})))
-    assert len(server.requests) == 1 and "model_error" in result.errors
-    assert "AuthenticationError" in result.output[-1]["error"]
-    result, server = run(scripted((500, {"error": {}})), retries=2)
-    assert len(server.requests) == 3 and "model_error" in result.errors
+    result, server = run(scripted((400, {"error": {"message": "context length exceeded"}})))
+    assert len(server.requests) == 1 and "model_error" in result.errors and result.scores  # the model's failure
+    assert "rejected" in result.output[-1]["error"]
 
 
-def test_a_broken_response_body_is_a_model_error_not_a_crash():
-    result, _ = run(scripted({"choices": []}), retries=0)
-    assert "model_error" in result.errors and result.scores["turns"] == 0
+def test_an_endpoint_failure_leaves_the_episode_unscored():
+    result, server = run(scripted((500, {"error": {}})), max_retries=2)
+    assert len(server.requests) == 3 and result.errors == ["endpoint_error"] and result.scores == {}
+    result, _ = run(scripted(unreadable()), max_retries=0)
+    assert result.errors == ["endpoint_error"] and "unreadable" in result.output[-1]["error"]
+
+
+def test_a_dead_endpoint_stops_the_run_with_one_line():
+    with pytest.raises(EndpointDown, match="in a row"):
+        run_interactive([wine_instance()] * 10, agent("http://127.0.0.1:9/v1", max_retries=0, max_endpoint_failures=3),
+                        seeds=seeds(), workers=2)
+
+
+def test_a_truncated_reply_is_labelled():
+    result, _ = run(scripted(completion(text("The best seller is Ramey"), finish_reason="length")))
+    assert "truncated" in result.errors and result.scores["answer_match"] == 0
 
 
 def test_the_api_key_comes_from_the_environment_and_stays_out_of_results(monkeypatch):
-    monkeypatch.setenv("FACTORY_API_KEY", "sk-secret-123")
+    monkeypatch.setenv("FACTORY_API_KEY", "sk-secret-12345")
     result, server = run(scripted(text("done")))
-    assert server.headers[0]["Authorization"] == "Bearer sk-secret-123"
-    assert "sk-secret-123" not in result.to_json()
+    assert server.headers[0]["Authorization"] == "Bearer sk-secret-12345"
+    assert "sk-secret-12345" not in result.to_json()
 
 
-def test_served_names_and_text_tool_call_parsing():
-    assert served_name("openai/gpt-4o-mini") == "gpt-4o-mini"
-    assert served_name("hosted_vllm/Qwen/Qwen2.5-7B") == "Qwen/Qwen2.5-7B"
-    assert served_name("meta-llama/Llama-3.1-8B") == "meta-llama/Llama-3.1-8B"
+def test_text_tool_call_parsing():
     found = text_tool_calls('```json\n{"name": "f", "parameters": {"x": 1}}\n``` and {"name": "g"}', {"f"})
     assert found == [{"type": "function", "function": {"name": "f", "arguments": '{"x": 1}'}}]
     assert text_tool_calls('{"final_answer": 3}', {"f"}) == []
@@ -157,12 +171,11 @@ def test_served_names_and_text_tool_call_parsing():
 
 def test_a_cached_rerun_asks_the_endpoint_nothing(tmp_path):
     instance = wine_instance()
-    cache = ResponseCache(tmp_path / "responses.sqlite")
+    cache = CallCache(tmp_path / "calls.sqlite")
     with serve(replaying(instance)) as server:
-        agent = ModelAgent(ModelSettings("fake", api_base=server.api_base), cache)
-        first = run_interactive([instance], agent, seeds=seeds(), trials=2)
+        first = run_interactive([instance], agent(server.api_base, "fake", cache), seeds=seeds(), trials=2)
         asked = len(server.requests)
-        again = run_interactive([instance], ModelAgent(ModelSettings("fake", api_base=server.api_base), cache), seeds=seeds(), trials=2)
+        again = run_interactive([instance], agent(server.api_base, "fake", cache), seeds=seeds(), trials=2)
     assert asked == 8 and len(server.requests) == asked  # 4 turns x 2 trials, then nothing
     assert [r.to_json() for r in first] == [r.to_json() for r in again]
     cache.close()
@@ -174,4 +187,4 @@ def test_no_key_and_no_endpoint_is_a_clear_error(monkeypatch):
     monkeypatch.delenv("FACTORY_API_KEY", raising=False)
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     with pytest.raises(ConfigError, match="no API key"):
-        run_interactive([wine_instance()], ModelAgent(ModelSettings("openai/gpt-4o-mini")), seeds=seeds())
+        run_interactive([wine_instance()], ModelAgent(LMClient(LMSettings(model="openai/gpt-4o-mini"))), seeds=seeds())

@@ -4,15 +4,15 @@ Rules: a number matches any number stated in the reply within a relative toleran
 as ToolComp grades); a string matches when its normalised words appear in the reply
 (case, accents, punctuation and spacing ignored; ISO dates also match their written
 forms); a list matches as a set, or as a sequence when the query asks for an order; a
-dict matches when its values do. A reply that states the answer inside a JSON object or a
-code fence is read the same way; a JSON list in the reply is compared element by element
-so extra or missing items count against it. When the gold answer is empty (the task
-cannot be completed), the reply must say so.
+dict matches when its values do. Only the reply's final answer is read (see final_answer:
+the part after its last answer marker, the JSON value stated last, the last boolean), so
+values the model mentions while reasoning or in a draft it corrects do not count. A JSON
+list in the answer is compared element by element so extra or missing items count against
+it. When the gold answer is empty (the task cannot be completed), the reply must say so.
 """
 
 from __future__ import annotations
 
-import json
 import math
 import re
 import unicodedata
@@ -21,6 +21,8 @@ from dataclasses import dataclass
 from datetime import date
 from functools import cached_property
 from typing import Any
+
+from factory.evaluate.interactive.final_answer import answer_part, json_values, stated_boolean
 
 REL_TOL = 0.10
 ORDER_WORDS = re.compile(
@@ -106,25 +108,9 @@ def times_in(text: str) -> set[str]:
 
 
 def structured_values(text: str) -> list[Any]:
-    """JSON values stated in the reply: fenced blocks, then any {...} or [...] that parses."""
-    values = []
-    for block in re.findall(r"```(?:json|python)?\s*(.*?)```", text, re.S):
-        values.extend(_parse_json(block))
-    decoder = json.JSONDecoder()
-    for start in (m.start() for m in re.finditer(r"[\[{]", text)):
-        try:
-            value, _ = decoder.raw_decode(text, start)
-        except ValueError:
-            continue
-        values.append(value)
-    return values
-
-
-def _parse_json(block: str) -> list[Any]:
-    try:
-        return [json.loads(block)]
-    except ValueError:
-        return []
+    """The JSON value the answer states last, as a list (empty without one)."""
+    values = json_values(text)
+    return values[-1:]
 
 
 def _leaves(value: Any) -> Iterable[Any]:
@@ -210,9 +196,7 @@ def _bool_found(gold: bool, reply: Reply) -> bool:
     stated = [v for v in _leaves(reply.structured) if isinstance(v, bool)]
     if stated:
         return gold in stated
-    yes = re.search(r" (true|yes) ", reply.words) is not None
-    no = re.search(r" (false|no) ", reply.words) is not None
-    return (yes and not no) if gold else (no and not yes)
+    return stated_boolean(reply.text) is gold
 
 
 def scalar_found(gold: Any, reply: Reply) -> bool:
@@ -298,21 +282,24 @@ def says_impossible(text: str) -> bool:
 
 
 def answer_similarity(
-    gold: dict[str, Any], text: str | None, *, query: str = "", refusal: bool = True, rel_tol: float = REL_TOL
+    gold: dict[str, Any], text: str | None, *, query: str = "", refusal: bool = False, rel_tol: float = REL_TOL
 ) -> float:
-    """Share of gold answer values the reply states. With no gold values, a `refusal` task
-    needs a reply saying it cannot be completed; otherwise any reply will do. No reply
-    scores 0."""
+    """Share of gold answer values the reply states. A `refusal` task (part of it cannot be
+    done) also needs the reply to say so, which counts as one more value; with no gold values
+    that is all it needs. Otherwise an empty gold answer takes any reply. No reply scores 0."""
     if text is None or not text.strip():
         return 0.0
     if not gold:
         return float(says_impossible(text)) if refusal else 1.0
-    reply = Reply(text, ordered=asks_for_order(query), rel_tol=rel_tol)
-    return sum(value_found(v, reply) for v in gold.values()) / len(gold)
+    reply = Reply(answer_part(text), ordered=asks_for_order(query), rel_tol=rel_tol)
+    found = sum(value_found(v, reply) for v in gold.values())
+    if refusal:
+        return (found + says_impossible(text)) / (len(gold) + 1)
+    return found / len(gold)
 
 
 def answer_match(
-    gold: dict[str, Any], text: str | None, *, query: str = "", refusal: bool = True, rel_tol: float = REL_TOL
+    gold: dict[str, Any], text: str | None, *, query: str = "", refusal: bool = False, rel_tol: float = REL_TOL
 ) -> bool:
     """ToolComp's exact match: every gold value is stated in the reply."""
     return answer_similarity(gold, text, query=query, refusal=refusal, rel_tol=rel_tol) == 1.0

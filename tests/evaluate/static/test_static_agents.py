@@ -8,12 +8,12 @@ import random
 import pytest
 
 from factory.errors import ConfigError
-from factory.evaluate.agents import oracle_calls, static_agent
 from factory.evaluate.aggregate import static_metrics
-from factory.evaluate.noise import ERRORS, INJECTORS, inject
-from factory.evaluate.static import Answer, score_response
-from factory.evaluate.static_parse import parse_response
-from tests.evaluate.static_helpers import run, tasks
+from factory.evaluate.static.agents import oracle_calls, static_agent
+from factory.evaluate.static.noise import ERRORS, INJECTORS, inject
+from factory.evaluate.static.parse import parse_response
+from factory.evaluate.static.scoring import Answer, score_response
+from tests.evaluate.static.static_helpers import run, tasks
 
 
 def test_oracle_scores_100_on_every_metric_of_all_1000_instances():

@@ -8,8 +8,8 @@ import pytest
 
 from factory.errors import ConfigError
 from factory.evaluate.aggregate import static_metrics
-from factory.evaluate.augment import parse_augment, strip_conjunctions
-from tests.evaluate.static_helpers import run, tasks
+from factory.evaluate.static.augment import parse_augment, strip_conjunctions
+from tests.evaluate.static.static_helpers import run, tasks
 
 VARIANTS = [("distractors=0",), ("distractors=3",), ("distractors=all",), ("scramble",), ("no-descriptions",),
             ("no-arg-descriptions",), ("no-types",), ("no-conjunctions",),

@@ -28,7 +28,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from factory.evaluate.static_values import safe_value_score
+from factory.evaluate.static.values import safe_value_score
 
 NESTED = re.compile("API_call")
 UNKNOWN = "UNK"
@@ -183,7 +183,7 @@ def _match(tally: Tally, gold: list[dict[str, Any]], predicted: list[dict[str, A
 
 def score_calls(gold: list[dict[str, Any]], predicted: list[dict[str, Any]] | None, task: str) -> Tally:
     """NesTools' tallies for one instance; `predicted` None is a format failure."""
-    from factory.evaluate.static_errors import count_errors
+    from factory.evaluate.static.taxonomy import count_errors
 
     tally = Tally(api_gold=len(gold))
     for call in gold:

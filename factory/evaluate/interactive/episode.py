@@ -20,10 +20,10 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from factory.errors import ConfigError
-from factory.evaluate.answers import answer_match
+from factory.evaluate.interactive.answers import answer_match
 from factory.evaluate.matching import Step, score_milestones
 from factory.records import Instance, SampleResult, ToolSpec
-from factory.simulator import Simulator, ToolCrash, check_arguments
+from factory.world.simulator import Simulator, ToolCrash, check_arguments
 
 MAX_TURNS = 15
 PROMPT_FILE = "interactive_agent.md"  # the system message, editable under prompts/
@@ -44,7 +44,13 @@ class Agent(Protocol):
 
 
 class PolicyError(Exception):
-    """The agent could not produce a message (the model endpoint failed after retries)."""
+    """The agent could not produce a message: the model endpoint failed after its retries
+    (`endpoint`: the episode says nothing about the model and is not scored), or refused the
+    request (the episode ends as the model's failure)."""
+
+    def __init__(self, message: str, endpoint: bool = False):
+        super().__init__(message)
+        self.endpoint = endpoint
 
 
 @dataclass
@@ -97,11 +103,13 @@ def execute_call(call: Message, specs: dict[str, ToolSpec], simulator: Simulator
     name = str(function.get("name") or "")
     arguments = parse_arguments(function.get("arguments"))
     episode.steps.append(Step(name, arguments, ok=False))  # first: a crash leaves the attempt recorded
+    before = simulator.holding()
     content, error = _outcome(name, arguments, function.get("arguments"), specs, simulator)
     if error:
         episode.label(error)
     else:
-        episode.steps[-1] = Step(name, arguments)
+        restored = frozenset(simulator.holding() - before)
+        episode.steps[-1] = Step(name, arguments, outputs=tuple(content.values()), restored=restored)
     return {"role": "tool", "tool_call_id": call.get("id", ""), "content": _observation(content)}
 
 
@@ -133,13 +141,15 @@ def run_episode(
         try:
             message = policy.act(list(episode.messages), tools)
         except PolicyError as exc:
-            episode.label("model_error")
+            episode.label("endpoint_error" if exc.endpoint else "model_error")
             episode.messages.append({"role": "assistant", "content": None, "error": str(exc)})
             return episode
         episode.turns += 1
         calls = message.get("tool_calls") or []
         if message.pop("text_tool_calls", False):
             episode.label("text_tool_call")
+        if message.pop("truncated", False):
+            episode.label("truncated")
         episode.messages.append(message)
         if not calls:
             episode.final = message.get("content") or ""
@@ -156,14 +166,20 @@ def run_episode(
 
 
 def needs_refusal(instance: Instance) -> bool:
-    """Whether the right final reply says the task cannot be completed: a needed tool is
-    withheld, or the gold chain itself failed."""
+    """Whether the right final reply says (part of) the task cannot be completed: a needed
+    tool is withheld, or the gold chain itself failed."""
     return bool(instance.withheld_tools) or not instance.trace.ok
 
 
 def expected_answer(instance: Instance) -> dict[str, Any]:
-    """The values the final answer must state (none when the task cannot be completed)."""
-    return {} if needs_refusal(instance) else dict(instance.trace.answer)
+    """The values the final answer must state: the answer milestone's (for a task that cannot
+    be fully completed, what can still be done), else the gold answer."""
+    if not instance.trace.ok:
+        return {}
+    answer = next((m for m in instance.milestones if m.kind == "answer"), None)
+    if needs_refusal(instance):
+        return dict(answer.answer) if answer else {}
+    return dict(instance.trace.answer)
 
 
 def score_episode(instance: Instance, episode: Episode) -> tuple[dict[str, float], list[str]]:
@@ -213,7 +229,10 @@ def run_one(
 ) -> SampleResult:
     simulator = Simulator(seeds, instance.world, mock_seed=mock_seed)
     episode = run_episode(instance, agent.policy(instance, trial), simulator, system_prompt, max_turns)
-    scores, errors = score_episode(instance, episode)
+    if "endpoint_error" in episode.errors:  # unscored: the endpoint failed, not the model
+        scores, errors = {}, list(dict.fromkeys(episode.errors))
+    else:
+        scores, errors = score_episode(instance, episode)
     return SampleResult(
         instance_id=instance.id,
         mode="interactive",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from factory.evaluate.static_parse import parse_response
+from factory.evaluate.static.parse import parse_response
 
 CALL = '{"api_name": "f", "api_id": 3, "parameters": {"x": 1}, "responses": {"y": "API_call_0"}}'
 
@@ -49,7 +49,7 @@ def test_odd_answers_never_raise():
     import json
     import random
 
-    from factory.evaluate.static_metrics import score_calls
+    from factory.evaluate.static.metrics import score_calls
 
     gold = [{"api_name": "f", "api_id": 1, "parameters": {"x": "API_call_9", "y": {"k": [1, "a"]}}, "responses": ["API_call_0"]}]
     atoms = [None, True, 0, -1, 2.5, "", "API_call_0", "UNK", [], {}, [1, "x"], {"k": None}, 1]
@@ -71,3 +71,11 @@ def test_odd_answers_never_raise():
         parsed = parse_response(text)
         tally = score_calls(gold, parsed.calls, "task text")
         assert 0 <= tally.param_correct <= max(tally.param_predicted, 1)
+
+
+def test_a_backslash_keeps_nestools_reading_order_python_literal_first():
+    # "\/" is "/" to JSON but a kept backslash to Python: NesTools reads Python first.
+    parsed = parse_response('[{"api_name": "f", "api_id": 1, "parameters": {"path": "a\\/b"}}]')
+    assert parsed.calls[0]["parameters"]["path"] == "a\\/b"
+    fast = parse_response('[{"api_name": "f", "api_id": 1, "parameters": {"ok": true, "n": 1.5, "none": null}}]')
+    assert fast.calls[0]["parameters"] == {"ok": True, "n": 1.5, "none": None}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from factory.evaluate.static_values import normalize_date, rouge_l, safe_value_score
+from factory.evaluate.static.values import normalize_date, rouge_l, safe_value_score
 
 
 def f(p, r):

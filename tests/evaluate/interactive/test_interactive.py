@@ -9,11 +9,11 @@ import statistics
 import pytest
 
 from factory.errors import ConfigError
-from factory.evaluate.interactive import run_interactive
-from factory.evaluate.interactive_agents import NOISE_KINDS, noisy_plan, reference_agent
+from factory.evaluate.interactive.agents import NOISE_KINDS, noisy_plan, reference_agent
+from factory.evaluate.interactive.episode import run_interactive
 from factory.evaluate.passk import pass_curve, pass_hat_k, pass_power_k
 from factory.records import SampleResult
-from tests.evaluate.interactive_instances import random_instances, seeds, wine_instance
+from tests.evaluate.interactive.interactive_instances import random_instances, seeds, wine_instance
 
 
 @pytest.fixture(scope="module")
@@ -135,7 +135,7 @@ def test_missing_seed_toolbox_and_bad_limits_are_clear_errors():
 
 
 def test_the_system_message_comes_from_the_editable_prompt_file(tmp_path):
-    from factory.evaluate.interactive import PROMPT_FILE, load_system_prompt
+    from factory.evaluate.interactive.episode import PROMPT_FILE, load_system_prompt
 
     (result,) = run_interactive([wine_instance()], reference_agent("oracle"), seeds=seeds())
     assert result.prompt[0] == {"role": "system", "content": load_system_prompt()}

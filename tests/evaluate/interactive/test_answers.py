@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from factory.evaluate.answers import answer_match, answer_similarity, asks_for_order, dates_in, numbers_in
+from factory.evaluate.interactive.answers import answer_match, answer_similarity, asks_for_order, dates_in, numbers_in
 
 
 @pytest.mark.parametrize(
@@ -84,12 +84,19 @@ def test_booleans_and_dicts():
 
 
 def test_empty_gold_answer_needs_a_refusal():
-    assert answer_match({}, "I cannot complete this: the origin lookup tool is not available.")
-    assert not answer_match({}, "The export quantity is 10783.")
+    assert answer_match({}, "I cannot complete this: the origin lookup tool is not available.", refusal=True)
+    assert not answer_match({}, "The export quantity is 10783.", refusal=True)
 
 
 def test_no_reply_scores_zero():
-    assert answer_similarity({"x": 1}, None) == 0 and answer_similarity({}, "") == 0
+    assert answer_similarity({"x": 1}, None) == 0 and answer_similarity({}, "", refusal=True) == 0
+
+
+def test_a_partly_impossible_task_needs_what_can_be_done_and_a_refusal_for_the_rest():
+    gold = {"wine": "Ramey Merlot"}
+    assert answer_match(gold, "The best seller is Ramey Merlot; I cannot find its export figures.", refusal=True)
+    assert answer_similarity(gold, "Ramey Merlot sold best.", refusal=True) == 0.5
+    assert answer_similarity(gold, "I cannot do this.", refusal=True) == 0.5
 
 
 def test_nothing_to_report_is_not_a_refusal_task():
@@ -98,7 +105,7 @@ def test_nothing_to_report_is_not_a_refusal_task():
 
 
 def test_times_and_date_times_in_written_forms():
-    from factory.evaluate.answers import times_in
+    from factory.evaluate.interactive.answers import times_in
 
     assert times_in("at 9:30 pm, 09:05, 7am and 12 p.m.") == {"21:30", "09:05", "07:00", "12:00"}
     gold = {"moment": "2025-06-16T09:30"}

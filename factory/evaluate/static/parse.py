@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import json
+import warnings
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,9 +33,19 @@ def _bracketed(text: str) -> str:
 
 
 def _read(snippet: str) -> tuple[bool, Any]:
-    # Any failure to read is a format failure, whatever the parser raised.
+    # Without a backslash, a text that is both JSON and a Python literal means the same in
+    # both (and JSON's true/false/null are no Python literals), so the fast C parser can go
+    # first without changing NesTools' reading. Any failure to read is a format failure,
+    # whatever the parser raised.
+    if "\\" not in snippet:
+        try:
+            return True, json.loads(snippet)
+        except ValueError:
+            pass
     try:
-        return True, ast.literal_eval(snippet)
+        with warnings.catch_warnings():  # a model's "\/" is an invalid escape to Python: not the user's problem
+            warnings.simplefilter("ignore")
+            return True, ast.literal_eval(snippet)
     except Exception:  # noqa: BLE001
         pass
     try:

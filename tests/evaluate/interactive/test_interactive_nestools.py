@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from factory.evaluate.interactive import run_interactive
-from factory.evaluate.interactive_agents import reference_agent
+from factory.evaluate.interactive.agents import reference_agent
+from factory.evaluate.interactive.episode import run_interactive
 
 nestools = pytest.importorskip("factory.nestools")
-DATA = Path(__file__).resolve().parents[1] / "data" / "nestools"
+DATA = Path(__file__).resolve().parents[2] / "data" / "nestools"
 
 
 @pytest.fixture(scope="module")

@@ -2,8 +2,9 @@
 
 The view: the offered tools in NesTools form with their `api_id` (after any `--augment`
 changes) and the query, filled into the editable prompt prompts/evaluate_static.md. The
-gold: the chain as NesTools calls with `api_id`s. Instances that withhold a gold tool
-have no complete call list to predict and are left out of static mode.
+gold: the chain as NesTools calls with `api_id`s. Instances that withhold a gold tool have no
+complete call list to predict, and fix-up calls whose condition the query does not state
+have no reason in it: such instances are left out of static mode (and reported).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from factory.errors import ConfigError
-from factory.evaluate.augment import Augment, apply_view, offered_tools, view_query
+from factory.evaluate.static.augment import Augment, apply_view, offered_tools, view_query
 from factory.evaluate.tool_ids import Identity
 from factory.nestools import chain_to_nestools, spec_to_nestools
 from factory.records import Instance, ToolSpec, content_hash, stable_json
@@ -68,19 +69,30 @@ def shown_spec(spec: ToolSpec, api_id: Any) -> dict[str, Any]:
 
 
 def build_task(instance: Instance, identity: Identity, augment: Augment, template: str, seed: int = 0) -> StaticTask:
-    specs = [shown_spec(instance.tool(name), identity.tool_ids[name]) for name in offered_tools(instance, augment, seed)]
+    by_name = {t.name: t for t in reversed((*instance.tools, *instance.withheld_tools))}  # first of a name wins, as Instance.tool
+    specs = [shown_spec(by_name[name], identity.tool_ids[name]) for name in offered_tools(instance, augment, seed)]
     tools, names = apply_view(instance, specs, augment)
     query = view_query(instance, augment)
     return StaticTask(instance, identity, tools, names, query, gold_calls(instance, identity),
                       render_prompt(template, tools, query))
 
 
+def statically_scorable(instance: Instance) -> bool:
+    """Whether the whole gold call list follows from the query and the offered tools: no gold
+    tool is withheld, and every fix-up call fixes a condition the query states (others are
+    for an agent to discover from tool errors, in interactive mode)."""
+    toolbox_of = {t.name: t.toolbox for t in (*instance.tools, *instance.withheld_tools)}
+    unstated = [c for c in instance.chain.calls
+                if c.fixes is not None and f"{toolbox_of.get(c.tool) or ''}:{c.fixes}" not in instance.stated_conditions]
+    return not instance.withheld_tools and not unstated
+
+
 def build_tasks(instances: list[Instance], identities: list[Identity], augment: Augment, template: str,
                 seed: int = 0) -> tuple[list[StaticTask], list[Instance]]:
-    """(tasks, instances left out because a gold tool is withheld)."""
+    """(tasks, instances left out: a gold tool is withheld, or a fix-up call has no reason in the query)."""
     tasks, left_out = [], []
     for instance, identity in zip(instances, identities, strict=True):
-        if instance.withheld_tools:
+        if not statically_scorable(instance):
             left_out.append(instance)
         else:
             tasks.append(build_task(instance, identity, augment, template, seed))

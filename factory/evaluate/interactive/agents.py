@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 from typing import Any
 
-from factory.evaluate.interactive import Message, expected_answer, needs_refusal
+from factory.evaluate.interactive.episode import Message, expected_answer, needs_refusal
 from factory.records import Call, Instance, Ref, ToolSpec
 
 NOISE_KINDS = (
@@ -192,12 +192,16 @@ class ReplayPolicy:
         return [a.value for c in self.instance.chain.calls for a in c.arguments.values() if not isinstance(a, Ref)]
 
     def _answer(self) -> str:
+        gold = expected_answer(self.instance)
         if needs_refusal(self.instance) or len(feasible_calls(self.instance)) < len(self.instance.chain.calls):
             missing = ", ".join(t.name for t in self.instance.withheld_tools) or "a tool it needs"
-            return f"I cannot complete this request: {missing} is not among the available tools."
-        gold = expected_answer(self.instance)
+            refusal = f"I cannot complete the rest of this request: {missing} is not among the available tools."
+            return (self._stated(gold) + " " if gold else "") + refusal
         if not gold:
             return "Done: every requested action was carried out."
+        return self._stated(gold)
+
+    def _stated(self, gold: dict[str, Any]) -> str:
         labels = _answer_labels(self.instance)
         stated: dict[str, Any] = {}
         for var in gold:

@@ -1,0 +1,1 @@
+"""Static mode: the whole call list at once, scored with NesTools' metrics."""

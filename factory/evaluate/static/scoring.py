@@ -1,0 +1,117 @@
+"""Static mode: the whole call list at once, scored with NesTools' metrics.
+
+A responder answers a batch of (task, trial) jobs with raw answers. A request that never got
+a response (the endpoint failed, or refused the request) is left out of every metric, as
+NesTools does, and labelled with the reason. Each answer is parsed and scored into a
+SampleResult whose scores are NesTools' per-instance tallies and error counts; `aggregate`
+turns them into the run's metrics. Bad answers are scored, never raised; an answer cut at
+max_tokens is scored as given and labelled `truncated`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from factory.evaluate.static.metrics import score_calls
+from factory.evaluate.static.parse import parse_response
+from factory.evaluate.static.tasks import StaticTask
+from factory.records import SampleResult
+
+if TYPE_CHECKING:
+    from factory.evaluate.static.predictions import Predictions
+    from factory.lm.client import LMClient
+
+Job = tuple[StaticTask, int]  # (task, trial)
+
+
+@dataclass(frozen=True)
+class Answer:
+    text: Any  # the raw response (a model's text, or whatever a predictions file holds)
+    answered: bool = True  # False: the request never got a response
+    error: str | None = None  # why not
+    endpoint_failure: bool = False  # the endpoint failed (not the model)
+    truncated: bool = False  # cut at max_tokens (finish_reason "length")
+
+
+Responder = Callable[[Sequence[Job]], list[Answer]]
+
+
+def unscramble(calls: list[dict[str, Any]] | None, names: dict[str, str]) -> list[dict[str, Any]] | None:
+    """The predicted calls with shown tool names mapped back to the real ones."""
+    if calls is None:
+        return None
+    return [{**c, "api_name": names.get(c["api_name"], c["api_name"])} if isinstance(c.get("api_name"), str) else c
+            for c in calls]
+
+
+def _labels(parsed_problem: str | None, scores: dict[str, float]) -> list[str]:
+    if parsed_problem:
+        return [parsed_problem]
+    labels = []
+    if scores["api_correct"] < scores["api_gold"]:
+        labels.append("selection:missed_call")
+    if scores["api_predicted"] > scores["api_correct"]:
+        labels.append("selection:extra_call")
+    if scores["order_correct"] < scores["order_gold"]:
+        labels.append("order")
+    labels += [name.replace("_", ":", 1) for name, value in scores.items()
+               if name.startswith(("param_", "nest_")) and ":" not in name and value and _is_error(name)]
+    return labels
+
+
+def _is_error(name: str) -> bool:
+    return name.split("_", 1)[1] not in ("correct", "predicted", "gold")
+
+
+def score_response(task: StaticTask, answer: Answer, agent: str, trial: int = 0, shown: bool = True) -> SampleResult:
+    """The sample of one answer; `shown`: the prompt is what the answer was given (not so for
+    a predictions file, whose answers came from another prompt)."""
+    base = {"instance_id": task.instance.id, "mode": "static", "agent": agent, "trial": trial,
+            "prompt": task.prompt if shown else None,
+            "output": answer.text, "depth": task.instance.depth, "shape": task.instance.shape,
+            "categories": list(task.instance.categories)}
+    # Built without validation (model_construct): every field is made here, of the right type,
+    # and scoring a predictions file makes thousands of them.
+    if not answer.answered:
+        reason = "endpoint_error" if answer.endpoint_failure else "request_error"
+        errors = ["no_response"] + ([f"{reason}: {answer.error}"] if answer.error else [])
+        return SampleResult.model_construct(**base, scores={}, errors=errors)
+    parsed = parse_response(answer.text)
+    tally = score_calls(task.gold, unscramble(parsed.calls, task.names), task.query)
+    scores = tally.as_scores()
+    errors = (["truncated"] if answer.truncated else []) + _labels(parsed.problem, scores)
+    return SampleResult.model_construct(**base, scores=scores, errors=errors)
+
+
+def score_missing(task: StaticTask, agent: str) -> SampleResult:
+    """A task a predictions file has no line for, scored as a failure (nothing predicted)."""
+    sample = score_response(task, Answer(None), agent, shown=False)
+    return sample.model_copy(update={"output": None, "errors": ["missing_prediction"]})
+
+
+def run_static(tasks: Sequence[StaticTask], respond: Responder, agent: str, trials: int = 1) -> list[SampleResult]:
+    """One SampleResult per task per trial, in task order then trial order."""
+    jobs = [(task, trial) for task in tasks for trial in range(trials)]
+    answers = respond(jobs)
+    return [score_response(task, answer, agent, trial) for (task, trial), answer in zip(jobs, answers, strict=True)]
+
+
+def score_predictions(predictions: Predictions, agent: str, allow_missing: bool = False) -> list[SampleResult]:
+    """Every prediction line scored; tasks without one scored as failures unless allowed."""
+    samples = [score_response(task, answer, agent, trial, shown=False) for task, answer, trial in predictions.jobs]
+    return samples if allow_missing else samples + [score_missing(task, agent) for task in predictions.missing]
+
+
+def model_responder(client: LMClient, on_done: Callable[[int], None] | None = None) -> Responder:
+    """A static-mode responder asking a model through the shared client (concurrency,
+    retries, call cache), one user message per job."""
+    from factory.lm.reply import Call
+
+    def respond(jobs: Sequence[Job]) -> list[Answer]:
+        calls = [Call(messages=[{"role": "user", "content": task.prompt}], trial=trial) for task, trial in jobs]
+        replies = client.complete_many(calls, on_done)
+        return [Answer(r.text if r.ok else None, r.ok, r.error, r.endpoint_failure, r.truncated) for r in replies]
+
+    return respond
