@@ -4,6 +4,7 @@ flight's destination has places and listings)."""
 
 from __future__ import annotations
 
+import math
 import random
 from datetime import datetime
 from typing import NamedTuple
@@ -67,6 +68,14 @@ CITIES: tuple[City, ...] = (
 CITY_BY_NAME = {c.name: c for c in CITIES}
 
 
+def distance_km(lat1: float, lon1: float, lat2: float, lon2: float) -> float:
+    """Great-circle distance between two points in decimal degrees."""
+    p1, p2 = math.radians(lat1), math.radians(lat2)
+    dp, dl = p2 - p1, math.radians(lon2 - lon1)
+    a = math.sin(dp / 2) ** 2 + math.cos(p1) * math.cos(p2) * math.sin(dl / 2) ** 2
+    return 2 * 6371.0 * math.asin(min(1.0, math.sqrt(a)))
+
+
 class Country(NamedTuple):
     name: str
     iso2: str
@@ -101,6 +110,12 @@ COUNTRIES: tuple[Country, ...] = (
     Country("New Zealand", "NZ", "NZD", "Wellington"),
 )
 COUNTRY_BY_NAME = {c.name: c for c in COUNTRIES}
+_WITH_ARTICLE = {"USA", "United Kingdom", "United Arab Emirates", "Netherlands"}
+
+
+def country_phrase(name: str) -> str:
+    """A country as it reads in a sentence: "the USA", "France"."""
+    return f"the {name}" if name in _WITH_ARTICLE else name
 
 
 class Currency(NamedTuple):

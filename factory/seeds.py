@@ -8,6 +8,7 @@ import random
 import re
 import sys
 import tomllib
+import warnings
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -15,7 +16,7 @@ from pathlib import Path
 import Levenshtein
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from factory.errors import FactoryError, SeedError
+from factory.errors import FactoryError, FactoryWarning, SeedError
 from factory.records import ToolSpec
 from factory.specs import spec_from_function
 from factory.toolbox import Toolbox, World
@@ -114,16 +115,68 @@ def load_seed(path: Path) -> Seed:
     for condition in toolbox.conditions.values():
         if condition.fix_tool not in specs:
             raise SeedError(f"{code}: condition {condition.name!r} is fixed by unknown tool {condition.fix_tool!r}")
-    return Seed(slug, path, scenario, toolbox, specs)
+    seed = Seed(slug, path, scenario, toolbox, specs)
+    seed.build_world(0)  # a builder that always fails would otherwise stop every run that loads it
+    return seed
+
+
+@dataclass(frozen=True)
+class BrokenSeed:
+    slug: str
+    domain: str | None  # from seed.toml, when that much could be read
+    error: SeedError
+
+
+@dataclass(frozen=True)
+class SeedLibrary:
+    """The seeds of a folder that load, and those that do not, with why."""
+
+    seeds: dict[str, Seed]
+    broken: dict[str, BrokenSeed]
+
+    def broken_named(self, query: str) -> SeedError | None:
+        """The load error of a broken seed that `query` names exactly (slug or domain)."""
+        key = _norm(query.partition("/")[0])
+        if not key:
+            return None
+        return next((b.error for b in self.broken.values() if key in {_norm(b.slug), _norm(b.domain or "")}), None)
+
+
+def _declared_domain(folder: Path) -> str | None:
+    try:
+        domain = tomllib.loads((folder / "seed.toml").read_text()).get("domain")
+    except (OSError, tomllib.TOMLDecodeError):
+        return None
+    return domain if isinstance(domain, str) else None
 
 
 @cache
-def load_seeds(seeds_dir: Path) -> dict[str, Seed]:
-    """Every seed under `seeds_dir`, by slug, in name order."""
+def load_library(seeds_dir: Path) -> SeedLibrary:
+    """Every seed folder under `seeds_dir`, in name order. A seed that fails to load is kept
+    aside with its error and a warning, so one broken seed does not block the others."""
     if not seeds_dir.is_dir():
-        raise SeedError(f"seed folder {seeds_dir} does not exist")
-    folders = sorted(p for p in seeds_dir.iterdir() if p.is_dir() and (p / "seed.toml").exists())
-    return {p.name: load_seed(p) for p in folders}
+        raise SeedError(f"seed folder {seeds_dir} does not exist; set FACTORY_SEEDS_DIR to a folder of seeds "
+                        "(see seeds/README.md)")
+    seeds, broken = {}, {}
+    for folder in sorted(p for p in seeds_dir.iterdir() if p.is_dir() and (p / "seed.toml").exists()):
+        try:
+            seeds[folder.name] = load_seed(folder)
+        except SeedError as exc:
+            broken[folder.name] = BrokenSeed(folder.name, _declared_domain(folder), exc)
+            warnings.warn(FactoryWarning(f"seed {folder.name} skipped: {exc}"), stacklevel=2)
+    return SeedLibrary(seeds, broken)
+
+
+def load_seeds(seeds_dir: Path) -> dict[str, Seed]:
+    """Every seed under `seeds_dir` that loads, by slug, in name order; none at all is an error."""
+    library = load_library(seeds_dir)
+    if library.seeds:
+        return library.seeds
+    if library.broken:
+        first = next(iter(library.broken.values()))
+        raise SeedError(f"no seed in {seeds_dir} loads ({len(library.broken)} failed); {first.error}")
+    raise SeedError(f"seed folder {seeds_dir} holds no seed (a folder with seed.toml and toolbox.py); set "
+                    "FACTORY_SEEDS_DIR to a folder of seeds, such as the repository's seeds/ (see seeds/README.md)")
 
 
 @dataclass(frozen=True)
@@ -171,5 +224,7 @@ def unknown_domain_error(query: str, seeds: dict[str, Seed]) -> FactoryError:
     names = ", ".join(seed.domain for seed in seeds.values())
     return FactoryError(
         f"no seed toolbox matches domain {query!r}; offline generation covers the seed domains: {names}. "
-        "To cover another domain, add a seed folder (see seeds/README.md)."
+        "For any other domain, pass a model: --model openai/gpt-4o-mini (key in FACTORY_API_KEY or OPENAI_API_KEY), "
+        "or --model hosted_vllm/NAME --api-base http://localhost:8000/v1 for your own server; or add a seed folder "
+        "(see seeds/README.md)."
     )

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from factory.errors import ToolError
+from factory.sense import Rule
 
 __all__ = ["Kind", "Toolbox", "ToolError", "World", "world", "require"]
 
@@ -27,10 +28,14 @@ class Kind:
     """The meaning of a value, used as `Annotated[str, Kind("city")]`.
 
     A tool's output can feed another tool's parameter when their types are compatible and
-    their kinds are equal; kinds shared across toolboxes make cross-domain chains.
+    their kinds and roles are equal. A role says which of several things one kind of value
+    is (`Kind("person_name", role="patient")` vs `role="estate_agent"`), so a patient's name
+    never feeds a look-up of agents. Across toolboxes, a parameter takes another seed's value
+    only through a bridge its own seed declares (`toolbox.bridge("city")`).
     """
 
     name: str
+    role: str | None = None
 
 
 @dataclass
@@ -46,21 +51,34 @@ class World:
 
 @dataclass(frozen=True)
 class Condition:
-    """A world-state condition some tools need (cellular on), and the call that restores it."""
+    """A world-state condition some tools need (cellular on), and the call that restores it.
+
+    Every argument of the fix call must be knowable: listed in `free` (any valid value
+    restores the condition, and the milestone accepts any), or stated by the `context`
+    sentence the query then carries ("My billing address is {address}."). `says` is how a
+    user states the broken condition ("my cellular data is off"); a query that says it
+    gives the fix call a reason, so the instance can be scored statically too.
+    """
 
     name: str
     holds: Callable[[Any], bool]
     broken_state: dict[str, Any]  # state overrides under which the condition fails
     fix_tool: str
     fix_arguments: dict[str, Any]
+    free: tuple[str, ...] = ()
+    context: str | None = None
+    says: str | None = None
 
 
 @dataclass(frozen=True)
 class ToolEntry:
     fn: Callable[..., Any]
-    phrase: str | None  # query template, e.g. "find the weather in {city} on {date}"
+    asks: tuple[str, ...]  # how a person asks for this call, e.g. "what's the weather in {city} on {date}?"
+    gives: dict[tuple[str, ...], tuple[str, ...]]  # output name(s) → how a later request describes them
+    groups: dict[str, str]  # placeholder → template over parameters that travel together
+    sense: tuple[Rule, ...]  # when a call makes sense (factory.sense)
     requires: tuple[str, ...]  # condition names that must hold
-    tags: tuple[str, ...]  # e.g. "canonicalise", "search", "state_change"
+    tags: tuple[str, ...]  # e.g. "canonicalise", "search", "state_change", "arithmetic"
 
 
 _current: ContextVar[World | None] = ContextVar("factory_world", default=None)
@@ -100,6 +118,10 @@ class Toolbox:
         self.joint_values: dict[tuple[str, ...], Callable[[Any], list[tuple[Any, ...]]]] = {}
         self.tools: dict[str, ToolEntry] = {}
         self.conditions: dict[str, Condition] = {}
+        self.bridges: set[str] = set()
+        self.internal: set[str] = set()
+        self.written: dict[str, str | Callable[[str], str]] = {}
+        self.facts: dict[str, Callable[[Any, Any], dict[str, Any]]] = {}
 
     def world(self, fn: Callable[[random.Random], World]) -> Callable[[random.Random], World]:
         """Register the world builder: a function of a seeded `random.Random`."""
@@ -123,18 +145,58 @@ class Toolbox:
 
         return register
 
+    def internal_kinds(self, *kinds: str) -> None:
+        """Kinds a user never states (a place id, a record number only the system shows): a
+        parameter of such a kind always takes a value an earlier call produced."""
+        self.internal.update(kinds)
+
+    def bridge(self, *kinds: str) -> None:
+        """Let this seed's parameters of these kinds take values other seeds' tools produce
+        (a contact's city → the weather there). Without a bridge, links stay inside a seed."""
+        self.bridges.update(kinds)
+
+    def facts_about(self, kind: str) -> Callable[[Callable[[Any, Any], dict[str, Any]]], Callable[[Any, Any], dict[str, Any]]]:
+        """Register what a value of this kind implies about values of other kinds: a function
+        of (world, value) → {kind: value}, e.g. an alert id → {"city": "Kobe", "country":
+        "Japan"}. The composer then names the alert's own city in the same request, and the
+        plausibility check rejects a request that names an alert in Japan and a city in France."""
+
+        def register(fn: Callable[[Any, Any], dict[str, Any]]) -> Callable[[Any, Any], dict[str, Any]]:
+            self.facts[kind] = fn
+            return fn
+
+        return register
+
+    def written_as(self, kind: str, template: str | Callable[[str], str]) -> None:
+        """How a literal of this kind (or "kind/role") is written in a request, `{}` standing
+        for the value: units for numbers ("{} °C"), a noun for bare ids ("order {}"), or a
+        function of the value (`gazetteer.country_phrase`: "the USA"). A phrasing can then
+        say "{reading}" and read well whether a value or a description fills it."""
+        self.written[kind] = template
+
     def tool(
         self,
         fn: Callable[..., Any] | None = None,
         *,
-        phrase: str | None = None,
+        asks: tuple[str, ...] | str = (),
+        gives: dict[str, str | tuple[str, ...]] | None = None,
+        groups: dict[str, str] | None = None,
+        sense: tuple[Rule, ...] = (),
         requires: tuple[str, ...] = (),
         tags: tuple[str, ...] = (),
     ) -> Any:
-        """Register a tool; usable bare (`@toolbox.tool`) or with options."""
+        """Register a tool; usable bare (`@toolbox.tool`) or with options (seeds/README.md):
+        `asks` phrasings of a request for the call, `gives` descriptions of its outputs for
+        later requests, `groups` parameters that travel together, `sense` rules."""
+        asks = (asks,) if isinstance(asks, str) else tuple(asks)
+        described = {
+            tuple(part.strip() for part in key.split(",")): (text,) if isinstance(text, str) else tuple(text)
+            for key, text in (gives or {}).items()
+        }
 
         def register(f: Callable[..., Any]) -> Callable[..., Any]:
-            self.tools[f.__name__] = ToolEntry(f, phrase, tuple(requires), tuple(tags))
+            self.tools[f.__name__] = ToolEntry(f, asks, described, dict(groups or {}), tuple(sense),
+                                               tuple(requires), tuple(tags))
             return f
 
         return register(fn) if fn is not None else register
@@ -146,6 +208,11 @@ class Toolbox:
         holds: Callable[[Any], bool],
         broken_state: dict[str, Any],
         fix: tuple[str, dict[str, Any]],
+        free: tuple[str, ...] = (),
+        context: str | None = None,
+        says: str | None = None,
     ) -> None:
-        """Declare a state condition, the state that breaks it, and the call that restores it."""
-        self.conditions[name] = Condition(name, holds, dict(broken_state), fix[0], dict(fix[1]))
+        """Declare a state condition, the state that breaks it, the call that restores it, and
+        how its fix arguments are known (`free`, `context`) and the condition is stated (`says`)."""
+        self.conditions[name] = Condition(name, holds, dict(broken_state), fix[0], dict(fix[1]), tuple(free),
+                                          context, says)

@@ -86,10 +86,10 @@ def test_broken_toolboxes_are_seed_errors(tmp_path, code, message):
     assert message in str(err.value) and "broken" in str(err.value)
 
 
-def test_world_builder_that_raises_is_a_seed_error(tmp_path):
-    seed = load_seed(write_seed(tmp_path, "crashy", GOOD_TOOLBOX.replace("return W(n=rng.randint(1, 9))", "return 1 / 0")))
+def test_world_builder_that_raises_is_a_seed_error_when_loading(tmp_path):
+    folder = write_seed(tmp_path, "crashy", GOOD_TOOLBOX.replace("return W(n=rng.randint(1, 9))", "return 1 / 0"))
     with pytest.raises(SeedError, match="world builder failed: ZeroDivisionError"):
-        seed.build_world(0)
+        load_seed(folder)
 
 
 def test_domain_resolution_is_forgiving(seeds):
@@ -106,3 +106,37 @@ def test_domain_resolution_is_forgiving(seeds):
     assert resolve_domain("Quantum Chromodynamics", seeds) is None
     message = str(unknown_domain_error("Quantum Chromodynamics", seeds))
     assert "Food and Beverage" in message and "Quantum Chromodynamics" in message
+
+
+# --- a broken seed is skipped, unless asked for by name ---------------------------------
+
+
+def test_a_broken_seed_is_skipped_with_a_warning_and_the_others_load(tmp_path):
+    from factory.errors import FactoryWarning
+    from factory.seeds import load_library
+
+    write_seed(tmp_path, "sound", GOOD_TOOLBOX)
+    write_seed(tmp_path, "cracked", GOOD_TOOLBOX.replace("toolbox = Toolbox()", "toolbox = Toolbox(); 1 / 0"))
+    with pytest.warns(FactoryWarning, match=r"seed cracked skipped: .*toolbox.py: importing the toolbox failed: ZeroDivisionError"):
+        library = load_library(tmp_path)
+    assert list(library.seeds) == ["sound"] and list(library.broken) == ["cracked"]
+    assert list(load_seeds(tmp_path)) == ["sound"]
+    assert "ZeroDivisionError" in str(library.broken_named("Cracked"))  # by its domain
+    assert library.broken_named("cracked/Everything") is library.broken_named("cracked")  # by slug, with a subdomain
+    assert library.broken_named("sound") is None
+
+
+@pytest.mark.parametrize("make, message", [
+    (lambda root: root.mkdir(), "holds no seed"),
+    (lambda root: None, "does not exist"),
+])
+def test_an_empty_or_missing_seed_folder_is_one_error(tmp_path, make, message):
+    make(tmp_path / "seeds")
+    with pytest.raises(SeedError, match=message):
+        load_seeds(tmp_path / "seeds")
+
+
+def test_a_folder_of_broken_seeds_names_the_first_problem(tmp_path):
+    write_seed(tmp_path, "cracked", "x = 1")
+    with pytest.warns(UserWarning), pytest.raises(SeedError, match=r"no seed in .* loads \(1 failed\); .*defines no `toolbox"):
+        load_seeds(tmp_path)

@@ -15,18 +15,49 @@ from datetime import date, datetime, timedelta
 from typing import Annotated
 
 from factory.gazetteer import CITIES, CITY_BY_NAME, FIRST_NAMES, LAST_NAMES, NOW
+from factory.sense import around, within
 from factory.toolbox import Kind, Toolbox, ToolError, World, require, world
 
 toolbox = Toolbox()
 
 EventId = Annotated[str, Kind("event_id")]
 ReminderId = Annotated[str, Kind("reminder_id")]
+# One role per thing done to a reminder: requests tied by the same reminder read "tick it off,
+# is it done yet? delete it", so each reminder request stands alone.
+ReminderToComplete = Annotated[str, Kind("reminder_id", role="to_complete")]
+ReminderToDelete = Annotated[str, Kind("reminder_id", role="to_delete")]
 Title = Annotated[str, Kind("event_title")]
 ReminderText = Annotated[str, Kind("reminder_text")]
-Person = Annotated[str, Kind("person_name")]
+# Attendees and organisers are the phone's contacts: one directory, one role, so the organiser
+# of a meeting can be texted or called there.
+Contact = Annotated[str, Kind("person_name", role="contact")]
+# Whom a person looks up meetings with is someone they name: "my next meeting with the
+# organiser of EVT-1123" made up half of all requests once organisers fed this look-up, and a
+# contact found by a phone number is looked up on the phone, not in the calendar.
+Attendee = Annotated[str, Kind("person_name", role="attendee")]
+# Whom to invite is the person's own choice: "invite the organiser of A to B" made up most
+# invitations once any contact could feed one, and usually failed (organisers attend a lot).
+Invitee = Annotated[str, Kind("person_name", role="invitee")]
 City = Annotated[str, Kind("city")]
+# Where a new event happens and which day to look for a gap are the person's own plans: "in the
+# city where my haircut takes place" or "a free hour on the scholarship's deadline" read as noise.
+NewEventCity = Annotated[str, Kind("city", role="new_event")]
 Day = Annotated[str, Kind("date")]
+PlanningDay = Annotated[str, Kind("date", role="planning_day")]
+# Kinds of moment, so each feeds only where a person would use it: an event's start (a busy
+# time: what's the weather then, what time is that in Tokyo), a free slot found in the calendar
+# (book something there), a time a person proposes (am I free then?), and the time a person
+# names to move an event to. A busy start never becomes a new event's start or an availability check,
+# and a new event and a moved one never share a time just because two parts of one request
+# must name something in common.
 Moment = Annotated[str, Kind("datetime")]
+FreeSlot = Annotated[str, Kind("datetime", role="free_slot")]
+SlotMinutes = Annotated[int, Kind("duration_minutes", role="free_slot")]  # a free slot's length goes with its start
+ProposedTime = Annotated[str, Kind("datetime", role="proposed_time")]
+NewTime = Annotated[str, Kind("datetime", role="new_time")]
+# A reminder's time is one the person states: "at the start of event X" is too late to prepare
+# for X, and a reminder tied to an event reads as noise next to any other change to that event.
+ReminderTime = Annotated[str, Kind("datetime", role="reminder_time")]
 Minutes = Annotated[int, Kind("duration_minutes")]
 
 # The people directory shared with the phone assistant: the same 40 full names in both worlds.
@@ -118,13 +149,30 @@ toolbox.condition(
     holds=lambda w: w.state.get("calendar_sync", True),
     broken_state={"calendar_sync": False},
     fix=("set_calendar_sync", {"enabled": True}),
+    context="You can turn calendar sync {enabled} if you need to.",
+    says="I think calendar sync is switched off.",
 )
 toolbox.condition(
     "reminder_alerts",
     holds=lambda w: w.state.get("reminder_alerts", True),
     broken_state={"reminder_alerts": False},
     fix=("set_reminder_alerts", {"enabled": True}),
+    context="You can turn reminder alerts {enabled} if you need to.",
+    says="I turned my reminder alerts off a while ago.",
 )
+
+# Days from elsewhere (what's on my calendar on Maria's birthday, next friday) make sense here.
+# Moments do not:
+# a reminder "Text the babysitter" at a parcel's delivery slot or a library's opening hour
+# reads as noise (a doctor's free slot would fit an availability check, but a bridge opens a
+# kind to every role). Nor do cities: nobody schedules a meeting "in the hottest city in Spain".
+toolbox.bridge("date")
+# People name an event by its title and day ("the Budget review on June 17") or by whom they
+# meet; "EVT-1092" is the calendar's own number, which only a look-up gives.
+toolbox.internal_kinds("event_id")
+toolbox.written_as("event_id", "event {}")
+toolbox.written_as("reminder_id", "reminder {}")
+toolbox.written_as("duration_minutes", "{} minutes")
 
 
 # --- helpers ---------------------------------------------------------------------------------
@@ -175,11 +223,16 @@ def _events(w: CalendarWorld) -> dict[str, dict]:
     return current
 
 
-def _event(eid: str) -> dict:
+def _event(eid: str, cancelled_too: bool = False) -> dict:
+    """An event as it stands; a cancelled one only for reading (who organised it, when was it)."""
     w = world(CalendarWorld)
     current = _events(w)
     if eid not in current:
         if eid in w.state.get("cancelled", []):
+            if cancelled_too:
+                base = {**w.events, **w.state.get("created", {})}[eid]
+                return {**base, "start": w.state.get("moved", {}).get(eid, base["start"]),
+                        "attendees": list(base["attendees"]) + list(w.state.get("invited", {}).get(eid, []))}
             raise ToolError(f"event {eid} was cancelled")
         raise ToolError(f"unknown event id {eid!r}; find event ids with the calendar search or the list of a day's events")
     return current[eid]
@@ -240,7 +293,9 @@ def _upcoming_ids(w: CalendarWorld) -> list[str]:
 
 @toolbox.values_for("event_id")
 def _event_ids(w: CalendarWorld) -> list[str]:
-    return _upcoming_ids(w)
+    """Upcoming events with guests: a bare id names a meeting (personal appointments are named by
+    their title and day), and their organiser is someone else, who can be invited or texted."""
+    return [eid for eid in _upcoming_ids(w) if w.events[eid]["attendees"]]
 
 
 @toolbox.values_for("person_name")
@@ -272,6 +327,16 @@ def _titles(w: CalendarWorld) -> list[str]:
 @toolbox.values_for("duration_minutes")
 def _durations(w: CalendarWorld) -> list[int]:
     return [15, 30, 45, 60, 90, 120]
+
+
+@toolbox.values_for("calendar_sync_switch")
+def _sync_switch(w: CalendarWorld) -> list[bool]:
+    return [False]  # sync is on in a usual calendar: the change a person asks for is turning it off
+
+
+@toolbox.values_for("reminder_alerts_switch")
+def _alerts_switch(w: CalendarWorld) -> list[bool]:
+    return [False]
 
 
 @toolbox.values_for("reminder_id")
@@ -307,7 +372,12 @@ def _search_terms(w: CalendarWorld) -> list[str]:
 
 # --- tools -----------------------------------------------------------------------------------
 
-@toolbox.tool(phrase="search my calendar for {query}", tags=("search",))
+@toolbox.tool(
+    asks=('search my calendar for "{query}"[ and show me at most {max_results}]',
+          'which events in my calendar match "{query}"?',
+          'find the events in my calendar that mention "{query}"'),
+    tags=("search",),
+)
 def search_calendar(query: Annotated[str, Kind("calendar_search_terms")], max_results: int = 10) -> list[EventId]:
     """Search calendar events by words in their title, city or attendee names, or by a YYYY-MM-DD date.
 
@@ -330,7 +400,12 @@ def search_calendar(query: Annotated[str, Kind("calendar_search_terms")], max_re
     return [eid for _, eid in sorted(hits)[:max_results]]
 
 
-@toolbox.tool(phrase="work out which calendar event is meant by \"{mention}\"", tags=("canonicalise",))
+@toolbox.tool(
+    asks=("which event in my calendar is {mention}? Give me its id.", "find the calendar entry for {mention}",
+          "look up {mention} in my calendar and tell me its event id"),
+    gives={"event_id": "{mention}"},  # people name an event as they say it; finding its id is the agent's part
+    tags=("canonicalise",),
+)
 def resolve_event_mention(mention: Annotated[str, Kind("event_mention")]) -> EventId:
     """Resolve the way someone refers to an event (its title and day) to the calendar's event id.
 
@@ -356,7 +431,10 @@ def resolve_event_mention(mention: Annotated[str, Kind("event_mention")]) -> Eve
     return min(hits)[1]
 
 
-@toolbox.tool(phrase="list my events on {date}")
+@toolbox.tool(
+    asks=("what's on my calendar on {date}?", "list my events for {date}", "what do I have scheduled on {date}?"),
+    sense=(around("date", before=30, after=60),),
+)
 def list_events_on_date(date: Day) -> list[EventId]:
     """List the ids of the events on a date, in start order.
 
@@ -371,7 +449,12 @@ def list_events_on_date(date: Day) -> list[EventId]:
     return [eid for eid, row in sorted(rows.items(), key=lambda item: item[1]["start"]) if row["start"][:10] == day]
 
 
-@toolbox.tool(phrase="find my next event")
+@toolbox.tool(
+    asks=("what's my next event, and when does it start?", "when is my next meeting or appointment?",
+          "check my calendar for the next thing coming up and when it starts"),
+    gives={"event_id": ("my next event", "the next event in my calendar"),
+           "start": ("the start of my next event", "the start time of the next event in my calendar")},
+)
 def get_next_event() -> tuple[EventId, Moment]:
     """Find the next event that starts after the current time.
 
@@ -385,29 +468,41 @@ def get_next_event() -> tuple[EventId, Moment]:
     return upcoming[0][1], upcoming[0][0]
 
 
-@toolbox.tool(phrase="find my next event with {person}")
-def find_next_event_with(person: Person) -> tuple[EventId, Moment]:
+@toolbox.tool(
+    asks=("when is my next meeting with {person}?", "find the next event I have with {person} and when it starts",
+          "when will I next see {person}, and at which event?"),
+    gives={"event_id": ("my next meeting with {person}", "the next event I have with {person}"),
+           "start": ("the start of my next meeting with {person}", "the start time of my next event with {person}")},
+)
+def find_next_event_with(person: Attendee) -> tuple[EventId, Moment]:
     """Find the next upcoming event a person attends.
 
     Args:
-        person: The attendee's full name, e.g. "Maria Lopez" (the calendar owner's name matches every event).
+        person: The attendee's full name, e.g. "Maria Lopez" (not the calendar's owner, who attends every event).
 
     Returns:
         event_id: the next event with that person (its event id).
         start: that event's start date and time (YYYY-MM-DDTHH:MM).
     """
     name = _person(person).lower()
+    # The owner is at every event: "my next meeting with myself" is the next event, asked for as such.
+    require(name != OWNER.lower(), f"{person} owns this calendar and attends every event; ask for the next event instead")
     now = _fmt(NOW)
-    owner = name == OWNER.lower()  # the calendar's owner is at every event in it
     hits = sorted((row["start"], eid) for eid, row in _events(world(CalendarWorld)).items()
-                  if row["start"] > now and (owner or name in (a.lower() for a in row["attendees"])))
+                  if row["start"] > now and name in (a.lower() for a in row["attendees"]))
     require(bool(hits), f"no upcoming event with {person}; check the spelling of the full name")
     return hits[0][1], hits[0][0]
 
 
-@toolbox.tool(phrase="get the title, start time, city and attendees of {event_id}")
-def get_event_details(event_id: EventId) -> tuple[Title, Moment, City, list[Person]]:
-    """Get an event's title, start time, city and attendees.
+@toolbox.tool(
+    asks=("what is {event_id} about, when does it start, where is it and who is coming?",
+          "give me the title, start time, city and attendees of {event_id}",
+          "tell me everything about {event_id}: the title, the time, the city and who attends"),
+    gives={"start": ("the start of {event_id}", "the start time of {event_id}"),
+           "city": ("the city of {event_id}", "the city where {event_id} takes place")},
+)
+def get_event_details(event_id: EventId) -> tuple[str, Moment, City, list[Contact]]:
+    """Get an event's title, start time, city and attendees (cancelled events can still be read).
 
     Args:
         event_id: The event id, e.g. "EVT-1042".
@@ -418,12 +513,15 @@ def get_event_details(event_id: EventId) -> tuple[Title, Moment, City, list[Pers
         city: the event's city.
         attendees: the event's attendees (full names; empty for personal appointments).
     """
-    row = _event(event_id)
+    row = _event(event_id, cancelled_too=True)
     return row["title"], row["start"], row["city"], list(row["attendees"])
 
 
-@toolbox.tool(phrase="find who organised {event_id}")
-def get_event_organizer(event_id: EventId) -> Person:
+@toolbox.tool(
+    asks=("who organised {event_id}?", "find out who set up {event_id}", "who is the organiser of {event_id}?"),
+    gives={"organizer": ("the organiser of {event_id}", "whoever organised {event_id}")},
+)
+def get_event_organizer(event_id: EventId) -> Contact:
     """Find the person who organised an event.
 
     Args:
@@ -432,12 +530,19 @@ def get_event_organizer(event_id: EventId) -> Person:
     Returns:
         organizer: the event's organiser (full name).
     """
-    return _event(event_id)["organizer"]
+    return _event(event_id, cancelled_too=True)["organizer"]
 
 
-@toolbox.tool(phrase="schedule an event called {title} in {city} at {start} for {duration_minutes} minutes",
-              requires=("calendar_sync",), tags=("state_change",))
-def create_event(title: Title, start: Moment, duration_minutes: Minutes, city: City) -> EventId:
+@toolbox.tool(
+    asks=('schedule "{title}" in {city} at {slot} and give me the new event\'s id',
+          'put "{title}" in my calendar in {city}: {slot}',
+          'I want "{title}" in {city} at {slot}. Add it to my calendar and tell me its id.'),
+    groups={"slot": "{start} for {duration_minutes}"},  # a free slot found gives both: no 2-hour event in a 30-minute gap
+    sense=(around("start", before=0, after=60), within("duration_minutes", 15, 240)),
+    requires=("calendar_sync",),
+    tags=("state_change",),
+)
+def create_event(title: Title, start: FreeSlot, duration_minutes: SlotMinutes, city: NewEventCity) -> str:
     """Create a new calendar event (overlaps with other events are allowed).
 
     Args:
@@ -463,9 +568,14 @@ def create_event(title: Title, start: Moment, duration_minutes: Minutes, city: C
     return eid
 
 
-@toolbox.tool(phrase="cancel {event_id}", requires=("calendar_sync",), tags=("state_change",))
-def cancel_event(event_id: EventId) -> Title:
-    """Cancel an upcoming event and notify its attendees.
+@toolbox.tool(
+    asks=("cancel {event_id} and tell me which event it was", "please call off {event_id}; what was its title?",
+          "I can't make {event_id}. Cancel it and confirm the title."),
+    requires=("calendar_sync",),
+    tags=("state_change",),
+)
+def cancel_event(event_id: EventId) -> str:
+    """Cancel an upcoming event and notify its attendees (not one just moved or with guests just invited).
 
     Args:
         event_id: The id of the event to cancel, e.g. "EVT-1042".
@@ -476,12 +586,24 @@ def cancel_event(event_id: EventId) -> Title:
     w = world(CalendarWorld)
     require(w.state.get("calendar_sync", True), "Calendar sync is off, so attendees cannot be notified: turn calendar sync on first")
     row = _upcoming(event_id)
+    # Attendees were just told of a new time or a new guest: calling the event off in the same
+    # breath sends them contradicting notices, so the user has to decide which change stands.
+    require(event_id not in w.state.get("moved", {}) and event_id not in w.state.get("invited", {}),
+            f"event {event_id} was just moved or had guests invited, and attendees were notified; "
+            "ask the user whether to cancel it after all")
     w.state.setdefault("cancelled", []).append(event_id)
     return row["title"]
 
 
-@toolbox.tool(phrase="move {event_id} to {new_start}", requires=("calendar_sync",), tags=("state_change",))
-def reschedule_event(event_id: EventId, new_start: Moment) -> tuple[Moment, Moment]:
+@toolbox.tool(
+    asks=("move {event_id} to {new_start} and tell me when it will end",
+          "reschedule {event_id} to start at {new_start}; when does it finish then?",
+          "push {event_id} to {new_start}. What are its new start and end times?"),
+    sense=(around("new_start", before=0, after=60),),
+    requires=("calendar_sync",),
+    tags=("state_change",),
+)
+def reschedule_event(event_id: EventId, new_start: NewTime) -> tuple[str, str]:
     """Move an upcoming event to a new start time, keeping its length.
 
     Args:
@@ -497,13 +619,20 @@ def reschedule_event(event_id: EventId, new_start: Moment) -> tuple[Moment, Mome
     row = _upcoming(event_id)
     moment = _moment(new_start, "new_start")
     require(moment > NOW, f"new_start {new_start} is in the past (now is {_fmt(NOW)}); pick a future time")
-    w.state.setdefault("moved", {})[event_id] = _fmt(moment)
+    if _fmt(moment) != row["start"]:  # moving an event to where it already is changes nothing
+        w.state.setdefault("moved", {})[event_id] = _fmt(moment)
     return _fmt(moment), _fmt(moment + timedelta(minutes=row["minutes"]))
 
 
-@toolbox.tool(phrase="invite {person} to {event_id}", requires=("calendar_sync",), tags=("state_change",))
-def invite_to_event(event_id: EventId, person: Person) -> int:
-    """Invite a person to an upcoming event.
+@toolbox.tool(
+    asks=("invite {person} to {event_id} and tell me how many people will attend",
+          "add {person} to {event_id}; how many attendees are there now?",
+          "send {person} an invitation to {event_id} and give me the new head count"),
+    requires=("calendar_sync",),
+    tags=("state_change",),
+)
+def invite_to_event(event_id: EventId, person: Invitee) -> int:
+    """Invite a person to an upcoming event that has guests (personal appointments have none).
 
     Args:
         event_id: The event id, e.g. "EVT-1042".
@@ -516,13 +645,20 @@ def invite_to_event(event_id: EventId, person: Person) -> int:
     require(w.state.get("calendar_sync", True), "Calendar sync is off, so the invitation cannot be sent: turn calendar sync on first")
     row = _upcoming(event_id)
     name = _person(person)
+    require(name.lower() != OWNER.lower(), f"{name} owns this calendar and attends every event in it")
+    require(bool(row["attendees"]), f"event {event_id} ({row['title']}) is a personal appointment without guests")
     require(name.lower() not in (a.lower() for a in row["attendees"]), f"{name} already attends event {event_id}")
     w.state.setdefault("invited", {}).setdefault(event_id, []).append(name)
     return len(row["attendees"]) + 1
 
 
-@toolbox.tool(phrase="check whether I am free at {start} for {duration_minutes} minutes")
-def check_availability(start: Moment, duration_minutes: Minutes) -> tuple[bool, int]:
+@toolbox.tool(
+    asks=("am I free at {start} for {duration_minutes}?",
+          "check my calendar: is {start} free for {duration_minutes}, and how many events clash?",
+          "would {duration_minutes} starting at {start} clash with anything in my calendar?"),
+    sense=(around("start", before=0, after=60), within("duration_minutes", 15, 240)),
+)
+def check_availability(start: ProposedTime, duration_minutes: Minutes) -> tuple[bool, int]:
     """Check whether the calendar is free for a period.
 
     Args:
@@ -537,8 +673,16 @@ def check_availability(start: Moment, duration_minutes: Minutes) -> tuple[bool, 
     return not overlapping, len(overlapping)
 
 
-@toolbox.tool(phrase="find a free {duration_minutes}-minute slot on {date}")
-def find_free_slot(date: Day, duration_minutes: Minutes) -> Moment:
+@toolbox.tool(
+    asks=("when is my first free slot of {duration_minutes} on {date}?",
+          "find the earliest gap of {duration_minutes} in my working day on {date}",
+          "I need {duration_minutes} on {date}. When am I first free?"),
+    gives={"slot_start, slot_minutes": ("my first free slot of {duration_minutes} on {date}",
+                                        "the earliest gap of {duration_minutes} in my calendar on {date}"),
+           "slot_start": ("the start of my first free slot of {duration_minutes} on {date}",)},
+    sense=(around("date", before=0, after=60), within("duration_minutes", 15, 240)),
+)
+def find_free_slot(date: PlanningDay, duration_minutes: Minutes) -> tuple[FreeSlot, SlotMinutes]:
     """Find the earliest free slot of a given length on a date, within working hours (09:00-18:00).
 
     Args:
@@ -547,6 +691,7 @@ def find_free_slot(date: Day, duration_minutes: Minutes) -> Moment:
 
     Returns:
         slot_start: the start of the earliest free slot (YYYY-MM-DDTHH:MM, on the half hour).
+        slot_minutes: the length of that free slot (the minutes asked for).
     """
     w = world(CalendarWorld)
     day = _day(date)
@@ -559,12 +704,18 @@ def find_free_slot(date: Day, duration_minutes: Minutes) -> Moment:
     for offset in range(first, WORK_END - duration_minutes + 1, 30):
         start = base + timedelta(minutes=offset)
         if not _overlaps(w, start, duration_minutes):
-            return _fmt(start)
+            return _fmt(start), duration_minutes
     raise ToolError(f"no free {duration_minutes}-minute slot on {date} between 09:00 and 18:00; try another date or a shorter slot")
 
 
-@toolbox.tool(phrase="set a reminder saying {text} for {due}", requires=("reminder_alerts",), tags=("state_change",))
-def add_reminder(text: ReminderText, due: Moment) -> ReminderId:
+@toolbox.tool(
+    asks=('remind me to "{text}" at {due}', 'set a reminder "{text}" for {due} and give me its id',
+          'add a reminder saying "{text}" for {due}. What is its id?'),
+    sense=(around("due", before=0, after=60),),
+    requires=("reminder_alerts",),
+    tags=("state_change",),
+)
+def add_reminder(text: ReminderText, due: ReminderTime) -> str:
     """Add a reminder with an alert at its due time.
 
     Args:
@@ -586,7 +737,10 @@ def add_reminder(text: ReminderText, due: Moment) -> ReminderId:
     return rid
 
 
-@toolbox.tool(phrase="list my open reminders")
+@toolbox.tool(
+    asks=("list my open reminders", "what reminders do I still have to do?",
+          "show me all my reminders that aren't done yet, soonest first"),
+)
 def list_reminders(include_completed: bool = False) -> list[ReminderId]:
     """List reminder ids, soonest due first.
 
@@ -601,8 +755,12 @@ def list_reminders(include_completed: bool = False) -> list[ReminderId]:
             if include_completed or not row["done"]]
 
 
-@toolbox.tool(phrase="look up {reminder_id}")
-def get_reminder(reminder_id: ReminderId) -> tuple[ReminderText, Moment, bool]:
+@toolbox.tool(
+    asks=("what does {reminder_id} say, when is it due, and is it done?",
+          "look up {reminder_id}: its text, its due time and whether it's completed",
+          "is {reminder_id} done yet? Tell me what it says and when it's due."),
+)
+def get_reminder(reminder_id: ReminderId) -> tuple[str, str, bool]:
     """Get a reminder's text, due time and whether it is completed.
 
     Args:
@@ -617,8 +775,12 @@ def get_reminder(reminder_id: ReminderId) -> tuple[ReminderText, Moment, bool]:
     return row["text"], row["due"], row["done"]
 
 
-@toolbox.tool(phrase="mark {reminder_id} as done", tags=("state_change",))
-def complete_reminder(reminder_id: ReminderId) -> int:
+@toolbox.tool(
+    asks=("mark {reminder_id} as done and tell me how many are still open", "I've finished {reminder_id}. Tick it off, please.",
+          "complete {reminder_id}. How many open reminders are left?"),
+    tags=("state_change",),
+)
+def complete_reminder(reminder_id: ReminderToComplete) -> int:
     """Mark a reminder as completed.
 
     Args:
@@ -634,8 +796,12 @@ def complete_reminder(reminder_id: ReminderId) -> int:
     return sum(not r["done"] for r in _reminders(w).values())
 
 
-@toolbox.tool(phrase="delete {reminder_id}", tags=("state_change",))
-def delete_reminder(reminder_id: ReminderId) -> int:
+@toolbox.tool(
+    asks=("delete {reminder_id}", "remove {reminder_id} from my reminders and tell me how many remain",
+          "I don't need {reminder_id} anymore. Delete it, please."),
+    tags=("state_change",),
+)
+def delete_reminder(reminder_id: ReminderToDelete) -> int:
     """Delete a reminder, open or completed.
 
     Args:
@@ -650,8 +816,11 @@ def delete_reminder(reminder_id: ReminderId) -> int:
     return len(_reminders(w))
 
 
-@toolbox.tool(phrase="turn calendar sync {enabled}", tags=("state_change",))
-def set_calendar_sync(enabled: bool) -> bool:
+@toolbox.tool(
+    asks=("switch calendar sync {enabled}", "turn {enabled} calendar syncing", "turn {enabled} calendar sync and confirm the setting"),
+    tags=("state_change",),
+)
+def set_calendar_sync(enabled: Annotated[bool, Kind("calendar_sync_switch")]) -> bool:
     """Turn calendar sync (saving changes and notifying attendees) on or off.
 
     Args:
@@ -664,8 +833,12 @@ def set_calendar_sync(enabled: bool) -> bool:
     return enabled
 
 
-@toolbox.tool(phrase="turn reminder alerts {enabled}", tags=("state_change",))
-def set_reminder_alerts(enabled: bool) -> bool:
+@toolbox.tool(
+    asks=("switch reminder alerts {enabled}", "turn {enabled} the alerts for my reminders",
+          "turn {enabled} reminder notifications and confirm the setting"),
+    tags=("state_change",),
+)
+def set_reminder_alerts(enabled: Annotated[bool, Kind("reminder_alerts_switch")]) -> bool:
     """Turn reminder alerts (notifications when a reminder is due) on or off.
 
     Args:
@@ -676,3 +849,8 @@ def set_reminder_alerts(enabled: bool) -> bool:
     """
     world(CalendarWorld).state["reminder_alerts"] = enabled
     return enabled
+
+
+@toolbox.facts_about("event_id")
+def _event_facts(w: CalendarWorld, event_id: str) -> dict:
+    return {"city": w.events[event_id]["city"]}

@@ -11,27 +11,43 @@ from datetime import date, timedelta
 from typing import Annotated, Literal
 
 from factory.gazetteer import CITIES, CITY_BY_NAME, CURRENCY_BY_CODE, FIRST_NAMES, LAST_NAMES, NOW
+from factory.sense import within
 from factory.toolbox import Kind, Toolbox, World, require, world
 
 toolbox = Toolbox()
 
-Sku = Annotated[str, Kind("sku")]
+Sku = Annotated[str, Kind("product")]  # a SKU; the kind is the noun of "that product" in a request
 ProductMention = Annotated[str, Kind("product_mention")]
 SearchTerms = Annotated[str, Kind("product_search_terms")]
 Seller = Annotated[str, Kind("seller_name")]
 CustomerId = Annotated[str, Kind("customer_id")]
 OrderId = Annotated[str, Kind("order_id")]
+# A request about an order is about one still on its way (its status, its parcel, calling it
+# off) or about one delivered (sending it back): these roles draw literal order ids from the
+# orders each request can be about, and tie a status check to a cancellation of the same order.
+OpenOrderId = Annotated[str, Kind("order_id", role="open_order")]
+DeliveredOrderId = Annotated[str, Kind("order_id", role="delivered_order")]
 ReturnId = Annotated[str, Kind("return_id")]
 Coupon = Annotated[str, Kind("coupon_code")]
 Quantity = Annotated[int, Kind("item_quantity")]
-City = Annotated[str, Kind("city")]
-Address = Annotated[str, Kind("address")]
-Email = Annotated[str, Kind("email")]
-Phone = Annotated[str, Kind("phone_number")]
-Person = Annotated[str, Kind("person_name")]
-Day = Annotated[str, Kind("date")]
-Currency = Annotated[str, Kind("currency_code")]
-Money = Annotated[float, Kind("money_amount")]
+# The city a parcel goes to: a customer's delivery city feeds a shipping estimate, and no other
+# seed's city (a weather report's, an author's birthplace) is taken for one, nor is a customer's
+# city a place to ask the weather of.
+DeliveryCity = Annotated[str, Kind("city", role="delivery_city")]
+BillingAddress = Annotated[str, Kind("address", role="billing")]
+CustomerEmail = Annotated[str, Kind("email", role="customer")]
+CustomerPhone = Annotated[str, Kind("phone_number", role="customer")]
+Customer = Annotated[str, Kind("person_name", role="customer")]
+Reviewer = Annotated[str, Kind("person_name", role="reviewer")]
+SellerEmail = Annotated[str, Kind("email", role="seller")]
+SellerPhone = Annotated[str, Kind("phone_number", role="seller")]
+# The day a parcel arrives is the store's answer, not a day a person plans around elsewhere
+# (nobody asks for the temperature on that day a year back).
+DeliveryDay = Annotated[str, Kind("date", role="delivery")]
+# A currency the shopper names to see a price in (the finance seed's convention: a currency in
+# its own right, not the unit of an amount).
+NamedCurrency = Annotated[str, Kind("currency_code", role="currency")]
+Usd = Annotated[float, Kind("money_amount", role="usd")]  # the store prices and charges in US dollars
 
 TODAY = NOW.date()
 RETURN_WINDOW_DAYS = 30  # a delivered order can be returned up to 30 days after delivery
@@ -218,9 +234,10 @@ def build_world(rng: random.Random) -> StoreWorld:
 
 # --- value generators -------------------------------------------------------------------
 
-@toolbox.values_for("sku")
+@toolbox.values_for("product")
 def _skus(w: StoreWorld) -> list[str]:
-    return sorted(w.products)
+    """Products in stock: a request to order a sold-out item only meets an error."""
+    return sorted(sku for sku, row in w.products.items() if row["stock"] > 0)
 
 
 def _resolve(w: StoreWorld, mention: str) -> list[str]:
@@ -230,11 +247,14 @@ def _resolve(w: StoreWorld, mention: str) -> list[str]:
 
 @toolbox.values_for("product_mention")
 def _mentions(w: StoreWorld) -> list[str]:
-    """How shoppers name a product: the name in lower case, or its first and last words."""
+    """How shoppers name a product: its full name, in lower case, or a long name shortened to its
+    brand and what it is ("the Summit hiking backpack")."""
     forms = []
-    for row in sorted(w.products.values(), key=lambda r: r["sku"]):
+    for row in sorted((r for r in w.products.values() if r["stock"] > 0), key=lambda r: r["sku"]):
         words = row["name"].split()
-        forms += [row["name"].lower(), f"the {words[0]} {words[-1]}".lower()]
+        forms += [row["name"], row["name"].lower()]
+        if len(words) >= 4 and len(words[-2]) > 3 and row["category"] != "Books":
+            forms.append(f"the {words[0]} {words[-2].lower()} {words[-1].lower()}")
     return [f for f in forms if len(_resolve(w, f)) == 1]
 
 
@@ -265,6 +285,18 @@ def _order_ids(w: StoreWorld) -> list[str]:
     return sorted(w.orders)
 
 
+@toolbox.values_for("order_id/open_order")
+def _open_orders(w: StoreWorld) -> list[str]:
+    return sorted(o for o, row in w.orders.items() if row["status"] in ("processing", "shipped"))
+
+
+@toolbox.values_for("order_id/delivered_order")
+def _returnable_orders(w: StoreWorld) -> list[str]:
+    returned = {r["order"] for r in w.returns.values()}
+    return sorted(o for o, row in w.orders.items() if row["status"] == "delivered" and o not in returned
+                  and (TODAY - date.fromisoformat(row["delivery_date"])).days <= RETURN_WINDOW_DAYS)
+
+
 @toolbox.values_for("return_id")
 def _return_ids(w: StoreWorld) -> list[str]:
     return sorted(w.returns)
@@ -287,17 +319,54 @@ def _cities(w: StoreWorld) -> list[str]:
 
 @toolbox.values_for("currency_code")
 def _currencies(w: StoreWorld) -> list[str]:
-    return sorted(CURRENCY_BY_CODE)
+    """Every currency, the ones shoppers check most often more often."""
+    return ["EUR", "GBP", "CAD", "AUD", "JPY", "EUR", "GBP", "CAD", *sorted(CURRENCY_BY_CODE)]
 
 
 @toolbox.values_for("address")
 def _addresses(w: StoreWorld) -> list[str]:
-    return [w.customers[c]["address"] for c in sorted(w.customers)]
+    """Street addresses in served cities, other than the billing address already on file."""
+    return [w.customers[c]["address"] for c in sorted(w.customers) if w.customers[c]["address"] != w.state["billing_address"]]
+
+
+toolbox.bridge("currency_code")  # a price in a currency named elsewhere ("yen")
+toolbox.written_as("product", "item {}")
+toolbox.written_as("order_id", "order {}")
+toolbox.written_as("return_id", "return {}")
+toolbox.written_as("customer_id", "customer {}")
+toolbox.written_as("coupon_code", "coupon {}")
+
+
+@toolbox.facts_about("product")
+def _product_facts(w: StoreWorld, sku: str) -> dict:
+    return {"seller_name": w.products[sku]["seller"]}
+
+
+@toolbox.facts_about("customer_id")
+def _customer_facts(w: StoreWorld, customer_id: str) -> dict:
+    row = w.customers[customer_id]
+    return {"email": row["email"], "city": row["city"]}
+
+
+@toolbox.facts_about("order_id")
+def _order_facts(w: StoreWorld, order_id: str) -> dict:
+    row = w.orders[order_id]
+    return {"customer_id": row["customer"], "city": row["city"]}
+
+
+@toolbox.facts_about("return_id")
+def _return_facts(w: StoreWorld, return_id: str) -> dict:
+    order = w.orders[w.returns[return_id]["order"]]
+    return {"order_id": order["id"], "customer_id": order["customer"]}
 
 
 # --- catalog ------------------------------------------------------------------------------
 
-@toolbox.tool(phrase="search the store for {query}", tags=("search",))
+@toolbox.tool(
+    asks=("search the store for {query}", "what does the store have for {query}?",
+          "find the products matching {query} in the shop", "which products does the shop list under {query}?"),
+    tags=("search",),
+)
 def search_store(query: SearchTerms, max_results: int = 10) -> list[Sku]:
     """Search the store's catalog by words in a product's name, category or seller.
 
@@ -317,7 +386,11 @@ def search_store(query: SearchTerms, max_results: int = 10) -> list[Sku]:
     return hits[:max_results]
 
 
-@toolbox.tool(phrase="find the SKU of {product}", tags=("canonicalise",))
+@toolbox.tool(
+    asks=("what's the SKU of {product}?", "find the item number of {product}", "look up the product code of {product}"),
+    gives={"sku": "{product}"},  # shoppers name the product; finding its SKU is the agent's part
+    tags=("canonicalise",),
+)
 def resolve_product_sku(product: ProductMention) -> Sku:
     """Resolve a product as a shopper names it to the store's SKU.
 
@@ -334,8 +407,14 @@ def resolve_product_sku(product: ProductMention) -> Sku:
     return hits[0]
 
 
-@toolbox.tool(phrase="get the product details of {sku}")
-def get_product_details(sku: Sku) -> tuple[str, Money, SearchTerms, Seller]:
+@toolbox.tool(
+    asks=("what is {sku}, how much does it cost, what category is it in and who sells it?",
+          "get the name, price, category and seller of {sku}",
+          "tell me about {sku}: its name, price, category and seller"),
+    gives={"category": "the category of {sku}",
+           "seller_name": ("the seller of {sku}", "the shop that sells {sku}")},
+)
+def get_product_details(sku: Sku) -> tuple[str, Usd, SearchTerms, Seller]:
     """Get a product's name, price, category and seller.
 
     Args:
@@ -351,8 +430,12 @@ def get_product_details(sku: Sku) -> tuple[str, Money, SearchTerms, Seller]:
     return row["name"], row["price"], row["category"], row["seller"]
 
 
-@toolbox.tool(phrase="check how many units of {sku} are in stock")
-def check_product_stock(sku: Sku) -> tuple[int, City]:
+@toolbox.tool(
+    asks=("how many units of {sku} are in stock, and where does it ship from?",
+          "check the stock of {sku} and the city it ships from",
+          "is {sku} in stock? Tell me how many units and which city it ships from."),
+)
+def check_product_stock(sku: Sku) -> tuple[int, str]:
     """Check a product's available stock and the city of the warehouse it ships from.
 
     Args:
@@ -367,8 +450,14 @@ def check_product_stock(sku: Sku) -> tuple[int, City]:
     return w.stock(row["sku"]), SELLERS[row["seller"]][0]
 
 
-@toolbox.tool(phrase="estimate shipping for {sku} to {destination_city}")
-def estimate_shipping(sku: Sku, destination_city: City) -> tuple[Money, Day]:
+@toolbox.tool(
+    asks=("what would shipping {sku} to {destination_city} cost, and when would it arrive?",
+          "estimate the shipping cost and delivery date of {sku} to {destination_city}",
+          "if {sku} is ordered today, how much is delivery to {destination_city} and when does it get there?",
+          "quote me shipping for {sku} to {destination_city}, with the expected delivery date"),
+    gives={"delivery_date": "the day {sku} would arrive in {destination_city} if ordered today"},
+)
+def estimate_shipping(sku: Sku, destination_city: DeliveryCity) -> tuple[Usd, DeliveryDay]:
     """Estimate the shipping cost and delivery date of a product ordered today to a city.
 
     Args:
@@ -387,8 +476,12 @@ def estimate_shipping(sku: Sku, destination_city: City) -> tuple[Money, Day]:
     return cost, (TODAY + timedelta(days=days)).isoformat()
 
 
-@toolbox.tool(phrase="get the contact details of {seller}")
-def get_seller_info(seller: Seller) -> tuple[Email, Phone, City]:
+@toolbox.tool(
+    asks=("how can I reach {seller}? Give me their support email, phone number and city.",
+          "get the support email, phone number and home city of {seller}",
+          "find the contact details of {seller}"),
+)
+def get_seller_info(seller: Seller) -> tuple[SellerEmail, SellerPhone, str]:
     """Get a marketplace seller's support email, phone number and home city.
 
     Args:
@@ -407,8 +500,12 @@ def get_seller_info(seller: Seller) -> tuple[Email, Phone, City]:
     return f"support@{slug}.example.com", f"+{CALLING_CODES[country]}-800-555-{digits:04d}", city
 
 
-@toolbox.tool(phrase="get the customer reviews of {sku}")
-def get_product_reviews(sku: Sku) -> tuple[float, int, Person]:
+@toolbox.tool(
+    asks=("how well is {sku} rated, by how many reviewers, and who wrote the most helpful review?",
+          "get the average rating, review count and top reviewer of {sku}",
+          "are the reviews of {sku} any good? Give me the star rating, the number of reviews and the top reviewer."),
+)
+def get_product_reviews(sku: Sku) -> tuple[float, int, Reviewer]:
     """Get a product's average star rating, number of reviews and its most helpful reviewer.
 
     Args:
@@ -423,8 +520,12 @@ def get_product_reviews(sku: Sku) -> tuple[float, int, Person]:
     return row["rating"], row["reviews"], row["top_reviewer"]
 
 
-@toolbox.tool(phrase="check whether coupon {coupon_code} applies to {sku}")
-def validate_coupon(coupon_code: Coupon, sku: Sku) -> tuple[bool, Money]:
+@toolbox.tool(
+    asks=("does {coupon_code} work on {sku}, and what would I pay with it?",
+          "check whether {coupon_code} applies to {sku} and give me the price after it",
+          "I have {coupon_code}. Can I use it on {sku}, and what's the price after the discount?"),
+)
+def validate_coupon(coupon_code: Coupon, sku: Sku) -> tuple[bool, Usd]:
     """Check whether a coupon code applies to a product today and the price after the discount.
 
     Args:
@@ -450,8 +551,11 @@ def _coupon(code: str) -> tuple[int, str | None]:
     return percent, category
 
 
-@toolbox.tool(phrase="get the price of {sku} in {currency}")
-def get_product_price(sku: Sku, currency: Currency) -> Money:
+@toolbox.tool(
+    asks=("how much does {sku} cost in {currency}?", "show me the price of {sku} in {currency}",
+          "what's the price of {sku} in {currency}?"),
+)
+def get_product_price(sku: Sku, currency: NamedCurrency) -> float:
     """Get a product's price converted into another currency at today's rate.
 
     Args:
@@ -468,8 +572,12 @@ def get_product_price(sku: Sku, currency: Currency) -> Money:
 
 # --- customers and orders -----------------------------------------------------------------
 
-@toolbox.tool(phrase="find the customer account registered to {email}")
-def find_customer_by_email(email: Email) -> CustomerId:
+@toolbox.tool(
+    asks=("which customer account is registered to {email}?", "find the customer id of {email}",
+          "look up the store account that uses {email}"),
+    gives={"customer_id": ("the customer registered as {email}", "the customer with the email {email}")},
+)
+def find_customer_by_email(email: CustomerEmail) -> CustomerId:
     """Find the customer account registered to an email address.
 
     Args:
@@ -486,8 +594,13 @@ def find_customer_by_email(email: Email) -> CustomerId:
     return hits[0]
 
 
-@toolbox.tool(phrase="get the profile of {customer_id}")
-def get_customer_profile(customer_id: CustomerId) -> tuple[Person, Email, Phone, Address, City]:
+@toolbox.tool(
+    asks=("get the name, email, phone number, address and city on file for {customer_id}",
+          "who is {customer_id}? Give me their name, email, phone number and delivery address.",
+          "pull up the profile of {customer_id}: name, contact details and delivery address"),
+    gives={"city": ("the city {customer_id} lives in", "the home city of {customer_id}")},
+)
+def get_customer_profile(customer_id: CustomerId) -> tuple[Customer, str, CustomerPhone, str, DeliveryCity]:
     """Get a customer's name, contact details and default delivery address.
 
     Args:
@@ -504,7 +617,10 @@ def get_customer_profile(customer_id: CustomerId) -> tuple[Person, Email, Phone,
     return row["name"], row["email"], row["phone"], row["address"], row["city"]
 
 
-@toolbox.tool(phrase="list the orders placed by {customer_id}")
+@toolbox.tool(
+    asks=("list the orders of {customer_id}, most recent first", "what has {customer_id} ordered? Give me the order ids, newest first.",
+          "show me the order history of {customer_id}"),
+)
 def list_customer_orders(customer_id: CustomerId) -> list[OrderId]:
     """List a customer's orders, most recent first.
 
@@ -520,8 +636,13 @@ def list_customer_orders(customer_id: CustomerId) -> list[OrderId]:
     return [r["id"] for r in sorted(rows, key=lambda r: (r["order_date"], r["id"]), reverse=True)]
 
 
-@toolbox.tool(phrase="get the status and delivery details of {order_id}")
-def get_order_details(order_id: OrderId) -> tuple[str, Day, Address, list[Sku]]:
+@toolbox.tool(
+    asks=("what's the status of {order_id}, when is it delivered, where does it go and what's in it?",
+          "get the status, delivery date, shipping address and items of {order_id}",
+          "check on {order_id} for me: status, delivery date, address and the products in it"),
+    gives={"delivery_date": "the delivery date of {order_id}"},
+)
+def get_order_details(order_id: OpenOrderId) -> tuple[str, DeliveryDay, str, list[Sku]]:
     """Get an order's status, delivery date, delivery address and the products in it.
 
     Args:
@@ -538,8 +659,13 @@ def get_order_details(order_id: OrderId) -> tuple[str, Day, Address, list[Sku]]:
     return order["status"], planned, order["address"], sorted(order["items"])
 
 
-@toolbox.tool(phrase="track the parcel of {order_id}")
-def track_shipment(order_id: OrderId) -> tuple[str, str, City, Day]:
+@toolbox.tool(
+    asks=("where is the parcel of {order_id} now, who's carrying it and when will it arrive?",
+          "track the parcel of {order_id}: carrier, latest event, current city and expected delivery",
+          "has {order_id} shipped yet? Tell me the carrier, the latest tracking event, where it is and when it's due."),
+    gives={"estimated_delivery": "the expected delivery date of {order_id}"},
+)
+def track_shipment(order_id: OpenOrderId) -> tuple[str, str, str, DeliveryDay]:
     """Track an order's parcel: carrier, latest tracking event, where it is now and when it should arrive.
 
     Args:
@@ -566,8 +692,16 @@ def track_shipment(order_id: OrderId) -> tuple[str, str, City, Day]:
     return order["carrier"], event, where, order["delivery_date"]
 
 
-@toolbox.tool(phrase="place an order for {sku}, quantity {quantity}", requires=("payment_method_on_file",), tags=("state_change",))
-def place_order(sku: Sku, quantity: Quantity) -> tuple[OrderId, Money]:
+@toolbox.tool(
+    asks=("order {quantity} unit(s) of {sku} for me and tell me the order number and total",
+          "buy {quantity} unit(s) of {sku} with my saved payment method; what's the order id and the total charged?",
+          "place an order for {quantity} unit(s) of {sku} and give me the order id and total",
+          "I need {quantity} unit(s) of {sku}. Place the order and tell me the order number and what I was charged."),
+    sense=(within("quantity", 1, 3),),
+    requires=("payment_method_on_file",),
+    tags=("state_change",),
+)
+def place_order(sku: Sku, quantity: Quantity) -> tuple[str, Usd]:
     """Place an order from the signed-in shopper's account, paid with the payment method on file and delivered to their default address.
 
     Args:
@@ -603,8 +737,12 @@ def place_order(sku: Sku, quantity: Quantity) -> tuple[OrderId, Money]:
     return order_id, placed[order_id]["total"]
 
 
-@toolbox.tool(phrase="cancel {order_id}", tags=("state_change",))
-def cancel_order(order_id: OrderId) -> tuple[str, Money]:
+@toolbox.tool(
+    asks=("cancel {order_id} and tell me how much is refunded", "I no longer want {order_id}. Cancel it and tell me the refund.",
+          "call off {order_id}; what's its status afterwards and how much will I get back?"),
+    tags=("state_change",),
+)
+def cancel_order(order_id: OpenOrderId) -> tuple[str, Usd]:
     """Cancel an order that has not been delivered or handed to the courier for delivery; the payment is refunded in full.
 
     Args:
@@ -625,10 +763,15 @@ def cancel_order(order_id: OrderId) -> tuple[str, Money]:
     return "cancelled", order["total"]
 
 
-@toolbox.tool(phrase="start a return of {order_id} with reason {reason}", tags=("state_change",))
+@toolbox.tool(
+    asks=("start a return of {order_id} with the reason {reason}; what's the return id and the refund?",
+          "I want to send back {order_id} ({reason}). Open a return and tell me the return number and refund amount.",
+          "open a return for {order_id}, reason {reason}, and tell me the return id and how much I'll be refunded"),
+    tags=("state_change",),
+)
 def start_return(
-    order_id: OrderId, reason: Literal["damaged", "wrong-item", "not-as-described", "no-longer-needed"]
-) -> tuple[ReturnId, Money]:
+    order_id: DeliveredOrderId, reason: Literal["damaged", "wrong-item", "not-as-described", "no-longer-needed"]
+) -> tuple[str, Usd]:
     """Start a return for a delivered order; returns are accepted up to 30 days after delivery.
 
     Args:
@@ -657,8 +800,11 @@ def start_return(
     return return_id, refund
 
 
-@toolbox.tool(phrase="check the refund status of {return_id}")
-def get_refund_status(return_id: ReturnId) -> tuple[str, Money]:
+@toolbox.tool(
+    asks=("where does the refund of {return_id} stand, and how much is it?", "check the refund status and amount of {return_id}",
+          "has {return_id} been refunded yet? How much is it for?"),
+)
+def get_refund_status(return_id: ReturnId) -> tuple[str, Usd]:
     """Check where the refund of a return stands.
 
     Args:
@@ -678,7 +824,12 @@ def get_refund_status(return_id: ReturnId) -> tuple[str, Money]:
 
 # --- checkout settings ----------------------------------------------------------------------
 
-@toolbox.tool(phrase="add {method} as a payment method", requires=("billing_address_on_file",), tags=("state_change",))
+@toolbox.tool(
+    asks=("add {method} as a payment method on my account", "save {method} to my account for paying and tell me its id",
+          "set up {method} as a way to pay on my store account"),
+    requires=("billing_address_on_file",),
+    tags=("state_change",),
+)
 def add_payment_method(method: Literal["credit-card", "debit-card", "paypal", "gift-card"]) -> str:
     """Add a payment method to the signed-in shopper's account; needs a billing address on file.
 
@@ -697,8 +848,12 @@ def add_payment_method(method: Literal["credit-card", "debit-card", "paypal", "g
     return method_id
 
 
-@toolbox.tool(phrase="set my billing address to {address}", tags=("state_change",))
-def set_billing_address(address: Address) -> City:
+@toolbox.tool(
+    asks=("set my billing address to {address}", "change the billing address on my account to {address}",
+          "I've moved. My billing address is now {address}; update it and tell me the billing city."),
+    tags=("state_change",),
+)
+def set_billing_address(address: BillingAddress) -> str:
     """Set the signed-in shopper's billing address.
 
     Args:
@@ -720,10 +875,14 @@ toolbox.condition(
     holds=lambda w: bool(w.state.get("payment_methods")),
     broken_state={"payment_methods": []},
     fix=("add_payment_method", {"method": "credit-card"}),
+    free=("method",),  # any kind of payment method lets an order through
+    says="I don't have a payment method saved on my store account.",
 )
 toolbox.condition(
     "billing_address_on_file",
     holds=lambda w: bool(w.state.get("billing_address")),
     broken_state={"billing_address": None},
     fix=("set_billing_address", {"address": "500 Market Street, San Francisco"}),
+    context="My billing address is {address}.",
+    says="My store account has no billing address yet.",
 )

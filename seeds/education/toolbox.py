@@ -279,7 +279,7 @@ def _countries(w: EducationWorld) -> list[str]:
 
 # --- catalogue ---------------------------------------------------------------------------
 
-@toolbox.tool(phrase="search the course catalogue for {query}", tags=("search",))
+@toolbox.tool(asks="search the course catalogue for {query}", tags=("search",))
 def search_courses(query: CourseQuery, max_results: int = 5) -> list[CourseCode]:
     """Search the course catalogue by words in a course's code, title, subject or instructor's name.
 
@@ -299,7 +299,7 @@ def search_courses(query: CourseQuery, max_results: int = 5) -> list[CourseCode]
     return hits[:max_results]
 
 
-@toolbox.tool(phrase="work out the course code meant by \"{text}\"", tags=("canonicalise",))
+@toolbox.tool(asks="work out the course code meant by \"{text}\"", tags=("canonicalise",))
 def normalise_course_code(text: CourseText) -> CourseCode:
     """Turn a course code as people write it into the catalogue's canonical course code.
 
@@ -322,7 +322,7 @@ def normalise_course_code(text: CourseText) -> CourseCode:
     return code
 
 
-@toolbox.tool(phrase="look up the title, instructor, credits and meeting times of {course_code}")
+@toolbox.tool(asks="look up the title, instructor, credits and meeting times of {course_code}")
 def get_course_details(course_code: CourseCode) -> tuple[CourseTitle, Person, int, str]:
     """Get a course's title, instructor, credit value and weekly meeting times.
 
@@ -339,7 +339,7 @@ def get_course_details(course_code: CourseCode) -> tuple[CourseTitle, Person, in
     return row["title"], row["instructor"], row["credits"], row["schedule"]
 
 
-@toolbox.tool(phrase="list the prerequisites of {course_code}")
+@toolbox.tool(asks="list the prerequisites of {course_code}")
 def get_course_prerequisites(course_code: CourseCode) -> list[CourseCode]:
     """List the courses that must be passed before taking a course.
 
@@ -353,7 +353,7 @@ def get_course_prerequisites(course_code: CourseCode) -> list[CourseCode]:
     return [f"{row['dept']}{level}" for level in PREREQUISITES[row["level"]]]
 
 
-@toolbox.tool(phrase="find the building and room where {course_code} meets")
+@toolbox.tool(asks="find the building and room where {course_code} meets")
 def get_course_location(course_code: CourseCode) -> tuple[Building, str]:
     """Find the building and room where a course's classes meet.
 
@@ -368,7 +368,7 @@ def get_course_location(course_code: CourseCode) -> tuple[Building, str]:
     return row["building"], row["room"]
 
 
-@toolbox.tool(phrase="find the street address of {building}")
+@toolbox.tool(asks="find the street address of {building}")
 def get_building_address(building: Building) -> tuple[Address, City]:
     """Get the street address and city of a university building.
 
@@ -384,7 +384,7 @@ def get_building_address(building: Building) -> tuple[Address, City]:
     return address, city
 
 
-@toolbox.tool(phrase="find the university campus nearest to {city}")
+@toolbox.tool(asks="find the university campus nearest to {city}")
 def get_nearest_campus(city: City) -> tuple[str, Building, float]:
     """Find the university campus closest to a city, with its main building.
 
@@ -401,7 +401,7 @@ def get_nearest_campus(city: City) -> tuple[str, Building, float]:
     return f"{UNIVERSITY} {nearest} Campus", CAMPUSES[nearest], float(round(_distance_km(city, nearest)))
 
 
-@toolbox.tool(phrase="find when and where the final exam of {course_code} takes place")
+@toolbox.tool(asks="find when and where the final exam of {course_code} takes place")
 def get_exam_schedule(course_code: CourseCode) -> tuple[Moment, Building, int]:
     """Get the date, time, place and length of a course's final exam this term.
 
@@ -417,7 +417,7 @@ def get_exam_schedule(course_code: CourseCode) -> tuple[Moment, Building, int]:
     return row["exam"], row["exam_building"], row["exam_minutes"]
 
 
-@toolbox.tool(phrase="find the required textbook for {course_code}")
+@toolbox.tool(asks="find the required textbook for {course_code}")
 def get_course_textbook(course_code: CourseCode) -> tuple[Isbn, Title]:
     """Get the ISBN and title of a course's required textbook.
 
@@ -433,7 +433,7 @@ def get_course_textbook(course_code: CourseCode) -> tuple[Isbn, Title]:
     return isbn, w.books[isbn]["title"]
 
 
-@toolbox.tool(phrase="find the first office hours {instructor} holds on or after {date}")
+@toolbox.tool(asks="find the first office hours {instructor} holds on or after {date}")
 def get_instructor_office_hours(instructor: Person, date: Day) -> tuple[Moment, Building]:
     """Find an instructor's next weekly office hours on or after a date.
 
@@ -458,7 +458,7 @@ def get_instructor_office_hours(instructor: Person, date: Day) -> tuple[Moment, 
 
 # --- student records ---------------------------------------------------------------------
 
-@toolbox.tool(phrase="look up the student ID of {student_name}")
+@toolbox.tool(asks="look up the student ID of {student_name}")
 def find_student_id(student_name: StudentName) -> StudentId:
     """Look up a student's ID by their full name in the student directory.
 
@@ -474,7 +474,7 @@ def find_student_id(student_name: StudentName) -> StudentId:
     return match
 
 
-@toolbox.tool(phrase="get the academic transcript of the student with {student_id}")
+@toolbox.tool(asks="get the academic transcript of the student with {student_id}")
 def get_student_transcript(student_id: StudentId) -> tuple[float, int, list[CourseCode]]:
     """Get a student's grade point average, earned credits and passed courses.
 
@@ -493,7 +493,7 @@ def get_student_transcript(student_id: StudentId) -> tuple[float, int, list[Cour
     return (round(points / credits, 2) if credits else 0.0), credits, sorted(grades)
 
 
-@toolbox.tool(phrase="find the final grade of the student with {student_id} in {course_code}")
+@toolbox.tool(asks="find the final grade of the student with {student_id} in {course_code}")
 def get_course_grade(student_id: StudentId, course_code: CourseCode) -> tuple[Percentage, LetterGrade]:
     """Get a student's final mark and letter grade in a course they have taken.
 
@@ -513,7 +513,7 @@ def get_course_grade(student_id: StudentId, course_code: CourseCode) -> tuple[Pe
     return pct, _letter(pct)[0]
 
 
-@toolbox.tool(phrase="find the letter grade and grade points for a mark of {percentage}", tags=("canonicalise",))
+@toolbox.tool(asks="find the letter grade and grade points for a mark of {percentage}", tags=("canonicalise",))
 def convert_percentage_to_letter(percentage: Percentage) -> tuple[LetterGrade, float]:
     """Convert a percentage mark to the university's letter grade and grade points.
 
@@ -528,7 +528,7 @@ def convert_percentage_to_letter(percentage: Percentage) -> tuple[LetterGrade, f
     return _letter(percentage)
 
 
-@toolbox.tool(phrase="find the largest scholarship open to students from {country}")
+@toolbox.tool(asks="find the largest scholarship open to students from {country}")
 def get_largest_scholarship(country: Country) -> tuple[str, float, Currency, Day]:
     """Find the largest scholarship for students from a country, with its amount and deadline.
 
@@ -549,7 +549,7 @@ def get_largest_scholarship(country: Country) -> tuple[str, float, Currency, Day
 
 # --- the signed-in student's registration and tuition ----------------------------------------
 
-@toolbox.tool(phrase="enrol me in {course_code} this term", requires=("tuition_paid",), tags=("state_change",))
+@toolbox.tool(asks="enrol me in {course_code} this term", requires=("tuition_paid",), tags=("state_change",))
 def enrol_in_course(course_code: CourseCode) -> tuple[Registration, Day]:
     """Enrol the signed-in student in a course this term (prerequisites passed, tuition paid).
 
@@ -582,7 +582,7 @@ def enrol_in_course(course_code: CourseCode) -> tuple[Registration, Day]:
     return registration, day.isoformat()
 
 
-@toolbox.tool(phrase="drop my course registration with {registration_id}", tags=("state_change",))
+@toolbox.tool(asks="drop my course registration with {registration_id}", tags=("state_change",))
 def drop_course(registration_id: Registration) -> tuple[CourseCode, int]:
     """Drop one of the signed-in student's course registrations this term.
 
@@ -601,7 +601,7 @@ def drop_course(registration_id: Registration) -> tuple[CourseCode, int]:
     return code, _registered_credits(w)
 
 
-@toolbox.tool(phrase="list the courses I am registered for this term")
+@toolbox.tool(asks="list the courses I am registered for this term")
 def list_my_enrolments() -> tuple[list[CourseCode], list[Registration], int]:
     """List the signed-in student's course registrations this term.
 
@@ -615,7 +615,7 @@ def list_my_enrolments() -> tuple[list[CourseCode], list[Registration], int]:
     return [code for _, code in items], [reg for reg, _ in items], _registered_credits(w)
 
 
-@toolbox.tool(phrase="pay my outstanding tuition with the card on file", requires=("payment_card_on_file",),
+@toolbox.tool(asks="pay my outstanding tuition with the card on file", requires=("payment_card_on_file",),
               tags=("state_change",))
 def pay_tuition() -> tuple[float, str]:
     """Pay the signed-in student's outstanding tuition for this term with the payment card on file.
@@ -633,7 +633,7 @@ def pay_tuition() -> tuple[float, str]:
     return paid, f"RCPT-{60000 + number}"
 
 
-@toolbox.tool(phrase="add a {card_brand} card to my student account for payments", tags=("state_change",))
+@toolbox.tool(asks="add a {card_brand} card to my student account for payments", tags=("state_change",))
 def add_payment_card(card_brand: Literal["Visa", "Mastercard", "American Express"]) -> str:
     """Add a payment card to the signed-in student's account, replacing any card on file.
 

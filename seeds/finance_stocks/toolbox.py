@@ -10,24 +10,36 @@ from datetime import date, timedelta
 from typing import Annotated, Literal
 
 from factory.gazetteer import (
-    CITY_BY_NAME, COUNTRIES, COUNTRY_BY_NAME, CURRENCIES, CURRENCY_BY_CODE, FIRST_NAMES, LAST_NAMES, NOW,
+    CITY_BY_NAME, COUNTRIES, COUNTRY_BY_NAME, CURRENCIES, CURRENCY_BY_CODE, FIRST_NAMES, LAST_NAMES, NOW, country_phrase,
 )
+from factory.sense import around, distinct, sensible, within
 from factory.toolbox import Kind, Toolbox, ToolError, World, require, world
 
 toolbox = Toolbox()
 
-Ticker = Annotated[str, Kind("ticker_symbol")]
+# A ticker names a stock: "that stock" reads better than "that ticker symbol" in a request.
+Ticker = Annotated[str, Kind("stock")]
 CompanyName = Annotated[str, Kind("company_name")]
 Day = Annotated[str, Kind("date")]
-Currency = Annotated[str, Kind("currency_code")]
+# A currency code is either the unit of an amount (role "amount": a price's currency, which pairs
+# with the price) or a currency named for its own sake, to convert into or to quote a rate in
+# (role "currency"): the currency a listing is priced in is no target a person converts cash
+# into, and a hotel's or a scholarship's currency without its amount is nothing to convert.
+Currency = Annotated[str, Kind("currency_code", role="amount")]
+NamedCurrency = Annotated[str, Kind("currency_code", role="currency")]
+ReportingCurrency = Annotated[str, Kind("currency_code", role="reporting")]  # a display choice, typed by the user
+# A rate is looked up against a currency people measure by (the dollar, the euro), typed by them;
+# a rate between two currencies found by other look-ups is no request.
+ReferenceCurrency = Annotated[str, Kind("currency_code", role="reference")]
 CurrencyName = Annotated[str, Kind("currency_name")]
 Country = Annotated[str, Kind("country")]
-City = Annotated[str, Kind("city")]
-Address = Annotated[str, Kind("address")]
-Phone = Annotated[str, Kind("phone_number")]
-Person = Annotated[str, Kind("person_name")]
-Sector = Annotated[str, Kind("sector")]
-Money = Annotated[float, Kind("money_amount")]
+# A head office is where a company sits, not a place anyone asks the weather or the UV index of.
+City = Annotated[str, Kind("city", role="head_office")]
+Address = Annotated[str, Kind("address", role="head_office")]
+CompanyPhone = Annotated[str, Kind("phone_number", role="company")]
+MyPhone = Annotated[str, Kind("phone_number", role="account_holder")]
+Ceo = Annotated[str, Kind("person_name", role="ceo")]
+Money = Annotated[float, Kind("money_amount")]  # always next to its currency (a group, or a currency output)
 Shares = Annotated[int, Kind("share_count")]
 SearchTerms = Annotated[str, Kind("market_search_terms")]
 
@@ -196,9 +208,16 @@ def _norm(text: str) -> str:
     return " ".join(re.sub(r"[^a-z0-9& ]", " ", text.lower()).split())
 
 
+# An amount another seed gives with its currency (a listing's asking price, a salary) can be
+# converted; the pair always travels together (a group), so both kinds are bridged. Another
+# seed's country is not: which currency a country uses is rarely what a person wants next.
+toolbox.bridge("currency_code", "money_amount")
+toolbox.written_as("country", country_phrase)
+
+
 # --- value generators -------------------------------------------------------------------
 
-@toolbox.values_for("ticker_symbol")
+@toolbox.values_for("stock")
 def _tickers(w: MarketWorld) -> list[str]:
     return sorted(w.companies)
 
@@ -214,12 +233,32 @@ def _company_names(w: MarketWorld) -> list[str]:
 
 @toolbox.values_for("date")
 def _dates(w: MarketWorld) -> list[str]:
-    return [(FIRST_DAY + timedelta(days=i)).isoformat() for i in range(HISTORY_DAYS - 1)]
+    """Past trading days: people ask about days the markets were open."""
+    return [d.isoformat() for d in TRADING_DAYS]
+
+
+# The currencies people convert between most; every other one still comes up.
+MAJOR_CURRENCIES = ("USD", "EUR", "GBP", "JPY", "CHF", "CAD", "AUD")
 
 
 @toolbox.values_for("currency_code")
 def _currency_codes(w: MarketWorld) -> list[str]:
-    return [c.code for c in CURRENCIES]
+    return [*MAJOR_CURRENCIES, *MAJOR_CURRENCIES, *(c.code for c in CURRENCIES)]
+
+
+@toolbox.values_for("currency_code/currency")
+def _named_currencies(w: MarketWorld) -> list[str]:
+    return _currency_codes(w)
+
+
+@toolbox.values_for("currency_code/reference")
+def _reference_currencies(w: MarketWorld) -> list[str]:
+    return ["USD", "EUR", "USD", "EUR", "GBP", "JPY", "CHF"]
+
+
+@toolbox.values_for("currency_code/reporting")
+def _reporting_currencies(w: MarketWorld) -> list[str]:
+    return ["USD", "EUR", "GBP", "JPY", "CHF"]
 
 
 @toolbox.values_for("currency_name")
@@ -232,9 +271,22 @@ def _countries(w: MarketWorld) -> list[str]:
     return [c.name for c in COUNTRIES]
 
 
+def _nice(value: float) -> float:
+    """A round figure a person would name: two significant digits."""
+    digits = len(str(int(value))) - 2
+    return float(round(value, -digits)) if digits > 0 else float(round(value))
+
+
+@toolbox.values_for("money_amount", "currency_code")
+def _sums(w: MarketWorld) -> list[tuple[float, str]]:
+    """Amounts with their currency, sized as people hold them in that currency (5000 JPY, not 5000 KRW for a coffee)."""
+    codes = [*MAJOR_CURRENCIES, *MAJOR_CURRENCIES, *(c.code for c in CURRENCIES)]
+    return [(_nice(usd * CURRENCY_BY_CODE[code].per_usd), code) for code in codes for usd in (50, 200, 500, 1500, 10000)]
+
+
 @toolbox.values_for("money_amount")
 def _amounts(w: MarketWorld) -> list[float]:
-    return [100.0, 250.0, 500.0, 1000.0, 2500.0, 10000.0]
+    return sorted({amount for amount, _ in _sums(w)})
 
 
 @toolbox.values_for("share_count")
@@ -242,9 +294,10 @@ def _share_counts(w: MarketWorld) -> list[int]:
     return [2, 5, 10, 15, 20]
 
 
-@toolbox.values_for("phone_number")
+@toolbox.values_for("phone_number/account_holder")
 def _phones(w: MarketWorld) -> list[str]:
-    return ["+1-415-555-0134", "+44-20-555-0188", "+49-30-555-0142", "+81-3-555-0107"]
+    """The account holder's mobile numbers, other than the one two-factor sign-in already uses."""
+    return ["+44-20-555-0188", "+49-30-555-0142", "+81-3-555-0107", "+1-212-555-0199"]
 
 
 @toolbox.values_for("market_search_terms")
@@ -259,7 +312,13 @@ def _search_terms(w: MarketWorld) -> list[str]:
 
 # --- companies and prices ---------------------------------------------------------------
 
-@toolbox.tool(phrase="find the ticker symbol of {company}", tags=("canonicalise",))
+@toolbox.tool(
+    asks=("what's the ticker symbol of {company}?", "look up the stock ticker of {company}",
+          "which ticker does {company} trade under?",
+          "I want to follow {company} on the stock market. What's its ticker?"),
+    gives={"ticker": "{company}"},  # people name the company; finding its ticker is the agent's part
+    tags=("canonicalise",),
+)
 def lookup_ticker_symbol(company: CompanyName) -> Ticker:
     """Resolve a company name, as people write it, to its stock ticker symbol.
 
@@ -281,7 +340,12 @@ def lookup_ticker_symbol(company: CompanyName) -> Ticker:
     return partial[0]
 
 
-@toolbox.tool(phrase="search the stock market for {query}", tags=("search",))
+@toolbox.tool(
+    asks=('which listed companies match "{query}"?', 'search the stock market for "{query}" and list the tickers',
+          'find the listed companies that match "{query}"',
+          'I\'m screening stocks for "{query}". Which companies come up?'),
+    tags=("search",),
+)
 def search_markets(query: SearchTerms, max_results: int = 10) -> list[Ticker]:
     """Search listed companies by words in their name, ticker, sector, country, city or CEO.
 
@@ -304,7 +368,11 @@ def search_markets(query: SearchTerms, max_results: int = 10) -> list[Ticker]:
     return hits[:max_results]
 
 
-@toolbox.tool(phrase="get the latest share price of {symbol}")
+@toolbox.tool(
+    asks=("what's {symbol} trading at right now?", "get the latest share price of {symbol} and its currency",
+          "how much does one share of {symbol} cost today?", "check the current stock price of {symbol}"),
+    gives={"price, currency_code": ("the latest share price of {symbol}", "the current price of one share of {symbol}")},
+)
 def get_stock_quote(symbol: Ticker) -> tuple[Money, Currency]:
     """Get the latest traded price of a stock today, in the currency it is listed in.
 
@@ -320,8 +388,14 @@ def get_stock_quote(symbol: Ticker) -> tuple[Money, Currency]:
     return w.quotes[row["ticker"]], row["currency"]
 
 
-@toolbox.tool(phrase="get the closing price of {symbol} on {date}")
-def get_historical_close(symbol: Ticker, date: Day) -> tuple[Money, Day]:
+@toolbox.tool(
+    asks=("what did {symbol} close at on {date}?", "get the closing price of {symbol} on {date}",
+          "look up where {symbol} closed on {date}",
+          "how much was a share of {symbol} worth at the close on {date}?"),
+    gives={"close, currency_code": ("the closing price of {symbol} on {date}", "the price {symbol} closed at on {date}")},
+    sense=(around("date", before=HISTORY_DAYS, after=0),),
+)
+def get_historical_close(symbol: Ticker, date: Day) -> tuple[Money, Currency, str]:
     """Get a stock's closing price on a past date; on a weekend or market holiday, the close of the nearest previous trading day.
 
     Args:
@@ -330,15 +404,24 @@ def get_historical_close(symbol: Ticker, date: Day) -> tuple[Money, Day]:
 
     Returns:
         close: the closing share price (in the listing currency).
+        currency_code: the currency the stock trades in (ISO 4217).
         trading_date: the trading day the close is from (YYYY-MM-DD; earlier than the date asked for when markets were shut).
     """
     w = world(MarketWorld)
     row = w.company(symbol)
     close, day = _close_on(w, row["ticker"], date)
-    return close, day.isoformat()
+    return close, row["currency"], day.isoformat()
 
 
-@toolbox.tool(phrase="work out the percentage change in the share price of {symbol} from {start_date} to {end_date}")
+@toolbox.tool(
+    asks=("by what percentage did {symbol} move between {start_date} and {end_date}?",
+          "work out how much the share price of {symbol} changed, in percent, from {start_date} to {end_date}",
+          "how did {symbol} perform from {start_date} to {end_date}? Give me the percentage change.",
+          "compute the percentage change in the closing price of {symbol} from {start_date} to {end_date}"),
+    sense=(distinct("start_date", "end_date"), around("start_date", before=HISTORY_DAYS, after=0),
+           around("end_date", before=HISTORY_DAYS, after=0),
+           sensible("start before end", ("start_date", "end_date"), lambda a: str(a["start_date"]) < str(a["end_date"]))),
+)
 def get_price_change_percent(symbol: Ticker, start_date: Day, end_date: Day) -> float:
     """Compute the percentage change of a stock's closing price between two past dates (nearest previous trading day for each).
 
@@ -357,8 +440,13 @@ def get_price_change_percent(symbol: Ticker, start_date: Day, end_date: Day) -> 
     return round((end - start) / start * 100, 2)
 
 
-@toolbox.tool(phrase="get the company profile of {symbol}")
-def get_company_profile(symbol: Ticker) -> tuple[CompanyName, Sector, Country, Person]:
+@toolbox.tool(
+    asks=("who runs {symbol}, what sector is it in and which country is it based in?",
+          "get the company profile of {symbol}: full name, sector, home country and chief executive",
+          "tell me the full company name, sector, country and CEO behind {symbol}",
+          "I'm researching {symbol}. What's the company called, what sector is it in, where is it based and who is the CEO?"),
+)
+def get_company_profile(symbol: Ticker) -> tuple[str, str, str, Ceo]:
     """Get the name, sector, home country and chief executive of a listed company.
 
     Args:
@@ -374,8 +462,15 @@ def get_company_profile(symbol: Ticker) -> tuple[CompanyName, Sector, Country, P
     return row["name"], row["sector"], row["country"], row["ceo"]
 
 
-@toolbox.tool(phrase="find the head office of {symbol}")
-def get_company_headquarters(symbol: Ticker) -> tuple[Address, City, Phone]:
+@toolbox.tool(
+    asks=("where is the head office of {symbol}, and what's its switchboard number?",
+          "find the head-office address, city and phone number of {symbol}",
+          "give me the street address and phone number of the headquarters of {symbol}"),
+    gives={"address": "the head-office address of {symbol}",
+           "city": ("the city where {symbol} has its head office", "the home city of {symbol}"),
+           "phone_number": "the switchboard number of {symbol}"},
+)
+def get_company_headquarters(symbol: Ticker) -> tuple[Address, City, CompanyPhone]:
     """Get the head-office street address, city and switchboard phone number of a listed company.
 
     Args:
@@ -390,7 +485,10 @@ def get_company_headquarters(symbol: Ticker) -> tuple[Address, City, Phone]:
     return row["address"], row["city"], row["phone"]
 
 
-@toolbox.tool(phrase="list the sector peers of {symbol}")
+@toolbox.tool(
+    asks=("which listed companies are in the same sector as {symbol}?", "list the sector peers of {symbol}, largest first",
+          "who competes with {symbol} in its sector? Rank them by market value."),
+)
 def find_sector_peers(symbol: Ticker) -> list[Ticker]:
     """List the other listed companies in the same sector as a company, largest market value first.
 
@@ -410,8 +508,13 @@ def find_sector_peers(symbol: Ticker) -> list[Ticker]:
     return [r["ticker"] for r in sorted(peers, key=lambda r: (-value_usd(r), r["ticker"]))]
 
 
-@toolbox.tool(phrase="get the dividend yield of {symbol}")
-def get_dividend_yield(symbol: Ticker) -> tuple[float, Money]:
+@toolbox.tool(
+    asks=("what dividend yield does {symbol} pay, and how much is the annual dividend per share?",
+          "get the dividend yield and yearly dividend per share of {symbol}",
+          "how much does {symbol} pay out in dividends per share each year, and what yield is that?"),
+    gives={"annual_dividend, currency_code": "the annual dividend per share of {symbol}"},
+)
+def get_dividend_yield(symbol: Ticker) -> tuple[float, Money, Currency]:
     """Get a stock's trailing dividend yield at today's price and its annual dividend per share.
 
     Args:
@@ -420,14 +523,18 @@ def get_dividend_yield(symbol: Ticker) -> tuple[float, Money]:
     Returns:
         dividend_yield: the dividend yield (percent of the share price, rounded to 2 decimals; 0 if it pays none).
         annual_dividend: the dividends paid per share over the last year (in the listing currency).
+        currency_code: the currency the dividend is paid in (ISO 4217).
     """
     w = world(MarketWorld)
     row = w.company(symbol)
-    return round(row["dividend"] / w.quotes[row["ticker"]] * 100, 2), row["dividend"]
+    return round(row["dividend"] / w.quotes[row["ticker"]] * 100, 2), row["dividend"], row["currency"]
 
 
-@toolbox.tool(phrase="get the market capitalisation of {symbol}")
-def get_market_cap(symbol: Ticker, currency: Currency = "USD") -> float:
+@toolbox.tool(
+    asks=("what is the market value of {symbol}[ in {currency}]?", "get the market capitalisation of {symbol}[ in {currency}]",
+          "how much is {symbol} worth on the stock market[, in {currency}]?"),
+)
+def get_market_cap(symbol: Ticker, currency: ReportingCurrency = "USD") -> float:
     """Get a company's market capitalisation (shares outstanding times today's price) in a chosen currency.
 
     Args:
@@ -445,8 +552,13 @@ def get_market_cap(symbol: Ticker, currency: Currency = "USD") -> float:
 
 # --- currencies ------------------------------------------------------------------------
 
-@toolbox.tool(phrase="find the currency code for {currency_name}", tags=("canonicalise",))
-def currency_name_to_code(currency_name: CurrencyName) -> Currency:
+@toolbox.tool(
+    asks=("what's the ISO code for {currency_name}?", "which three-letter currency code stands for {currency_name}?",
+          "find the currency code of {currency_name}"),
+    gives={"currency_code": "{currency_name}"},  # people say "yen"; the code is the agent's part
+    tags=("canonicalise",),
+)
+def currency_name_to_code(currency_name: CurrencyName) -> NamedCurrency:
     """Turn the name of a currency, as people say it, into its ISO 4217 code.
 
     Args:
@@ -468,12 +580,17 @@ def currency_name_to_code(currency_name: CurrencyName) -> Currency:
     raise ToolError(f"unknown currency {currency_name!r}; name it like \"euro\" or \"Swiss franc\"")
 
 
-@toolbox.tool(phrase="convert {amount} from {from_currency} to {to_currency}")
-def convert_currency_amount(amount: Money, from_currency: Currency, to_currency: Currency) -> tuple[Money, float]:
+@toolbox.tool(
+    asks=("convert {money} to {to_currency} and tell me the rate you used", "how much is {money} in {to_currency}?",
+          "what would {money} be worth in {to_currency} at today's rate, and what's the rate?"),
+    groups={"money": "{amount} {from_currency}"},  # an amount never travels without its currency
+    sense=(distinct("from_currency", "to_currency"),),
+)
+def convert_currency_amount(amount: Money, from_currency: Currency, to_currency: NamedCurrency) -> tuple[float, float]:
     """Convert an amount of money between two currencies at today's market rate.
 
     Args:
-        amount: Amount to convert, greater than 0.
+        amount: Amount to convert, 0 or more (a company that pays no dividend has a dividend of 0).
         from_currency: ISO 4217 code of the amount's currency, e.g. "GBP".
         to_currency: ISO 4217 code of the target currency, e.g. "JPY".
 
@@ -482,13 +599,18 @@ def convert_currency_amount(amount: Money, from_currency: Currency, to_currency:
         rate: the units of the target currency one unit of the source currency buys today.
     """
     w = world(MarketWorld)
-    require(amount > 0, "amount must be greater than 0")
+    require(amount >= 0, "amount must not be negative")
     rate = w.per_usd(to_currency) / w.per_usd(from_currency)
     return round(amount * rate, 2), round(rate, 6)
 
 
-@toolbox.tool(phrase="get the exchange rate from {base_currency} to {quote_currency} on {date}")
-def get_fx_rate_on_date(base_currency: Currency, quote_currency: Currency, date: Day) -> float:
+@toolbox.tool(
+    asks=("what was the exchange rate from {base_currency} to {quote_currency} on {date}?",
+          "how many units of {quote_currency} did one unit of {base_currency} buy on {date}?",
+          "get the reference rate from {base_currency} into {quote_currency} for {date}"),
+    sense=(distinct("base_currency", "quote_currency"), around("date", before=HISTORY_DAYS, after=0)),
+)
+def get_fx_rate_on_date(base_currency: NamedCurrency, quote_currency: ReferenceCurrency, date: Day) -> float:
     """Get the daily reference exchange rate between two currencies on a date (published every calendar day).
 
     Args:
@@ -505,8 +627,12 @@ def get_fx_rate_on_date(base_currency: Currency, quote_currency: Currency, date:
     return round(w.per_usd(quote_currency, day) / w.per_usd(base_currency, day), 6)
 
 
-@toolbox.tool(phrase="find the currency used in {country}")
-def get_country_currency_code(country: Country) -> Currency:
+@toolbox.tool(
+    asks=("which currency is used in {country}?", "what's the official currency of {country}?",
+          "find out what money they use in {country}"),
+    gives={"currency_code": ("the currency of {country}", "the official currency of {country}")},
+)
+def get_country_currency_code(country: Country) -> NamedCurrency:
     """Find the official currency of a country.
 
     Args:
@@ -526,7 +652,15 @@ def _position_value_usd(w: MarketWorld, ticker: str, shares: int) -> float:
     return w.quotes[ticker] * shares / w.per_usd(row["currency"])
 
 
-@toolbox.tool(phrase="buy {shares} shares of {symbol}", requires=("account_verified",), tags=("state_change",))
+@toolbox.tool(
+    asks=("buy {shares} share(s) of {symbol}, then tell me my cash balance and how many I hold",
+          "put in an order for {shares} share(s) of {symbol}; how much cash is left and what's my holding now?",
+          "I'd like to own more of {symbol}. Buy {shares} share(s) and tell me my cash and holding afterwards.",
+          "purchase {shares} share(s) of {symbol} for my account and report the remaining cash and shares held"),
+    sense=(within("shares", 1, 50),),
+    requires=("account_verified",),
+    tags=("state_change",),
+)
 def buy_shares(symbol: Ticker, shares: Shares) -> tuple[float, int]:
     """Buy shares of a stock at today's price, paid from the account's US-dollar cash balance.
 
@@ -553,7 +687,15 @@ def buy_shares(symbol: Ticker, shares: Shares) -> tuple[float, int]:
     return w.state["cash_usd"], holdings[row["ticker"]]
 
 
-@toolbox.tool(phrase="sell {shares} shares of {symbol}", requires=("account_verified",), tags=("state_change",))
+@toolbox.tool(
+    asks=("sell {shares} share(s) of {symbol}, then tell me my cash balance and how many I still hold",
+          "put in a sell order for {shares} share(s) of {symbol}; what cash do I have afterwards and how many shares are left?",
+          "I want to trim my position in {symbol}. Sell {shares} share(s) and tell me my cash and remaining shares.",
+          "dispose of {shares} share(s) of {symbol} and report my cash balance and remaining holding"),
+    sense=(within("shares", 1, 50),),
+    requires=("account_verified",),
+    tags=("state_change",),
+)
 def sell_shares(symbol: Ticker, shares: Shares) -> tuple[float, int]:
     """Sell shares of a stock held in the account at today's price; the proceeds go to the US-dollar cash balance.
 
@@ -582,7 +724,10 @@ def sell_shares(symbol: Ticker, shares: Shares) -> tuple[float, int]:
     return w.state["cash_usd"], held - shares
 
 
-@toolbox.tool(phrase="check my position in {symbol}")
+@toolbox.tool(
+    asks=("how many shares of {symbol} do I hold, and what are they worth?", "check my position in {symbol}",
+          "what's my holding in {symbol} worth today, and how many shares is it?"),
+)
 def get_portfolio_position(symbol: Ticker) -> tuple[int, float]:
     """Get how many shares of a stock the account holds and what they are worth today.
 
@@ -599,7 +744,12 @@ def get_portfolio_position(symbol: Ticker) -> tuple[int, float]:
     return held, round(_position_value_usd(w, row["ticker"], held), 2)
 
 
-@toolbox.tool(phrase="summarise my brokerage account")
+@toolbox.tool(
+    asks=("how much cash and stock do I have in my brokerage account, and what's my biggest position?",
+          "summarise my brokerage account: cash, value of my holdings and my largest position",
+          "give me an overview of my portfolio with the cash balance, the holdings value and the largest holding"),
+    gives={"largest_holding": ("the largest holding in my portfolio", "my biggest stock position")},
+)
 def get_portfolio_summary() -> tuple[float, float, Ticker]:
     """Summarise the brokerage account: cash, the value of all holdings, and the largest holding.
 
@@ -616,8 +766,12 @@ def get_portfolio_summary() -> tuple[float, float, Ticker]:
     return w.state.get("cash_usd", 0.0), round(sum(values.values()), 2), largest
 
 
-@toolbox.tool(phrase="verify my trading account with my {document}", requires=("two_factor_enabled",),
-              tags=("state_change",))
+@toolbox.tool(
+    asks=("verify my trading account with my {document}", "use my {document} to verify my brokerage account",
+          "I want to start trading. Verify my account with my {document}."),
+    requires=("two_factor_enabled",),
+    tags=("state_change",),
+)
 def verify_trading_account(document: Literal["passport", "driving-licence", "national-id"]) -> str:
     """Verify the brokerage account's identity with a document so it may trade; needs two-factor sign-in on.
 
@@ -635,8 +789,13 @@ def verify_trading_account(document: Literal["passport", "driving-licence", "nat
     return "verified"
 
 
-@toolbox.tool(phrase="turn on two-factor sign-in with codes sent to {phone_number}", tags=("state_change",))
-def enable_two_factor_auth(phone_number: Phone) -> Phone:
+@toolbox.tool(
+    asks=("turn on two-factor sign-in for my brokerage account with codes sent to {phone_number}",
+          "set up two-factor authentication on my trading account using {phone_number}",
+          "send my brokerage sign-in codes to {phone_number} from now on"),
+    tags=("state_change",),
+)
+def enable_two_factor_auth(phone_number: MyPhone) -> str:
     """Turn on two-factor sign-in for the brokerage account, sending codes by text message to a phone.
 
     Args:
@@ -657,10 +816,14 @@ toolbox.condition(
     holds=lambda w: w.state.get("account_verified") is True,
     broken_state={"account_verified": False},
     fix=("verify_trading_account", {"document": "passport"}),
+    free=("document",),  # any identity document verifies the account
+    says="My brokerage account still hasn't been verified.",
 )
 toolbox.condition(
     "two_factor_enabled",
     holds=lambda w: bool(w.state.get("two_factor_phone")),
     broken_state={"two_factor_phone": None},
     fix=("enable_two_factor_auth", {"phone_number": "+1-415-555-0134"}),
+    context="My mobile number is {phone_number}.",
+    says="I never set up two-factor sign-in on my brokerage account.",
 )

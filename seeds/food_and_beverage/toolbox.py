@@ -173,7 +173,7 @@ def _years(w: BeverageWorld) -> list[int]:
     return list(range(2012, 2022))
 
 
-@toolbox.tool(phrase="find the best-selling wine in {location} on {date}")
+@toolbox.tool(asks="find the best-selling wine in {location} on {date}")
 def get_top_selling_wine(location: Region, date: Day) -> tuple[Wine, float]:
     """Retrieve the top-selling wine in a sales region on a date.
 
@@ -193,7 +193,7 @@ def get_top_selling_wine(location: Region, date: Day) -> tuple[Wine, float]:
     return wine, float(w.figure("wine-sales", location, day, low=400, high=4000))
 
 
-@toolbox.tool(phrase="find the best-selling beer in {location} on {date}")
+@toolbox.tool(asks="find the best-selling beer in {location} on {date}")
 def get_best_selling_beer(location: Region, date: Day) -> tuple[Beer, int]:
     """Retrieve the best-selling beer in a sales region on a date.
 
@@ -213,7 +213,7 @@ def get_best_selling_beer(location: Region, date: Day) -> tuple[Beer, int]:
     return beer, w.figure("beer-units", location, day, low=150, high=9000)
 
 
-@toolbox.tool(phrase="find the country {product} comes from")
+@toolbox.tool(asks="find the country {product} comes from")
 def get_product_origin(product: Annotated[str, Kind("wine_name")]) -> Country:
     """Look up the country of origin of a wine.
 
@@ -228,7 +228,7 @@ def get_product_origin(product: Annotated[str, Kind("wine_name")]) -> Country:
     return _product_country(w, product)
 
 
-@toolbox.tool(phrase="find where {beer} is brewed")
+@toolbox.tool(asks="find where {beer} is brewed")
 def get_beer_origin(beer: Beer) -> Country:
     """Look up the country where a beer is brewed.
 
@@ -243,7 +243,7 @@ def get_beer_origin(beer: Beer) -> Country:
     return w.beers[beer]["country"]
 
 
-@toolbox.tool(phrase="give the quantity of {product} exported from {location} on {date}")
+@toolbox.tool(asks="give the quantity of {product} exported from {location} on {date}")
 def get_export_quantity(location: Country, date: Day, product: Wine) -> int:
     """Get the number of units of a wine exported from a country on a date (re-exports included).
 
@@ -263,7 +263,7 @@ def get_export_quantity(location: Country, date: Day, product: Wine) -> int:
     return w.figure("re-export", location, day, product, low=0, high=400)  # re-exports are small
 
 
-@toolbox.tool(phrase="give the quantity of {product} imported into {country} on {date}")
+@toolbox.tool(asks="give the quantity of {product} imported into {country} on {date}")
 def get_import_quantity(country: Country, date: Day, product: Wine) -> int:
     """Get the number of units of a wine imported into a country on a date.
 
@@ -282,7 +282,7 @@ def get_import_quantity(country: Country, date: Day, product: Wine) -> int:
     return w.figure("import", country, day, product, low=0, high=6000)
 
 
-@toolbox.tool(phrase="get the critic rating of {wine_name}")
+@toolbox.tool(asks="get the critic rating of {wine_name}")
 def get_wine_rating(wine_name: Wine) -> tuple[float, str]:
     """Get the latest critic score of a wine.
 
@@ -297,7 +297,7 @@ def get_wine_rating(wine_name: Wine) -> tuple[float, str]:
     return row["score"], row["reviewer"]
 
 
-@toolbox.tool(phrase="search the wine catalog for {query}", tags=("search",))
+@toolbox.tool(asks="search the wine catalog for {query}", tags=("search",))
 def search_wine_catalog(query: Annotated[str, Kind("wine_search_terms")], max_results: int = 5) -> list[Wine]:
     """Search the wine catalog by words in the wine's name, producer or grape variety.
 
@@ -320,7 +320,7 @@ def search_wine_catalog(query: Annotated[str, Kind("wine_search_terms")], max_re
     return hits[:max_results]
 
 
-@toolbox.tool(phrase="find the producer of {product}")
+@toolbox.tool(asks="find the producer of {product}")
 def get_product_manufacturer(product: Wine) -> Producer:
     """Find the producer (winery) that makes a wine.
 
@@ -333,7 +333,7 @@ def get_product_manufacturer(product: Wine) -> Producer:
     return _wine(product)["producer"]
 
 
-@toolbox.tool(phrase="find the home region of the winery {producer}")
+@toolbox.tool(asks="find the home region of the winery {producer}")
 def get_producer_region(producer: Producer) -> Region:
     """Find the sales region where a winery is based.
 
@@ -347,7 +347,7 @@ def get_producer_region(producer: Producer) -> Region:
     return PRODUCERS[producer]
 
 
-@toolbox.tool(phrase="get the price of {wine_name} in {currency}")
+@toolbox.tool(asks="get the price of {wine_name} in {currency}")
 def get_wine_price(wine_name: Wine, currency: Currency = "USD") -> float:
     """Get the retail price of one bottle of a wine.
 
@@ -363,7 +363,7 @@ def get_wine_price(wine_name: Wine, currency: Currency = "USD") -> float:
     return round(row["price_usd"] * USD_RATES[currency], 2)
 
 
-@toolbox.tool(phrase="find the grape variety of {wine_name}")
+@toolbox.tool(asks="find the grape variety of {wine_name}")
 def get_grape_variety(wine_name: Wine) -> Variety:
     """Find the grape variety a wine is made from.
 
@@ -376,7 +376,7 @@ def get_grape_variety(wine_name: Wine) -> Variety:
     return _wine(wine_name)["variety"]
 
 
-@toolbox.tool(phrase="list the {variety} wines made in {country}")
+@toolbox.tool(asks="list the {variety} wines made in {country}")
 def find_wines_by_variety(variety: Variety, country: Country) -> list[Wine]:
     """List the wines of a grape variety made in a country.
 
@@ -392,7 +392,7 @@ def find_wines_by_variety(variety: Variety, country: Country) -> list[Wine]:
     return sorted(n for n, r in w.wines.items() if r["variety"] == variety and REGIONS[PRODUCERS[r["producer"]]] == country)
 
 
-@toolbox.tool(phrase="suggest a dish that pairs with {variety}")
+@toolbox.tool(asks="suggest a dish that pairs with {variety}")
 def get_food_pairing(variety: Variety) -> Dish:
     """Suggest a classic dish to pair with a grape variety.
 
@@ -406,7 +406,7 @@ def get_food_pairing(variety: Variety) -> Dish:
     return DISHES[variety]
 
 
-@toolbox.tool(phrase="get the calories in one serving of {dish}")
+@toolbox.tool(asks="get the calories in one serving of {dish}")
 def get_dish_calories(dish: Dish) -> int:
     """Get the calories in one serving of a dish.
 
@@ -421,7 +421,7 @@ def get_dish_calories(dish: Dish) -> int:
     return w.calories[dish]
 
 
-@toolbox.tool(phrase="find the vintage year of {wine_name}")
+@toolbox.tool(asks="find the vintage year of {wine_name}")
 def get_vintage(wine_name: Wine) -> Year:
     """Find the vintage (harvest year) of a wine.
 
@@ -434,7 +434,7 @@ def get_vintage(wine_name: Wine) -> Year:
     return _wine(wine_name)["vintage"]
 
 
-@toolbox.tool(phrase="give the grape harvest yield of {region} in {year}")
+@toolbox.tool(asks="give the grape harvest yield of {region} in {year}")
 def get_harvest_yield(region: Region, year: Year) -> float:
     """Get the total grape harvest of a region in a year.
 
@@ -451,7 +451,7 @@ def get_harvest_yield(region: Region, year: Year) -> float:
     return w.figure("harvest", region, year, low=8000, high=120000) / 10
 
 
-@toolbox.tool(phrase="give the total beverage sales in {location} on {date}")
+@toolbox.tool(asks="give the total beverage sales in {location} on {date}")
 def get_total_beverage_sales(location: Region, date: Day) -> float:
     """Get the total wine and beer sales of a region on a date.
 
@@ -468,7 +468,7 @@ def get_total_beverage_sales(location: Region, date: Day) -> float:
     return float(w.figure("total-sales", location, day, low=20000, high=250000))
 
 
-@toolbox.tool(phrase="work out which catalog wine is meant by \"{mention}\"", tags=("canonicalise",))
+@toolbox.tool(asks="work out which catalog wine is meant by \"{mention}\"", tags=("canonicalise",))
 def resolve_wine_name(mention: Annotated[str, Kind("wine_mention")]) -> Wine:
     """Resolve the way someone names a wine to the exact catalog wine name.
 
@@ -486,7 +486,7 @@ def resolve_wine_name(mention: Annotated[str, Kind("wine_mention")]) -> Wine:
     return hits[0]
 
 
-@toolbox.tool(phrase="add {bottles} bottles of {wine_name} to my cellar", tags=("state_change",))
+@toolbox.tool(asks="add {bottles} bottles of {wine_name} to my cellar", tags=("state_change",))
 def add_wine_to_cellar(wine_name: Wine, bottles: Annotated[int, Kind("bottle_count")]) -> int:
     """Add bottles of a wine to the user's cellar.
 
@@ -504,7 +504,7 @@ def add_wine_to_cellar(wine_name: Wine, bottles: Annotated[int, Kind("bottle_cou
     return cellar[wine_name]
 
 
-@toolbox.tool(phrase="give the value of my wine cellar in {currency}")
+@toolbox.tool(asks="give the value of my wine cellar in {currency}")
 def get_cellar_value(currency: Currency) -> float:
     """Get the retail value of every bottle in the user's cellar.
 

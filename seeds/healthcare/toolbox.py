@@ -10,18 +10,30 @@ from datetime import date, datetime, timedelta
 from typing import Annotated
 
 from factory.gazetteer import CITIES, CITY_BY_NAME, COUNTRY_BY_NAME, CURRENCY_BY_CODE, FIRST_NAMES, LAST_NAMES, NOW
+from factory.sense import around, distinct
 from factory.toolbox import Kind, Toolbox, ToolError, World, require, world
 
 toolbox = Toolbox()
 
-PersonName = Annotated[str, Kind("person_name")]
+# Patients and doctors are people in different roles: a patient's name never feeds a look-up
+# of doctors, and no estate agent or phone contact is ever looked up as a patient.
+PatientName = Annotated[str, Kind("person_name", role="patient")]
+DoctorName = Annotated[str, Kind("person_name", role="physician")]  # a role is also the noun of "that ...": not "doctor" twice
 PatientId = Annotated[str, Kind("patient_id")]
 DoctorId = Annotated[str, Kind("doctor_id")]
 Specialty = Annotated[str, Kind("medical_specialty")]
 City = Annotated[str, Kind("city")]
+# Where a patient lives is for finding them a doctor or a pharmacy; the weather or the news
+# there is nobody's business at a clinic desk ("sign me up for storm alerts where Mateo lives").
+HomeCity = Annotated[str, Kind("city", role="home_city")]
 Day = Annotated[str, Kind("date")]
-BirthDate = Annotated[str, Kind("birth_date")]
-Slot = Annotated[str, Kind("datetime")]
+BirthDate = Annotated[str, Kind("birth_date", role="patient")]
+# A doctor's free appointment slot: it books or moves an appointment; the time an appointment
+# was left or freed is bookkeeping and feeds nothing.
+Slot = Annotated[str, Kind("datetime", role="appointment_slot")]
+# An opening is a doctor's slot: a booking takes the doctor and the time together, both stated
+# or both from one look-up, never one doctor at another doctor's opening.
+SlotDoctor = Annotated[str, Kind("doctor_id", role="slot_doctor")]
 AppointmentId = Annotated[str, Kind("medical_appointment_id")]
 Drug = Annotated[str, Kind("drug_name")]
 Clinic = Annotated[str, Kind("clinic_name")]
@@ -30,10 +42,13 @@ LabTest = Annotated[str, Kind("lab_test")]
 Vaccine = Annotated[str, Kind("vaccine")]
 Symptom = Annotated[str, Kind("symptom_description")]
 Phone = Annotated[str, Kind("phone_number")]
-Email = Annotated[str, Kind("email")]
+PatientPhone = Annotated[str, Kind("phone_number", role="patient_phone")]
+DoctorPhone = Annotated[str, Kind("phone_number", role="doctor_phone")]
+PatientEmail = Annotated[str, Kind("email", role="patient_email")]
 Address = Annotated[str, Kind("address")]
 CurrencyCode = Annotated[str, Kind("currency_code")]
-InsurancePlan = Annotated[str, Kind("insurance_plan")]
+Copay = Annotated[float, Kind("money_amount")]  # travels with the currency returned beside it
+FeeUsd = Annotated[float, Kind("money_amount", role="usd")]  # late-cancellation fees are set in US dollars
 
 # Appointment slots: every 30 minutes from 08:00 to 17:30, every day, from now on for SLOT_DAYS days.
 SLOT_DAYS = 180
@@ -63,9 +78,9 @@ SYMPTOM_KEYWORDS = {
 }
 SYMPTOM_PHRASES = (
     "chest pain", "heart palpitations", "high blood pressure", "an itchy rash", "a changing mole",
-    "eczema on my hands", "frequent migraines", "numbness in my fingers", "dizzy spells",
+    "eczema on the hands", "frequent migraines", "numbness in the fingers", "dizzy spells",
     "knee pain after running", "lower back pain", "a twisted ankle", "shoulder stiffness",
-    "my toddler's rash and fever", "a baby's feeding problems", "stomach cramps", "heartburn after meals",
+    "a toddler's rash and fever", "a baby's feeding problems", "stomach cramps", "heartburn after meals",
     "constant bloating", "blurry vision", "red watery eyes", "anxiety attacks", "trouble sleeping",
     "a persistent cough", "shortness of breath", "wheezing at night", "a sore throat", "flu symptoms",
     "an annual checkup", "constant fatigue", "ear pain",
@@ -245,14 +260,15 @@ def build_world(rng: random.Random) -> HealthWorld:
     built = HealthWorld(patients=patients, patient_ids=patient_ids, doctors=doctors, clinics=clinics,
                         pharmacies=pharmacies, coverage=coverage, salt=salt)
     appointments: dict[str, dict] = {}
-    while len(appointments) < 6:  # a few appointments already on the books
-        doctor_id = rng.choice(sorted(doctors))
+    while len(appointments) < 6:  # a few appointments already on the books, each with a doctor in the patient's city
+        patient_id = rng.choice(sorted(patients))
+        doctor_id = rng.choice(doctors_by_city[patients[patient_id]["city"]])
         day = NOW.date() + timedelta(days=rng.randint(1, 20))
         slot = rng.choice(_slots_of_day(day))
         if built.slot_taken(doctor_id, slot):
             continue
         appointments[f"APT-{5001 + len(appointments)}"] = {
-            "patient_id": rng.choice(sorted(patients)), "doctor_id": doctor_id,
+            "patient_id": patient_id, "doctor_id": doctor_id,
             "slot": slot.strftime("%Y-%m-%dT%H:%M"), "status": "booked",
         }
     built.state = {"insurance_verified": True, "data_sharing_consent": True, "appointments": appointments}
@@ -406,16 +422,43 @@ def _search_terms(w: HealthWorld) -> list[str]:
     return terms
 
 
-@toolbox.values_for("insurance_plan")
-def _plans(w: HealthWorld) -> list[str]:
-    return list(PLANS)
+toolbox.condition(
+    "insurance_verified",
+    holds=lambda w: bool(w.state.get("insurance_verified")),
+    broken_state={"insurance_verified": False},
+    fix=("verify_insurance_on_file", {}),
+    says="I don't think the insurance on my booking account has been verified yet.",
+)
+toolbox.condition(
+    "data_sharing_consent",
+    holds=lambda w: bool(w.state.get("data_sharing_consent")),
+    broken_state={"data_sharing_consent": False},
+    fix=("sign_data_sharing_consent", {}),
+    says="I never signed the insurer's data-sharing consent.",
+)
+
+# Nothing is bridged in: a patient is looked up by a name the user states, never by a
+# contact's, an attendee's or an agent's, and a city from elsewhere mostly reads as noise ("the
+# best orthopaedist in the city of the campus of Thames House"); a bridge opens a kind to every
+# seed's producers, not only to a contact's or a trip's city, which would make sense.
+toolbox.written_as("patient_id", "patient {}")
+# People know a doctor as the best cardiologist in town or the one who wrote a prescription;
+# "D-2214" is the directory's own number. Patient record and appointment numbers are on the
+# papers people hold, so they are stated.
+toolbox.internal_kinds("doctor_id")
+toolbox.written_as("doctor_id", "doctor {}")
+toolbox.written_as("medical_appointment_id", "appointment {}")
 
 
 # --- tools ---------------------------------------------------------------------------------
 
 
-@toolbox.tool(phrase="find the patient record of {full_name}")
-def find_patient_id(full_name: PersonName) -> PatientId:
+@toolbox.tool(
+    asks=("what's the patient record number of {full_name}?", "look up the patient id of {full_name}",
+          "find {full_name} in the patient records and give me the id"),
+    gives={"patient_id": ("{full_name}", "patient {full_name}")},  # a record stands for its patient, named as people name them
+)
+def find_patient_id(full_name: PatientName) -> PatientId:
     """Look up a patient's record id from their full name.
 
     Args:
@@ -430,8 +473,13 @@ def find_patient_id(full_name: PersonName) -> PatientId:
     return w.patient_ids[key]
 
 
-@toolbox.tool(phrase="get the date of birth, home city and contact details in {patient_id}")
-def get_patient_profile(patient_id: PatientId) -> tuple[BirthDate, City, Phone, Email]:
+@toolbox.tool(
+    asks=("what are the date of birth, home city, phone and email on file for {patient_id}?",
+          "pull up the profile of {patient_id}: birth date, home city and contact details",
+          "I need to reach {patient_id}. Which phone, email and home city are on file, and what's the date of birth?"),
+    gives={"home_city": ("the home city of {patient_id}", "the city where {patient_id} lives")},
+)
+def get_patient_profile(patient_id: PatientId) -> tuple[BirthDate, HomeCity, PatientPhone, PatientEmail]:
     """Get a patient's date of birth, home city and contact details.
 
     Args:
@@ -447,8 +495,13 @@ def get_patient_profile(patient_id: PatientId) -> tuple[BirthDate, City, Phone, 
     return row["birth_date"], row["city"], row["phone"], row["email"]
 
 
-@toolbox.tool(phrase="find the highest-rated doctor practising {specialty} in {city}")
-def find_top_doctor(specialty: Specialty, city: City) -> tuple[DoctorId, float]:
+@toolbox.tool(
+    asks=("who is the highest-rated doctor for {specialty} in {city}, and what is their rating?",
+          "find the best-rated doctor in {city} for {specialty}",
+          "I need a doctor in {city} for {specialty}. Who is rated best, and how well?"),
+    gives={"doctor_id": ("the best-rated doctor for {specialty} in {city}", "the top-rated doctor in {city} for {specialty}")},
+)
+def find_top_doctor(specialty: Specialty, city: HomeCity) -> tuple[DoctorId, float]:
     """Find the highest-rated doctor of a medical specialty in a city.
 
     Args:
@@ -468,8 +521,14 @@ def find_top_doctor(specialty: Specialty, city: City) -> tuple[DoctorId, float]:
     return found[0][1], -found[0][0]
 
 
-@toolbox.tool(phrase="look up the name, specialty, clinic and phone line of {doctor_id}")
-def get_doctor_details(doctor_id: DoctorId) -> tuple[PersonName, Specialty, Clinic, Phone]:
+@toolbox.tool(
+    asks=("who is {doctor_id}? Give me the name, specialty, clinic and direct line.",
+          "look up the name, specialty, clinic and phone line of {doctor_id}",
+          "which clinic does {doctor_id} work at? I also need their name, specialty and direct number."),
+    gives={"clinic_name": ("the clinic of {doctor_id}", "the clinic where {doctor_id} works"),
+           "specialty": ("the specialty of {doctor_id}", "the field {doctor_id} practises")},
+)
+def get_doctor_details(doctor_id: DoctorId) -> tuple[DoctorName, Specialty, Clinic, DoctorPhone]:
     """Get a doctor's name, specialty, clinic and direct phone line.
 
     Args:
@@ -485,7 +544,12 @@ def get_doctor_details(doctor_id: DoctorId) -> tuple[PersonName, Specialty, Clin
     return row["name"], row["specialty"], row["clinic"], row["phone"]
 
 
-@toolbox.tool(phrase="work out which medical specialty treats \"{symptom}\"", tags=("canonicalise",))
+@toolbox.tool(
+    asks=("which kind of specialist treats {symptom}?", "what medical specialty should someone see for {symptom}?",
+          "work out which specialty deals with {symptom}"),
+    gives={"specialty": "{symptom}"},  # people name the complaint; mapping it to a specialty is the agent's part
+    tags=("canonicalise",),
+)
 def match_symptom_to_specialty(symptom: Symptom) -> Specialty:
     """Map a symptom described in everyday words to the medical specialty that treats it.
 
@@ -501,8 +565,16 @@ def match_symptom_to_specialty(symptom: Symptom) -> Specialty:
     return SYMPTOM_KEYWORDS[max(hits)[1]]
 
 
-@toolbox.tool(phrase="find the first free appointment slot of {doctor_id} on or after {day}")
-def get_next_available_slot(doctor_id: DoctorId, day: Day) -> Slot:
+@toolbox.tool(
+    asks=("when is the first free appointment with {doctor_id} on or after {day}?",
+          "find the earliest opening {doctor_id} has from {day} on",
+          "is {doctor_id} available soon? Give me the first free slot from {day}."),
+    gives={"doctor_id, slot": ("the first free slot of {doctor_id} from {day}",
+                               "the earliest opening {doctor_id} has on or after {day}"),
+           "slot": ("the time of the first free slot of {doctor_id} from {day}",)},
+    sense=(around("day", before=0, after=120),),
+)
+def get_next_available_slot(doctor_id: DoctorId, day: Day) -> tuple[Slot, SlotDoctor]:
     """Find a doctor's first free appointment slot on or after a date.
 
     Args:
@@ -511,6 +583,7 @@ def get_next_available_slot(doctor_id: DoctorId, day: Day) -> Slot:
 
     Returns:
         slot: the first free slot (YYYY-MM-DDTHH:MM).
+        doctor_id: the doctor the slot is with (the doctor asked about).
     """
     w = _w()
     _doctor(doctor_id)
@@ -520,18 +593,22 @@ def get_next_available_slot(doctor_id: DoctorId, day: Day) -> Slot:
     while current <= LAST_SLOT_DAY:
         for slot in _slots_of_day(current):
             if not w.slot_taken(doctor_id, slot):
-                return slot.strftime("%Y-%m-%dT%H:%M")
+                return slot.strftime("%Y-%m-%dT%H:%M"), doctor_id
         current += timedelta(days=1)
     raise ToolError(f"doctor {doctor_id} has no free slot between {start} and {LAST_SLOT_DAY}")
 
 
 @toolbox.tool(
-    phrase="book an appointment for {patient_id} with {doctor_id} at {slot}",
+    asks=("book {patient_id} for {opening} and give me the appointment id and the clinic address",
+          "make an appointment for {patient_id}: {opening}. Where do they have to go?",
+          "please schedule {patient_id} for {opening}. What's the appointment number and the clinic's address?"),
+    groups={"opening": "{doctor_id}, {slot}"},  # gives of the look-up are keyed "doctor_id, slot", in this order
+    sense=(around("slot", before=0, after=120),),
     requires=("insurance_verified",),
     tags=("state_change",),
 )
-def book_appointment(patient_id: PatientId, doctor_id: DoctorId, slot: Slot) -> tuple[AppointmentId, Address]:
-    """Book an appointment for a patient with a doctor at a given slot.
+def book_appointment(patient_id: PatientId, doctor_id: SlotDoctor, slot: Slot) -> tuple[str, str]:
+    """Book an appointment for a patient with a doctor of the patient's home city at a given slot.
 
     Args:
         patient_id: The patient's record id, e.g. "P-10001".
@@ -543,11 +620,16 @@ def book_appointment(patient_id: PatientId, doctor_id: DoctorId, slot: Slot) -> 
         clinic_address: the address of the clinic to go to.
     """
     w = _w()
-    _patient(patient_id)
+    patient = _patient(patient_id)
     doctor = _doctor(doctor_id)
     moment = _slot(slot)
     require(w.state.get("insurance_verified", False),
             "insurance on file is not verified, so bookings are blocked: verify the insurance on file first")
+    # Plans cover care where the patient lives; this also keeps a Buenos Aires patient from being
+    # booked with a doctor in Shanghai just because both were named in one request.
+    require(doctor["city"] == patient["city"],
+            f"doctor {doctor_id} practises in {doctor['city']}, but patient {patient_id} lives in {patient['city']} "
+            "and the plan covers doctors in the home city only; find a doctor there")
     require(not w.slot_taken(doctor_id, moment),
             f"slot {slot} with {doctor_id} is already taken; ask for the doctor's next available slot")
     appointments = w.state.setdefault("appointments", {})
@@ -556,8 +638,13 @@ def book_appointment(patient_id: PatientId, doctor_id: DoctorId, slot: Slot) -> 
     return appointment_id, w.clinics[doctor["clinic"]]["address"]
 
 
-@toolbox.tool(phrase="cancel {appointment_id}", tags=("state_change",))
-def cancel_appointment(appointment_id: AppointmentId) -> tuple[Slot, float]:
+@toolbox.tool(
+    asks=("cancel {appointment_id} and tell me whether there is a late fee",
+          "please call off {appointment_id}; which slot does that free up, and is there a fee?",
+          "{appointment_id} can't go ahead. Cancel it and tell me the freed slot and any cancellation fee."),
+    tags=("state_change",),
+)
+def cancel_appointment(appointment_id: AppointmentId) -> tuple[str, FeeUsd]:
     """Cancel a booked appointment, releasing its slot.
 
     Args:
@@ -574,8 +661,14 @@ def cancel_appointment(appointment_id: AppointmentId) -> tuple[Slot, float]:
     return row["slot"], LATE_CANCEL_FEE_USD if late else 0.0
 
 
-@toolbox.tool(phrase="move {appointment_id} to {new_slot}", tags=("state_change",))
-def reschedule_appointment(appointment_id: AppointmentId, new_slot: Slot) -> tuple[Slot, DoctorId]:
+@toolbox.tool(
+    asks=("move {appointment_id} to {new_slot} and tell me the old time and the doctor",
+          "reschedule {appointment_id} for {new_slot}; which slot did it have before, and with which doctor?",
+          "can {appointment_id} be moved to {new_slot}? Do it and tell me the previous time and the doctor."),
+    sense=(around("new_slot", before=0, after=120),),
+    tags=("state_change",),
+)
+def reschedule_appointment(appointment_id: AppointmentId, new_slot: Slot) -> tuple[str, str]:
     """Move a booked appointment to another slot with the same doctor.
 
     Args:
@@ -598,7 +691,14 @@ def reschedule_appointment(appointment_id: AppointmentId, new_slot: Slot) -> tup
     return previous, row["doctor_id"]
 
 
-@toolbox.tool(phrase="get the most recent prescription in {patient_id}")
+@toolbox.tool(
+    asks=("what was {patient_id} prescribed most recently, at what dose, and by whom?",
+          "look up the latest prescription of {patient_id}: drug, dose and prescribing doctor",
+          "which drug did {patient_id} get prescribed last? Give me the dose and the prescribing doctor."),
+    gives={"drug_name": ("the drug {patient_id} was prescribed most recently", "the latest drug prescribed to {patient_id}"),
+           "prescriber_id": ("the doctor who wrote the latest prescription of {patient_id}",
+                             "the doctor who last prescribed for {patient_id}")},
+)
 def get_latest_prescription(patient_id: PatientId) -> tuple[Drug, int, DoctorId]:
     """Get the most recently prescribed drug of a patient.
 
@@ -614,7 +714,11 @@ def get_latest_prescription(patient_id: PatientId) -> tuple[Drug, int, DoctorId]
     return latest["drug"], latest["dose_mg"], latest["doctor_id"]
 
 
-@toolbox.tool(phrase="look up the drug class and maximum daily dose of {drug_name}")
+@toolbox.tool(
+    asks=("what class of drug is {drug_name}, and what's its maximum daily dose?",
+          "look up the drug class and maximum daily dose of {drug_name}",
+          "what's the most an adult may take per day of {drug_name}, and which drug class is it in?"),
+)
 def get_drug_information(drug_name: Drug) -> tuple[str, int]:
     """Get the pharmacological class and the maximum daily dose of a drug.
 
@@ -629,7 +733,11 @@ def get_drug_information(drug_name: Drug) -> tuple[str, int]:
     return drug_class, max_dose
 
 
-@toolbox.tool(phrase="check whether {first_drug} and {second_drug} interact")
+@toolbox.tool(
+    asks=("do {first_drug} and {second_drug} interact?", "check whether {first_drug} can be taken together with {second_drug}",
+          "is it safe to combine {first_drug} with {second_drug}? How severe is the interaction, and what's the advice?"),
+    sense=(distinct("first_drug", "second_drug"),),
+)
 def check_drug_interaction(first_drug: Drug, second_drug: Drug) -> tuple[str, str]:
     """Check two drugs for a known interaction.
 
@@ -638,17 +746,26 @@ def check_drug_interaction(first_drug: Drug, second_drug: Drug) -> tuple[str, st
         second_drug: Generic name of the second drug, e.g. "ibuprofen".
 
     Returns:
-        severity: the interaction severity (none, minor, moderate, major, or duplicate for the same drug twice).
+        severity: the interaction severity (none, minor, moderate, major, or duplicate for the same drug twice; two drugs of one class are a moderate duplication).
         advice: the clinical advice for taking both.
     """
     a, b = _drug(first_drug), _drug(second_drug)
     if a == b:
         return "duplicate", f"both are {a}: taking it twice doubles the dose; keep to one prescription"
-    return INTERACTIONS.get(frozenset({a, b}), ("none", "no known interaction; take both as prescribed"))
+    if frozenset({a, b}) in INTERACTIONS:
+        return INTERACTIONS[frozenset({a, b})]
+    if DRUGS[a][0] == DRUGS[b][0]:  # two statins, two SSRIs: the same therapy twice
+        return "moderate", f"both are {DRUGS[a][0]}s: taking two duplicates the therapy; ask the prescriber to keep one"
+    return "none", "no known interaction; take both as prescribed"
 
 
-@toolbox.tool(phrase="find which pharmacy in {city} holds the largest stock of {drug_name}")
-def find_pharmacy_with_stock(drug_name: Drug, city: City) -> tuple[Pharmacy, Address, int]:
+@toolbox.tool(
+    asks=("which pharmacy in {city} holds the largest stock of {drug_name}?",
+          "find the best-stocked pharmacy in {city} for {drug_name}, with its address",
+          "where in {city} can I get {drug_name}? Give me the pharmacy with the largest stock and its address."),
+    gives={"pharmacy_address": ("the address of the best-stocked pharmacy for {drug_name} in {city}",)},
+)
+def find_pharmacy_with_stock(drug_name: Drug, city: HomeCity) -> tuple[Pharmacy, Address, int]:
     """Find the pharmacy in a city holding the most units of a drug.
 
     Args:
@@ -667,8 +784,12 @@ def find_pharmacy_with_stock(drug_name: Drug, city: City) -> tuple[Pharmacy, Add
     return best[1], w.pharmacies[best[1]]["address"], best[0]
 
 
-@toolbox.tool(phrase="get the latest {test} result in {patient_id}")
-def get_lab_result(patient_id: PatientId, test: LabTest) -> tuple[float, str, Day]:
+@toolbox.tool(
+    asks=("what was the latest {test} result of {patient_id}, and is it in the normal range?",
+          "look up the most recent {test} test of {patient_id}",
+          "how did the last {test} test of {patient_id} come out, and when was it taken?"),
+)
+def get_lab_result(patient_id: PatientId, test: LabTest) -> tuple[float, str, str]:
     """Get a patient's most recent result for a lab test.
 
     Args:
@@ -690,8 +811,12 @@ def get_lab_result(patient_id: PatientId, test: LabTest) -> tuple[float, str, Da
     return value, flag, taken.isoformat()
 
 
-@toolbox.tool(phrase="get the {vaccine} vaccination history in {patient_id}")
-def get_vaccination_record(patient_id: PatientId, vaccine: Vaccine) -> tuple[Day, Day]:
+@toolbox.tool(
+    asks=("when did {patient_id} last have a dose of {vaccine} vaccine, and when is the next one due?",
+          "check the {vaccine} vaccination record of {patient_id}",
+          "is {patient_id} due for their next {vaccine} dose? Give me the last dose and the next due date."),
+)
+def get_vaccination_record(patient_id: PatientId, vaccine: Vaccine) -> tuple[str, str]:
     """Get when a patient last received a vaccine and when the next dose is due.
 
     Args:
@@ -710,7 +835,12 @@ def get_vaccination_record(patient_id: PatientId, vaccine: Vaccine) -> tuple[Day
     return last.isoformat(), (last + timedelta(days=interval)).isoformat()
 
 
-@toolbox.tool(phrase="search the health directory for {query}", tags=("search",))
+@toolbox.tool(
+    asks=('search the health directory for "{query}"[ and show me at most {max_results}]',
+          'which clinics match "{query}"?',
+          'look up clinics for "{query}" in the health directory'),
+    tags=("search",),
+)
 def search_health_directory(query: Annotated[str, Kind("health_search_terms")], max_results: int = 5) -> list[Clinic]:
     """Search clinics and hospitals by words in their name, city or the specialties they offer.
 
@@ -733,8 +863,12 @@ def search_health_directory(query: Annotated[str, Kind("health_search_terms")], 
     return hits[:max_results]
 
 
-@toolbox.tool(phrase="get the address, city and phone number of {clinic_name}")
-def get_clinic_details(clinic_name: Clinic) -> tuple[Address, City, Phone]:
+@toolbox.tool(
+    asks=("what's the address and phone number of {clinic_name}?", "give me the address, city and reception number of {clinic_name}",
+          "how do I reach {clinic_name}? I need its address, city and phone."),
+    gives={"clinic_address": ("the address of {clinic_name}",)},
+)
+def get_clinic_details(clinic_name: Clinic) -> tuple[Address, str, Phone]:
     """Get the street address, city and phone number of a clinic.
 
     Args:
@@ -751,8 +885,15 @@ def get_clinic_details(clinic_name: Clinic) -> tuple[Address, City, Phone]:
     return row["address"], row["city"], row["phone"]
 
 
-@toolbox.tool(phrase="check what the insurance in {patient_id} pays for a visit to {specialty}")
-def check_insurance_coverage(patient_id: PatientId, specialty: Specialty) -> tuple[int, float, CurrencyCode]:
+@toolbox.tool(
+    asks=("how much of a visit for {specialty} does the plan of {patient_id} cover, and what's the copay?",
+          "check what the insurance of {patient_id} pays for {specialty}",
+          "{patient_id} needs to see someone for {specialty}. What share does their plan cover, and what copay applies?"),
+    gives={"copay, currency": ("the copay {patient_id} pays for a visit for {specialty}",),
+           "copay": ("the copay {patient_id} pays for a visit for {specialty}",),
+           "currency": ("the currency of the copay {patient_id} pays for {specialty}",)},
+)
+def check_insurance_coverage(patient_id: PatientId, specialty: Specialty) -> tuple[int, Copay, CurrencyCode]:
     """Check what a patient's insurance plan pays for a visit to a specialty.
 
     Args:
@@ -772,7 +913,12 @@ def check_insurance_coverage(patient_id: PatientId, specialty: Specialty) -> tup
     return w.coverage[row["plan"]][specialty], copay, currency
 
 
-@toolbox.tool(phrase="verify the insurance on file for my bookings", tags=("state_change",), requires=("data_sharing_consent",))
+@toolbox.tool(
+    asks=("verify the insurance on file for my booking account", "get the insurance on my account verified so I can book",
+          "check the insurance on file with the insurer and tell me until when it is valid"),
+    requires=("data_sharing_consent",),
+    tags=("state_change",),
+)
 def verify_insurance_on_file() -> tuple[str, str]:
     """Verify the insurance on file for the booking account with the insurer, which unblocks bookings.
 
@@ -787,8 +933,12 @@ def verify_insurance_on_file() -> tuple[str, str]:
     return "verified", date(NOW.year, 12, 31).isoformat()
 
 
-@toolbox.tool(phrase="sign the data-sharing consent for my insurer", tags=("state_change",))
-def sign_data_sharing_consent() -> Day:
+@toolbox.tool(
+    asks=("sign the data-sharing consent for my insurer", "I agree to share booking data with my insurer: sign the consent and tell me the date",
+          "put my signature on the insurer's data-sharing consent and confirm when it was signed"),
+    tags=("state_change",),
+)
+def sign_data_sharing_consent() -> str:
     """Sign the consent that lets clinics share booking data with the insurer.
 
     Returns:
@@ -798,15 +948,24 @@ def sign_data_sharing_consent() -> Day:
     return NOW.date().isoformat()
 
 
-toolbox.condition(
-    "insurance_verified",
-    holds=lambda w: bool(w.state.get("insurance_verified")),
-    broken_state={"insurance_verified": False},
-    fix=("verify_insurance_on_file", {}),
-)
-toolbox.condition(
-    "data_sharing_consent",
-    holds=lambda w: bool(w.state.get("data_sharing_consent")),
-    broken_state={"data_sharing_consent": False},
-    fix=("sign_data_sharing_consent", {}),
-)
+@toolbox.facts_about("patient_id")
+def _patient_facts(w: HealthWorld, patient_id: str) -> dict:
+    row = w.patients[patient_id]
+    return {"person_name": row["name"], "city": row["city"]}
+
+
+@toolbox.facts_about("doctor_id")
+def _doctor_facts(w: HealthWorld, doctor_id: str) -> dict:
+    row = w.doctors[doctor_id]
+    return {"city": row["city"], "medical_specialty": row["specialty"], "clinic_name": row["clinic"]}
+
+
+@toolbox.facts_about("medical_appointment_id")
+def _appointment_facts(w: HealthWorld, appointment_id: str) -> dict:
+    row = w.state["appointments"][appointment_id]
+    return {"patient_id": row["patient_id"], "doctor_id": row["doctor_id"], "city": w.doctors[row["doctor_id"]]["city"]}
+
+
+@toolbox.facts_about("clinic_name")
+def _clinic_facts(w: HealthWorld, clinic_name: str) -> dict:
+    return {"city": w.clinics[clinic_name]["city"]}

@@ -9,27 +9,40 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 from typing import Annotated, Literal
 
-from factory.gazetteer import CITIES, COUNTRIES, COUNTRY_BY_NAME, CURRENCY_BY_CODE, FIRST_NAMES, LAST_NAMES, NOW
+from factory.gazetteer import (
+    CITIES, CITY_BY_NAME, COUNTRIES, COUNTRY_BY_NAME, CURRENCY_BY_CODE, FIRST_NAMES, LAST_NAMES, NOW, country_phrase,
+)
+from factory.sense import around, distinct, sensible, together, within
 from factory.toolbox import Kind, Toolbox, ToolError, World, require, world
 
 toolbox = Toolbox()
 
-PersonName = Annotated[str, Kind("person_name")]
+# The people here are employees: no patient, contact or estate agent is looked up in the directory.
+PersonName = Annotated[str, Kind("person_name", role="employee")]
 EmployeeId = Annotated[str, Kind("employee_id")]
 Department = Annotated[str, Kind("company_department")]
 JobTitle = Annotated[str, Kind("job_title")]
 TitleText = Annotated[str, Kind("job_title_text")]
-City = Annotated[str, Kind("city")]
-Country = Annotated[str, Kind("country")]
-Address = Annotated[str, Kind("address")]
-Email = Annotated[str, Kind("email")]
+# Where someone works, or where a job is, matters to pay (a salary band's country); asking the
+# weather or the hottest city there is no request an HR assistant gets, so workplaces keep a role.
+City = Annotated[str, Kind("city", role="workplace")]
+Country = Annotated[str, Kind("country", role="workplace")]
+TaxCountry = Annotated[str, Kind("country", role="tax")]  # the country whose tax rules apply to an income
+Address = Annotated[str, Kind("address", role="workplace")]
+Email = Annotated[str, Kind("email", role="employee")]
 Day = Annotated[str, Kind("date")]
-HireDate = Annotated[str, Kind("hire_date")]
 Week = Annotated[str, Kind("timesheet_week")]
+# Only the current week's open timesheets can be submitted: a fix-up, never drawn as a request of
+# its own (its kind has no literal values; the condition states the week).
+OpenWeek = Annotated[str, Kind("open_timesheet_week")]
 Month = Annotated[str, Kind("pay_month")]
-CurrencyCode = Annotated[str, Kind("currency_code")]
-Salary = Annotated[float, Kind("salary_amount")]
-MonthlyPay = Annotated[float, Kind("monthly_pay")]
+# An amount of pay comes with its currency, and with the country whose tax rules apply; a
+# currency named to convert into is a currency in its own right (the finance convention). The
+# currency of pay has a role of its own, so a share price or a hotel bill never goes through the
+# payroll converter.
+CurrencyCode = Annotated[str, Kind("currency_code", role="pay")]
+NamedCurrency = Annotated[str, Kind("currency_code", role="currency")]
+Salary = Annotated[float, Kind("money_amount", role="pay")]
 RequestId = Annotated[str, Kind("leave_request_id")]
 OpeningId = Annotated[str, Kind("job_opening_id")]
 ReviewYear = Annotated[int, Kind("review_year")]
@@ -184,7 +197,10 @@ def build_world(rng: random.Random) -> HRWorld:
             "employee_id": employee_id, "type": "annual", "days": rng.randint(1, 3), "status": "pending",
             "start": (NOW.date() + timedelta(days=rng.randint(5, 60))).isoformat(),
         }
-    built.state = {"timesheets_submitted": True, "approval_delegation": True, "leave_requests": requests}
+    # The delegation runs out in a few days, so turning it on again renews it.
+    until = (NOW.date() + timedelta(days=5)).isoformat()
+    built.state = {"timesheets_submitted": True, "approval_delegation": True, "delegation_until": until,
+                   "leave_requests": requests}
     return built
 
 
@@ -249,14 +265,20 @@ def _leave_used(w: HRWorld, employee_id: str, kind: str) -> int:
 # --- value generators ----------------------------------------------------------------------
 
 
-@toolbox.values_for("person_name")
+def _settled_staff(w: HRWorld) -> list[str]:
+    """Employees with a manager, and payslips and reviews for every cycle on file: the people
+    requests are about (the chief executive has no manager; a recent hire has no old payslips)."""
+    return [e for e, row in sorted(w.employees.items())[3::7] if row["manager"] and row["hire_date"] < "2021-01-01"]
+
+
+@toolbox.values_for("person_name/employee")
 def _names(w: HRWorld) -> list[str]:
-    return ALL_NAMES[3::7]
+    return [w.employees[e]["name"] for e in _settled_staff(w)]
 
 
 @toolbox.values_for("employee_id")
 def _employee_ids(w: HRWorld) -> list[str]:
-    return sorted(w.employees)[3::7]
+    return _settled_staff(w)
 
 
 @toolbox.values_for("company_department")
@@ -284,9 +306,30 @@ def _currencies(w: HRWorld) -> list[str]:
     return sorted(CURRENCY_BY_CODE)
 
 
-@toolbox.values_for("salary_amount")
-def _salaries(w: HRWorld) -> list[float]:
-    return [32000.0, 45000.0, 58500.0, 72000.0, 96000.0, 125000.0, 180000.0]
+@toolbox.values_for("currency_code/currency")
+def _target_currencies(w: HRWorld) -> list[str]:
+    """Currencies people compare pay in: the majors more often, every currency sometimes."""
+    return ["USD", "EUR", "GBP", "USD", "EUR", "GBP", "JPY", "CHF", *sorted(CURRENCY_BY_CODE)]
+
+
+def _yearly_pay(country: str) -> list[float]:
+    """Annual incomes people earn in a country, in its currency, as round figures."""
+    return [float(round(usd * _scale(country), -3)) for usd in (45000, 80000, 130000)]
+
+
+@toolbox.values_for("money_amount", "country")
+def _incomes(w: HRWorld) -> list[tuple[float, str]]:
+    return [(amount, c.name) for c in COUNTRIES for amount in _yearly_pay(c.name)]
+
+
+@toolbox.values_for("money_amount", "currency_code")
+def _pay(w: HRWorld) -> list[tuple[float, str]]:
+    return [(amount, c.currency) for c in COUNTRIES for amount in _yearly_pay(c.name)]
+
+
+@toolbox.values_for("money_amount")
+def _amounts(w: HRWorld) -> list[float]:
+    return sorted({amount for amount, _ in _incomes(w)})
 
 
 @toolbox.values_for("pay_month")
@@ -296,7 +339,8 @@ def _months(w: HRWorld) -> list[str]:
 
 @toolbox.values_for("date")
 def _dates(w: HRWorld) -> list[str]:
-    return [(NOW.date() + timedelta(days=k)).isoformat() for k in range(3, 90, 4)]
+    """Leave starts: the last few days (sick leave is reported after the fact) and the next months."""
+    return [(NOW.date() + timedelta(days=k)).isoformat() for k in (-6, -3, -2, -1, *range(3, 90, 4))]
 
 
 @toolbox.values_for("timesheet_week")
@@ -330,10 +374,42 @@ def _years(w: HRWorld) -> list[int]:
     return list(REVIEW_YEARS)[1:]
 
 
+# Nothing is bridged in: nobody asks for the salary of the organiser of their meeting, and a
+# currency found by the finance tools would only invite converting the same sum twice, at the
+# market rate and at the payroll rate.
+toolbox.written_as("country", country_phrase)
+toolbox.written_as("employee_id", "employee {}")
+toolbox.written_as("leave_request_id", "leave request {}")
+toolbox.written_as("job_opening_id", "opening {}")
+
+
+@toolbox.facts_about("employee_id")
+def _employee_facts(w: HRWorld, employee_id: str) -> dict:
+    row = w.employees[employee_id]
+    return {"person_name": row["name"], "country": row["country"], "city": row["city"],
+            "company_department": row["department"]}
+
+
+@toolbox.facts_about("leave_request_id")
+def _request_facts(w: HRWorld, request_id: str) -> dict:
+    employee_id = w.state["leave_requests"][request_id]["employee_id"]
+    return {"employee_id": employee_id, "person_name": w.employees[employee_id]["name"]}
+
+
+@toolbox.facts_about("job_opening_id")
+def _opening_facts(w: HRWorld, opening_id: str) -> dict:
+    row = w.openings[opening_id]
+    return {"city": row["city"], "country": CITY_BY_NAME[row["city"]].country}
+
+
 # --- tools ---------------------------------------------------------------------------------
 
 
-@toolbox.tool(phrase="find the employee id of {full_name}")
+@toolbox.tool(
+    asks=("what's the employee id of {full_name}?", "find {full_name} in the company directory and give me their employee id",
+          "look up the employee number of {full_name}"),
+    gives={"employee_id": "{full_name}"},  # people name a colleague; the id is the agent's part
+)
 def find_employee_id(full_name: PersonName) -> EmployeeId:
     """Look up an employee's id in the company directory from their full name.
 
@@ -349,8 +425,15 @@ def find_employee_id(full_name: PersonName) -> EmployeeId:
     return w.ids[key]
 
 
-@toolbox.tool(phrase="get the department, job title, manager and hire date on file for {employee_id}")
-def get_employee_profile(employee_id: EmployeeId) -> tuple[Department, JobTitle, PersonName, HireDate]:
+@toolbox.tool(
+    asks=("which department is {employee_id} in, what's their job title, who's their manager and when were they hired?",
+          "get the department, job title, manager and hire date on file for {employee_id}",
+          "tell me about {employee_id}: department, title, manager and start date"),
+    gives={"department": ("the department of {employee_id}", "the department {employee_id} works in"),
+           "job_title": "the job title of {employee_id}",
+           "manager_name": ("the manager of {employee_id}", "the person {employee_id} reports to")},
+)
+def get_employee_profile(employee_id: EmployeeId) -> tuple[Department, JobTitle, PersonName, str]:
     """Get an employee's department, job title, manager and hire date.
 
     Args:
@@ -368,7 +451,13 @@ def get_employee_profile(employee_id: EmployeeId) -> tuple[Department, JobTitle,
     return row["department"], row["title"], manager, row["hire_date"]
 
 
-@toolbox.tool(phrase="find the office city, country and address on file for {employee_id}")
+@toolbox.tool(
+    asks=("which office does {employee_id} work from? Give me the city, country and address.",
+          "find the office city, country and street address of {employee_id}",
+          "where is the office of {employee_id}: city, country and address?"),
+    gives={"office_city": "the city where {employee_id} works", "office_country": "the country where {employee_id} works",
+           "office_address": "the address of the office of {employee_id}"},
+)
 def get_employee_office(employee_id: EmployeeId) -> tuple[City, Country, Address]:
     """Get the city, country and street address of the office an employee works from.
 
@@ -384,7 +473,11 @@ def get_employee_office(employee_id: EmployeeId) -> tuple[City, Country, Address
     return row["city"], row["country"], _w().offices[row["city"]]
 
 
-@toolbox.tool(phrase="find who heads {department} and their email")
+@toolbox.tool(
+    asks=("who heads {department}, and what's their email?", "find the head of {department} and their work email",
+          "I need to write to whoever runs {department}. Who is it, and what's their email address?"),
+    gives={"head_name": "the head of {department}"},
+)
 def get_department_head(department: Department) -> tuple[PersonName, Email]:
     """Find the head of a department and their work email.
 
@@ -401,7 +494,10 @@ def get_department_head(department: Department) -> tuple[PersonName, Email]:
     return name, _email(name)
 
 
-@toolbox.tool(phrase="list the teammates on file for {employee_id}")
+@toolbox.tool(
+    asks=("who are the teammates of {employee_id}?", "list the colleagues who share a manager with {employee_id}",
+          "which people are on the same team as {employee_id}?"),
+)
 def list_team_members(employee_id: EmployeeId) -> list[PersonName]:
     """List the colleagues who share an employee's manager.
 
@@ -416,8 +512,14 @@ def list_team_members(employee_id: EmployeeId) -> list[PersonName]:
     return sorted(row["name"] for e, row in w.employees.items() if row["manager"] == manager and manager and e != employee_id)
 
 
-@toolbox.tool(phrase="get the annual base salary on file for {employee_id}")
-def get_annual_salary(employee_id: EmployeeId) -> tuple[Salary, CurrencyCode]:
+@toolbox.tool(
+    asks=("what is the annual base salary of {employee_id}, in which currency, and in which country are they paid?",
+          "get the yearly base pay of {employee_id} with its currency and country of employment",
+          "how much does {employee_id} earn a year before tax, in what currency and in which country?"),
+    gives={"salary, currency": ("the annual base salary of {employee_id}", "the yearly base pay of {employee_id}"),
+           "salary, country": ("the annual base salary of {employee_id}", "the yearly base pay of {employee_id}")},
+)
+def get_annual_salary(employee_id: EmployeeId) -> tuple[Salary, CurrencyCode, TaxCountry]:
     """Get an employee's annual base salary in the currency they are paid in.
 
     Args:
@@ -426,13 +528,18 @@ def get_annual_salary(employee_id: EmployeeId) -> tuple[Salary, CurrencyCode]:
     Returns:
         salary: the employee's annual base salary (in the pay currency).
         currency: the employee's pay currency.
+        country: the country the employee is employed and taxed in.
     """
     row = _employee(employee_id)
-    return row["salary"], row["currency"]
+    return row["salary"], row["currency"], row["country"]
 
 
-@toolbox.tool(phrase="get the {month} payslip on file for {employee_id}")
-def get_payslip(employee_id: EmployeeId, month: Month) -> tuple[MonthlyPay, MonthlyPay, MonthlyPay]:
+@toolbox.tool(
+    asks=("what were the gross pay, income tax and net pay of {employee_id} for {month}?",
+          "get the {month} payslip of {employee_id}: gross, tax withheld and net",
+          "how much did {employee_id} take home in {month}, after how much tax, from what gross pay?"),
+)
+def get_payslip(employee_id: EmployeeId, month: Month) -> tuple[float, float, float]:
     """Get an employee's gross pay, income tax withheld and net pay for a payroll month.
 
     Args:
@@ -454,8 +561,13 @@ def get_payslip(employee_id: EmployeeId, month: Month) -> tuple[MonthlyPay, Mont
     return gross, tax, round(gross - tax - gross * SOCIAL_RATE, 2)
 
 
-@toolbox.tool(phrase="calculate the yearly income tax in {country} on an income of {annual_income}")
-def calculate_income_tax(country: Country, annual_income: Salary) -> tuple[float, float]:
+@toolbox.tool(
+    asks=("how much yearly income tax is due on {income}, and at what effective rate?",
+          "work out the annual income tax and effective tax rate on {income}",
+          "calculate the income tax on {income} and the effective rate that works out to"),
+    groups={"income": "an income of {annual_income} a year in {country}"},  # the income is in that country's currency
+)
+def calculate_income_tax(country: TaxCountry, annual_income: Salary) -> tuple[float, float]:
     """Calculate the yearly income tax due on an annual income under a country's brackets.
 
     Args:
@@ -472,8 +584,13 @@ def calculate_income_tax(country: Country, annual_income: Salary) -> tuple[float
     return tax, round(100 * tax / annual_income, 2) if annual_income else 0.0
 
 
-@toolbox.tool(phrase="convert {amount} from {from_currency} to {to_currency}")
-def convert_salary_currency(amount: Salary, from_currency: CurrencyCode, to_currency: CurrencyCode) -> Salary:
+@toolbox.tool(
+    asks=("convert {pay} to {to_currency} at the payroll rate", "what does {pay} come to in {to_currency} at the payroll rate?",
+          "what is {pay} worth in {to_currency} at the payroll rate?"),
+    groups={"pay": "{amount} {from_currency}"},  # an amount never travels without its currency
+    sense=(distinct("from_currency", "to_currency"),),
+)
+def convert_salary_currency(amount: Salary, from_currency: CurrencyCode, to_currency: NamedCurrency) -> float:
     """Convert a pay amount between currencies at the payroll exchange rates.
 
     Args:
@@ -488,7 +605,11 @@ def convert_salary_currency(amount: Salary, from_currency: CurrencyCode, to_curr
     return round(amount * rate, 2)
 
 
-@toolbox.tool(phrase="check how many days of {leave_type} leave are left for {employee_id}")
+@toolbox.tool(
+    asks=("how many days of {leave_type} leave does {employee_id} have left?",
+          "check the {leave_type} leave balance of {employee_id}",
+          "how much {leave_type} leave can {employee_id} still take this year?"),
+)
 def get_leave_balance(employee_id: EmployeeId, leave_type: LeaveType) -> int:
     """Get the days of a leave type an employee still has this year (pending requests deducted).
 
@@ -505,12 +626,17 @@ def get_leave_balance(employee_id: EmployeeId, leave_type: LeaveType) -> int:
 
 
 @toolbox.tool(
-    phrase="request {days} days of {leave_type} leave for {employee_id} starting {start_date}",
+    asks=("book {days} day(s) of {leave_type} leave for {employee_id} starting {start_date}; what's the request id and how much of that leave is left?",
+          "file a request for {days} day(s) of {leave_type} leave for {employee_id} from {start_date}, and tell me the request id and the days left",
+          "{employee_id} needs {days} day(s) of {leave_type} leave from {start_date}. Put in the request and tell me the request id and remaining balance."),
+    sense=(within("days", 1, 10), around("start_date", before=14, after=120),
+           sensible("sick leave is taken, not planned", ("leave_type", "start_date"),
+                    lambda a: (a["leave_type"] == "sick") == (str(a["start_date"]) <= NOW.date().isoformat()))),
     requires=("timesheets_submitted",),
     tags=("state_change",),
 )
 def request_leave(employee_id: EmployeeId, leave_type: LeaveType, start_date: Day,
-                  days: Annotated[int, Kind("leave_days")]) -> tuple[RequestId, int]:
+                  days: Annotated[int, Kind("leave_days")]) -> tuple[str, int]:
     """File a leave request for an employee; it waits for the manager's approval.
 
     Args:
@@ -541,8 +667,15 @@ def request_leave(employee_id: EmployeeId, leave_type: LeaveType, start_date: Da
     return request_id, left - days
 
 
-@toolbox.tool(phrase="approve {request_id}", requires=("approval_delegation",), tags=("state_change",))
-def approve_leave_request(request_id: RequestId) -> tuple[PersonName, Day]:
+@toolbox.tool(
+    asks=("approve {request_id} and tell me whose leave it is and when it ends",
+          "sign off {request_id} on the manager's behalf; whose leave is it, and what's the last day?",
+          "please approve {request_id}. Who is off, and until when?"),
+    gives={"approved_for": ("the employee whose {request_id} was approved", "the person on {request_id}")},
+    requires=("approval_delegation",),
+    tags=("state_change",),
+)
+def approve_leave_request(request_id: RequestId) -> tuple[PersonName, str]:
     """Approve a pending leave request on behalf of the employee's manager.
 
     Args:
@@ -564,7 +697,12 @@ def approve_leave_request(request_id: RequestId) -> tuple[PersonName, Day]:
     return w.employees[row["employee_id"]]["name"], last.isoformat()
 
 
-@toolbox.tool(phrase="get the hours logged by {employee_id} in the week of {week_of}")
+@toolbox.tool(
+    asks=("how many hours did {employee_id} log in the week of {week_of}, and how much of it was overtime?",
+          "get the timesheet hours and overtime of {employee_id} for the week of {week_of}",
+          "check the timesheet of {employee_id} for the week of {week_of}: total hours and overtime"),
+    sense=(around("week_of", before=180, after=0),),
+)
 def get_timesheet_hours(employee_id: EmployeeId, week_of: Week) -> tuple[float, float]:
     """Get the hours an employee logged in the timesheet week containing a date.
 
@@ -587,9 +725,14 @@ def get_timesheet_hours(employee_id: EmployeeId, week_of: Week) -> tuple[float, 
     return hours, round(max(0.0, hours - 40.0), 1)
 
 
-@toolbox.tool(phrase="submit the open timesheets for the week of {week_start}", requires=("approval_delegation",),
-              tags=("state_change",))
-def submit_week_timesheets(week_start: Week) -> int:
+@toolbox.tool(
+    asks=("submit the open timesheets for the week of {week_start} and tell me how many went in",
+          "send the timesheets of the week of {week_start} to payroll on the managers' behalf; how many were submitted?",
+          "close the week of {week_start}: submit every open timesheet and give me the count"),
+    requires=("approval_delegation",),
+    tags=("state_change",),
+)
+def submit_week_timesheets(week_start: OpenWeek) -> int:
     """Submit every open timesheet of a week to payroll, on behalf of the managers.
 
     Args:
@@ -609,18 +752,29 @@ def submit_week_timesheets(week_start: Week) -> int:
     return 20 + int(40 * w.figure("open-timesheets", monday))
 
 
-@toolbox.tool(phrase="turn on the manager's approval delegation for me", tags=("state_change",))
-def enable_approval_delegation() -> Day:
-    """Activate the delegation that lets the user approve leave and submit timesheets for managers.
+@toolbox.tool(
+    asks=("turn on the manager's approval delegation for me and tell me until when it lasts",
+          "activate my approval delegation; when does it expire?",
+          "I need to approve leave for my manager. Switch on the delegation and tell me how long it's valid."),
+    tags=("state_change",),
+)
+def enable_approval_delegation() -> str:
+    """Activate, or renew for 30 days, the delegation that lets the user approve leave and submit timesheets for managers.
 
     Returns:
         valid_until: the date the delegation expires (YYYY-MM-DD).
     """
-    _w().state["approval_delegation"] = True
-    return (NOW.date() + timedelta(days=DELEGATION_DAYS)).isoformat()
+    until = (NOW.date() + timedelta(days=DELEGATION_DAYS)).isoformat()
+    _w().state.update(approval_delegation=True, delegation_until=until)
+    return until
 
 
-@toolbox.tool(phrase="work out the standard job title meant by \"{title_text}\"", tags=("canonicalise",))
+@toolbox.tool(
+    asks=('what standard job title does "{title_text}" mean?', 'which of our job titles is "{title_text}"?',
+          'turn the title "{title_text}" into the company\'s standard job title'),
+    gives={"job_title": "{title_text}"},  # people say "SWE"; the standard title is the agent's part
+    tags=("canonicalise",),
+)
 def normalize_job_title(title_text: TitleText) -> JobTitle:
     """Turn an informal or abbreviated job title into the company's standard job title.
 
@@ -638,7 +792,13 @@ def normalize_job_title(title_text: TitleText) -> JobTitle:
     return TITLE_ALIASES[text]
 
 
-@toolbox.tool(phrase="get the salary band in {country} for {job_title}")
+@toolbox.tool(
+    asks=("what's the salary band for {job_title} in {country}?", "get the bottom and top of the pay band for {job_title} in {country}",
+          "what's the pay band for {job_title} in {country}, from bottom to top?"),
+    gives={"band_min, currency": "the bottom of the salary band in {country} for {job_title}",
+           "band_max, currency": "the top of the salary band in {country} for {job_title}"},
+    sense=(together("job_title", "country"),),  # a title and a country of the same person or opening
+)
 def get_salary_band(job_title: JobTitle, country: Country) -> tuple[Salary, Salary, CurrencyCode]:
     """Get the company's annual salary band for a job title in a country.
 
@@ -655,7 +815,11 @@ def get_salary_band(job_title: JobTitle, country: Country) -> tuple[Salary, Sala
     return float(round(base * 0.85, -2)), float(round(base * 1.2, -2)), COUNTRY_BY_NAME[country].currency
 
 
-@toolbox.tool(phrase="search the open positions for {query}", tags=("search",))
+@toolbox.tool(
+    asks=('which positions are open for "{query}"?', 'search the open positions for "{query}"',
+          'find the job openings matching "{query}"'),
+    tags=("search",),
+)
 def search_job_openings(query: Annotated[str, Kind("job_search_terms")], max_results: int = 5) -> list[OpeningId]:
     """Search open positions by words in the job title, department or city.
 
@@ -675,8 +839,14 @@ def search_job_openings(query: Annotated[str, Kind("job_search_terms")], max_res
     return hits[:max_results]
 
 
-@toolbox.tool(phrase="get the title, city and closing date of job opening {opening_id}")
-def get_job_opening(opening_id: OpeningId) -> tuple[JobTitle, City, Day]:
+@toolbox.tool(
+    asks=("what is {opening_id}: which job, in which city and country, and when do applications close?",
+          "get the job title, location and closing date of {opening_id}",
+          "tell me about {opening_id}: the role, where it is and the application deadline"),
+    gives={"job_title": "the role advertised in {opening_id}", "country": "the country of {opening_id}",
+           "city": "the city of {opening_id}"},
+)
+def get_job_opening(opening_id: OpeningId) -> tuple[JobTitle, City, Country, str]:
     """Get the job title, location and application deadline of an open position.
 
     Args:
@@ -685,15 +855,21 @@ def get_job_opening(opening_id: OpeningId) -> tuple[JobTitle, City, Day]:
     Returns:
         job_title: the opening's job title.
         city: the opening's city.
+        country: the opening's country (whose salary bands apply).
         closing_date: the application deadline (YYYY-MM-DD).
     """
     w = _w()
     require(opening_id in w.openings, f"unknown job opening {opening_id!r}; search the open positions for ids")
     row = w.openings[opening_id]
-    return row["title"], row["city"], row["closing"]
+    return row["title"], row["city"], CITY_BY_NAME[row["city"]].country, row["closing"]
 
 
-@toolbox.tool(phrase="get the {year} performance review score on file for {employee_id}")
+@toolbox.tool(
+    asks=("what score did {employee_id} get in the {year} performance review, and who gave it?",
+          "get the {year} review score of {employee_id} and the reviewer",
+          "how was {employee_id} rated in {year}, and by whom?"),
+    gives={"reviewer": "the manager who reviewed {employee_id} in {year}"},
+)
 def get_performance_review(employee_id: EmployeeId, year: ReviewYear) -> tuple[float, PersonName]:
     """Get an employee's performance review score for a year and who gave it.
 
@@ -718,10 +894,13 @@ toolbox.condition(
     holds=lambda w: bool(w.state.get("timesheets_submitted")),
     broken_state={"timesheets_submitted": False},
     fix=("submit_week_timesheets", {"week_start": CURRENT_WEEK.isoformat()}),
+    context="This week began on {week_start}.",
+    says="This week's timesheets are still open.",
 )
 toolbox.condition(
     "approval_delegation",
     holds=lambda w: bool(w.state.get("approval_delegation")),
     broken_state={"approval_delegation": False},
     fix=("enable_approval_delegation", {}),
+    says="My manager's approval delegation isn't active for me.",
 )

@@ -290,7 +290,7 @@ def _room_hours(w: LibraryWorld) -> list[int]:
 
 # --- catalogue, ISBNs and location ----------------------------------------------------------
 
-@toolbox.tool(phrase="search the library catalogue for {query}", tags=("search",))
+@toolbox.tool(asks="search the library catalogue for {query}", tags=("search",))
 def search_library_catalogue(query: Query, max_results: int = 5) -> list[Isbn]:
     """Search the library catalogue by words in a book's title, author, subject or publisher.
 
@@ -313,7 +313,7 @@ def search_library_catalogue(query: Query, max_results: int = 5) -> list[Isbn]:
     return hits[:max_results]
 
 
-@toolbox.tool(phrase="scan {isbn} and check whether the book is available")
+@toolbox.tool(asks="scan {isbn} and check whether the book is available")
 def scan_isbn(isbn: Isbn) -> tuple[Title, Availability]:
     """Scan a book's ISBN to get its title and whether a copy is on the shelf.
 
@@ -329,7 +329,7 @@ def scan_isbn(isbn: Isbn) -> tuple[Title, Availability]:
     return row["title"], "available" if _on_shelf(w, isbn) > 0 else "on loan"
 
 
-@toolbox.tool(phrase="look up the author, publication year and publisher of the book identified by {isbn}")
+@toolbox.tool(asks="look up the author, publication year and publisher of the book identified by {isbn}")
 def get_book_details(isbn: Isbn) -> tuple[Person, PubYear, Publisher]:
     """Get the author, publication year and publisher of a book.
 
@@ -345,7 +345,7 @@ def get_book_details(isbn: Isbn) -> tuple[Person, PubYear, Publisher]:
     return row["author"], row["year"], row["publisher"]
 
 
-@toolbox.tool(phrase="find the branch and shelf where {title} is kept")
+@toolbox.tool(asks="find the branch and shelf where {title} is kept")
 def locate_book(title: Title) -> tuple[Branch, ShelfMark]:
     """Locate the physical copies of a book: the branch that holds it and its shelf mark.
 
@@ -366,7 +366,7 @@ def locate_book(title: Title) -> tuple[Branch, ShelfMark]:
     return h["branch"], h["shelf"]
 
 
-@toolbox.tool(phrase="start the augmented-reality guide to {shelf_mark} with the availability set to {availability}")
+@toolbox.tool(asks="start the augmented-reality guide to {shelf_mark} with the availability set to {availability}")
 def launch_ar_shelf_guide(shelf_mark: ShelfMark, availability: Availability) -> tuple[str, int]:
     """Start an augmented-reality walk that guides the patron to a book's shelf.
 
@@ -391,7 +391,7 @@ def launch_ar_shelf_guide(shelf_mark: ShelfMark, availability: Availability) -> 
     return message, 2
 
 
-@toolbox.tool(phrase="convert the ISBN \"{isbn_text}\" to its 13-digit and 10-digit forms", tags=("canonicalise",))
+@toolbox.tool(asks="convert the ISBN \"{isbn_text}\" to its 13-digit and 10-digit forms", tags=("canonicalise",))
 def convert_isbn(isbn_text: IsbnText) -> tuple[Isbn, Isbn10]:
     """Convert an ISBN as written (ISBN-10 or ISBN-13, with or without hyphens) to its canonical forms.
 
@@ -414,7 +414,7 @@ def convert_isbn(isbn_text: IsbnText) -> tuple[Isbn, Isbn10]:
     return text, _as_isbn10(text)
 
 
-@toolbox.tool(phrase="format an APA reference for {title} by {author} published in {year}", tags=("canonicalise",))
+@toolbox.tool(asks="format an APA reference for {title} by {author} published in {year}", tags=("canonicalise",))
 def format_apa_citation(title: Title, author: Person, year: PubYear, publisher: Publisher = "") -> Citation:
     """Format a book reference in APA style from its title, author and year.
 
@@ -445,7 +445,7 @@ def format_apa_citation(title: Title, author: Person, year: PubYear, publisher: 
 
 # --- authors -----------------------------------------------------------------------------
 
-@toolbox.tool(phrase="look up where and when {author} was born")
+@toolbox.tool(asks="look up where and when {author} was born")
 def get_author_profile(author: Person) -> tuple[City, Country, int]:
     """Get an author's place and year of birth.
 
@@ -463,7 +463,7 @@ def get_author_profile(author: Person) -> tuple[City, Country, int]:
     return row["city"], row["country"], row["born"]
 
 
-@toolbox.tool(phrase="list the catalogue books written by {author}")
+@toolbox.tool(asks="list the catalogue books written by {author}")
 def list_books_by_author(author: Person) -> list[Isbn]:
     """List the books in the catalogue written by an author.
 
@@ -481,7 +481,7 @@ def list_books_by_author(author: Person) -> list[Isbn]:
 
 # --- branches ------------------------------------------------------------------------------
 
-@toolbox.tool(phrase="find when {branch} opens on {date}")
+@toolbox.tool(asks="find when {branch} opens on {date}")
 def get_branch_hours(branch: Branch, date: Day) -> tuple[Moment, str]:
     """Get a branch's opening hours on a date.
 
@@ -501,7 +501,7 @@ def get_branch_hours(branch: Branch, date: Day) -> tuple[Moment, str]:
     return f"{day.isoformat()}T{opens}", closes
 
 
-@toolbox.tool(phrase="find the street address of {branch}")
+@toolbox.tool(asks="find the street address of {branch}")
 def get_branch_address(branch: Branch) -> tuple[Address, City]:
     """Get the street address and city of a library branch.
 
@@ -518,7 +518,7 @@ def get_branch_address(branch: Branch) -> tuple[Address, City]:
 
 # --- loans, holds and requests ------------------------------------------------------------
 
-@toolbox.tool(phrase="borrow the book identified by {isbn} on my library card", requires=("card_active",),
+@toolbox.tool(asks="borrow the book identified by {isbn} on my library card", requires=("card_active",),
               tags=("state_change",))
 def checkout_book(isbn: Isbn) -> tuple[LoanId, Day]:
     """Check out a copy of a book on the signed-in patron's library card.
@@ -548,7 +548,7 @@ def _loan(w: LibraryWorld, loan_id: str) -> dict:
     return w.state["loans"][loan_id]
 
 
-@toolbox.tool(phrase="return the book borrowed with {loan_id}", tags=("state_change",))
+@toolbox.tool(asks="return the book borrowed with {loan_id}", tags=("state_change",))
 def return_book(loan_id: LoanId) -> float:
     """Return a borrowed book; a late return adds its fee to the patron's fines.
 
@@ -567,7 +567,7 @@ def return_book(loan_id: LoanId) -> float:
     return fee
 
 
-@toolbox.tool(phrase="renew the loan with {loan_id} for another three weeks", requires=("card_active",), tags=("state_change",))
+@toolbox.tool(asks="renew the loan with {loan_id} for another three weeks", requires=("card_active",), tags=("state_change",))
 def renew_loan(loan_id: LoanId) -> Day:
     """Renew a loan for three more weeks (at most two renewals per loan).
 
@@ -587,7 +587,7 @@ def renew_loan(loan_id: LoanId) -> Day:
     return loan["due"]
 
 
-@toolbox.tool(phrase="place a hold on the book identified by {isbn} for pickup at {pickup_branch}",
+@toolbox.tool(asks="place a hold on the book identified by {isbn} for pickup at {pickup_branch}",
               requires=("card_active",), tags=("state_change",))
 def place_hold(isbn: Isbn, pickup_branch: Branch) -> tuple[int, Day]:
     """Place a hold on a book, to be collected at a chosen branch.
@@ -617,7 +617,7 @@ def place_hold(isbn: Isbn, pickup_branch: Branch) -> tuple[int, Day]:
     return position, ready.isoformat()
 
 
-@toolbox.tool(phrase="ask the partner library in {partner_city} to send the book identified by {isbn} to {pickup_branch}",
+@toolbox.tool(asks="ask the partner library in {partner_city} to send the book identified by {isbn} to {pickup_branch}",
               requires=("card_active",), tags=("state_change",))
 def request_interlibrary_loan(isbn: Isbn, partner_city: City, pickup_branch: Branch) -> tuple[str, Day]:
     """Request a book from a partner library in another city through interlibrary loan.
@@ -644,7 +644,7 @@ def request_interlibrary_loan(isbn: Isbn, partner_city: City, pickup_branch: Bra
     return request_id, arrival
 
 
-@toolbox.tool(phrase="reserve a reading room at {branch} starting {start}", requires=("card_active",),
+@toolbox.tool(asks="reserve a reading room at {branch} starting {start}", requires=("card_active",),
               tags=("state_change",))
 def reserve_reading_room(branch: Branch, start: Moment, hours: RoomHours = 1) -> tuple[str, str]:
     """Reserve a reading room at a branch for one or more hours within its opening hours.
@@ -684,7 +684,7 @@ def reserve_reading_room(branch: Branch, start: Moment, hours: RoomHours = 1) ->
 
 # --- card and fines ------------------------------------------------------------------------
 
-@toolbox.tool(phrase="check the fines owed on the library card with {card_number}")
+@toolbox.tool(asks="check the fines owed on the library card with {card_number}")
 def get_patron_fines(card_number: Card) -> tuple[float, int]:
     """Get the outstanding fines and overdue items of a library card.
 
@@ -703,7 +703,7 @@ def get_patron_fines(card_number: Card) -> tuple[float, int]:
     return w.patrons[card_number]["fines"], w.patrons[card_number]["overdue"]
 
 
-@toolbox.tool(phrase="pay the fines on my library account by {payment_method}", tags=("state_change",))
+@toolbox.tool(asks="pay the fines on my library account by {payment_method}", tags=("state_change",))
 def pay_library_fines(payment_method: Literal["card", "cash"]) -> float:
     """Pay all outstanding fines on the signed-in patron's account.
 
@@ -719,7 +719,7 @@ def pay_library_fines(payment_method: Literal["card", "cash"]) -> float:
     return paid
 
 
-@toolbox.tool(phrase="reactivate my library card", requires=("fines_paid",), tags=("state_change",))
+@toolbox.tool(asks="reactivate my library card", requires=("fines_paid",), tags=("state_change",))
 def activate_library_card() -> tuple[Card, Day]:
     """Reactivate the signed-in patron's library card for another year (fines must be paid first).
 

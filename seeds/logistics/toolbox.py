@@ -308,7 +308,7 @@ def _search_terms(w: ShippingWorld) -> list[str]:
 # --- tools ---------------------------------------------------------------------------------
 
 
-@toolbox.tool(phrase="track {tracking_number}")
+@toolbox.tool(asks="track {tracking_number}")
 def get_tracking_status(tracking_number: TrackingNumber) -> tuple[str, City, Moment]:
     """Track a parcel: its latest status, where it is now and when it is expected.
 
@@ -324,7 +324,7 @@ def get_tracking_status(tracking_number: TrackingNumber) -> tuple[str, City, Mom
     return row["status"], row["current"], row["eta"]
 
 
-@toolbox.tool(phrase="get the origin, destination, carrier and weight of {tracking_number}")
+@toolbox.tool(asks="get the origin, destination, carrier and weight of {tracking_number}")
 def get_shipment_details(tracking_number: TrackingNumber) -> tuple[City, City, Carrier, WeightKg]:
     """Get where a shipment comes from and goes to, its carrier and its weight.
 
@@ -342,7 +342,7 @@ def get_shipment_details(tracking_number: TrackingNumber) -> tuple[City, City, C
 
 
 @toolbox.tool(
-    phrase="ship a parcel whose weight in kg is {weight_kg} from {origin_city} to {destination_address} by {service} service",
+    asks="ship a parcel whose weight in kg is {weight_kg} from {origin_city} to {destination_address} by {service} service",
     requires=("sender_address_verified", "postage_funded"),
     tags=("state_change",),
 )
@@ -380,7 +380,7 @@ def create_shipment(origin_city: City, destination_address: Address, weight_kg: 
     return number, _stamp(arrival)
 
 
-@toolbox.tool(phrase="quote {service} shipping from {origin_city} to {destination_city} for a parcel whose weight in kg is {weight_kg}")
+@toolbox.tool(asks="quote {service} shipping from {origin_city} to {destination_city} for a parcel whose weight in kg is {weight_kg}")
 def quote_shipping_rate(origin_city: City, destination_city: City, weight_kg: WeightKg,
                         service: Service) -> tuple[float, CurrencyCode, int]:
     """Quote the postage and transit time of a parcel between two cities.
@@ -404,7 +404,7 @@ def quote_shipping_rate(origin_city: City, destination_city: City, weight_kg: We
     return round(price, 2), currency, _transit_days(origin_city, destination_city, service)
 
 
-@toolbox.tool(phrase="check the stock of {sku} at {warehouse_id}")
+@toolbox.tool(asks="check the stock of {sku} at {warehouse_id}")
 def get_warehouse_stock(sku: Sku, warehouse_id: WarehouseId) -> tuple[int, Day]:
     """Get the units of a SKU on hand at a warehouse and the date of its next restock.
 
@@ -426,7 +426,7 @@ def get_warehouse_stock(sku: Sku, warehouse_id: WarehouseId) -> tuple[int, Day]:
     return units, restock.isoformat()
 
 
-@toolbox.tool(phrase="find the warehouse nearest to {city}")
+@toolbox.tool(asks="find the warehouse nearest to {city}")
 def find_nearest_warehouse(city: City) -> tuple[WarehouseId, float]:
     """Find the warehouse closest to a city, by great-circle distance.
 
@@ -442,7 +442,7 @@ def find_nearest_warehouse(city: City) -> tuple[WarehouseId, float]:
     return warehouse_id, round(distance, 1)
 
 
-@toolbox.tool(phrase="get the city, address and phone number of {warehouse_id}")
+@toolbox.tool(asks="get the city, address and phone number of {warehouse_id}")
 def get_warehouse_info(warehouse_id: WarehouseId) -> tuple[City, Address, Phone]:
     """Get the city, street address and phone number of a warehouse.
 
@@ -460,7 +460,7 @@ def get_warehouse_info(warehouse_id: WarehouseId) -> tuple[City, Address, Phone]
     return row["city"], row["address"], row["phone"]
 
 
-@toolbox.tool(phrase="get the phone, email and on-time rate of {carrier}")
+@toolbox.tool(asks="get the phone, email and on-time rate of {carrier}")
 def get_carrier_details(carrier: Carrier) -> tuple[Phone, Email, float]:
     """Get a carrier's support phone, support email and on-time delivery rate.
 
@@ -477,7 +477,7 @@ def get_carrier_details(carrier: Carrier) -> tuple[Phone, Email, float]:
     return phone, email, _w().on_time[carrier]
 
 
-@toolbox.tool(phrase="estimate the import duty in {country} on goods declared at {declared_value_usd} US dollars")
+@toolbox.tool(asks="estimate the import duty in {country} on goods declared at {declared_value_usd} US dollars")
 def estimate_customs_duty(country: Country, declared_value_usd: Annotated[float, Kind("declared_value_usd")]) -> tuple[float, CurrencyCode]:
     """Estimate the import duty a destination country charges on a parcel's declared value.
 
@@ -497,7 +497,7 @@ def estimate_customs_duty(country: Country, declared_value_usd: Annotated[float,
     return round(duty, 2), currency
 
 
-@toolbox.tool(phrase="convert the weight \"{weight}\" to kilograms", tags=("canonicalise",))
+@toolbox.tool(asks="convert the weight \"{weight}\" to kilograms", tags=("canonicalise",))
 def convert_weight_to_kg(weight: Annotated[str, Kind("weight_text")]) -> WeightKg:
     """Convert a weight written with any common unit (lb, oz, g, kg) to kilograms.
 
@@ -514,7 +514,7 @@ def convert_weight_to_kg(weight: Annotated[str, Kind("weight_text")]) -> WeightK
     return round(sum(float(n) * UNITS_TO_KG[u.lower()] for n, u in parts), 2)
 
 
-@toolbox.tool(phrase="find the earliest home-delivery slot in {city} on or after {day}")
+@toolbox.tool(asks="find the earliest home-delivery slot in {city} on or after {day}")
 def find_delivery_slot(city: City, day: Day) -> Moment:
     """Find the earliest free home-delivery slot in a city on or after a date.
 
@@ -538,7 +538,7 @@ def find_delivery_slot(city: City, day: Day) -> Moment:
     raise ToolError(f"no free delivery slot in {city} up to {LAST_SLOT_DAY}")
 
 
-@toolbox.tool(phrase="book delivery of {tracking_number} for {slot}", tags=("state_change",))
+@toolbox.tool(asks="book delivery of {tracking_number} for {slot}", tags=("state_change",))
 def book_delivery_slot(tracking_number: TrackingNumber, slot: Moment) -> tuple[str, City]:
     """Book a home-delivery time for a parcel that has not been delivered yet.
 
@@ -568,7 +568,7 @@ def book_delivery_slot(tracking_number: TrackingNumber, slot: Moment) -> tuple[s
     return reference, row["destination"]
 
 
-@toolbox.tool(phrase="get the distance and flight time between {origin_city} and {destination_city}")
+@toolbox.tool(asks="get the distance and flight time between {origin_city} and {destination_city}")
 def get_shipping_route_distance(origin_city: City, destination_city: City) -> tuple[float, float]:
     """Get the great-circle distance between two cities and the air-freight flight time.
 
@@ -584,7 +584,7 @@ def get_shipping_route_distance(origin_city: City, destination_city: City) -> tu
     return round(distance, 1), round(distance / 800.0 + (1.0 if distance else 0.0), 1)
 
 
-@toolbox.tool(phrase="consolidate {tracking_numbers} into one consignment", tags=("state_change",))
+@toolbox.tool(asks="consolidate {tracking_numbers} into one consignment", tags=("state_change",))
 def consolidate_shipments(tracking_numbers: TrackingNumbers) -> tuple[str, WeightKg, int]:
     """Group parcels that are still on their way into one consignment billed together.
 
@@ -607,7 +607,7 @@ def consolidate_shipments(tracking_numbers: TrackingNumbers) -> tuple[str, Weigh
     return consignment_id, round(sum(rows[k]["weight_kg"] for k in open_ones), 1), len(open_ones)
 
 
-@toolbox.tool(phrase="create a return label for {tracking_number}", requires=("sender_address_verified",),
+@toolbox.tool(asks="create a return label for {tracking_number}", requires=("sender_address_verified",),
               tags=("state_change",))
 def create_return_label(tracking_number: TrackingNumber) -> tuple[str, Address]:
     """Create a prepaid label that sends a parcel back to the account's sender address.
@@ -631,7 +631,7 @@ def create_return_label(tracking_number: TrackingNumber) -> tuple[str, Address]:
     return label_id, w.state.get("sender_address", DEFAULT_SENDER)
 
 
-@toolbox.tool(phrase="search shipments for {query}", tags=("search",))
+@toolbox.tool(asks="search shipments for {query}", tags=("search",))
 def search_shipments(query: Annotated[str, Kind("shipment_search_terms")], max_results: int = 5) -> TrackingNumbers:
     """Search shipments by words in their carrier, origin, destination, current city or status.
 
@@ -654,7 +654,7 @@ def search_shipments(query: Annotated[str, Kind("shipment_search_terms")], max_r
     return hits[:max_results]
 
 
-@toolbox.tool(phrase="verify {address} as my sender address", tags=("state_change",))
+@toolbox.tool(asks="verify {address} as my sender address", tags=("state_change",))
 def verify_sender_address(address: Address) -> tuple[City, Country]:
     """Verify a street address and make it the account's sender and return address.
 
@@ -672,7 +672,7 @@ def verify_sender_address(address: Address) -> tuple[City, Country]:
     return city, CITY_BY_NAME[city].country
 
 
-@toolbox.tool(phrase="add {amount} US dollars of postage credit to my account", requires=("sender_address_verified",),
+@toolbox.tool(asks="add {amount} US dollars of postage credit to my account", requires=("sender_address_verified",),
               tags=("state_change",))
 def add_postage_credit(amount: Annotated[float, Kind("credit_amount")]) -> float:
     """Top up the account's prepaid postage balance.
@@ -691,7 +691,7 @@ def add_postage_credit(amount: Annotated[float, Kind("credit_amount")]) -> float
     return w.state["postage_balance"]
 
 
-@toolbox.tool(phrase="find the inventory SKU of {product}", tags=("canonicalise",))
+@toolbox.tool(asks="find the inventory SKU of {product}", tags=("canonicalise",))
 def lookup_inventory_sku(product: Annotated[str, Kind("inventory_product_mention")]) -> Sku:
     """Resolve a product named in everyday words to its inventory SKU.
 

@@ -8,9 +8,11 @@ import random
 import re
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
-from typing import Annotated, Literal
+from functools import cache
+from typing import Annotated, Any, Literal
 
 from factory.gazetteer import CITIES, CITY_BY_NAME, COUNTRY_BY_NAME, NOW, City
+from factory.sense import around, sensible, trip, within
 from factory.toolbox import Kind, Toolbox, ToolError, World, require, world
 
 toolbox = Toolbox()
@@ -59,18 +61,16 @@ SPEEDS_KMH = {"walking": 4.8, "cycling": 15.0, "driving": 35.0, "transit": 22.0}
 ROUTE_FACTOR = {"walking": 1.25, "cycling": 1.3, "driving": 1.4, "transit": 1.35}  # route vs straight line
 WEEKDAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
 DATE_WINDOW = (NOW.date() - timedelta(days=30), NOW.date() + timedelta(days=30))
+DEVICE_OFFSET = (0.00041, -0.00034)  # the phone stands a few dozen metres from the place it is at
 
 
 @dataclass
 class MapsWorld(World):
     places: dict[str, dict] = field(default_factory=dict)  # place id → name, category, city, address, ...
+    slots: dict[tuple[str, str, int], str] = field(default_factory=dict)  # (city, category, n) → place id
     by_name: dict[str, str] = field(default_factory=dict)  # lower-case place name → place id
     device_place: str = ""  # the place the user's phone is at
     search_index: dict[str, tuple[str, frozenset]] = field(default_factory=dict)  # place id → (text, words)
-
-
-def _slug(text: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
 
 
 def haversine_km(lat1: float, lon1: float, lat2: float, lon2: float) -> float:
@@ -168,7 +168,7 @@ def _name(rng: random.Random, category: str, city: City, taken: set[str]) -> str
 
 @toolbox.world
 def build_world(rng: random.Random) -> MapsWorld:
-    places: dict[str, dict] = {}
+    rows: dict[tuple[str, str, int], dict] = {}
     taken: set[str] = set()
     for city in CITIES:
         addresses: set[str] = set()
@@ -187,8 +187,7 @@ def build_world(rng: random.Random) -> MapsWorld:
                     closes += rng.choice([-60, 0, 0, 30, 60])
                 closed_on = {"museum": rng.choice(["Monday", "Monday", "Tuesday", ""]),
                              "restaurant": rng.choice(["Monday", "Sunday", "", "", ""])}.get(category, "")
-                place_id = f"{_slug(city.name)}-{category}-{n}"
-                places[place_id] = {
+                rows[(city.name, category, n)] = {
                     "name": _name(rng, category, city, taken),
                     "category": category,
                     "city": city.name,
@@ -203,6 +202,10 @@ def build_world(rng: random.Random) -> MapsWorld:
                     "closes": min(closes, 1440),
                     "closed_on": closed_on,
                 }
+    # Opaque ids, as map services give: an id does not give away the city or the kind of place.
+    numbers = rng.sample(range(10000, 100000), len(rows))
+    slots = {slot: f"PL-{number}" for slot, number in zip(rows, numbers, strict=True)}
+    places = {slots[slot]: row for slot, row in rows.items()}
     by_name = {row["name"].lower(): pid for pid, row in places.items()}
     device_place = rng.choice(sorted(places))
     index = {}
@@ -210,7 +213,8 @@ def build_world(rng: random.Random) -> MapsWorld:
         text = f" {row['name']} {row['category']} {row['city']} {row['country']} ".lower()
         index[pid] = (text, frozenset(re.findall(r"[a-z0-9]+", text)))
     state = {"location_sharing": "precise", "favourites": []}
-    return MapsWorld(state=state, places=places, by_name=by_name, device_place=device_place, search_index=index)
+    return MapsWorld(state=state, places=places, slots=slots, by_name=by_name, device_place=device_place,
+                     search_index=index)
 
 
 toolbox.condition(
@@ -218,7 +222,36 @@ toolbox.condition(
     holds=lambda w: w.state.get("location_sharing", "off") != "off",
     broken_state={"location_sharing": "off"},
     fix=("enable_location_sharing", {"precision": "precise"}),
+    free=("precision",),  # approximate sharing restores the condition too
+    says="I think location sharing is switched off on my phone.",
 )
+
+# Cities, points and street addresses named by other seeds (a contact's home, a listing's location,
+# an office's address) are on the map too. Days and moments are not: other seeds' days and times are
+# due dates, deadlines, deliveries, appointment slots and message times, not times anyone visits a place.
+toolbox.bridge("city", "latitude", "longitude", "address")
+# A place id is the map's own handle: a user names a place ("the copper fig bistro in Lyon"), a
+# listing or a search, and the id comes from the call that found it.
+toolbox.internal_kinds("place_id", "place_ids")
+
+
+@cache
+def _known_points() -> frozenset[tuple[float, float]]:
+    """Every city centre and every point a street address of the map geocodes to."""
+    points = {(c.latitude, c.longitude) for c in CITIES}
+    for city in CITIES:
+        for street in STREETS:
+            points.update(address_coordinates(number, street, city) for number in range(1, 241))
+    return frozenset(points)
+
+
+def _not_known_point(args: dict[str, Any]) -> bool:
+    """Reverse geocoding a city centre or a geocoded address only walks back to what was known."""
+    return (args["latitude"], args["longitude"]) not in _known_points()
+
+
+def _two_points(args: dict[str, Any]) -> bool:
+    return (args["from_latitude"], args["from_longitude"]) != (args["to_latitude"], args["to_longitude"])
 
 
 # --- value generators ---------------------------------------------------------------------
@@ -234,22 +267,8 @@ def _countries(w: MapsWorld) -> list[str]:
     return sorted({c.country for c in CITIES})
 
 
-@toolbox.values_for("place_id")
-def _place_ids(w: MapsWorld) -> list[str]:
-    return sorted(w.places)
-
-
-@toolbox.values_for("place_ids")
-def _place_id_lists(w: MapsWorld) -> list[list[str]]:
-    """Small same-city groups of places: the same category, or one of each of three categories."""
-    groups = []
-    for city in CITIES:
-        slug = _slug(city.name)
-        for category, count in CATEGORY_COUNTS.items():
-            if count > 1:
-                groups.append([f"{slug}-{category}-{n}" for n in range(1, count + 1)])
-        groups.append([f"{slug}-museum-1", f"{slug}-park-1", f"{slug}-landmark-1"])
-    return groups
+# No literal lists of place ids: nobody holds a handful of opaque ids; a list comes from a listing
+# or a search ("the museum listings in Lyon"), which also ties it to the rest of the request.
 
 
 @toolbox.values_for("address")
@@ -259,30 +278,35 @@ def _addresses(w: MapsWorld) -> list[str]:
 
 @toolbox.values_for("latitude")
 def _latitudes(w: MapsWorld) -> list[float]:
-    return [c.latitude for c in CITIES] + [row["latitude"] for _, row in sorted(w.places.items())[::9]]
+    return [lat for lat, _ in _points(w)]
 
 
 @toolbox.values_for("longitude")
 def _longitudes(w: MapsWorld) -> list[float]:
-    return [c.longitude for c in CITIES] + [row["longitude"] for _, row in sorted(w.places.items())[::9]]
+    return [lon for _, lon in _points(w)]
 
 
 @toolbox.values_for("latitude", "longitude")
 def _points(w: MapsWorld) -> list[tuple[float, float]]:
-    """Coordinates as coherent pairs: city centres and mapped places."""
-    return [(c.latitude, c.longitude) for c in CITIES] + \
-        [(row["latitude"], row["longitude"]) for _, row in sorted(w.places.items())[::5]]
+    """Coordinates as coherent pairs a person would hold: spots in every city and near mapped
+    places, a little off any centre or doorstep (a point, not an address the map already knows)."""
+    shifts = [(0.0031, -0.0024), (-0.0046, 0.0019), (0.0012, 0.0043)]
+    points = [(round(c.latitude + dlat, 5), round(c.longitude + dlon, 5)) for c in CITIES for dlat, dlon in shifts[:2]]
+    points += [(round(row["latitude"] + shifts[k % 3][0] / 4, 5), round(row["longitude"] + shifts[k % 3][1] / 4, 5))
+               for k, (_, row) in enumerate(sorted(w.places.items())[::5])]
+    return points
 
 
 @toolbox.values_for("date")
 def _dates(w: MapsWorld) -> list[str]:
-    return [(NOW.date() + timedelta(days=i)).isoformat() for i in range(-7, 15)]
+    """Days of a visit to come: today and the next two weeks."""
+    return [(NOW.date() + timedelta(days=i)).isoformat() for i in range(15)]
 
 
 @toolbox.values_for("datetime")
 def _datetimes(w: MapsWorld) -> list[str]:
     times = ["08:00", "10:30", "13:00", "15:45", "19:30", "22:15"]
-    days = [NOW.date() + timedelta(days=i) for i in range(0, 14)]
+    days = [NOW.date() + timedelta(days=i) for i in range(14)]
     return [f"{d.isoformat()}T{t}" for d in days for t in times]
 
 
@@ -327,7 +351,15 @@ def _dms(w: MapsWorld) -> list[str]:
 # --- tools --------------------------------------------------------------------------------
 
 
-@toolbox.tool(phrase="search the map for \"{query}\"", tags=("search",))
+@toolbox.tool(
+    asks=('search the map for "{query}"[ and show me the top {max_results}]',
+          'what places come up on the map for "{query}"?',
+          'look up "{query}" on the map[, {max_results} results at most]. Which places match?',
+          'any idea what the map has for "{query}"?'),
+    gives={"place_ids": ('the places matching "{query}" on the map', 'the map results for "{query}"')},
+    sense=(within("max_results", 1, 20),),
+    tags=("search",),
+)
 def search_places(query: Annotated[str, Kind("place_search_query")], max_results: int = 5) -> PlaceIds:
     """Search every mapped place by words in its name, category, city or country.
 
@@ -350,7 +382,15 @@ def search_places(query: Annotated[str, Kind("place_search_query")], max_results
     return hits[:max_results]
 
 
-@toolbox.tool(phrase="work out which place is meant by \"{name}\" and where it is", tags=("canonicalise",))
+@toolbox.tool(
+    asks=('which place is "{name}" on the map, and where exactly is it?',
+          'find "{name}" on the map and give me its place id and coordinates',
+          'a friend recommended "{name}". Which mapped place is that, and at what coordinates?',
+          'do you know where "{name}" is? I need its place id and coordinates.'),
+    # people name the place as they say it; resolving the mention is the agent's part
+    gives={"place_id": "{name}", "latitude, longitude": "{name}"},
+    tags=("canonicalise",),
+)
 def find_place_by_name(name: Annotated[str, Kind("place_mention")]) -> tuple[PlaceId, Lat, Lon]:
     """Resolve the way someone names a place to its place id and coordinates.
 
@@ -376,17 +416,7 @@ _DMS = re.compile(
 )
 
 
-@toolbox.tool(phrase="convert the coordinates {coordinates} to decimal degrees", tags=("canonicalise",))
-def convert_dms_coordinates(coordinates: Annotated[str, Kind("dms_coordinates")]) -> tuple[Lat, Lon]:
-    """Convert degrees-minutes-seconds coordinates to decimal latitude and longitude.
-
-    Args:
-        coordinates: A latitude and a longitude in degrees, minutes and seconds with hemisphere letters, e.g. 48°51'24"N 2°21'08"E.
-
-    Returns:
-        latitude: the converted latitude (decimal degrees, south negative).
-        longitude: the converted longitude (decimal degrees, west negative).
-    """
+def _dms_decimal(coordinates: str) -> tuple[float, float]:
     parts = _DMS.findall(coordinates)
     require(len(parts) == 2, f"cannot read {coordinates!r}: give a latitude and a longitude like 48°51'24\"N 2°21'08\"E")
     values = []
@@ -398,7 +428,34 @@ def convert_dms_coordinates(coordinates: Annotated[str, Kind("dms_coordinates")]
     return values[0], values[1]
 
 
-@toolbox.tool(phrase="find the coordinates of {city}")
+@toolbox.tool(
+    asks=("convert {coordinates} to decimal degrees", "what are {coordinates} in decimal latitude and longitude?",
+          "my GPS shows {coordinates}. Give me that as decimal latitude and longitude.",
+          "quick question: what's {coordinates} in decimal degrees?"),
+    gives={"latitude, longitude": "{coordinates}"},  # the position as the user wrote it
+    tags=("canonicalise", "arithmetic"),
+)
+def convert_dms_coordinates(coordinates: Annotated[str, Kind("dms_coordinates")]) -> tuple[Lat, Lon]:
+    """Convert degrees-minutes-seconds coordinates to decimal latitude and longitude.
+
+    Args:
+        coordinates: A latitude and a longitude in degrees, minutes and seconds with hemisphere letters, e.g. 48°51'24"N 2°21'08"E.
+
+    Returns:
+        latitude: the converted latitude (decimal degrees, south negative).
+        longitude: the converted longitude (decimal degrees, west negative).
+    """
+    return _dms_decimal(coordinates)
+
+
+@toolbox.tool(
+    asks=("what are the coordinates of {city}, and which country is it in?",
+          "find the latitude and longitude of {city} and the country it belongs to",
+          "where is {city} on the map? I need its coordinates and its country.",
+          "roughly where is {city}? Give me its coordinates and its country."),
+    gives={"latitude, longitude": ("the centre of {city}", "the middle of {city}"),
+           "country": "the country {city} is in"},
+)
 def geocode_city(city: CityName) -> tuple[Lat, Lon, CountryName]:
     """Get the coordinates of a city centre and the country it is in.
 
@@ -415,7 +472,12 @@ def geocode_city(city: CityName) -> tuple[Lat, Lon, CountryName]:
     return row.latitude, row.longitude, row.country
 
 
-@toolbox.tool(phrase="find the coordinates of the address {address}")
+@toolbox.tool(
+    asks=("find the coordinates of {address}", "what latitude and longitude does {address} have, and which city is it in?",
+          "pin {address} on the map and tell me its coordinates and city",
+          "do you have coordinates for {address}? And which city is it in?"),
+    gives={"latitude, longitude": ("{address}", "the spot at {address}"), "city": "the city {address} is in"},
+)
 def geocode_address(address: Address) -> tuple[Lat, Lon, CityName]:
     """Get the coordinates of a street address.
 
@@ -432,8 +494,15 @@ def geocode_address(address: Address) -> tuple[Lat, Lon, CityName]:
     return lat, lon, city.name
 
 
-@toolbox.tool(phrase="find the street address nearest to the point {latitude}, {longitude}")
-def reverse_geocode(latitude: Lat, longitude: Lon) -> tuple[Address, CityName]:
+@toolbox.tool(
+    asks=("what is the street address nearest to {point}?", "find the closest street address to {point} and its city",
+          "which street address is closest to {point}, and in which city is it?",
+          "out of curiosity, what's the nearest street address to {point}?"),
+    # the address is an answer: geocoding it again only walks back to the point
+    groups={"point": "{latitude}, {longitude}"},
+    sense=(sensible("the point is already a known address or city centre", ("latitude", "longitude"), _not_known_point),),
+)
+def reverse_geocode(latitude: Lat, longitude: Lon) -> tuple[str, str]:
     """Find the nearest known street address to a point.
 
     Args:
@@ -450,7 +519,16 @@ def reverse_geocode(latitude: Lat, longitude: Lon) -> tuple[Address, CityName]:
     return w.places[pid]["address"], w.places[pid]["city"]
 
 
-@toolbox.tool(phrase="find the city closest to the point {latitude}, {longitude}")
+@toolbox.tool(
+    asks=("which major city is closest to {point}, and how far away is it?",
+          "find the nearest city to {point}, its country and the distance to it",
+          "what's the closest big city to {point}? Tell me the country and how far it is.",
+          "near {point}, which big city is closest, in which country, and how far is it?"),
+    gives={"city": ("the city nearest to {point}", "the closest city to {point}"),
+           "country": "the country of the city nearest to {point}"},
+    groups={"point": "{latitude}, {longitude}"},
+    sense=(sensible("the point is already a known address or city centre", ("latitude", "longitude"), _not_known_point),),
+)
 def get_nearest_city(latitude: Lat, longitude: Lon) -> tuple[CityName, CountryName, float]:
     """Find the major city nearest to a point.
 
@@ -468,8 +546,16 @@ def get_nearest_city(latitude: Lat, longitude: Lon) -> tuple[CityName, CountryNa
     return city, CITY_BY_NAME[city].country, round(dist, 1)
 
 
-@toolbox.tool(phrase="work out the straight-line distance from the point {from_latitude}, {from_longitude} "
-                     "to the point {to_latitude}, {to_longitude}")
+@toolbox.tool(
+    asks=("how far is it in a straight line from {start} to {end}?",
+          "work out the straight-line distance between {start} and {end}",
+          "what's the distance as the crow flies from {start} to {end}?",
+          "roughly how far apart are {start} and {end} as the crow flies?"),
+    groups={"start": "{from_latitude}, {from_longitude}", "end": "{to_latitude}, {to_longitude}"},
+    sense=(sensible("the start and the end are the same point", ("from_latitude", "from_longitude", "to_latitude", "to_longitude"),
+                    _two_points),),
+    tags=("arithmetic",),
+)
 def calculate_distance(from_latitude: Lat, from_longitude: Lon, to_latitude: Lat, to_longitude: Lon) -> float:
     """Compute the great-circle (haversine) distance between two points.
 
@@ -487,7 +573,12 @@ def calculate_distance(from_latitude: Lat, from_longitude: Lon, to_latitude: Lat
     return round(haversine_km(from_latitude, from_longitude, to_latitude, to_longitude), 1)
 
 
-@toolbox.tool(phrase="list every {category} in {city}")
+@toolbox.tool(
+    asks=("list every {category} in {city}", "which places in {city} are in the {category} category?",
+          "show me all the {category} listings for {city}",
+          "are there any {category} listings in {city}? List them all."),
+    gives={"place_ids": ("the {category} listings in {city}", "the places listed as {category} in {city}")},
+)
 def list_places_in_city(city: CityName, category: Category) -> PlaceIds:
     """List the places of one category in a city.
 
@@ -505,7 +596,13 @@ def list_places_in_city(city: CityName, category: Category) -> PlaceIds:
     return sorted(hits, key=lambda pid: (-w.places[pid]["rating"], pid))
 
 
-@toolbox.tool(phrase="find the nearest {category} to the point {latitude}, {longitude}")
+@toolbox.tool(
+    asks=("what is the nearest {category} to {point}, and how far is it?", "find the closest {category} to {point}",
+          "I need a {category} near {point}. Which one is closest, and how far away?",
+          "is there a {category} near {point}? Which one is closest, and how far?"),
+    gives={"place_id": ("the {category} nearest to {point}", "the closest {category} to {point}")},
+    groups={"point": "{latitude}, {longitude}"},
+)
 def find_nearest_place(latitude: Lat, longitude: Lon, category: Category) -> tuple[PlaceId, float]:
     """Find the mapped place of a category closest to a point.
 
@@ -526,12 +623,18 @@ def find_nearest_place(latitude: Lat, longitude: Lon, category: Category) -> tup
     return pid, round(dist, 2)
 
 
-@toolbox.tool(phrase="pick the best-rated place among {place_ids}")
+@toolbox.tool(
+    asks=("which of {place_ids} has the best rating, and what is it?", "pick the best-rated place among {place_ids}",
+          "Of {place_ids}, which one do people rate highest? Give me its rating.",
+          "among {place_ids}, which one has the highest rating?"),
+    gives={"place_id": ("the best-rated of {place_ids}", "the top-rated place among {place_ids}")},
+    sense=(sensible("a comparison needs at least two places", ("place_ids",), lambda a: len(a["place_ids"]) >= 2),),
+)
 def pick_top_rated_place(place_ids: PlaceIds) -> tuple[PlaceId, float]:
     """Pick the place with the highest user rating from a list of place ids.
 
     Args:
-        place_ids: Place ids to compare, e.g. ["paris-museum-1", "paris-museum-2"]; ties go to the most reviewed.
+        place_ids: Place ids to compare, e.g. ["PL-48213", "PL-70561"]; ties go to the most reviewed.
 
     Returns:
         place_id: the best-rated place (its place id).
@@ -543,12 +646,19 @@ def pick_top_rated_place(place_ids: PlaceIds) -> tuple[PlaceId, float]:
     return pid, row["rating"]
 
 
-@toolbox.tool(phrase="get the name, address, phone number and rating of {place_id}")
-def get_place_details(place_id: PlaceId) -> tuple[PlaceName, Address, Phone, float]:
+@toolbox.tool(
+    asks=("get the name, address, phone number and rating of {place_id}",
+          "what are the name, street address, phone number and rating of {place_id}?",
+          "tell me about {place_id}: its name, address, phone number and rating.",
+          "do you have the name, address, phone number and rating of {place_id}?"),
+    # the address is an answer: geocoding a place's own address is its location, one look-up away
+    gives={"phone_number": "the phone number of {place_id}", "place_name": "the name of {place_id}"},
+)
+def get_place_details(place_id: PlaceId) -> tuple[PlaceName, str, Phone, float]:
     """Get the name, street address, phone number and user rating of a place.
 
     Args:
-        place_id: Place id, e.g. "london-cafe-2".
+        place_id: Place id, e.g. "PL-48213".
 
     Returns:
         place_name: the place's name.
@@ -560,12 +670,17 @@ def get_place_details(place_id: PlaceId) -> tuple[PlaceName, Address, Phone, flo
     return row["name"], row["address"], row["phone"], row["rating"]
 
 
-@toolbox.tool(phrase="find where {place_id} is located")
+@toolbox.tool(
+    asks=("where exactly is {place_id}? Give me its coordinates and city.", "find the coordinates and city of {place_id}",
+          "which city is {place_id} in, and at what latitude and longitude?",
+          "where on the map is {place_id}? I need its coordinates and city."),
+    gives={"latitude, longitude": ("{place_id}", "where {place_id} is"), "city": "the city {place_id} is in"},
+)
 def get_place_location(place_id: PlaceId) -> tuple[Lat, Lon, CityName]:
     """Get the coordinates and city of a place.
 
     Args:
-        place_id: Place id, e.g. "tokyo-park-1".
+        place_id: Place id, e.g. "PL-31907".
 
     Returns:
         latitude: the place's latitude (decimal degrees).
@@ -576,12 +691,17 @@ def get_place_location(place_id: PlaceId) -> tuple[Lat, Lon, CityName]:
     return row["latitude"], row["longitude"], row["city"]
 
 
-@toolbox.tool(phrase="get the opening hours of {place_id} on {date}")
+@toolbox.tool(
+    asks=("when does {place_id} open and close on {date}?", "check the opening hours of {place_id} on {date}",
+          "I want to visit {place_id} on {date}. What are its hours that day?",
+          "planning a visit to {place_id} on {date}: when does it open and close?"),
+    sense=(around("date", before=0, after=30),),  # hours are looked up for a visit to come
+)
 def get_opening_hours(place_id: PlaceId, date: Day) -> tuple[str, str]:
     """Get the opening and closing time of a place on a date.
 
     Args:
-        place_id: Place id, e.g. "rome-museum-2".
+        place_id: Place id, e.g. "PL-70561".
         date: Day in YYYY-MM-DD, within 30 days of today.
 
     Returns:
@@ -598,12 +718,18 @@ def get_opening_hours(place_id: PlaceId, date: Day) -> tuple[str, str]:
     return _clock(hours[0]), _clock(hours[1])
 
 
-@toolbox.tool(phrase="check whether {place_id} is open at {when}")
+@toolbox.tool(
+    asks=("is {place_id} open around {when}, and when does it close that day?",
+          "check whether {place_id} will be open around {when}",
+          "will {place_id} still be open around {when}? Tell me its closing time as well.",
+          "can I still go to {place_id} around {when}? Is it open, and when does it close?"),
+    sense=(around("when", before=0, after=30),),
+)
 def check_place_open(place_id: PlaceId, when: Moment) -> tuple[bool, str]:
     """Check whether a place is open at a given local date and time.
 
     Args:
-        place_id: Place id, e.g. "madrid-restaurant-3".
+        place_id: Place id, e.g. "PL-25384".
         when: Local date and time in YYYY-MM-DDTHH:MM (24 h).
 
     Returns:
@@ -628,8 +754,16 @@ def _trip(distance_km: float, mode: str) -> tuple[int, float]:
     return max(1, round(minutes)), round(route, 1)
 
 
-@toolbox.tool(phrase="estimate how long it takes to travel by {mode} from the point {from_latitude}, "
-                     "{from_longitude} to the point {to_latitude}, {to_longitude}")
+@toolbox.tool(
+    asks=("how long is the {mode} trip from {start} to {end}, and how long is the route?",
+          "estimate the {mode} time from {start} to {end} and the length of the route",
+          "I'm heading from {start} to {end}. What's the {mode} time, and how far is it along the route?",
+          "roughly how long would the {mode} trip from {start} to {end} take, and how long is the route?"),
+    groups={"start": "{from_latitude}, {from_longitude}", "end": "{to_latitude}, {to_longitude}"},
+    sense=(trip(start=("from_latitude", "from_longitude"), end=("to_latitude", "to_longitude"), mode="mode"),
+           sensible("the start and the end are the same point", ("from_latitude", "from_longitude", "to_latitude", "to_longitude"),
+                    _two_points)),
+)
 def estimate_travel_time(from_latitude: Lat, from_longitude: Lon, to_latitude: Lat, to_longitude: Lon,
                          mode: Mode) -> tuple[int, float]:
     """Estimate the door-to-door travel time between two points for a mode of transport.
@@ -651,12 +785,19 @@ def estimate_travel_time(from_latitude: Lat, from_longitude: Lon, to_latitude: L
     return _trip(distance, mode)
 
 
-@toolbox.tool(phrase="get directions by {mode} from {place_id} to the nearest other {category}")
+@toolbox.tool(
+    asks=("which {category} is closest to {place_id} on a {mode} route, and how long and how far is the trip?",
+          "find the nearest other {category} to {place_id} and the {mode} time and distance to it",
+          "I'm at {place_id}. Route me to the nearest {category} on a {mode} route: which one is it, how far, how long?",
+          "starting from {place_id}, where's the nearest {category} on a {mode} route, and how far and how long is it?"),
+    gives={"destination_id": ("the nearest other {category} to {place_id} on a {mode} route",
+                              "the closest {category} to {place_id} on a {mode} route")},
+)
 def get_route_to_nearest(place_id: PlaceId, category: Category, mode: Mode) -> tuple[PlaceId, float, int]:
     """Summarise the route from a place to the nearest other place of a category in the same city.
 
     Args:
-        place_id: Starting place id, e.g. "paris-hotel-1".
+        place_id: Starting place id, e.g. "PL-66120".
         category: Kind of destination: restaurant, cafe, museum, park, hotel, landmark, pharmacy or mall.
         mode: How to travel: walking, cycling, driving or transit.
 
@@ -676,7 +817,14 @@ def get_route_to_nearest(place_id: PlaceId, category: Category, mode: Mode) -> t
     return destination, route, minutes
 
 
-@toolbox.tool(phrase="find my current location", requires=("location_sharing",))
+@toolbox.tool(
+    asks=("where am I right now?", "find my current location and the city I'm in",
+          "pull up my current position. Which city am I in, and what are my coordinates?",
+          "do you know where I am right now? Give me my coordinates and city."),
+    gives={"latitude, longitude": ("my current location", "where I am right now"),
+           "city": ("the city I'm in", "the city I am in right now")},
+    requires=("location_sharing",),
+)
 def get_my_location() -> tuple[Lat, Lon, CityName]:
     """Get the current position of the user's phone.
 
@@ -692,10 +840,15 @@ def get_my_location() -> tuple[Lat, Lon, CityName]:
     if sharing == "approximate":
         city = CITY_BY_NAME[row["city"]]
         return round(city.latitude, 2), round(city.longitude, 2), city.name
-    return row["latitude"], row["longitude"], row["city"]
+    # The phone is near a mapped place, not on its doorstep: a position, not a known address.
+    return round(row["latitude"] + DEVICE_OFFSET[0], 5), round(row["longitude"] + DEVICE_OFFSET[1], 5), row["city"]
 
 
-@toolbox.tool(phrase="turn on {precision} location sharing", tags=("state_change",))
+@toolbox.tool(
+    asks=("turn on {precision} location sharing", "switch location sharing on with {precision} accuracy",
+          "let the maps app see where I am with {precision} accuracy. Which sharing mode is on now?"),
+    tags=("state_change",),
+)
 def enable_location_sharing(precision: Literal["precise", "approximate"]) -> str:
     """Turn on location sharing for the maps app.
 
@@ -710,12 +863,17 @@ def enable_location_sharing(precision: Literal["precise", "approximate"]) -> str
     return precision
 
 
-@toolbox.tool(phrase="save {place_id} to my favourite places", tags=("state_change",))
-def save_favourite_place(place_id: PlaceId) -> PlaceIds:
+@toolbox.tool(
+    asks=("save {place_id} to my favourite places", "add {place_id} to my favourites and show me the list",
+          "bookmark {place_id} as a favourite. What's on my favourites list now?",
+          "remember {place_id} as one of my favourites and show me the list"),
+    tags=("state_change",),
+)
+def save_favourite_place(place_id: PlaceId) -> list[str]:
     """Save a place to the user's favourite places (saving it twice keeps one entry).
 
     Args:
-        place_id: Place id to save, e.g. "sydney-cafe-1".
+        place_id: Place id to save, e.g. "PL-19045".
 
     Returns:
         favourites: the saved favourite places (place ids, oldest first).
@@ -726,3 +884,41 @@ def save_favourite_place(place_id: PlaceId) -> PlaceIds:
     if place_id not in favourites:
         favourites.append(place_id)
     return list(favourites)
+
+
+# --- what a value implies ----------------------------------------------------------------
+
+
+@toolbox.facts_about("place_mention")
+def _mention_facts(w: MapsWorld, mention: str) -> dict:
+    text = " " + " ".join(re.findall(r"[a-z0-9]+", mention.lower())) + " "
+    hits = [pid for key, pid in w.by_name.items() if f" {' '.join(re.findall(r'[a-z0-9]+', key))} " in text]
+    if not hits:
+        return {}
+    row = w.places[max(hits, key=lambda pid: (f" {w.places[pid]['city'].lower()} " in text, len(w.places[pid]["name"])))]
+    return {"city": row["city"], "country": row["country"]}
+
+
+@toolbox.facts_about("place_search_query")
+def _query_facts(w: MapsWorld, query: str) -> dict:
+    text = " " + " ".join(re.findall(r"[a-z0-9]+", query.lower())) + " "
+    named = [c for c in CITIES if f" {' '.join(re.findall(r'[a-z0-9]+', c.name.lower()))} " in text]
+    return {"city": named[0].name, "country": named[0].country} if len(named) == 1 else {}
+
+
+@toolbox.facts_about("dms_coordinates")
+def _dms_facts(w: MapsWorld, coordinates: str) -> dict:
+    lat, lon = _dms_decimal(coordinates)
+    dist, city = min((haversine_km(lat, lon, c.latitude, c.longitude), c.name) for c in CITIES)
+    return {"city": city, "country": CITY_BY_NAME[city].country} if dist < 50 else {}
+
+
+@toolbox.facts_about("latitude")
+def _latitude_facts(w: MapsWorld, latitude: float) -> dict:
+    """The city a literal point lies in (every generated point has a latitude of its own), so the
+    other end of a trip is drawn in the same city."""
+    for lat, lon in _points(w):
+        if lat == latitude:
+            dist, city = min((haversine_km(lat, lon, c.latitude, c.longitude), c.name) for c in CITIES)
+            return {"city": city, "country": CITY_BY_NAME[city].country} if dist < 30 else {}
+    return {}

@@ -21,18 +21,25 @@ from factory.toolbox import Kind, Toolbox, ToolError, World, require, world
 
 toolbox = Toolbox()
 
-Person = Annotated[str, Kind("person_name")]
+# Contacts are one role of a person: the calendar's attendees and organisers are the same
+# directory, while patients, doctors or estate agents elsewhere are not.
+Contact = Annotated[str, Kind("person_name", role="contact")]
+# A role is also the noun for "that ..." in a request, hence "contact_phone", not "contact".
+ContactPhone = Annotated[str, Kind("phone_number", role="contact_phone")]
+ContactEmail = Annotated[str, Kind("email", role="contact_email")]
+DialledNumber = Annotated[str, Kind("phone_number")]  # a number read off a call log or a business card
+NewNumber = Annotated[str, Kind("phone_number", role="new_contact")]
 NewPerson = Annotated[str, Kind("new_contact_name")]
-Phone = Annotated[str, Kind("phone_number")]
-Email = Annotated[str, Kind("email")]
 City = Annotated[str, Kind("city")]
+# Where a contact lives is news a person passes on ("Maria moved to Berlin"), never the
+# result of a look-up: nobody moves a friend to "the city nearest to 48.82, 2.32".
+HomeCity = Annotated[str, Kind("city", role="home")]
+NewHomeCity = Annotated[str, Kind("city", role="new_contact_home")]  # a new acquaintance's city ties to no other edit
 Country = Annotated[str, Kind("country")]
 Day = Annotated[str, Kind("date")]
-Moment = Annotated[str, Kind("datetime")]
 Latitude = Annotated[float, Kind("latitude")]
 Longitude = Annotated[float, Kind("longitude")]
-MessageText = Annotated[str, Kind("message_text")]
-MessageId = Annotated[str, Kind("message_id")]
+OutgoingText = Annotated[str, Kind("message_text")]
 
 # The people directory shared with the calendar: the same 40 full names in both worlds.
 PEOPLE = [f"{FIRST_NAMES[i]} {LAST_NAMES[i]}" for i in range(30)] + [
@@ -104,23 +111,30 @@ def build_world(rng: random.Random) -> PhoneWorld:
     return PhoneWorld(contacts=contacts, messages=messages, location=location, state=dict(DEFAULT_SETTINGS))
 
 
+# A fix switches a setting to one value only, so a request that expects the fix states it.
 toolbox.condition(
     "cellular",
     holds=lambda w: w.state.get("cellular", True),
     broken_state={"cellular": False},
     fix=("set_cellular", {"on": True}),
+    context="You can turn cellular service {on} if you need to.",
+    says="I think my cellular service is switched off.",
 )
 toolbox.condition(
     "location_service",
     holds=lambda w: w.state.get("location_service", True),
     broken_state={"location_service": False},
     fix=("set_location_service", {"on": True}),
+    context="You can turn location services {on} if you need to.",
+    says="I switched location services off earlier.",
 )
 toolbox.condition(
     "wifi",
     holds=lambda w: w.state.get("wifi", True),
     broken_state={"wifi": False},
     fix=("set_wifi", {"on": True}),
+    context="You can turn wifi {on} if you need to.",
+    says="My wifi is off at the moment.",
 )
 toolbox.condition(
     "low_battery_off",
@@ -128,8 +142,13 @@ toolbox.condition(
     # Low-battery mode switches cellular service and the location service off with it.
     broken_state={"low_battery_mode": True, "cellular": False, "location_service": False},
     fix=("set_low_battery_mode", {"on": False}),
+    context="You can switch low-battery mode {on} if you need to.",
+    says="My phone is in low-battery mode.",
 )
 
+# Contacts and attendees are one directory, so the calendar's organisers can be texted or
+# looked up here; cities, dates and points from elsewhere make no sensible contact edits.
+toolbox.bridge("person_name")
 
 # --- helpers ---------------------------------------------------------------------------------
 
@@ -204,7 +223,16 @@ def _new_people(w: PhoneWorld) -> list[str]:
 
 @toolbox.values_for("phone_number")
 def _numbers(w: PhoneWorld) -> list[str]:
+    """Numbers a person reads off a call log: the contacts' own."""
     return [row["phone"] for _, row in sorted(w.contacts.items())]
+
+
+@toolbox.values_for("phone_number/new_contact")
+def _new_numbers(w: PhoneWorld) -> list[str]:
+    taken = {_digits(row["phone"]) for row in w.contacts.values()}
+    numbers = [f"+{code}-{310 + 37 * k}-555-{(1234 + 617 * k) % 10000:04d}"
+               for k, code in enumerate(sorted(set(CALLING_CODES.values())))]
+    return [n for n in numbers if _digits(n) not in taken]
 
 
 @toolbox.values_for("city")
@@ -214,7 +242,7 @@ def _cities(w: PhoneWorld) -> list[str]:
 
 @toolbox.values_for("birth_date")
 def _birth_dates(w: PhoneWorld) -> list[str]:
-    return [date(1960 + 3 * k, 1 + (5 * k) % 12, 1 + (7 * k) % 28).isoformat() for k in range(15)]
+    return [date(1962 + 3 * k, 1 + (5 * k) % 12, 1 + (7 * k) % 28).isoformat() for k in range(14)]
 
 
 @toolbox.values_for("message_text")
@@ -222,37 +250,27 @@ def _texts(w: PhoneWorld) -> list[str]:
     return list(OUTGOING)
 
 
-@toolbox.values_for("latitude")
-def _latitudes(w: PhoneWorld) -> list[float]:
-    return [w.location[0]] + [c.latitude for c in CITIES]
-
-
-@toolbox.values_for("longitude")
-def _longitudes(w: PhoneWorld) -> list[float]:
-    return [w.location[1]] + [c.longitude for c in CITIES]
-
-
 @toolbox.values_for("latitude", "longitude")
 def _points(w: PhoneWorld) -> list[tuple[float, float]]:
-    """Coordinates as pairs: the phone's own position and each city centre."""
-    return [tuple(w.location)] + [(c.latitude, c.longitude) for c in CITIES]
+    """Points a person might hold (a photo's location, a pin someone sent): near a city, not its centre."""
+    points = [tuple(w.location)]
+    for k, c in enumerate(CITIES):
+        points.append((round(c.latitude + 0.011 * (k % 7 - 3), 4), round(c.longitude - 0.013 * (k % 5 - 2), 4)))
+    return points
 
 
 @toolbox.values_for("contact_mention")
 def _mentions(w: PhoneWorld) -> list[str]:
-    """How people refer to a contact: a unique first or last name, or first name and last initial."""
+    """How people refer to a contact: a unique first or last name, or first name and last initial
+    (households such as "the Okafors" resolve too, but read badly as the subject of a sentence)."""
     firsts = [n.split()[0] for n in w.contacts]
     lasts = [n.split()[-1] for n in w.contacts]
     mentions = []
     for name in sorted(w.contacts):
         first, last = name.split()[0], name.split()[-1]
-        if firsts.count(first) == 1:
-            mentions.append(first.lower())
-        else:
-            mentions.append(f"{first} {last[0]}.")
+        mentions.append(first if firsts.count(first) == 1 else f"{first} {last[0]}")
         if lasts.count(last) == 1:
-            plural = last + ("es" if last.endswith(("s", "z", "x", "ch", "sh")) else "s")
-            mentions.append(f"the {plural}" if len(mentions) % 3 == 0 else last)
+            mentions.append(last)
     return mentions
 
 
@@ -267,10 +285,47 @@ def _message_terms(w: PhoneWorld) -> list[str]:
     return [word for word in SEARCH_WORDS if word in texts]
 
 
+# Each switch is drawn as the change a person makes from the phone's usual settings (wifi,
+# cellular, location and bluetooth on; low-battery mode and do-not-disturb off).
+@toolbox.values_for("wifi_switch")
+def _wifi_switch(w: PhoneWorld) -> list[bool]:
+    return [not DEFAULT_SETTINGS["wifi"]]
+
+
+@toolbox.values_for("cellular_switch")
+def _cellular_switch(w: PhoneWorld) -> list[bool]:
+    return [not DEFAULT_SETTINGS["cellular"]]
+
+
+@toolbox.values_for("location_switch")
+def _location_switch(w: PhoneWorld) -> list[bool]:
+    return [not DEFAULT_SETTINGS["location_service"]]
+
+
+@toolbox.values_for("low_battery_switch")
+def _low_battery_switch(w: PhoneWorld) -> list[bool]:
+    return [not DEFAULT_SETTINGS["low_battery_mode"]]
+
+
+@toolbox.values_for("bluetooth_switch")
+def _bluetooth_switch(w: PhoneWorld) -> list[bool]:
+    return [not DEFAULT_SETTINGS["bluetooth"]]
+
+
+@toolbox.values_for("do_not_disturb_switch")
+def _dnd_switch(w: PhoneWorld) -> list[bool]:
+    return [not DEFAULT_SETTINGS["do_not_disturb"]]
+
+
 # --- contacts --------------------------------------------------------------------------------
 
-@toolbox.tool(phrase="search my contacts for {query}", tags=("search",))
-def search_contacts(query: Annotated[str, Kind("contact_search_terms")], max_results: int = 10) -> list[Person]:
+@toolbox.tool(
+    asks=('search my contacts for "{query}"[ and show me at most {max_results}]',
+          'which of my contacts match "{query}"?',
+          'I\'m looking for someone in my address book: "{query}". Who comes up[ (at most {max_results})]?'),
+    tags=("search",),
+)
+def search_contacts(query: Annotated[str, Kind("contact_search_terms")], max_results: int = 10) -> list[Contact]:
     """Search the contacts by words in their name, city, country, email address or phone number.
 
     Args:
@@ -292,8 +347,14 @@ def search_contacts(query: Annotated[str, Kind("contact_search_terms")], max_res
     return hits[:max_results]
 
 
-@toolbox.tool(phrase="work out which contact \"{mention}\" refers to", tags=("canonicalise",))
-def resolve_contact_name(mention: Annotated[str, Kind("contact_mention")]) -> Person:
+@toolbox.tool(
+    asks=('what is the full name of the contact I call "{mention}"?',
+          'which of my contacts is {mention}? Give me the full name.',
+          'work out which contact I mean by "{mention}" and tell me their full name'),
+    gives={"name": "{mention}"},  # people name a contact as they say it; resolving it is the agent's part
+    tags=("canonicalise",),
+)
+def resolve_contact_name(mention: Annotated[str, Kind("contact_mention")]) -> Contact:
     """Resolve how someone refers to a contact (first name, last name, or first name and last initial) to the contact's full name.
 
     Args:
@@ -322,8 +383,12 @@ def resolve_contact_name(mention: Annotated[str, Kind("contact_mention")]) -> Pe
     return hits[0]
 
 
-@toolbox.tool(phrase="get the phone number of {name}")
-def get_contact_phone(name: Person) -> Phone:
+@toolbox.tool(
+    asks=("what's the phone number of {name}?", "get me the number I have for {name}",
+          "I need to call {name}. Which number do I have for them?"),
+    gives={"phone_number": "the phone number of {name}"},
+)
+def get_contact_phone(name: Contact) -> ContactPhone:
     """Get a contact's phone number.
 
     Args:
@@ -335,8 +400,12 @@ def get_contact_phone(name: Person) -> Phone:
     return _contact(name)[1]["phone"]
 
 
-@toolbox.tool(phrase="get the email address of {name}")
-def get_contact_email(name: Person) -> Email:
+@toolbox.tool(
+    asks=("what's the email address of {name}?", "look up the email I have saved for {name}",
+          "I want to write to {name}. Which email address do I have for them?"),
+    gives={"email": "the email address of {name}"},
+)
+def get_contact_email(name: Contact) -> ContactEmail:
     """Get a contact's email address.
 
     Args:
@@ -348,8 +417,12 @@ def get_contact_email(name: Person) -> Email:
     return _contact(name)[1]["email"]
 
 
-@toolbox.tool(phrase="find which city {name} lives in")
-def get_contact_city(name: Person) -> tuple[City, Country]:
+@toolbox.tool(
+    asks=("where does {name} live? Give me the city and the country.", "which city and country does {name} live in?",
+          "find out which city {name} lives in, and in which country"),
+    gives={"city": ("the city {name} lives in", "where {name} lives"), "country": "the country {name} lives in"},
+)
+def get_contact_city(name: Contact) -> tuple[City, Country]:
     """Get the city and country a contact lives in.
 
     Args:
@@ -363,8 +436,13 @@ def get_contact_city(name: Person) -> tuple[City, Country]:
     return city, CITY_BY_NAME[city].country
 
 
-@toolbox.tool(phrase="find the next birthday of {name}")
-def get_contact_birthday(name: Person) -> tuple[Day, int]:
+@toolbox.tool(
+    asks=("when is the next birthday of {name}, and how old will they turn?",
+          "find out when {name} next has a birthday and which age they turn",
+          "I don't want to miss the birthday of {name}. When is it, and how old will they be?"),
+    gives={"next_birthday": ("the next birthday of {name}", "the day {name} next has a birthday")},
+)
+def get_contact_birthday(name: Contact) -> tuple[Day, int]:
     """Get the date of a contact's next birthday and the age they turn.
 
     Args:
@@ -383,8 +461,12 @@ def get_contact_birthday(name: Person) -> tuple[Day, int]:
     return upcoming.isoformat(), upcoming.year - born.year
 
 
-@toolbox.tool(phrase="find whose phone number {phone_number} is")
-def find_contact_by_phone(phone_number: Phone) -> Person:
+@toolbox.tool(
+    asks=("who in my contacts has the number {phone_number}?", "I missed a call from {phone_number}. Which contact was it?",
+          "find the contact whose number is {phone_number}"),
+    gives={"name": ("the contact whose number is {phone_number}", "whoever called me from {phone_number}")},
+)
+def find_contact_by_phone(phone_number: DialledNumber) -> Contact:
     """Find the contact a phone number belongs to.
 
     Args:
@@ -401,8 +483,13 @@ def find_contact_by_phone(phone_number: Phone) -> Person:
     raise ToolError(f"no contact has the number {phone_number}; it may belong to someone not in your contacts")
 
 
-@toolbox.tool(phrase="save {name}, born {birthday}, as a new contact with number {phone_number} in {city}", tags=("state_change",))
-def add_contact(name: NewPerson, phone_number: Phone, city: City, birthday: Annotated[str, Kind("birth_date")]) -> Person:
+@toolbox.tool(
+    asks=("add {name} to my contacts: number {phone_number}, lives in {city}, born {birthday}",
+          "save a new contact for {name}, who lives in {city}, with the number {phone_number} and the birthday {birthday}",
+          "I just met {name} (born {birthday}, living in {city}). Save them as a contact with the number {phone_number}."),
+    tags=("state_change",),
+)
+def add_contact(name: NewPerson, phone_number: NewNumber, city: NewHomeCity, birthday: Annotated[str, Kind("birth_date")]) -> str:
     """Add a new person to the contacts.
 
     Args:
@@ -432,8 +519,13 @@ def add_contact(name: NewPerson, phone_number: Phone, city: City, birthday: Anno
     return full
 
 
-@toolbox.tool(phrase="change the city of {name} to {city}", tags=("state_change",))
-def update_contact_city(name: Person, city: City) -> City:
+@toolbox.tool(
+    asks=("{name} has moved to {city}. Update the contact and tell me where they lived before.",
+          "change the city of {name} to {city} and tell me the previous one",
+          "{name} lives in {city} now: update their contact. Which city did I have for them before?"),
+    tags=("state_change",),
+)
+def update_contact_city(name: Contact, city: HomeCity) -> str:
     """Change the city a contact lives in (setting the same city again changes nothing).
 
     Args:
@@ -446,14 +538,21 @@ def update_contact_city(name: Person, city: City) -> City:
     w = world(PhoneWorld)
     full, row = _contact(name)
     place = _city_name(city)
-    w.state.setdefault("contact_cities", {})[full] = place
+    if place != row["city"]:
+        w.state.setdefault("contact_cities", {})[full] = place
     return row["city"]
 
 
 # --- messages --------------------------------------------------------------------------------
 
-@toolbox.tool(phrase="text {recipient} the message {text}", requires=("cellular",), tags=("state_change",))
-def send_text_message(recipient: Person, text: MessageText) -> tuple[MessageId, Moment]:
+@toolbox.tool(
+    asks=('text {recipient} "{text}" and tell me when it went out',
+          'send {recipient} a text saying "{text}"',
+          'please message {recipient}: "{text}". I need the message id and the time it was sent.'),
+    requires=("cellular",),
+    tags=("state_change",),
+)
+def send_text_message(recipient: Contact, text: OutgoingText) -> tuple[str, str]:
     """Send a text message (SMS) to a contact.
 
     Args:
@@ -476,8 +575,11 @@ def send_text_message(recipient: Person, text: MessageText) -> tuple[MessageId, 
     return message["id"], message["at"]
 
 
-@toolbox.tool(phrase="read the latest message from {name}")
-def get_latest_message_from(name: Person) -> tuple[MessageText, Moment]:
+@toolbox.tool(
+    asks=("what did {name} last text me, and when?", "read me the latest message from {name} and when it arrived",
+          "show me the most recent text I got from {name}"),
+)
+def get_latest_message_from(name: Contact) -> tuple[str, str]:
     """Read the most recent text message received from a contact.
 
     Args:
@@ -494,7 +596,11 @@ def get_latest_message_from(name: Person) -> tuple[MessageText, Moment]:
     return latest["text"], latest["at"]
 
 
-@toolbox.tool(phrase="search my text messages for {query}")
+@toolbox.tool(
+    asks=('search my texts for "{query}"[ and show me at most {max_results}]',
+          'which of my text messages mention "{query}"?',
+          'find the messages where "{query}" comes up[, {max_results} at most]'),
+)
 def search_messages(query: Annotated[str, Kind("message_search_terms")], max_results: int = 5) -> list[str]:
     """Search sent and received text messages by words in the text or the contact's name.
 
@@ -516,7 +622,13 @@ def search_messages(query: Annotated[str, Kind("message_search_terms")], max_res
 
 # --- location --------------------------------------------------------------------------------
 
-@toolbox.tool(phrase="find my current coordinates", requires=("location_service",))
+@toolbox.tool(
+    asks=("where am I right now? Give me my coordinates.", "get my current GPS coordinates",
+          "what are the latitude and longitude of my current position?"),
+    gives={"latitude, longitude": ("my current location", "where I am right now"),
+           "latitude": "my current latitude", "longitude": "my current longitude"},
+    requires=("location_service",),
+)
 def get_current_location() -> tuple[Latitude, Longitude]:
     """Get the phone's current position from the location service.
 
@@ -529,7 +641,15 @@ def get_current_location() -> tuple[Latitude, Longitude]:
     return w.location
 
 
-@toolbox.tool(phrase="find the nearest city to latitude {latitude}, longitude {longitude}", requires=("wifi",))
+@toolbox.tool(
+    asks=("which city is nearest to {point}, and how far away is it?",
+          "find the closest city to {point}, its country and the distance to it",
+          "what's the nearest city to {point}? Tell me the country and how many kilometres away it is."),
+    gives={"city": ("the city nearest to {point}", "the closest city to {point}"),
+           "country": "the country of the city nearest to {point}"},
+    groups={"point": "{latitude}, {longitude}"},
+    requires=("wifi",),
+)
 def get_city_from_coordinates(latitude: Latitude, longitude: Longitude) -> tuple[City, Country, float]:
     """Look up the nearest known city to a position on the online map (needs wifi).
 
@@ -551,8 +671,11 @@ def get_city_from_coordinates(latitude: Latitude, longitude: Longitude) -> tuple
 
 # --- settings --------------------------------------------------------------------------------
 
-@toolbox.tool(phrase="turn wifi {on}", tags=("state_change",))
-def set_wifi(on: bool) -> bool:
+@toolbox.tool(
+    asks=('switch wifi {on}', 'turn {on} my wifi', 'can you turn {on} wifi on my phone and confirm its state?'),
+    tags=("state_change",),
+)
+def set_wifi(on: Annotated[bool, Kind("wifi_switch")]) -> bool:
     """Turn wifi on or off.
 
     Args:
@@ -565,8 +688,12 @@ def set_wifi(on: bool) -> bool:
     return on
 
 
-@toolbox.tool(phrase="turn cellular service {on}", requires=("low_battery_off",), tags=("state_change",))
-def set_cellular(on: bool) -> bool:
+@toolbox.tool(
+    asks=('switch cellular service {on}', 'turn {on} my mobile data and calls', 'turn {on} cellular service and confirm whether it is on'),
+    requires=("low_battery_off",),
+    tags=("state_change",),
+)
+def set_cellular(on: Annotated[bool, Kind("cellular_switch")]) -> bool:
     """Turn cellular service (calls, texts and mobile data) on or off; the setting is locked while low-battery mode is on.
 
     Args:
@@ -582,8 +709,12 @@ def set_cellular(on: bool) -> bool:
     return on
 
 
-@toolbox.tool(phrase="turn location services {on}", requires=("low_battery_off",), tags=("state_change",))
-def set_location_service(on: bool) -> bool:
+@toolbox.tool(
+    asks=('switch location services {on}', 'turn {on} location tracking on my phone', 'turn {on} location services and confirm the setting'),
+    requires=("low_battery_off",),
+    tags=("state_change",),
+)
+def set_location_service(on: Annotated[bool, Kind("location_switch")]) -> bool:
     """Turn the location service on or off; the setting is locked while low-battery mode is on.
 
     Args:
@@ -599,8 +730,11 @@ def set_location_service(on: bool) -> bool:
     return on
 
 
-@toolbox.tool(phrase="turn low-battery mode {on}", tags=("state_change",))
-def set_low_battery_mode(on: bool) -> bool:
+@toolbox.tool(
+    asks=('switch low-battery mode {on}', 'turn {on} battery saver mode', 'put low-battery mode {on} and tell me whether it is on now'),
+    tags=("state_change",),
+)
+def set_low_battery_mode(on: Annotated[bool, Kind("low_battery_switch")]) -> bool:
     """Turn low-battery mode on or off; turning it on switches cellular service and the location service off and locks both settings.
 
     Args:
@@ -617,8 +751,11 @@ def set_low_battery_mode(on: bool) -> bool:
     return on
 
 
-@toolbox.tool(phrase="turn bluetooth {on}", tags=("state_change",))
-def set_bluetooth(on: bool) -> bool:
+@toolbox.tool(
+    asks=('switch bluetooth {on}', 'turn {on} bluetooth', 'turn {on} bluetooth on my phone and confirm its state'),
+    tags=("state_change",),
+)
+def set_bluetooth(on: Annotated[bool, Kind("bluetooth_switch")]) -> bool:
     """Turn bluetooth on or off.
 
     Args:
@@ -631,8 +768,11 @@ def set_bluetooth(on: bool) -> bool:
     return on
 
 
-@toolbox.tool(phrase="turn do not disturb {on}", tags=("state_change",))
-def set_do_not_disturb(on: bool) -> bool:
+@toolbox.tool(
+    asks=('switch do-not-disturb {on}', 'turn {on} do not disturb', 'I need some quiet: turn {on} do-not-disturb and confirm it'),
+    tags=("state_change",),
+)
+def set_do_not_disturb(on: Annotated[bool, Kind("do_not_disturb_switch")]) -> bool:
     """Turn do-not-disturb (silencing calls and notifications) on or off.
 
     Args:

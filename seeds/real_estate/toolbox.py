@@ -13,6 +13,7 @@ from datetime import datetime, timedelta
 from typing import Annotated, Literal
 
 from factory.gazetteer import CITIES, CITY_BY_NAME, COUNTRY_BY_NAME, CURRENCY_BY_CODE, FIRST_NAMES, LAST_NAMES, NOW
+from factory.sense import around, sensible, within
 from factory.toolbox import Kind, Toolbox, ToolError, World, require, world
 
 toolbox = Toolbox()
@@ -20,19 +21,29 @@ toolbox = Toolbox()
 ListingId = Annotated[str, Kind("listing_id")]
 ViewingId = Annotated[str, Kind("viewing_id")]
 City = Annotated[str, Kind("city")]
+# The city of a home someone describes to value: they name it ("a 2-bedroom flat in Lyon"), never
+# "the city listing LYO-103 is in" for a home that is not that listing.
+ValuedCity = Annotated[str, Kind("city", role="valuation")]
 Neighbourhood = Annotated[str, Kind("neighbourhood")]
-Address = Annotated[str, Kind("address")]
+Address = Annotated[str, Kind("address")]  # an address a person names: a friend's, a workplace's
+PropertyAddress = Annotated[str, Kind("address", role="property")]  # a listing's own: placing it finds itself
 Latitude = Annotated[float, Kind("latitude")]
 Longitude = Annotated[float, Kind("longitude")]
+# A listing's own point feeds no "nearest home for sale" (the answer is the listing itself); the
+# listing's address and city do the work of saying where it is.
+ListingLatitude = Annotated[float, Kind("latitude", role="listing")]
+ListingLongitude = Annotated[float, Kind("longitude", role="listing")]
+# A price comes with its currency (a second output, in the role of an amount's currency as the
+# finance seed has it), so the pair feeds a conversion as one group, and the price alone feeds a
+# mortgage (whose repayments are in the same currency). Prices per square metre feed neither.
 Money = Annotated[float, Kind("money_amount")]
-Currency = Annotated[str, Kind("currency_code")]
-Person = Annotated[str, Kind("person_name")]
-BuyerName = Annotated[str, Kind("buyer_name")]
-BuyerEmail = Annotated[str, Kind("buyer_email")]
-Email = Annotated[str, Kind("email")]
-Phone = Annotated[str, Kind("phone_number")]
+Currency = Annotated[str, Kind("currency_code", role="amount")]
+Agent = Annotated[str, Kind("person_name", role="agent")]
+AgentEmail = Annotated[str, Kind("email", role="agent")]
+AgentPhone = Annotated[str, Kind("phone_number", role="agent")]
+BuyerName = Annotated[str, Kind("person_name", role="buyer")]
+BuyerEmail = Annotated[str, Kind("email", role="buyer")]
 Moment = Annotated[str, Kind("datetime")]
-Day = Annotated[str, Kind("date")]
 Bedrooms = Annotated[int, Kind("bedroom_count")]
 AreaM2 = Annotated[float, Kind("floor_area_m2")]
 AreaText = Annotated[str, Kind("floor_area_text")]
@@ -191,7 +202,21 @@ def _neighbourhoods(w: PropertyWorld) -> list[str]:
 
 @toolbox.values_for("address")
 def _addresses(w: PropertyWorld) -> list[str]:
-    return [w.listings[i]["address"] for i in sorted(w.listings)]
+    """Addresses people give (a friend's flat, an office), never a listing's own: the home for
+    sale nearest to a listing is the listing itself."""
+    own = {row["address"] for row in w.listings.values()}
+    found = []
+    for k, city in enumerate(CITIES):
+        for n, street in ((12 + k, STREETS[k % len(STREETS)]), (140 + 3 * k, STREETS[(k + 5) % len(STREETS)])):
+            address = f"{n} {street}, {city.name}"
+            if address not in own:
+                found.append(address)
+    return found
+
+
+@toolbox.values_for("neighbourhood", "city")
+def _areas(w: PropertyWorld) -> list[tuple[str, str]]:
+    return [(hood, city.name) for city in CITIES for hood in NEIGHBOURHOODS]
 
 
 @toolbox.values_for("latitude")
@@ -215,19 +240,25 @@ def _amounts(w: PropertyWorld) -> list[float]:
     return [250000.0, 400000.0, 650000.0, 900000.0, 1200000.0]
 
 
-@toolbox.values_for("person_name")
-def _people(w: PropertyWorld) -> list[str]:
+@toolbox.values_for("person_name/agent")
+def _agents(w: PropertyWorld) -> list[str]:
     return sorted(w.agents)
 
 
-@toolbox.values_for("buyer_email")
-def _buyer_emails(w: PropertyWorld) -> list[str]:
-    return [f"{f.lower()}.{l.lower()}@example.com" for f, l in zip(FIRST_NAMES, LAST_NAMES, strict=True)]
+@toolbox.values_for("person_name", "email")
+def _buyers(w: PropertyWorld) -> list[tuple[str, str]]:
+    """Buyers as one name with its own email address."""
+    return [(f"{f} {l}", f"{f.lower()}.{l.lower()}@example.com") for f, l in zip(FIRST_NAMES, LAST_NAMES, strict=True)]
 
 
-@toolbox.values_for("buyer_name")
+@toolbox.values_for("person_name/buyer")
 def _buyer_names(w: PropertyWorld) -> list[str]:
-    return [f"{f} {l}" for f, l in zip(FIRST_NAMES, LAST_NAMES, strict=True)]
+    return [name for name, _ in _buyers(w)]
+
+
+@toolbox.values_for("email/buyer")
+def _buyer_emails(w: PropertyWorld) -> list[str]:
+    return [email for _, email in _buyers(w)]
 
 
 @toolbox.values_for("datetime")
@@ -242,7 +273,7 @@ def _viewing_ids(w: PropertyWorld) -> list[str]:
 
 @toolbox.values_for("bedroom_count")
 def _bedrooms(w: PropertyWorld) -> list[int]:
-    return [0, 1, 2, 3, 4, 5]
+    return [1, 2, 3, 4]
 
 
 @toolbox.values_for("floor_area_m2")
@@ -280,12 +311,39 @@ def _search_terms(w: PropertyWorld) -> list[str]:
     return sorted(terms)
 
 
+# A point found elsewhere (a museum, where I am now) has a nearest home for sale. Cities and
+# addresses are not bridged: most that other seeds give (a weather report's, an author's
+# birthplace, a library branch's) are no place a person looks for a home.
+toolbox.bridge("latitude", "longitude")
+toolbox.written_as("listing_id", "listing {}")
+toolbox.written_as("viewing_id", "viewing {}")
+toolbox.written_as("person_name/agent", "the estate agent {}")
+toolbox.written_as("floor_area_m2", "{} m²")
+
+
+@toolbox.facts_about("listing_id")
+def _listing_facts(w: PropertyWorld, listing_id: str) -> dict:
+    row = w.listings[listing_id]
+    return {"city": row["city"], "country": row["country"], "neighbourhood": row["neighbourhood"]}
+
+
+@toolbox.facts_about("viewing_id")
+def _viewing_facts(w: PropertyWorld, viewing_id: str) -> dict:
+    listing = w.listings[w.state["viewings"][viewing_id]["listing"]]
+    return {"listing_id": listing["id"], "city": listing["city"]}
+
+
 # --- listings -----------------------------------------------------------------------------
 
-@toolbox.tool(phrase="search the homes for sale in {city}")
+@toolbox.tool(
+    asks=("which homes are for sale in {city}[ with at least {min_bedrooms} bedroom(s)]? List the cheapest first.",
+          "list the homes for sale in {city}[ with {min_bedrooms} or more bedrooms], cheapest first",
+          "I'm house-hunting in {city}. What's on the market[ with at least {min_bedrooms} bedroom(s)]?"),
+    sense=(within("min_bedrooms", 1, 4),),
+)
 def search_property_listings(
     city: City,
-    max_price: Money = 0.0,
+    max_price: float = 0.0,  # in the city's currency: no kind, so never drawn without it
     min_bedrooms: Bedrooms = 0,
     property_type: Literal["any", "studio", "apartment", "loft", "townhouse", "house"] = "any",
 ) -> list[ListingId]:
@@ -309,7 +367,11 @@ def search_property_listings(
     return [r["id"] for r in sorted(rows, key=lambda r: (r["price"], r["id"]))]
 
 
-@toolbox.tool(phrase="look for properties matching {query}", tags=("search",))
+@toolbox.tool(
+    asks=('search the property listings for "{query}"', 'which homes for sale match "{query}"?',
+          'find the listings matching "{query}"'),
+    tags=("search",),
+)
 def find_properties(query: SearchTerms, max_results: int = 10) -> list[ListingId]:
     """Search every listing by words in its type, bedrooms, neighbourhood, street, city or country.
 
@@ -332,8 +394,14 @@ def find_properties(query: SearchTerms, max_results: int = 10) -> list[ListingId
     return hits[:max_results]
 
 
-@toolbox.tool(phrase="get the listing details of {listing_id}")
-def get_listing_details(listing_id: ListingId) -> tuple[Address, Money, Currency, Bedrooms, AreaM2]:
+@toolbox.tool(
+    asks=("what's the address, asking price, number of bedrooms and floor area of {listing_id}?",
+          "get the details of {listing_id}: address, asking price and currency, bedrooms and size",
+          "tell me about {listing_id}: where is it, what does it cost, how many bedrooms does it have and how big is it?"),
+    gives={"asking_price, currency_code": "the asking price of {listing_id}",
+           "asking_price": "the asking price of {listing_id}"},
+)
+def get_listing_details(listing_id: ListingId) -> tuple[PropertyAddress, Money, Currency, int, float]:
     """Get a listing's street address, asking price, currency, bedrooms and floor area.
 
     Args:
@@ -350,8 +418,13 @@ def get_listing_details(listing_id: ListingId) -> tuple[Address, Money, Currency
     return r["address"], r["price"], r["currency"], r["bedrooms"], r["area"]
 
 
-@toolbox.tool(phrase="find where {listing_id} is located")
-def get_listing_location(listing_id: ListingId) -> tuple[Latitude, Longitude, City, Neighbourhood]:
+@toolbox.tool(
+    asks=("where exactly is {listing_id}? Give me its coordinates, city and neighbourhood.",
+          "find the coordinates, city and neighbourhood of {listing_id}",
+          "which city and neighbourhood is {listing_id} in, and what are its map coordinates?"),
+    gives={"city": "the city {listing_id} is in", "neighbourhood, city": "the neighbourhood of {listing_id}"},
+)
+def get_listing_location(listing_id: ListingId) -> tuple[ListingLatitude, ListingLongitude, City, Neighbourhood]:
     """Get the map coordinates, city and neighbourhood of a listing.
 
     Args:
@@ -367,8 +440,13 @@ def get_listing_location(listing_id: ListingId) -> tuple[Latitude, Longitude, Ci
     return r["latitude"], r["longitude"], r["city"], r["neighbourhood"]
 
 
-@toolbox.tool(phrase="find the agent selling {listing_id}")
-def get_listing_agent(listing_id: ListingId) -> tuple[Person, str]:
+@toolbox.tool(
+    asks=("who is the agent selling {listing_id}, and which agency do they work for?",
+          "find the estate agent and agency handling {listing_id}",
+          "which agent handles {listing_id}, and at what agency?"),
+    gives={"agent_name": ("the agent selling {listing_id}", "the estate agent handling {listing_id}")},
+)
+def get_listing_agent(listing_id: ListingId) -> tuple[Agent, str]:
     """Find the estate agent who handles a listing, and their agency.
 
     Args:
@@ -383,8 +461,11 @@ def get_listing_agent(listing_id: ListingId) -> tuple[Person, str]:
     return agent["name"], agent["agency"]
 
 
-@toolbox.tool(phrase="get the contact details of the estate agent {agent_name}")
-def get_agent_contact(agent_name: Person) -> tuple[Email, Phone]:
+@toolbox.tool(
+    asks=("how can I reach {agent_name}? I need an email address and a phone number.",
+          "get the email address and phone number of {agent_name}", "find the contact details of {agent_name}"),
+)
+def get_agent_contact(agent_name: Agent) -> tuple[AgentEmail, AgentPhone]:
     """Get an estate agent's email address and phone number.
 
     Args:
@@ -401,7 +482,12 @@ def get_agent_contact(agent_name: Person) -> tuple[Email, Phone]:
     return match["email"], match["phone"]
 
 
-@toolbox.tool(phrase="find the listing nearest to latitude {latitude} and longitude {longitude}")
+@toolbox.tool(
+    asks=("which home for sale is nearest to {point}, and how far away is it?", "find the listing closest to {point} and its distance",
+          "what's the nearest property on the market to {point}? Tell me how far away it is."),
+    gives={"listing_id": ("the home for sale nearest to {point}", "the listing closest to {point}")},
+    groups={"point": "{latitude}, {longitude}"},
+)
 def find_nearest_listing(latitude: Latitude, longitude: Longitude) -> tuple[ListingId, float]:
     """Find the home for sale nearest to a point on the map (within 50 km), and how far away it is.
 
@@ -424,7 +510,12 @@ def find_nearest_listing(latitude: Latitude, longitude: Longitude) -> tuple[List
     return best["id"], km
 
 
-@toolbox.tool(phrase="get the map coordinates of {address}", tags=("canonicalise",))
+@toolbox.tool(
+    asks=("what are the map coordinates of {address}?", "find the latitude and longitude of {address}",
+          "where is {address} on the map? Give me its coordinates."),
+    gives={"latitude, longitude": "{address}"},  # people name the address; placing it is the agent's part
+    tags=("canonicalise",),
+)
 def geocode_property_address(address: Address) -> tuple[Latitude, Longitude]:
     """Turn a one-line street address in a covered city into map coordinates.
 
@@ -453,8 +544,11 @@ def geocode_property_address(address: Address) -> tuple[Latitude, Longitude]:
 
 # --- prices and valuation -------------------------------------------------------------------
 
-@toolbox.tool(phrase="work out the asking price per square metre of {listing_id}")
-def get_price_per_square_metre(listing_id: ListingId) -> tuple[float, Currency]:
+@toolbox.tool(
+    asks=("what's the asking price per square metre of {listing_id}?", "work out the price per square metre of {listing_id}",
+          "how much per square metre is {listing_id} asking?"),
+)
+def get_price_per_square_metre(listing_id: ListingId) -> tuple[float, str]:
     """Work out a listing's asking price per square metre of floor area.
 
     Args:
@@ -468,8 +562,12 @@ def get_price_per_square_metre(listing_id: ListingId) -> tuple[float, Currency]:
     return float(round(r["price"] / r["area"])), r["currency"]
 
 
-@toolbox.tool(phrase="get the housing market summary for {city}")
-def get_city_market_summary(city: City) -> tuple[float, Currency, int]:
+@toolbox.tool(
+    asks=("how's the housing market in {city}? Give me the median price per square metre and how many homes are listed.",
+          "get the housing market summary of {city}: median price per square metre and active listings",
+          "what do homes in {city} cost per square metre, and how many are for sale?"),
+)
+def get_city_market_summary(city: City) -> tuple[float, str, int]:
     """Summarise a city's housing market: median asking price per square metre, its currency and how many homes are listed.
 
     Args:
@@ -486,7 +584,11 @@ def get_city_market_summary(city: City) -> tuple[float, Currency, int]:
     return float(round(statistics.median(r["price"] / r["area"] for r in rows))), _currency(city), len(rows)
 
 
-@toolbox.tool(phrase="get the school rating and crime index of {neighbourhood}, {city}")
+@toolbox.tool(
+    asks=("how good are the schools in {area}, and how safe is it?", "get the school rating and crime index of {area}",
+          "is {area} safe, with good schools? Give me the school rating and the crime index."),
+    groups={"area": "{neighbourhood}, {city}"},  # a neighbourhood is only ever of its own city
+)
 def get_neighbourhood_stats(neighbourhood: Neighbourhood, city: City) -> tuple[float, int]:
     """Get the average school rating and the crime index of a neighbourhood of a city.
 
@@ -506,9 +608,17 @@ def get_neighbourhood_stats(neighbourhood: Neighbourhood, city: City) -> tuple[f
     return row["school"], row["crime"]
 
 
-@toolbox.tool(phrase="estimate the market value in {city} of a home whose bedroom count is {bedrooms} "
-                     "and whose floor area in square metres is {floor_area_m2}")
-def estimate_property_value(city: City, floor_area_m2: AreaM2, bedrooms: Bedrooms) -> tuple[Money, Currency]:
+@toolbox.tool(
+    asks=("what is a home in {city} with {floor_area_m2} and {bedrooms} bedroom(s) worth?",
+          "estimate the market value of a {bedrooms}-bedroom home of {floor_area_m2} in {city}",
+          "I'm thinking of selling a {bedrooms}-bedroom place of {floor_area_m2} in {city}. What's it worth?"),
+    gives={"estimated_value, currency_code": "the estimated value of a {bedrooms}-bedroom home of {floor_area_m2} in {city}",
+           "estimated_value": "the estimated value of a {bedrooms}-bedroom home of {floor_area_m2} in {city}"},
+    sense=(within("bedrooms", 1, 5), within("floor_area_m2", 20, 400),
+           sensible("rooms fit the floor area", ("floor_area_m2", "bedrooms"),
+                    lambda a: 22 * max(1, a["bedrooms"]) <= a["floor_area_m2"] <= 90 * (a["bedrooms"] + 1))),
+)
+def estimate_property_value(city: ValuedCity, floor_area_m2: AreaM2, bedrooms: Bedrooms) -> tuple[Money, Currency]:
     """Estimate the market value of a home from its city, floor area and bedrooms.
 
     Args:
@@ -528,7 +638,12 @@ def estimate_property_value(city: City, floor_area_m2: AreaM2, bedrooms: Bedroom
     return _round_money(per_m2 * floor_area_m2 * (1 + 0.02 * bedrooms), currency), currency
 
 
-@toolbox.tool(phrase="convert the floor area {area} into square metres and square feet", tags=("canonicalise",))
+@toolbox.tool(
+    asks=("how big is {area} in square metres and in square feet?", "convert the floor area {area} into square metres and square feet",
+          "what is {area} in both square metres and square feet?"),
+    gives={"floor_area_m2": "{area}"},  # people give the area as they read it; converting it is the agent's part
+    tags=("canonicalise", "arithmetic"),  # square feet to square metres: a careful person can work it out
+)
 def convert_floor_area(area: AreaText) -> tuple[AreaM2, float]:
     """Read a floor area written in square feet or square metres and give it in both units.
 
@@ -551,8 +666,12 @@ def convert_floor_area(area: AreaText) -> tuple[AreaM2, float]:
     return round(value, 1), float(round(value * SQFT_PER_M2))
 
 
-@toolbox.tool(phrase="find recent comparable sales for {listing_id}")
-def get_comparable_sales(listing_id: ListingId) -> tuple[list[Address], Money, Day]:
+@toolbox.tool(
+    asks=("what have comparable homes near {listing_id} sold for lately? Give me their addresses, the median price and the latest sale date.",
+          "find recent comparable sales for {listing_id}: addresses, median sale price and latest sale date",
+          "which similar homes in the neighbourhood of {listing_id} sold recently, at what median price, and when was the last sale?"),
+)
+def get_comparable_sales(listing_id: ListingId) -> tuple[list[str], float, str]:
     """Find homes recently sold in the same neighbourhood as a listing, their median price and the latest sale date.
 
     Args:
@@ -569,7 +688,11 @@ def get_comparable_sales(listing_id: ListingId) -> tuple[list[Address], Money, D
     return [s["address"] for s in sold], float(statistics.median(s["price"] for s in sold)), sold[0]["date"]
 
 
-@toolbox.tool(phrase="work out the rental yield of {listing_id}")
+@toolbox.tool(
+    asks=("what gross rental yield would {listing_id} give, and what rent could it fetch?",
+          "work out the rental yield and monthly rent of {listing_id}",
+          "if I bought {listing_id} to let, what monthly rent and gross yield could I expect?"),
+)
 def get_rental_yield(listing_id: ListingId) -> tuple[float, float]:
     """Work out the gross rental yield of a listing at its asking price, from the rent it would fetch.
 
@@ -584,7 +707,13 @@ def get_rental_yield(listing_id: ListingId) -> tuple[float, float]:
     return round(r["rent"] * 12 / r["price"] * 100, 2), r["rent"]
 
 
-@toolbox.tool(phrase="work out the monthly repayment on a {term_years}-year mortgage of {principal} at {annual_rate_percent}% interest")
+@toolbox.tool(
+    asks=("what would the monthly repayment be on a mortgage of {principal} at {annual_rate_percent}% over {term_years} year(s), "
+          "and how much interest would I pay in total?",
+          "work out the monthly payment and total interest of a {term_years}-year mortgage of {principal} at {annual_rate_percent}%",
+          "I'd borrow {principal} over {term_years} year(s) at {annual_rate_percent}%. What are the monthly repayments and the total interest?"),
+    sense=(within("annual_rate_percent", 0.5, 12), within("term_years", 5, 35)),
+)
 def calculate_mortgage_payment(principal: Money, annual_rate_percent: Rate, term_years: Term) -> tuple[float, float]:
     """Work out the monthly repayment and total interest of a fixed-rate repayment mortgage.
 
@@ -616,8 +745,16 @@ def _moment(text: str) -> datetime:
     return moment
 
 
-@toolbox.tool(phrase="book a viewing of {listing_id} at {start_time}", requires=("buyer_profile",), tags=("state_change",))
-def schedule_property_viewing(listing_id: ListingId, start_time: Moment) -> tuple[ViewingId, Person]:
+@toolbox.tool(
+    asks=("book a viewing of {listing_id} for {start_time} and tell me who will show it",
+          "I'd like to see {listing_id}. Book me a viewing for {start_time} and tell me the viewing id and the agent.",
+          "arrange a viewing of {listing_id} for {start_time}; which agent will be there?"),
+    gives={"agent_name": "the agent showing {listing_id} at the viewing booked for {start_time}"},
+    sense=(around("start_time", before=0, after=30),),
+    requires=("buyer_profile",),
+    tags=("state_change",),
+)
+def schedule_property_viewing(listing_id: ListingId, start_time: Moment) -> tuple[str, Agent]:
     """Book a viewing of a listing with its agent; needs a buyer profile.
 
     Args:
@@ -646,7 +783,10 @@ def schedule_property_viewing(listing_id: ListingId, start_time: Moment) -> tupl
     return viewing_id, r["agent"]
 
 
-@toolbox.tool(phrase="list my upcoming property viewings")
+@toolbox.tool(
+    asks=("which property viewings do I have coming up?", "list my upcoming property viewings, soonest first",
+          "show me the viewings I've booked"),
+)
 def list_property_viewings() -> list[ViewingId]:
     """List the buyer's scheduled viewings that have not been cancelled, soonest first.
 
@@ -658,7 +798,13 @@ def list_property_viewings() -> list[ViewingId]:
     return [v["id"] for v in sorted(rows, key=lambda v: (v["start"], v["id"]))]
 
 
-@toolbox.tool(phrase="cancel {viewing_id}", tags=("state_change",))
+@toolbox.tool(
+    asks=("cancel {viewing_id} and tell me which listing it was for",
+          "I can't make {viewing_id}. Cancel it and remind me which property it was.",
+          "call off {viewing_id}; which listing was that?"),
+    gives={"listing_id": "the listing {viewing_id} was for"},
+    tags=("state_change",),
+)
 def cancel_property_viewing(viewing_id: ViewingId) -> tuple[str, ListingId]:
     """Cancel a scheduled viewing.
 
@@ -677,7 +823,12 @@ def cancel_property_viewing(viewing_id: ViewingId) -> tuple[str, ListingId]:
     return "cancelled", viewings[key]["listing"]
 
 
-@toolbox.tool(phrase="create a buyer profile for {full_name} with email {email}", tags=("state_change",))
+@toolbox.tool(
+    asks=("set up a buyer profile for {full_name} with the email {email}", "create my buyer profile: name {full_name}, email {email}",
+          "I'm house-hunting. Register me as a buyer, {full_name}, reachable at {email}."),
+    groups={"buyer": "{full_name}, {email}"},  # one person's name and email
+    tags=("state_change",),
+)
 def create_buyer_profile(full_name: BuyerName, email: BuyerEmail) -> str:
     """Create (or replace) the buyer profile that agents see when a viewing is booked.
 
@@ -701,4 +852,6 @@ toolbox.condition(
     holds=lambda w: bool(w.state.get("buyer_profile")),
     broken_state={"buyer_profile": None},
     fix=("create_buyer_profile", {"full_name": "Maria Lopez", "email": "maria.lopez@example.com"}),
+    context="I'm {full_name}, and my email is {email}.",
+    says="I haven't set up a buyer profile yet.",
 )

@@ -13,9 +13,10 @@ import random
 import re
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
-from factory.gazetteer import CITIES, NOW
+from factory.gazetteer import CITIES, CITY_BY_NAME, NOW, country_phrase
+from factory.sense import around, distinct, sensible, together, within
 from factory.toolbox import Kind, Toolbox, ToolError, World, require, world
 
 toolbox = Toolbox()
@@ -28,6 +29,10 @@ Weekday = Annotated[str, Kind("weekday")]
 Offset = Annotated[int, Kind("utc_offset")]
 Year = Annotated[int, Kind("year")]
 Holiday = Annotated[str, Kind("holiday_name")]
+# The country a day is checked in is a kind of its own: a country's own next holiday is never asked
+# back about that country ("is the next UK holiday a holiday in the UK?"); another country is a
+# real question.
+HolidayCountry = Annotated[str, Kind("holiday_country")]
 Latitude = Annotated[float, Kind("latitude")]
 Longitude = Annotated[float, Kind("longitude")]
 
@@ -297,7 +302,8 @@ def resolve_expression(expression: str, now: datetime) -> datetime:
     require(bool(text), "the expression is empty; say something like 'next Friday 5pm' or 'in 3 days'")
     if text in ("now", "right now"):
         return now
-    offset = re.fullmatch(r"in\s+(\w+)\s+(minute|hour|day|week)s?", text)
+    offset = re.fullmatch(r"in\s+(\w+)\s+(minute|hour|day|week)s?", text) or \
+        re.fullmatch(r"(\w+)\s+(minute|hour|day|week)s?\s+from\s+now", text)
     if offset and _count(offset.group(1)) is not None:
         return now + timedelta(minutes=_count(offset.group(1)) * UNIT_MINUTES[offset.group(2) + "s"])
     ago = re.fullmatch(r"(\w+)\s+(minute|hour|day|week)s?\s+ago", text)
@@ -383,6 +389,51 @@ def sun_times(latitude: float, longitude: float, offset: int, day: date) -> tupl
     return sunrise, sunset, round(2 * half_day, 2)
 
 
+# --- what makes a request sensible ----------------------------------------------------------
+
+# Cities, countries, days, moments and points named by other seeds (a flight's arrival, a
+# contact's city, a delivery date, a listing's position) have clocks, holidays and daylight too.
+toolbox.bridge("city", "country", "date", "datetime", "latitude", "longitude")
+toolbox.written_as("country", country_phrase)
+toolbox.written_as("holiday_country", country_phrase)
+# A date is stated without its weekday: "what day of the week is Friday, June 20" answers itself.
+toolbox.written_as("date", lambda text: re.sub(r"^(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day, ", "", text))
+
+# Shifts a person adds to a clock time: below or beyond these they use another unit, and days or
+# weeks after a clock time ("8 weeks after sunset") are a date question, not a time question.
+SHIFT_RANGE = {"minutes": (10, 240), "hours": (2, 48)}
+
+
+def _counted_shift(args: dict[str, Any]) -> bool:
+    low, high = SHIFT_RANGE.get(args["unit"], (1, 0))
+    return low <= args["amount"] <= high
+
+
+def _different_clocks(args: dict[str, Any]) -> bool:
+    a, b = CITY_BY_NAME.get(args["from_city"]), CITY_BY_NAME.get(args["to_city"])
+    return a is None or b is None or a.utc_offset != b.utc_offset
+
+
+def _now_in(city: str) -> str:
+    utc = NOW - timedelta(hours=CITY_BY_NAME[DEFAULT_HOME].utc_offset)
+    return fmt(utc + timedelta(hours=CITY_BY_NAME[city].utc_offset))
+
+
+def _not_a_current_time(args: dict[str, Any]) -> bool:
+    """Converting the time it is now somewhere ("the current time where I live, in Tokyo time")
+    is asking for the local time in the other city in a roundabout way, or, read as another
+    city's clock, a mistake."""
+    return args["moment"] not in {_now_in(c.name) for c in CITIES}
+
+
+def _short_period(args: dict[str, Any]) -> bool:
+    try:
+        days = (date.fromisoformat(str(args["end"])[:10]) - date.fromisoformat(str(args["start"])[:10])).days
+    except ValueError:
+        return True  # the tool itself rejects an unreadable date
+    return abs(days) <= 400
+
+
 # --- value generators ------------------------------------------------------------------------
 
 VALUE_DAYS = [NOW.date() + timedelta(days=k) for k in range(-30, 91)]
@@ -408,6 +459,11 @@ def _countries(w: TimeWorld) -> list[str]:
     return sorted(HOLIDAY_RULES)
 
 
+@toolbox.values_for("holiday_country")
+def _holiday_countries(w: TimeWorld) -> list[str]:
+    return sorted(HOLIDAY_RULES)
+
+
 @toolbox.values_for("year")
 def _years(w: TimeWorld) -> list[int]:
     return [NOW.year - 1, NOW.year, NOW.year + 1]
@@ -420,12 +476,12 @@ def _weekdays(w: TimeWorld) -> list[str]:
 
 @toolbox.values_for("time_amount")
 def _amounts(w: TimeWorld) -> list[int]:
-    return [1, 2, 3, 4, 5, 6, 8, 10, 12, 15, 20, 30, 45, 90]
+    return [2, 3, 4, 5, 6, 8, 10, 12, 15, 20, 30, 45, 90]  # from 2: the unit names are plural
 
 
 @toolbox.values_for("business_day_count")
 def _business_days(w: TimeWorld) -> list[int]:
-    return [1, 2, 3, 5, 7, 10, 15, 20, 30]
+    return [2, 3, 5, 7, 10, 15, 20, 30]
 
 
 @toolbox.values_for("latitude")
@@ -448,10 +504,11 @@ def _points(w: TimeWorld) -> list[tuple[float, float]]:
 def _expressions(w: TimeWorld) -> list[str]:
     """How people name a moment relative to now."""
     days = [d.lower() for d in WEEKDAYS]
-    forms = ["now", "today", "tomorrow", "yesterday", "the day after tomorrow", "tonight", "tomorrow morning",
-             "tomorrow afternoon", "tomorrow evening", "tomorrow at noon", "today at 4pm", "next week", "next month",
-             "end of the week", "end of the month", "in 30 minutes", "in 2 hours", "in 3 days", "in 10 days",
-             "in 2 weeks", "3 days ago", "a week ago", "2 weeks ago"]
+    forms = ["today", "tomorrow", "yesterday", "the day after tomorrow", "tonight", "tomorrow morning",
+             "tomorrow afternoon", "tomorrow evening", "tomorrow at noon", "today at 4pm",
+             "the end of the week", "the end of the month", "3 days ago", "a week ago", "2 weeks ago"]
+    # offsets from now ("in 2 hours", "2 hours from now") are understood but not offered: as a day or a
+    # moment in a request they read badly ("from in 2 hours", "on 2 weeks from now")
     forms += [f"next {d}" for d in days] + [f"last {d}" for d in days] + [f"this {d}" for d in days[:5]]
     forms += ["next friday 5pm", "next monday at 9:30am", "next tuesday morning", "next thursday afternoon",
               "last sunday evening", "this saturday at 10am", "next wednesday at 14:00", "friday at noon"]
@@ -488,8 +545,15 @@ def _search_terms(w: TimeWorld) -> list[str]:
 
 # --- tools -----------------------------------------------------------------------------------
 
-@toolbox.tool(phrase="tell me the current date and time where I live")
-def get_current_local_datetime() -> tuple[Moment, Day, City]:
+@toolbox.tool(
+    asks=("what's the date and time where I live right now, and which city is home?",
+          "tell me the current date and time in my home city",
+          "check the clock at home for me: what day and time is it, and in which city?",
+          "do you know today's date and the time at home, and which city is home?"),
+    # "now" is not fed onward: a span from now or a conversion of now is asked more simply
+    gives={"today": ("the date today", "today"), "home_city": ("my home city", "the city I live in")},
+)
+def get_current_local_datetime() -> tuple[str, Day, City]:
     """Get the current local date and time in the user's home city.
 
     Returns:
@@ -502,12 +566,18 @@ def get_current_local_datetime() -> tuple[Moment, Day, City]:
     return fmt(now), now.date().isoformat(), w.state.get("home_city", DEFAULT_HOME)
 
 
-@toolbox.tool(phrase="work out the date and time meant by \"{expression}\"", tags=("canonicalise",))
+@toolbox.tool(
+    asks=('what date and time does "{expression}" mean?', "work out the exact date and time of {expression}",
+          "when exactly is {expression}? Give me the date and the time.",
+          'quick question: when is "{expression}" exactly? Date and time, please.'),
+    gives={"moment": "{expression}", "day": "{expression}"},  # naming the moment is the user's part
+    tags=("canonicalise",),
+)
 def resolve_relative_time(expression: Annotated[str, Kind("relative_time")]) -> tuple[Moment, Day]:
     """Resolve a relative time expression (seen from the current local time) to an exact date and time.
 
     Args:
-        expression: Relative expression in English, e.g. "next Friday 5pm", "tomorrow morning", "last Sunday", "in 3 days" or "2 weeks ago". A named day without a time of day means 09:00; "next Friday" is the first Friday after today, "this Friday" is today or the coming Friday.
+        expression: Relative expression in English, e.g. "next Friday 5pm", "tomorrow morning", "last Sunday", "in 3 days", "2 hours from now" or "2 weeks ago". A named day without a time of day means 09:00; "next Friday" is the first Friday after today, "this Friday" is today or the coming Friday.
 
     Returns:
         moment: the resolved date and time (YYYY-MM-DDTHH:MM).
@@ -517,7 +587,13 @@ def resolve_relative_time(expression: Annotated[str, Kind("relative_time")]) -> 
     return fmt(moment), moment.date().isoformat()
 
 
-@toolbox.tool(phrase="turn the written date \"{text}\" into a standard date", tags=("canonicalise",))
+@toolbox.tool(
+    asks=('turn "{text}" into a standard date', 'which calendar date is written as "{text}"?',
+          'rewrite the date "{text}" in year-month-day form',
+          'read "{text}" as a date and give it to me as year, month and day'),
+    gives={"day": "{text}"},
+    tags=("canonicalise",),
+)
 def parse_date_text(text: Annotated[str, Kind("date_text")]) -> Day:
     """Convert a date written in words or a regional format to an ISO date.
 
@@ -530,9 +606,15 @@ def parse_date_text(text: Annotated[str, Kind("date_text")]) -> Day:
     return parse_written_date(text).isoformat()
 
 
-@toolbox.tool(phrase="add {amount} {unit} to {start}")
+@toolbox.tool(
+    asks=("what date and time is {amount} {unit} after {start}?", "add {amount} {unit} to {start}",
+          "if something starts at {start} and lasts {amount} {unit}, when does it end?",
+          "starting at {start}, what's the time {amount} {unit} later?"),
+    sense=(sensible("a shift a person counts in these units", ("amount", "unit"), _counted_shift),),
+    tags=("arithmetic",),
+)
 def add_time_to_datetime(start: Moment, amount: Annotated[int, Kind("time_amount")],
-                         unit: Literal["minutes", "hours", "days", "weeks"]) -> Moment:
+                         unit: Literal["minutes", "hours", "days", "weeks"]) -> str:
     """Shift a date and time by a number of minutes, hours, days or weeks.
 
     Args:
@@ -550,7 +632,15 @@ def add_time_to_datetime(start: Moment, amount: Annotated[int, Kind("time_amount
     return fmt(shifted)
 
 
-@toolbox.tool(phrase="find how long it is from {start} to {end}")
+@toolbox.tool(
+    asks=("how long is it from {start} to {end}, in minutes and in hours?", "work out the time between {start} and {end}",
+          "how many minutes, or hours, separate {start} and {end}?",
+          "roughly how much time passes between {start} and {end}, in minutes and in hours?"),
+    # both ends read on one clock: times of different cities are not subtracted
+    sense=(distinct("start", "end"), together("start", "end"),
+           sensible("the period runs backwards", ("start", "end"), lambda a: str(a["start"]) < str(a["end"]))),
+    tags=("arithmetic",),
+)
 def get_time_between(start: Moment, end: Moment) -> tuple[int, float]:
     """Compute the time elapsed between two dates and times (both in the same time zone).
 
@@ -567,8 +657,13 @@ def get_time_between(start: Moment, end: Moment) -> tuple[int, float]:
     return minutes, round(minutes / 60, 2)
 
 
-@toolbox.tool(phrase="find which day of the week {date} is")
-def get_weekday(date: Day) -> tuple[Weekday, bool]:
+@toolbox.tool(
+    asks=("what day of the week is {date}?", "find out which weekday {date} falls on",
+          "does {date} fall on a weekend? Which day of the week is it?",
+          "is {date} a weekday or a weekend day, and which day is it?"),
+    tags=("arithmetic",),
+)
+def get_weekday(date: Day) -> tuple[str, bool]:
     """Find the day of the week of a date.
 
     Args:
@@ -582,8 +677,12 @@ def get_weekday(date: Day) -> tuple[Weekday, bool]:
     return WEEKDAYS[day.weekday()], day.weekday() >= 5
 
 
-@toolbox.tool(phrase="give the ISO week number of {date}")
-def get_week_number(date: Day) -> tuple[int, Year]:
+@toolbox.tool(
+    asks=("which ISO week is {date} in?", "give me the ISO week number and week-numbering year of {date}",
+          "what calendar week does {date} belong to under ISO numbering, and in which week year?"),
+    tags=("arithmetic",),
+)
+def get_week_number(date: Day) -> tuple[int, int]:
     """Get the ISO 8601 week number of a date.
 
     Args:
@@ -597,8 +696,13 @@ def get_week_number(date: Day) -> tuple[int, Year]:
     return iso.week, iso.year
 
 
-@toolbox.tool(phrase="find the first {weekday} after {after}")
-def get_next_weekday_date(weekday: Weekday, after: Day) -> Day:
+@toolbox.tool(
+    asks=("what is the date of the first {weekday} after {after}?", "find the first {weekday} after {after}",
+          "which date is the next {weekday} following {after}?",
+          "after {after}, when is the next {weekday}?"),
+    tags=("arithmetic",),
+)
+def get_next_weekday_date(weekday: Weekday, after: Day) -> str:
     """Find the date of the first given weekday strictly after a date.
 
     Args:
@@ -615,8 +719,19 @@ def get_next_weekday_date(weekday: Weekday, after: Day) -> Day:
     return (start + timedelta(days=(target - start.weekday() - 1) % 7 + 1)).isoformat()
 
 
-@toolbox.tool(phrase="convert {moment} in {from_city} to local time in {to_city}")
-def convert_time_between_cities(moment: Moment, from_city: City, to_city: City) -> Moment:
+@toolbox.tool(
+    asks=("what time is it in {to_city} when it's {when}?", "convert {when} to local time in {to_city}",
+          "when it's {when}, what's the local time in {to_city}?",
+          "if it's {when}, what time is it in {to_city}?"),
+    # a moment is read on the clock of the city it comes with (a flight's landing on its
+    # destination's, an event's start on its city's), never on a clock picked apart from it
+    groups={"when": "{moment} in {from_city}"},
+    sense=(distinct("from_city", "to_city"),
+           sensible("both cities keep the same clock", ("from_city", "to_city"), _different_clocks),
+           sensible("the current time is converted (ask for the local time there instead)", ("moment",),
+                    _not_a_current_time)),
+)
+def convert_time_between_cities(moment: Moment, from_city: City, to_city: City) -> str:
     """Convert a local date and time in one city to the local date and time in another city.
 
     Args:
@@ -632,7 +747,13 @@ def convert_time_between_cities(moment: Moment, from_city: City, to_city: City) 
     return fmt(start + timedelta(hours=shift))
 
 
-@toolbox.tool(phrase="give the UTC offset of {city}")
+@toolbox.tool(
+    asks=("what is the UTC offset of {city}, and which country is it in?",
+          "find the time zone offset of {city} and its country",
+          "how many hours ahead of or behind UTC is {city}, and in which country is it?",
+          "do you know the UTC offset of {city} and which country it's in?"),
+    gives={"country": "the country {city} is in"},
+)
 def get_city_utc_offset(city: City) -> tuple[Offset, Country]:
     """Get the standard-time UTC offset of a city and the country it is in.
 
@@ -647,7 +768,12 @@ def get_city_utc_offset(city: City) -> tuple[Offset, Country]:
     return row["utc_offset"], row["country"]
 
 
-@toolbox.tool(phrase="tell me the local time right now in {city}")
+@toolbox.tool(
+    asks=("what time is it in {city} right now?", "tell me the current local date and time in {city}",
+          "I need to call someone in {city}. What's the date and time there now?",
+          "right now in {city}, what's the date and time?"),
+    gives={"local_time": ("the current time in {city}", "the time it is now in {city}")},
+)
 def get_local_time_in(city: City) -> Moment:
     """Get the current local date and time in a city.
 
@@ -662,7 +788,11 @@ def get_local_time_in(city: City) -> Moment:
     return fmt(utc + timedelta(hours=_city(city)["utc_offset"]))
 
 
-@toolbox.tool(phrase="list the public holidays of {country} in {year}")
+@toolbox.tool(
+    asks=("list the public holidays in {country} in {year}", "which public holidays does {country} have in {year}?",
+          "I'm planning {year} in {country}. What are the public holidays that year?",
+          "for {year}, which days are public holidays in {country}?"),
+)
 def list_public_holidays(country: Country, year: Year) -> list[str]:
     """List a country's public holidays in a year.
 
@@ -678,7 +808,15 @@ def list_public_holidays(country: Country, year: Year) -> list[str]:
     return [f"{d.isoformat()} {holiday}" for d, holiday in holidays_in(name, year)]
 
 
-@toolbox.tool(phrase="find the next public holiday in {country} on or after {after}")
+@toolbox.tool(
+    asks=("what is the next public holiday in {country} on or after {after}, and when is it?",
+          "find the first public holiday in {country} from {after} onwards",
+          "counting from {after}, when is the next public holiday in {country}, and what is it called?",
+          "starting from {after}, when's the next public holiday in {country}, and what is it?"),
+    gives={"day": ("the next public holiday in {country} from {after}",
+                   "the date of the first public holiday in {country} on or after {after}")},
+    sense=(around("after", before=30, after=180),),
+)
 def get_next_public_holiday(country: Country, after: Day) -> tuple[Holiday, Day]:
     """Find the first public holiday of a country on or after a date.
 
@@ -700,8 +838,12 @@ def get_next_public_holiday(country: Country, after: Day) -> tuple[Holiday, Day]
     raise ToolError(f"no public holiday found in {name} within a year of {after}")
 
 
-@toolbox.tool(phrase="check whether {date} is a public holiday in {country}")
-def is_public_holiday(date: Day, country: Country) -> tuple[bool, str]:
+@toolbox.tool(
+    asks=("is {date} a public holiday in {country}? If so, which one?", "check whether {date} is a public holiday in {country}",
+          "will {country} have a public holiday on {date}, and what is it called?",
+          "do people in {country} get a public holiday on {date}? Which one?"),
+)
+def is_public_holiday(date: Day, country: HolidayCountry) -> tuple[bool, str]:
     """Check whether a date is a public holiday in a country.
 
     Args:
@@ -717,7 +859,13 @@ def is_public_holiday(date: Day, country: Country) -> tuple[bool, str]:
     return day in holidays, holidays.get(day, "")
 
 
-@toolbox.tool(phrase="count the working days in {country} from {start} to {end}")
+@toolbox.tool(
+    asks=("how many working days are there in {country} between {start} and {end}, both included?",
+          "count the business days between {start} and {end} in {country}",
+          "I have a job in {country} that runs between {start} and {end}. How many working days is that?",
+          "between {start} and {end}, how many working days does {country} have?"),
+    sense=(distinct("start", "end"), sensible("a period a person counts working days over", ("start", "end"), _short_period)),
+)
 def count_business_days(start: Day, end: Day, country: Country) -> int:
     """Count the business days (Monday to Friday, not public holidays) between two dates, both included.
 
@@ -735,8 +883,14 @@ def count_business_days(start: Day, end: Day, country: Country) -> int:
     return sum(_is_business_day(first + timedelta(days=k), holidays) for k in range((last - first).days + 1))
 
 
-@toolbox.tool(phrase="find the date {days} working days after {start} in {country}")
-def add_business_days(start: Day, days: Annotated[int, Kind("business_day_count")], country: Country) -> Day:
+@toolbox.tool(
+    asks=("what date is {days} working day(s) after {start} in {country}?",
+          "count {days} business day(s) forward from {start} in {country}",
+          "a delivery takes {days} working day(s) from {start} in {country}. On which date does it arrive?",
+          "starting from {start}, which date is {days} working day(s) later in {country}?"),
+    sense=(within("days", 1, 60),),
+)
+def add_business_days(start: Day, days: Annotated[int, Kind("business_day_count")], country: Country) -> str:
     """Find the date a number of business days after a date, skipping weekends and public holidays.
 
     Args:
@@ -759,7 +913,13 @@ def add_business_days(start: Day, days: Annotated[int, Kind("business_day_count"
     return day.isoformat()
 
 
-@toolbox.tool(phrase="give sunrise and sunset times in {city} on {date}")
+@toolbox.tool(
+    asks=("when does the sun rise and set in {city} on {date}?", "get the sunrise and sunset times for {city} on {date}",
+          "I'm planning a photo walk in {city} on {date}. When are sunrise and sunset?",
+          "on {date} in {city}, what time are sunrise and sunset?"),
+    gives={"sunrise": ("sunrise in {city} on {date}", "the time the sun rises in {city} on {date}"),
+           "sunset": ("sunset in {city} on {date}", "the time the sun sets in {city} on {date}")},
+)
 def get_sunrise_sunset(city: City, date: Day) -> tuple[Moment, Moment]:
     """Get the sunrise and sunset times of a city on a date (local standard time).
 
@@ -776,7 +936,12 @@ def get_sunrise_sunset(city: City, date: Day) -> tuple[Moment, Moment]:
     return fmt(sunrise), fmt(sunset)
 
 
-@toolbox.tool(phrase="give the hours of daylight at latitude {latitude}, longitude {longitude} on {date}")
+@toolbox.tool(
+    asks=("how many hours of daylight does {point} get on {date}?", "work out the hours of daylight at {point} on {date}",
+          "how long is the day at {point} on {date}, from sunrise to sunset?",
+          "on {date}, how many hours of daylight will {point} have?"),
+    groups={"point": "{latitude}, {longitude}"},
+)
 def get_daylight_hours(latitude: Latitude, longitude: Longitude, date: Day) -> float:
     """Get the number of hours between sunrise and sunset at a point on Earth on a date.
 
@@ -793,7 +958,13 @@ def get_daylight_hours(latitude: Latitude, longitude: Longitude, date: Day) -> f
     return sun_times(latitude, longitude, 0, parse_day(date))[2]
 
 
-@toolbox.tool(phrase="search the time and holiday facts for {query}", tags=("search",))
+@toolbox.tool(
+    asks=('search the time-zone and holiday listings for "{query}"[ and show up to {max_results} results]',
+          'what do the time-zone and holiday listings say about "{query}"?',
+          'look up "{query}" among the cities and public holidays[, {max_results} entries at most]'),
+    sense=(within("max_results", 1, 30),),
+    tags=("search",),
+)
 def search_time_and_date(query: Annotated[str, Kind("time_search_terms")], max_results: int = 8) -> list[str]:
     """Search cities (local time, UTC offset) and this year's and next year's public holidays by words.
 
@@ -823,8 +994,15 @@ def search_time_and_date(query: Annotated[str, Kind("time_search_terms")], max_r
     return hits[:max_results]
 
 
-@toolbox.tool(phrase="make {city} my home city", tags=("state_change",))
-def set_home_city(city: City) -> tuple[Moment, Offset]:
+@toolbox.tool(
+    asks=("make {city} my home city and tell me the local time and UTC offset there",
+          "I've moved to {city}. Set it as my home city; what time is it there now, and what's its UTC offset?",
+          "change my home city to {city} and show me its clock and UTC offset"),
+    # a new home is typed by the user, never a city taken from a clinic, an address or a contact
+    sense=(sensible("the home city is already San Francisco", ("city",), lambda a: a["city"] != DEFAULT_HOME),),
+    tags=("state_change",),
+)
+def set_home_city(city: Annotated[str, Kind("city", role="home")]) -> tuple[str, int]:
     """Change the user's home city, which sets the clock used for "now" and relative dates.
 
     Args:
@@ -838,3 +1016,12 @@ def set_home_city(city: City) -> tuple[Moment, Offset]:
     name = _city_name(city)
     w.state["home_city"] = name
     return fmt(local_now()), w.cities[name]["utc_offset"]
+
+
+@toolbox.facts_about("latitude")
+def _latitude_facts(w: TimeWorld, latitude: float) -> dict:
+    """A literal point is a city centre: the rest of the request is about that city's country."""
+    for name, row in w.cities.items():
+        if row["latitude"] == latitude:
+            return {"city": name, "country": row["country"]}
+    return {}

@@ -9,29 +9,51 @@ import random
 import re
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
-from factory.gazetteer import CITIES, CITY_BY_NAME, COUNTRY_BY_NAME, CURRENCY_BY_CODE, FIRST_NAMES, LAST_NAMES, NOW
+from factory.gazetteer import (
+    CITIES,
+    CITY_BY_NAME,
+    COUNTRY_BY_NAME,
+    CURRENCY_BY_CODE,
+    FIRST_NAMES,
+    LAST_NAMES,
+    NOW,
+    country_phrase,
+)
+from factory.sense import around, distinct, sensible, within
 from factory.toolbox import Kind, Toolbox, ToolError, World, require, world
 
 toolbox = Toolbox()
 
 CityName = Annotated[str, Kind("city")]
 CountryName = Annotated[str, Kind("country")]
+# A passport's country is the traveller's own, typed by the user: never a wine's origin or an
+# author's birthplace taken from another seed.
+Citizenship = Annotated[str, Kind("country", role="citizenship")]
 Day = Annotated[str, Kind("date")]
+# The day a flight leaves travels with the flight: a flight found for June 20 is looked up, checked
+# and booked for June 20, never for a day taken from elsewhere.
+Departure = Annotated[str, Kind("date", role="departure")]
 Moment = Annotated[str, Kind("datetime")]
 Address = Annotated[str, Kind("address")]
 Currency = Annotated[str, Kind("currency_code")]
-PersonName = Annotated[str, Kind("person_name")]
+Traveller = Annotated[str, Kind("person_name", role="traveller")]  # a traveller, not a contact or a patient
 Email = Annotated[str, Kind("email")]
 Iata = Annotated[str, Kind("iata_code")]
-FlightNumber = Annotated[str, Kind("flight_number")]
+# The role names what a request calls a described flight later ("that flight", not "that flight number").
+FlightNumber = Annotated[str, Kind("flight_number", role="flight")]
 FlightNumbers = Annotated[list[str], Kind("flight_numbers")]
 HotelId = Annotated[str, Kind("hotel_id")]
 HotelIds = Annotated[list[str], Kind("hotel_ids")]
 BookingId = Annotated[str, Kind("booking_id")]
 BookingIds = Annotated[list[str], Kind("booking_ids")]
 Nights = Annotated[int, Kind("nights")]
+# A chosen stay travels whole: the hotel picked as cheapest for 2 nights from June 26 is booked for
+# those 2 nights from June 26, never for a stay drawn apart from it.
+StayHotel = Annotated[str, Kind("hotel_id", role="stay")]
+StayDay = Annotated[str, Kind("date", role="stay")]
+StayNights = Annotated[int, Kind("nights", role="stay")]
 
 TODAY = NOW.date()
 FLIGHT_WINDOW = (TODAY - timedelta(days=120), TODAY + timedelta(days=90))  # published schedules and statuses
@@ -235,13 +257,53 @@ toolbox.condition(
     holds=lambda w: w.state.get("traveller_profile") is not None,
     broken_state={"traveller_profile": None, "passport": None},
     fix=("create_traveller_profile", {"full_name": TRAVELLER["name"], "email": TRAVELLER["email"]}),
+    context="My name is {full_name} and my email address is {email}.",
+    says="I haven't set up a traveller profile on this account yet.",
 )
 toolbox.condition(
     "passport_on_file",
     holds=lambda w: w.state.get("passport") is not None,
     broken_state={"passport": None},
     fix=("save_passport_details", dict(PASSPORT)),
+    context="My passport number is {passport_number} ({nationality}), valid until {expiry_date}.",
+    says="My passport details aren't saved on my travel profile.",
 )
+
+# Cities and countries named by other seeds (where a contact lives, an office, the hottest city of
+# a country) can be a trip's. Days are not (other seeds' days are due dates, deadlines and
+# deliveries, not travel days), nor people (a traveller's name is typed, never taken from a contact
+# or a patient record), nor currencies (a salary's or a listing's currency does not price a flight).
+toolbox.bridge("city", "country")
+toolbox.written_as("country", country_phrase)
+toolbox.written_as("country/citizenship", country_phrase)
+toolbox.written_as("flight_number", "flight {}")
+toolbox.written_as("flight_numbers", "flights {}")
+toolbox.written_as("hotel_id", "hotel {}")
+toolbox.written_as("hotel_ids", "hotels {}")
+toolbox.written_as("booking_id", "booking {}")
+
+
+def _two_cities(args: dict[str, Any]) -> bool:
+    a, b = AIRPORTS.get(args["origin_airport"]), AIRPORTS.get(args["destination_airport"])
+    return a is None or b is None or a[1] != b[1]
+
+
+HOME_CURRENCIES = {"USD", "EUR", "GBP", "JPY", "CAD", "AUD", "CHF"}  # currencies travellers commonly pay in
+
+
+def _currency_of(airport: str) -> str | None:
+    return COUNTRY_BY_NAME[CITY_BY_NAME[AIRPORTS[airport][1]].country].currency if airport in AIRPORTS else None
+
+
+def _fare_currency(args: dict[str, Any]) -> bool:
+    """A fare is asked in a currency the traveller pays in or one of the two countries' own."""
+    local = {_currency_of(args["origin_airport"]), _currency_of(args["destination_airport"])}
+    return args["currency"] in HOME_CURRENCIES | local
+
+
+def _own_email(args: dict[str, Any]) -> bool:
+    """The profile's email is the traveller's own (the generated addresses are first.last@...)."""
+    return str(args["email"]).lower().startswith(".".join(str(args["full_name"]).lower().split()) + "@")
 
 
 # --- helpers ------------------------------------------------------------------------------
@@ -391,7 +453,7 @@ def _currencies(w: TravelWorld) -> list[str]:
     return sorted(CURRENCY_BY_CODE)
 
 
-@toolbox.values_for("person_name")
+@toolbox.values_for("person_name/traveller")
 def _people(w: TravelWorld) -> list[str]:
     return [TRAVELLER["name"]] + [f"{FIRST_NAMES[i]} {LAST_NAMES[(i * 7 + 3) % len(LAST_NAMES)]}" for i in range(0, 30, 2)]
 
@@ -409,7 +471,7 @@ def _codes(w: TravelWorld) -> list[str]:
 @toolbox.values_for("airport_mention")
 def _airport_mentions(w: TravelWorld) -> list[str]:
     mentions = [c.name.lower() for c in CITIES[::2]]
-    for code, (name, city) in AIRPORTS.items():
+    for name, city in AIRPORTS.values():
         own = [x for x in name.split() if _words(x) and not set(_words(x)) & (GENERIC_WORDS | set(_words(city)))]
         if own:
             mentions += [f"{city} {' '.join(own)}", " ".join(own).lower()]
@@ -422,19 +484,13 @@ def _flight_numbers(w: TravelWorld) -> list[str]:
     return sorted(w.flights)[::7]
 
 
-@toolbox.values_for("flight_numbers")
-def _flight_lists(w: TravelWorld) -> list[list[str]]:
-    return [w.routes[f"{MAIN_AIRPORT[a.name]}-{MAIN_AIRPORT[b.name]}"] for a in CITIES[::3] for b in CITIES[1::4] if a != b]
-
-
 @toolbox.values_for("hotel_id")
 def _hotel_ids(w: TravelWorld) -> list[str]:
     return sorted(w.hotels)
 
 
-@toolbox.values_for("hotel_ids")
-def _hotel_lists(w: TravelWorld) -> list[list[str]]:
-    return [sorted(h for h, r in w.hotels.items() if r["city"] == c.name) for c in CITIES]
+# No literal lists of flight numbers or hotel ids: nobody holds five opaque ids of unknown cities; a
+# list comes from a search ("the hotels in Zurich"), which also ties it to the rest of the request.
 
 
 @toolbox.values_for("booking_id")
@@ -474,8 +530,14 @@ def _search_terms(w: TravelWorld) -> list[str]:
 # --- tools --------------------------------------------------------------------------------
 
 
-@toolbox.tool(phrase="search the travel catalogue for \"{query}\"", tags=("search",))
-def search_travel(query: Annotated[str, Kind("travel_search_terms")]) -> tuple[HotelIds, Iata]:
+@toolbox.tool(
+    asks=('search the travel catalogue for "{query}"', 'which hotels and which airport come up for "{query}" in the travel search?',
+          'look up "{query}" in the travel catalogue. Which hotels and which airport match?',
+          'anything in the travel catalogue for "{query}"? Which hotels and which airport match?'),
+    gives={"hotel_ids": ('the hotels the travel search finds for "{query}"', 'the hotels matching "{query}"')},
+    tags=("search",),
+)
+def search_travel(query: Annotated[str, Kind("travel_search_terms")]) -> tuple[HotelIds, str]:
     """Search hotels and airports at once by words in a hotel name, airport name, code or city.
 
     Args:
@@ -504,8 +566,15 @@ def search_travel(query: Annotated[str, Kind("travel_search_terms")]) -> tuple[H
     return hotels[:5], airport
 
 
-@toolbox.tool(phrase="look up the airport code for \"{place}\"", tags=("canonicalise",))
-def lookup_airport_code(place: Annotated[str, Kind("airport_mention")]) -> tuple[Iata, CityName]:
+@toolbox.tool(
+    asks=("what is the airport code for {place}, and which city does it serve?",
+          "look up the IATA code of {place} and the city it serves",
+          'which airport do people mean by "{place}"? Give me its code and city.',
+          "do you know the IATA code for {place} and the city it serves?"),
+    gives={"airport_code": "{place}"},  # the airport as the user names it; finding its code is the agent's part
+    tags=("canonicalise",),
+)
+def lookup_airport_code(place: Annotated[str, Kind("airport_mention")]) -> tuple[Iata, str]:
     """Resolve a city or airport as people name it to the airport's IATA code.
 
     Args:
@@ -520,8 +589,16 @@ def lookup_airport_code(place: Annotated[str, Kind("airport_mention")]) -> tuple
     return code, AIRPORTS[code][1]
 
 
-@toolbox.tool(phrase="find the flights from {origin_city} to {destination_city} on {date}")
-def search_flights(origin_city: CityName, destination_city: CityName, date: Day) -> FlightNumbers:
+@toolbox.tool(
+    asks=("which flights go from {origin_city} to {destination_city} on {date}?",
+          "find the flights from {origin_city} to {destination_city} on {date}",
+          "I need to fly from {origin_city} to {destination_city} on {date}. What flights are there?",
+          "are there flights from {origin_city} to {destination_city} on {date}? List them."),
+    gives={"flight_numbers, date": ("the flights from {origin_city} to {destination_city} on {date}",
+                                    "the scheduled flights from {origin_city} to {destination_city} on {date}")},
+    sense=(distinct("origin_city", "destination_city"), around("date", before=1, after=90)),
+)
+def search_flights(origin_city: CityName, destination_city: CityName, date: Day) -> tuple[FlightNumbers, Departure]:
     """List the scheduled flights between two cities on a day, from any of their airports.
 
     Args:
@@ -531,6 +608,7 @@ def search_flights(origin_city: CityName, destination_city: CityName, date: Day)
 
     Returns:
         flight_numbers: the flights that day (flight numbers, earliest departure first).
+        date: the departure day searched (YYYY-MM-DD).
     """
     w = world(TravelWorld)
     for city in (origin_city, destination_city):
@@ -539,12 +617,24 @@ def search_flights(origin_city: CityName, destination_city: CityName, date: Day)
     day = _day(date, FLIGHT_WINDOW, "flight schedules")
     found = [n for key, numbers in w.routes.items() for n in numbers
              if AIRPORTS[key[:3]][1] == origin_city and AIRPORTS[key[4:]][1] == destination_city]
-    return sorted(found, key=lambda n: (_times(w.flights[n], day)[0], n))
+    return sorted(found, key=lambda n: (_times(w.flights[n], day)[0], n)), day.isoformat()
 
 
-@toolbox.tool(phrase="find the cheapest flight from {origin_airport} to {destination_airport} on {date}")
+@toolbox.tool(
+    asks=("what is the cheapest flight from {origin_airport} to {destination_airport} on {date}[ in {currency}], and what does it cost?",
+          "find the cheapest fare from {origin_airport} to {destination_airport} on {date}[, priced in {currency}]",
+          "I'm on a budget: which flight from {origin_airport} to {destination_airport} on {date} is cheapest[ in {currency}], and at what fare?",
+          "flying from {origin_airport} to {destination_airport} on {date}, which flight has the lowest fare[ in {currency}], and how much is it?"),
+    gives={"flight_number, date": ("the cheapest flight from {origin_airport} to {destination_airport} on {date}",
+                                   "the lowest-fare flight from {origin_airport} to {destination_airport} on {date}")},
+    sense=(distinct("origin_airport", "destination_airport"),
+           sensible("both airports serve one city", ("origin_airport", "destination_airport"), _two_cities),
+           sensible("a currency nobody on this trip pays in", ("origin_airport", "destination_airport", "currency"),
+                    _fare_currency),
+           around("date", before=0, after=90)),
+)
 def find_cheapest_flight(origin_airport: Iata, destination_airport: Iata, date: Day,
-                         currency: Currency = "USD") -> tuple[FlightNumber, float]:
+                         currency: Currency = "USD") -> tuple[FlightNumber, float, Departure]:
     """Find the cheapest economy fare between two airports on a day.
 
     Args:
@@ -556,6 +646,7 @@ def find_cheapest_flight(origin_airport: Iata, destination_airport: Iata, date: 
     Returns:
         flight_number: the cheapest flight (its flight number).
         fare: the cheapest flight's economy fare (in the requested currency, rounded to cents).
+        date: the cheapest flight's departure day (YYYY-MM-DD).
     """
     w = world(TravelWorld)
     _airport(origin_airport)
@@ -565,11 +656,20 @@ def find_cheapest_flight(origin_airport: Iata, destination_airport: Iata, date: 
     day = _day(date, (TODAY, FLIGHT_WINDOW[1]), "fares on sale")
     rate = _currency(currency)
     fare, number = min((w.fare_usd(n, day), n) for n in w.routes[f"{origin_airport}-{destination_airport}"])
-    return number, round(fare * rate, 2)
+    return number, round(fare * rate, 2), day.isoformat()
 
 
-@toolbox.tool(phrase="pick the earliest departure among {flight_numbers} on {date}")
-def choose_earliest_flight(flight_numbers: FlightNumbers, date: Day) -> tuple[FlightNumber, Moment]:
+@toolbox.tool(
+    asks=("which of {flights} leaves first, and at what time?", "pick the earliest departure among {flights}",
+          "I want the first flight out among {flights}. Which is it, and when does it leave?",
+          "among {flights}, which one departs earliest, and when?"),
+    gives={"flight_number, date": ("the earliest of {flights}", "the first to leave of {flights}"),
+           "departure_time": "the departure time of the earliest of {flights}"},
+    groups={"flights": "{flight_numbers} on {date}"},
+    sense=(around("date", before=1, after=90),
+           sensible("a choice needs at least two flights", ("flight_numbers",), lambda a: len(a["flight_numbers"]) >= 2)),
+)
+def choose_earliest_flight(flight_numbers: FlightNumbers, date: Departure) -> tuple[FlightNumber, Moment, Departure]:
     """Pick the flight that departs first on a day from a list of flight numbers.
 
     Args:
@@ -579,15 +679,26 @@ def choose_earliest_flight(flight_numbers: FlightNumbers, date: Day) -> tuple[Fl
     Returns:
         flight_number: the earliest flight (its flight number).
         departure_time: the earliest flight's local departure time (YYYY-MM-DDTHH:MM).
+        date: the earliest flight's departure day (YYYY-MM-DD).
     """
     require(bool(flight_numbers), "flight_numbers is empty: search flights first")
     day = _day(date, FLIGHT_WINDOW, "flight schedules")
     departs, number = min((_times(_flight(n), day)[0], n) for n in flight_numbers)
-    return number, _fmt(departs)
+    return number, _fmt(departs), day.isoformat()
 
 
-@toolbox.tool(phrase="get the departure and arrival times of {flight_number} on {date}")
-def get_flight_details(flight_number: FlightNumber, date: Day) -> tuple[Moment, Moment, CityName, str]:
+@toolbox.tool(
+    asks=("when does {flight} depart and arrive, where does it land, and which airline flies it?",
+          "get the schedule of {flight}: departure, arrival, destination and airline",
+          "I'm booked on {flight}. When do I leave and land, in which city, and with which airline?",
+          "do you have the schedule of {flight}: departure, arrival, destination and airline?"),
+    gives={"arrival_time": ("the time {flight} lands", "the arrival time of {flight}"),
+           "arrival_time, destination_city": ("the time {flight} lands", "the arrival time of {flight}"),
+           "destination_city": ("the city {flight} lands in", "the destination of {flight}")},
+    groups={"flight": "{flight_number} on {date}"},
+    sense=(around("date", before=7, after=90),),
+)
+def get_flight_details(flight_number: FlightNumber, date: Departure) -> tuple[str, Moment, CityName, str]:
     """Get the schedule, destination and airline of a flight departing on a day.
 
     Args:
@@ -605,8 +716,14 @@ def get_flight_details(flight_number: FlightNumber, date: Day) -> tuple[Moment, 
     return _fmt(departs), _fmt(arrives), AIRPORTS[row["destination"]][1], row["airline"]
 
 
-@toolbox.tool(phrase="check the status of {flight_number} on {date}")
-def get_flight_status(flight_number: FlightNumber, date: Day) -> tuple[str, int, str]:
+@toolbox.tool(
+    asks=("what's the status of {flight}? Any delay, and which gate?", "check the status, delay and gate of {flight}",
+          "is {flight} on time? Tell me the status, the delay and the gate.",
+          "any delays on {flight}? Give me its status, delay and gate."),
+    groups={"flight": "{flight_number} on {date}"},
+    sense=(around("date", before=3, after=14),),  # a status is checked in the days around the flight
+)
+def get_flight_status(flight_number: FlightNumber, date: Departure) -> tuple[str, int, str]:
     """Get the status, delay and departure gate of a flight on a day.
 
     Args:
@@ -623,7 +740,14 @@ def get_flight_status(flight_number: FlightNumber, date: Day) -> tuple[str, int,
     return _status(w, flight_number, _day(date, FLIGHT_WINDOW, "flight schedules"))
 
 
-@toolbox.tool(phrase="find the hotels in {city}")
+@toolbox.tool(
+    asks=("which hotels are there in {city}[ with at least {min_stars} stars]?",
+          "find hotels in {city}[ rated {min_stars} stars or more]",
+          "I need somewhere to stay in {city}[, at least {min_stars} stars]. What hotels are there?",
+          "are there hotels in {city}[ with at least {min_stars} stars]? List them."),
+    gives={"hotel_ids": ("the hotels in {city}[ with at least {min_stars} stars]", "the hotels listed in {city}[ with {min_stars} stars or more]")},
+    sense=(within("min_stars", 2, 5),),
+)
 def search_hotels(city: CityName, min_stars: Annotated[int, Kind("star_rating")] = 1) -> HotelIds:
     """List the hotels in a city, optionally only those with at least some stars.
 
@@ -641,8 +765,14 @@ def search_hotels(city: CityName, min_stars: Annotated[int, Kind("star_rating")]
     return sorted(found, key=lambda h: (-w.hotels[h]["stars"], -w.hotels[h]["rating"], h))
 
 
-@toolbox.tool(phrase="get the name, address, star rating and local currency of {hotel_id}")
-def get_hotel_details(hotel_id: HotelId) -> tuple[str, Address, int, Currency]:
+@toolbox.tool(
+    asks=("what are the name, address, star rating and billing currency of {hotel_id}?",
+          "get the details of {hotel_id}: name, address, stars and the currency it bills in",
+          "tell me what {hotel_id} is called, where it is, how many stars it has and which currency it charges in",
+          "do you know the name, address, star rating and billing currency of {hotel_id}?"),
+    gives={"address": ("the address of {hotel_id}", "the street address of {hotel_id}")},
+)
+def get_hotel_details(hotel_id: HotelId) -> tuple[str, Address, int, str]:
     """Get a hotel's name, street address, star rating and the currency it bills in.
 
     Args:
@@ -658,7 +788,12 @@ def get_hotel_details(hotel_id: HotelId) -> tuple[str, Address, int, Currency]:
     return row["name"], row["address"], row["stars"], COUNTRY_BY_NAME[row["country"]].currency
 
 
-@toolbox.tool(phrase="check room availability at {hotel_id} for a {nights}-night stay from {check_in}")
+@toolbox.tool(
+    asks=("is there a room at {hotel_id} for {nights} night(s) from {check_in}? How many are left, and what's the nightly rate in dollars?",
+          "check room availability at {hotel_id} for {nights} night(s) from {check_in}, with the rooms left and the average nightly rate",
+          "can I get a room at {hotel_id} from {check_in} for {nights} night(s)? Tell me the rooms left and the average nightly rate."),
+    sense=(around("check_in", before=0, after=90), within("nights", 1, 14)),
+)
 def check_room_availability(hotel_id: HotelId, check_in: Day, nights: Nights) -> tuple[bool, int, float]:
     """Check whether a hotel has a room free for every night of a stay, and the average nightly rate.
 
@@ -679,9 +814,20 @@ def check_room_availability(hotel_id: HotelId, check_in: Day, nights: Nights) ->
     return rooms > 0, rooms, round(rate, 2)
 
 
-@toolbox.tool(phrase="find the cheapest {nights}-night stay from {check_in} among {hotel_ids}")
+@toolbox.tool(
+    asks=("which of {hotel_ids} is cheapest for {nights} night(s) from {check_in}[ in {currency}], and what's the total?",
+          "find the cheapest stay of {nights} night(s) from {check_in} among {hotel_ids}[, priced in {currency}]",
+          "compare {hotel_ids} for a {nights}-night stay from {check_in}[ in {currency}]. Which is cheapest, and what's the total?",
+          "among {hotel_ids}, which is the cheapest for {nights} night(s) from {check_in}[ in {currency}], and at what total?"),
+    # described in the order the booking's stay group states them: hotel, nights, check-in
+    gives={"hotel_id, nights, check_in": ("the cheapest of {hotel_ids} for {nights} night(s) from {check_in}",
+                                         "the best-priced of {hotel_ids} for a {nights}-night stay from {check_in}")},
+    sense=(around("check_in", before=0, after=90), within("nights", 1, 14),
+           sensible("a comparison needs at least two hotels", ("hotel_ids",), lambda a: len(a["hotel_ids"]) >= 2),
+           sensible("a currency travellers rarely pay in", ("currency",), lambda a: a["currency"] in HOME_CURRENCIES)),
+)
 def compare_hotel_prices(hotel_ids: HotelIds, check_in: Day, nights: Nights,
-                         currency: Currency = "USD") -> tuple[HotelId, float]:
+                         currency: Currency = "USD") -> tuple[StayHotel, float, StayDay, StayNights]:
     """Compare the total price of a stay at several hotels and pick the cheapest one with a free room.
 
     Args:
@@ -693,6 +839,8 @@ def compare_hotel_prices(hotel_ids: HotelIds, check_in: Day, nights: Nights,
     Returns:
         hotel_id: the cheapest available hotel (its hotel id).
         total_price: the cheapest available hotel's price for the whole stay (in the requested currency, rounded to cents).
+        check_in: the stay's check-in day (YYYY-MM-DD).
+        nights: the stay's number of nights.
     """
     w = world(TravelWorld)
     require(bool(hotel_ids), "hotel_ids is empty: search hotels first")
@@ -705,12 +853,19 @@ def compare_hotel_prices(hotel_ids: HotelIds, check_in: Day, nights: Nights,
             options.append((total, hotel_id))
     require(bool(options), f"none of these hotels has a room free for {nights} nights from {check_in}; try other dates")
     total, best = min(options)
-    return best, round(total * rate, 2)
+    return best, round(total * rate, 2), check_in, nights
 
 
-@toolbox.tool(phrase="book {flight_number} on {date} for {passenger_name}", requires=("passport_on_file",),
-              tags=("state_change",))
-def book_flight(flight_number: FlightNumber, date: Day, passenger_name: PersonName) -> tuple[BookingId, str]:
+@toolbox.tool(
+    asks=("book {passenger_name} on {flight} and tell me the booking id and seat",
+          "reserve a seat for {passenger_name} on {flight}, and give me the booking id and seat number",
+          "please put {passenger_name} on {flight}. What are the booking id and the seat?"),
+    groups={"flight": "{flight_number} on {date}"},
+    sense=(around("date", before=0, after=90),),
+    requires=("passport_on_file",),
+    tags=("state_change",),
+)
+def book_flight(flight_number: FlightNumber, date: Departure, passenger_name: Traveller) -> tuple[str, str]:
     """Book an economy seat on a flight for a passenger (needs a passport on the traveller profile).
 
     Args:
@@ -742,9 +897,16 @@ def book_flight(flight_number: FlightNumber, date: Day, passenger_name: PersonNa
     return booking_id, seat
 
 
-@toolbox.tool(phrase="book {hotel_id} for a {nights}-night stay from {check_in} for {guest_name}",
-              requires=("traveller_profile",), tags=("state_change",))
-def book_hotel(hotel_id: HotelId, check_in: Day, nights: Nights, guest_name: PersonName) -> tuple[BookingId, Day]:
+@toolbox.tool(
+    asks=("book {stay} for {guest_name}; what are the booking id and the check-out day?",
+          "reserve a room for {guest_name} at {stay}, and tell me the booking id and check-out date",
+          "get {guest_name} a room at {stay}, and give me the booking id and check-out day"),
+    groups={"stay": "{hotel_id} for {nights} night(s) from {check_in}"},
+    sense=(around("check_in", before=0, after=90), within("nights", 1, 14)),
+    requires=("traveller_profile",),
+    tags=("state_change",),
+)
+def book_hotel(hotel_id: StayHotel, check_in: StayDay, nights: StayNights, guest_name: Traveller) -> tuple[str, str]:
     """Book a room at a hotel for a guest (needs a traveller profile).
 
     Args:
@@ -770,7 +932,11 @@ def book_hotel(hotel_id: HotelId, check_in: Day, nights: Nights, guest_name: Per
     return booking_id, (day + timedelta(days=nights)).isoformat()
 
 
-@toolbox.tool(phrase="cancel {booking_id}", tags=("state_change",))
+@toolbox.tool(
+    asks=("cancel {booking_id} and tell me the refund", "please cancel {booking_id}. How much will I get back?",
+          "I no longer need {booking_id}. Cancel it and tell me the refund due."),
+    tags=("state_change",),
+)
 def cancel_booking(booking_id: BookingId) -> tuple[str, float]:
     """Cancel a flight or hotel booking and get the refund due.
 
@@ -797,8 +963,16 @@ def cancel_booking(booking_id: BookingId) -> tuple[str, float]:
     return "cancelled", float(refund)
 
 
-@toolbox.tool(phrase="get the traveller, start date and status of {booking_id}")
-def get_booking_details(booking_id: BookingId) -> tuple[PersonName, Day, str]:
+@toolbox.tool(
+    asks=("who is {booking_id} for, when does it start, and is it still confirmed?",
+          "get the traveller, start date and status of {booking_id}",
+          "check {booking_id} for me: whose is it, what day does it start, and what's its status?",
+          "whose booking is {booking_id}, when does it start, and is it still confirmed?"),
+    # who a booking is for is an answer: the user's bookings are their own, and "put the person
+    # booking BK-40211 is for on a flight" is a roundabout way to name them
+    gives={"start_date": ("the day {booking_id} starts", "the start date of {booking_id}")},
+)
+def get_booking_details(booking_id: BookingId) -> tuple[str, Day, str]:
     """Get who a booking is for, when it starts and whether it is still confirmed.
 
     Args:
@@ -813,7 +987,10 @@ def get_booking_details(booking_id: BookingId) -> tuple[PersonName, Day, str]:
     return booking["traveller"], booking["date"], booking["status"]
 
 
-@toolbox.tool(phrase="list my bookings")
+@toolbox.tool(
+    asks=("list my bookings", "which confirmed bookings do I have?", "show me all my confirmed travel bookings",
+          "do I have any confirmed bookings? List them."),
+)
 def list_my_bookings(status: Literal["confirmed", "cancelled", "all"] = "confirmed") -> BookingIds:
     """List the user's flight and hotel bookings.
 
@@ -827,8 +1004,14 @@ def list_my_bookings(status: Literal["confirmed", "cancelled", "all"] = "confirm
     return [bid for bid, b in sorted(bookings.items()) if status == "all" or b["status"] == status]
 
 
-@toolbox.tool(phrase="set up my traveller profile as {full_name} with email {email}", tags=("state_change",))
-def create_traveller_profile(full_name: PersonName, email: Email) -> PersonName:
+@toolbox.tool(
+    asks=("set up my traveller profile as {full_name} with the email {email}",
+          "create a traveller profile for me: name {full_name}, email {email}",
+          "my name is {full_name} and my email is {email}. Put that on my traveller profile, please."),
+    sense=(sensible("the email belongs to someone else", ("full_name", "email"), _own_email),),
+    tags=("state_change",),
+)
+def create_traveller_profile(full_name: Traveller, email: Email) -> str:
     """Create the user's traveller profile, or update its name and email (a saved passport is kept).
 
     Args:
@@ -844,10 +1027,15 @@ def create_traveller_profile(full_name: PersonName, email: Email) -> PersonName:
     return " ".join(full_name.split())
 
 
-@toolbox.tool(phrase="save passport {passport_number} issued by {nationality} and valid until {expiry_date} to my "
-                     "traveller profile", requires=("traveller_profile",), tags=("state_change",))
-def save_passport_details(passport_number: Annotated[str, Kind("passport_number")], nationality: CountryName,
-                          expiry_date: Annotated[str, Kind("passport_expiry")]) -> tuple[str, CountryName]:
+@toolbox.tool(
+    asks=("save passport {passport_number}, issued by {nationality} and valid until {expiry_date}, to my traveller profile",
+          "add my passport to my travel profile: number {passport_number}, issued by {nationality}, expiring {expiry_date}",
+          "I got a new passport from {nationality}, number {passport_number}, valid until {expiry_date}. Save it to my profile."),
+    requires=("traveller_profile",),
+    tags=("state_change",),
+)
+def save_passport_details(passport_number: Annotated[str, Kind("passport_number")], nationality: Citizenship,
+                          expiry_date: Annotated[str, Kind("passport_expiry")]) -> tuple[str, str]:
     """Save passport details to the traveller profile (replaces any saved passport).
 
     Args:
@@ -876,8 +1064,14 @@ def save_passport_details(passport_number: Annotated[str, Kind("passport_number"
     return "*" * (len(number) - 3) + number[-3:], nationality
 
 
-@toolbox.tool(phrase="check the visa rules for a citizen of {citizenship} visiting {destination}")
-def get_visa_requirement(citizenship: CountryName, destination: CountryName) -> tuple[str, int]:
+@toolbox.tool(
+    asks=("does a citizen of {citizenship} need a visa to visit {destination}, and how long can they stay?",
+          "check the visa rules for holders of a passport from {citizenship} visiting {destination}",
+          "I hold a passport from {citizenship} and want to visit {destination}. What's the entry requirement, and the longest stay?",
+          "do holders of a passport from {citizenship} need a visa for {destination}? How long may they stay?"),
+    sense=(distinct("citizenship", "destination"),),
+)
+def get_visa_requirement(citizenship: Citizenship, destination: CountryName) -> tuple[str, int]:
     """Get the entry rules for a tourist of one nationality visiting another country.
 
     Args:
@@ -896,7 +1090,12 @@ def get_visa_requirement(citizenship: CountryName, destination: CountryName) -> 
     return rule["requirement"], rule["max_stay_days"]
 
 
-@toolbox.tool(phrase="get the travel advisory for {country}")
+@toolbox.tool(
+    asks=("what is the current travel advisory for {country}?",
+          "check the travel advisory level for {country}, the advice and when it was last updated",
+          "is it safe to travel to {country} right now? Give me the advisory level, the advice and its date.",
+          "any travel warnings for {country} right now? Give me the level, the advice and its date."),
+)
 def get_travel_advisory(country: CountryName) -> tuple[int, str, str]:
     """Get the current government travel advisory level for a country.
 
@@ -912,3 +1111,36 @@ def get_travel_advisory(country: CountryName) -> tuple[int, str, str]:
     require(country in w.advisories, f"unknown country {country!r}; use the English country name, e.g. \"Egypt\"")
     row = w.advisories[country]
     return row["level"], row["summary"], row["updated"]
+
+
+# --- what a value implies ----------------------------------------------------------------
+
+
+@toolbox.facts_about("flight_number")
+def _flight_facts(w: TravelWorld, flight_number: str) -> dict:
+    """A flight is about the country it flies to (a hotel or a visa of the same request is there).
+    Not its city: a city named next to a flight is as often where the trip starts."""
+    return {"country": CITY_BY_NAME[AIRPORTS[w.flights[flight_number]["destination"]][1]].country}
+
+
+@toolbox.facts_about("hotel_id")
+def _hotel_facts(w: TravelWorld, hotel_id: str) -> dict:
+    row = w.hotels[hotel_id]
+    return {"city": row["city"], "country": row["country"]}
+
+
+@toolbox.facts_about("booking_id")
+def _booking_facts(w: TravelWorld, booking_id: str) -> dict:
+    booking = w.state["bookings"][booking_id]
+    if booking["kind"] == "hotel":
+        city = w.hotels[booking["item"]]["city"]
+    else:
+        city = AIRPORTS[w.flights[booking["item"]]["destination"]][1]
+    return {"city": city, "country": CITY_BY_NAME[city].country, "person_name": booking["traveller"]}
+
+
+@toolbox.facts_about("travel_search_terms")
+def _search_facts(w: TravelWorld, query: str) -> dict:
+    words = " " + " ".join(_words(query)) + " "
+    named = [c for c in CITIES if f" {' '.join(_words(c.name))} " in words]
+    return {"city": named[0].name, "country": named[0].country} if len(named) == 1 else {}

@@ -10,7 +10,8 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import Annotated, Literal
 
-from factory.gazetteer import CITIES, CITY_BY_NAME, COUNTRY_BY_NAME, NOW, City
+from factory.gazetteer import CITIES, CITY_BY_NAME, COUNTRY_BY_NAME, NOW, City, country_phrase
+from factory.sense import together
 from factory.toolbox import Kind, Toolbox, ToolError, World, require, world
 
 toolbox = Toolbox()
@@ -237,7 +238,19 @@ toolbox.condition(
     holds=lambda w: w.state.get("notifications", "off") != "off",
     broken_state={"notifications": "off"},
     fix=("enable_weather_notifications", {"channel": "push"}),
+    free=("channel",),  # any delivery channel turns notifications back on
+    says="I think my weather notifications are switched off.",
 )
+
+# Cities, countries, days and points named by other seeds (a contact's city, a flight's
+# destination, a listing's location) have weather too.
+toolbox.bridge("city", "country", "date", "datetime", "latitude", "longitude")
+toolbox.written_as("country", country_phrase)
+toolbox.written_as("weather_alert_id", "alert {}")
+toolbox.written_as("weather_station_id", "station {}")
+toolbox.written_as("temperature_c", "{} °C")
+toolbox.written_as("wind_speed_kmh", "{} km/h")
+toolbox.written_as("humidity_percent", "{}%")
 
 
 # --- value generators ---------------------------------------------------------------------
@@ -399,8 +412,13 @@ _BEAUFORT = re.compile(r"^\s*(?:beaufort\s*)?force\s*(\d{1,2})\s*$|^\s*beaufort\
 # --- tools --------------------------------------------------------------------------------
 
 
-@toolbox.tool(phrase="look up the weather report for \"{query}\"", tags=("search",))
-def search_weather(query: Annotated[str, Kind("weather_query")]) -> tuple[CityName, Day, str]:
+@toolbox.tool(
+    asks=('look up the weather report for "{query}"', 'search the weather reports for "{query}"',
+          'what do the weather reports say for "{query}"?'),
+    gives={"city": ('the city in the weather report for "{query}"', 'the city the report for "{query}" covers')},
+    tags=("search",),
+)
+def search_weather(query: Annotated[str, Kind("weather_query")]) -> tuple[CityName, str, str]:
     """Search weather reports with a free-text question naming a city and optionally a day.
 
     Args:
@@ -432,7 +450,12 @@ def search_weather(query: Annotated[str, Kind("weather_query")]) -> tuple[CityNa
     return city.name, day.isoformat(), _daily(w, city, day)["condition"]
 
 
-@toolbox.tool(phrase="work out which date \"{expression}\" is", tags=("canonicalise",))
+@toolbox.tool(
+    asks=('what calendar date is {expression}?', 'work out which date {expression} falls on',
+          'tell me the date of {expression}'),
+    gives={"date": "{expression}"},  # people name the day as they say it; resolving it is the agent's part
+    tags=("canonicalise",),
+)
 def resolve_forecast_date(expression: Annotated[str, Kind("relative_day")]) -> Day:
     """Turn a relative or partial day (as people say it) into a calendar date, counted from today.
 
@@ -448,7 +471,11 @@ def resolve_forecast_date(expression: Annotated[str, Kind("relative_day")]) -> D
     return day.isoformat()
 
 
-@toolbox.tool(phrase="convert the temperature {reading} to degrees Celsius", tags=("canonicalise",))
+@toolbox.tool(
+    asks=("convert {reading} to degrees Celsius", "what is {reading} in Celsius?", "how many degrees Celsius is {reading}?"),
+    gives={"celsius": "{reading}"},
+    tags=("canonicalise",),
+)
 def convert_temperature_reading(reading: Annotated[str, Kind("temperature_reading")]) -> Celsius:
     """Convert a temperature written in Fahrenheit, Celsius or Kelvin to degrees Celsius.
 
@@ -466,7 +493,12 @@ def convert_temperature_reading(reading: Annotated[str, Kind("temperature_readin
     return round(celsius, 1) + 0.0  # + 0.0 turns -0.0 into 0.0
 
 
-@toolbox.tool(phrase="convert the wind speed {reading} to kilometres per hour", tags=("canonicalise",))
+@toolbox.tool(
+    asks=("convert a wind speed of {reading} to km/h", "what is {reading} in kilometres per hour?",
+          "how fast is {reading} in km/h?"),
+    gives={"speed_kmh": "{reading}"},
+    tags=("canonicalise",),
+)
 def convert_wind_speed_reading(reading: Annotated[str, Kind("wind_speed_reading")]) -> WindKmh:
     """Convert a wind speed in mph, knots, m/s, km/h or on the Beaufort scale to kilometres per hour.
 
@@ -494,7 +526,13 @@ def convert_wind_speed_reading(reading: Annotated[str, Kind("wind_speed_reading"
     return round(value * factor, 1)
 
 
-@toolbox.tool(phrase="work out the feels-like temperature for an air temperature of {temperature_c} and a wind speed of {wind_speed_kmh}")
+@toolbox.tool(
+    asks=("what would {temperature_c} feel like with the wind at {wind_speed_kmh}[ and the humidity at {humidity_percent}]?",
+          "work out the feels-like temperature for {temperature_c} with the wind at {wind_speed_kmh}[ and the humidity at {humidity_percent}]",
+          "how warm does {temperature_c} really feel when the wind blows at {wind_speed_kmh}[ with the humidity at {humidity_percent}]?"),
+    gives={"feels_like_c": "what {temperature_c} feels like with the wind at {wind_speed_kmh}[ and the humidity at {humidity_percent}]"},
+    sense=(together("temperature_c", "wind_speed_kmh", "humidity_percent"),),  # one place and time
+)
 def calculate_feels_like(temperature_c: Celsius, wind_speed_kmh: WindKmh, humidity_percent: Humidity = 50) -> Celsius:
     """Compute the apparent ("feels like") temperature from air temperature, wind and humidity.
 
@@ -522,7 +560,12 @@ def calculate_feels_like(temperature_c: Celsius, wind_speed_kmh: WindKmh, humidi
     return round(feels, 1) + 0.0
 
 
-@toolbox.tool(phrase="get the current weather in {city}")
+@toolbox.tool(
+    asks=("what's the weather like in {city} right now?", "check the current weather in {city}",
+          "how warm and humid is it in {city} at the moment, and what's the sky like?"),
+    gives={"temperature_c": ("the current temperature in {city}", "how warm it is in {city} right now"),
+           "humidity_percent": "the current humidity in {city}"},
+)
 def get_current_weather(city: CityName) -> tuple[Celsius, str, Humidity]:
     """Get the weather in a city right now.
 
@@ -540,7 +583,12 @@ def get_current_weather(city: CityName) -> tuple[Celsius, str, Humidity]:
     return _temperature_at(w, row, NOW), today["condition"], today["humidity"]
 
 
-@toolbox.tool(phrase="get the current weather at the point {latitude}, {longitude}")
+@toolbox.tool(
+    asks=("what's the weather like right now at {point}?", "check the current conditions at {point}",
+          "how warm is it at {point} at the moment, and which covered city is nearest?"),
+    gives={"city": "the covered city nearest to {point}", "temperature_c": "the current temperature at {point}"},
+    groups={"point": "{latitude}, {longitude}"},
+)
 def get_weather_by_coordinates(latitude: Lat, longitude: Lon) -> tuple[Celsius, str, CityName]:
     """Get the weather right now at a point, as reported for the nearest covered city.
 
@@ -559,7 +607,13 @@ def get_weather_by_coordinates(latitude: Lat, longitude: Lon) -> tuple[Celsius, 
     return _temperature_at(w, city, NOW), _daily(w, city, TODAY)["condition"], city.name
 
 
-@toolbox.tool(phrase="get the weather forecast for {city} on {date}")
+@toolbox.tool(
+    asks=("what's the forecast for {city} on {date}?", "check the weather forecast for {city} on {date}",
+          "how hot, how cold and how cloudy will {city} be on {date}?",
+          "I'll be in {city} on {date}. What weather should I expect?"),
+    gives={"high_c": ("the forecast high in {city} on {date}", "how hot it gets in {city} on {date}"),
+           "low_c": "the forecast low in {city} on {date}"},
+)
 def get_daily_forecast(city: CityName, date: Day) -> tuple[Celsius, Celsius, str]:
     """Get the day's high, low and sky condition for a city (recorded for past days, forecast up to 14 days ahead).
 
@@ -577,7 +631,12 @@ def get_daily_forecast(city: CityName, date: Day) -> tuple[Celsius, Celsius, str
     return row["high"], row["low"], row["condition"]
 
 
-@toolbox.tool(phrase="get the hourly forecast for {city} at {when}")
+@toolbox.tool(
+    asks=("what temperature and chance of rain are forecast for {city} for {when}?",
+          "check the hourly forecast for {city} for {when}",
+          "will it rain in {city} around {when}, and how warm will it be?"),
+    gives={"temperature_c": "the temperature forecast for {city} for {when}"},
+)
 def get_hourly_forecast(city: CityName, when: Moment) -> tuple[Celsius, int]:
     """Get the temperature and chance of precipitation in a city at a given local hour.
 
@@ -595,7 +654,13 @@ def get_hourly_forecast(city: CityName, when: Moment) -> tuple[Celsius, int]:
     return _temperature_at(w, row, moment), _hourly_chance(w, row, moment)
 
 
-@toolbox.tool(phrase="find the temperatures recorded in {city} on the same calendar day as {date} in an earlier year")
+@toolbox.tool(
+    asks=("what high and low were recorded in {city} on the same calendar day as {date}[, {years_back} year(s) back]?",
+          "look up the temperatures in {city} on this day a year before {date}",
+          "how warm was {city} on the same day as {date}[ {years_back} year(s) earlier]? Give me the high and the low."),
+    gives={"high_c": "the high recorded in {city} on the same day as {date}[ {years_back} year(s) earlier]",
+           "low_c": "the low recorded in {city} on the same day as {date}[ {years_back} year(s) earlier]"},
+)
 def get_historical_temperature(city: CityName, date: Day, years_back: Annotated[int, Kind("years_back")] = 1) -> tuple[Celsius, Celsius]:
     """Get the high and low recorded in a city on the same calendar day in an earlier year.
 
@@ -624,7 +689,11 @@ def get_historical_temperature(city: CityName, date: Day, years_back: Annotated[
     return round(mean + spread / 2, 1), round(mean - spread / 2, 1)
 
 
-@toolbox.tool(phrase="get the air quality index in {city} on {date}")
+@toolbox.tool(
+    asks=("how is the air quality in {city} on {date}?", "check the air quality index for {city} on {date}",
+          "what's the AQI in {city} on {date}, and which pollutant dominates?"),
+    gives={"aqi": "the air quality index in {city} on {date}"},
+)
 def get_air_quality(city: CityName, date: Day) -> tuple[int, str, str]:
     """Get the daily air quality index (US AQI scale) of a city.
 
@@ -642,7 +711,11 @@ def get_air_quality(city: CityName, date: Day) -> tuple[int, str, str]:
     return row["aqi"], _aqi_category(row["aqi"]), row["pollutant"]
 
 
-@toolbox.tool(phrase="get the UV index in {city} on {date}")
+@toolbox.tool(
+    asks=("how strong will the UV be in {city} on {date}?", "check the UV index for {city} on {date}",
+          "what's the peak UV index in {city} on {date}, and how risky is it?"),
+    gives={"uv_index": "the peak UV index in {city} on {date}"},
+)
 def get_uv_index(city: CityName, date: Day) -> tuple[float, str]:
     """Get the maximum UV index of the day in a city.
 
@@ -659,7 +732,11 @@ def get_uv_index(city: CityName, date: Day) -> tuple[float, str]:
     return uv, _uv_risk(uv)
 
 
-@toolbox.tool(phrase="get the wind forecast for {city} on {date}")
+@toolbox.tool(
+    asks=("how windy will it be in {city} on {date}?", "get the wind forecast for {city} on {date}",
+          "which way will the wind blow in {city} on {date}, and how hard?"),
+    gives={"wind_speed_kmh": ("the average wind speed in {city} on {date}", "the wind in {city} on {date}")},
+)
 def get_wind_forecast(city: CityName, date: Day) -> tuple[WindKmh, str]:
     """Get the average wind speed and direction of the day in a city.
 
@@ -676,7 +753,14 @@ def get_wind_forecast(city: CityName, date: Day) -> tuple[WindKmh, str]:
     return row["wind"], row["direction"]
 
 
-@toolbox.tool(phrase="find the most severe weather alert in force in {country}")
+@toolbox.tool(
+    asks=("what is the most severe weather alert in force in {country}?",
+          "check {country} for weather warnings and give me the most serious one",
+          "are there severe weather alerts in {country} right now? Which is the worst, and where?"),
+    gives={"alert_id": "the most severe weather alert in force in {country}",
+           "city": ("the city under the most severe weather alert in {country}",
+                    "the city the worst weather warning in {country} covers")},
+)
 def get_severe_weather_alerts(country: CountryName) -> tuple[AlertId, str, CityName]:
     """Find the most severe weather alert currently in force in a country.
 
@@ -697,7 +781,11 @@ def get_severe_weather_alerts(country: CountryName) -> tuple[AlertId, str, CityN
     return aid, w.alerts[aid]["event"], w.alerts[aid]["city"]
 
 
-@toolbox.tool(phrase="get the severity and validity period of {alert_id}")
+@toolbox.tool(
+    asks=("how severe is {alert_id}, and when was it issued and when does it expire?",
+          "get the details of {alert_id}", "when does {alert_id} expire, and how serious is it?"),
+    gives={"issued_at": "the time {alert_id} was issued", "expires_at": "the time {alert_id} expires"},
+)
 def get_alert_details(alert_id: AlertId) -> tuple[str, Moment, Moment]:
     """Get the severity, issue time and expiry time of a weather alert.
 
@@ -715,7 +803,12 @@ def get_alert_details(alert_id: AlertId) -> tuple[str, Moment, Moment]:
     return a["severity"], a["issued"], a["expires"]
 
 
-@toolbox.tool(phrase="find the hottest city in {country} on {date}")
+@toolbox.tool(
+    asks=("which city in {country} will be hottest on {date}?", "find the hottest city in {country} on {date} and its high",
+          "where in {country} is it hottest on {date}, and how hot?"),
+    gives={"city": "the hottest city in {country} on {date}",
+           "high_c": "the high in the hottest city of {country} on {date}"},
+)
 def find_hottest_city(country: CountryName, date: Day) -> tuple[CityName, Celsius]:
     """Find which covered city of a country has the highest daytime temperature on a day.
 
@@ -736,7 +829,12 @@ def find_hottest_city(country: CountryName, date: Day) -> tuple[CityName, Celsiu
     return name, high
 
 
-@toolbox.tool(phrase="find the weather station nearest to the point {latitude}, {longitude}")
+@toolbox.tool(
+    asks=("which weather station is closest to {point}, and how far away is it?",
+          "find the nearest weather station to {point}", "how far is the nearest weather station from {point}?"),
+    gives={"station_id": "the weather station nearest to {point}"},
+    groups={"point": "{latitude}, {longitude}"},
+)
 def find_nearest_weather_station(latitude: Lat, longitude: Lon) -> tuple[StationId, float]:
     """Find the weather station closest to a point.
 
@@ -754,8 +852,12 @@ def find_nearest_weather_station(latitude: Lat, longitude: Lon) -> tuple[Station
     return sid, round(dist, 1)
 
 
-@toolbox.tool(phrase="get the latest reading reported by {station_id}")
-def get_station_reading(station_id: StationId) -> tuple[Celsius, float, Moment]:
+@toolbox.tool(
+    asks=("what did {station_id} last report?", "get the latest temperature and pressure from {station_id}",
+          "what's the most recent reading at {station_id}, and when was it taken?"),
+    gives={"temperature_c": "the temperature {station_id} last measured"},
+)
+def get_station_reading(station_id: StationId) -> tuple[Celsius, float, str]:
     """Get the latest hourly observation reported by a weather station.
 
     Args:
@@ -776,8 +878,13 @@ def get_station_reading(station_id: StationId) -> tuple[Celsius, float, Moment]:
     return temperature, pressure, moment.strftime("%Y-%m-%dT%H:%M")
 
 
-@toolbox.tool(phrase="subscribe me to severe weather alerts for {city}", requires=("weather_notifications",),
-              tags=("state_change",))
+@toolbox.tool(
+    asks=("subscribe me to severe weather alerts for {city} and tell me how many cities I follow then",
+          "I want severe weather alerts for {city}. Sign me up, and say how many cities I'll be following.",
+          "add {city} to my weather alert subscriptions; how many cities is that now?"),
+    requires=("weather_notifications",),
+    tags=("state_change",),
+)
 def subscribe_to_weather_alerts(city: CityName) -> int:
     """Subscribe the user to severe weather alerts for a city (subscribing twice keeps one entry).
 
@@ -798,7 +905,11 @@ def subscribe_to_weather_alerts(city: CityName) -> int:
     return len(subscriptions)
 
 
-@toolbox.tool(phrase="turn on weather notifications by {channel}", tags=("state_change",))
+@toolbox.tool(
+    asks=("turn on weather notifications by {channel}", "send my weather notifications by {channel} from now on",
+          "switch weather notifications on, delivered by {channel}"),
+    tags=("state_change",),
+)
 def enable_weather_notifications(channel: Literal["push", "email", "sms"]) -> str:
     """Turn on weather notifications and choose how they are delivered.
 
@@ -810,3 +921,15 @@ def enable_weather_notifications(channel: Literal["push", "email", "sms"]) -> st
     """
     world(WeatherWorld).state["notifications"] = channel
     return channel
+
+
+@toolbox.facts_about("weather_alert_id")
+def _alert_facts(w: WeatherWorld, alert_id: str) -> dict:
+    alert = w.alerts[alert_id]
+    return {"city": alert["city"], "country": alert["country"]}
+
+
+@toolbox.facts_about("weather_station_id")
+def _station_facts(w: WeatherWorld, station_id: str) -> dict:
+    station = w.stations[station_id]
+    return {"city": station["city"], "country": CITY_BY_NAME[station["city"]].country}

@@ -2,6 +2,7 @@
 
 import pytest
 
+from factory.seed_checks import library_pool
 from tests.seeds.toolbox_helpers import ToolboxSession
 
 NOW = "2025-06-13T09:30"
@@ -41,7 +42,8 @@ def test_find_next_event_with_unknown_people(cal):
     assert "no upcoming event" in cal.error("find_next_event_with", person="Nobody Here")
     assert "not a full name" in cal.error("find_next_event_with", person="Maria")
     assert cal.ok("find_next_event_with", person="maria lopez") == cal.ok("find_next_event_with", person="Maria Lopez")
-    assert cal.ok("find_next_event_with", person="Chloe Garcia") == cal.ok("get_next_event")  # the owner attends everything
+    # The owner attends everything: "my next meeting with myself" is an error pointing to the next event.
+    assert "ask for the next event" in cal.error("find_next_event_with", person="Chloe Garcia")
 
 
 def test_events_on_a_date(cal):
@@ -64,8 +66,11 @@ def test_search_and_mentions(cal):
     assert "between 1 and 50" in cal.error("search_calendar", query="review", max_results=0)
     assert "at least one word" in cal.error("search_calendar", query="  ")
     assert all(cal.ok("search_calendar", query=q) for q in cal.values("calendar_search_terms"))
-    for mention, event_id in zip(cal.values("event_mention"), cal.values("event_id"), strict=True):
+    upcoming = [e for e, row in cal.world.events.items() if row["start"] > NOW]  # mentions name every upcoming event
+    for mention, event_id in zip(cal.values("event_mention"), upcoming, strict=True):
         assert cal.ok("resolve_event_mention", mention=mention) == event_id
+    assert set(cal.values("event_id")) < set(upcoming)  # bare ids name meetings with guests only
+    assert all(cal.world.events[e]["attendees"] for e in cal.values("event_id"))
     assert "no date" in cal.error("resolve_event_mention", mention="the budget review")
     assert "no event matches" in cal.error("resolve_event_mention", mention="the Moon landing on July 20")
 
@@ -78,10 +83,10 @@ def test_availability_and_free_slots(cal):
     assert "between 5 and 720" in cal.error("check_availability", start="2030-01-01T10:00", duration_minutes=0)
     assert "YYYY-MM-DDTHH:MM" in cal.error("check_availability", start="2030-01-01 10am", duration_minutes=30)
     for day in cal.values("date"):
-        slot = cal.ok("find_free_slot", date=day, duration_minutes=60)
-        assert slot.startswith(day) and "09:00" <= slot[11:] <= "17:00"
+        slot, minutes = cal.ok("find_free_slot", date=day, duration_minutes=60)
+        assert minutes == 60 and slot.startswith(day) and "09:00" <= slot[11:] <= "17:00"
         assert cal.ok("check_availability", start=slot, duration_minutes=60) == (True, 0)
-    today = cal.ok("find_free_slot", date="2025-06-13", duration_minutes=30)
+    today, _ = cal.ok("find_free_slot", date="2025-06-13", duration_minutes=30)
     assert today >= "2025-06-13T10:00"  # not before the current time
     assert "in the past" in cal.error("find_free_slot", date="2025-06-01", duration_minutes=30)
     assert "between 5 and 540" in cal.error("find_free_slot", date="2025-06-20", duration_minutes=600)
@@ -110,7 +115,8 @@ def test_cancel_reschedule_and_invite():
     day = s.world.events[event_id]["start"][:10]
     assert s.ok("cancel_event", event_id=event_id) == title
     assert event_id not in s.ok("list_events_on_date", date=day)
-    assert "was cancelled" in s.error("get_event_details", event_id=event_id)
+    assert s.ok("get_event_details", event_id=event_id)[0] == title  # a cancelled event can still be read ...
+    assert "was cancelled" in s.error("invite_to_event", event_id=event_id, person="Maria Lopez")  # ... not changed
     assert "was cancelled" in s.error("cancel_event", event_id=event_id)
 
     other = s.values("event_id")[6]
@@ -201,3 +207,50 @@ def test_deterministic():
     a, b = _new(), _new()
     assert a.world.events == b.world.events and a.world.reminders == b.world.reminders
     assert ToolboxSession("calendar_reminders", world_seed=1).world.events != a.world.events
+
+
+def test_invitations_go_to_guests_other_than_the_owner():
+    s = _new()
+    personal = next(e for e, row in s.world.events.items() if row["start"] > NOW and not row["attendees"])
+    assert "personal appointment" in s.error("invite_to_event", event_id=personal, person="Maria Lopez")
+    meeting = s.values("event_id")[0]
+    assert "owns this calendar" in s.error("invite_to_event", event_id=meeting, person="Chloe Garcia")
+
+
+def test_changes_that_contradict_each_other_are_refused():
+    s = _new()
+    moved, invited = s.values("event_id")[1], s.values("event_id")[2]
+    s.ok("reschedule_event", event_id=moved, new_start="2025-07-02T10:00")
+    assert "ask the user" in s.error("cancel_event", event_id=moved)
+    guest = next(p for p in s.values("person_name") if p not in s.world.events[invited]["attendees"])
+    s.ok("invite_to_event", event_id=invited, person=guest)
+    assert "ask the user" in s.error("cancel_event", event_id=invited)
+    untouched = _new()
+    event_id = untouched.values("event_id")[3]
+    before = dict(untouched.world.state)
+    untouched.ok("reschedule_event", event_id=event_id, new_start=untouched.world.events[event_id]["start"])
+    assert untouched.world.state == before  # moving an event to its own time changes nothing: a no-op
+
+
+@pytest.fixture(scope="module")
+def pool(cal):
+    return library_pool(cal.seeds)
+
+
+def test_moments_and_people_feed_only_where_a_person_would_use_them(pool):
+    links = pool.links
+    assert sorted(p for _, p in links[("find_free_slot", "create_event")]) == ["duration_minutes", "start"]
+    assert {g.params for g in pool.groups["create_event"]} == {("start", "duration_minutes")}
+    for busy in ("get_next_event", "find_next_event_with", "get_event_details"):  # an event's start is a busy time
+        for consumer, moment in (("create_event", "start"), ("check_availability", "start"),
+                                 ("reschedule_event", "new_start"), ("add_reminder", "due")):
+            assert moment not in [p for _, p in links.get((busy, consumer), [])]
+        assert (busy, "get_hourly_forecast") in links or busy == "get_event_details"
+    assert ("get_event_details", "get_hourly_forecast") in links  # the weather where and when a meeting starts
+    assert ("get_event_organizer", "send_text_message") in links  # organisers are contacts: text them
+    assert ("get_event_organizer", "find_next_event_with") not in links  # whom to meet is named, not looked up
+    assert ("get_event_organizer", "invite_to_event") not in links  # whom to invite is the person's own choice
+    assert ("get_event_details", "create_event") not in links  # nor where a new event happens
+    assert ("resolve_contact_name", "find_next_event_with") not in links
+    assert ("get_next_available_slot", "check_availability") not in links  # moments are not bridged in
+    assert ("get_contact_birthday", "list_events_on_date") in links  # days are

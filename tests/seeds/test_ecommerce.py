@@ -205,3 +205,36 @@ def test_worlds_are_deterministic():
     assert ToolboxSession("ecommerce", world_seed=3).world.orders != a.world.orders
     assert ToolboxSession("ecommerce").ok("list_customer_orders", customer_id="CUS-1001") == \
         b.ok("list_customer_orders", customer_id="CUS-1001")
+
+
+def test_literal_order_ids_fit_the_action_that_takes_them():
+    s = ToolboxSession("ecommerce")
+    values = s.seed.toolbox.values
+    open_orders, returnable = values["order_id/open_order"](s.world), values["order_id/delivered_order"](s.world)
+    assert open_orders and returnable and not set(open_orders) & set(returnable)
+    assert returnable == _returnable(s)
+    for order_id in open_orders:  # the orders a status check or tracking request is about
+        assert s.ok("track_shipment", order_id=order_id)[1] in ("label created", "in transit")
+    for order_id in open_orders:
+        assert s.ok("cancel_order", order_id=order_id)[0] == "cancelled"
+    for order_id in returnable:
+        assert s.ok("start_return", order_id=order_id, reason="damaged")[0].startswith("RET-")
+
+
+def test_literal_products_can_be_ordered_and_a_new_billing_address_changes_the_account():
+    s = ToolboxSession("ecommerce")
+    for sku in s.values("product"):
+        assert s.ok("place_order", sku=sku, quantity=1)[0].startswith("ORD-")
+    on_file = s.world.state["billing_address"]
+    addresses = s.values("address")
+    assert addresses and on_file not in addresses  # setting the same address again would change nothing
+    assert s.ok("set_billing_address", address=addresses[0]) == addresses[0].rsplit(", ", 1)[1]
+
+
+def test_store_amounts_are_dollars_and_ids_read_with_their_noun(shop):
+    toolbox = shop.seed.toolbox
+    amounts = [(name, out) for name, spec in shop.seed.specs.items() for out in spec.returns if out.kind == "money_amount"]
+    assert amounts and all(out.role == "usd" for _, out in amounts)
+    assert toolbox.written["order_id"].format("ORD-50001") == "order ORD-50001"
+    order = shop.values("order_id")[0]
+    assert toolbox.facts["order_id"](shop.world, order)["customer_id"] == shop.world.orders[order]["customer"]

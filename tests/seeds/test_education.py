@@ -7,7 +7,7 @@ import pytest
 
 from factory.gazetteer import COUNTRIES, NOW
 from factory.records import WorldSetup
-from factory.simulator import Simulator
+from factory.world.simulator import Simulator
 from tests.seeds.toolbox_helpers import ToolboxSession
 
 SLUG = "education"

@@ -45,11 +45,13 @@ def test_quote_and_history(fin):
     assert fin.ok("get_stock_quote", symbol="skrb") == (price, currency)  # case does not matter
     assert "unknown ticker symbol" in fin.error("get_stock_quote", symbol="ZZZZ")
     friday = "2025-05-02"
-    close, day = fin.ok("get_historical_close", symbol="HLCN", date=friday)
-    assert day == friday and close == fin.world.closes["HLCN"][friday]
+    close, currency, day = fin.ok("get_historical_close", symbol="HLCN", date=friday)
+    assert day == friday and close == fin.world.closes["HLCN"][friday] and currency == "USD"
+    # The close comes with its currency, so it can be converted without mixing in another currency.
+    assert fin.ok("get_historical_close", symbol="SKRB", date=friday)[1] == "JPY"
     # Weekends and market holidays give the previous trading day's close.
-    assert fin.ok("get_historical_close", symbol="HLCN", date="2025-05-04") == (close, friday)
-    assert fin.ok("get_historical_close", symbol="HLCN", date="2025-04-21")[1] == "2025-04-17"
+    assert fin.ok("get_historical_close", symbol="HLCN", date="2025-05-04") == (close, "USD", friday)
+    assert fin.ok("get_historical_close", symbol="HLCN", date="2025-04-21")[2] == "2025-04-17"
     assert "not closed yet" in fin.error("get_historical_close", symbol="HLCN", date=TODAY.isoformat())
     assert "future" in fin.error("get_historical_close", symbol="HLCN", date="2025-07-01")
     assert "history covers" in fin.error("get_historical_close", symbol="HLCN", date="2024-12-01")
@@ -59,8 +61,8 @@ def test_quote_and_history(fin):
 
 
 def test_percent_change_matches_closes(fin):
-    start, _ = fin.ok("get_historical_close", symbol="TMIN", date="2025-03-03")
-    end, _ = fin.ok("get_historical_close", symbol="TMIN", date="2025-06-06")
+    start, _, _ = fin.ok("get_historical_close", symbol="TMIN", date="2025-03-03")
+    end, _, _ = fin.ok("get_historical_close", symbol="TMIN", date="2025-06-06")
     change = fin.ok("get_price_change_percent", symbol="TMIN", start_date="2025-03-03", end_date="2025-06-06")
     assert change == round((end - start) / start * 100, 2)
     assert fin.ok("get_price_change_percent", symbol="TMIN", start_date="2025-06-07", end_date="2025-06-08") == 0.0
@@ -85,8 +87,8 @@ def test_company_facts(fin):
 
 def test_dividends_and_market_cap(fin):
     for ticker, row in fin.world.companies.items():
-        yield_pct, dividend = fin.ok("get_dividend_yield", symbol=ticker)
-        assert dividend == row["dividend"]
+        yield_pct, dividend, currency = fin.ok("get_dividend_yield", symbol=ticker)
+        assert dividend == row["dividend"] and currency == row["currency"]
         assert (yield_pct == 0.0) == (dividend == 0.0)
     row = fin.world.companies["SKRB"]
     usd = fin.ok("get_market_cap", symbol="SKRB")
@@ -115,7 +117,9 @@ def test_conversion_and_rates(fin):
     assert (amount, rate) == (14950.0, 149.5)  # today's rate is the shared gazetteer rate
     back, _ = fin.ok("convert_currency_amount", amount=amount, from_currency="JPY", to_currency="USD")
     assert back == 100.0
-    assert "greater than 0" in fin.error("convert_currency_amount", amount=0.0, from_currency="USD", to_currency="EUR")
+    assert "must not be negative" in fin.error("convert_currency_amount", amount=-1.0, from_currency="USD", to_currency="EUR")
+    # A company that pays no dividend has a dividend of 0, which converts to 0.
+    assert fin.ok("convert_currency_amount", amount=0.0, from_currency="USD", to_currency="EUR")[0] == 0.0
     assert "unknown currency code" in fin.error("convert_currency_amount", amount=5.0, from_currency="USD", to_currency="EURO")
     today = fin.ok("get_fx_rate_on_date", base_currency="USD", quote_currency="EUR", date=TODAY.isoformat())
     assert today == 0.92
@@ -191,3 +195,39 @@ def test_worlds_are_deterministic():
     assert other.world.quotes != a.world.quotes
     trading_days = [date.fromisoformat(d) for d in a.world.closes["HLCN"]]
     assert all(d.weekday() < 5 for d in trading_days) and max(trading_days) < TODAY
+
+
+def test_literal_amounts_come_with_their_currency_at_a_size_people_hold(fin):
+    sums = fin.seed.toolbox.joint_values[("money_amount", "currency_code")](fin.world)
+    assert {code for _, code in sums} == set(CURRENCY_BY_CODE)
+    for amount, code in sums:
+        usd = amount / CURRENCY_BY_CODE[code].per_usd
+        assert 40 <= usd <= 12000, (amount, code)  # never "5000" of a currency worth 1/1000 of a dollar
+        assert fin.ok("convert_currency_amount", amount=amount, from_currency=code, to_currency="USD")[0] > 0
+
+
+def test_conversions_keep_an_amount_with_its_own_currency(fin):
+    entry = fin.seed.toolbox.tools["convert_currency_amount"]
+    assert entry.groups == {"money": "{amount} {from_currency}"}
+    # Every amount a finance tool returns has its currency next to it, so the pair feeds a conversion.
+    for name, spec in fin.seed.specs.items():
+        kinds = [out.kind for out in spec.returns]
+        if "money_amount" in kinds:
+            assert "currency_code" in kinds, name
+    close, currency, _ = fin.ok("get_historical_close", symbol="SKRB", date="2025-05-02")
+    converted, rate = fin.ok("convert_currency_amount", amount=close, from_currency=currency, to_currency="USD")
+    assert converted == round(close / 149.5, 2)
+
+
+def test_literal_dates_are_trading_days_with_a_close(fin):
+    for day in fin.values("date"):
+        assert date.fromisoformat(day).weekday() < 5
+        assert fin.ok("get_historical_close", symbol="HLCN", date=day)[2] == day
+
+
+def test_two_factor_numbers_offered_change_the_account():
+    s = ToolboxSession("finance_stocks")
+    numbers = s.seed.toolbox.values["phone_number/account_holder"](s.world)
+    assert s.world.state["two_factor_phone"] not in numbers  # enabling it again would change nothing
+    for number in numbers:
+        assert s.ok("enable_two_factor_auth", phone_number=number) == number

@@ -2,6 +2,7 @@
 
 import pytest
 
+from factory.seed_checks import library_pool
 from tests.seeds.toolbox_helpers import ToolboxSession
 
 SLUG = "healthcare"
@@ -62,10 +63,11 @@ def test_symptoms_map_to_specialties(hc):
 
 def test_next_slot_is_free_and_on_or_after_the_day(hc):
     doctor_id = hc.values("doctor_id")[0]
-    slot = hc.ok("get_next_available_slot", doctor_id=doctor_id, day="2025-06-20")
+    slot, same_doctor = hc.ok("get_next_available_slot", doctor_id=doctor_id, day="2025-06-20")
+    assert same_doctor == doctor_id  # the opening names its doctor, so a booking takes both together
     assert slot >= "2025-06-20T08:00" and slot[-2:] in ("00", "30")
     # A past date means "from now on".
-    assert hc.ok("get_next_available_slot", doctor_id=doctor_id, day="2020-01-01") > "2025-06-13T09:30"
+    assert hc.ok("get_next_available_slot", doctor_id=doctor_id, day="2020-01-01")[0] > "2025-06-13T09:30"
     assert "only runs to" in hc.error("get_next_available_slot", doctor_id=doctor_id, day="2026-01-01")
     assert "YYYY-MM-DD" in hc.error("get_next_available_slot", doctor_id=doctor_id, day="June 20")
     assert "unknown doctor id" in hc.error("get_next_available_slot", doctor_id="D-0", day="2025-06-20")
@@ -73,17 +75,22 @@ def test_next_slot_is_free_and_on_or_after_the_day(hc):
 
 def test_booking_takes_the_slot_and_later_calls_see_it(fresh):
     patient_id = fresh.ok("find_patient_id", full_name="Kenji Tanaka")
-    doctor_id, _ = fresh.ok("find_top_doctor", specialty="Dermatology", city="Osaka")
-    slot = fresh.ok("get_next_available_slot", doctor_id=doctor_id, day="2025-06-20")
+    home = fresh.ok("get_patient_profile", patient_id=patient_id)[1]
+    doctor_id, _ = fresh.ok("find_top_doctor", specialty="Dermatology", city=home)
+    slot, _ = fresh.ok("get_next_available_slot", doctor_id=doctor_id, day="2025-06-20")
     appointment_id, address = fresh.ok("book_appointment", patient_id=patient_id, doctor_id=doctor_id, slot=slot)
-    assert appointment_id == "APT-5007" and "Osaka" in address
+    assert appointment_id == "APT-5007" and home in address
     assert fresh.world.state["appointments"][appointment_id]["slot"] == slot
-    assert fresh.ok("get_next_available_slot", doctor_id=doctor_id, day="2025-06-20") > slot
+    assert fresh.ok("get_next_available_slot", doctor_id=doctor_id, day="2025-06-20")[0] > slot
     assert "already taken" in fresh.error("book_appointment", patient_id=patient_id, doctor_id=doctor_id, slot=slot)
+    elsewhere = next(d for d, row in fresh.world.doctors.items() if row["city"] != home)
+    later, _ = fresh.ok("get_next_available_slot", doctor_id=elsewhere, day="2025-06-20")
+    assert "home city only" in fresh.error("book_appointment", patient_id=patient_id, doctor_id=elsewhere, slot=later)
 
 
 def test_booking_rejects_bad_slots(hc):
-    patient_id, doctor_id = hc.values("patient_id")[0], hc.values("doctor_id")[0]
+    patient_id = hc.values("patient_id")[0]
+    doctor_id = next(d for d, row in hc.world.doctors.items() if row["city"] == hc.world.patients[patient_id]["city"])
     assert "in the past" in hc.error("book_appointment", patient_id=patient_id, doctor_id=doctor_id, slot="2025-06-12T10:00")
     assert "not a bookable time" in hc.error("book_appointment", patient_id=patient_id, doctor_id=doctor_id, slot="2025-06-20T19:00")
     assert "not a bookable time" in hc.error("book_appointment", patient_id=patient_id, doctor_id=doctor_id, slot="2025-06-20T10:15")
@@ -93,8 +100,10 @@ def test_booking_rejects_bad_slots(hc):
 
 def test_booking_needs_verified_insurance_which_needs_consent():
     session = ToolboxSession(SLUG, state={"insurance_verified": False, "data_sharing_consent": False})
-    patient_id, doctor_id = session.values("patient_id")[0], session.values("doctor_id")[0]
-    slot = session.ok("get_next_available_slot", doctor_id=doctor_id, day="2025-06-25")
+    patient_id = session.values("patient_id")[0]
+    doctor_id = next(d for d, row in session.world.doctors.items()
+                     if row["city"] == session.world.patients[patient_id]["city"])
+    slot, _ = session.ok("get_next_available_slot", doctor_id=doctor_id, day="2025-06-25")
     assert "verify the insurance on file first" in session.error(
         "book_appointment", patient_id=patient_id, doctor_id=doctor_id, slot=slot)
     assert "sign the data-sharing consent first" in session.error("verify_insurance_on_file")
@@ -123,8 +132,8 @@ def test_cancel_releases_slot_and_charges_late_fee(fresh):
     assert "unknown appointment" in fresh.error("cancel_appointment", appointment_id="APT-1")
     assert appointment_id not in fresh.values("medical_appointment_id")
     # A booking less than 24 hours ahead costs a late-cancellation fee.
-    doctor_id = fresh.values("doctor_id")[1]
-    soon = fresh.ok("get_next_available_slot", doctor_id=doctor_id, day="2025-06-13")
+    doctor_id = next(d for d, row in fresh.world.doctors.items() if row["city"] == fresh.world.patients["P-10001"]["city"])
+    soon, _ = fresh.ok("get_next_available_slot", doctor_id=doctor_id, day="2025-06-13")
     new_id, _ = fresh.ok("book_appointment", patient_id="P-10001", doctor_id=doctor_id, slot=soon)
     assert fresh.ok("cancel_appointment", appointment_id=new_id) == (soon, 40.0)
 
@@ -133,7 +142,7 @@ def test_reschedule_moves_the_appointment(fresh):
     appointment_id = fresh.values("medical_appointment_id")[0]
     row = fresh.world.state["appointments"][appointment_id]
     old = row["slot"]
-    new = fresh.ok("get_next_available_slot", doctor_id=row["doctor_id"], day="2025-07-20")
+    new, _ = fresh.ok("get_next_available_slot", doctor_id=row["doctor_id"], day="2025-07-20")
     assert fresh.ok("reschedule_appointment", appointment_id=appointment_id, new_slot=new) == (old, row["doctor_id"])
     assert row["slot"] == new
     # Moving to the slot it already has changes nothing.
@@ -153,6 +162,7 @@ def test_prescription_drug_information_and_interactions(hc):
     assert hc.ok("check_drug_interaction", first_drug="warfarin", second_drug="ibuprofen")[0] == "major"
     assert hc.ok("check_drug_interaction", first_drug="cetirizine", second_drug="amoxicillin")[0] == "none"
     assert hc.ok("check_drug_interaction", first_drug="warfarin", second_drug="Warfarin")[0] == "duplicate"
+    assert hc.ok("check_drug_interaction", first_drug="fluoxetine", second_drug="sertraline")[0] == "moderate"  # two SSRIs
     assert "unknown drug" in hc.error("check_drug_interaction", first_drug="warfarin", second_drug="snake oil")
 
 
@@ -202,7 +212,42 @@ def test_worlds_are_deterministic_and_sessions_isolated():
     a, b = ToolboxSession(SLUG, world_seed=4), ToolboxSession(SLUG, world_seed=4)
     assert a.world.doctors == b.world.doctors and a.world.state == b.world.state
     assert ToolboxSession(SLUG, world_seed=5).world.doctors != a.world.doctors
-    doctor_id = a.values("doctor_id")[0]
-    slot = a.ok("get_next_available_slot", doctor_id=doctor_id, day="2025-06-20")
+    doctor_id = next(d for d, row in a.world.doctors.items() if row["city"] == a.world.patients["P-10001"]["city"])
+    slot, _ = a.ok("get_next_available_slot", doctor_id=doctor_id, day="2025-06-20")
     a.ok("book_appointment", patient_id="P-10001", doctor_id=doctor_id, slot=slot)
-    assert b.ok("get_next_available_slot", doctor_id=doctor_id, day="2025-06-20") == slot
+    assert b.ok("get_next_available_slot", doctor_id=doctor_id, day="2025-06-20")[0] == slot
+
+
+def test_facts_agree_with_what_the_tools_say(hc):
+    facts = hc.seed.toolbox.facts
+    for patient_id in hc.values("patient_id")[:20]:
+        implied = facts["patient_id"](hc.world, patient_id)
+        assert hc.ok("find_patient_id", full_name=implied["person_name"]) == patient_id
+        assert hc.ok("get_patient_profile", patient_id=patient_id)[1] == implied["city"]
+    for doctor_id in hc.values("doctor_id")[:20]:
+        implied = facts["doctor_id"](hc.world, doctor_id)
+        _, specialty, clinic, _ = hc.ok("get_doctor_details", doctor_id=doctor_id)
+        assert (specialty, clinic) == (implied["medical_specialty"], implied["clinic_name"])
+        assert hc.ok("get_clinic_details", clinic_name=clinic)[1] == implied["city"]
+    for appointment_id in hc.values("medical_appointment_id"):
+        implied = facts["medical_appointment_id"](hc.world, appointment_id)
+        patient_city = hc.world.patients[implied["patient_id"]]["city"]
+        assert implied["city"] == patient_city == hc.world.doctors[implied["doctor_id"]]["city"]  # seen at home
+
+
+@pytest.fixture(scope="module")
+def pool(hc):
+    return library_pool(hc.seeds)
+
+
+def test_patients_doctors_and_openings_link_by_role(pool):
+    links = pool.links
+    assert sorted(p for _, p in links[("get_next_available_slot", "book_appointment")]) == ["doctor_id", "slot"]
+    assert {g.params for g in pool.groups["book_appointment"]} == {("doctor_id", "slot")}
+    assert ("find_top_doctor", "book_appointment") not in links  # a doctor is booked at their own opening
+    assert ("get_latest_prescription", "get_next_available_slot") in links
+    assert ("get_patient_profile", "find_top_doctor") in links and ("get_patient_profile", "find_pharmacy_with_stock") in links
+    assert ("get_patient_profile", "subscribe_to_weather_alerts") not in links  # a patient's city is for care only
+    for other in ("get_event_organizer", "resolve_contact_name", "get_doctor_details"):
+        assert (other, "find_patient_id") not in links  # patients are named by the user, never by another role
+    assert ("book_appointment", "cancel_appointment") not in links  # no cancelling what was just booked

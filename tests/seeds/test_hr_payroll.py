@@ -2,7 +2,7 @@
 
 import pytest
 
-from factory.gazetteer import CURRENCY_BY_CODE
+from factory.gazetteer import CURRENCY_BY_CODE, NOW
 from tests.seeds.toolbox_helpers import ToolboxSession
 
 SLUG = "hr_payroll"
@@ -28,7 +28,7 @@ def test_directory_lookup_and_profile(hr):
     employee_id = hr.ok("find_employee_id", full_name="Maria Lopez")
     assert employee_id.startswith("E-") and hr.ok("find_employee_id", full_name="MARIA lopez") == employee_id
     assert "no employee named" in hr.error("find_employee_id", full_name="Jane Doe")
-    for name in hr.values("person_name"):
+    for name in hr.values("person_name/employee"):
         assert hr.ok("find_employee_id", full_name=name)
     department, title, manager, hired = hr.ok("get_employee_profile", employee_id=employee_id)
     row = hr.world.employees[employee_id]
@@ -66,8 +66,8 @@ def test_teammates_share_the_manager(hr):
 
 def test_salary_tax_and_conversion(hr):
     employee_id = staff_member(hr, country="Germany")
-    salary, currency = hr.ok("get_annual_salary", employee_id=employee_id)
-    assert currency == "EUR" and salary > 0
+    salary, currency, country = hr.ok("get_annual_salary", employee_id=employee_id)
+    assert currency == "EUR" and country == "Germany" and salary > 0
     tax, rate = hr.ok("calculate_income_tax", country="Germany", annual_income=salary)
     assert 0 < tax < salary and rate == round(100 * tax / salary, 2)
     assert hr.ok("calculate_income_tax", country="United Arab Emirates", annual_income=300000.0) == (0.0, 0.0)
@@ -85,8 +85,8 @@ def test_salary_tax_and_conversion(hr):
 
 def test_payslip_matches_salary_and_tax(hr):
     employee_id = staff_member(hr, country="France")
-    salary, _ = hr.ok("get_annual_salary", employee_id=employee_id)
-    tax_year, _ = hr.ok("calculate_income_tax", country="France", annual_income=salary)
+    salary, _, country = hr.ok("get_annual_salary", employee_id=employee_id)
+    tax_year, _ = hr.ok("calculate_income_tax", country=country, annual_income=salary)
     if hr.world.employees[employee_id]["hire_date"] < "2024-06":
         gross, tax, net = hr.ok("get_payslip", employee_id=employee_id, month="2024-09")
         assert gross == round(salary / 12, 2) and tax == round(tax_year / 12, 2) and net < gross - tax
@@ -181,8 +181,9 @@ def test_job_titles_bands_and_openings(hr):
     assert all(hr.ok("search_job_openings", query=q) for q in hr.values("job_search_terms"))
     assert hr.ok("search_job_openings", query="zzz") == []
     assert "between 1 and 20" in hr.error("search_job_openings", query="engineer", max_results=50)
-    title, city, closing = hr.ok("get_job_opening", opening_id=hits[0])
+    title, city, country, closing = hr.ok("get_job_opening", opening_id=hits[0])
     assert title in hr.values("job_title") and closing > "2025-06-13" and city
+    assert hr.ok("get_salary_band", job_title=title, country=country)  # an opening's band is in its own country
     assert "unknown job opening" in hr.error("get_job_opening", opening_id="JOB-1")
 
 
@@ -203,3 +204,47 @@ def test_worlds_are_deterministic():
     # Ids follow the names, so they are the same in every world.
     assert a.ok("find_employee_id", full_name="Zara Khan") == ToolboxSession(SLUG, world_seed=3).ok(
         "find_employee_id", full_name="Zara Khan")
+
+
+def test_pay_travels_with_its_currency_and_its_tax_country(hr):
+    toolbox = hr.seed.toolbox
+    assert toolbox.tools["convert_salary_currency"].groups == {"pay": "{amount} {from_currency}"}
+    assert toolbox.tools["calculate_income_tax"].groups == {"income": "an income of {annual_income} a year in {country}"}
+    # A literal income is sized for its country's currency, so a tax bill reads like a real one.
+    for amount, country in toolbox.joint_values[("money_amount", "country")](hr.world):
+        tax, rate = hr.ok("calculate_income_tax", country=country, annual_income=amount)
+        assert 0 <= rate < 50, (amount, country)
+    employee_id = hr.values("employee_id")[0]
+    salary, currency, country = hr.ok("get_annual_salary", employee_id=employee_id)
+    assert hr.ok("calculate_income_tax", country=country, annual_income=salary)[1] > 0 or country == "United Arab Emirates"
+    assert hr.ok("convert_salary_currency", amount=salary, from_currency=currency, to_currency="USD") > 0
+
+
+def test_people_requests_are_about_have_a_history_and_a_manager(hr):
+    for employee_id in hr.values("employee_id"):
+        row = hr.world.employees[employee_id]
+        assert row["manager"] and hr.ok("get_payslip", employee_id=employee_id, month="2024-06")
+        assert hr.ok("get_performance_review", employee_id=employee_id, year=2021)
+    assert [hr.world.employees[e]["name"] for e in hr.values("employee_id")] == hr.values("person_name/employee")
+
+
+def test_leave_starts_offered_fit_the_kind_of_leave(hr):
+    from factory.sense import violations
+
+    rules = hr.seed.toolbox.tools["request_leave"].sense
+    past, future = "2025-06-10", "2025-07-01"
+    base = {"employee_id": "E-1001", "days": 2}
+    assert not violations(rules, {**base, "leave_type": "sick", "start_date": past}, {})
+    assert violations(rules, {**base, "leave_type": "sick", "start_date": future}, {})  # nobody plans sick leave
+    assert violations(rules, {**base, "leave_type": "annual", "start_date": past}, {})
+    assert {d < NOW.date().isoformat() for d in hr.values("date")} == {True, False}
+
+
+def test_fix_ups_only_and_renewals_change_the_world():
+    s = ToolboxSession(SLUG)
+    before = dict(s.world.state)
+    until = s.ok("enable_approval_delegation")
+    assert until > before["delegation_until"] and s.world.state["delegation_until"] == until  # a renewal
+    # Submitting this week's timesheets is only ever a fix-up: its kind has no literal values.
+    week = s.seed.specs["submit_week_timesheets"].parameters[0]
+    assert week.kind not in s.seed.toolbox.values

@@ -68,7 +68,7 @@ def test_nestools_domains_are_real_and_resolve_to_their_seed(seeds):
 def test_in_context_examples_are_real_chains_of_their_seed(seeds):
     from factory.chains.code import parse_chain
     from factory.records import WorldSetup
-    from factory.simulator import Simulator, run_chain
+    from factory.world.simulator import Simulator, run_chain
 
     specs = {name: spec for seed in seeds.values() for name, spec in seed.specs.items()}
     for slug, seed in seeds.items():

@@ -10,6 +10,11 @@ def maps():
     return ToolboxSession("maps_places")
 
 
+def pid(session, city, category, n):
+    """The id of a city's n-th place of a category (ids are opaque)."""
+    return session.world.slots[(city, category, n)]
+
+
 def test_world_is_dense_and_deterministic(maps):
     # every city has every category, and the same seed builds the same world
     cities = maps.values("city")
@@ -25,7 +30,7 @@ def test_world_is_dense_and_deterministic(maps):
 
 def test_search_places_matches_every_word(maps):
     hits = maps.ok("search_places", query="museums paris")
-    assert sorted(hits) == ["paris-museum-1", "paris-museum-2"]
+    assert sorted(hits) == [pid(maps, "Paris", "museum", 1), pid(maps, "Paris", "museum", 2)]
     ratings = [maps.world.places[p]["rating"] for p in hits]
     assert ratings == sorted(ratings, reverse=True)
     assert len(maps.ok("search_places", query="restaurant", max_results=3)) == 3
@@ -37,12 +42,12 @@ def test_search_places_matches_every_word(maps):
 
 def test_find_place_by_name_resolves_mentions(maps):
     for mention in maps.values("place_mention")[:60]:
-        pid, lat, lon = maps.ok("find_place_by_name", name=mention)
-        row = maps.world.places[pid]
+        found, lat, lon = maps.ok("find_place_by_name", name=mention)
+        row = maps.world.places[found]
         assert row["name"].lower() in mention.lower() and (lat, lon) == (row["latitude"], row["longitude"])
-    pid = "rome-museum-1"
-    name = maps.world.places[pid]["name"]
-    assert maps.ok("find_place_by_name", name=f"The {name.upper()} in Rome")[0] == pid
+    museum = pid(maps, "Rome", "museum", 1)
+    name = maps.world.places[museum]["name"]
+    assert maps.ok("find_place_by_name", name=f"The {name.upper()} in Rome")[0] == museum
     assert "no mapped place" in maps.error("find_place_by_name", name="the moon base cafe")
 
 
@@ -60,7 +65,7 @@ def test_dms_conversion(maps):
 def test_geocoding_round_trip(maps):
     assert maps.ok("geocode_city", city="Lyon") == (45.764, 4.8357, "France")
     assert "unknown city" in maps.error("geocode_city", city="Gotham")
-    row = maps.world.places["tokyo-park-1"]
+    row = maps.world.places[pid(maps, "Tokyo", "park", 1)]
     lat, lon, city = maps.ok("geocode_address", address=row["address"])
     assert (lat, lon, city) == (row["latitude"], row["longitude"], "Tokyo")
     # Any well-formed address in a known city geocodes, with or without the country
@@ -93,24 +98,25 @@ def test_listing_and_picking_places(maps):
     assert "unknown city" in maps.error("list_places_in_city", city="Atlantis", category="park")
     assert "is empty" in maps.error("pick_top_rated_place", place_ids=[])
     assert "unknown place id" in maps.error("pick_top_rated_place", place_ids=["berlin-zoo-1"])
-    for group in maps.values("place_ids"):
-        maps.ok("pick_top_rated_place", place_ids=group)
+    assert "place_ids" not in maps.seed.toolbox.values  # lists come from listings and searches
+    mixed = [pid(maps, "Berlin", kind, 1) for kind in ("museum", "park", "landmark")]
+    assert maps.ok("pick_top_rated_place", place_ids=mixed)[0] in mixed
 
 
 def test_nearest_place_of_a_category(maps):
-    row = maps.world.places["madrid-cafe-1"]
-    pid, km = maps.ok("find_nearest_place", latitude=row["latitude"], longitude=row["longitude"], category="cafe")
-    assert pid == "madrid-cafe-1" and km == 0.0
-    pid, km = maps.ok("find_nearest_place", latitude=row["latitude"], longitude=row["longitude"], category="museum")
-    assert maps.world.places[pid]["city"] == "Madrid" and km > 0
+    row = maps.world.places[pid(maps, "Madrid", "cafe", 1)]
+    found, km = maps.ok("find_nearest_place", latitude=row["latitude"], longitude=row["longitude"], category="cafe")
+    assert found == pid(maps, "Madrid", "cafe", 1) and km == 0.0
+    found, km = maps.ok("find_nearest_place", latitude=row["latitude"], longitude=row["longitude"], category="museum")
+    assert maps.world.places[found]["city"] == "Madrid" and km > 0
     assert "out of range" in maps.error("find_nearest_place", latitude=0.0, longitude=-190.0, category="park")
 
 
 def test_place_details_and_location(maps):
-    name, address, phone, rating = maps.ok("get_place_details", place_id="sydney-hotel-2")
-    row = maps.world.places["sydney-hotel-2"]
+    name, address, phone, rating = maps.ok("get_place_details", place_id=pid(maps, "Sydney", "hotel", 2))
+    row = maps.world.places[pid(maps, "Sydney", "hotel", 2)]
     assert (name, address, rating) == (row["name"], row["address"], row["rating"]) and phone.startswith("+61-")
-    assert maps.ok("get_place_location", place_id="sydney-hotel-2") == (row["latitude"], row["longitude"], "Sydney")
+    assert maps.ok("get_place_location", place_id=pid(maps, "Sydney", "hotel", 2)) == (row["latitude"], row["longitude"], "Sydney")
     assert "unknown place id" in maps.error("get_place_details", place_id="sydney-hotel-9")
     assert "unknown place id" in maps.error("get_place_location", place_id="nowhere")
 
@@ -123,7 +129,7 @@ def test_opening_hours_follow_the_weekly_schedule(maps):
     assert maps.ok("check_place_open", place_id=museum, when="2025-06-16T12:00") == (False, "closed")
     assert maps.ok("check_place_open", place_id=museum, when=f"2025-06-17T{opens}") == (True, closes)
     assert maps.ok("check_place_open", place_id=museum, when="2025-06-17T05:00")[0] is False
-    hotel = "paris-hotel-1"
+    hotel = pid(maps, "Paris", "hotel", 1)
     assert maps.ok("check_place_open", place_id=hotel, when="2025-06-18T03:10") == (True, "24:00")
     assert "YYYY-MM-DD format" in maps.error("get_opening_hours", place_id=hotel, date="18/06/2025")
     assert "are published from" in maps.error("get_opening_hours", place_id=hotel, date="2026-01-01")
@@ -131,7 +137,7 @@ def test_opening_hours_follow_the_weekly_schedule(maps):
 
 
 def test_travel_time_depends_on_mode(maps):
-    args = dict(from_latitude=48.8566, from_longitude=2.3522, to_latitude=48.8738, to_longitude=2.2950)
+    args = {"from_latitude": 48.8566, "from_longitude": 2.3522, "to_latitude": 48.8738, "to_longitude": 2.2950}
     walk = maps.ok("estimate_travel_time", mode="walking", **args)
     cycle = maps.ok("estimate_travel_time", mode="cycling", **args)
     assert walk[0] > cycle[0] > 0 and walk[1] < cycle[1]
@@ -142,11 +148,11 @@ def test_travel_time_depends_on_mode(maps):
 
 
 def test_route_to_nearest_stays_in_the_city(maps):
-    destination, km, minutes = maps.ok("get_route_to_nearest", place_id="rome-hotel-1", category="cafe", mode="walking")
-    assert destination.startswith("rome-cafe-") and km > 0 and minutes >= 1
-    other, _, _ = maps.ok("get_route_to_nearest", place_id="rome-cafe-1", category="cafe", mode="cycling")
-    assert other == "rome-cafe-2"
-    assert "only landmark mapped in Rome" in maps.error("get_route_to_nearest", place_id="rome-landmark-1",
+    destination, km, minutes = maps.ok("get_route_to_nearest", place_id=pid(maps, "Rome", "hotel", 1), category="cafe", mode="walking")
+    assert destination in (pid(maps, "Rome", "cafe", 1), pid(maps, "Rome", "cafe", 2)) and km > 0 and minutes >= 1
+    other, _, _ = maps.ok("get_route_to_nearest", place_id=pid(maps, "Rome", "cafe", 1), category="cafe", mode="cycling")
+    assert other == pid(maps, "Rome", "cafe", 2)
+    assert "only landmark mapped in Rome" in maps.error("get_route_to_nearest", place_id=pid(maps, "Rome", "landmark", 1),
                                                         category="landmark", mode="walking")
 
 
@@ -154,7 +160,12 @@ def test_my_location_needs_location_sharing():
     session = ToolboxSession("maps_places")
     lat, lon, city = session.ok("get_my_location")
     home = session.world.places[session.world.device_place]
-    assert (lat, lon, city) == (home["latitude"], home["longitude"], home["city"])
+    # the phone is a few dozen metres from the place it is at, not on a mapped doorstep
+    assert city == home["city"] and (lat, lon) != (home["latitude"], home["longitude"])
+    assert session.ok("calculate_distance", from_latitude=lat, from_longitude=lon,
+                      to_latitude=home["latitude"], to_longitude=home["longitude"]) <= 0.1
+    nearest, _ = session.ok("reverse_geocode", latitude=lat, longitude=lon)
+    assert nearest == home["address"]
     broken = ToolboxSession("maps_places", state={"location_sharing": "off"})
     cond = broken.seed.toolbox.conditions["location_sharing"]
     assert not cond.holds(broken.world) and cond.holds(session.world)
@@ -168,17 +179,59 @@ def test_my_location_needs_location_sharing():
 def test_favourites_change_state():
     session = ToolboxSession("maps_places")
     assert session.world.state["favourites"] == []
-    assert session.ok("save_favourite_place", place_id="osaka-cafe-1") == ["osaka-cafe-1"]
-    assert session.ok("save_favourite_place", place_id="cairo-park-2") == ["osaka-cafe-1", "cairo-park-2"]
-    assert session.ok("save_favourite_place", place_id="osaka-cafe-1") == ["osaka-cafe-1", "cairo-park-2"]
+    assert session.ok("save_favourite_place", place_id=pid(session, "Osaka", "cafe", 1)) == [pid(session, "Osaka", "cafe", 1)]
+    assert session.ok("save_favourite_place", place_id=pid(session, "Cairo", "park", 2)) == [pid(session, "Osaka", "cafe", 1), pid(session, "Cairo", "park", 2)]
+    assert session.ok("save_favourite_place", place_id=pid(session, "Osaka", "cafe", 1)) == [pid(session, "Osaka", "cafe", 1), pid(session, "Cairo", "park", 2)]
     assert "unknown place id" in session.error("save_favourite_place", place_id="oslo-cafe-1")
-    assert session.world.state["favourites"] == ["osaka-cafe-1", "cairo-park-2"]
+    assert session.world.state["favourites"] == [pid(session, "Osaka", "cafe", 1), pid(session, "Cairo", "park", 2)]
     assert ToolboxSession("maps_places").world.state["favourites"] == []  # no leak between episodes
 
 
 def test_coordinate_pairs_are_real_points(maps):
     pairs = maps.seed.toolbox.joint_values[("latitude", "longitude")](maps.world)
-    assert (48.8566, 2.3522) in pairs
+    assert {city for city, _, _ in (maps.ok("get_nearest_city", latitude=lat, longitude=lon) for lat, lon in pairs)} \
+        == set(maps.values("city"))  # spots in every covered city
     for lat, lon in pairs:
-        city, _, km = maps.ok("get_nearest_city", latitude=lat, longitude=lon)
+        _, _, km = maps.ok("get_nearest_city", latitude=lat, longitude=lon)
         assert km < 30  # every pair lies in or next to a covered city
+    addresses = {row["address"] for row in maps.world.places.values()}
+    centres = {(48.8566, 2.3522)}
+    assert not set(pairs) & centres
+    assert all(maps.ok("reverse_geocode", latitude=lat, longitude=lon)[0] in addresses for lat, lon in pairs[:10])
+
+
+def _rules(maps, tool):
+    return maps.seed.toolbox.tools[tool].sense
+
+
+def test_sense_rules_reject_requests_nobody_makes(maps):
+    from factory.sense import violations
+
+    limits = {"max_trip_km": {"walking": 6, "cycling": 25, "transit": 60, "driving": 800}}
+    london, sydney = {"from_latitude": 51.5074, "from_longitude": -0.1278}, {"to_latitude": -33.8688, "to_longitude": 151.2093}
+    assert violations(_rules(maps, "estimate_travel_time"), {**london, **sydney, "mode": "cycling"}, limits)
+    near = {"to_latitude": 51.5101, "to_longitude": -0.1340}
+    assert not violations(_rules(maps, "estimate_travel_time"), {**london, **near, "mode": "walking"}, limits)
+    same = {"to_latitude": 51.5074, "to_longitude": -0.1278}
+    assert violations(_rules(maps, "calculate_distance"), {**london, **same}, limits)
+    # reverse geocoding a geocoded address or a city centre only walks back to what was known
+    row = maps.world.places[pid(maps, "Tokyo", "park", 1)]
+    lat, lon, _ = maps.ok("geocode_address", address=row["address"])
+    assert violations(_rules(maps, "reverse_geocode"), {"latitude": lat, "longitude": lon}, limits)
+    assert violations(_rules(maps, "get_nearest_city"), {"latitude": 48.8566, "longitude": 2.3522}, limits)
+    assert not violations(_rules(maps, "get_nearest_city"), {"latitude": 48.8571, "longitude": 2.3519}, limits)
+    assert violations(_rules(maps, "pick_top_rated_place"), {"place_ids": [pid(maps, "Rome", "landmark", 1)]}, limits)
+    assert violations(_rules(maps, "get_opening_hours"), {"place_id": pid(maps, "Rome", "park", 1), "date": "2025-06-01"}, limits)
+
+
+def test_facts_tie_places_to_their_city(maps):
+    facts = maps.seed.toolbox.facts
+    assert {"place_id", "place_ids"} <= maps.seed.toolbox.internal  # ids only come from a call that found them
+    # an address implies nothing here: the plausibility check applies facts to every seed's literals, and
+    # a shipment from one city to an address in another is as sensible as a trip between two places
+    assert "address" not in facts
+    for mention in maps.values("place_mention")[:30]:
+        found = maps.ok("find_place_by_name", name=mention)[0]
+        assert facts["place_mention"](maps.world, mention)["city"] == maps.world.places[found]["city"]
+    assert facts["place_search_query"](maps.world, "museum paris") == {"city": "Paris", "country": "France"}
+    assert facts["dms_coordinates"](maps.world, "48°51'24\"N 2°21'08\"E")["city"] == "Paris"

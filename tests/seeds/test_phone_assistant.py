@@ -6,6 +6,8 @@ import re
 import pytest
 
 from factory.gazetteer import CITY_BY_NAME
+from factory.queries.values import render_value
+from factory.seed_checks import library_pool
 from tests.seeds.toolbox_helpers import ToolboxSession
 
 SLUG = "phone_assistant"
@@ -95,7 +97,9 @@ def test_add_and_update_contacts():
     target = "Berlin" if old_city != "Berlin" else "Paris"
     assert s.ok("update_contact_city", name="Maria Lopez", city=target) == old_city
     assert s.ok("get_contact_city", name="Maria Lopez")[0] == target
+    before = dict(s.world.state)
     assert s.ok("update_contact_city", name="Maria Lopez", city=target) == target  # the same city again is a no-op
+    assert s.world.state == before  # ... which leaves the world as it was, so a request for it is rejected as a no-op
     assert "not in your contacts" in s.error("update_contact_city", name="Bruce Wayne", city="Paris")
     assert "unknown city" in s.error("update_contact_city", name="Maria Lopez", city="Narnia")
     assert ToolboxSession(SLUG).ok("get_contact_city", name="Maria Lopez")[0] == old_city  # no leak between episodes
@@ -194,3 +198,40 @@ def test_deterministic():
     assert a.world.location == b.world.location
     other = ToolboxSession(SLUG, world_seed=3)
     assert other.world.contacts != a.world.contacts and sorted(other.world.contacts) == sorted(a.world.contacts)
+
+
+@pytest.fixture(scope="module")
+def pool(ph):
+    return library_pool(ph.seeds)
+
+
+def test_links_follow_roles_and_bridges(pool):
+    links = pool.links
+    assert ("get_event_organizer", "send_text_message") in links  # attendees are contacts: text the organiser
+    assert ("get_event_organizer", "get_contact_phone") in links
+    assert ("get_contact_city", "get_current_weather") in links  # the weather where a contact lives
+    assert ("get_contact_phone", "find_contact_by_phone") not in links  # a contact's own number says nothing new
+    assert ("get_latest_message_from", "send_text_message") not in links  # no echoing a received text back
+    for producer in ("get_city_from_coordinates", "get_contact_city"):  # a move is news a person states
+        assert (producer, "update_contact_city") not in links and (producer, "add_contact") not in links
+    assert ("get_doctor_details", "send_text_message") not in links  # a doctor is not a contact
+    assert ("resolve_contact_name", "find_patient_id") not in links  # nor is a contact a patient
+
+
+def test_switches_are_drawn_as_a_change_from_the_usual_settings(ph):
+    s = ToolboxSession(SLUG)
+    for tool in ("set_wifi", "set_cellular", "set_location_service", "set_low_battery_mode", "set_bluetooth",
+                 "set_do_not_disturb"):
+        kind = s.seed.specs[tool].param("on").kind
+        (value,) = s.values(kind)
+        before = dict(ToolboxSession(SLUG).world.state)
+        fresh = ToolboxSession(SLUG)
+        fresh.ok(tool, on=value)
+        assert fresh.world.state != before, tool
+
+
+def test_conditions_state_the_value_their_fix_needs(ph):
+    for name, condition in ph.seed.toolbox.conditions.items():
+        assert condition.says and condition.says.endswith(".")
+        stated = condition.context.format(**{k: render_value(v) for k, v in condition.fix_arguments.items()})
+        assert render_value(condition.fix_arguments["on"]) in stated.split(), name

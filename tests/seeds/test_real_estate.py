@@ -177,3 +177,42 @@ def test_worlds_are_deterministic():
     a, b = ToolboxSession("real_estate"), ToolboxSession("real_estate")
     assert a.world.listings == b.world.listings and a.world.sales == b.world.sales and a.world.agents == b.world.agents
     assert ToolboxSession("real_estate", world_seed=2).world.listings != a.world.listings
+
+
+def test_addresses_offered_are_not_listings_and_each_has_a_home_nearby(homes):
+    own = {row["address"] for row in homes.world.listings.values()}
+    addresses = homes.values("address")
+    assert addresses and not own & set(addresses)  # the home nearest to a listing is the listing itself
+    for address in addresses:
+        lat, lon = homes.ok("geocode_property_address", address=address)
+        listing, km = homes.ok("find_nearest_listing", latitude=lat, longitude=lon)
+        assert km <= 50 and homes.world.listings[listing]["city"] == address.rsplit(", ", 1)[1]
+
+
+def test_values_that_belong_together_are_drawn_together(homes):
+    joint = homes.seed.toolbox.joint_values
+    for name, email in joint[("person_name", "email")](homes.world):
+        assert email == name.lower().replace(" ", ".") + "@example.com"
+    for hood, city in joint[("neighbourhood", "city")](homes.world):
+        assert homes.ok("get_neighbourhood_stats", neighbourhood=hood, city=city)
+    assert homes.seed.toolbox.tools["get_neighbourhood_stats"].groups == {"area": "{neighbourhood}, {city}"}
+
+
+def test_a_valued_home_has_rooms_that_fit_its_floor_area(homes):
+    from factory.sense import violations
+
+    rules = homes.seed.toolbox.tools["estimate_property_value"].sense
+    assert not violations(rules, {"city": "Lyon", "floor_area_m2": 72.5, "bedrooms": 2}, {})
+    assert violations(rules, {"city": "Lyon", "floor_area_m2": 35.0, "bedrooms": 4}, {})  # four bedrooms in 35 m²
+    assert violations(rules, {"city": "Lyon", "floor_area_m2": 210.0, "bedrooms": 1}, {})
+
+
+def test_prices_travel_with_their_currency_and_listing_points_feed_no_nearest_listing(homes):
+    specs = homes.seed.specs
+    for name, spec in specs.items():
+        kinds = [out.kind for out in spec.returns]
+        if "money_amount" in kinds:
+            assert "currency_code" in kinds, name
+    location = specs["get_listing_location"].returns
+    nearest = specs["find_nearest_listing"].parameters
+    assert {out.role for out in location[:2]} == {"listing"} and {p.role for p in nearest} == {None}

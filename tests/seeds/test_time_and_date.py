@@ -177,3 +177,40 @@ def test_deterministic():
     assert a.ok("get_sunrise_sunset", city="Paris", date="2025-06-13") == b.ok("get_sunrise_sunset", city="Paris", date="2025-06-13")
     assert a.ok("count_business_days", start="2025-01-01", end="2025-12-31", country="France") == b.ok(
         "count_business_days", start="2025-01-01", end="2025-12-31", country="France")
+
+
+def test_sense_rules_reject_requests_nobody_makes(td):
+    from factory.sense import violations
+
+    def broken(tool, **args):
+        return violations(td.seed.toolbox.tools[tool].sense, args, {})
+
+    # converting the time it is now somewhere is asking for the local time in a roundabout way
+    now_home = td.ok("get_current_local_datetime")[0]
+    assert broken("convert_time_between_cities", moment=now_home, from_city="London", to_city="Tokyo")
+    assert broken("convert_time_between_cities", moment=td.ok("get_local_time_in", city="Paris"), from_city="Paris",
+                  to_city="Tokyo")
+    assert not broken("convert_time_between_cities", moment="2025-06-20T17:00", from_city="London", to_city="Tokyo")
+    assert broken("convert_time_between_cities", moment="2025-06-20T17:00", from_city="Paris", to_city="Berlin")  # one clock
+    assert broken("add_time_to_datetime", start="2025-06-20T17:00", amount=2, unit="minutes")
+    assert broken("add_time_to_datetime", start="2025-06-20T17:00", amount=45, unit="weeks")
+    assert not broken("add_time_to_datetime", start="2025-06-20T17:00", amount=45, unit="minutes")
+    assert broken("get_time_between", start="2025-06-21T08:00", end="2025-06-20T17:00")
+    assert broken("count_business_days", start="2025-01-01", end="2027-01-01", country="France")
+    assert not broken("count_business_days", start="2025-07-01", end="2025-06-20", country="France")  # either order
+    assert broken("set_home_city", city="San Francisco")
+
+
+def test_requests_state_dates_without_their_weekday(td):
+    written = td.seed.toolbox.written["date"]
+    assert written("Friday, June 20, 2025") == "June 20, 2025" and written("20 June 2025") == "20 June 2025"
+    assert td.ok("resolve_relative_time", expression="2 hours from now") == ("2025-06-13T11:30", "2025-06-13")
+    assert td.seed.toolbox.facts["latitude"](td.world, 35.6762) == {"city": "Tokyo", "country": "Japan"}
+
+
+def test_a_moment_is_converted_from_the_clock_it_comes_with(td):
+    assert td.seed.toolbox.tools["convert_time_between_cities"].groups == {"when": "{moment} in {from_city}"}
+    # a day's holiday is checked in a country drawn on its own, never pushed onto the holiday's own country
+    assert td.seed.specs["is_public_holiday"].param("country").kind == "holiday_country"
+    assert td.values("holiday_country") == td.values("country")
+    assert td.seed.toolbox.written["holiday_country"]("USA") == "the USA"

@@ -12,7 +12,7 @@ def tv():
 
 def _bookable(session, origin="Paris", destination="Rome", day="2025-06-18"):
     """A flight between two cities on a day that is not cancelled."""
-    for number in session.ok("search_flights", origin_city=origin, destination_city=destination, date=day):
+    for number in session.ok("search_flights", origin_city=origin, destination_city=destination, date=day)[0]:
         if session.ok("get_flight_status", flight_number=number, date=day)[0] != "cancelled":
             return number
     raise AssertionError("no bookable flight")
@@ -23,7 +23,7 @@ def test_world_is_dense_and_deterministic(tv):
     for origin in cities[::7]:
         for destination in cities[3::9]:
             if origin != destination:
-                assert tv.ok("search_flights", origin_city=origin, destination_city=destination, date="2025-06-20")
+                assert tv.ok("search_flights", origin_city=origin, destination_city=destination, date="2025-06-20")[0]
     for city in cities:
         assert len(tv.ok("search_hotels", city=city)) == 5 and tv.ok("search_hotels", city=city, min_stars=5)
     again = ToolboxSession("travel")
@@ -58,26 +58,26 @@ def test_airport_codes_canonicalise(tv):
 
 
 def test_search_flights_and_pick_earliest(tv):
-    flights = tv.ok("search_flights", origin_city="London", destination_city="Tokyo", date="2025-06-20")
-    assert len(flights) >= 4  # two airports at each end
+    flights, day = tv.ok("search_flights", origin_city="London", destination_city="Tokyo", date="2025-06-20")
+    assert len(flights) >= 4 and day == "2025-06-20"  # two airports at each end; the day travels with the flights
     departures = [tv.ok("get_flight_details", flight_number=f, date="2025-06-20")[0] for f in flights]
     assert departures == sorted(departures)
-    earliest, departs = tv.ok("choose_earliest_flight", flight_numbers=list(reversed(flights)), date="2025-06-20")
-    assert (earliest, departs) == (flights[0], departures[0])
+    earliest, departs, day = tv.ok("choose_earliest_flight", flight_numbers=list(reversed(flights)), date="2025-06-20")
+    assert (earliest, departs, day) == (flights[0], departures[0], "2025-06-20")
     assert "same city" in tv.error("search_flights", origin_city="Paris", destination_city="Paris", date="2025-06-20")
     assert "no airport serves" in tv.error("search_flights", origin_city="Gotham", destination_city="Paris", date="2025-06-20")
     assert "they run from" in tv.error("search_flights", origin_city="Rome", destination_city="Paris", date="2025-09-20")
     assert "YYYY-MM-DD" in tv.error("search_flights", origin_city="Rome", destination_city="Paris", date="June 20")
     assert "is empty" in tv.error("choose_earliest_flight", flight_numbers=[], date="2025-06-20")
     assert "unknown flight" in tv.error("choose_earliest_flight", flight_numbers=["ZZ1"], date="2025-06-20")
-    for group in tv.values("flight_numbers"):
-        tv.ok("choose_earliest_flight", flight_numbers=group, date="2025-06-20")
+    assert "flight_numbers" not in tv.seed.toolbox.values  # lists come from a search
 
 
 def test_cheapest_flight_and_currencies(tv):
-    number, usd = tv.ok("find_cheapest_flight", origin_airport="LGW", destination_airport="NRT", date="2025-06-20")
+    number, usd, day = tv.ok("find_cheapest_flight", origin_airport="LGW", destination_airport="NRT", date="2025-06-20")
+    assert day == "2025-06-20"
     assert tv.world.flights[number]["origin"] == "LGW" and tv.world.flights[number]["destination"] == "NRT"
-    number_eur, eur = tv.ok("find_cheapest_flight", origin_airport="LGW", destination_airport="NRT", date="2025-06-20",
+    number_eur, eur, _ = tv.ok("find_cheapest_flight", origin_airport="LGW", destination_airport="NRT", date="2025-06-20",
                             currency="EUR")
     assert number_eur == number and eur == round(usd * 0.92, 2)
     assert "unknown airport code" in tv.error("find_cheapest_flight", origin_airport="XXX", destination_airport="NRT",
@@ -113,7 +113,7 @@ def test_hotels(tv):
     hotels = tv.ok("search_hotels", city="Barcelona", min_stars=4)
     stars = [tv.world.hotels[h]["stars"] for h in hotels]
     assert stars == sorted(stars, reverse=True) and min(stars) >= 4
-    name, address, star, currency = tv.ok("get_hotel_details", hotel_id=hotels[0])
+    _, address, star, currency = tv.ok("get_hotel_details", hotel_id=hotels[0])
     assert address.endswith(", Barcelona") and star == stars[0] and currency == "EUR"
     assert tv.ok("get_hotel_details", hotel_id=tv.ok("search_hotels", city="Tokyo")[0])[3] == "JPY"
     assert "between 1 and 5" in tv.error("search_hotels", city="Barcelona", min_stars=6)
@@ -125,20 +125,22 @@ def test_availability_and_price_comparison(tv):
     hotels = tv.ok("search_hotels", city="Paris")
     available, rooms, rate = tv.ok("check_room_availability", hotel_id=hotels[0], check_in="2025-06-20", nights=3)
     assert available == (rooms > 0) and rate > 0
-    best, total = tv.ok("compare_hotel_prices", hotel_ids=hotels, check_in="2025-06-20", nights=3)
+    best, total, check_in, nights = tv.ok("compare_hotel_prices", hotel_ids=hotels, check_in="2025-06-20", nights=3)
+    assert (check_in, nights) == ("2025-06-20", 3)  # the stay travels with the hotel chosen for it
     totals = {}
     for h in hotels:
         if tv.ok("check_room_availability", hotel_id=h, check_in="2025-06-20", nights=3)[0]:
             totals[h] = tv.ok("check_room_availability", hotel_id=h, check_in="2025-06-20", nights=3)[2] * 3
     assert best == min(totals, key=totals.get) and abs(total - totals[best]) < 0.05
-    _, in_yen = tv.ok("compare_hotel_prices", hotel_ids=hotels, check_in="2025-06-20", nights=3, currency="JPY")
+    _, in_yen, _, _ = tv.ok("compare_hotel_prices", hotel_ids=hotels, check_in="2025-06-20", nights=3, currency="JPY")
     assert abs(in_yen - total * 149.5) < 1
     assert "nights must be between" in tv.error("check_room_availability", hotel_id=hotels[0], check_in="2025-06-20", nights=0)
     assert "hotel stays on sale" in tv.error("check_room_availability", hotel_id=hotels[0], check_in="2025-06-01", nights=2)
     assert "is empty" in tv.error("compare_hotel_prices", hotel_ids=[], check_in="2025-06-20", nights=2)
     assert "unknown hotel" in tv.error("compare_hotel_prices", hotel_ids=["HTL-0000"], check_in="2025-06-20", nights=2)
-    for group in tv.values("hotel_ids"):
-        tv.ok("compare_hotel_prices", hotel_ids=group, check_in="2025-06-18", nights=2)
+    assert "hotel_ids" not in tv.seed.toolbox.values  # lists come from a search
+    for city in tv.values("city")[::5]:
+        tv.ok("compare_hotel_prices", hotel_ids=tv.ok("search_hotels", city=city), check_in="2025-06-18", nights=2)
 
 
 def test_booking_a_flight_and_cancelling_it():
@@ -170,7 +172,7 @@ def test_booking_a_hotel():
     assert check_out == "2025-06-24"
     assert session.ok("check_room_availability", hotel_id=hotel, check_in="2025-06-22", nights=2)[1] == before - 1
     assert session.ok("get_booking_details", booking_id=booking) == ("Kenji Tanaka", "2025-06-22", "confirmed")
-    status, refund = session.ok("cancel_booking", booking_id=booking)
+    _, refund = session.ok("cancel_booking", booking_id=booking)
     assert refund == session.world.state["bookings"][booking]["price_usd"]  # more than two days ahead: in full
     assert "full name" in session.error("book_hotel", hotel_id=hotel, check_in="2025-06-22", nights=2, guest_name="Kenji")
 
@@ -241,3 +243,48 @@ def test_sold_out_nights_block_bookings():
     assert "no room is free" in session.error("book_hotel", hotel_id=hotel, check_in=day, nights=1, guest_name="Maria Lopez")
     assert "none of these hotels has a room" in session.error("compare_hotel_prices", hotel_ids=[hotel], check_in=day, nights=1)
     assert session.world.state["next_booking"] == 40213  # nothing was booked
+
+
+def test_sense_rules_reject_requests_nobody_makes(tv):
+    from factory.sense import violations
+
+    def broken(tool, **args):
+        return violations(tv.seed.toolbox.tools[tool].sense, args, {})
+
+    trip = {"origin_airport": "LHR", "destination_airport": "NRT", "date": "2025-06-20"}
+    assert broken("find_cheapest_flight", **{**trip, "destination_airport": "LGW"})  # both serve London
+    assert broken("find_cheapest_flight", **trip, currency="EGP")
+    assert not broken("find_cheapest_flight", **trip, currency="JPY") and not broken("find_cheapest_flight", **trip, currency="EUR")
+    assert broken("search_flights", origin_city="Paris", destination_city="Paris", date="2025-06-20")
+    assert broken("book_hotel", hotel_id="HTL-1", check_in="2025-06-01", nights=2, guest_name="Maria Lopez")  # in the past
+    assert broken("compare_hotel_prices", hotel_ids=["HTL-1"], check_in="2025-06-20", nights=2)
+    assert broken("get_visa_requirement", citizenship="Japan", destination="Japan")
+    assert broken("create_traveller_profile", full_name="Liam Chen", email="maria.lopez@example.com")
+    assert not broken("create_traveller_profile", full_name="Liam Chen", email="liam.chen@example.com")
+
+
+def test_a_flight_travels_with_its_day(tv):
+    # the consumers of a flight take its day in the same group, with the role only flight producers give
+    for tool in ("get_flight_details", "get_flight_status", "book_flight"):
+        assert tv.seed.toolbox.tools[tool].groups == {"flight": "{flight_number} on {date}"}
+        assert tv.seed.specs[tool].param("date").role == "departure"
+    assert [o.role for o in tv.seed.specs["find_cheapest_flight"].returns if o.kind == "date"] == ["departure"]
+    assert tv.seed.specs["search_flights"].param("date").role is None  # "next friday" from another seed is fine
+    # ... and a hotel chosen for a stay is booked for that stay
+    assert tv.seed.toolbox.tools["book_hotel"].groups == {"stay": "{hotel_id} for {nights} night(s) from {check_in}"}
+    assert {p.role for p in tv.seed.specs["book_hotel"].parameters if p.name != "guest_name"} == {"stay"}
+    assert [o.role for o in tv.seed.specs["compare_hotel_prices"].returns if o.kind] == ["stay", "stay", "stay"]
+
+
+def test_facts_and_conditions(tv):
+    facts = tv.seed.toolbox.facts
+    hotel = tv.values("hotel_id")[0]
+    assert facts["hotel_id"](tv.world, hotel)["city"] == tv.world.hotels[hotel]["city"]
+    flight = tv.values("flight_number")[0]
+    lands_in = tv.ok("get_flight_details", flight_number=flight, date="2025-06-20")[2]
+    hotel_there = tv.ok("search_hotels", city=lands_in)[0]
+    assert facts["flight_number"](tv.world, flight) == {"country": facts["hotel_id"](tv.world, hotel_there)["country"]}
+    assert facts["booking_id"](tv.world, "BK-40211")["person_name"] == "Maria Lopez"
+    assert facts["travel_search_terms"](tv.world, "hotels in Paris") == {"city": "Paris", "country": "France"}
+    for condition in tv.seed.toolbox.conditions.values():
+        assert condition.context.format(**condition.fix_arguments) and condition.says

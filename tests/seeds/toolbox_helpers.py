@@ -8,7 +8,7 @@ from typing import Any
 from factory.config import resource_dir
 from factory.records import WorldSetup
 from factory.seeds import load_seeds
-from factory.simulator import Simulator, ToolResult
+from factory.world.simulator import Simulator, ToolResult
 
 
 class ToolboxSession:

@@ -1,0 +1,196 @@
+"""Sense rules: what a seed declares about when a call makes sense to a person.
+
+A tool lists its rules with `@toolbox.tool(sense=(...))`. Each rule looks at the concrete
+arguments of one call: the composer obeys a rule while it draws literal values, and the
+plausibility check (`factory.checks.plausibility`) applies it to every executed call, where
+nested values are known too. Thresholds that are a matter of policy (how far a person walks)
+live in `validators/`, not here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from datetime import date, datetime
+from typing import Any
+
+from factory.gazetteer import NOW, distance_km
+
+Limits = Mapping[str, Any]  # the plausibility policy's thresholds
+# Kinds that set the scene rather than say what a request is about: two requests for the same
+# day are not thereby about the same thing.
+SCENE_KINDS = frozenset({"date", "datetime"})
+
+
+def _same(a: Any, b: Any) -> bool:
+    if isinstance(a, str) and isinstance(b, str):
+        return " ".join(a.casefold().split()) == " ".join(b.casefold().split())
+    return a == b
+
+
+def _day(value: Any) -> date | None:
+    try:
+        return datetime.fromisoformat(str(value)).date()
+    except ValueError:
+        return None
+
+
+@dataclass(frozen=True)
+class Distinct:
+    """The parameters must differ (origin and destination, old and new slot)."""
+
+    params: tuple[str, ...]
+    kind = "distinct"
+
+    def violation(self, args: Mapping[str, Any], limits: Limits) -> str | None:
+        given = [(p, args[p]) for p in self.params if p in args]
+        for i, (p, a) in enumerate(given):
+            for q, b in given[i + 1:]:
+                if _same(a, b):
+                    return f"{p} and {q} are both {a!r}"
+        return None
+
+
+@dataclass(frozen=True)
+class Within:
+    """A number a person would use: a quantity, a price, a stay length."""
+
+    param: str
+    low: float
+    high: float
+    kind = "within"
+
+    @property
+    def params(self) -> tuple[str, ...]:
+        return (self.param,)
+
+    def violation(self, args: Mapping[str, Any], limits: Limits) -> str | None:
+        value = args.get(self.param)
+        if isinstance(value, (int, float)) and not isinstance(value, bool) and not self.low <= value <= self.high:
+            return f"{self.param}={value} is outside {self.low:g}..{self.high:g}"
+        return None
+
+
+@dataclass(frozen=True)
+class Around:
+    """A date or date-time near the simulated now: `before` days back to `after` days ahead."""
+
+    param: str
+    before: int
+    after: int
+    kind = "around"
+
+    @property
+    def params(self) -> tuple[str, ...]:
+        return (self.param,)
+
+    def violation(self, args: Mapping[str, Any], limits: Limits) -> str | None:
+        if self.param not in args:
+            return None
+        day = _day(args[self.param])
+        if day is None:
+            return None  # the tool itself rejects an unreadable date
+        offset = (day - NOW.date()).days
+        if not -self.before <= offset <= self.after:
+            return f"{self.param}={args[self.param]} is {offset:+d} days from today (allowed -{self.before}..+{self.after})"
+        return None
+
+
+@dataclass(frozen=True)
+class Trip:
+    """A journey between two points by a mode: no cycling between continents. The longest
+    straight-line distance per mode is policy (`max_trip_km` in validators/)."""
+
+    start: tuple[str, str]  # (latitude param, longitude param)
+    end: tuple[str, str]
+    mode: str  # the parameter naming the mode
+    kind = "trip"
+
+    @property
+    def params(self) -> tuple[str, ...]:
+        return (*self.start, *self.end, self.mode)
+
+    def violation(self, args: Mapping[str, Any], limits: Limits) -> str | None:
+        if not all(p in args for p in self.params):
+            return None
+        maximum = (limits.get("max_trip_km") or {}).get(str(args[self.mode]))
+        if maximum is None:
+            return None
+        km = distance_km(args[self.start[0]], args[self.start[1]], args[self.end[0]], args[self.end[1]])
+        if km > maximum:
+            return f"{km:,.0f} km by {args[self.mode]} (at most {maximum:,} km)"
+        return None
+
+
+@dataclass(frozen=True)
+class Sensible:
+    """A seed's own rule: `test(arguments)` is False when the call makes no sense."""
+
+    name: str
+    params: tuple[str, ...]
+    test: Callable[[Mapping[str, Any]], bool]
+    kind = "sensible"
+
+    def violation(self, args: Mapping[str, Any], limits: Limits) -> str | None:
+        if not all(p in args for p in self.params):
+            return None
+        return None if self.test(args) else self.name
+
+
+@dataclass(frozen=True)
+class Together:
+    """Nested values of these parameters must come from calls about the same things (a
+    temperature and a wind speed of the same city and day). Checked on the chain by the
+    plausibility check, which knows where each value came from."""
+
+    params: tuple[str, ...]
+    kind = "together"
+
+    def violation(self, args: Mapping[str, Any], limits: Limits) -> str | None:
+        return None  # needs the chain: factory.checks.plausibility applies it
+
+
+Rule = Distinct | Within | Around | Trip | Sensible | Together
+
+Subjects = dict[str, set]  # kind → literal values a call was given, directly or through the calls feeding it
+
+
+def same_subjects(a: Subjects, b: Subjects) -> bool:
+    """Whether two calls are about the same things: they share a kind, and agree on every kind
+    they share (the temperature and the wind of one city and one day)."""
+    shared = set(a) & set(b)
+    return bool(shared) and all(a[k] == b[k] for k in shared)
+
+
+def distinct(*params: str) -> Distinct:
+    return Distinct(tuple(params))
+
+
+def within(param: str, low: float, high: float) -> Within:
+    return Within(param, low, high)
+
+
+def around(param: str, *, before: int, after: int) -> Around:
+    return Around(param, before, after)
+
+
+def trip(*, start: tuple[str, str], end: tuple[str, str], mode: str) -> Trip:
+    return Trip(start, end, mode)
+
+
+def sensible(name: str, params: tuple[str, ...], test: Callable[[Mapping[str, Any]], bool]) -> Sensible:
+    return Sensible(name, tuple(params), test)
+
+
+def together(*params: str) -> Together:
+    return Together(tuple(params))
+
+
+def violations(rules: tuple[Rule, ...], args: Mapping[str, Any], limits: Limits) -> list[tuple[str, str]]:
+    """(rule kind, why) for every rule the arguments break."""
+    found = []
+    for rule in rules:
+        why = rule.violation(args, limits)
+        if why:
+            found.append((rule.kind, why))
+    return found
