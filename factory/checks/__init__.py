@@ -9,6 +9,8 @@ from factory.checks.context import CheckContext
 from factory.checks.distractors import check_distractors
 from factory.checks.execution import check_execution
 from factory.checks.faithfulness import check_faithfulness
+from factory.checks.judges import check_judge_plausibility, check_judge_semantics
+from factory.checks.plausibility import check_plausibility
 from factory.checks.structure import check_dataflow, check_format, check_signature
 from factory.records import CheckResult, Instance
 
@@ -17,8 +19,11 @@ CHECKS: dict[str, Callable[[Instance, CheckContext], CheckResult]] = {
     "signature": check_signature,
     "dataflow": check_dataflow,
     "execution": check_execution,
+    "plausibility": check_plausibility,
     "faithfulness": check_faithfulness,
     "distractors": check_distractors,
+    "judge_plausibility": check_judge_plausibility,
+    "judge_semantics": check_judge_semantics,
 }
 # The run-level check, near-duplicates, compares an instance with those kept before it:
 # factory.checks.duplicates.DuplicateIndex.

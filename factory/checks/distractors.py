@@ -1,10 +1,13 @@
-"""Distractor check: every offered non-gold tool keeps its distance from the gold tools."""
+"""Distractor check: every offered non-gold tool keeps its distance from the gold tools, and
+none is an alternative that yields what the chain needs from a gold call (run on the gold
+arguments), so the gold answer is the only right one."""
 
 from __future__ import annotations
 
 from factory.checks.context import CheckContext
-from factory.distractors import description_similarity, too_close
+from factory.distractors import alternative_to_gold, description_similarity, too_close
 from factory.records import CheckResult, Instance
+from factory.world.simulator import Simulator
 
 
 def check_distractors(instance: Instance, ctx: CheckContext) -> CheckResult:
@@ -16,6 +19,13 @@ def check_distractors(instance: Instance, ctx: CheckContext) -> CheckResult:
         sims = description_similarity(gold, distractors, ctx.embeddings)
         for c, tool in enumerate(distractors):
             why = too_close(tool, gold, sims[:, c], policy.get("min_name_distance"), policy.get("max_description_similarity"))
+            if why:
+                problems.append(why)
+    if instance.world is not None:
+        specs = {t.name: t for t in gold}
+        for tool in distractors:
+            why = alternative_to_gold(tool, instance.chain, instance.trace, specs,
+                                      lambda: Simulator(ctx.seeds, instance.world))
             if why:
                 problems.append(why)
     return CheckResult(name="distractors", passed=not problems, blocking=policy.blocking, reason="; ".join(problems[:5]))

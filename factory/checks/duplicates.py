@@ -1,14 +1,16 @@
-"""Near-duplicate removal across a run: the same chain with the same literal values, or the
-same gold tools in the same order with nearly the same query wording."""
+"""Near-duplicate removal across a run: the same chain with the same literal values; the same
+skeleton (tools and wiring) with only literals changed and nearly the same wording
+(Levenshtein ratio); or the same gold tools with nearly the same query meaning (embeddings)."""
 
 from __future__ import annotations
 
 from collections import defaultdict
 
+import Levenshtein
 import numpy as np
 
 from factory.checks.context import CheckContext
-from factory.records import CheckResult, Instance, content_hash
+from factory.records import CheckResult, Instance, Ref, content_hash
 
 
 def chain_signature(instance: Instance) -> str:
@@ -20,12 +22,21 @@ def chain_signature(instance: Instance) -> str:
     return content_hash(body)
 
 
+def skeleton(instance: Instance) -> str:
+    """The chain without its literal values: which tools, and which output feeds which parameter."""
+    calls = [(c.tool, sorted((k, a.ref if isinstance(a, Ref) else None) for k, a in c.arguments.items()), c.outputs)
+             for c in instance.chain.calls]
+    return content_hash([calls, sorted(t.name for t in instance.withheld_tools)])
+
+
 class DuplicateIndex:
     """The instances kept so far; `check` an instance against them before `add`ing it."""
 
     def __init__(self, ctx: CheckContext):
         self.ctx = ctx
         self.threshold = ctx.policy.checks["duplicates"].get("query_similarity")
+        self.ratio = ctx.policy.checks["duplicates"].get("skeleton_query_ratio")
+        self.skeletons: dict[str, list[tuple[str, str]]] = defaultdict(list)
         self.blocking = ctx.policy.checks["duplicates"].blocking
         self.enabled = ctx.policy.checks["duplicates"].enabled
         self.signatures: dict[str, str] = {}
@@ -38,6 +49,8 @@ class DuplicateIndex:
             pass
         elif same:
             reason = f"same chain and values as instance {same}"
+        elif worded := self._same_wording(instance):
+            reason = worded
         else:
             vector = self.ctx.embeddings.vectors([instance.query])[0]
             for other, other_vector in self.queries[tuple(instance.gold_tools)]:
@@ -47,7 +60,15 @@ class DuplicateIndex:
                     break
         return CheckResult(name="duplicates", passed=not reason, blocking=self.blocking, reason=reason)
 
+    def _same_wording(self, instance: Instance) -> str:
+        for other, query in self.skeletons[skeleton(instance)]:
+            ratio = Levenshtein.ratio(instance.query, query)
+            if ratio >= self.ratio:
+                return f"same skeleton as instance {other} with nearly the same wording (Levenshtein ratio {ratio:.2f})"
+        return ""
+
     def add(self, instance: Instance) -> None:
         self.signatures[chain_signature(instance)] = instance.id
+        self.skeletons[skeleton(instance)].append((instance.id, instance.query))
         vector = self.ctx.embeddings.vectors([instance.query])[0]
         self.queries[tuple(instance.gold_tools)].append((instance.id, vector))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from factory.checks.context import CheckContext
 from factory.records import CheckResult, Instance, Trace, value_matches_type
-from factory.simulator import Simulator, ToolCrash, run_chain
+from factory.world.simulator import Simulator, ToolCrash, run_chain
 
 
 def execute(instance: Instance, ctx: CheckContext) -> Trace:

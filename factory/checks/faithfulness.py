@@ -1,6 +1,7 @@
 """Query faithfulness: every literal argument is recoverable from the query (after normalising
-case, number formatting, date and time forms), and no tool name, or a near-miss of one,
-appears in it as an identifier. Plain words that happen to describe a tool are fine."""
+case, number formatting, date and time forms), no tool name, or a near-miss of one, appears
+in it as an identifier (plain words that happen to describe a tool are fine), and nothing
+reads as a template leftover (a step number, a doubled word, an empty slot)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from typing import Any
 import Levenshtein
 
 from factory.checks.context import CheckContext
-from factory.records import CheckResult, Instance, Value
+from factory.records import Chain, CheckResult, Instance, Value
 
 _QUOTES = str.maketrans({c: " " for c in "\"'`‘’“”"})
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
@@ -79,20 +80,32 @@ def found(form: str, query: str) -> bool:
     return re.search(rf"(?<![0-9a-z]){re.escape(form)}(?![0-9a-z])", query) is not None
 
 
-def missing_values(instance: Instance) -> list[str]:
-    query = normalise(instance.query)
+def missing_values(chain: Chain, query: str, free: set[tuple[int, str]] | None = None) -> list[str]:
+    """Literal arguments the query does not state. A fix-up call's arguments count too, unless
+    they are `free` (call index, argument): any valid value restores the condition."""
+    query = normalise(query)
     missing = []
-    for index, call in enumerate(instance.chain.calls):
-        if call.fixes is not None:
-            continue  # a state fix-up is for the agent to discover; the query does not ask for it
+    for index, call in enumerate(chain.calls):
         for name, arg in call.arguments.items():
-            if not isinstance(arg, Value):
+            if not isinstance(arg, Value) or (call.fixes is not None and (index, name) in (free or set())):
                 continue
             for group in value_groups(arg.value):
                 if not any(found(normalise(form), query) for form in group):
                     missing.append(f"call {index + 1} {call.tool}.{name}={arg.value!r}")
                     break
     return missing
+
+
+def free_arguments(instance: Instance, ctx: CheckContext) -> set[tuple[int, str]]:
+    """(call, argument) of fix-up calls whose condition accepts any value for the argument."""
+    free = set()
+    for index, call in enumerate(instance.chain.calls):
+        spec = instance.tool(call.tool)
+        seed = ctx.seeds.get(spec.toolbox or "") if spec and call.fixes else None
+        condition = seed.toolbox.conditions.get(call.fixes) if seed else None
+        if call.fixes is not None:
+            free |= {(index, name) for name in call.arguments if condition is None or name in condition.free}
+    return free
 
 
 def leaked_names(query: str, tool_names: list[str], max_distance: int) -> list[str]:
@@ -110,9 +123,27 @@ def leaked_names(query: str, tool_names: list[str], max_distance: int) -> list[s
     return leaks
 
 
+_GLITCHES = (
+    (re.compile(r"\bsteps? \d+\b", re.IGNORECASE), "names a step number"),
+    (re.compile(r"\b(\w+)\s+\1\b", re.IGNORECASE), "doubled word"),
+    (re.compile(r"[{}\[\]]|\(\s*\)|\s[,.?!]|,\s*[,.?]"), "empty slot or stray punctuation"),
+)
+
+
+def text_glitches(query: str) -> list[str]:
+    """What reads as a template leftover: step numbers, doubled words, empty slots."""
+    found = []
+    for pattern, what in _GLITCHES:
+        match = pattern.search(query)
+        if match:
+            found.append(f"{what}: {match.group(0)!r}")
+    return found
+
+
 def check_faithfulness(instance: Instance, ctx: CheckContext) -> CheckResult:
     policy = ctx.policy.checks["faithfulness"]
-    problems = [f"value not stated: {m}" for m in missing_values(instance)]
+    problems = [f"value not stated: {m}" for m in missing_values(instance.chain, instance.query, free_arguments(instance, ctx))]
+    problems += [f"query {g}" for g in text_glitches(instance.query)]
     names = [t.name for t in (*instance.tools, *instance.withheld_tools)]
     problems += [f"tool name in query: {leak}" for leak in leaked_names(instance.query, names, policy.get("name_distance"))]
     return CheckResult(name="faithfulness", passed=not problems, blocking=policy.blocking, reason="; ".join(problems[:5]))

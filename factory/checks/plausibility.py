@@ -1,0 +1,268 @@
+"""Plausibility: would a person make this request? The composer obeys these rules while it
+builds a chain; this check applies them to the executed instance, where nested values are
+known too, so whatever slips through (or comes from a model) is a counted reject.
+
+Rules: `link` (an output feeds only a parameter of its kind and role, across seeds only
+through a declared bridge), `group` (values that belong together come together), `sense` (the
+seed's rules per tool, factory.sense), `coherent` (literals agree with what the others imply,
+`Toolbox.facts_about`), `undone` (actions that cancel each other out), `round_trip` (a call that
+gives back what the user already said), `no_op` (an action that leaves the world as it found
+it), `unrelated` (independent parts of one request share nothing they are about), `withheld`
+(an insufficient-information item's missing value truly cannot be had).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import networkx as nx
+
+from factory.chains.pool import groups_of, links_to
+from factory.checks.context import CheckContext
+from factory.distractors import alternative_to_gold
+from factory.milestones import needed_values
+from factory.records import CheckResult, Instance, Ref, Value
+from factory.scenarios import needed_kinds, producers_of
+from factory.sense import SCENE_KINDS, Distinct, Together, same_subjects, violations
+from factory.world.simulator import Simulator
+
+RULES = ("link", "group", "sense", "coherent", "no_op", "undone", "round_trip", "unrelated", "withheld")
+
+
+def _link_problems(instance: Instance, ctx: CheckContext) -> list[str]:
+    producers = instance.chain.producers()
+    problems = []
+    for index, call in enumerate(instance.chain.calls):
+        consumer = instance.tool(call.tool)
+        for name, arg in call.arguments.items():
+            if not isinstance(arg, Ref) or consumer is None:
+                continue
+            source = instance.chain.calls[producers[arg.ref]]
+            producer = instance.tool(source.tool)
+            out = producer.returns[source.outputs.index(arg.ref)]
+            param = consumer.param(name)
+            if out.kind is None and param is not None and param.kind is None:
+                continue  # tools a model wrote declare no kinds: their links are the model's to judge
+            if param is not None and not links_to(out, param, producer, consumer, ctx.bridges):
+                problems.append(f"call {index + 1} {call.tool}.{name} ({param.kind}/{param.role}) takes "
+                                f"{source.tool}.{out.name} ({out.kind}/{out.role})")
+    return problems
+
+
+def _group_problems(instance: Instance, ctx: CheckContext) -> list[str]:
+    producers = instance.chain.producers()
+    problems = []
+    for index, call in enumerate(instance.chain.calls):
+        spec = instance.tool(call.tool)
+        if spec is None:
+            continue
+        for group in groups_of(spec, ctx.entry(spec), ctx.joint_kinds):
+            args = [call.arguments.get(p) for p in group.params]
+            given = [a for a in args if a is not None]
+            sources = {producers[a.ref] if isinstance(a, Ref) else "literal" for a in given}
+            if given and (len(given) < len(args) or len(sources) > 1):
+                problems.append(f"call {index + 1} {call.tool}: {', '.join(group.params)} mix "
+                                f"{'a literal and nested values' if 'literal' in sources else 'values of different calls'}")
+    return problems
+
+
+def _subjects(instance: Instance, index: int, memo: dict[int, dict[str, set]]) -> dict[str, set]:
+    """What call `index` is about: the literal values of kinds it was given, directly or through
+    the calls that fed it."""
+    if index not in memo:
+        call = instance.chain.calls[index]
+        spec = instance.tool(call.tool)
+        producers = instance.chain.producers()
+        about: dict[str, set] = {}
+        for name, arg in call.arguments.items():
+            param = spec.param(name) if spec else None
+            if isinstance(arg, Ref):
+                for kind, values in _subjects(instance, producers[arg.ref], memo).items():
+                    about.setdefault(kind, set()).update(values)
+            elif param is not None and param.kind and isinstance(arg.value, (str, int, float)):
+                about.setdefault(param.kind, set()).add(arg.value)
+        memo[index] = about
+    return memo[index]
+
+
+def _together_problem(instance: Instance, index: int, params: tuple[str, ...], memo: dict[int, dict[str, set]]) -> str | None:
+    call = instance.chain.calls[index]
+    producers = instance.chain.producers()
+    nested = [(p, _subjects(instance, producers[call.arguments[p].ref], memo)) for p in params
+              if isinstance(call.arguments.get(p), Ref)]
+    for i, (p, a) in enumerate(nested):
+        for q, b in nested[i + 1:]:
+            if not same_subjects(a, b):
+                return f"{p} and {q} come from calls about different things"
+    return None
+
+
+def _sense_problems(instance: Instance, ctx: CheckContext, limits: dict[str, Any]) -> list[str]:
+    problems = []
+    memo: dict[int, dict[str, set]] = {}
+    for step in instance.trace.steps:
+        entry = ctx.entry(instance.tool(step.tool))
+        rules = entry.sense if entry else ()
+        for kind, why in violations(rules, step.arguments, limits):
+            problems.append(f"call {step.call + 1} {step.tool}: {kind}: {why}")
+        for rule in rules:
+            if isinstance(rule, Together) and (why := _together_problem(instance, step.call, rule.params, memo)):
+                problems.append(f"call {step.call + 1} {step.tool}: together: {why}")
+    return problems
+
+
+def _literals(instance: Instance) -> list[tuple[int, str, str, object, str | None]]:
+    """(call, parameter, kind, value, role) of every literal argument of a task call."""
+    found = []
+    for index, call in enumerate(instance.chain.calls):
+        spec = instance.tool(call.tool)
+        for name, arg in call.arguments.items():
+            param = spec.param(name) if spec else None
+            if call.fixes is None and isinstance(arg, Value) and param is not None and param.kind:
+                found.append((index, name, param.kind, arg.value, param.role))
+    return found
+
+
+def _coherent_problems(instance: Instance, ctx: CheckContext) -> list[str]:
+    """Literals agree with what the others imply: no alert in Japan asked about in Lyon. A
+    literal a distinct rule sets apart (the other end of a trip) may differ."""
+    if instance.world is None:
+        return []
+    apart = set()
+    for index, call in enumerate(instance.chain.calls):
+        entry = ctx.entry(instance.tool(call.tool))
+        apart |= {(index, p) for rule in (entry.sense if entry else ()) if isinstance(rule, Distinct) for p in rule.params}
+    literals = [lit for lit in _literals(instance) if (lit[0], lit[1]) not in apart]
+    problems = []
+    for index, name, kind, value, role in literals:
+        facts = ctx.facts_of(kind, value, instance.world.seed, role)
+        for other_index, other_name, other_kind, other, _ in literals:
+            if other_kind != kind and other_kind in facts and facts[other_kind] != other:
+                problems.append(f"call {index + 1} {name}={value!r} implies {other_kind} {facts[other_kind]!r}, "
+                                f"but call {other_index + 1} {other_name} is {other!r}")
+    return problems
+
+
+def _no_op_problems(instance: Instance, ctx: CheckContext) -> list[str]:
+    if instance.world is None:
+        return []
+    before = Simulator(ctx.seeds, instance.world).snapshot()
+    problems = []
+    for step in instance.trace.steps:
+        entry = ctx.entry(instance.tool(step.tool))
+        if entry and "state_change" in entry.tags and step.state == before:
+            problems.append(f"call {step.call + 1} {step.tool} leaves the world as it found it")
+        before = step.state
+    return problems
+
+
+def _undone_problems(instance: Instance, ctx: CheckContext) -> list[str]:
+    """A request whose actions leave the world exactly as it was (book, then cancel) asks for nothing."""
+    if instance.world is None or not instance.trace.steps:
+        return []
+    actions = [s for s in instance.trace.steps if instance.chain.calls[s.call].fixes is None
+               and (entry := ctx.entry(instance.tool(s.tool))) is not None and "state_change" in entry.tags]
+    if len(actions) < 2:
+        return []  # a single action changing nothing is the no_op rule's
+    before = Simulator(ctx.seeds, instance.world).snapshot()
+    fixes = [s for s in instance.trace.steps if instance.chain.calls[s.call].fixes is not None]
+    if fixes:
+        return []  # fix-ups change the state on purpose; their net effect is not the request's
+    if instance.trace.steps[-1].state == before:
+        return [f"calls {', '.join(str(s.call + 1) for s in actions)} undo each other: the world ends as it began"]
+    return []
+
+
+def _round_trip_problems(instance: Instance) -> list[str]:
+    """A call that only gives back what the user already said (the phone number of the contact
+    whose number is X; the address of the point geocoded from that address) is pointless."""
+    stated = {(kind, value.casefold()) for _, _, kind, value, _ in _literals(instance) if isinstance(value, str)}
+    problems = []
+    for step in instance.trace.steps:
+        spec = instance.tool(step.tool)
+        call = instance.chain.calls[step.call]
+        for out, (var, value) in zip(spec.returns if spec else [], step.outputs.items(), strict=False):
+            literal_here = any(isinstance(a, Value) and a.value == value for a in call.arguments.values())
+            if out.kind and isinstance(value, str) and (out.kind, value.casefold()) in stated and not literal_here:
+                problems.append(f"call {step.call + 1} {step.tool} gives back {value!r}, which the request already states")
+    return problems
+
+
+def _unrelated_problems(instance: Instance) -> list[str]:
+    """Parts of the request with no data flow between them must name a common thing."""
+    chain = instance.chain
+    tasks = [i for i, c in enumerate(chain.calls) if c.fixes is None]
+    graph = nx.Graph()
+    graph.add_nodes_from(tasks)
+    graph.add_edges_from((i, j) for i, j in chain.graph().edges if i in tasks and j in tasks)
+    parts = [sorted(c) for c in nx.connected_components(graph)]
+    if len(parts) < 2:
+        return []
+    things = []
+    for part in parts:
+        named = set()
+        for i in part:
+            spec = instance.tool(chain.calls[i].tool)
+            for name, arg in chain.calls[i].arguments.items():
+                param = spec.param(name) if spec else None
+                # A kind-less parameter (a model-written tool) ties parts by its value alone.
+                if (isinstance(arg, Value) and param is not None and param.kind not in SCENE_KINDS
+                        and isinstance(arg.value, str)):
+                    named.add((param.kind or "", param.role, arg.value.casefold()))
+        things.append(named)
+    tied = nx.Graph()
+    tied.add_nodes_from(range(len(parts)))
+    tied.add_edges_from((a, b) for a in range(len(parts)) for b in range(a + 1, len(parts)) if things[a] & things[b])
+    if nx.is_connected(tied):
+        return []
+    return [f"calls {' / '.join('+'.join(str(i + 1) for i in p) for p in parts)} are separate requests about nothing in common"]
+
+
+def _withheld_problems(instance: Instance, ctx: CheckContext) -> list[str]:
+    """An insufficient-information item is honest: nothing offered yields the withheld value
+    (no tool produces its kind, none run on the same arguments gives it) and the query does
+    not state it."""
+    problems = []
+    specs = {t.name: t for t in (*instance.tools, *instance.withheld_tools)}
+    for withheld in instance.withheld_tools:
+        for index, call in enumerate(instance.chain.calls):
+            if call.tool != withheld.name:
+                continue
+            kinds = needed_kinds(instance.chain, specs, index)
+            problems += [f"offered {t} produces what {withheld.name} would give" for t in producers_of(kinds, instance.tools)]
+            if instance.world is not None:
+                for tool in instance.tools:
+                    why = alternative_to_gold(tool, instance.chain, instance.trace, specs,
+                                              lambda: Simulator(ctx.seeds, instance.world), calls={index})
+                    if why:
+                        problems.append(why)
+            query = instance.query.casefold()
+            for value in needed_values(instance.chain, instance.trace, index):
+                if isinstance(value, str) and len(value) > 2 and value.casefold() in query:
+                    problems.append(f"the query states {value!r}, which only {withheld.name} was to give")
+    return problems
+
+
+def plausibility_problems(instance: Instance, ctx: CheckContext) -> list[str]:
+    """'rule: detail' for every rule the instance breaks."""
+    policy = ctx.policy.checks["plausibility"]
+    limits = dict(policy.model_extra or {})
+    skip = set(limits.get("skip", []))
+    found = {
+        "link": lambda: _link_problems(instance, ctx),
+        "group": lambda: _group_problems(instance, ctx),
+        "sense": lambda: _sense_problems(instance, ctx, limits),
+        "coherent": lambda: _coherent_problems(instance, ctx),
+        "no_op": lambda: _no_op_problems(instance, ctx),
+        "undone": lambda: _undone_problems(instance, ctx),
+        "round_trip": lambda: _round_trip_problems(instance),
+        "unrelated": lambda: _unrelated_problems(instance),
+        "withheld": lambda: _withheld_problems(instance, ctx),
+    }
+    return [f"{rule}: {problem}" for rule in RULES if rule not in skip for problem in found[rule]()]
+
+
+def check_plausibility(instance: Instance, ctx: CheckContext) -> CheckResult:
+    problems = plausibility_problems(instance, ctx)
+    return CheckResult(name="plausibility", passed=not problems, blocking=ctx.policy.checks["plausibility"].blocking,
+                       reason="; ".join(problems[:5]))

@@ -1,0 +1,281 @@
+"""Each plausibility rule passes a sensible request and rejects the absurd one it exists for,
+and the composer obeys the same rules while it builds chains."""
+
+import random
+from pathlib import Path
+
+import pytest
+
+from factory import __version__
+from factory.chains.code import parse_chain
+from factory.chains.composer import compose
+from factory.checks.context import CheckContext
+from factory.checks.plausibility import plausibility_problems
+from factory.checks.policy import load_policy
+from factory.config import resource_dir
+from factory.records import Instance, Provenance, WorldSetup
+from factory.seed_checks import library_pool
+from factory.seeds import load_seed
+from factory.world.simulator import Simulator, run_chain
+from tests.conftest import write_seed
+
+TRIPS = '''
+    import random
+    from dataclasses import dataclass
+    from typing import Annotated, Literal
+    from factory.sense import distinct, trip, within, together
+    from factory.toolbox import Kind, Toolbox, World, world
+
+    toolbox = Toolbox()
+    City = Annotated[str, Kind("city")]
+    Lat = Annotated[float, Kind("latitude")]
+    Lon = Annotated[float, Kind("longitude")]
+    PLACES = {"Paris": (48.8566, 2.3522), "Lyon": (45.764, 4.8357), "Tokyo": (35.6762, 139.6503)}
+    HOTELS = {"H-PAR": "Paris", "H-TOK": "Tokyo"}
+
+    @toolbox.world
+    def build(rng: random.Random) -> World:
+        return World(state={"home": "Paris"})
+
+    @toolbox.values_for("city")
+    def cities(w): return sorted(PLACES)
+
+    @toolbox.values_for("hotel_id")
+    def hotels(w): return sorted(HOTELS)
+
+    @toolbox.values_for("latitude", "longitude")
+    def points(w): return [PLACES[c] for c in sorted(PLACES)]
+
+    @toolbox.facts_about("hotel_id")
+    def hotel_facts(w, hotel): return {"city": HOTELS[hotel]}
+
+    @toolbox.tool(asks=("where is {city}?", "locate {city}", "find {city} on the map"),
+                  gives={"latitude,longitude": "the centre of {city}"})
+    def locate(city: City) -> tuple[Lat, Lon]:
+        """Centre of a city.
+
+        Args:
+            city: The city.
+
+        Returns:
+            latitude: its latitude.
+            longitude: its longitude.
+        """
+        return PLACES[city]
+
+    @toolbox.tool(asks=("how long from {start} to {end} by {mode}?", "time a trip from {start} to {end} by {mode}",
+                        "estimate the {mode} time from {start} to {end}"),
+                  groups={"start": "{from_lat}, {from_lon}", "end": "{to_lat}, {to_lon}"},
+                  sense=(trip(start=("from_lat", "from_lon"), end=("to_lat", "to_lon"), mode="mode"),))
+    def travel_time(from_lat: Lat, from_lon: Lon, to_lat: Lat, to_lon: Lon,
+                    mode: Literal["walking", "driving"]) -> int:
+        """Minutes between two points.
+
+        Args:
+            from_lat: Start latitude.
+            from_lon: Start longitude.
+            to_lat: End latitude.
+            to_lon: End longitude.
+            mode: How.
+
+        Returns:
+            minutes: the time.
+        """
+        return 10
+
+    @toolbox.tool(asks=("move my home to {city}", "make {city} my home", "set my home city to {city}"),
+                  tags=("state_change",))
+    def move_home(city: City) -> str:
+        """Set the home city.
+
+        Args:
+            city: The new home.
+
+        Returns:
+            home: the home city now.
+        """
+        world().state["home"] = city
+        return city
+
+    @toolbox.tool(asks=("which city is {hotel_id} in?", "find the city of {hotel_id}", "where is {hotel_id}?"),
+                  gives={"city": "the city of {hotel_id}"})
+    def hotel_city(hotel_id: Annotated[str, Kind("hotel_id")]) -> City:
+        """City of a hotel.
+
+        Args:
+            hotel_id: The hotel.
+
+        Returns:
+            city: its city.
+        """
+        return HOTELS[hotel_id]
+
+    @toolbox.tool(asks=("how far is {a} from {b}?", "distance from {a} to {b}", "measure {a} to {b}"),
+                  sense=(distinct("a", "b"),))
+    def distance(a: City, b: City) -> float:
+        """Distance between cities.
+
+        Args:
+            a: One city.
+            b: Another.
+
+        Returns:
+            km: the distance.
+        """
+        return 1.0
+
+    @toolbox.tool(asks=("order {n} maps of {city}", "buy {n} maps of {city}", "get me {n} maps of {city}"),
+                  sense=(within("n", 1, 5),))
+    def buy_maps(city: City, n: int) -> float:
+        """Buy maps.
+
+        Args:
+            city: Of which city.
+            n: How many.
+
+        Returns:
+            price: the price.
+        """
+        return 2.0 * n
+
+    @toolbox.tool(asks=("what city is at {lat}, {lon}?", "name the city at {lat}, {lon}", "which city lies at {lat}, {lon}?"))
+    def city_at(lat: Lat, lon: Lon) -> City:
+        """The city at a point.
+
+        Args:
+            lat: Latitude.
+            lon: Longitude.
+
+        Returns:
+            city: the city there.
+        """
+        return next(c for c, p in PLACES.items() if p == (lat, lon))
+
+    @toolbox.tool(asks=("compare {x} and {y}", "relate {x} to {y}", "combine {x} with {y}"),
+                  sense=(together("x", "y"),))
+    def combine(x: Lat, y: Lon) -> float:
+        """Combine two numbers.
+
+        Args:
+            x: One.
+            y: Other.
+
+        Returns:
+            z: result.
+        """
+        return x + y
+'''
+
+
+@pytest.fixture(scope="module")
+def trips(tmp_path_factory):
+    seed = load_seed(write_seed(tmp_path_factory.mktemp("seeds"), "trips", TRIPS))
+    ctx = CheckContext({"trips": seed}, load_policy(Path(resource_dir("validators"))))
+    return seed, ctx
+
+
+def instance(seed, code):
+    chain = parse_chain(code, seed.specs)
+    setup = WorldSetup(toolboxes=["trips"], seed=0)
+    trace = run_chain(chain, seed.specs, Simulator({"trips": seed}, setup))
+    assert trace.ok, trace
+    return Instance(domain="Trips", query="q", tools=[seed.specs[c.tool] for c in chain.calls],
+                    gold_tools=[c.tool for c in chain.calls], chain=chain, trace=trace, depth=chain.depth(),
+                    shape=chain.shape(), world=setup, provenance=Provenance(generator="t", seed=0, attempt=0,
+                                                                             factory_version=__version__))
+
+
+def problems(trips, code):
+    seed, ctx = trips
+    return plausibility_problems(instance(seed, code), ctx)
+
+
+def test_sensible_requests_pass(trips):
+    assert problems(trips, 'a, b = locate(city="Paris")\nm = travel_time(from_lat=a, from_lon=b, to_lat=48.85, to_lon=2.35, mode="walking")') == []
+    assert problems(trips, 'c = hotel_city(hotel_id="H-TOK")\np = buy_maps(city=c, n=2)') == []
+
+
+def test_trip_rule_rejects_walking_between_countries(trips):
+    found = problems(trips, 'a, b = locate(city="Tokyo")\nm = travel_time(from_lat=a, from_lon=b, to_lat=48.8566, to_lon=2.3522, mode="walking")')
+    assert found and found[0].startswith("sense:") and "trip" in found[0] and "km by walking" in found[0]
+
+
+def test_group_rule_rejects_a_point_with_a_literal_half(trips):
+    found = problems(trips, 'a, b = locate(city="Paris")\nm = travel_time(from_lat=a, from_lon=2.35, to_lat=48.85, to_lon=2.35, mode="driving")')
+    assert any(p.startswith("group:") and "literal and nested" in p for p in found)
+
+
+def test_distinct_and_within_rules(trips):
+    assert any("distinct" in p for p in problems(trips, 'd = distance(a="Lyon", b="Lyon")'))
+    assert any("within" in p and "n=40" in p for p in problems(trips, 'p = buy_maps(city="Lyon", n=40)'))
+
+
+def test_together_rule_wants_nested_values_about_the_same_thing(trips):
+    same = 'a, b = locate(city="Lyon")\nz = combine(x=a, y=b)'
+    assert problems(trips, same) == []
+    apart = 'a, b = locate(city="Lyon")\nc, d = locate(city="Tokyo")\nz = combine(x=a, y=d)'
+    assert any("together" in p for p in problems(trips, apart.replace("c, d = locate", "c, d = locate")))
+
+
+def test_no_op_rule_rejects_an_action_that_changes_nothing(trips):
+    assert any(p.startswith("no_op:") for p in problems(trips, 'h = move_home(city="Paris")'))
+    assert problems(trips, 'h = move_home(city="Lyon")') == []
+
+
+def test_unrelated_rule_wants_independent_parts_to_share_a_thing(trips):
+    assert problems(trips, 'a, b = locate(city="Lyon")\np = buy_maps(city="Lyon", n=2)') == []
+    found = problems(trips, 'a, b = locate(city="Lyon")\np = buy_maps(city="Tokyo", n=2)')
+    assert any(p.startswith("unrelated:") for p in found)
+
+
+def test_coherent_rule_rejects_literals_that_contradict_each_others_facts(trips):
+    found = problems(trips, 'c = hotel_city(hotel_id="H-TOK")\np = buy_maps(city="Paris", n=1)')
+    assert any(p.startswith("coherent:") and "'Tokyo'" in p for p in found)
+
+
+def test_link_rule_rejects_a_role_mismatch(tmp_path):
+    code = TRIPS.replace('def hotel_city(hotel_id: Annotated[str, Kind("hotel_id")]) -> City:',
+                         'def hotel_city(hotel_id: Annotated[str, Kind("hotel_id")]) -> Annotated[str, Kind("city", role="hotel")]:')
+    seed = load_seed(write_seed(tmp_path, "trips", code))
+    ctx = CheckContext({"trips": seed}, load_policy(Path(resource_dir("validators"))))
+    found = plausibility_problems(instance(seed, 'c = hotel_city(hotel_id="H-TOK")\np = buy_maps(city=c, n=1)'), ctx)
+    assert any(p.startswith("link:") for p in found)
+
+
+def test_policy_can_skip_a_rule(trips, tmp_path):
+    seed, _ = trips
+    (tmp_path / "default.toml").write_text(Path(resource_dir("validators"), "default.toml").read_text()
+                                           .replace("skip = []", 'skip = ["no_op"]'))
+    ctx = CheckContext({"trips": seed}, load_policy(tmp_path))
+    assert plausibility_problems(instance(seed, 'h = move_home(city="Paris")'), ctx) == []
+
+
+def test_the_composer_obeys_the_rules_it_can_see_before_execution(trips):
+    seed, ctx = trips
+    pool = library_pool({"trips": seed})
+    pool.limits = dict(ctx.policy.checks["plausibility"].model_extra)
+    for k in range(60):
+        for shape in ([(0, 1)], []):
+            chain = compose(pool, 2, shape, random.Random(k))
+            if chain is None:
+                continue
+            found = plausibility_problems(instance(seed, render(chain)), ctx)
+            assert not [p for p in found if p.split(":")[0] in ("group", "coherent", "unrelated")], found
+            assert not [p for p in found if "distinct" in p or "within" in p], found
+
+
+def render(chain):
+    from factory.chains.code import render_chain
+
+    return render_chain(chain)
+
+
+def test_undone_rule_rejects_actions_that_cancel_out(trips):
+    assert any(p.startswith("undone:") for p in problems(trips, 'a = move_home(city="Lyon")\nb = move_home(city="Paris")'))
+    assert not any(p.startswith("undone:") for p in problems(trips, 'a = move_home(city="Lyon")\nb = move_home(city="Tokyo")'))
+
+
+def test_round_trip_rule_rejects_a_call_that_gives_back_what_the_user_said(trips):
+    found = problems(trips, 'a, b = locate(city="Lyon")\nc = city_at(lat=a, lon=b)')
+    assert any(p.startswith("round_trip:") and "'Lyon'" in p for p in found)
+    assert not any(p.startswith("round_trip:") for p in problems(trips, 'a, b = locate(city="Lyon")\nc = city_at(lat=48.8566, lon=2.3522)'))
