@@ -3,13 +3,14 @@
 VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+TORCH_INDEX ?=
 
 .PHONY: demo test
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
-	# The CPU build of torch first, so nothing pulls a CUDA build.
-	$(PY) -m pip install --quiet torch==2.13.0
+	# The CPU build of torch first, so nothing pulls a CUDA build (TORCH_INDEX: see README).
+	$(PY) -m pip install --quiet torch==2.13.0 $(if $(TORCH_INDEX),--index-url $(TORCH_INDEX))
 	$(PY) -m pip install --quiet -e ".[test]"
 	touch $(STAMP)
 

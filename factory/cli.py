@@ -4,15 +4,17 @@ from __future__ import annotations
 
 import functools
 import sys
+import warnings
 from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any, Optional
 
 import typer
 from rich.console import Console
+from rich.text import Text
 
 from factory.config import offline_defaults
-from factory.errors import FactoryError
+from factory.errors import FactoryError, FactoryWarning
 
 app = typer.Typer(
     help="Generate fresh, verified, executable benchmarks of nested tool use, and score models on them.",
@@ -32,13 +34,30 @@ def main(
     _state["debug"] = debug
 
 
+def _warning_printer(previous: Callable[..., None]) -> Callable[..., None]:
+    """Warnings the user can act on become one yellow line; others keep their usual format."""
+
+    def show(message: Any, category: type[Warning], *args: Any, **kwargs: Any) -> None:
+        if issubclass(category, FactoryWarning):
+            err_console.print(Text.assemble(("warning: ", "yellow"), str(message)), soft_wrap=True)
+        else:
+            previous(message, category, *args, **kwargs)
+
+    return show
+
+
 def command(fn: Callable[..., Any]) -> Callable[..., Any]:
-    """Run a command body: a FactoryError is one red line and exit code 1; tracebacks only with --debug."""
+    """Run a command body: a FactoryError is one red line and exit code 1; tracebacks only with
+    --debug; a FactoryWarning is one yellow line. (A command line typer cannot parse is a usage
+    error: typer prints the usage and exits 2.)"""
 
     @functools.wraps(fn)
     def run(*args: Any, **kwargs: Any) -> Any:
         try:
-            return fn(*args, **kwargs)
+            with warnings.catch_warnings():
+                warnings.simplefilter("always", FactoryWarning)
+                warnings.showwarning = _warning_printer(warnings.showwarning)
+                return fn(*args, **kwargs)
         except FactoryError as exc:
             if _state["debug"]:
                 raise
@@ -59,13 +78,26 @@ def settings(**flags: Any):
 
 @app.command()
 @command
-def domains() -> None:
+def domains(
+    check: Annotated[bool, typer.Option("--check", help="Also check every seed's declarations (phrasings, descriptions, groups, sense rules, fix-ups) and list the problems.")] = False,
+) -> None:
     """List the seed domains (offline generation works for these) with their tool counts."""
     from rich.table import Table
 
     from factory.seeds import load_seeds
 
     seeds = load_seeds(settings().seeds_dir)
+    if check:
+        from factory.seed_checks import library_pool, seed_problems
+
+        pool = library_pool(seeds)
+        problems = [p for seed in seeds.values() for p in seed_problems(seed, pool)]
+        for problem in problems:
+            console.print(problem, highlight=False, soft_wrap=True)
+        console.print(f"{len(problems)} declaration problem(s) in {len(seeds)} seeds")
+        if problems:
+            raise typer.Exit(1)
+        return
     table = Table("domain", "slug", "tools", "subdomains")
     for seed in seeds.values():
         table.add_row(seed.domain, seed.slug, str(len(seed.specs)), ", ".join(seed.scenario.subdomains))
@@ -80,30 +112,40 @@ def generate(
     domain: Annotated[str, typer.Option("--domain", "-d", help="Seed domain (forgiving match; 'Domain/Subdomain' picks a subdomain; 'all' mixes every seed).")],
     n: Annotated[int, typer.Option("-n", help="Number of instances to keep.")] = 50,
     seed: Annotated[int, typer.Option("--seed", help="Run seed: the same seed and options give the same dataset bytes.")] = 0,
-    max_depth: Annotated[int, typer.Option("--max-depth", help="Maximum nesting depth (1-5).")] = 3,
+    max_depth: Annotated[int, typer.Option("--max-depth", help="Maximum nesting depth (1-5).")] = 5,
     min_depth: Annotated[int, typer.Option("--min-depth", help="Minimum nesting depth.")] = 1,
     shape: Annotated[Optional[str], typer.Option("--shape", help="Shape family (chain, fan-out, fan-in, diamond, dag, mixed, independent, single) or an exact shape like '3:1>2,2>3'.")] = None,
     distractors: Annotated[int, typer.Option("--distractors", help="Distractor tools offered per instance.")] = 5,
     split: Annotated[str, typer.Option("--split", help="Split name in the exported dataset.")] = "test",
     out: Annotated[Optional[Path], typer.Option("--out", "-o", help="Run directory (default: generated/<domain>/<run-id>/).")] = None,
     max_attempts: Annotated[Optional[int], typer.Option("--max-attempts", help="Stop after this many candidates (default 20n+50).")] = None,
-    fresh: Annotated[bool, typer.Option("--fresh", help="Discard an existing run in the directory instead of resuming it.")] = False,
+    fresh: Annotated[bool, typer.Option("--fresh", help="Start over instead of resuming: remove the files an earlier run wrote there (refused when the folder holds anything else).")] = False,
+    model: Annotated[Optional[str], typer.Option("--model", help="Drive generation with a model (e.g. openai/gpt-4o-mini, hosted_vllm/NAME, ollama/NAME): it writes the tools and chains of a domain no seed covers, and the queries of any domain; default from FACTORY_MODEL; none: offline.")] = None,
+    api_base: Annotated[Optional[str], typer.Option("--api-base", help="OpenAI-compatible endpoint of the model (vLLM, llama.cpp, Ollama...), e.g. http://localhost:8000/v1.")] = None,
+    temperature: Annotated[float, typer.Option("--temperature", help="The model's sampling temperature.")] = 0.7,
+    concurrency: Annotated[Optional[int], typer.Option("--concurrency", help="Candidates (and model requests) in flight at once (default 4, or FACTORY_CONCURRENCY).")] = None,
+    timeout: Annotated[Optional[float], typer.Option("--timeout", help="Seconds for a whole model request, however slowly the answer arrives (default 120).")] = None,
+    max_retries: Annotated[Optional[int], typer.Option("--max-retries", help="Retries of a model request after timeouts, 429, 5xx or unreadable answers, with backoff, jitter and Retry-After (default 4).")] = None,
 ) -> None:
-    """Generate a verified benchmark split offline from a seed toolbox (resumes an interrupted run)."""
+    """Generate a verified benchmark split (resumes an interrupted run): offline from a seed
+    toolbox, or with --model for any domain."""
     offline_defaults()
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from factory.generate import generate as run_generation
     from factory.records import GenerateConfig
 
+    config_settings = settings(model=model, api_base=api_base, concurrency=concurrency, timeout=timeout,
+                               max_retries=max_retries)
+    generator = config_settings.model or "offline"
     config = GenerateConfig(domain=domain, n=n, seed=seed, max_depth=max_depth, min_depth=min_depth, shape=shape,
-                            distractors=distractors, split=split)
+                            distractors=distractors, split=split, generator=generator, temperature=temperature)
     with Progress(TextColumn("[bold]generating"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[attempts]} candidates"),
-                  TimeElapsedColumn(), console=err_console, transient=True) as progress:
-        task = progress.add_task("generate", total=n, attempts=0)
+                  TextColumn("{task.fields[note]}"), TimeElapsedColumn(), console=err_console, transient=True) as progress:
+        task = progress.add_task("generate", total=n, attempts=0, note="")
         result = run_generation(
-            config, settings(), out, fresh=fresh, max_attempts=max_attempts,
-            on_attempt=lambda kept, tried: progress.update(task, completed=kept, attempts=tried),
+            config, config_settings, out, fresh=fresh, max_attempts=max_attempts,
+            on_attempt=lambda kept, tried, note: progress.update(task, completed=kept, attempts=tried, note=note),
         )
     _print_run_summary(result)
 
@@ -125,6 +167,10 @@ def _print_run_summary(result) -> None:
     table.add_row("distinct shapes", str(len(stats["shapes"])))
     table.add_row("categories", ", ".join(f"{k}: {v}" for k, v in stats["categories"].items()))
     table.add_row("rejects", ", ".join(f"{k}: {v}" for k, v in m.reject_reasons.items()) or "none")
+    for name, usage in m.model_usage.items():
+        from factory.lm.usage import UsageSummary
+
+        table.add_row(f"model {name}", UsageSummary(**usage).line())
     table.add_row("dataset", str(result.path / "dataset"))
     console.print(table)
 
@@ -138,17 +184,57 @@ def _dataset_dir(path: Path) -> Path:
 @command
 def validate(
     path: Annotated[Path, typer.Argument(help="An exported dataset folder, or the run directory holding it.")],
+    failures: Annotated[Optional[Path], typer.Option("--failures", help="Write every failure here as JSON lines (default: validation-failures.jsonl beside the dataset folder).")] = None,
+    all_checks: Annotated[bool, typer.Option("--all-checks", help="Apply every check to imported instances too, even those of this factory's own writing rules.")] = False,
 ) -> None:
-    """Re-run every check on an exported dataset; exits non-zero if any instance fails."""
+    """Re-run every check on an exported dataset, and for a run directory check its files; exits 1 on any failure."""
     offline_defaults()
-    from factory.validate import validate_dataset
+    from factory.runs import MANIFEST, VALIDATION_FAILURES
+    from factory.validate import validate_dataset, write_failures
 
-    report = validate_dataset(_dataset_dir(path), settings())
-    for failure in report.failures[:20]:
-        err_console.print(f"[red]FAIL[/red] {failure}", highlight=False)
-    console.print(f"{report.passed} of {report.total} instances pass every check")
-    if report.failures:
+    dataset = _dataset_dir(path)
+    report = validate_dataset(dataset, settings(), run_dir=path if (path / MANIFEST).is_file() else None,
+                              all_checks=all_checks)
+    target = failures or dataset.parent / VALIDATION_FAILURES
+    if report.failures or failures:
+        write_failures(report, target)
+    else:
+        target.unlink(missing_ok=True)  # a list from an earlier validation would no longer be true
+    _print_validation(report, target, all_checks)
+    if not report.ok:
         raise typer.Exit(1)
+
+
+SHOWN_FAILURES = 5  # on screen; the failures file holds every one
+
+
+def _print_validation(report, target: Path, all_checks: bool) -> None:
+    from rich.table import Table
+
+    from factory.validate import IMPORTED, RUN_FILES_CHECK
+
+    table = Table("check", "passed", "failed", "skipped", box=None, pad_edge=False)
+    for name, count in report.checks.items():
+        table.add_row(name, str(count.passed), str(count.failed), str(count.skipped))
+    console.print(table)
+    files = [f for f in report.failures if f.check == RUN_FILES_CHECK]
+    shown = files + [f for f in report.failures if f.check != RUN_FILES_CHECK][:SHOWN_FAILURES]
+    for failure in shown:
+        where = f"{failure.instance} {failure.check}: " if failure.instance else ""
+        err_console.print(f"[red]FAIL[/red] {where}{failure.reason}", highlight=False, soft_wrap=True)
+    console.print(f"{report.passed} of {report.total} instances pass every check", highlight=False)
+    if report.failures:
+        more = f"the first {len(shown)} shown; " if len(shown) < len(report.failures) else ""
+        console.print(f"{len(report.failures)} failures ({more}all, with instance, check and reason, in {target})",
+                      highlight=False, soft_wrap=True)
+    for importer, count in report.imported.items():
+        source = IMPORTED[importer]
+        skipped = "; ".join(f"{name}: {why}" for name, why in source.not_applicable.items())
+        rules = ("Every check was applied, so expect failures from checks of this factory's own writing rules "
+                 f"({skipped})." if all_checks else
+                 f"Checks of this factory's own writing rules are skipped for them ({skipped}); --all-checks applies them.")
+        console.print(f"{count} instances were imported from {source.name}: written by its rules, not this factory's. "
+                      f"{rules} The other checks apply to any instance; {source.note}.", highlight=False, soft_wrap=True)
 
 
 @app.command()
@@ -178,6 +264,35 @@ def stats(
 
 @app.command()
 @command
+def audit(
+    path: Annotated[Path, typer.Argument(help="A run directory or an exported dataset folder.")],
+    sample: Annotated[int, typer.Option("--sample", "-k", help="Instances on the sheet.")] = 20,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the stratified draw.")] = 0,
+    out: Annotated[Optional[Path], typer.Option("--out", "-o", help="Write the sheet here (default: print it).")] = None,
+) -> None:
+    """A Markdown review sheet of a stratified sample (by domain and depth): query, tools, gold
+    chain, trace, answer, milestones, minefields and what the checks find, for reading a release."""
+    offline_defaults()
+    from factory.audit import audit_sheet
+    from factory.checks.context import CheckContext
+    from factory.checks.policy import load_policy
+    from factory.export import load_instances
+    from factory.seeds import load_seeds
+
+    config = settings()
+    instances = load_instances(_dataset_dir(path))
+    seeds = load_seeds(config.seeds_dir) if any(i.world for i in instances) else {}
+    ctx = CheckContext(seeds, load_policy(config.validators_dir)) if seeds else None
+    sheet = audit_sheet(instances, sample, seed, ctx, str(path))
+    if out is None:
+        console.print(sheet, markup=False, highlight=False, soft_wrap=True)
+    else:
+        out.write_text(sheet + "\n", encoding="utf-8")
+        console.print(f"wrote {out}")
+
+
+@app.command()
+@command
 def publish(
     path: Annotated[Path, typer.Argument(help="An exported dataset folder, or the run directory holding it.")],
     repo_id: Annotated[str, typer.Option("--repo-id", help="Hub dataset repository, 'owner/name'.")],
@@ -199,6 +314,13 @@ app.command("report")(command(evaluation.report))
 import_app = typer.Typer(help="Convert external benchmarks into datasets the evaluator runs on.", no_args_is_help=True)
 import_app.command("nestools")(command(evaluation.import_nestools))
 app.add_typer(import_app, name="import")
+
+# The sandbox command lives with the executors; registered here explicitly.
+from factory.world import commands as world_commands  # noqa: E402
+
+sandbox_app = typer.Typer(help="Run untrusted (model-written) tool code in the bubblewrap sandbox.", no_args_is_help=True)
+sandbox_app.command("run")(command(world_commands.sandbox_run))
+app.add_typer(sandbox_app, name="sandbox")
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -38,6 +38,12 @@ class Settings(BaseModel):
     output_dir: Path = Path("generated")
     model: str | None = None
     api_base: str | None = None
+    # How model endpoints are called (factory/lm); flags of the commands override them.
+    concurrency: int = 4
+    timeout: float = 120.0  # seconds for a whole request, not per read
+    max_retries: int = 4
+    max_endpoint_failures: int = 5  # endpoint failures in a row that stop a run
+    stage_models: dict[str, str] = {}  # generation stage → another model than the run's (factory.stages)
 
 
 def _file_settings(cwd: Path) -> dict[str, Any]:

@@ -1,16 +1,22 @@
 """Distractor tools: retrieved by embedding similarity to the gold tools, so they are
-plausible; kept only when their names are far enough (Levenshtein) from every gold name and
-their descriptions are not near-copies of a gold tool's, so the query stays unambiguous."""
+plausible; kept only when their names are far enough (Levenshtein) from every gold name,
+their descriptions are not near-copies of a gold tool's, and running them on the gold
+arguments does not yield what the chain needs (then they are alternatives, not distractors),
+so the query stays unambiguous and the right answer is the gold one."""
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from typing import Any
 
 import Levenshtein
 import numpy as np
 
 from factory.embeddings import EmbeddingCache
-from factory.records import ToolSpec
+from factory.milestones import needed_values
+from factory.records import Chain, ToolSpec, Trace, value_matches_type, values_equal
+from factory.world.simulator import Simulator, ToolCrash
 
 
 def description_similarity(gold: list[ToolSpec], others: list[ToolSpec], embeddings: EmbeddingCache) -> np.ndarray:
@@ -39,8 +45,10 @@ def pick_distractors(
     *,
     min_name_distance: int,
     max_similarity: float,
+    admissible: Callable[[ToolSpec], bool] | None = None,
 ) -> list[ToolSpec]:
-    """Up to k distractors, drawn from the 2k most similar admissible tools of the pool."""
+    """Up to k distractors, drawn from the 2k most similar admissible tools of the pool
+    (`admissible` can rule out more, e.g. execution-equivalent alternatives)."""
     gold_names = {g.name for g in gold}
     candidates = [t for t in pool if t.name not in gold_names]
     if k <= 0 or not candidates:
@@ -48,9 +56,51 @@ def pick_distractors(
     sims = embeddings.tools(gold) @ embeddings.tools(candidates).T  # gold x candidates
     same = description_similarity(gold, candidates, embeddings)
     ranked = sorted(range(len(candidates)), key=lambda c: (-float(sims[:, c].max()), candidates[c].name))
-    admissible = [
-        candidates[c] for c in ranked
-        if too_close(candidates[c], gold, same[:, c], min_name_distance, max_similarity) is None
-    ]
-    shortlist = admissible[: 2 * k]
+    shortlist: list[ToolSpec] = []
+    for c in ranked:
+        if len(shortlist) == 2 * k:
+            break
+        if too_close(candidates[c], gold, same[:, c], min_name_distance, max_similarity) is None and (
+                admissible is None or admissible(candidates[c])):
+            shortlist.append(candidates[c])
     return rng.sample(shortlist, min(k, len(shortlist)))
+
+
+def mapped_arguments(candidate: ToolSpec, gold: ToolSpec, arguments: dict[str, Any]) -> dict[str, Any] | None:
+    """A gold call's concrete arguments as the candidate would take them: by parameter name,
+    else by kind and role; None when a required parameter finds nothing of its type."""
+    by_kind = {(p.kind, p.role): arguments[p.name] for p in gold.parameters if p.kind and p.name in arguments}
+    mapped = {}
+    for param in candidate.parameters:
+        if param.name in arguments and value_matches_type(arguments[param.name], param.type):
+            mapped[param.name] = arguments[param.name]
+        elif param.kind and (param.kind, param.role) in by_kind and value_matches_type(by_kind[(param.kind, param.role)], param.type):
+            mapped[param.name] = by_kind[(param.kind, param.role)]
+        elif param.required:
+            return None
+    return mapped
+
+
+def alternative_to_gold(candidate: ToolSpec, chain: Chain, trace: Trace, specs: dict[str, ToolSpec],
+                        simulator: Callable[[], Simulator], calls: set[int] | None = None) -> str | None:
+    """Why an offered non-gold tool is an alternative rather than a distractor: run on a gold
+    call's arguments (mapped by name and kind) in the world as it was before that call, it
+    yields every value the chain needs from that call (`calls`: only those gold calls). None
+    when it is a true distractor."""
+    for step in trace.steps:
+        if calls is not None and step.call not in calls:
+            continue
+        needs = needed_values(chain, trace, step.call)
+        arguments = mapped_arguments(candidate, specs[step.tool], step.arguments) if needs else None
+        if arguments is None:
+            continue
+        world = simulator()
+        for earlier in trace.steps[: trace.steps.index(step)]:
+            world.call(specs[earlier.tool], earlier.arguments)
+        try:
+            result = world.call(candidate, arguments)
+        except ToolCrash:
+            continue
+        if result.error is None and all(any(values_equal(n, v, loose_strings=True) for v in result.values) for n in needs):
+            return f"{candidate.name} gives what gold call {step.call + 1} ({step.tool}) gives the chain"
+    return None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import threading
 from functools import cache
 
 import numpy as np
@@ -37,15 +38,18 @@ def tool_text(spec: ToolSpec) -> str:
 
 
 class EmbeddingCache:
-    """Embeddings by text, computed once per process in batches of what is missing."""
+    """Embeddings by text, computed once per process in batches of what is missing; shared by
+    the threads of a run."""
 
     def __init__(self) -> None:
         self._vectors: dict[str, np.ndarray] = {}
+        self._lock = threading.Lock()
 
     def vectors(self, texts: list[str]) -> np.ndarray:
-        missing = sorted({t for t in texts if t not in self._vectors})
-        for text, vector in zip(missing, embed(missing), strict=True):
-            self._vectors[text] = vector
+        with self._lock:
+            missing = sorted({t for t in texts if t not in self._vectors})
+            for text, vector in zip(missing, embed(missing), strict=True):
+                self._vectors[text] = vector
         if not texts:
             return np.zeros((0, 384), dtype=np.float32)
         return np.stack([self._vectors[t] for t in texts])

@@ -24,7 +24,7 @@ def features():
     string = Value("string")
     columns: dict[str, Any] = {
         "id": string, "domain": string, "subdomain": string, "query": string,
-        "gold_tools": List(string), "categories": List(string),
+        "gold_tools": List(string), "categories": List(string), "stated_conditions": List(string),
         "depth": Value("int32"), "shape": string, "n_calls": Value("int32"),
         "chain_code": string, "answer": Json(),
     }
@@ -42,7 +42,8 @@ def instance_row(instance: Instance) -> dict[str, Any]:
     from factory.chains.code import render_chain
 
     data = instance.model_dump(mode="json")
-    row = {k: data[k] for k in ("id", "domain", "subdomain", "query", "gold_tools", "categories", "depth", "shape")}
+    row = {k: data[k] for k in ("id", "domain", "subdomain", "query", "gold_tools", "categories", "stated_conditions",
+                                "depth", "shape")}
     row.update({k: _json_text(data[k]) for k in JSON_COLUMNS})
     row["n_calls"] = len(instance.chain.calls)
     row["chain_code"] = render_chain(instance.chain)
@@ -93,7 +94,7 @@ def load_instances(dataset_dir: Path, split: str | None = None) -> list[Instance
     for name in [split] if split else sorted(splits):
         for path in splits[name]:
             try:
-                table = pq.read_table(path)
+                table = pq.ParquetFile(path).read()  # read_table would import pyarrow.dataset and pandas (~1 s)
                 rows = table.cast(_as_text(table.schema)).to_pylist()
                 instances += [row_instance(row) for row in rows]
             except Exception as exc:  # a damaged file or a row that is not an instance

@@ -3,27 +3,44 @@ until n instances are kept, then export the dataset, the NesTools JSONL and the 
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Callable
+import warnings
+from collections import Counter, deque
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from factory import __version__
 from factory.card import dataset_card
+from factory.chains.feasibility import check_fillable, check_shape_request
+from factory.chains.pool import ToolPool
+from factory.chains.shapes import MAX_CALLS
 from factory.checks.context import CheckContext
 from factory.checks.duplicates import DuplicateIndex
 from factory.checks.policy import load_policy
 from factory.config import Settings
 from factory.embeddings import EmbeddingCache
-from factory.errors import ConfigError, RunError
+from factory.errors import ConfigError, FactoryWarning, RunError
 from factory.export import write_dataset, write_nestools
+from factory.chains.seeded import SeedComposer
 from factory.pipeline import Generator, Outcome
 from factory.records import GenerateConfig, Instance, Manifest, Reject, content_hash
-from factory.runs import RunDir
-from factory.seeds import Seed, load_seeds, resolve_domain, slugify, unknown_domain_error
+from factory.runs import RunDir, outcome_rows
+from factory.seeds import (
+    Seed,
+    load_library,
+    load_seeds,
+    resolve_domain,
+    slugify,
+    unknown_domain_error,
+)
+from factory.stages import RunModels, build_models
 from factory.stats import distribution, reject_reason_key
 
 ALL_DOMAINS = "all"
+OFFLINE = "offline"
+SEED_DEFECT = "seed defect: "  # how the pipeline words a reject for a crashing seed tool
 
 
 @dataclass
@@ -52,8 +69,6 @@ def resolve_targets(query: str, seeds: dict[str, Seed]) -> tuple[list[Seed], str
 
 
 def validate_config(config: GenerateConfig) -> None:
-    from factory.chains.shapes import MAX_CALLS, validate_shape_request
-
     if config.n < 1:
         raise ConfigError(f"-n must be at least 1, got {config.n}")
     if not 1 <= config.max_depth <= MAX_CALLS:
@@ -62,7 +77,7 @@ def validate_config(config: GenerateConfig) -> None:
         raise ConfigError(f"--min-depth must be between 1 and --max-depth ({config.max_depth}), got {config.min_depth}")
     if config.distractors < 0:
         raise ConfigError(f"--distractors must be 0 or more, got {config.distractors}")
-    validate_shape_request(config.shape)
+    check_shape_request(config.min_depth, config.max_depth, config.shape)
 
 
 def run_dir_for(config: GenerateConfig, settings: Settings) -> Path:
@@ -77,56 +92,162 @@ def generate(
     *,
     fresh: bool = False,
     max_attempts: int | None = None,
-    on_attempt: Callable[[int, int], None] | None = None,
+    on_attempt: Callable[[int, int, str], None] | None = None,
 ) -> RunResult:
-    """Run (or resume) generation; raises RunError when n instances cannot be reached."""
+    """Run (or resume) generation; raises RunError when n instances cannot be reached.
+    `on_attempt(kept, tried, note)` follows progress; the note tells model calls and cost."""
     validate_config(config)
+    broken = load_library(settings.seeds_dir).broken_named(config.domain)
+    if broken is not None:  # asked for by name: its load error is the answer, not a skip
+        raise broken
     seeds = load_seeds(settings.seeds_dir)
+    with_model = config.generator != OFFLINE
+    match = None if config.domain.strip().lower() == ALL_DOMAINS else resolve_domain(config.domain, seeds)
+    if with_model and match is None and config.domain.strip().lower() != ALL_DOMAINS:
+        return _generate_with_model_tools(config, settings, seeds, out, fresh, max_attempts, on_attempt)
     targets, domain, subdomain = resolve_targets(config.domain, seeds)
     config = config.model_copy(update={"domain": domain})
     embeddings = EmbeddingCache()
-    contexts = {t.slug: CheckContext(seeds, load_policy(settings.validators_dir, t.slug, config.policy), embeddings)
-                for t in targets}
+    contexts: dict[str | None, CheckContext] = {
+        t.slug: CheckContext(seeds, load_policy(settings.validators_dir, t.slug, config.policy), embeddings) for t in targets}
+    composer = SeedComposer(config, seeds, targets, subdomain, contexts)
+    check_fillable(_pools(composer), domain, config.min_depth, config.max_depth, config.shape)
     run = RunDir(out or run_dir_for(config, settings))
-    kept, rejects = run.open(config, fresh)
-    resumed = len(kept) + len(rejects)
-    limit = max_attempts or 20 * config.n + 50
-    manifest = Manifest(run_id=run.path.name, status="running", config=config, factory_version=__version__)
-    generator = Generator(config, seeds, targets, subdomain, contexts)
-    duplicates = {slug: DuplicateIndex(ctx) for slug, ctx in contexts.items()}
-    slug_of = {t.domain: t.slug for t in targets}
-    for instance in kept:
-        duplicates[slug_of[instance.domain]].add(instance)
-    attempt = resumed
+    models = build_models(config, settings, run.path, seeds) if with_model else None
+    if models is not None:
+        for ctx in contexts.values():
+            ctx.judge = models.judge
+    generator = Generator(config, composer, seeds, contexts, models.stages if models else None)
+    return _open_and_run(run, generator, fresh, max_attempts, on_attempt, models)
+
+
+def _generate_with_model_tools(config: GenerateConfig, settings: Settings, seeds: dict[str, Seed], out: Path | None,
+                               fresh: bool, max_attempts: int | None,
+                               on_attempt: Callable[[int, int, str], None] | None) -> RunResult:
+    """A domain no seed covers: a model writes the tools and chains, a model simulator answers
+    what the writer did not, and the rest of the line of flow runs unchanged."""
+    from factory.chains.model_writer import ModelComposer, propose_subdomains
+
+    domain, _, subdomain = (part.strip() for part in config.domain.partition("/"))
+    config = config.model_copy(update={"domain": domain + (f"/{subdomain}" if subdomain else "")})
+    run = RunDir(out or run_dir_for(config, settings))
+    models = build_models(config, settings, run.path, seeds)
+    contexts: dict[str | None, CheckContext] = {
+        None: CheckContext({}, load_policy(settings.validators_dir, None, config.policy), EmbeddingCache(), models.judge)}
+    subdomains = [subdomain] if subdomain else propose_subdomains(models.writer_lm_for(0), domain)
+    composer = ModelComposer(config, domain, subdomains, models.chain_writer, models.writer_lm_for)
+    generator = Generator(config, composer, {}, contexts, models.stages)
+    return _open_and_run(run, generator, fresh, max_attempts, on_attempt, models)
+
+
+def _open_and_run(run: RunDir, generator: Generator, fresh: bool, max_attempts: int | None,
+                  on_attempt: Callable[[int, int, str], None] | None, models: RunModels | None) -> RunResult:
+    config = generator.config
     try:
-        while len(kept) < config.n and attempt < limit:
-            outcome = generator.attempt(attempt)
-            if outcome.instance is not None:
-                _dedupe(outcome, duplicates[slug_of[outcome.instance.domain]])
-            run.append(outcome)
-            if outcome.instance is not None:
-                kept.append(outcome.instance)
-            else:
-                rejects.append(outcome.reject)
-            attempt += 1
-            if on_attempt:
-                on_attempt(len(kept), attempt)
-            if attempt % 25 == 0:
-                run.write_manifest(_counted(manifest, attempt, kept, rejects))
+        kept, rejects = run.open(config, fresh, rebuild_first=lambda: _first_rows(generator))
+        return _run(run, generator, kept, rejects, max_attempts or 20 * config.n + 50, on_attempt, models)
     finally:
         run.close()
-        run.write_manifest(_counted(manifest, attempt, kept, rejects))
-    manifest = _counted(manifest, attempt, kept, rejects)
+        if models is not None:
+            models.close()
+
+
+def _pools(composer: SeedComposer) -> list[tuple[ToolPool, bool]]:
+    """The tools each target seed composes with: its own, then with each seed it links to
+    (whose chains must pass a value across seeds)."""
+    own = [(composer.pool((t.slug,)), False) for t in composer.targets]
+    return own + [(composer.pool((t.slug, p)), True) for t in composer.targets for p in composer.partners[t.slug]]
+
+
+def _attempts(generator: Generator, start: int, limit: int, workers: int) -> Iterator[Outcome]:
+    """Outcomes of attempts start, start+1, ... in order, `workers` of them computed at a time
+    (model calls wait on the network; seed code alone runs one at a time)."""
+    if workers <= 1:
+        yield from (generator.attempt(k) for k in range(start, limit))
+        return
+    pool = ThreadPoolExecutor(max_workers=workers)
+    pending: deque = deque()
+    k = start
+    try:
+        while True:
+            while len(pending) < workers and k < limit:
+                pending.append(pool.submit(generator.attempt, k))
+                k += 1
+            if not pending:
+                return
+            yield pending.popleft().result()
+    finally:
+        pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _run(run: RunDir, generator: Generator, kept: list[Instance], rejects: list[Reject], limit: int,
+         on_attempt: Callable[[int, int, str], None] | None, models: RunModels | None = None) -> RunResult:
+    config = generator.config
+    resumed = attempt = len(kept) + len(rejects)
+    manifest = Manifest(run_id=run.path.name, status="running", config=config, factory_version=__version__)
+    duplicates = {slug: DuplicateIndex(ctx) for slug, ctx in generator.contexts.items()}
+    for instance in kept:
+        duplicates[_slug(generator, instance)].add(instance)
+    reasons = Counter(_reason(r) for r in rejects)  # kept up to date: the manifest is written per attempt
+    run.write_manifest(_counted(manifest, attempt, len(kept), reasons, models))  # from now on the folder is a run
+    workers = models.clients[config.generator].settings.concurrency if models else 1
+    for outcome in _attempts(generator, attempt, limit, workers) if len(kept) < config.n else ():
+        if outcome.instance is not None:
+            _dedupe(outcome, duplicates[_slug(generator, outcome.instance)])
+        run.append(outcome)
+        if outcome.instance is not None:
+            kept.append(outcome.instance)
+        else:
+            rejects.append(outcome.reject)
+            reasons[_reason(outcome.reject)] += 1
+        attempt += 1
+        run.write_manifest(_counted(manifest, attempt, len(kept), reasons, models))  # vouches for the attempt's lines
+        if on_attempt:
+            on_attempt(len(kept), attempt, models.line() if models else "")
+        if len(kept) >= config.n:
+            break
+    _warn_seed_defects(rejects, run)
+    manifest = _counted(manifest, attempt, len(kept), reasons, models)
     if len(kept) < config.n:
         manifest.status = "incomplete"
         run.write_manifest(manifest)
-        top = ", ".join(f"{k} ({v})" for k, v in Counter(manifest.reject_reasons).most_common(3))
-        raise RunError(
-            f"kept {len(kept)} of {config.n} instances after {attempt} attempts (top reject reasons: {top}); "
-            f"see {run.file('rejects')}. Run again with a larger --max-attempts to continue."
-        )
-    _export(run, config, manifest, kept)
-    return RunResult(run.path, manifest, kept, resumed)
+        raise RunError(_shortfall(manifest, run))
+    return RunResult(run.path, _export(run, config, manifest, kept), kept, resumed)
+
+
+def _slug(generator: Generator, instance: Instance) -> str | None:
+    """The policy an instance was checked under: its seed's, or the one of a model-written domain."""
+    return next((slug for slug, seed in generator.seeds.items() if slug in generator.contexts
+                 and seed.domain == instance.domain), None)
+
+
+def _first_rows(generator: Generator) -> dict[str, dict[str, Any]]:
+    """The lines attempt 0 writes with these settings (no earlier instance can duplicate it)."""
+    outcome = generator.attempt(0)
+    if outcome.instance is not None:
+        _dedupe(outcome, DuplicateIndex(generator.contexts[_slug(generator, outcome.instance)]))
+    return outcome_rows(outcome)
+
+
+def _warn_seed_defects(rejects: list[Reject], run: RunDir) -> None:
+    """A crashing tool is a bug in its seed, not a property of the candidate: say so once per tool."""
+    crashes = Counter(r.reasons[0].removeprefix(SEED_DEFECT).split(" (", 1)[0] for r in rejects
+                      if r.stage == "seed_defect" and r.reasons)
+    for where, count in sorted(crashes.items()):
+        warnings.warn(FactoryWarning(f"seed defect: {where} crashed in {count} candidate(s); the reasons are in "
+                                     f"{run.file('rejects')}"), stacklevel=2)
+
+
+def _shortfall(manifest: Manifest, run: RunDir) -> str:
+    reasons = Counter(manifest.reject_reasons)
+    top = ", ".join(f"{k} ({v})" for k, v in reasons.most_common(3))
+    if reasons["compose"] * 2 > sum(reasons.values()):
+        advice = ("most candidates could not be composed: the seed tools rarely fill the requested shapes; "
+                  "widen --shape, --min-depth or --max-depth")
+    else:
+        advice = "run again with a larger --max-attempts to continue"
+    return (f"kept {manifest.accepted} of {manifest.config.n} instances after {manifest.attempts} attempts "
+            f"(top reject reasons: {top}); see {run.file('rejects')}. {advice[0].upper()}{advice[1:]}.")
 
 
 def _dedupe(outcome: Outcome, index: DuplicateIndex) -> None:
@@ -142,14 +263,18 @@ def _dedupe(outcome: Outcome, index: DuplicateIndex) -> None:
         outcome.instance = None
 
 
-def _counted(manifest: Manifest, attempts: int, kept: list[Instance], rejects: list[Reject]) -> Manifest:
-    reasons = Counter(reject_reason_key(r.reasons[0]) if r.reasons else r.stage for r in rejects)
+def _reason(reject: Reject) -> str:
+    return reject_reason_key(reject.reasons[0]) if reject.reasons else reject.stage
+
+
+def _counted(manifest: Manifest, attempts: int, kept: int, reasons: Counter[str], models: RunModels | None = None) -> Manifest:
     return manifest.model_copy(update={
-        "attempts": attempts, "accepted": len(kept), "rejected": len(rejects), "reject_reasons": dict(sorted(reasons.items())),
+        "attempts": attempts, "accepted": kept, "rejected": sum(reasons.values()),
+        "reject_reasons": dict(sorted(reasons.items())), "model_usage": models.usage() if models else {},
     })
 
 
-def _export(run: RunDir, config: GenerateConfig, manifest: Manifest, kept: list[Instance]) -> None:
+def _export(run: RunDir, config: GenerateConfig, manifest: Manifest, kept: list[Instance]) -> Manifest:
     instances = kept[: config.n]
     stats = distribution(instances)
     title = f"{config.domain} tool-use benchmark" if config.domain != ALL_DOMAINS else "Multi-domain tool-use benchmark"
@@ -159,4 +284,4 @@ def _export(run: RunDir, config: GenerateConfig, manifest: Manifest, kept: list[
     manifest.dataset_fingerprint = write_dataset(instances, run.path / "dataset", config.split, card)
     write_nestools(instances, run.path / "nestools.jsonl")
     manifest.status = "complete"
-    run.write_manifest(manifest)
+    return run.write_manifest(manifest)

@@ -1,11 +1,18 @@
 """Milestones and minefields, derived automatically from a chain and its executed trace.
 
 One milestone per call: the tool and the value each argument must have (a nested argument
-must equal the value the referenced call produced in the trace). Edges come from data and
-state dependencies; a final milestone holds the answer, after every sink call.
+must equal the value the referenced call produced in the trace), plus the values the chain
+needs from the call, so that another tool producing them meets it too. A fix-up call is a
+state milestone instead: met by whatever call restores its condition. Edges come from data
+and state dependencies; a final milestone holds the answer, after every sink call.
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import networkx as nx
 
 from factory.records import Chain, Expected, Milestone, Minefield, Ref, Trace
 
@@ -18,42 +25,87 @@ def _describe(tool: str, arguments: dict[str, Expected]) -> str:
     return f"call {tool}({', '.join(parts)})"
 
 
-def derive_milestones(chain: Chain, trace: Trace) -> list[Milestone]:
+def needed_values(chain: Chain, trace: Trace, index: int) -> list[Any]:
+    """What the chain needs from call `index`: values of its outputs that later calls take or
+    the answer reports."""
+    used = {a.ref for c in chain.calls for a in c.arguments.values() if isinstance(a, Ref)} | set(trace.answer)
+    step = next((s for s in trace.steps if s.call == index), None)
+    if step is None:
+        return []
+    return [value for var, value in step.outputs.items() if var in used]
+
+
+def _milestone(chain: Chain, trace: Trace, position: int, step_call: int, after: list[int],
+               toolbox_of: Mapping[str, str | None]) -> Milestone:
+    call = chain.calls[step_call]
+    step = next(s for s in trace.steps if s.call == step_call)
+    if call.fixes is not None:
+        condition = f"{toolbox_of.get(call.tool) or ''}:{call.fixes}"
+        example = ", ".join(f"{k}={a.value!r}" for k, a in call.arguments.items() if not isinstance(a, Ref))
+        return Milestone(index=position, kind="state", condition=condition, tool=call.tool, after=after,
+                         description=f"restore {call.fixes} (any call that does, e.g. {call.tool}({example}))")
+    expected = {
+        name: Expected(value=step.arguments[name], source=arg.ref if isinstance(arg, Ref) else None)
+        for name, arg in call.arguments.items()
+    }
+    return Milestone(index=position, kind="call", tool=call.tool, arguments=expected, after=after,
+                     needs=needed_values(chain, trace, step_call), description=_describe(call.tool, expected))
+
+
+def _answer(trace: Trace, sinks: list[int], position: int, refuse: bool, missing: str = "") -> Milestone:
+    text = ", ".join(f"{k}={v!r}" for k, v in trace.answer.items())
+    if refuse:
+        text = (f"{text}; " if text else "") + f"say the rest cannot be done: {missing}"
+    return Milestone(index=position, kind="answer", answer=dict(trace.answer), refuse=refuse, after=sinks,
+                     description=f"final answer: {text}" if text else "final answer: report that the task is done")
+
+
+def derive_milestones(chain: Chain, trace: Trace, toolbox_of: Mapping[str, str | None] | None = None) -> list[Milestone]:
     graph = chain.graph()
-    milestones = []
-    for step in trace.steps:
-        call = chain.calls[step.call]
-        expected = {
-            name: Expected(value=step.arguments[name], source=arg.ref if isinstance(arg, Ref) else None)
-            for name, arg in call.arguments.items()
-        }
-        after = sorted(set(graph.predecessors(step.call)) | set(call.after))
-        milestones.append(
-            Milestone(
-                index=step.call,
-                kind="call",
-                tool=call.tool,
-                arguments=expected,
-                after=after,
-                description=_describe(call.tool, expected),
-            )
-        )
-    answer_text = ", ".join(f"{k}={v!r}" for k, v in trace.answer.items())
-    milestones.append(
-        Milestone(
-            index=len(milestones),
-            kind="answer",
-            answer=dict(trace.answer),
-            after=chain.sinks(),
-            description=f"final answer: {answer_text}" if answer_text else "final answer: report that the task is done",
-        )
-    )
+    milestones = [
+        _milestone(chain, trace, step.call, step.call,
+                   sorted(set(graph.predecessors(step.call)) | set(chain.calls[step.call].after)), toolbox_of or {})
+        for step in trace.steps
+    ]
+    milestones.append(_answer(trace, chain.sinks(), len(milestones), refuse=False))
     return milestones
+
+
+def blocked_calls(chain: Chain, withheld: str) -> set[int]:
+    """Calls that cannot be made without the withheld tool: its calls and everything that
+    depends on them, through data or state."""
+    graph = chain.graph()
+    graph.add_edges_from((a, i) for i, c in enumerate(chain.calls) for a in c.after)
+    blocked = {i for i, c in enumerate(chain.calls) if c.tool == withheld}
+    for i in list(blocked):
+        blocked |= nx.descendants(graph, i)
+    return blocked
+
+
+def unsolvable_milestones(chain: Chain, trace: Trace, withheld: str, missing: str,
+                          toolbox_of: Mapping[str, str | None] | None = None) -> tuple[list[Milestone], dict[str, Any]]:
+    """Milestones of an instance whose tool `withheld` is not offered: the parts of the request
+    that can still be done, and an answer that reports them and says the rest cannot be done.
+    Returns the milestones and the answer values."""
+    blocked = blocked_calls(chain, withheld)
+    graph = chain.graph()
+    kept = [i for i in range(len(chain.calls)) if i not in blocked]
+    position = {call: p for p, call in enumerate(kept)}
+    milestones = []
+    for call in kept:
+        after = sorted(position[a] for a in set(graph.predecessors(call)) | set(chain.calls[call].after) if a in position)
+        milestones.append(_milestone(chain, trace, position[call], call, after, toolbox_of or {}))
+    sinks = [i for i in chain.sinks() if i in position]
+    answer = {var: trace.answer[var] for i in sinks for var in chain.calls[i].outputs if var in trace.answer}
+    partial = Trace(steps=trace.steps, answer=answer)
+    milestones.append(_answer(partial, [position[i] for i in sinks], len(milestones), refuse=True, missing=missing))
+    return milestones, answer
 
 
 def withheld_tool_minefields(chain: Chain, trace: Trace, withheld: str) -> list[Minefield]:
     """Minefields for an instance whose tool `withheld` is not available: calling it (a
-    hallucinated tool) or calling a consumer of its outputs with an invented value."""
+    hallucinated tool) or calling a consumer of its outputs, whose argument would have to be
+    invented."""
     mines = [Minefield(tool=withheld, reason=f"{withheld} is not among the available tools")]
     producers = chain.producers()
     for step in trace.steps:

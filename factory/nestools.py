@@ -20,7 +20,7 @@ from factory import __version__
 from factory.errors import FactoryError
 from factory.milestones import derive_milestones
 from factory.records import Call, Chain, Instance, Output, Param, Provenance, Ref, ToolSpec, Value, shape_of
-from factory.simulator import Simulator, run_chain
+from factory.world.simulator import Simulator, run_chain
 
 PLACEHOLDER = re.compile(r"API_call_(\d+)")
 
@@ -73,15 +73,31 @@ def chain_to_nestools(chain: Chain) -> list[dict[str, Any]]:
 
 
 def instance_to_nestools(instance: Instance, test_id: int) -> dict[str, Any]:
-    """A row of NesTools' test_data.jsonl: the gold tools' specs, the query, the gold chain."""
-    api = []
+    """A row of NesTools' test_data.jsonl: the gold tools' specs, the query, the gold chain.
+
+    Two marks go beyond NesTools' fields, for consumers that can read them (others ignore
+    them): an insufficient-information item lists only its offered gold tools in `api`, the
+    withheld ones in `withheld_api`, and says `"solvable": false` (its `call` is the gold chain
+    had the tool been offered); a fix-up call carries `"state_dependency": {"fixes": ...,
+    "stated": ...}` (whether the query states the condition; if not, the call has no reason
+    in the query and is for an agent to discover)."""
+    api, withheld = [], []
     for name in instance.gold_tools:
         spec = instance.tool(name)
         if spec is None:
             raise NesToolsFormatError(f"instance {instance.id}: gold tool {name!r} is neither offered nor withheld")
-        api.append(spec_to_nestools(spec))
+        (withheld if any(t.name == name for t in instance.withheld_tools) else api).append(spec_to_nestools(spec))
+    calls = chain_to_nestools(instance.chain)
+    for call, row in zip(instance.chain.calls, calls, strict=True):
+        if call.fixes is not None:
+            toolbox = (instance.tool(call.tool) or ToolSpec(name="", description="")).toolbox or ""
+            row["state_dependency"] = {"fixes": call.fixes,
+                                       "stated": f"{toolbox}:{call.fixes}" in instance.stated_conditions}
     field = f"{instance.domain}/{instance.subdomain}" if instance.subdomain else instance.domain
-    return {"test_id": test_id, "api": api, "task": instance.query, "call": chain_to_nestools(instance.chain), "field": field}
+    row = {"test_id": test_id, "api": api, "task": instance.query, "call": calls, "field": field}
+    if withheld:
+        row.update({"solvable": False, "withheld_api": withheld})
+    return row
 
 
 # --- in: NesTools → Instance -------------------------------------------------------

@@ -1,50 +1,53 @@
-"""The offline line of flow for one attempt: seed → chain → trace → query → milestones →
-distractors → checks. Attempt k depends only on (run seed, k), so a resumed run rebuilds
-exactly the candidates an uninterrupted run would have built."""
+"""The line of flow for one attempt: compose → execute → query → milestones → distractors →
+checks. Each stage has its backends: chains from the seed library's composer or from a model's
+chain writer; execution by seed code, recorded answers, a model simulator or the typed mock;
+queries from the seeds' phrasings or from a model. Attempt k depends only on (run seed, k)
+and the call cache, so a resumed run rebuilds exactly the candidates an uninterrupted run
+would have built."""
 
 from __future__ import annotations
 
 import random
-from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
-
-import numpy as np
+from typing import Any, Protocol
 
 from factory import __version__
-from factory.chains.composer import ToolPool, compose
-from factory.chains.shapes import candidates, sample_shape
+from factory.chains.seeded import Composed, NotComposed
 from factory.checks import blocking_failures, run_checks
 from factory.checks.context import CheckContext
-from factory.distractors import pick_distractors
-from factory.milestones import derive_milestones, withheld_tool_minefields
+from factory.checks.faithfulness import free_arguments
+from factory.distractors import alternative_to_gold, pick_distractors
+from factory.milestones import derive_milestones, unsolvable_milestones, withheld_tool_minefields
 from factory.queries import template_query
 from factory.records import (
-    Chain,
     GenerateConfig,
     Instance,
-    Milestone,
     Provenance,
+    RecordedCall,
     Reject,
     ToolSpec,
     Trace,
-    WorldSetup,
-    parse_shape,
 )
-from factory.scenarios import SCENARIO_WEIGHTS, StateFixes, withheld_candidates
+from factory.scenarios import fix_context, needed_kinds, producers_of
 from factory.seeds import Seed
-from factory.simulator import Simulator, ToolCrash, base_world, run_chain
+from factory.world.simulator import Simulator, ToolBackend, ToolCrash, run_chain
 
-SHAPE_TRIES = 6  # shapes tried per attempt before the attempt is rejected as unfillable
+
+class Composer(Protocol):
+    def compose(self, rng: random.Random, attempt: int) -> Composed | NotComposed: ...
 
 
 @dataclass
-class Composed:
-    chain: Chain
-    toolboxes: list[str]
-    scenario: str
-    state: dict[str, dict[str, Any]] = field(default_factory=dict)
-    withheld: str | None = None
+class ModelStages:
+    """A run's model: a DSPy LM per attempt (its own sample of a repeated prompt) and the
+    stages that use one; any stage left None runs offline."""
+
+    label: str  # the model's name, for provenance
+    lm_for: Callable[[int], Any]
+    query_writer: Any = None  # factory.queries.model_writer.QueryWriter
+    simulator: ToolBackend | None = None
+    prompts: dict[str, str] = field(default_factory=dict)  # prompt file → content hash
 
 
 @dataclass
@@ -58,132 +61,39 @@ class Outcome:
 
 
 class Generator:
-    """Builds and checks candidates for a run; holds what is computed once per run."""
+    """Builds and checks candidates for a run."""
 
-    def __init__(self, config: GenerateConfig, seeds: dict[str, Seed], targets: list[Seed],
-                 subdomain: str | None, contexts: dict[str, CheckContext]):
-        self.config, self.seeds, self.targets, self.subdomain, self.contexts = config, seeds, targets, subdomain, contexts
-        self.specs: dict[str, ToolSpec] = {n: s for seed in seeds.values() for n, s in seed.specs.items()}
-        self.values = {
-            slug: {kind: fn(base_world(seed, config.seed)) for kind, fn in seed.toolbox.values.items()}
-            for slug, seed in seeds.items()
-        }
-        self.joint = {
-            slug: {kinds: fn(base_world(seed, config.seed)) for kinds, fn in seed.toolbox.joint_values.items()}
-            for slug, seed in seeds.items()
-        }
-        self._pools: dict[tuple[str, ...], ToolPool] = {}
-        self.partners = {t.slug: self._partners(t) for t in targets}
-        self.shape_rows = candidates(config.min_depth, config.max_depth, config.shape)
-        self.subdomains = {t.slug: self._subdomain_index(t) for t in targets}
-
-    def pool(self, toolboxes: tuple[str, ...]) -> ToolPool:
-        """The tools of these toolboxes with their links, built once per run."""
-        if toolboxes not in self._pools:
-            specs = {n: s for slug in toolboxes for n, s in self.seeds[slug].specs.items()}
-            self._pools[toolboxes] = ToolPool(specs, self.values, self.joint)
-        return self._pools[toolboxes]
-
-    def _partners(self, seed: Seed) -> list[str]:
-        """Seeds whose tools link with this seed's tools in either direction (cross-domain chains)."""
-        own = set(seed.specs)
-        return [
-            slug for slug in sorted(self.seeds)
-            if slug != seed.slug and any((a in own) != (b in own) for a, b in self.pool((seed.slug, slug)).links)
-        ]
-
-    def _subdomain_index(self, seed: Seed) -> dict[str, str]:
-        """Each tool's closest subdomain by embedding similarity."""
-        ctx = self.contexts[seed.slug]
-        subs = seed.scenario.subdomains
-        tools = list(seed.specs.values())
-        sims = ctx.embeddings.tools(tools) @ ctx.embeddings.vectors([f"{seed.domain}: {s}" for s in subs]).T
-        return {t.name: subs[int(np.argmax(row))] for t, row in zip(tools, sims, strict=True)}
-
-    # --- composing --------------------------------------------------------------------
-
-    def _scenario(self, seed: Seed, rng: random.Random) -> str:
-        """Draw a scenario among those this seed and the depth bounds make possible."""
-        possible = {
-            "plain": True,
-            "canonicalisation": any("canonicalise" in e.tags for e in seed.toolbox.tools.values()),
-            "state_dependency": bool(seed.toolbox.conditions),
-            "insufficient_information": self.config.max_depth >= 2 and bool(self.pool((seed.slug,)).links),
-            "cross_domain": bool(self.partners[seed.slug]),
-        }
-        names = [s for s in SCENARIO_WEIGHTS if possible[s]]
-        return rng.choices(names, weights=[SCENARIO_WEIGHTS[s] for s in names])[0]
-
-    def _compose(self, seed: Seed, scenario: str, rng: random.Random) -> Composed | None:
-        toolboxes = [seed.slug]
-        if scenario == "cross_domain":
-            toolboxes.append(rng.choice(self.partners[seed.slug]))
-        pool = self.pool(tuple(toolboxes))
-        allowed, accept = self._constraints(seed, scenario, toolboxes)
-        rows = [row for row in self.shape_rows if row[1] <= len(pool.specs)]
-        for _ in range(SHAPE_TRIES if rows else 0):
-            n, edges = parse_shape(sample_shape(rng, rows))
-            if scenario == "insufficient_information" and not edges:
-                continue
-            chain = compose(pool, n, edges, rng, allowed=allowed, accept=accept)
-            if chain is not None:
-                return self._finish(chain, toolboxes, scenario, rng)
-        return None
-
-    def _constraints(self, seed: Seed, scenario: str, toolboxes: list[str]):
-        tags = {name: seed.toolbox.tools[name].tags for name in seed.specs}
-        checks = []
-        if scenario == "canonicalisation":
-            checks.append(lambda tools: any("canonicalise" in tags.get(t, ()) for t in tools))
-        if scenario == "state_dependency":
-            checks.append(lambda tools: any(t in tags and seed.toolbox.tools[t].requires for t in tools))
-        if scenario == "cross_domain":
-            checks.append(lambda tools: {self.specs[t].toolbox for t in tools} == set(toolboxes))
-        if self.subdomain:
-            index = self.subdomains[seed.slug]
-            checks.append(lambda tools: any(index.get(t) == self.subdomain for t in tools))
-        allowed = None
-        if scenario == "canonicalisation":
-            allowed = lambda j, name: j > 0 or "canonicalise" in tags.get(name, ())  # noqa: E731
-        return allowed, (lambda tools: all(c(tools) for c in checks)) if checks else None
-
-    def _finish(self, chain: Chain, toolboxes: list[str], scenario: str, rng: random.Random) -> Composed:
-        composed = Composed(chain=chain, toolboxes=toolboxes, scenario=scenario)
-        if scenario == "state_dependency":
-            fixed = StateFixes(self.seeds, dict(self.specs), rng, self.config.seed).apply(chain)
-            if fixed:
-                composed.chain, composed.state = fixed
-        if scenario == "insufficient_information":
-            composed.withheld = chain.calls[rng.choice(withheld_candidates(chain))].tool
-        return composed
-
-    # --- one attempt ------------------------------------------------------------------
+    def __init__(self, config: GenerateConfig, composer: Composer, seeds: dict[str, Seed],
+                 contexts: dict[str | None, CheckContext], stages: ModelStages | None = None):
+        self.config, self.composer, self.seeds, self.contexts, self.stages = config, composer, seeds, contexts, stages
+        self.entries = {n: e for seed in seeds.values() for n, e in seed.toolbox.tools.items()}
+        self.joint_kinds = sorted({kinds for seed in seeds.values() for kinds in seed.toolbox.joint_values})
+        self.written = {slug: seed.toolbox.written for slug, seed in seeds.items()}
 
     def attempt(self, k: int) -> Outcome:
         rng = random.Random(f"{self.config.seed}:{k}")
-        seed = self.targets[0] if len(self.targets) == 1 else rng.choice(self.targets)
-        scenario = self._scenario(seed, rng)
         outcome = Outcome(attempt=k)
-        composed = self._compose(seed, scenario, rng)
-        if composed is None:
-            outcome.reject = Reject(attempt=k, stage="compose", reasons=[f"compose: no {seed.slug} tools fit the drawn shapes ({scenario})"])
+        composed = self.composer.compose(rng, k)
+        if isinstance(composed, NotComposed):
+            outcome.reject = Reject(attempt=k, stage="compose", reasons=[composed.reason], raw=composed.raw)
             return outcome
-        outcome.stages["chains"] = {"domain": seed.slug, "scenario": scenario, "toolboxes": composed.toolboxes,
-                                    "state": composed.state, "chain": composed.chain.model_dump(mode="json")}
-        setup = WorldSetup(toolboxes=composed.toolboxes, seed=self.config.seed, state=composed.state)
+        outcome.stages["chains"] = {**composed.record, "chain": composed.chain.model_dump(mode="json")}
         try:
-            trace = run_chain(composed.chain, self.specs, Simulator(self.seeds, setup))
+            trace = self._execute(composed)
         except ToolCrash as exc:
-            outcome.reject = Reject(attempt=k, stage="execution", reasons=[f"execution: {exc}"])
+            outcome.reject = Reject(attempt=k, stage="seed_defect", reasons=[f"seed defect: {exc}"])
             return outcome
         outcome.stages["traces"] = {"trace": trace.model_dump(mode="json")}
         failed = next((s for s in trace.steps if s.error), None)
         if failed:
             outcome.reject = Reject(attempt=k, stage="execution", reasons=[f"execution: {failed.tool}: {failed.error}"])
             return outcome
-        instance = self._instance(seed, composed, setup, trace, rng, k)
+        instance, rejected = self._instance(composed, trace, rng, k)
+        if rejected is not None:
+            outcome.reject = rejected
+            return outcome
         outcome.stages["queries"] = {"query": instance.query, "variants": instance.query_variants}
-        results = run_checks(instance, self.contexts[seed.slug])
+        results = run_checks(instance, self.contexts[composed.policy_slug])
         instance = instance.model_copy(update={"checks": results})
         failures = blocking_failures(results)
         if failures:
@@ -193,61 +103,107 @@ class Generator:
             outcome.instance = instance
         return outcome
 
-    def _instance(self, seed: Seed, composed: Composed, setup: WorldSetup, trace: Trace,
-                  rng: random.Random, k: int) -> Instance:
-        chain = composed.chain
-        entries = {n: e for s in self.seeds.values() for n, e in s.toolbox.tools.items()}
-        queries = template_query(chain, self.specs, entries)
+    def _execute(self, composed: Composed) -> Trace:
+        """Run the chain. Answers of tools without an implementation are recorded in the world
+        setup, and the chain is run again on them, so the instance replays them exactly."""
+        simulator = self.stages.simulator if self.stages else None
+        trace = run_chain(composed.chain, composed.specs, Simulator(self.seeds, composed.setup, simulator=simulator))
+        answered = [RecordedCall(tool=s.tool, arguments=s.arguments, outputs=list(s.outputs.values()), source=s.backend)
+                    for s in trace.steps if s.backend != "seed" and s.error is None]
+        if not answered or not trace.ok:
+            return trace
+        known = {(r.tool, repr(r.arguments)) for r in composed.setup.recorded}
+        recorded = [*composed.setup.recorded, *(r for r in answered if (r.tool, repr(r.arguments)) not in known)]
+        composed.setup = composed.setup.model_copy(update={"recorded": recorded})
+        return run_chain(composed.chain, composed.specs, Simulator(self.seeds, composed.setup))
+
+    def _instance(self, composed: Composed, trace: Trace, rng: random.Random, k: int) -> tuple[Instance, Reject | None]:
+        chain, specs = composed.chain, composed.specs
+        context, stated = fix_context(chain, specs, self.seeds, rng)
+        queries = template_query(chain, specs, self.entries, self.joint_kinds, rng, context=context, written=self.written)
+        query = queries["template"]
         gold = list(dict.fromkeys(c.tool for c in chain.calls))
-        gold_specs = [self.specs[t] for t in gold]
-        policy = self.contexts[seed.slug].policy.checks["distractors"]
-        distractors = pick_distractors(
-            gold_specs, list(self.specs.values()), self.config.distractors, rng, self.contexts[seed.slug].embeddings,
-            min_name_distance=policy.get("min_name_distance"), max_similarity=policy.get("max_description_similarity"),
-        )
-        offered = [s for s in gold_specs if s.name != composed.withheld] + distractors
-        rng.shuffle(offered)
-        milestones = derive_milestones(chain, trace)
+        toolbox_of = {name: spec.toolbox for name, spec in specs.items()}
         minefields = []
-        withheld = [self.specs[composed.withheld]] if composed.withheld else []
         if composed.withheld:
+            missing = specs[composed.withheld].description.rstrip(".").lower()
+            milestones, _ = unsolvable_milestones(chain, trace, composed.withheld, f"no available tool can {missing}",
+                                                  toolbox_of)
             minefields = withheld_tool_minefields(chain, trace, composed.withheld)
-            missing = self.specs[composed.withheld].description.rstrip(".").lower()
-            milestones = [Milestone(index=0, kind="answer", description=f"say the task cannot be completed: no available tool can {missing}")]
-        index = self.subdomains[seed.slug]
-        subs = Counter(index[c.tool] for c in chain.calls if c.tool in index)
-        subdomain = self.subdomain or (subs.most_common(1)[0][0] if subs else seed.scenario.subdomains[0])
-        return Instance(
-            domain=seed.domain,
-            subdomain=subdomain,
-            query=queries["template"],
+        else:
+            milestones = derive_milestones(chain, trace, toolbox_of)
+        instance = Instance(
+            domain=composed.domain,
+            subdomain=composed.subdomain,
+            query=query,
             query_variants=queries,
-            tools=offered,
+            tools=self._offered(composed, trace, gold, rng),
             gold_tools=gold,
-            withheld_tools=withheld,
+            withheld_tools=[specs[composed.withheld]] if composed.withheld else [],
+            stated_conditions=stated,
             chain=chain,
             trace=trace,
             milestones=milestones,
             minefields=minefields,
-            categories=self._categories(chain, composed),
+            categories=self._categories(composed),
             depth=chain.depth(),
             shape=chain.shape(),
-            world=setup,
-            provenance=Provenance(generator="offline", seed=self.config.seed, attempt=k,
-                                  factory_version=__version__, policy=self.config.policy),
-        ).with_id()
+            world=composed.setup,
+            provenance=Provenance(generator=self.stages.label if self.stages else "offline", seed=self.config.seed,
+                                  attempt=k, factory_version=__version__, policy=self.config.policy,
+                                  prompts=self.stages.prompts if self.stages else {}),
+        )
+        if self.stages and self.stages.query_writer is not None:
+            return self._model_query(instance, composed, k)
+        return instance.with_id(), None
 
-    def _categories(self, chain: Chain, composed: Composed) -> list[str]:
+    def _model_query(self, instance: Instance, composed: Composed, k: int) -> tuple[Instance, Reject | None]:
+        """The request in a model's words, from the offline wording (or the chain author's own)."""
+        draft = composed.draft or instance.query
+        names = [t.name for t in (*instance.tools, *instance.withheld_tools)]
+        free = free_arguments(instance, self.contexts[composed.policy_slug])
+        written = self.stages.query_writer(self.stages.lm_for(k), instance.chain, draft, names,
+                                           random.Random(f"query:{self.config.seed}:{k}"), free)
+        if written.reason:
+            return instance, Reject(attempt=k, stage="queries", reasons=[written.reason], raw=written.raw)
+        variants = {**instance.query_variants, **written.variants}
+        return instance.model_copy(update={"query": written.variants["model"], "query_variants": variants}).with_id(), None
+
+    def _offered(self, composed: Composed, trace: Trace, gold: list[str], rng: random.Random) -> list[ToolSpec]:
+        """The gold tools (less a withheld one) and distractors: similar tools that are no
+        alternative to a gold call and, when a tool is withheld, produce nothing it gives."""
+        chain, specs = composed.chain, composed.specs
+        gold_specs = [specs[t] for t in gold]
+        kinds = set()
+        if composed.withheld:
+            kinds = needed_kinds(chain, specs, next(i for i, c in enumerate(chain.calls) if c.tool == composed.withheld))
+
+        def admissible(tool: ToolSpec) -> bool:
+            return not producers_of(kinds, [tool]) and alternative_to_gold(
+                tool, chain, trace, specs, lambda: Simulator(self.seeds, composed.setup)) is None
+
+        ctx = self.contexts[composed.policy_slug]
+        policy = ctx.policy.checks["distractors"]
+        distractors = pick_distractors(
+            gold_specs, list(specs.values()), self.config.distractors, rng, ctx.embeddings,
+            min_name_distance=policy.get("min_name_distance"), max_similarity=policy.get("max_description_similarity"),
+            admissible=admissible,
+        )
+        offered = [s for s in gold_specs if s.name != composed.withheld] + distractors
+        rng.shuffle(offered)
+        return offered
+
+    def _categories(self, composed: Composed) -> list[str]:
+        chain = composed.chain
         tasks = [c for c in chain.calls if c.fixes is None]
-        tags = [
+        tags = {name: entry.tags for name, entry in self.entries.items()}
+        labels = [
             "single_tool_call" if len(tasks) == 1 else "multiple_tool_call",
             "nested" if chain.graph().number_of_edges() else "",
-            "canonicalisation" if any("canonicalise" in self._entry(c.tool).tags for c in chain.calls) else "",
-            "state_dependency" if composed.state else "",
+            "canonicalisation" if any("canonicalise" in tags.get(c.tool, ()) for c in chain.calls) else "",
+            "state_dependency" if any(c.fixes for c in chain.calls) else "",
             "insufficient_information" if composed.withheld else "",
-            "cross_domain" if len({self.specs[c.tool].toolbox for c in chain.calls}) > 1 else "",
+            "cross_domain" if len({composed.specs[c.tool].toolbox for c in chain.calls}) > 1 else "",
         ]
-        return [t for t in tags if t]
+        return [label for label in labels if label]
 
-    def _entry(self, tool: str):
-        return self.seeds[self.specs[tool].toolbox].toolbox.tools[tool]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 from typing import Any, Literal
 
 import networkx as nx
@@ -58,6 +59,35 @@ def value_matches_type(value: Any, declared: str) -> bool:
     return False
 
 
+def _number(value: Any) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    return float(value)
+
+
+def _normal_text(value: str) -> str:
+    return " ".join(value.casefold().split())
+
+
+def values_equal(expected: Any, actual: Any, *, loose_strings: bool) -> bool:
+    """Structural equality; numbers compare by value (2 == 2.0), strings exactly or, when
+    `loose_strings`, ignoring case and runs of whitespace."""
+    e, a = _number(expected), _number(actual)
+    if e is not None or a is not None:
+        return e is not None and a is not None and math.isclose(e, a, rel_tol=1e-9, abs_tol=1e-9)
+    if isinstance(expected, str) and isinstance(actual, str):
+        return _normal_text(expected) == _normal_text(actual) if loose_strings else expected == actual
+    if isinstance(expected, list) and isinstance(actual, list):
+        return len(expected) == len(actual) and all(
+            values_equal(x, y, loose_strings=loose_strings) for x, y in zip(expected, actual, strict=True)
+        )
+    if isinstance(expected, dict) and isinstance(actual, dict):
+        return expected.keys() == actual.keys() and all(
+            values_equal(expected[k], actual[k], loose_strings=loose_strings) for k in expected
+        )
+    return type(expected) is type(actual) and expected == actual
+
+
 class Record(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -74,6 +104,7 @@ class Param(Record):
     description: str = ""
     required: bool = True
     kind: str | None = None  # meaning of the value ("city", "date"): drives producer → consumer edges
+    role: str | None = None  # which of several things of one kind it is ("patient" vs "estate_agent")
     enum: list[Any] | None = None
     default: Any = None
 
@@ -83,6 +114,7 @@ class Output(Record):
     type: str
     description: str = ""
     kind: str | None = None
+    role: str | None = None
 
 
 class ToolSpec(Record):
@@ -217,6 +249,9 @@ def parse_shape(shape: str) -> tuple[int, list[tuple[int, int]]]:
 # --- execution -----------------------------------------------------------------------
 
 
+BACKENDS = ("seed", "sandbox", "recorded", "model", "mock")  # who answered a call, in the order they are tried
+
+
 class TraceStep(Record):
     call: int
     tool: str
@@ -224,6 +259,7 @@ class TraceStep(Record):
     outputs: dict[str, Any] = Field(default_factory=dict)  # output variable → value
     error: str | None = None
     state: dict[str, Any] = Field(default_factory=dict)  # world-state snapshot after the call
+    backend: str = "seed"  # one of BACKENDS
 
 
 class Trace(Record):
@@ -242,12 +278,23 @@ class Trace(Record):
         return out
 
 
+class RecordedCall(Record):
+    """A simulated tool's answer to one call, kept so the same call always gets it again."""
+
+    tool: str
+    arguments: dict[str, Any]
+    outputs: list[Any]  # one per declared return value
+    source: str = "model"  # who first gave the answer: "writer" (the chain's author), "model" (the simulator), "mock"
+
+
 class WorldSetup(Record):
-    """How to rebuild the world an instance runs in: toolboxes, world seed, initial state."""
+    """How to rebuild the world an instance runs in: toolboxes, world seed, initial state, and
+    the recorded answers of tools that have no implementation."""
 
     toolboxes: list[str]
     seed: int
     state: dict[str, dict[str, Any]] = Field(default_factory=dict)  # toolbox → state overrides
+    recorded: list[RecordedCall] = Field(default_factory=list)
 
 
 # --- milestones ----------------------------------------------------------------------
@@ -261,12 +308,20 @@ class Expected(Record):
 
 
 class Milestone(Record):
+    """One thing a successful episode does, in order: a call (met by the gold tool with the
+    expected arguments, or by any call whose outputs include the values the chain needs from
+    it), a restored state condition (met by whatever call restores it, with any arguments),
+    or the final answer."""
+
     index: int
-    kind: Literal["call", "answer"]
+    kind: Literal["call", "state", "answer"]
     description: str
     tool: str | None = None
     arguments: dict[str, Expected] = Field(default_factory=dict)
+    needs: list[Any] = Field(default_factory=list)  # kind == "call": values later calls or the answer use
+    condition: str | None = None  # kind == "state": "toolbox:condition" that must come to hold
     answer: dict[str, Any] = Field(default_factory=dict)  # kind == "answer": values to report
+    refuse: bool = False  # kind == "answer": the reply must also say what cannot be done
     after: list[int] = Field(default_factory=list)  # milestones that must be reached first
 
 
@@ -306,6 +361,7 @@ class Instance(Record):
     tools: list[ToolSpec]  # what the model sees: gold tools (minus any withheld) and distractors
     gold_tools: list[str]
     withheld_tools: list[ToolSpec] = Field(default_factory=list)  # gold tools deliberately not offered
+    stated_conditions: list[str] = Field(default_factory=list)  # conditions the query states ("toolbox:condition")
     chain: Chain
     trace: Trace
     milestones: list[Milestone] = Field(default_factory=list)
@@ -334,6 +390,7 @@ class Reject(Record):
     attempt: int
     stage: str
     reasons: list[str]
+    raw: str | None = None  # a model's answer that could not be used, as evidence
     checks: list[CheckResult] = Field(default_factory=list)
     instance: Instance | None = None  # the candidate, when one was built
 
@@ -358,13 +415,21 @@ class GenerateConfig(Record):
     domain: str  # seed domain name, or a free-form domain for the model path
     n: int
     seed: int = 0
-    max_depth: int = 3
+    max_depth: int = 5
     min_depth: int = 1
     shape: str | None = None  # a shape family or an exact shape string; None: the default mix
     distractors: int = 5
     split: str = "test"
     policy: str = "default"
-    generator: str = "offline"
+    generator: str = "offline"  # or the model that drives the generating stages
+    temperature: float = 0.7  # the model's sampling temperature (with a model)
+
+
+class FileDigest(Record):
+    """What a run wrote to one file: its first `bytes` bytes hash to `sha256`."""
+
+    bytes: int
+    sha256: str
 
 
 class Manifest(Record):
@@ -376,4 +441,8 @@ class Manifest(Record):
     accepted: int = 0
     rejected: int = 0
     reject_reasons: dict[str, int] = Field(default_factory=dict)
+    model_usage: dict[str, Any] = Field(default_factory=dict)  # model → calls, cache hits, tokens, cost
     dataset_fingerprint: str | None = None
+    # Stage files vouched for up to a length (a resumed run regenerates what lies beyond);
+    # dataset files exactly. Keys are paths relative to the run directory.
+    files: dict[str, FileDigest] = Field(default_factory=dict)

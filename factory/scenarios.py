@@ -12,7 +12,7 @@ from typing import Any
 
 from factory.records import Call, Chain, Ref, ToolSpec, Value
 from factory.seeds import Seed
-from factory.simulator import base_world
+from factory.world.simulator import base_world
 
 SCENARIOS = ("plain", "canonicalisation", "state_dependency", "insufficient_information", "cross_domain")
 SCENARIO_WEIGHTS = {
@@ -53,6 +53,8 @@ class StateFixes:
         if (seed.slug, name) in self.settled:
             return []  # an earlier fix call already ran with it holding: breaking it now would fail that call
         condition = seed.toolbox.conditions[name]
+        if condition.fix_tool in self.asked:
+            return []  # the request itself makes the call that would restore it
         world = base_world(seed, self.world_seed)
         broken = replace(world, state={**world.state, **self.state[seed.slug], **condition.broken_state})
         if condition.holds(broken):
@@ -78,6 +80,7 @@ class StateFixes:
         """The chain with fix calls inserted and the initial state overrides, or None when no
         call requires a condition."""
         moved: dict[int, int] = {}
+        self.asked = {call.tool for call in chain.calls}
         for index, call in enumerate(chain.calls):
             spec = self.specs[call.tool]
             seed = self.seeds[spec.toolbox] if spec.toolbox in self.seeds else None
@@ -97,3 +100,59 @@ def withheld_candidates(chain: Chain) -> list[int]:
     """Calls whose outputs a later call needs: withholding their tool leaves the task unsolvable."""
     graph = chain.graph()
     return [i for i in graph.nodes if graph.out_degree(i) > 0 and chain.calls[i].fixes is None]
+
+
+def needed_kinds(chain: Chain, specs: dict[str, ToolSpec], index: int) -> set[tuple[str | None, str | None]]:
+    """(kind, role) of the outputs of call `index` that later calls take."""
+    used = {a.ref for c in chain.calls for a in c.arguments.values() if isinstance(a, Ref)}
+    call = chain.calls[index]
+    outputs = specs[call.tool].returns
+    return {(outputs[k].kind, outputs[k].role) for k, var in enumerate(call.outputs) if var in used}
+
+
+def producers_of(kinds: set[tuple[str | None, str | None]], tools: list[ToolSpec]) -> list[str]:
+    """Tools with an output of one of these kinds and roles."""
+    return [t.name for t in tools if any((o.kind, o.role) in kinds for o in t.returns)]
+
+
+def tool_to_withhold(chain: Chain, specs: dict[str, ToolSpec], tags: dict[str, tuple[str, ...]],
+                     rng: random.Random) -> str | None:
+    """A gold tool whose absence truly leaves a value unobtainable: a later call needs its
+    output, no other gold tool produces that kind of value, and a careful person could not
+    work it out alone (not `arithmetic`, not `canonicalise`). None when no call qualifies."""
+    fit = []
+    for index in withheld_candidates(chain):
+        tool = chain.calls[index].tool
+        if {"arithmetic", "canonicalise"} & set(tags.get(tool, ())):
+            continue
+        others = [specs[c.tool] for c in chain.calls if c.tool != tool]
+        if not producers_of(needed_kinds(chain, specs, index), others):
+            fit.append(tool)
+    return rng.choice(sorted(set(fit))) if fit else None
+
+
+STATE_SAYS_RATE = 0.5  # how often a query states a broken condition it can state
+
+
+def fix_context(chain: Chain, specs: dict[str, ToolSpec], seeds: dict[str, Seed],
+                rng: random.Random) -> tuple[list[str], list[str]]:
+    """(sentences the query opens with, conditions it states) for a chain's fix-up calls: the
+    context that makes every fix argument knowable, and sometimes the user saying the
+    condition is broken (then the fix call has a reason in the query)."""
+    from factory.chains.pool import placeholders
+    from factory.queries.values import render_value
+
+    context, stated = [], []
+    for call in chain.calls:
+        if call.fixes is None:
+            continue
+        slug = specs[call.tool].toolbox or ""
+        condition = seeds[slug].toolbox.conditions[call.fixes]
+        values = {k: render_value(a.value) for k, a in call.arguments.items() if isinstance(a, Value)}
+        if condition.context:
+            context.append(condition.context.format(**values))
+        knowable = set(call.arguments) <= set(placeholders(condition.context or ""))
+        if condition.says and knowable and rng.random() < STATE_SAYS_RATE:
+            context.insert(0, condition.says)
+            stated.append(f"{slug}:{call.fixes}")
+    return context, stated

@@ -5,45 +5,17 @@ from __future__ import annotations
 
 import inspect
 import re
-import types
 import typing
 from collections.abc import Callable
-from typing import Annotated, Any, Literal, get_args, get_origin
+from typing import Any
 
 import docstring_parser
 
+from factory.annotations import returned_parts, type_name
 from factory.errors import SeedError
 from factory.records import Output, Param, ToolSpec
-from factory.toolbox import Kind
 
-_SCALARS = {str: "str", int: "int", float: "float", bool: "bool", dict: "dict", list: "list"}
 _RETURN_LINE = re.compile(r"^\s*([A-Za-z_]\w*)\s*(?:\([^)]*\))?\s*:\s*(.*)$")
-
-
-def type_name(annotation: Any) -> tuple[str, str | None, list[Any] | None]:
-    """(type, kind, enum) of an annotation; raises ValueError for unsupported types."""
-    kind = None
-    if get_origin(annotation) is Annotated:
-        base, *meta = get_args(annotation)
-        kind = next((m.name for m in meta if isinstance(m, Kind)), None)
-        annotation = base
-    origin = get_origin(annotation)
-    if origin is Literal:
-        values = list(get_args(annotation))
-        return _SCALARS[type(values[0])], kind, values
-    if annotation in _SCALARS:
-        return _SCALARS[annotation], kind, None
-    if origin is list:
-        (item,) = get_args(annotation) or (None,)
-        if item is None:
-            return "list", kind, None
-        item_type, item_kind, _ = type_name(item)
-        if item_type.startswith("list"):
-            raise ValueError("nested lists are not supported")
-        return f"list[{item_type}]", kind or item_kind, None
-    if origin is dict:
-        return "dict", kind, None
-    raise ValueError(f"unsupported type {annotation!r}")
 
 
 def _where(fn: Callable[..., Any]) -> str:
@@ -106,7 +78,8 @@ def spec_from_function(fn: Callable[..., Any], toolbox: str | None = None) -> To
                 type=type_,
                 description=arg_docs[name],
                 required=required,
-                kind=kind,
+                kind=kind.name if kind else None,
+                role=kind.role if kind else None,
                 enum=enum,
                 default=None if required else parameter.default,
             )
@@ -128,12 +101,7 @@ def spec_from_function(fn: Callable[..., Any], toolbox: str | None = None) -> To
 def _outputs(fn: Callable[..., Any], where: str, annotation: Any, documented: list[tuple[str, str]]) -> list[Output]:
     if annotation is None or annotation is type(None):
         raise SeedError(f"{where}: tool has no return annotation")
-    if get_origin(annotation) is tuple:
-        parts = list(get_args(annotation))
-    elif isinstance(annotation, types.GenericAlias) and annotation.__origin__ is tuple:
-        parts = list(annotation.__args__)
-    else:
-        parts = [annotation]
+    parts = returned_parts(annotation)
     if len(documented) != len(parts):
         raise SeedError(
             f"{where}: return annotation has {len(parts)} value(s) but the docstring's Returns "
@@ -145,5 +113,6 @@ def _outputs(fn: Callable[..., Any], where: str, annotation: Any, documented: li
             type_, kind, _ = type_name(part)
         except ValueError as exc:
             raise SeedError(f"{where}: return value {name!r}: {exc}") from exc
-        outputs.append(Output(name=name, type=type_, description=desc, kind=kind))
+        outputs.append(Output(name=name, type=type_, description=desc, kind=kind.name if kind else None,
+                              role=kind.role if kind else None))
     return outputs

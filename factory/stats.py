@@ -1,18 +1,83 @@
 """The distribution report of a set of instances: counts, depth, shape, shape family,
-categories, calls, tools; plus reject reasons of a run."""
+categories, calls, tools; how varied and clean the queries are and how close the shapes are
+to NesTools'; plus reject reasons of a run."""
 
 from __future__ import annotations
 
-from collections import Counter
+import re
+from collections import Counter, defaultdict
 from typing import Any
 
-from factory.chains.shapes import family_of
+import Levenshtein
+
+from factory.chains.shapes import common_shapes, family_of, nestools_shares
+from factory.checks.duplicates import skeleton
+from factory.checks.faithfulness import text_glitches
 from factory.records import Instance, parse_shape
+
+_WORD = re.compile(r"[a-z']+")
+NEAR_DUPLICATE_RATIO = 0.9
 
 
 def reject_reason_key(reason: str) -> str:
-    """A reason's category: the check or stage that raised it ("execution", "faithfulness")."""
-    return reason.split(":", 1)[0].strip()
+    """A reason's category: the check or stage that raised it ("execution", "faithfulness"),
+    and for plausibility the rule too ("plausibility/no_op")."""
+    check, _, rest = reason.partition(":")
+    check = check.strip()
+    if check == "plausibility" and rest.strip():
+        return f"{check}/{rest.strip().split(':', 1)[0].strip()}"
+    return check
+
+
+def words(text: str) -> list[str]:
+    """Runs of letters and apostrophes, lower-cased."""
+    return _WORD.findall(text.lower())
+
+
+def _distinct_n(queries: list[list[str]], n: int) -> float:
+    grams = [tuple(q[i:i + n]) for q in queries for i in range(len(q) - n + 1)]
+    return round(len(set(grams)) / len(grams), 4) if grams else 0.0
+
+
+def query_report(instances: list[Instance]) -> dict[str, Any]:
+    """How varied and clean the queries are: first words, distinct-n, vocabulary, step numbers,
+    template leftovers, and same-skeleton pairs worded nearly alike."""
+    tokens = [words(i.query) for i in instances]
+    firsts = Counter(t[0] for t in tokens if t)
+    glitches = Counter(g.split(":")[0] for i in instances for g in text_glitches(i.query))
+    by_skeleton: dict[str, list[str]] = defaultdict(list)
+    for instance in instances:
+        by_skeleton[skeleton(instance)].append(instance.query)
+    near = sum(1 for queries in by_skeleton.values() for a in range(len(queries)) for b in range(a + 1, len(queries))
+               if Levenshtein.ratio(queries[a], queries[b]) > NEAR_DUPLICATE_RATIO)
+    n = len(instances)
+    top, top_count = firsts.most_common(1)[0] if firsts else ("", 0)
+    return {
+        "distinct_first_words": len(firsts),
+        "top_first_word": top,
+        "top_first_word_share": round(top_count / n, 4) if n else 0.0,
+        "distinct_2": _distinct_n(tokens, 2),
+        "distinct_3": _distinct_n(tokens, 3),
+        "vocabulary": len({w for t in tokens for w in t}),
+        "step_number_share": round(glitches["names a step number"] / n, 4) if n else 0.0,
+        "doubled_words": glitches["doubled word"],
+        "empty_slots": glitches["empty slot or stray punctuation"],
+        "near_duplicate_pairs": near,
+    }
+
+
+def shape_report(instances: list[Instance]) -> dict[str, Any]:
+    """Share in the 13 common NesTools shapes and the total-variation distance to NesTools'
+    shape distribution (half the sum of absolute differences of shape shares)."""
+    n = len(instances)
+    counts = Counter(i.shape for i in instances)
+    shares = nestools_shares()
+    tv = 0.5 * sum(abs(counts[s] / n - shares.get(s, 0.0)) for s in set(counts) | set(shares)) if n else 1.0
+    common = set(common_shapes())
+    return {
+        "common_nestools_shape_share": round(sum(c for s, c in counts.items() if s in common) / n, 4) if n else 0.0,
+        "nestools_shape_tv_distance": round(tv, 4),
+    }
 
 
 def distribution(instances: list[Instance]) -> dict[str, Any]:
@@ -32,6 +97,8 @@ def distribution(instances: list[Instance]) -> dict[str, Any]:
         "categories": dict(Counter(c for i in instances for c in i.categories).most_common()),
         "distinct_tools": len({c.tool for i in instances for c in i.chain.calls}),
         "mean_tools_offered": round(sum(len(i.tools) for i in instances) / n, 2) if n else 0.0,
+        "queries": query_report(instances),
+        "nestools_shapes": shape_report(instances),
     }
 
 
@@ -43,6 +110,16 @@ def markdown(stats: dict[str, Any], reject_reasons: dict[str, int] | None = None
         f"mean calls: {stats['mean_calls']}; distinct tools used: {stats['distinct_tools']}; "
         f"tools offered per instance: {stats['mean_tools_offered']}",
     ]
+    q, shapes = stats.get("queries"), stats.get("nestools_shapes")
+    if q and shapes:
+        lines += [
+            f"- queries: {q['distinct_first_words']} distinct first words (most common {q['top_first_word']!r}, "
+            f"{q['top_first_word_share']:.1%}); distinct-2 {q['distinct_2']}, distinct-3 {q['distinct_3']}; "
+            f"vocabulary {q['vocabulary']}; naming a step number {q['step_number_share']:.1%}; doubled words "
+            f"{q['doubled_words']}; empty slots {q['empty_slots']}; same-skeleton pairs worded alike {q['near_duplicate_pairs']}",
+            f"- shapes: {shapes['common_nestools_shape_share']:.1%} in the 13 common NesTools shapes; "
+            f"total-variation distance to NesTools {shapes['nestools_shape_tv_distance']}",
+        ]
     tables = [("Domain", "domains"), ("Max nesting depth", "depth"), ("Calls", "calls"),
               ("Shape family", "shape_families"), ("Nesting shape", "shapes"), ("Category", "categories")]
     for title, key in tables:

@@ -56,3 +56,36 @@ def write_seed(root, slug, toolbox_code, manifest=None):
     '''))
     (folder / "toolbox.py").write_text(textwrap.dedent(toolbox_code))
     return folder
+
+
+@pytest.fixture(scope="session")
+def mixed_run(tmp_path_factory):
+    """One offline run over every seed, with every scenario category, shared by the tests of
+    the seed library's bar and of the scenarios."""
+    from factory.config import load_settings
+    from factory.generate import generate
+    from factory.records import GenerateConfig
+
+    out = tmp_path_factory.mktemp("mixed-run") / "run"
+    config = GenerateConfig(domain="all", n=150, seed=5)
+    return generate(config, load_settings({"output_dir": str(out.parent)}), out)
+
+
+@pytest.fixture
+def fake_server():
+    """Start fake OpenAI-compatible servers on 127.0.0.1 (tests/fake_server.py); all are
+    stopped after the test. `fake_server(responder, latency=..., failure_rate=...)`."""
+    from tests.fake_server import FakeServer
+
+    started = []
+
+    def start(responder, **options):
+        server = FakeServer(responder, **options)
+        server.thread.start()
+        started.append(server)
+        return server
+
+    yield start
+    for server in started:
+        server.httpd.shutdown()
+        server.httpd.server_close()

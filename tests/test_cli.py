@@ -82,3 +82,38 @@ def test_a_malformed_seed_folder_is_named_in_one_line(tmp_path, monkeypatch):
     result = runner.invoke(app, ["domains"])
     assert result.exit_code == 1 and "Traceback" not in result.output
     assert "seed.toml" in result.output and "subdomains" in result.output
+
+
+@pytest.mark.parametrize("args", [["domains"], ["generate", "--domain", "Food and Beverage", "-n", "2"]])
+def test_an_empty_seed_folder_is_one_line(tmp_path, monkeypatch, args):
+    (tmp_path / "seeds").mkdir()
+    monkeypatch.setenv("FACTORY_SEEDS_DIR", str(tmp_path / "seeds"))
+    result = runner.invoke(app, args)
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert "holds no seed" in result.output and "FACTORY_SEEDS_DIR" in result.output
+    assert len([line for line in result.output.splitlines() if line.strip()]) <= 3
+
+
+def test_a_broken_seed_is_one_warning_line_and_the_others_are_listed(tmp_path, monkeypatch):
+    from tests.conftest import write_seed
+    from tests.test_seeds import GOOD_TOOLBOX
+
+    write_seed(tmp_path / "seeds", "sound", GOOD_TOOLBOX)
+    write_seed(tmp_path / "seeds", "broken", "x = 1", manifest='domain = "Broken"\ndescription = "d"')
+    monkeypatch.setenv("FACTORY_SEEDS_DIR", str(tmp_path / "seeds"))
+    result = runner.invoke(app, ["domains"])
+    assert result.exit_code == 0 and "Traceback" not in result.output
+    assert "warning: seed broken skipped:" in result.output and "subdomains" in result.output
+    assert "Sound" in result.output and "1 domains" in result.output
+
+
+def test_usage_errors_exit_2_as_the_readme_says():
+    """typer's own usage errors (an unknown flag, a value that is not a number) exit 2; errors
+    in values it parsed, seeds and paths (FactoryError) exit 1. The README says the same."""
+    from pathlib import Path
+
+    for args in (["generate", "--domain", "Food and Beverage", "--bogus"], ["generate", "--domain", "x", "-n", "many"]):
+        assert runner.invoke(app, args).exit_code == 2
+    assert runner.invoke(app, ["generate", "--domain", "Food and Beverage", "-n", "0"]).exit_code == 1
+    readme = " ".join((Path(__file__).parents[1] / "README.md").read_text().split())
+    assert "exit 1" in readme and "exits 2" in readme

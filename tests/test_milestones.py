@@ -1,4 +1,4 @@
-from factory.milestones import derive_milestones, withheld_tool_minefields
+from factory.milestones import blocked_calls, derive_milestones, needed_values, unsolvable_milestones, withheld_tool_minefields
 from factory.records import Call, Chain, Ref, Trace, TraceStep, Value
 
 
@@ -20,8 +20,9 @@ def example():
 
 def test_one_milestone_per_call_with_data_and_state_edges_and_a_final_answer():
     chain, trace = example()
-    milestones = derive_milestones(chain, trace)
-    assert [m.kind for m in milestones] == ["call", "call", "call", "call", "answer"]
+    milestones = derive_milestones(chain, trace, {"fix": "device"})
+    assert [m.kind for m in milestones] == ["call", "state", "call", "call", "answer"]
+    assert milestones[1].condition == "device:power" and not milestones[1].arguments  # met by the state, any arguments
     b, c, answer = milestones[2], milestones[3], milestones[4]
     assert b.after == [0, 1]  # data from call 0, state from the fix call
     assert c.after == [0, 2] and c.arguments["z"].value == "USA" and c.arguments["z"].source == "data2"
@@ -34,3 +35,31 @@ def test_withholding_a_producer_mines_the_tool_and_its_consumers():
     mines = withheld_tool_minefields(chain, trace, "a")
     assert [m.tool for m in mines] == ["a", "b", "c"]
     assert all(m.arguments is None for m in mines)
+
+
+def test_call_milestones_carry_what_the_chain_needs_from_them():
+    chain, trace = example()
+    assert needed_values(chain, trace, 0) == ["Ramey"]  # taken by b and c
+    assert needed_values(chain, trace, 1) == []  # the fix's output feeds nothing
+    assert needed_values(chain, trace, 3) == [10783]  # the answer
+    milestones = derive_milestones(chain, trace)
+    assert milestones[0].needs == ["Ramey"] and milestones[3].needs == [10783]
+
+
+def test_an_unsolvable_item_keeps_milestones_for_what_can_still_be_done():
+    chain = Chain(calls=[
+        Call(tool="a", arguments={"x": Value(value="California")}, outputs=["data0"]),
+        Call(tool="b", arguments={"y": Ref(ref="data0")}, outputs=["data1"]),
+        Call(tool="d", arguments={"x": Value(value="California")}, outputs=["data2"]),
+    ])
+    trace = Trace(steps=[
+        TraceStep(call=0, tool="a", arguments={"x": "California"}, outputs={"data0": "Ramey"}),
+        TraceStep(call=1, tool="b", arguments={"y": "Ramey"}, outputs={"data1": "USA"}),
+        TraceStep(call=2, tool="d", arguments={"x": "California"}, outputs={"data2": 7}),
+    ], answer={"data1": "USA", "data2": 7})
+    assert blocked_calls(chain, "a") == {0, 1}
+    milestones, answer = unsolvable_milestones(chain, trace, "a", "no tool finds the wine")
+    assert [m.tool for m in milestones if m.kind == "call"] == ["d"]
+    final = milestones[-1]
+    assert final.kind == "answer" and final.refuse and final.answer == {"data2": 7} == answer
+    assert "cannot be done: no tool finds the wine" in final.description

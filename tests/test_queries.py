@@ -1,43 +1,114 @@
+import random
+import re
 from pathlib import Path
 
+import pytest
+
 from factory.chains.code import parse_chain
+from factory.checks.faithfulness import normalise, value_groups, found
 from factory.config import resource_dir
 from factory.queries import render_value, template_query
+from factory.queries.wording import agree, tidy
 from factory.seeds import load_seeds
 
 
-def food():
-    return load_seeds(Path(resource_dir("seeds")))["food_and_beverage"]
+@pytest.fixture(scope="module")
+def weather():
+    return load_seeds(Path(resource_dir("seeds")))["weather"]
 
 
-def test_template_states_literals_describes_references_and_asks_for_the_answer():
-    seed = food()
-    chain = parse_chain(
-        'data0, data1 = get_top_selling_wine(location="California", date="2025-05-08")\n'
-        "data2 = get_product_origin(product=data0)\n"
-        'data3 = get_export_quantity(location=data2, date="2025-05-08", product=data0)\n'
-    )
-    query = template_query(chain, seed.specs, seed.toolbox.tools)
-    text = query["template"]
-    assert "California" in text and text.count("2025-05-08") == 2
-    assert "the best-selling wine from step 1" in text  # a reference two steps back names its step
-    assert text.endswith("Tell me the units exported that day.")
-    assert not any(name in text for name in seed.specs)
-    bare = query["no_conjunctions"]
-    assert not any(word in bare for word in ("First,", "Then", "Finally"))
+def word(chain_code, seed, k=0):
+    chain = parse_chain(chain_code, seed.specs)
+    joint = sorted(seed.toolbox.joint_values)
+    return template_query(chain, seed.specs, seed.toolbox.tools, joint, random.Random(k),
+                          written={seed.slug: seed.toolbox.written})
 
 
-def test_fix_up_calls_are_not_asked_for():
-    seed = food()
-    chain = parse_chain(
-        'data0 = get_cellar_value(currency="EUR")\n'
-        'data1 = get_vintage(wine_name="Ramey Chardonnay")\n'
-    )
-    chain.calls[0].fixes = "some_condition"
-    text = template_query(chain, seed.specs, seed.toolbox.tools)["template"]
-    assert "EUR" not in text and "Ramey Chardonnay" in text
+HOTTEST_THEN_WIND = (
+    'data0, data1 = find_hottest_city(country="Spain", date="2025-06-14")\n'
+    'data2, data3 = get_wind_forecast(city=data0, date="2025-06-20")\n'
+)
+
+
+def test_a_nested_value_is_described_by_what_it_is_never_by_a_step(weather):
+    for k in range(20):
+        text = word(HOTTEST_THEN_WIND, weather, k)["template"]
+        assert "hottest city in Spain" in text
+        assert not re.search(r"\bstep\b|\bfirst,|\bfinally\b", text, re.IGNORECASE)
+        assert not any(name in text for name in weather.specs)
+        assert "_" not in text
+
+
+def test_every_literal_is_stated_in_a_form_the_faithfulness_check_reads(weather):
+    for k in range(30):
+        text = normalise(word(HOTTEST_THEN_WIND, weather, k)["template"])
+        for value in ("Spain", "2025-06-14", "2025-06-20"):
+            assert all(any(found(normalise(f), text) for f in group) for group in value_groups(value)), (value, text)
+
+
+def test_phrasings_and_frames_vary(weather):
+    texts = {word(HOTTEST_THEN_WIND, weather, k)["template"] for k in range(40)}
+    openings = {t.split()[0] for t in texts}
+    assert len(texts) >= 30 and len(openings) >= 6
+
+
+def test_a_value_described_twice_is_that_thing_the_second_time(weather):
+    code = ('data0, data1 = find_hottest_city(country="Japan", date="2025-06-14")\n'
+            'data2, data3 = get_wind_forecast(city=data0, date="2025-06-14")\n'
+            'data4, data5 = get_uv_index(city=data0, date="2025-06-14")\n')
+    for k in range(10):
+        text = word(code, weather, k)["template"]
+        assert text.count("hottest city in Japan") == 1 and "that city" in text
+
+
+def test_a_canonicalised_value_is_named_as_the_user_says_it(weather):
+    code = ('data0 = resolve_forecast_date(expression="next saturday")\n'
+            'data1, data2 = get_uv_index(city="Lyon", date=data0)\n')
+    text = word(code, weather)["template"]
+    assert "next saturday" in text and "2025" not in text
+
+
+def test_optional_parts_are_stated_only_when_given(weather):
+    base = 'data0 = calculate_feels_like(temperature_c=12.0, wind_speed_kmh=30.0{})\n'
+    without = {word(base.format(""), weather, k)["template"] for k in range(10)}
+    assert not any("humidity" in t for t in without)
+    given = {word(base.format(", humidity_percent=65"), weather, k)["template"] for k in range(10)}
+    assert all("65%" in t for t in given)
+
+
+def test_fix_up_calls_are_not_asked_for(weather):
+    chain = parse_chain('data0 = enable_weather_notifications(channel="sms")\n'
+                        'data1 = subscribe_to_weather_alerts(city="Oslo")\n', weather.specs)
+    chain.calls[0].fixes = "weather_notifications"
+    text = template_query(chain, weather.specs, weather.toolbox.tools)["template"]
+    assert "sms" not in text and "Oslo" in text
+
+
+def test_the_variant_without_conjunctions_has_none(weather):
+    code = ('data0, data1 = get_wind_forecast(city="Rome", date="2025-06-14")\n'
+            'data2, data3 = get_uv_index(city="Rome", date="2025-06-14")\n')
+    for k in range(10):
+        bare = word(code, weather, k)["no_conjunctions"]
+        assert not re.search(r"\b(also|then|after that|one more thing)\b", bare, re.IGNORECASE)
+
+
+def test_context_sentences_open_the_request(weather):
+    chain = parse_chain('data0 = subscribe_to_weather_alerts(city="Oslo")\n', weather.specs)
+    text = template_query(chain, weather.specs, weather.toolbox.tools, context=["My alerts are off."])["template"]
+    assert text.startswith("My alerts are off.")
+
+
+def test_text_tidying():
+    assert agree("stay 1 night(s), not 3 night(s)") == "stay 1 night, not 3 nights"
+    assert agree("pay 1.5 euro(s)") == "pay 1.5 euros"
+    assert tidy("book the the room for a the hottest city ,  please") == "book the room for the hottest city, please"
+    assert tidy("the wind on tomorrow and on next saturday") == "the wind tomorrow and on next saturday"
 
 
 def test_values_render_as_people_write_them():
     assert render_value(True) == "on" and render_value(3.0) == "3" and render_value(2.5) == "2.5"
     assert render_value(["a", "b", "c"]) == "a, b and c"
+    forms = {render_value("2025-06-14", random.Random(k)) for k in range(40)}
+    assert {"2025-06-14", "June 14, 2025", "14 June 2025", "Saturday, June 14, 2025"} == forms
+    moments = {render_value("2025-06-14T15:45", random.Random(k)) for k in range(40)}
+    assert "3:45 pm on June 14, 2025" in moments and all("15:45" in m or "3:45 pm" in m for m in moments)

@@ -1,72 +1,27 @@
 """The graph composer: fills a nesting shape with tools so that every edge is a real
-producer → consumer link (an output's kind and type fit a later parameter), and every other
-argument is a literal drawn from the world's value generators, so the chain executes."""
+producer → consumer link (factory.chains.pool), parameters that travel together come from
+one place, independent parts of a request are about the same things, and every other
+argument is a literal drawn from the world (factory.chains.literals), so the chain executes
+and reads as one task."""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any
 
-from factory.records import Call, Chain, Param, Ref, ToolSpec, Value, type_accepts, value_matches_type
+import networkx as nx
 
-OPTIONAL_ARGUMENT_RATE = 0.25  # how often an optional parameter is given a literal
+from factory.chains.literals import Known, draw_arguments
+from factory.chains.pool import ToolPool, links_to
+from factory.records import Call, Chain, Ref, Value
+from factory.sense import SCENE_KINDS, Subjects, Together, same_subjects
 
-
-@dataclass
-class ToolPool:
-    """The tools a chain may use, the literal values each kind can take, and the links."""
-
-    specs: dict[str, ToolSpec]
-    values: dict[str, dict[str, list[Any]]]  # toolbox → kind → candidate literal values
-    joint: dict[str, dict[tuple[str, ...], list[tuple[Any, ...]]]] = field(default_factory=dict)  # toolbox → kinds → tuples
-    links: dict[tuple[str, str], list[tuple[int, str]]] = field(default_factory=dict)
-
-    def __post_init__(self) -> None:
-        self._options: dict[tuple[str | None, str | None, str], list[Any]] = {}
-        for a in self.specs.values():
-            for b in self.specs.values():
-                if a.name == b.name:
-                    continue
-                pairs = [
-                    (k, p.name)
-                    for k, out in enumerate(a.returns)
-                    for p in b.parameters
-                    if out.kind and out.kind == p.kind and type_accepts(p.type, out.type)
-                ]
-                if pairs:
-                    self.links[(a.name, b.name)] = pairs
-        self.feeds = {name: any(a == name for a, _ in self.links) for name in self.specs}
-        self.groups = sorted({kinds for by_toolbox in self.joint.values() for kinds in by_toolbox})
-
-    def options(self, spec: ToolSpec, param: Param) -> list[Any]:
-        """Literal values a parameter can take: its enum, its kind's values of the right type
-        (the tool's own toolbox first; single values become one-item lists for a list
-        parameter), or both booleans."""
-        if param.enum:
-            return list(param.enum)
-        key = (spec.toolbox, param.kind, param.type)
-        if key not in self._options:
-            toolboxes = [spec.toolbox or ""] + sorted(t for t in self.values if t != spec.toolbox)
-            found = (_fitting(self.values.get(t, {}).get(param.kind or "") or [], param.type) for t in toolboxes)
-            self._options[key] = next((f for f in found if f), [True, False] if param.type == "bool" else [])
-        return self._options[key]
-
-    def fillable(self, spec: ToolSpec, bound: set[str]) -> bool:
-        return all(p.name in bound or self.options(spec, p) for p in spec.parameters if p.required)
+Binding = dict[str, tuple[int, int]]  # parameter → (producing call, output index)
 
 
-def _fitting(values: list[Any], type_: str) -> list[Any]:
-    fitting = [v for v in values if value_matches_type(v, type_)]
-    if not fitting and type_.startswith("list"):
-        fitting = [[v] for v in values if value_matches_type([v], type_)]
-    return fitting
-
-
-def _match(pool: ToolPool, preds: list[str], consumer: str, rng: random.Random) -> dict[str, tuple[int, int]] | None:
-    """Bind each predecessor (by position in `preds`) to a distinct parameter of `consumer`:
-    param → (predecessor position, output index), or None when impossible."""
+def _match(pool: ToolPool, preds: list[str], consumer: str, rng: random.Random) -> Binding | None:
+    """Bind each predecessor (by position in `preds`) to a distinct parameter of `consumer`,
+    then complete its groups; None when impossible."""
     options = []
     for producer in preds:
         links = list(pool.links.get((producer, consumer), []))
@@ -75,9 +30,9 @@ def _match(pool: ToolPool, preds: list[str], consumer: str, rng: random.Random) 
         rng.shuffle(links)
         options.append(links)
 
-    def assign(k: int, used: dict[str, tuple[int, int]]) -> dict[str, tuple[int, int]] | None:
+    def assign(k: int, used: Binding) -> Binding | None:
         if k == len(options):
-            return dict(used)
+            return _complete_groups(pool, used, preds, consumer)
         for out_index, param in options[k]:
             if param not in used:
                 used[param] = (k, out_index)
@@ -90,34 +45,55 @@ def _match(pool: ToolPool, preds: list[str], consumer: str, rng: random.Random) 
     return assign(0, {})
 
 
-def _complete_groups(pool: ToolPool, binding: dict[str, tuple[int, int]], preds: list[str],
-                     consumer: str) -> dict[str, tuple[int, int]] | None:
-    """Keep values that belong together coherent: when a parameter of a joint kind group
-    (latitude, longitude) is nested, its partners come from the same producing call; None
-    when that producer cannot supply them."""
+def _complete_groups(pool: ToolPool, binding: Binding, preds: list[str], consumer: str) -> Binding | None:
+    """A group with one nested member takes every member from that same producing call (no
+    latitude from one place and longitude from another, no literal half); None when that
+    producer cannot supply them."""
     spec = pool.specs[consumer]
-    by_kind = {p.kind: p.name for p in spec.parameters if p.kind}
     extended = dict(binding)
-    for kinds in pool.groups:
-        if not all(k in by_kind for k in kinds):
-            continue
-        members = [by_kind[k] for k in kinds]
-        sources = {extended[m][0] for m in members if m in extended}
+    for group in pool.groups[consumer]:
+        sources = {extended[p][0] for p in group.params if p in extended}
         if not sources:
             continue
         if len(sources) > 1:
             return None
         (source,) = sources
-        outputs = pool.specs[preds[source]].returns
-        for kind, member in zip(kinds, members, strict=False):
+        producer = pool.specs[preds[source]]
+        used = {extended[p][1] for p in group.params if p in extended}
+        for member in group.params:
             if member in extended:
                 continue
-            index = next((i for i, out in enumerate(outputs) if out.kind == kind
-                          and type_accepts(spec.param(member).type, out.type)), None)
+            param = spec.param(member)
+            index = next((i for i, out in enumerate(producer.returns)
+                          if i not in used and links_to(out, param, producer, spec, pool.bridges)), None)
             if index is None:
                 return None
             extended[member] = (source, index)
+            used.add(index)
     return extended
+
+
+def _entity_keys(pool: ToolPool, tool: str, bound: set[str]) -> set[tuple[str, str | None]]:
+    """(kind, role) of the required literal text parameters: the things a call is about."""
+    return {(p.kind, p.role) for p in pool.specs[tool].parameters
+            if p.required and p.name not in bound and p.kind and p.type == "str" and p.kind not in SCENE_KINDS}
+
+
+def about_one_thing(pool: ToolPool, tools: list[str], bindings: list[Binding], edges: list[tuple[int, int]]) -> bool:
+    """Whether the independent parts of a request share what they are about: every part
+    takes a literal of a kind and role another part takes too, so the same value (the same
+    city, the same person) ties them together."""
+    graph = nx.Graph()
+    graph.add_nodes_from(range(len(tools)))
+    graph.add_edges_from(edges)
+    parts = [sorted(c) for c in nx.connected_components(graph)]
+    if len(parts) == 1:
+        return True
+    keys = [set().union(*(_entity_keys(pool, tools[j], set(bindings[j])) for j in part)) for part in parts]
+    tied = nx.Graph()
+    tied.add_nodes_from(range(len(parts)))
+    tied.add_edges_from((a, b) for a in range(len(parts)) for b in range(a + 1, len(parts)) if keys[a] & keys[b])
+    return nx.is_connected(tied)
 
 
 def compose(
@@ -134,15 +110,15 @@ def compose(
     when the pool cannot fill the shape within the search budget."""
     preds = {j: sorted(i for i, jj in edges if jj == j) for j in range(n_calls)}
     has_succ = {i: any(a == i for a, _ in edges) for i in range(n_calls)}
-    names = sorted(pool.specs)
+    names = [n for n in sorted(pool.specs) if "fix_only" not in (pool.entry(n).tags if pool.entry(n) else ())]
     tools: list[str] = []
-    bindings: list[dict[str, tuple[int, int]]] = []
+    bindings: list[Binding] = []
     spent = 0
 
     def extend(j: int) -> bool:
         nonlocal spent
         if j == n_calls:
-            return accept is None or accept(tools)
+            return (accept is None or accept(tools)) and about_one_thing(pool, tools, bindings, edges)
         order = names[:]
         rng.shuffle(order)
         for name in order:
@@ -151,9 +127,7 @@ def compose(
                 return False
             if name in tools or (has_succ[j] and not pool.feeds[name]) or (allowed and not allowed(j, name)):
                 continue
-            producers = [tools[i] for i in preds[j]]
-            binding = _match(pool, producers, name, rng)
-            binding = _complete_groups(pool, binding, producers, name) if binding is not None else None
+            binding = _match(pool, [tools[i] for i in preds[j]], name, rng)
             if binding is None or not pool.fillable(pool.specs[name], set(binding)):
                 continue
             tools.append(name)
@@ -166,46 +140,54 @@ def compose(
 
     if not extend(0):
         return None
-    return _build_chain(pool, tools, bindings, rng)
+    return _build_chain(pool, tools, bindings, [not has_succ[j] for j in range(n_calls)], rng)
 
 
-def _joint_literals(pool: ToolPool, spec: ToolSpec, params: list[Param], rng: random.Random) -> dict[str, Any]:
-    """Values for literal parameters whose kinds a joint generator covers together (a
-    latitude with its longitude), drawn as one tuple; the tool's own toolbox first."""
-    by_kind: dict[str, list[Param]] = {}
-    for p in params:
-        if p.kind:
-            by_kind.setdefault(p.kind, []).append(p)
-    chosen: dict[str, Any] = {}
-    toolboxes = [spec.toolbox or ""] + sorted(t for t in pool.joint if t != spec.toolbox)
-    for toolbox in toolboxes:
-        for kinds, tuples in sorted(pool.joint.get(toolbox, {}).items()):
-            slots = [by_kind.get(k, []) for k in kinds]
-            if tuples and all(len(s) == 1 and s[0].name not in chosen for s in slots):
-                for (param,), value in zip(slots, rng.choice(tuples), strict=True):
-                    chosen[param.name] = value
-    return chosen
+def _together(pool: ToolPool, tool: str, binding: Binding, subjects: list[Subjects]) -> bool:
+    """A call's `together` rules hold for the calls feeding it (their literals are known)."""
+    entry = pool.entry(tool)
+    for rule in entry.sense if entry else ():
+        if isinstance(rule, Together):
+            fed = [subjects[binding[p][0]] for p in rule.params if p in binding]
+            if any(not same_subjects(a, b) for i, a in enumerate(fed) for b in fed[i + 1:]):
+                return False
+    return True
 
 
-def _build_chain(
-    pool: ToolPool, tools: list[str], bindings: list[dict[str, tuple[int, int]]], rng: random.Random
-) -> Chain:
+def can_feed(pool: ToolPool, producer: str, consumer: str) -> bool:
+    """Whether one call of `producer` can feed `consumer` with its groups complete."""
+    return _match(pool, [producer], consumer, random.Random(0)) is not None
+
+
+def _build_chain(pool: ToolPool, tools: list[str], bindings: list[Binding], asked: list[bool],
+                 rng: random.Random) -> Chain | None:
+    """The chain with every nested argument wired and every other argument drawn; None when no
+    drawing of literals makes sense for some call."""
     calls: list[Call] = []
+    known = Known()
+    subjects: list[Subjects] = []
     counter = 0
-    for name, binding in zip(tools, bindings, strict=True):
+    for name, binding, is_asked in zip(tools, bindings, asked, strict=True):
         spec = pool.specs[name]
-        literal = [p for p in spec.parameters if p.name not in binding
-                   and (p.required or rng.random() < OPTIONAL_ARGUMENT_RATE)]
-        joint = _joint_literals(pool, spec, literal, rng)
-        arguments: dict[str, Any] = {}
+        literals = draw_arguments(pool, spec, set(binding), known, is_asked, rng)
+        if literals is None or not _together(pool, name, binding, subjects):
+            return None
+        about: Subjects = {}
+        for producer, _ in binding.values():
+            for kind, values in subjects[producer].items():
+                about.setdefault(kind, set()).update(values)
+        for param in spec.parameters:
+            value = literals.get(param.name)
+            if param.kind and isinstance(value, (str, int, float)):
+                about.setdefault(param.kind, set()).add(value)
+        subjects.append(about)
+        arguments = {}
         for param in spec.parameters:
             if param.name in binding:
                 producer, out_index = binding[param.name]
                 arguments[param.name] = Ref(ref=calls[producer].outputs[out_index])
-            elif param.name in joint:
-                arguments[param.name] = Value(value=joint[param.name])
-            elif param in literal and (options := pool.options(spec, param)):
-                arguments[param.name] = Value(value=rng.choice(options))
+            elif param.name in literals:
+                arguments[param.name] = Value(value=literals[param.name])
         outputs = [f"data{counter + k}" for k in range(len(spec.returns))]
         counter += len(outputs)
         calls.append(Call(tool=name, arguments=arguments, outputs=outputs))

@@ -8,9 +8,11 @@ is a topological order.
 
 from __future__ import annotations
 
+import json
 import random
 from functools import cache
 from itertools import combinations
+from pathlib import Path
 
 import networkx as nx
 
@@ -20,18 +22,26 @@ from factory.records import parse_shape, shape_of
 MAX_CALLS = 5
 FAMILIES = ("single", "independent", "chain", "fan-out", "fan-in", "diamond", "dag", "mixed")
 
-# Default mix: first a nesting depth, then a call count, then a shape uniformly. Three-call
-# shapes dominate, as in NesTools; depth 3+ is weighted up so nested chains are not rare.
+# The default mix follows the shapes of the NesTools test set (nestools_shapes.json, computed
+# from the reference data; tests/chains/test_shapes.py recomputes it). Outside those shapes
+# (a depth or family they do not reach) a depth is drawn by DEPTH_WEIGHTS, then a call count
+# by CALL_WEIGHTS, then a shape uniformly.
 DEPTH_WEIGHTS = {1: 0.1, 2: 0.3, 3: 0.42, 4: 0.12, 5: 0.06}
 CALL_WEIGHTS = {1: 0.25, 2: 0.45, 3: 1.0, 4: 0.4, 5: 0.15}
-# The shapes seen at least 5 times in the NesTools test set (tests/data/nestools), drawn half
-# of the time in the default mix (deeper ones twice as often) so a benchmark covers what real
-# nested tasks look like.
-COMMON_SHAPES = (
-    "3:1>2,2>3", "3:1>2,1>3", "3:", "3:1>2,1>3,2>3", "3:1>3", "3:1>3,2>3", "3:1>2", "3:2>3",
-    "2:1>2", "2:", "4:1>2,2>3,3>4", "4:1>2,1>3,1>4", "4:1>2,2>3,2>4",
-)
-COMMON_SHARE = 0.5
+SHAPES_FILE = Path(__file__).with_name("nestools_shapes.json")
+
+
+@cache
+def nestools_shares() -> dict[str, float]:
+    """Share of each nesting shape in the NesTools test set."""
+    counts = json.loads(SHAPES_FILE.read_text())["shapes"]
+    total = sum(counts.values())
+    return {shape: count / total for shape, count in counts.items()}
+
+
+def common_shapes(top: int = 13) -> tuple[str, ...]:
+    """The shapes NesTools uses most (the 13 it uses at least five times)."""
+    return tuple(sorted(nestools_shares(), key=lambda s: -nestools_shares()[s])[:top])
 
 
 def depth_of(n: int, edges: list[tuple[int, int]]) -> int:
@@ -101,11 +111,12 @@ def candidates(min_depth: int, max_depth: int, shape: str | None) -> list[tuple[
 
 
 def sample_shape(rng: random.Random, rows: list[tuple[str, int, int]]) -> str:
-    """Draw a shape: half the time one of the common shapes allowed; otherwise a depth by
-    DEPTH_WEIGHTS, then a call count by CALL_WEIGHTS, then a shape uniformly."""
-    common = sorted((s, d) for s, _, d in rows if s in COMMON_SHAPES)
-    if common and rng.random() < COMMON_SHARE:
-        return rng.choices([s for s, _ in common], weights=[2 if d >= 3 else 1 for _, d in common])[0]
+    """Draw a shape among `rows`: by its NesTools share when NesTools uses any of them;
+    otherwise a depth by DEPTH_WEIGHTS, then a call count by CALL_WEIGHTS, then a shape."""
+    shares = nestools_shares()
+    known = sorted(s for s, _, _ in rows if s in shares)
+    if known:
+        return rng.choices(known, weights=[shares[s] for s in known])[0]
     depths = sorted({d for _, _, d in rows})
     depth = rng.choices(depths, weights=[DEPTH_WEIGHTS[d] for d in depths])[0]
     counts = sorted({n for _, n, d in rows if d == depth})

@@ -7,7 +7,7 @@ from factory.chains.composer import ToolPool, compose
 from factory.config import resource_dir
 from factory.records import Ref, parse_shape, type_accepts
 from factory.seeds import load_seeds
-from factory.simulator import base_world
+from factory.world.simulator import base_world
 
 
 @pytest.fixture(scope="module")
@@ -86,7 +86,7 @@ PLACES_TOOLBOX = '''
     def points(w: World) -> list[tuple[float, float]]:
         return list(POINTS)
 
-    @toolbox.tool(phrase="name the city at {lat}, {lon}")
+    @toolbox.tool(asks="name the city at {lat}, {lon}")
     def city_at(lat: Annotated[float, Kind("latitude")], lon: Annotated[float, Kind("longitude")]) -> str:
         """Name the city at a point.
 
@@ -119,23 +119,22 @@ def test_joint_generators_keep_values_that_belong_together(tmp_path):
 def test_nested_coordinates_come_from_one_producing_call():
     from pathlib import Path
 
+    from factory.seed_checks import library_pool
+
     seeds = load_seeds(Path(resource_dir("seeds")))
-    slugs = ["maps_places", "weather"]
-    specs = {n: s for slug in slugs for n, s in seeds[slug].specs.items()}
-    values = {slug: {k: f(base_world(seeds[slug], 0)) for k, f in seeds[slug].toolbox.values.items()} for slug in slugs}
-    joint = {slug: {k: f(base_world(seeds[slug], 0)) for k, f in seeds[slug].toolbox.joint_values.items()} for slug in slugs}
-    pool = ToolPool(specs, values, joint)
+    pool = library_pool(seeds, slugs=["maps_places", "weather"])
+    specs = pool.specs
     checked = 0
     for k in range(200):
         chain = compose(pool, 2, [(0, 1)], random.Random(k))
+        if chain is None:
+            continue
         producers = chain.producers()
         for call in chain.calls:
-            spec = specs[call.tool]
-            kinds = {p.kind: p.name for p in spec.parameters}
-            if "latitude" in kinds and "longitude" in kinds:
-                lat, lon = call.arguments.get(kinds["latitude"]), call.arguments.get(kinds["longitude"])
-                if isinstance(lat, Ref) or isinstance(lon, Ref):
+            for group in pool.groups[call.tool]:
+                args = [call.arguments.get(p) for p in group.params]
+                if any(isinstance(a, Ref) for a in args):
                     checked += 1
-                    assert isinstance(lat, Ref) and isinstance(lon, Ref)
-                    assert producers[lat.ref] == producers[lon.ref]
+                    assert all(isinstance(a, Ref) for a in args)  # never a literal half
+                    assert len({producers[a.ref] for a in args}) == 1  # one place, not two
     assert checked >= 10

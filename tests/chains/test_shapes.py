@@ -5,7 +5,16 @@ from pathlib import Path
 
 import pytest
 
-from factory.chains.shapes import COMMON_SHAPES, FAMILIES, candidates, catalogue, family_of, sample_shape, validate_shape_request
+from factory.chains.shapes import (
+    FAMILIES,
+    candidates,
+    catalogue,
+    common_shapes,
+    family_of,
+    nestools_shares,
+    sample_shape,
+    validate_shape_request,
+)
 from factory.errors import ConfigError
 from factory.records import parse_shape, shape_of
 
@@ -23,10 +32,12 @@ def nestools_shape(row):
     return shape_of(len(row["call"]), edges)
 
 
-def test_common_shapes_are_those_nestools_uses_at_least_five_times():
+def test_the_shipped_shape_mix_is_the_nestools_test_set():
     counts = Counter(nestools_shape(json.loads(line)) for line in NESTOOLS.read_text().splitlines())
+    total = sum(counts.values())
+    assert nestools_shares() == {s: c / total for s, c in counts.items()}
     frequent = {s for s, c in counts.items() if c >= 5}
-    assert len(frequent) == 13 and frequent == set(COMMON_SHAPES)
+    assert len(frequent) == 13 and frequent == set(common_shapes())
 
 
 def test_catalogue_holds_every_forward_dag_up_to_five_calls():
@@ -51,17 +62,21 @@ def test_requests_filter_candidates():
     assert candidates(1, 2, "3:1>2,2>3") == []  # depth 3 is out of bounds
 
 
-def test_default_mix_covers_families_and_depths():
+def test_default_mix_follows_nestools():
     rng = random.Random(0)
-    rows = candidates(1, 5, None)
-    drawn = [sample_shape(rng, rows) for _ in range(2000)]
-    families = Counter(family_of(*parse_shape(s)) for s in drawn)
-    assert set(families) == set(FAMILIES)
-    assert set(COMMON_SHAPES) <= set(drawn)
-    depth_of = {s: d for s, _, d, _ in catalogue()}
-    depths = Counter(depth_of[s] for s in drawn)
-    assert set(depths) == {1, 2, 3, 4, 5}
-    assert sum(depths[d] for d in (3, 4, 5)) >= 0.4 * len(drawn)
+    drawn = Counter(sample_shape(rng, candidates(1, 5, None)) for _ in range(4000))
+    shares = nestools_shares()
+    tv = 0.5 * sum(abs(drawn[s] / 4000 - shares.get(s, 0.0)) for s in set(drawn) | set(shares) if s.split(":")[0] != "6")
+    assert tv < 0.05
+    assert set(common_shapes()) <= set(drawn)
+
+
+def test_bounds_outside_nestools_shapes_still_draw_every_allowed_depth_and_family():
+    rng = random.Random(1)
+    deep = {sample_shape(rng, candidates(5, 5, None)) for _ in range(200)}
+    assert deep == {"5:1>2,2>3,3>4,4>5"} or all(s.startswith("5:") for s in deep)
+    diamonds = {sample_shape(rng, candidates(1, 5, "diamond")) for _ in range(50)}
+    assert all(family_of(*parse_shape(s)) == "diamond" for s in diamonds)
 
 
 @pytest.mark.parametrize("bad", ["spiral", "3:2>1", "9:", "3:1>4", "x:y"])

@@ -1,0 +1,118 @@
+"""Literal arguments of a composed call: drawn from the world's values so the call executes,
+coherent (a group's values come as one tuple), about the same things as the rest of the
+chain (a city already named is named again), and obeying the tool's sense rules."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from factory.chains.pool import ToolPool, placeholders
+from factory.records import Param, ToolSpec
+from factory.sense import Distinct, violations
+
+OPTIONAL_ARGUMENT_RATE = 0.25  # how often an optional parameter is given a literal
+TRIES = 60  # drawings tried before a call is given up as senseless
+FRESH_AFTER = TRIES // 2  # after this many tries, stop reusing the chain's earlier values
+
+
+
+def _stated(pool: ToolPool, spec: ToolSpec, param: Param, asked: bool) -> bool:
+    """Whether the wording of the call can state an optional parameter: some request phrasing
+    (for an asked call) or output description (for a nested one) has its placeholder."""
+    entry = pool.entry(spec.name)
+    if entry is None:
+        return True
+    texts = list(entry.asks) if asked else [t for texts in entry.gives.values() for t in texts]
+    slots = {g.name: g.params for g in pool.groups[spec.name]}
+    for text in texts:
+        for slot in placeholders(text):
+            if slot == param.name or param.name in slots.get(slot, ()):
+                return True
+    return False
+
+
+def _chosen(pool: ToolPool, spec: ToolSpec, bound: set[str], asked: bool, rng: random.Random) -> list[Param]:
+    chosen = [p for p in spec.parameters if p.name not in bound and (
+        p.required or (rng.random() < OPTIONAL_ARGUMENT_RATE and _stated(pool, spec, p, asked)))]
+    names = {p.name for p in chosen}
+    for group in pool.groups[spec.name]:  # a group is given whole or not at all
+        if names & set(group.params) and not set(group.params) <= names | bound:
+            names |= {p for p in group.params if p not in bound}
+    return [p for p in spec.parameters if p.name in names and pool.options(spec, p)]
+
+
+@dataclass
+class Known:
+    """What a chain's literals have named so far: every value of a kind they name or imply (an
+    alert id implies its city), which later literals agree with."""
+
+    named: dict[str, list[Any]] = field(default_factory=dict)
+
+    def add(self, pool: ToolPool, param: Param, value: Any) -> None:
+        if not param.kind:
+            return
+        for kind, implied in {param.kind: value, **pool.facts_of(param.kind, value, param.role)}.items():
+            if implied not in self.named.setdefault(kind, []):
+                self.named[kind].append(implied)
+
+    def copy(self) -> Known:
+        return Known({kind: list(values) for kind, values in self.named.items()})
+
+    def agrees(self, pool: ToolPool, param: Param, value: Any) -> bool:
+        """A value fits what is known: it is the thing of its kind already named (if any), and
+        what it implies contradicts nothing named."""
+        if param.kind in self.named and isinstance(value, str) and value not in self.named[param.kind]:
+            return False
+        return all(kind not in self.named or implied in self.named[kind]
+                   for kind, implied in pool.facts_of(param.kind, value, param.role).items())
+
+
+def _pick(pool: ToolPool, spec: ToolSpec, param: Param, known: Known, taken: list[Any], prefer: bool | None,
+          rng: random.Random) -> Any:
+    """A value for one literal parameter: while `prefer`, one that agrees with what the chain
+    already names; never one another parameter of this call already took, if avoidable."""
+    options = [v for v in pool.options(spec, param) if v not in taken] or pool.options(spec, param)
+    if prefer is None:  # must differ from a nested value: avoid whatever the chain names
+        return rng.choice([v for v in options if v not in known.named.get(param.kind or "", [])] or options)
+    if prefer and param.kind:
+        fitting = [v for v in options if known.agrees(pool, param, v)]
+        if fitting:
+            return rng.choice(fitting)
+    return rng.choice(options)
+
+
+def draw_arguments(pool: ToolPool, spec: ToolSpec, bound: set[str], known: Known, asked: bool,
+                   rng: random.Random) -> dict[str, Any] | None:
+    """Literal values for the parameters `bound` leaves open, or None when no drawing within
+    TRIES obeys the tool's sense rules."""
+    chosen = _chosen(pool, spec, bound, asked, rng)
+    names = {p.name for p in chosen}
+    groups = [g for g in pool.groups[spec.name] if set(g.params) <= names]
+    entry = pool.entry(spec.name)
+    rules = entry.sense if entry else ()
+    apart = {p for rule in rules if isinstance(rule, Distinct) and set(rule.params) & bound for p in rule.params}
+    for attempt in range(TRIES):
+        values: dict[str, Any] = {}
+        trial = known.copy()  # what this drawing names so far, the call's own earlier values included
+        for group in groups:
+            tuples = pool.joint_options(spec, group)
+            params = [spec.param(p) for p in group.params]
+            if attempt < FRESH_AFTER:
+                tuples = [t for t in tuples if all(trial.agrees(pool, p, v) for p, v in zip(params, t, strict=True))] or tuples
+            if tuples:
+                values.update(zip(group.params, rng.choice(tuples), strict=True))
+                for param in params:
+                    trial.add(pool, param, values[param.name])
+        for param in chosen:
+            if param.name in values:
+                continue
+            same_kind = [values[p.name] for p in chosen if p.name in values and p.kind == param.kind and p.role == param.role]
+            prefer = None if param.name in apart else attempt < FRESH_AFTER
+            values[param.name] = _pick(pool, spec, param, trial, same_kind, prefer, rng)
+            trial.add(pool, param, values[param.name])
+        if not violations(rules, values, pool.limits):
+            known.named = trial.named
+            return values
+    return None

@@ -1,0 +1,244 @@
+"""The model chain writer, NesTools' generation pattern: for a domain, a subdomain and a nesting
+shape, a model writes tool stubs, a `main()` that calls them as the shape says with the user's
+raw task as a comment, and what each call returns. The answer is read with `ast` only
+(factory.chains.stubs); whatever cannot be read, or has another shape, is a reject with the
+model's raw output. Few-shot demos come from the seed library, rotated per attempt.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from factory.chains.code import parse_chain, render_chain
+from factory.chains.stubs import StubError, WrittenChain, read_written
+from factory.records import (
+    Chain,
+    GenerateConfig,
+    RecordedCall,
+    Ref,
+    ToolSpec,
+    WorldSetup,
+    parse_shape,
+    value_matches_type,
+)
+
+DEMOS_PER_CALL = 2
+
+
+def shape_in_words(shape: str) -> str:
+    """"3:1>2,2>3" → "3 calls: call 2 takes values that call 1 returns; call 3 takes values that call 2 returns"."""
+    n, edges = parse_shape(shape)
+    needs = {j: sorted(i + 1 for i, jj in edges if jj == j) for j in range(n)}
+    parts = [f"call {j + 1} takes values that call{'s' if len(v) > 1 else ''} {' and '.join(map(str, v))} "
+             f"return{'' if len(v) > 1 else 's'}" for j, v in needs.items() if v]
+    alone = "; no call takes another's values" if not edges else ""
+    return f"{n} call{'s' if n > 1 else ''}" + (": " + "; ".join(parts) if parts else alone)
+
+
+def _annotation(type_: str, enum: list[Any] | None = None) -> str:
+    if enum:
+        return f"Literal[{', '.join(repr(v) for v in enum)}]"
+    return type_
+
+
+def stub_source(spec: ToolSpec) -> str:
+    """A tool spec as the Python stub a model is asked to write."""
+    params = []
+    for p in spec.parameters:
+        default = "" if p.required else f" = {p.default!r}"
+        params.append(f"{p.name}: {_annotation(p.type, p.enum)}{default}")
+    returns = [o.type for o in spec.returns]
+    annotation = returns[0] if len(returns) == 1 else f"tuple[{', '.join(returns)}]"
+    doc = [f'    """{spec.description}', ""]
+    if spec.parameters:
+        doc += ["    Args:"] + [f"        {p.name}: {p.description}" for p in spec.parameters] + [""]
+    doc += ["    Returns:"] + [f"        {o.name}: {o.description}" for o in spec.returns] + ['    """', "    ..."]
+    return f"def {spec.name}({', '.join(params)}) -> {annotation}:\n" + "\n".join(doc)
+
+
+def main_source(task: str, chain_code: str, returns: list[list[Any]]) -> str:
+    lines = ["def main():", f"    # {task}"]
+    for line, values in zip(chain_code.splitlines(), returns, strict=True):
+        lines.append(f"    {line}  # -> {json.dumps(values, ensure_ascii=False)}")
+    return "\n".join(lines)
+
+
+@dataclass(frozen=True)
+class Demo:
+    domain: str
+    subdomain: str
+    shape: str
+    code: str
+
+
+def seed_demos(seeds: dict[str, Any], world_seed: int = 0) -> list[Demo]:
+    """One demo per seed example: its tools as stubs (plus two it does not use), and main()
+    with the example's request and the values the seed's own tools really return."""
+    from factory.records import WorldSetup
+    from factory.world.simulator import Simulator, run_chain
+
+    specs = {name: spec for seed in seeds.values() for name, spec in seed.specs.items()}
+    demos = []
+    for slug, seed in sorted(seeds.items()):
+        others = sorted(seed.specs)
+        for example in seed.scenario.examples:
+            try:
+                chain = parse_chain(example.chain, specs)
+                toolboxes = sorted({specs[c.tool].toolbox or slug for c in chain.calls})
+                trace = run_chain(chain, specs, Simulator(seeds, WorldSetup(toolboxes=toolboxes, seed=world_seed)))
+            except Exception:  # seed examples are checked by the seed tests; a broken one is no demo
+                continue
+            if not trace.ok:
+                continue
+            used = list(dict.fromkeys(c.tool for c in chain.calls))
+            extra = [t for t in others if t not in used][: 2]
+            stubs = "\n\n\n".join(stub_source(specs[t]) for t in used + extra)
+            returns = [list(step.outputs.values()) for step in trace.steps]
+            code = f"from typing import Literal\n\n\n{stubs}\n\n\n{main_source(example.query, render_chain(chain), returns)}"
+            demos.append(Demo(seed.domain, seed.scenario.subdomains[0], chain.shape(), code))
+    return demos
+
+
+@dataclass(frozen=True)
+class Written:
+    """What one chain-writer call gave: the chain, or the reason it was rejected; and the raw answer."""
+
+    chain: WrittenChain | None
+    reason: str
+    raw: str
+
+
+def _signature(instructions: str) -> Any:
+    import dspy
+
+    class WriteToolsAndChain(dspy.Signature):
+        domain: str = dspy.InputField(desc="the domain of the tools")
+        subdomain: str = dspy.InputField(desc="the part of the domain the task is about")
+        shape: str = dspy.InputField(desc="how many calls main() makes and which call takes which earlier call's values")
+        code: str = dspy.OutputField(desc="one Python code block: typed tool stubs with docstrings, then main()")
+
+    return WriteToolsAndChain.with_instructions(instructions)
+
+
+class ChainWriter:
+    """Asks a model for tools and a chain of a given shape; reads the answer with ast."""
+
+    def __init__(self, instructions: str, demos: list[Demo]):
+        import dspy
+
+        self.predict = dspy.Predict(_signature(instructions))
+        self.demos = demos
+
+    def __call__(self, lm: Any, domain: str, subdomain: str, shape: str, rng: random.Random) -> Written:
+        import dspy
+
+        chosen = rng.sample(self.demos, min(DEMOS_PER_CALL, len(self.demos)))
+        examples = [dspy.Example(domain=d.domain, subdomain=d.subdomain, shape=shape_in_words(d.shape), code=d.code)
+                    for d in chosen]
+        raw, failed = model_answer(lambda: self.predict(domain=domain, subdomain=subdomain, shape=shape_in_words(shape),
+                                                        demos=examples).code, lm)
+        if failed:
+            return Written(None, f"chain writer: {failed}", raw)
+        try:
+            written = read_written(raw)
+        except StubError as exc:
+            return Written(None, f"chain writer: {exc}", raw)
+        if written.chain.shape() != shape:
+            return Written(None, f"chain writer: asked for shape {shape}, the model wrote {written.chain.shape()}", raw)
+        return Written(written, "", raw)
+
+
+def model_answer(ask: Any, lm: Any) -> tuple[str, str]:
+    """(the answer's text, why it failed or ""): a DSPy prediction's output field, or, when the
+    model ignored DSPy's answer format, its whole raw answer to read leniently. A call that
+    failed after its retries gives its partial text and the reason; a dead endpoint raises."""
+    import dspy
+    from dspy.utils.exceptions import AdapterParseError
+
+    from factory.lm.dspy_bridge import CallFailed
+
+    try:
+        with dspy.context(lm=lm):
+            return str(ask()), ""
+    except AdapterParseError as exc:
+        return str(exc.lm_response or ""), ""
+    except CallFailed as exc:
+        reply = exc.reply
+        return reply.text or "", str(exc) or "the model call failed"
+
+
+def stated_answers(chain: Chain, specs: dict[str, ToolSpec], stated: list[list[Any] | None]) -> list[RecordedCall]:
+    """The chain writer's own answers as recorded calls: walked in call order with the values
+    its comments give, until a call's stated values are missing or not of the declared types
+    (from there on the simulator answers, since later arguments would differ)."""
+    bound: dict[str, Any] = {}
+    recorded = []
+    for call, values in zip(chain.calls, stated, strict=True):
+        spec = specs[call.tool]
+        arguments = {k: bound[a.ref] if isinstance(a, Ref) else a.value for k, a in call.arguments.items()}
+        if values is None or len(values) != len(spec.returns) or not all(
+                value_matches_type(v, out.type) for v, out in zip(values, spec.returns, strict=True)):
+            break
+        recorded.append(RecordedCall(tool=call.tool, arguments=arguments, outputs=list(values), source="writer"))
+        bound.update(zip(call.outputs, values, strict=True))
+    return recorded
+
+
+def _subdomain_signature() -> Any:
+    import dspy
+
+    class ListSubdomains(dspy.Signature):
+        """List distinct subdomains of a domain: areas in which a service would offer its own tools."""
+
+        domain: str = dspy.InputField()
+        subdomains: list[str] = dspy.OutputField(desc="8 to 12 short names")
+
+    return ListSubdomains
+
+
+def propose_subdomains(lm: Any, domain: str) -> list[str]:
+    """Subdomains to spread a run over, asked once per run; the domain itself when the model
+    gives none that can be read."""
+    import dspy
+
+    names: list[str] = []
+
+    def ask() -> str:
+        names.extend(str(s).strip() for s in dspy.Predict(_subdomain_signature())(domain=domain).subdomains)
+        return "\n".join(names)
+
+    raw, failed = model_answer(ask, lm)
+    if not names and not failed:
+        names = [line.strip(" -*0123456789.\t") for line in raw.splitlines()]
+    return [n for n in dict.fromkeys(names) if 2 < len(n) < 80][:12] or [domain]
+
+
+class ModelComposer:
+    """The model backend of the compose stage: chains a model writes for a domain no seed
+    covers, with their tools, the request as the model states it, and its stated answers."""
+
+    def __init__(self, config: GenerateConfig, domain: str, subdomains: list[str], writer: ChainWriter,
+                 lm_for: Any):
+        from factory.chains.shapes import candidates
+
+        self.config, self.domain, self.subdomains, self.writer, self.lm_for = config, domain, subdomains, writer, lm_for
+        self.shape_rows = candidates(config.min_depth, config.max_depth, config.shape)
+
+    def compose(self, rng: random.Random, attempt: int) -> Any:
+        from factory.chains.seeded import Composed, NotComposed
+        from factory.chains.shapes import sample_shape
+        from factory.scenarios import renumber_outputs
+
+        shape = sample_shape(rng, self.shape_rows)
+        subdomain = rng.choice(self.subdomains)
+        written = self.writer(self.lm_for(attempt), self.domain, subdomain, shape, rng)
+        if written.chain is None:
+            return NotComposed(written.reason, written.raw)
+        chain = renumber_outputs(written.chain.chain)
+        specs = {**written.chain.tools, **written.chain.others}
+        setup = WorldSetup(toolboxes=[], seed=self.config.seed, recorded=stated_answers(chain, specs, written.chain.returns))
+        record = {"domain": self.domain, "subdomain": subdomain, "scenario": "plain", "code": written.chain.code}
+        return Composed(chain, specs, setup, self.domain, subdomain, None, draft=written.chain.task or None, record=record)

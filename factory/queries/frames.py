@@ -1,0 +1,72 @@
+"""Request frames: the asks of one chain as a question, a request, a terse command, a polite
+request, or several of those in a row; plus the variant without conjunctions.
+
+An ask is a verb phrase ("check the forecast for Paris"), a question ("what's the forecast
+for Paris?") or a statement ending in a full stop. Verb phrases take wrappers ("Could you
+...?"); questions and statements stand as they are.
+"""
+
+from __future__ import annotations
+
+import random
+
+SINGLE = ("{Vp}.", "Please {vp}.", "Could you {vp}?", "Can you {vp}?", "I need you to {vp}.", "I'd like you to {vp}.",
+          "Would you {vp}, please?", "{Vp}, please.", "I want you to {vp}.", "Go ahead and {vp}.",
+          "Could you please {vp}?")
+JOINED = ("Could you {vps}?", "Please {vps}.", "I need you to {vps}.", "Can you {vps}?", "{Vps}.",
+          "I'd like you to {vps}.", "Would you {vps}?")
+FOLLOW_VP = ("Also, {vp}.", "And please {vp}.", "Also {vp}, please.", "On top of that, {vp}.", "Then {vp}.",
+             "Could you also {vp}?", "I also need you to {vp}.")
+FOLLOW_QUESTION = ("Also, {q}", "And {q}", "{Q}", "One more thing: {q}")
+GREETINGS = ("Hi! ", "Hey, ", "Hello, ")
+GREETING_RATE = 0.08
+
+
+def kind_of(ask: str) -> str:
+    return "question" if ask.endswith("?") else "statement" if ask.endswith(".") else "vp"
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _fill(frame: str, ask: str) -> str:
+    return frame.format(vp=ask, Vp=_cap(ask), vps=ask, Vps=_cap(ask), q=ask, Q=_cap(ask))
+
+
+def _alone(ask: str, rng: random.Random) -> str:
+    if kind_of(ask) == "vp":
+        return _fill(rng.choice(SINGLE), ask)
+    return _cap(ask)
+
+
+def _listed(vps: list[str]) -> str:
+    return vps[0] if len(vps) == 1 else ", ".join(vps[:-1]) + " and " + vps[-1]
+
+
+def greet(text: str, rng: random.Random) -> str:
+    """Now and then a greeting opens the request."""
+    greeting = rng.choice(GREETINGS) if rng.random() < GREETING_RATE else ""
+    if greeting.endswith(", ") and not text.startswith(("I ", "I'")):
+        text = text[:1].lower() + text[1:]
+    return greeting + text
+
+
+def frame(asks: list[str], rng: random.Random) -> str:
+    """The asks as one request, in a frame drawn from `rng`."""
+    if len(asks) == 1:
+        text = _alone(asks[0], rng)
+    elif all(kind_of(a) == "vp" for a in asks) and rng.random() < 0.5:
+        text = _fill(rng.choice(JOINED), _listed(asks))
+    else:
+        parts = [_alone(asks[0], rng)]
+        for ask in asks[1:]:
+            follow = FOLLOW_VP if kind_of(ask) == "vp" else FOLLOW_QUESTION
+            parts.append(_fill(rng.choice(follow), ask))
+        text = " ".join(parts)
+    return text
+
+
+def without_conjunctions(asks: list[str]) -> str:
+    """One plain sentence per ask, no connectives: the robustness variant."""
+    return " ".join(_cap(a) if kind_of(a) != "vp" else _cap(a) + "." for a in asks)

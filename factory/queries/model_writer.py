@@ -1,0 +1,100 @@
+"""The model query writer: a chain's request in a person's words. It starts from the offline
+wording (every value stated, every nested value described) and the list of values the request
+must state; what the model writes is checked like any query (every value stated, no tool
+name), and a request that drops a value or names a tool gets one repair pass. Demos are
+seed examples' requests; a request still unfaithful after the repair is a reject."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from factory.chains.model_writer import model_answer
+from factory.checks.faithfulness import leaked_names, missing_values
+from factory.queries.values import render_value
+from factory.records import Chain, Value
+
+DEMOS_PER_CALL = 2
+
+
+@dataclass(frozen=True)
+class WrittenQuery:
+    variants: dict[str, str]  # "model" (the request), "no_conjunctions", and the offline "template"
+    reason: str  # why it was rejected, "" when kept
+    raw: str
+
+
+def values_to_state(chain: Chain) -> list[str]:
+    """The literal values of the asked calls, as the request must state them."""
+    found = []
+    for call in chain.calls:
+        if call.fixes is None:
+            found += [render_value(a.value) for a in call.arguments.values() if isinstance(a, Value)]
+    return list(dict.fromkeys(found))
+
+
+def _signatures(write: str, repair: str) -> tuple[Any, Any]:
+    import dspy
+
+    class WriteRequest(dspy.Signature):
+        draft: str = dspy.InputField(desc="a plain draft of the request: what the assistant will do")
+        values: str = dspy.InputField(desc="every value the request must state, one per line")
+        request: str = dspy.OutputField(desc="the request as the user would write it")
+        plain_sentences: str = dspy.OutputField(desc="the same request as separate sentences without conjunctions")
+
+    class RepairRequest(dspy.Signature):
+        request: str = dspy.InputField(desc="the request as written")
+        problems: str = dspy.InputField(desc="what is wrong with it")
+        values: str = dspy.InputField(desc="every value the request must state, one per line")
+        rewritten: str = dspy.OutputField(desc="the request rewritten to state every value and name no tool")
+
+    return WriteRequest.with_instructions(write), RepairRequest.with_instructions(repair)
+
+
+class QueryWriter:
+    """Asks a model for the request a chain serves; checks it; repairs it once."""
+
+    def __init__(self, write_instructions: str, repair_instructions: str, demos: list[tuple[str, str, str]]):
+        import dspy
+
+        write, repair = _signatures(write_instructions, repair_instructions)
+        self.write, self.repair = dspy.Predict(write), dspy.Predict(repair)
+        self.demos = demos  # (draft, values, request)
+
+    def problems(self, chain: Chain, text: str, tool_names: list[str], free: set[tuple[int, str]]) -> list[str]:
+        found = [f"does not state {m.split('=', 1)[1]}" for m in missing_values(chain, text, free)]
+        return found + [f"names the tool {leak}" for leak in leaked_names(text, tool_names, 2)]
+
+    def __call__(self, lm: Any, chain: Chain, draft: str, tool_names: list[str], rng: random.Random,
+                 free: set[tuple[int, str]] | None = None) -> WrittenQuery:
+        import dspy
+
+        values = "\n".join(values_to_state(chain)) or "(none)"
+        chosen = rng.sample(self.demos, min(DEMOS_PER_CALL, len(self.demos)))
+        examples = [dspy.Example(draft=d, values=v, request=r, plain_sentences=r) for d, v, r in chosen]
+        pred: dict[str, str] = {}
+
+        def ask() -> str:
+            out = self.write(draft=draft, values=values, demos=examples)
+            pred.update(request=out.request, plain=getattr(out, "plain_sentences", "") or "")
+            return out.request
+
+        text, failed = model_answer(ask, lm)
+        if failed:
+            return WrittenQuery({"template": draft}, f"query writer: {failed}", text)
+        text = " ".join(text.strip().strip('"').split())
+        problems = self.problems(chain, text, tool_names, free or set())
+        if problems:
+            fixed, failed = model_answer(lambda: self.repair(request=text, problems="; ".join(problems),
+                                                             values=values).rewritten, lm)
+            fixed = " ".join(fixed.strip().strip('"').split())
+            problems = self.problems(chain, fixed, tool_names, free or set()) if not failed else [failed]
+            text, pred["plain"] = fixed, ""
+            if problems:
+                return WrittenQuery({"template": draft, "model": text}, f"query writer: after a repair the request "
+                                    f"still {'; '.join(problems[:3])}", text)
+        plain = " ".join((pred.get("plain") or "").split())
+        if not plain or self.problems(chain, plain, tool_names, free or set()):
+            plain = text  # the variant must be as faithful as the request; else it is the request itself
+        return WrittenQuery({"template": draft, "model": text, "no_conjunctions": plain}, "", text)

@@ -1,0 +1,49 @@
+"""Literal values as people write them, in varied but faithful forms: every form here is one the
+faithfulness check recognises (factory.checks.faithfulness)."""
+
+from __future__ import annotations
+
+import random
+import re
+from datetime import date, datetime
+from typing import Any
+
+_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+_DATETIME = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}")
+
+
+def _day(d: date, rng: random.Random | None) -> str:
+    forms = [d.isoformat(), f"{d:%B} {d.day}, {d.year}", f"{d.day} {d:%B} {d.year}", f"{d:%A}, {d:%B} {d.day}, {d.year}"]
+    return forms[0] if rng is None else rng.choice(forms)
+
+
+def _clock(t: datetime, rng: random.Random | None) -> str:
+    hour12 = t.hour % 12 or 12
+    forms = [t.strftime("%H:%M"), f"{hour12}:{t.minute:02d} {'am' if t.hour < 12 else 'pm'}"]
+    return forms[0] if rng is None else rng.choice(forms)
+
+
+def render_value(value: Any, rng: random.Random | None = None) -> str:
+    """A value in words: booleans as on/off, whole floats without ".0", lists joined with
+    "and", dates and date-times in a form drawn from `rng` (ISO when no rng is given)."""
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value)) if abs(value) < 1e15 else str(value)
+    if isinstance(value, list):
+        items = [render_value(v, rng) for v in value]
+        if not items:
+            return "none"
+        return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+    if isinstance(value, dict):
+        return ", ".join(f"{k} {render_value(v, rng)}" for k, v in value.items())
+    text = str(value)
+    if _DATE.fullmatch(text):
+        return _day(date.fromisoformat(text), rng)
+    if _DATETIME.fullmatch(text):
+        moment = datetime.fromisoformat(text)
+        if rng is None:
+            return text.replace("T", " ")
+        day, clock = _day(moment.date(), rng), _clock(moment, rng)
+        return rng.choice([f"{day} at {clock}", f"{clock} on {day}"])
+    return text

@@ -1,0 +1,203 @@
+"""Wording one chain: each asked call as a request in the seed's own phrasings, and every nested
+value described by what it is ("the city Anna lives in"), never by the step that makes it.
+
+A phrasing (`asks`) or description (`gives`) is a template over the call's parameters:
+`{param}`, a group placeholder `{point}` standing for parameters that travel together,
+`[...]` around a part stated only when its optional parameters are given, and `word(s)` after
+a number for agreement. A nested argument is filled with the description of the value that
+feeds it, recursively; a value described once is later called "that city".
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import string
+from collections import Counter
+from dataclasses import dataclass, field
+
+from factory.chains.pool import groups_of, placeholders
+from factory.queries.values import render_value
+from factory.records import Chain, Output, Ref, ToolSpec, Value
+from factory.toolbox import ToolEntry
+
+_OPTIONAL = re.compile(r"\[([^\[\]]*)\]")
+_SUFFIXES = ("_name", "_id", "_text", "_code", "_mention")
+GROUP_NOUNS = {frozenset({"latitude", "longitude"}): "location", frozenset({"money_amount", "currency_code"}): "amount"}
+
+
+def noun_of(outputs: list[Output]) -> str:
+    """A short noun for a described value, for "that city": its role, else its kind."""
+    kinds = frozenset(o.kind or "" for o in outputs)
+    if kinds in GROUP_NOUNS:
+        return GROUP_NOUNS[kinds]
+    first = outputs[0]
+    word = first.role or first.kind or first.name
+    for suffix in _SUFFIXES:
+        word = word.removesuffix(suffix)
+    return word.replace("_", " ")
+
+
+def agree(text: str) -> str:
+    """`1 night(s)` → `1 night`, `3 night(s)` → `3 nights`."""
+    text = re.sub(r"(?<![\d.,])1 (\w+)\(s\)", r"1 \1", text)
+    return text.replace("(s)", "s")
+
+
+_BARE_DAYS = r"today|tonight|tomorrow|yesterday|a week from today|the day after tomorrow|the day before yesterday|in \d+ \w+|\d+ \w+ ago|a week ago|in a week"
+
+
+def tidy(text: str) -> str:
+    """Spacing, doubled words and articles left by filled templates."""
+    text = re.sub(r"\b(the|a|an|of|to|in|for|on|at|from|with|and)\s+\1\b", r"\1", text, flags=re.IGNORECASE)
+    text = re.sub(r"\b(a|an) (the|that|my|your|this)\b", r"\2", text)
+    text = re.sub(rf"\bon ({_BARE_DAYS})\b", r"\1", text)
+    text = re.sub(r"\s+([,.?!;:])", r"\1", text)
+    return " ".join(text.split())
+
+
+@dataclass
+class Wording:
+    chain: Chain
+    specs: dict[str, ToolSpec]
+    entries: dict[str, ToolEntry]
+    joint_kinds: list[tuple[str, ...]]
+    rng: random.Random
+    written: dict[str, dict[str, str]] = field(default_factory=dict)  # toolbox → kind → how a literal is written
+    said: dict[tuple[str, ...], str] = field(default_factory=dict)  # described outputs → short noun
+    days: list[str] = field(default_factory=list)  # literal dates stated so far
+    nouns: Counter = field(default_factory=Counter)  # short noun → how many things were called so
+
+    def __post_init__(self) -> None:
+        self.producers = self.chain.producers()
+        self.groups = [{g.name: g for g in groups_of(self.specs[c.tool], self.entries.get(c.tool), self.joint_kinds)}
+                       for c in self.chain.calls]
+
+    # --- templates ----------------------------------------------------------------------
+
+    def _members(self, index: int, slot: str) -> tuple[str, ...]:
+        group = self.groups[index].get(slot)
+        return group.params if group else (slot,)
+
+    def fill(self, index: int, template: str) -> str | None:
+        """The template stated for call `index`, or None when it cannot state every argument given."""
+        given = set(self.chain.calls[index].arguments)
+        mentioned = {p for slot in placeholders(template) for p in self._members(index, slot)}
+        if given - mentioned:
+            return None
+
+        def optional(match: re.Match) -> str:
+            inner = match.group(1)
+            ok = all(set(self._members(index, s)) <= given for s in placeholders(inner))
+            return inner if ok else ""
+
+        text = _OPTIONAL.sub(optional, template)
+        slots = placeholders(text)
+        if any(not set(self._members(index, s)) <= given for s in slots):
+            return None
+        values = {slot: self._slot(index, slot) for slot in slots}
+        return agree(string.Formatter().vformat(text, (), values))
+
+    def _slot(self, index: int, slot: str) -> str:
+        call = self.chain.calls[index]
+        group = self.groups[index].get(slot)
+        members = group.params if group else (slot,)
+        args = [call.arguments[p] for p in members]
+        if all(isinstance(a, Ref) for a in args):
+            sources = {self.producers[a.ref] for a in args}
+            if len(sources) == 1:
+                return self.describe(tuple(a.ref for a in args))
+        if group and all(isinstance(a, Value) for a in args):
+            return group.template.format(**{p: self._literal(index, p, a.value) for p, a in zip(members, args, strict=True)})
+        return " and ".join(self.describe((a.ref,)) if isinstance(a, Ref) else self._literal(index, p, a.value)
+                            for p, a in zip(members, args, strict=True))
+
+    def _literal(self, index: int, name: str, value: object) -> str:
+        spec = self.specs[self.chain.calls[index].tool]
+        param = spec.param(name)
+        if param is not None and param.kind == "date" and isinstance(value, str):
+            if self.days == [value]:
+                return "that day"  # the one date already stated, not repeated in another form
+            if value not in self.days:
+                self.days.append(value)
+        forms = self.written.get(spec.toolbox or "", {})
+        form = (forms.get(f"{param.kind}/{param.role}") or forms.get(param.kind or "")) if param else None
+        text = render_value(value, self.rng)
+        if form is None:
+            return text
+        return form(text) if callable(form) else form.format(text)
+
+    def _choose(self, index: int, templates: tuple[str, ...]) -> str | None:
+        options = list(templates)
+        self.rng.shuffle(options)
+        for template in options:
+            text = self.fill(index, template)
+            if text is not None:
+                return text
+        return None
+
+    # --- nested values ------------------------------------------------------------------
+
+    def describe(self, variables: tuple[str, ...]) -> str:
+        """A noun phrase for output variables of one call: what they are, or "that X" when
+        already described and unambiguous."""
+        index = self.producers[variables[0]]
+        call = self.chain.calls[index]
+        spec = self.specs[call.tool]
+        outputs = [spec.returns[call.outputs.index(v)] for v in variables]
+        if variables in self.said and self.nouns[self.said[variables]] == 1:
+            return f"that {self.said[variables]}"
+        entry = self.entries.get(call.tool)
+        names = frozenset(o.name for o in outputs)
+        texts = next((t for key, t in entry.gives.items() if frozenset(key) == names), ()) if entry else ()
+        text = self._choose(index, texts) if texts else None
+        if text is None and len(variables) > 1:
+            text = " and ".join(self.describe((v,)) for v in variables)
+        if text is None:
+            text = self._fallback_description(index, outputs[0])
+        if variables not in self.said:
+            noun = noun_of(outputs)
+            self.said[variables] = noun
+            self.nouns[noun] += 1
+        return text
+
+    def _fallback_description(self, index: int, output: Output) -> str:
+        """For a tool without a description of this output: its documented meaning and inputs."""
+        meaning = re.sub(r"\s*\([^)]*\)", "", output.description).strip().rstrip(".") or output.name.replace("_", " ")
+        args = self.chain.calls[index].arguments
+        stated = [f"{name.replace('_', ' ')} {self._slot(index, name)}" for name in args]
+        return meaning if not stated else f"{meaning} for {' and '.join(stated)}"
+
+    # --- asks ---------------------------------------------------------------------------
+
+    def ask(self, index: int) -> str:
+        """The request for call `index` in one of its seed's phrasings."""
+        call = self.chain.calls[index]
+        entry = self.entries.get(call.tool)
+        text = self._choose(index, entry.asks) if entry else None
+        if text is None:
+            text = self._fallback_ask(index)
+        for var in call.outputs:  # what an asked call returns is "that booking" from now on
+            key = (var,)
+            if key not in self.said:
+                noun = noun_of([self.specs[call.tool].returns[call.outputs.index(var)]])
+                self.said[key] = noun
+                self.nouns[noun] += 1
+        return tidy(text)
+
+    def _fallback_ask(self, index: int) -> str:
+        spec = self.specs[self.chain.calls[index].tool]
+        summary = spec.description.rstrip(".")
+        summary = summary[0].lower() + summary[1:]
+        stated = [f"{name.replace('_', ' ')} {self._slot(index, name)}" for name in self.chain.calls[index].arguments]
+        return summary + (f" for {' and '.join(stated)}" if stated else "")
+
+
+def asked_calls(chain: Chain, entries: dict[str, ToolEntry]) -> list[int]:
+    """Calls the request asks for: what nothing later consumes, and every action (a change to
+    the world is asked for even when a later call reads its result); fix-ups are not asked."""
+    sinks = set(chain.sinks())
+    actions = {i for i, c in enumerate(chain.calls)
+               if c.fixes is None and "state_change" in (entries[c.tool].tags if c.tool in entries else ())}
+    return sorted(sinks | actions)
+

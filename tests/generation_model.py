@@ -1,0 +1,131 @@
+"""A rule-based model for the generation stages' prompts, answering the way real models do.
+
+It reads which stage is asking from the instructions DSPy sends, and the input fields from
+DSPy's `[[ ## field ## ]]` sections, and answers: the chain writer with tool stubs and a
+main() of the requested shape (sometimes in DSPy's answer format, sometimes as prose around a
+fenced block, now and then with an untyped parameter or cut off); the query writer with a
+request that states the values (sometimes dropping one, which the repair pass restores); the
+tool simulator with JSON of the declared types, fenced or in prose; the judge with verdicts.
+Usable as a FakeLM rule (FakeRequest) and as a fake server responder (a request body).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import re
+from typing import Any
+
+from factory.world.mock import mock_value
+
+TOPICS = [("reef", "site"), ("whale", "pod"), ("kelp", "forest"), ("turtle", "nest"), ("plankton", "bloom"),
+          ("seagrass", "meadow"), ("dolphin", "group"), ("mangrove", "stand")]
+PLACES = ["Lizard Island", "Monterey Bay", "Ningaloo Reef", "Azores", "Galapagos", "Svalbard", "Red Sea", "Palau"]
+
+
+def fields(text: str) -> dict[str, str]:
+    """DSPy's input sections of the last user message."""
+    text = re.split(r"\n\s*Respond with the corresponding output fields", text)[0]
+    return {m.group(1): m.group(2).strip() for m in re.finditer(r"\[\[ ## (\w+) ## \]\]\n(.*?)(?=\n\[\[ ## |\Z)", text, re.S)}
+
+
+def _rng(text: str) -> random.Random:
+    return random.Random(hashlib.sha256(text.encode()).hexdigest())
+
+
+def _preds(shape: str) -> dict[int, list[int]]:
+    n = int(re.match(r"(\d+) call", shape).group(1))
+    needs = {j: [] for j in range(n)}
+    for m in re.finditer(r"call (\d+) takes values that calls? ([\d and]+?) returns?", shape):
+        needs[int(m.group(1)) - 1] = [int(x) - 1 for x in re.findall(r"\d+", m.group(2))]
+    return needs
+
+
+def chain_code(domain: str, subdomain: str, shape: str, rng: random.Random, flaw: str = "") -> str:
+    needs = _preds(shape)
+    topic, unit = rng.choice(TOPICS)
+    place = rng.choice(PLACES)
+    stubs, lines = [], [f"    # What do we know about the {topic} {unit}s near {place} for my {subdomain.lower()} work?"]
+    for j, preds in needs.items():
+        params = [f"{unit}_id_{p + 1}: str" for p in preds] or ["region: str"]
+        args_doc = "\n".join(f"        {p.split(':')[0]}: {'Identifier of a ' + unit if 'id' in p else 'Region name'}."
+                             for p in params)
+        if flaw == "untyped" and j == 0:
+            params = [p.split(":")[0] for p in params]
+        name = f"{rng.choice(['get', 'find', 'survey', 'count'])}_{topic}_{['census', 'records', 'health', 'range', 'trend'][j]}"
+        stubs.append(f'''def {name}({", ".join(params)}) -> tuple[str, float]:
+    """Look up {topic} {unit} data ({domain}).
+
+    Args:
+{args_doc}
+
+    Returns:
+        {unit}_id: Identifier of the {topic} {unit} found.
+        score: A measurement of it (0-100).
+    """
+    ...''')
+        call_args = ", ".join([f"{unit}_id_{p + 1}=data{2 * p}" for p in preds] or [f'region="{place}"'])
+        values = [f"{unit.upper()}-{rng.randint(100, 999)}", round(rng.uniform(1, 99), 1)]
+        lines.append(f"    data{2 * j}, data{2 * j + 1} = {name}({call_args})  # -> {json.dumps(values)}")
+    extra = f'''def list_{topic}_species(region: str) -> list[str]:
+    """List the {topic} species recorded in a region.
+
+    Args:
+        region: Region name.
+
+    Returns:
+        species: Names of the species.
+    """
+    ...'''
+    code = "from typing import Literal\n\n\n" + "\n\n\n".join(stubs + [extra]) + "\n\n\ndef main():\n" + "\n".join(lines)
+    if flaw == "truncated":
+        code = code[: len(code) // 2]
+    return code
+
+
+def answer(text: str, system: str = "") -> str:
+    """The model's answer to one request."""
+    asked = fields(text)
+    rng = _rng(text)
+    if "design realistic tool-use tasks" in system:
+        flaw = rng.choice(["", "", "", "", "", "", "untyped", "truncated"])
+        code = chain_code(asked.get("domain", "?"), asked.get("subdomain", "?"), asked.get("shape", "1 call"), rng, flaw)
+        if rng.random() < 0.5:
+            return f"[[ ## code ## ]]\n```python\n{code}\n```\n\n[[ ## completed ## ]]"
+        return f"Here is the code you asked for:\n\n```python\n{code}\n```\n\nIt calls the tools in order."
+    if "subdomains of a domain" in system or "ListSubdomains" in system or asked.get("domain") and "subdomains" in system:
+        return '[[ ## subdomains ## ]]\n["Coral Reefs", "Marine Mammals", "Sea Turtles", "Plankton"]\n\n[[ ## completed ## ]]'
+    if "write the request a user makes" in system:
+        values = [v for v in asked.get("values", "").splitlines() if v and v != "(none)"]
+        stated = values if rng.random() < 0.8 else values[1:]
+        request = f"I'm studying this for my project and need your help: what can you find about {', '.join(stated) or 'it'}?"
+        if rng.random() < 0.5:
+            return f"[[ ## request ## ]]\n{request}\n\n[[ ## plain_sentences ## ]]\n{request}\n\n[[ ## completed ## ]]"
+        return f"[[ ## request ## ]]\n\"{request}\"\n\n[[ ## completed ## ]]"
+    if "was written, but it leaves out values" in system:
+        values = [v for v in asked.get("values", "").splitlines() if v and v != "(none)"]
+        return f"[[ ## rewritten ## ]]\nPlease look into {', '.join(values)} for me.\n\n[[ ## completed ## ]]"
+    if "simulate a software tool" in system:
+        spec = json.loads(asked.get("tool", "{}") or "{}")
+        outputs = {o["name"]: mock_value(o["name"], o["type"], rng) for o in spec.get("returns", [])}
+        body = json.dumps(outputs)
+        return f"[[ ## answer ## ]]\n```json\n{body}\n```\n\n[[ ## completed ## ]]" if rng.random() < 0.5 else \
+            f"The tool would return:\n{body}"
+    if "review one test case" in system:
+        return ("[[ ## plausible ## ]]\nTrue\n\n[[ ## faithful ## ]]\nTrue\n\n[[ ## reason ## ]]\nA fair request "
+                "that the calls serve.\n\n[[ ## completed ## ]]")
+    return "I am not sure what you mean."
+
+
+def fake_lm_rule(request: Any) -> str:
+    """As a FakeLM rule."""
+    return answer(request.prompt, request.system)
+
+
+def server_responder(body: dict[str, Any]) -> dict[str, Any]:
+    """As a fake OpenAI-compatible server's responder."""
+    messages = body.get("messages", [])
+    system = "\n".join(str(m.get("content") or "") for m in messages if m.get("role") == "system")
+    prompt = next((str(m.get("content") or "") for m in reversed(messages) if m.get("role") == "user"), "")
+    return {"content": answer(prompt, system)}

@@ -1,0 +1,105 @@
+"""Generation with a model, end to end over HTTP against a fake OpenAI-compatible server that
+answers like a real model (tests/generation_model.py): any domain, bad output never fatal."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from factory.config import load_settings
+from factory.errors import EndpointDown, FactoryError
+from factory.generate import generate
+from factory.records import GenerateConfig
+from tests.generation_model import server_responder
+
+
+def settings_for(server, tmp_path, **extra):
+    return load_settings({"api_base": server.api_base, "output_dir": str(tmp_path), "concurrency": 4, **extra})
+
+
+def test_a_domain_no_seed_covers_gets_model_written_tools_and_validates(fake_server, tmp_path):
+    from factory.validate import validate_dataset
+
+    server = fake_server(server_responder)
+    config = GenerateConfig(domain="Marine Biology", n=20, seed=1, generator="openai/any")
+    result = generate(config, settings_for(server, tmp_path), tmp_path / "run")
+    assert len(result.instances) == 20
+    for instance in result.instances:
+        assert all(t.toolbox is None for t in instance.tools)  # the model's tools, no seed's
+        assert all(s.error is None and s.outputs for s in instance.trace.steps)  # a concrete result per call
+        assert {s.backend for s in instance.trace.steps} == {"recorded"}
+        assert {r.source for r in instance.world.recorded} <= {"writer", "model", "mock"}
+        assert instance.provenance.generator == "openai/any" and instance.provenance.prompts
+    report = validate_dataset(result.path / "dataset", load_settings())
+    assert report.passed == report.total == 20, report.failures[:3]
+    usage = result.manifest.model_usage["openai/any"]
+    assert usage["requests"] > 20 and usage["completion_tokens"] > 0
+    rejects = [json.loads(line) for line in (result.path / "rejects.jsonl").read_text().splitlines()]
+    written = [r for r in rejects if r["reasons"][0].startswith("chain writer")]
+    assert written and all(r["raw"] for r in written)  # a bad answer is a reject with its raw output
+    asked = len(server.requests)
+    again = generate(config, settings_for(server, tmp_path), tmp_path / "run")
+    assert len(server.requests) == asked  # a rerun asks nothing
+    assert [i.id for i in again.instances] == [i.id for i in result.instances]
+
+
+def test_a_seed_domain_keeps_its_tools_and_takes_its_queries_from_the_model(fake_server, tmp_path):
+    server = fake_server(server_responder)
+    config = GenerateConfig(domain="Food and Beverage", n=6, seed=2, generator="openai/any")
+    result = generate(config, settings_for(server, tmp_path), tmp_path / "run")
+    for instance in result.instances:
+        toolboxes = {t.toolbox for t in (*instance.tools, *instance.withheld_tools) if t.name in instance.gold_tools}
+        assert "food_and_beverage" in toolboxes and None not in toolboxes  # the seed's own tools and execution
+        assert instance.query == instance.query_variants["model"] != instance.query_variants["template"]
+        assert {s.backend for s in instance.trace.steps} == {"seed"}
+
+
+def test_transient_failures_cost_retries_not_instances(fake_server, tmp_path):
+    server = fake_server(server_responder, failure_rate=0.2, max_failures=2)
+    config = GenerateConfig(domain="Marine Biology", n=8, seed=3, generator="openai/any")
+    result = generate(config, settings_for(server, tmp_path, max_retries=2), tmp_path / "run")
+    usage = result.manifest.model_usage["openai/any"]
+    assert len(result.instances) == 8 and usage["retries"] > 0 and usage["endpoint_failures"] == 0
+
+
+def test_a_dead_endpoint_ends_with_one_line(tmp_path):
+    settings = load_settings({"api_base": "http://127.0.0.1:9/v1", "output_dir": str(tmp_path), "max_retries": 0,
+                              "max_endpoint_failures": 2})
+    config = GenerateConfig(domain="Marine Biology", n=5, seed=1, generator="openai/any")
+    with pytest.raises(EndpointDown, match="failed 2 requests in a row"):
+        generate(config, settings, tmp_path / "run")
+
+
+def test_without_a_model_a_domain_no_seed_covers_says_how_to_pass_one(tmp_path):
+    with pytest.raises(FactoryError, match="--model"):
+        generate(GenerateConfig(domain="Marine Biology", n=5), load_settings({"output_dir": str(tmp_path)}))
+
+
+def test_the_cli_runs_the_model_path(fake_server, tmp_path):
+    from typer.testing import CliRunner
+
+    from factory.cli import app
+
+    server = fake_server(server_responder)
+    out = tmp_path / "cli-run"
+    result = CliRunner().invoke(app, ["generate", "--domain", "Marine Biology/Coral Reefs", "-n", "3", "--model",
+                                      "openai/any", "--api-base", server.api_base, "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "model openai/any" in result.output and "model calls" in result.output
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["config"]["domain"] == "Marine Biology/Coral Reefs"
+    assert all(json.loads(line)["instance"]["subdomain"] == "Coral Reefs"
+               for line in (out / "instances.jsonl").read_text().splitlines())
+    assert "api_key" not in (out / "manifest.json").read_text()
+
+
+@pytest.fixture
+def no_key(monkeypatch):
+    for name in ("FACTORY_API_KEY", "OPENAI_API_KEY"):
+        monkeypatch.delenv(name, raising=False)
+
+
+def test_a_hosted_model_without_a_key_is_one_line(tmp_path, no_key):
+    config = GenerateConfig(domain="Marine Biology", n=5, generator="openai/gpt-4o-mini")
+    with pytest.raises(FactoryError, match="API_KEY"):
+        generate(config, load_settings({"output_dir": str(tmp_path)}), Path(tmp_path) / "run")

@@ -1,0 +1,156 @@
+"""Scenarios a perfect agent can win: fix-ups it can know, insufficient-information items that
+are truly unsolvable, distractors that are not alternatives, and exports that say so."""
+
+import random
+from pathlib import Path
+
+import pytest
+
+from factory.chains.code import parse_chain
+from factory.config import resource_dir
+from factory.distractors import alternative_to_gold, mapped_arguments
+from factory.evaluate.static.tasks import statically_scorable
+from factory.nestools import instance_to_nestools
+from factory.records import WorldSetup
+from factory.scenarios import StateFixes, fix_context, tool_to_withhold
+from factory.seeds import load_seed, load_seeds
+from factory.world.simulator import Simulator, run_chain
+from tests.conftest import write_seed
+
+TWINS = '''
+    import random
+    from typing import Annotated
+    from factory.toolbox import Kind, Toolbox, World
+
+    toolbox = Toolbox()
+    Lat = Annotated[float, Kind("latitude")]
+    Lon = Annotated[float, Kind("longitude")]
+    City = Annotated[str, Kind("city")]
+
+    @toolbox.world
+    def build(rng: random.Random) -> World:
+        return World()
+
+    def _near(lat):
+        return "Paris" if lat > 40 else "Sydney"
+
+    @toolbox.tool(asks=("a {lat}", "b {lat}", "c {lat}"), gives={"city": "near {lat}"})
+    def nearest_city(lat: Lat, lon: Lon) -> City:
+        """Nearest city.
+
+        Args:
+            lat: Latitude.
+            lon: Longitude.
+
+        Returns:
+            city: the city.
+        """
+        return _near(lat)
+
+    @toolbox.tool(asks=("d {latitude}", "e {latitude}", "f {latitude}"))
+    def city_at(latitude: Lat, longitude: Lon) -> tuple[str, City]:
+        """City at a point.
+
+        Args:
+            latitude: Latitude.
+            longitude: Longitude.
+
+        Returns:
+            country: the country.
+            city: the city.
+        """
+        return "X", _near(latitude)
+
+    @toolbox.tool(asks=("g {latitude}", "h {latitude}", "i {latitude}"))
+    def elevation(latitude: Lat, longitude: Lon) -> int:
+        """Height of a point.
+
+        Args:
+            latitude: Latitude.
+            longitude: Longitude.
+
+        Returns:
+            metres: the height.
+        """
+        return 35
+
+    @toolbox.tool(asks=("j {city}", "k {city}", "l {city}"))
+    def population(city: City) -> int:
+        """People in a city.
+
+        Args:
+            city: The city.
+
+        Returns:
+            people: how many.
+        """
+        return 2100000
+'''
+
+
+@pytest.fixture(scope="module")
+def twins(tmp_path_factory):
+    return load_seed(write_seed(tmp_path_factory.mktemp("seeds"), "twins", TWINS))
+
+
+def test_a_tool_that_yields_what_the_chain_needs_is_an_alternative_not_a_distractor(twins):
+    chain = parse_chain("c = nearest_city(lat=48.8, lon=2.3)\np = population(city=c)", twins.specs)
+    setup = WorldSetup(toolboxes=["twins"], seed=0)
+    trace = run_chain(chain, twins.specs, Simulator({"twins": twins}, setup))
+    world = lambda: Simulator({"twins": twins}, setup)  # noqa: E731
+    assert mapped_arguments(twins.specs["city_at"], twins.specs["nearest_city"], {"lat": 48.8, "lon": 2.3}) == {
+        "latitude": 48.8, "longitude": 2.3}  # mapped by kind when names differ
+    why = alternative_to_gold(twins.specs["city_at"], chain, trace, twins.specs, world)
+    assert why and "nearest_city" in why
+    assert alternative_to_gold(twins.specs["elevation"], chain, trace, twins.specs, world) is None
+
+
+@pytest.fixture(scope="module")
+def seeds():
+    return load_seeds(Path(resource_dir("seeds")))
+
+
+def test_the_withheld_tool_gives_a_value_nothing_else_in_the_chain_gives(twins):
+    chain = parse_chain("c = nearest_city(lat=48.8, lon=2.3)\np = population(city=c)", twins.specs)
+    assert tool_to_withhold(chain, twins.specs, {}, random.Random(0)) == "nearest_city"
+    assert tool_to_withhold(chain, twins.specs, {"nearest_city": ("arithmetic",)}, random.Random(0)) is None
+    both = parse_chain("c = nearest_city(lat=48.8, lon=2.3)\nx, d = city_at(latitude=48.8, longitude=2.3)\n"
+                       "p = population(city=c)", twins.specs)
+    assert tool_to_withhold(both, twins.specs, {}, random.Random(0)) is None  # city_at would give the city
+
+
+def test_fix_ups_are_knowable_and_sometimes_stated(seeds):
+    weather = seeds["weather"]
+    chain = parse_chain('n = subscribe_to_weather_alerts(city="Oslo")', weather.specs)
+    stated_runs = 0
+    for k in range(20):
+        fixed, state = StateFixes(seeds, dict(weather.specs), random.Random(k), 0).apply(chain)
+        assert fixed.calls[0].fixes == "weather_notifications" and state["weather"] == {"notifications": "off"}
+        context, stated = fix_context(fixed, weather.specs, seeds, random.Random(k))
+        assert stated == [] and context == []  # the channel is free: the condition is not stated for static mode
+        stated_runs += bool(stated)
+    assert stated_runs == 0
+
+
+def test_static_mode_leaves_out_fix_ups_without_a_reason_and_withheld_tools(mixed_run):
+    kinds = {"fix": 0, "withheld": 0}
+    for instance in mixed_run.instances:
+        kinds["fix"] += any(c.fixes for c in instance.chain.calls)
+        kinds["withheld"] += bool(instance.withheld_tools)
+        reasoned = all(c.fixes is None or any(s.endswith(f":{c.fixes}") for s in instance.stated_conditions)
+                       for c in instance.chain.calls)
+        assert statically_scorable(instance) == (reasoned and not instance.withheld_tools)
+    assert kinds["fix"] and kinds["withheld"]
+
+
+def test_the_nestools_export_marks_unsolvable_items_and_fix_ups(mixed_run):
+    for instance in mixed_run.instances:
+        row = instance_to_nestools(instance, 0)
+        if instance.withheld_tools:
+            assert row["solvable"] is False
+            assert {a["api_name"] for a in row["withheld_api"]} == {t.name for t in instance.withheld_tools}
+            assert not {a["api_name"] for a in row["api"]} & {t.name for t in instance.withheld_tools}
+        else:
+            assert "solvable" not in row
+        for call, exported in zip(instance.chain.calls, row["call"], strict=True):
+            assert ("state_dependency" in exported) == (call.fixes is not None)
