@@ -2,7 +2,8 @@
 
 Static metrics are NesTools' micro averages: tallies summed over the samples, then
 precision = correct / predicted (0 when nothing was predicted), recall = correct / gold,
-F1 their harmonic mean; Format accuracy and Tree pass rate are means. The average is the
+F1 their harmonic mean; Format accuracy, Tree pass rate and the execution-based pass rate
+(over the samples that could be re-run in their world) are means. The average is the
 mean of the Selection, Order, Parameter and NestedParam F1. A family without gold items in
 a subset has no scores; in the average its F1 is replaced by Format accuracy, as NesTools'
 scorer does for NestedParam on subsets without nesting (depth 1). Interactive metrics are
@@ -53,10 +54,20 @@ def tally_matrix(samples: list[SampleResult]) -> np.ndarray:
     return np.array([[s.scores.get(k, 0.0) for k in TALLIES] for s in samples], dtype=float).reshape(len(samples), len(TALLIES))
 
 
+EXECUTION = "exec_pass"  # the per-sample score behind the execution-based pass rate
+
+
 def static_metrics(samples: Iterable[SampleResult]) -> dict[str, float | None]:
-    """NesTools' metrics; a family without gold items (no nesting at depth 1) has none."""
+    """NesTools' metrics (a family without gold items, as at depth 1, has none), and the
+    execution-based pass rate over the samples that could be executed."""
     samples = _scored(samples)
-    return tally_metrics(tally_matrix(samples)) if samples else {}
+    if not samples:
+        return {}
+    values = tally_metrics(tally_matrix(samples))
+    executed = [s.scores[EXECUTION] for s in samples if EXECUTION in s.scores]
+    if executed:
+        values["execution_pass_rate"] = float(np.mean(executed))
+    return values
 
 
 def tally_metrics(rows: np.ndarray) -> dict[str, float | None]:
@@ -100,6 +111,11 @@ def confidence_intervals(samples: Iterable[SampleResult], mode: str, resamples: 
     columns = {k: sums[:, i] for i, k in enumerate(keys)}
     count = weights.sum(axis=1)
     metrics = nestools_from_sums(columns, count) if mode == "static" else {k: v / count for k, v in columns.items()}
+    executed = [i for i, s in enumerate(samples) if EXECUTION in s.scores]
+    if mode == "static" and executed:
+        column = np.array([samples[i].scores[EXECUTION] for i in executed])
+        drawn = weights[:, executed]
+        metrics["execution_pass_rate"] = _ratio(drawn @ column, drawn.sum(axis=1))
     return {k: (float(np.percentile(v, 2.5)), float(np.percentile(v, 97.5))) for k, v in metrics.items()}
 
 

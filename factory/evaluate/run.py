@@ -153,14 +153,16 @@ def _static(request: EvalRequest, instances: list[Instance], folder: Path, setti
     tasks, left_out = build_tasks(chosen, every[: len(chosen)], augment, load_template(settings.prompts_dir), request.seed)
     info: dict[str, Any] = {"augment": augment.label, "left_out": len(left_out), "view_fingerprint": fingerprint(tasks),
                             "problems": []}
+    seeds = _seeds_for(chosen, settings)
     if request.predictions:
         known = {i.test_id for i in every}
-        return [_scored_file(request, path, tasks, known, dict(info), target)
+        return [_scored_file(request, path, tasks, known, dict(info), target, seeds)
                 for path, target in zip(request.predictions, prediction_dirs(out, request.predictions), strict=True)]
     if request.agent:
         from factory.evaluate.static.agents import agent_responder, static_agent
 
-        samples = run_static(tasks, agent_responder(static_agent(request.agent, request.seed)), request.who(), request.trials)
+        samples = run_static(tasks, agent_responder(static_agent(request.agent, request.seed)), request.who(),
+                             request.trials, seeds)
         return [Evaluation(out, samples, info)]
     from factory.evaluate.static.scoring import model_responder
 
@@ -168,19 +170,26 @@ def _static(request: EvalRequest, instances: list[Instance], folder: Path, setti
     total = len(tasks) * request.trials
     try:
         responder = model_responder(client, (lambda done: progress(done, total)) if progress else None)
-        samples = run_static(tasks, responder, request.who(), request.trials)
+        samples = run_static(tasks, responder, request.who(), request.trials, seeds)
     finally:
         client.close()
     return [Evaluation(out, samples, {**info, "lm_usage": client.usage.summary().model_dump()})]
 
 
+def _seeds_for(instances: list[Instance], settings: Settings) -> dict[str, Any] | None:
+    """The seeds that re-run these instances' worlds (None: no instance has one, as imported data)."""
+    from factory.seeds import load_seeds
+
+    return load_seeds(settings.seeds_dir) if any(i.world for i in instances) else None
+
+
 def _scored_file(request: EvalRequest, path: Path, tasks: list, known: set[int], info: dict[str, Any],
-                 out: Path) -> Evaluation:
+                 out: Path, seeds: dict[str, Any] | None) -> Evaluation:
     from factory.evaluate.static.predictions import read_predictions
     from factory.evaluate.static.scoring import score_predictions
 
     predictions = read_predictions(path, tasks, known, request.allow_missing)
-    samples = score_predictions(predictions, request.who(path), request.allow_missing)
+    samples = score_predictions(predictions, request.who(path), request.allow_missing, seeds)
     info.update(problems=predictions.problems, coverage=predictions.coverage.model_dump(), predictions=str(path),
                 label=request.who(path))
     return Evaluation(out, samples, info)
@@ -188,11 +197,10 @@ def _scored_file(request: EvalRequest, path: Path, tasks: list, known: set[int],
 
 def _interactive(request: EvalRequest, instances: list[Instance], settings: Settings, out: Path) -> list[Evaluation]:
     from factory.evaluate.interactive.episode import run_interactive
-    from factory.seeds import load_seeds
 
     chosen = instances[: request.limit] if request.limit else instances
     mock_seed = next((i.provenance.seed for i in chosen if i.world is None), 0)
-    seeds = load_seeds(settings.seeds_dir) if any(i.world for i in chosen) else {}
+    seeds = _seeds_for(chosen, settings) or {}
     info: dict[str, Any] = {"augment": "none", "left_out": 0, "problems": []}
     if request.agent:
         from factory.evaluate.interactive.agents import reference_agent

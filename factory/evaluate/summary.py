@@ -7,7 +7,7 @@ from typing import Any
 STATIC_COLUMNS = (
     ("format_accuracy", "Format"), ("selection_f1", "Selection F1"), ("order_f1", "Order F1"),
     ("parameter_f1", "Parameter F1"), ("nested_param_f1", "NestedParam F1"), ("tree_pass_rate", "Tree pass"),
-    ("average", "Average"),
+    ("average", "Average"), ("execution_pass_rate", "Exec pass"),
 )
 INTERACTIVE_COLUMNS = (
     ("milestone_similarity", "Milestones"), ("answer_match", "Answer"), ("success", "Success"),

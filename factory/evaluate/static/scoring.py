@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from factory.evaluate.static.execution import executable, execution_pass
 from factory.evaluate.static.metrics import score_calls
 from factory.evaluate.static.parse import parse_response
 from factory.evaluate.static.tasks import StaticTask
@@ -65,9 +66,11 @@ def _is_error(name: str) -> bool:
     return name.split("_", 1)[1] not in ("correct", "predicted", "gold")
 
 
-def score_response(task: StaticTask, answer: Answer, agent: str, trial: int = 0, shown: bool = True) -> SampleResult:
+def score_response(task: StaticTask, answer: Answer, agent: str, trial: int = 0, shown: bool = True,
+                   seeds: dict[str, Any] | None = None) -> SampleResult:
     """The sample of one answer; `shown`: the prompt is what the answer was given (not so for
-    a predictions file, whose answers came from another prompt)."""
+    a predictions file, whose answers came from another prompt). With the seeds, an instance
+    with a world is also scored by executing the prediction (`exec_pass`)."""
     base = {"instance_id": task.instance.id, "mode": "static", "agent": agent, "trial": trial,
             "prompt": task.prompt if shown else None,
             "output": answer.text, "depth": task.instance.depth, "shape": task.instance.shape,
@@ -79,29 +82,35 @@ def score_response(task: StaticTask, answer: Answer, agent: str, trial: int = 0,
         errors = ["no_response"] + ([f"{reason}: {answer.error}"] if answer.error else [])
         return SampleResult.model_construct(**base, scores={}, errors=errors)
     parsed = parse_response(answer.text)
-    tally = score_calls(task.gold, unscramble(parsed.calls, task.names), task.query)
-    scores = tally.as_scores()
+    calls = unscramble(parsed.calls, task.names)
+    scores = score_calls(task.gold, calls, task.query).as_scores()
+    if seeds is not None and executable(task.instance):
+        scores["exec_pass"] = execution_pass(task.instance, calls, seeds)
     errors = (["truncated"] if answer.truncated else []) + _labels(parsed.problem, scores)
     return SampleResult.model_construct(**base, scores=scores, errors=errors)
 
 
-def score_missing(task: StaticTask, agent: str) -> SampleResult:
+def score_missing(task: StaticTask, agent: str, seeds: dict[str, Any] | None = None) -> SampleResult:
     """A task a predictions file has no line for, scored as a failure (nothing predicted)."""
-    sample = score_response(task, Answer(None), agent, shown=False)
+    sample = score_response(task, Answer(None), agent, shown=False, seeds=seeds)
     return sample.model_copy(update={"output": None, "errors": ["missing_prediction"]})
 
 
-def run_static(tasks: Sequence[StaticTask], respond: Responder, agent: str, trials: int = 1) -> list[SampleResult]:
+def run_static(tasks: Sequence[StaticTask], respond: Responder, agent: str, trials: int = 1,
+               seeds: dict[str, Any] | None = None) -> list[SampleResult]:
     """One SampleResult per task per trial, in task order then trial order."""
     jobs = [(task, trial) for task in tasks for trial in range(trials)]
     answers = respond(jobs)
-    return [score_response(task, answer, agent, trial) for (task, trial), answer in zip(jobs, answers, strict=True)]
+    return [score_response(task, answer, agent, trial, seeds=seeds)
+            for (task, trial), answer in zip(jobs, answers, strict=True)]
 
 
-def score_predictions(predictions: Predictions, agent: str, allow_missing: bool = False) -> list[SampleResult]:
+def score_predictions(predictions: Predictions, agent: str, allow_missing: bool = False,
+                      seeds: dict[str, Any] | None = None) -> list[SampleResult]:
     """Every prediction line scored; tasks without one scored as failures unless allowed."""
-    samples = [score_response(task, answer, agent, trial, shown=False) for task, answer, trial in predictions.jobs]
-    return samples if allow_missing else samples + [score_missing(task, agent) for task in predictions.missing]
+    samples = [score_response(task, answer, agent, trial, shown=False, seeds=seeds)
+               for task, answer, trial in predictions.jobs]
+    return samples if allow_missing else samples + [score_missing(task, agent, seeds) for task in predictions.missing]
 
 
 def model_responder(client: LMClient, on_done: Callable[[int], None] | None = None) -> Responder:
