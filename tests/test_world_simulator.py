@@ -31,11 +31,13 @@ def test_malformed_calls_come_back_as_observations(seeds):
 
 def test_episodes_start_from_the_same_world_and_do_not_share_state(seeds):
     add = seeds[FOOD].specs["add_wine_to_cellar"]
-    wine = sorted(seeds[FOOD].build_world(0).wines)[0]
+    base = seeds[FOOD].build_world(0)
+    owned = base.state["cellar"]  # the bottles the user's cellar starts with
+    wine = next(name for name in sorted(base.wines) if name not in owned)
     first = sim(seeds)
     assert first.call(add, {"wine_name": wine, "bottles": 3}).values == [3]
-    assert first.snapshot() == {FOOD: {"cellar": {wine: 3}}}
-    assert sim(seeds).snapshot() == {}
+    assert first.snapshot() == {FOOD: {"cellar": {**owned, wine: 3}}}
+    assert sim(seeds).snapshot() == {FOOD: {"cellar": owned}}
     preset = sim(seeds, cellar={wine: 10})  # a scenario's initial state override
     assert preset.call(add, {"wine_name": wine, "bottles": 1}).values == [11]
 

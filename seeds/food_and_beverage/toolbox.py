@@ -1,4 +1,6 @@
-"""Food and Beverage: wine and beer sales, origins, trade volumes, ratings and pairings."""
+"""Food and Beverage: wine and beer sales by region and day, where wines and beers come from,
+export and import volumes, critic ratings, prices, grapes, food pairings, harvests and the
+user's own wine cellar."""
 
 from __future__ import annotations
 
@@ -7,56 +9,133 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 from typing import Annotated
 
-from factory.gazetteer import NOW
+from factory.gazetteer import CURRENCY_BY_CODE, NOW, country_phrase
+from factory.sense import around, sensible, together, within
 from factory.toolbox import Kind, Toolbox, ToolError, World, require, world
 
 toolbox = Toolbox()
 
-Region = Annotated[str, Kind("sales_region")]
-Country = Annotated[str, Kind("country")]
+Region = Annotated[str, Kind("wine_region")]  # a wine region, also a market sales are counted in
 Day = Annotated[str, Kind("date")]
 Wine = Annotated[str, Kind("wine_name")]
 Beer = Annotated[str, Kind("beer_name")]
-Product = Annotated[str, Kind("beverage")]
 Producer = Annotated[str, Kind("producer")]
 Variety = Annotated[str, Kind("grape_variety")]
 Dish = Annotated[str, Kind("dish")]
-Currency = Annotated[str, Kind("currency_code")]
 Year = Annotated[int, Kind("year")]
+# The country a wine is made in: what exports are counted from and where a grape is looked for.
+# Its own role keeps it from standing in for an importing market (imports of a wine into its
+# own country are nil) and from feeding other seeds' requests about a country (nobody asks for
+# the weather alerts of "the country Poggio Alto comes from").
+OriginCountry = Annotated[str, Kind("country", role="wine_origin")]
+# A market a wine is shipped into: a country the user names.
+ImportingCountry = Annotated[str, Kind("country", role="importer")]
+# A currency the user names to see a price in (the finance seed's convention), so a currency
+# resolved there ("yen", "the currency of Japan") can price a bottle here.
+NamedCurrency = Annotated[str, Kind("currency_code", role="currency")]
+Bottles = Annotated[int, Kind("bottle_count")]
 
 DAYS = 61  # sales and trade records cover the 61 days up to the simulated today
-FIRST_DAY = NOW.date() - timedelta(days=DAYS - 1)
-REGIONS = {  # sales region → country it lies in
+TODAY = NOW.date()
+FIRST_DAY = TODAY - timedelta(days=DAYS - 1)
+REGIONS = {  # sales region (a wine region and its market) → country it lies in
     "California": "USA", "Oregon": "USA", "New York": "USA", "Bordeaux": "France",
     "Burgundy": "France", "Tuscany": "Italy", "Piedmont": "Italy", "Rioja": "Spain",
     "Mendoza": "Argentina", "Barossa Valley": "Australia", "Marlborough": "New Zealand",
     "Mosel": "Germany",
 }
-VARIETIES = ["Chardonnay", "Pinot Noir", "Cabernet Sauvignon", "Merlot", "Sangiovese", "Nebbiolo",
-             "Tempranillo", "Malbec", "Shiraz", "Sauvignon Blanc", "Riesling", "Zinfandel"]
-PRODUCERS = {  # producer → home region
-    "Ramey": "California", "Ridge": "California", "Eyrie": "Oregon", "Dr. Konstantin Frank": "New York",
-    "Chateau Palmer": "Bordeaux", "Domaine Leflaive": "Burgundy", "Antinori": "Tuscany", "Vietti": "Piedmont",
-    "Muga": "Rioja", "Catena": "Mendoza", "Penfolds": "Barossa Valley", "Cloudy Bay": "Marlborough",
-    "Dr. Loosen": "Mosel", "Beaux Freres": "Oregon", "Frescobaldi": "Tuscany",
+# Producer → (home region, {wine label: grape}). Labels are the wines' names; each producer makes
+# one wine per grape, and only grapes its region grows.
+PRODUCERS = {
+    "Ramey": ("California", {"Coastal Bench": "Chardonnay", "Oakmont Ridge": "Cabernet Sauvignon",
+                             "Foggy Hollow": "Pinot Noir"}),
+    "Ridge": ("California", {"Summit Rock": "Cabernet Sauvignon", "Old Barn Block": "Zinfandel",
+                             "Canyon Terrace": "Merlot"}),
+    "Eyrie": ("Oregon", {"Red Hills Reserve": "Pinot Noir", "Cedar Knoll": "Chardonnay", "Willow Bend": "Riesling"}),
+    "Beaux Freres": ("Oregon", {"Upper Terrace": "Pinot Noir", "Hawk Meadow": "Chardonnay"}),
+    "Dr. Konstantin Frank": ("New York", {"Keuka Shore": "Riesling", "Lakeview Cuvee": "Chardonnay",
+                                          "Frost Hill": "Pinot Noir"}),
+    "Chateau Palmer": ("Bordeaux", {"Clos des Graves": "Merlot", "Les Cailloux": "Cabernet Sauvignon",
+                                    "Cuvee Blanche": "Sauvignon Blanc"}),
+    "Domaine Leflaive": ("Burgundy", {"Les Combettes Hautes": "Chardonnay", "Clos Saint-Andre": "Pinot Noir"}),
+    "Antinori": ("Tuscany", {"Poggio Alto": "Sangiovese", "Vigna Rossa": "Merlot",
+                             "Colle Ventoso": "Cabernet Sauvignon"}),
+    "Frescobaldi": ("Tuscany", {"Castel Fiorito": "Sangiovese", "Pieve Antica": "Merlot", "Tenuta Lunga": "Chardonnay"}),
+    "Vietti": ("Piedmont", {"Bricco Scuro": "Nebbiolo", "Vigna Nera": "Barbera", "Cascina Bianca": "Chardonnay"}),
+    "Muga": ("Rioja", {"Finca Serena": "Tempranillo", "Monte Lobo": "Garnacha"}),
+    "Catena": ("Mendoza", {"Alta Montana": "Malbec", "Piedra Blanca": "Chardonnay",
+                           "Los Andes Reserva": "Cabernet Sauvignon"}),
+    "Penfolds": ("Barossa Valley", {"Ironbark Hill": "Shiraz", "Red Gum Flat": "Cabernet Sauvignon",
+                                    "Saltbush Creek": "Chardonnay"}),
+    "Cloudy Bay": ("Marlborough", {"Wairau Stones": "Sauvignon Blanc", "Southern Rise": "Pinot Noir",
+                                   "Tidewater": "Chardonnay"}),
+    "Dr. Loosen": ("Mosel", {"Sonnenhang": "Riesling", "Schieferberg": "Pinot Noir"}),
 }
-BEER_STYLES = ["Lager", "IPA", "Stout", "Pilsner", "Wheat Ale", "Porter"]
-BREWERIES = ["Sierra Nevada", "Brooklyn", "Guinness", "Pilsner Urquell", "Weihenstephan", "Kronenbourg",
-             "Peroni", "Estrella", "Quilmes", "Coopers", "Tuatara"]
+WINES = {label: (producer, grape) for producer, (_, labels) in PRODUCERS.items() for label, grape in labels.items()}
+VARIETIES = sorted({grape for _, grape in WINES.values()})
 DISHES = {  # grape variety → dish it pairs with
     "Chardonnay": "roast chicken", "Pinot Noir": "duck breast", "Cabernet Sauvignon": "ribeye steak",
     "Merlot": "mushroom risotto", "Sangiovese": "margherita pizza", "Nebbiolo": "truffle pasta",
     "Tempranillo": "lamb chops", "Malbec": "grilled flank steak", "Shiraz": "barbecue ribs",
     "Sauvignon Blanc": "goat cheese salad", "Riesling": "pork schnitzel", "Zinfandel": "pulled pork",
+    "Barbera": "sausage lasagne", "Garnacha": "chorizo tapas",
 }
-USD_RATES = {"USD": 1.0, "EUR": 0.92, "GBP": 0.79, "JPY": 149.5, "AUD": 1.53, "CAD": 1.36}
+BEERS = {  # beer → (brewery, style, country brewed in)
+    "Sierra Nevada Pale Ale": ("Sierra Nevada", "Pale Ale", "USA"),
+    "Brooklyn Lager": ("Brooklyn Brewery", "Lager", "USA"),
+    "Weihenstephaner Hefeweissbier": ("Weihenstephan", "Wheat Beer", "Germany"),
+    "Kronenbourg 1664": ("Kronenbourg", "Lager", "France"),
+    "Peroni Nastro Azzurro": ("Peroni", "Lager", "Italy"),
+    "Estrella Damm": ("Damm", "Lager", "Spain"),
+    "Quilmes Cristal": ("Quilmes", "Lager", "Argentina"),
+    "Coopers Sparkling Ale": ("Coopers", "Pale Ale", "Australia"),
+    "Tuatara Pilsner": ("Tuatara", "Pilsner", "New Zealand"),
+    "Heineken": ("Heineken", "Lager", "Netherlands"),
+    "Sapporo Premium": ("Sapporo", "Lager", "Japan"),
+    "Fuller's London Pride": ("Fuller's", "Bitter", "United Kingdom"),
+}
+# Markets wines are shipped into, as people name them.
+IMPORTERS = ["United Kingdom", "Germany", "USA", "Canada", "Japan", "China", "Netherlands", "Switzerland",
+             "Sweden", "Singapore", "South Korea", "Brazil", "Mexico", "France", "Italy"]
+REVIEWERS = ["Wine Spectator", "Decanter", "James Suckling", "Vinous"]
+
+
+def _region_of(wine: str) -> str:
+    return PRODUCERS[WINES[wine][0]][0]
+
+
+def _country_of(wine: str) -> str:
+    return REGIONS[_region_of(wine)]
+
+
+def _origin_is(args: dict, country_param: str) -> bool:
+    wine = args.get("product")
+    return wine not in WINES or _country_of(wine) == args[country_param]
+
+
+# The short names people use for wines with long labels.
+SHORT_NAMES = {"Red Hills Reserve": "red hills", "Los Andes Reserva": "los andes", "Les Combettes Hautes": "les combettes",
+               "Old Barn Block": "old barn", "Lakeview Cuvee": "lakeview", "Red Gum Flat": "red gum"}
+
+
+def _plain(text: str) -> str:
+    """A wine name as it is typed from memory: lower case, no hyphens, no leading "the"."""
+    text = " ".join(text.lower().replace("-", " ").split())
+    return text.removeprefix("the ")
+
+
+def _match_label(mention: str) -> str | None:
+    """The one catalog wine whose name is the mention, or begins with it; None if not exactly one."""
+    text = _plain(mention)
+    hits = [name for name in sorted(WINES) if text and (_plain(name) == text or _plain(name).startswith(text + " "))]
+    return hits[0] if len(hits) == 1 else None
 
 
 @dataclass
 class BeverageWorld(World):
-    wines: dict[str, dict] = field(default_factory=dict)  # wine name → producer, variety, vintage, price
+    wines: dict[str, dict] = field(default_factory=dict)  # wine name → producer, variety, vintage, price, score
     beers: dict[str, dict] = field(default_factory=dict)  # beer name → brewery, style, country
-    calories: dict[str, int] = field(default_factory=dict)
+    calories: dict[str, int] = field(default_factory=dict)  # dish → kilocalories per serving
     salt: str = ""  # mixes the world seed into sales and trade figures
 
     def day(self, text: str) -> date:
@@ -64,8 +143,7 @@ class BeverageWorld(World):
             day = date.fromisoformat(text)
         except ValueError:
             raise ToolError(f"date {text!r} is not in YYYY-MM-DD format") from None
-        last = FIRST_DAY + timedelta(days=DAYS - 1)
-        require(FIRST_DAY <= day <= last, f"no records for {text}: data covers {FIRST_DAY} to {last}")
+        require(FIRST_DAY <= day <= TODAY, f"no records for {text}: data covers {FIRST_DAY} to {TODAY}")
         return day
 
     def figure(self, *key: object, low: int, high: int) -> int:
@@ -76,47 +154,59 @@ class BeverageWorld(World):
 @toolbox.world
 def build_world(rng: random.Random) -> BeverageWorld:
     wines = {}
-    for producer, region in PRODUCERS.items():
-        for variety in rng.sample(VARIETIES, 3):
-            wines[f"{producer} {variety}"] = {
-                "producer": producer,
-                "variety": variety,
-                "vintage": rng.randint(2012, 2021),
-                "price_usd": round(rng.uniform(14, 220), 2),
-                "score": round(rng.uniform(84, 99), 1),
-                "reviewer": rng.choice(["Wine Spectator", "Decanter", "James Suckling", "Vinous"]),
-            }
-    beers = {}
-    for brewery in BREWERIES:
-        style = rng.choice(BEER_STYLES)
-        country = rng.choice(sorted(set(REGIONS.values())))
-        beers[f"{brewery} {style}"] = {"brewery": brewery, "style": style, "country": country}
+    for name, (producer, grape) in sorted(WINES.items()):
+        wines[name] = {
+            "producer": producer,
+            "variety": grape,
+            "vintage": rng.randint(2012, 2021),
+            "price_usd": round(rng.uniform(14, 220), 2),
+            "score": round(rng.uniform(84, 99), 1),
+            "reviewer": rng.choice(REVIEWERS),
+        }
+    beers = {name: {"brewery": b, "style": s, "country": c} for name, (b, s, c) in BEERS.items()}
     calories = {dish: rng.randint(320, 1100) for dish in DISHES.values()}
-    return BeverageWorld(wines=wines, beers=beers, calories=calories, salt=str(rng.random()))
+    cellar = {name: rng.choice([2, 3, 6, 12]) for name in sorted(rng.sample(sorted(WINES), 4))}
+    return BeverageWorld(state={"cellar": cellar}, wines=wines, beers=beers, calories=calories,
+                         salt=str(rng.random()))
 
 
 def _wine(name: str) -> dict:
     known = world(BeverageWorld).wines
-    require(name in known, f"unknown wine {name!r}; search the catalog for exact wine names")
+    require(name in known, f"unknown wine {name!r}; search the catalog or resolve the wine's name first")
     return known[name]
 
 
-def _product_country(w: BeverageWorld, product: str) -> str:
-    if product in w.wines:
-        return REGIONS[PRODUCERS[w.wines[product]["producer"]]]
-    if product in w.beers:
-        return w.beers[product]["country"]
-    raise ToolError(f"unknown beverage {product!r}")
+def _region(location: str) -> str:
+    require(location in REGIONS, f"unknown sales region {location!r}; known regions: {', '.join(sorted(REGIONS))}")
+    return location
 
 
-@toolbox.values_for("sales_region")
+def _currency(code: str) -> float:
+    require(code in CURRENCY_BY_CODE, f"unsupported currency {code!r}; use an ISO 4217 code such as EUR")
+    return CURRENCY_BY_CODE[code].per_usd
+
+
+# Days named elsewhere ("last friday" resolved by the time seed) have sales too; a currency
+# resolved elsewhere ("yen") can price a bottle.
+toolbox.bridge("date", "currency_code")
+toolbox.written_as("country", country_phrase)
+toolbox.written_as("wine_name", "the wine {}")  # a bare label ("Poggio Alto") needs its noun
+toolbox.written_as("wine_mention", '"{}"')
+
+
+# --- value generators ---------------------------------------------------------------------
+
+
+@toolbox.values_for("wine_region")
 def _regions(w: BeverageWorld) -> list[str]:
     return sorted(REGIONS)
 
 
 @toolbox.values_for("date")
 def _days(w: BeverageWorld) -> list[str]:
-    return [(FIRST_DAY + timedelta(days=i)).isoformat() for i in range(DAYS)]
+    """Days with sales and trade records, the last few weeks more often (people ask about recent days)."""
+    every = [(FIRST_DAY + timedelta(days=i)).isoformat() for i in range(DAYS)]
+    return every + every[-21:]
 
 
 @toolbox.values_for("wine_name")
@@ -134,28 +224,41 @@ def _varieties(w: BeverageWorld) -> list[str]:
     return list(VARIETIES)
 
 
-@toolbox.values_for("country")
-def _countries(w: BeverageWorld) -> list[str]:
+@toolbox.values_for("country/wine_origin")
+def _origins(w: BeverageWorld) -> list[str]:
     return sorted(set(REGIONS.values()))
+
+
+@toolbox.values_for("country/importer")
+def _importers(w: BeverageWorld) -> list[str]:
+    return list(IMPORTERS)
+
+
+@toolbox.values_for("grape_variety", "country")
+def _grapes_by_country(w: BeverageWorld) -> list[tuple[str, str]]:
+    """(grape, country) pairs for which the country makes a wine of that grape."""
+    return sorted({(grape, _country_of(name)) for name, (_, grape) in WINES.items()})
 
 
 @toolbox.values_for("wine_search_terms")
 def _search_terms(w: BeverageWorld) -> list[str]:
-    return sorted({f"{row['variety'].split()[0].lower()} {REGIONS[PRODUCERS[row['producer']]].lower()}" for row in w.wines.values()})
+    """What people type into a wine search: a grape and a region ("pinot oregon"), a producer."""
+    terms = {f"{grape.split()[0].lower()} {_region_of(name).lower()}" for name, (_, grape) in WINES.items()}
+    return sorted(terms) + sorted(p.lower() for p in PRODUCERS)
 
 
 @toolbox.values_for("wine_mention")
 def _wine_mentions(w: BeverageWorld) -> list[str]:
-    """How people name a wine: "the Ramey chardonnay", "chardonnay by ramey"."""
-    mentions = []
-    for name, row in sorted(w.wines.items()):
-        mentions += [f"the {row['producer']} {row['variety'].lower()}", f"{row['variety'].lower()} by {row['producer'].lower()}"]
-    return mentions
+    """How people write a wine's name from memory: in lower case and without the hyphen
+    ("clos saint andre"), or by its short name ("red hills" for Red Hills Reserve). None names
+    the producer or the grape, so looking those up afterwards is a real question."""
+    return sorted(SHORT_NAMES.values()) + [_plain(name) for name in sorted(WINES)]
 
 
 @toolbox.values_for("currency_code")
 def _currencies(w: BeverageWorld) -> list[str]:
-    return sorted(USD_RATES)
+    """Currencies wine buyers price bottles in, the common ones more often."""
+    return ["EUR", "GBP", "EUR", "GBP", "JPY", "CAD", "AUD", "CHF", "NZD", "SEK", "SGD"]
 
 
 @toolbox.values_for("producer")
@@ -163,9 +266,14 @@ def _producers(w: BeverageWorld) -> list[str]:
     return sorted(PRODUCERS)
 
 
+@toolbox.values_for("dish")
+def _dishes(w: BeverageWorld) -> list[str]:
+    return sorted(w.calories)
+
+
 @toolbox.values_for("bottle_count")
 def _bottles(w: BeverageWorld) -> list[int]:
-    return [1, 2, 3, 6, 12, 24]
+    return [1, 2, 3, 6, 6, 12]
 
 
 @toolbox.values_for("year")
@@ -173,67 +281,135 @@ def _years(w: BeverageWorld) -> list[int]:
     return list(range(2012, 2022))
 
 
-@toolbox.tool(asks="find the best-selling wine in {location} on {date}")
+@toolbox.facts_about("wine_name")
+def _wine_facts(w: BeverageWorld, wine: str) -> dict:
+    """A wine names its producer, grape and home region: a request about it names no other."""
+    producer, grape = WINES[wine]
+    return {"producer": producer, "grape_variety": grape, "wine_region": _region_of(wine)}
+
+
+@toolbox.facts_about("wine_mention")
+def _mention_facts(w: BeverageWorld, mention: str) -> dict:
+    wine = _match_label(mention)
+    return _wine_facts(w, wine) if wine else {}
+
+
+@toolbox.facts_about("producer")
+def _producer_facts(w: BeverageWorld, producer: str) -> dict:
+    return {"wine_region": PRODUCERS[producer][0]}
+
+
+# --- sales --------------------------------------------------------------------------------
+
+RECENT = around("date", before=DAYS - 1, after=0)  # records reach back 60 days and not into the future
+
+
+@toolbox.tool(
+    asks=("which wine sold best in {location} on {date}, and for how much?",
+          "find the best-selling wine in {location} on {date} and its sales that day",
+          "I'm tracking the wine market in {location}. What was the top-selling wine there on {date}, and what did it take?"),
+    gives={"wine_name": ("the best-selling wine in {location} on {date}", "the wine that sold best in {location} on {date}")},
+    sense=(RECENT,),
+)
 def get_top_selling_wine(location: Region, date: Day) -> tuple[Wine, float]:
     """Retrieve the top-selling wine in a sales region on a date.
 
     Args:
         location: Sales region, e.g. "California" or "Bordeaux".
-        date: Sales date in YYYY-MM-DD.
+        date: Sales date in YYYY-MM-DD, within the last 60 days.
 
     Returns:
         wine_name: the best-selling wine.
         sales_value: the best-selling wine's sales that day (US dollars).
     """
     w = world(BeverageWorld)
-    require(location in REGIONS, f"unknown sales region {location!r}; known regions: {', '.join(sorted(REGIONS))}")
+    _region(location)
     day = w.day(date)
-    names = sorted(w.wines)
+    local = sorted(n for n in w.wines if _country_of(n) == REGIONS[location])
+    names = local if w.figure("local-wine", location, day, low=0, high=9) < 7 else sorted(w.wines)
     wine = names[w.figure("top-wine", location, day, low=0, high=len(names) - 1)]
     return wine, float(w.figure("wine-sales", location, day, low=400, high=4000))
 
 
-@toolbox.tool(asks="find the best-selling beer in {location} on {date}")
+@toolbox.tool(
+    asks=("which beer sold best in {location} on {date}, and how many units went?",
+          "find the best-selling beer in {location} on {date} and the units it sold",
+          "what was the top beer in {location} on {date}? Tell me how many units it sold."),
+    gives={"beer_name": ("the best-selling beer in {location} on {date}", "the beer that sold best in {location} on {date}")},
+    sense=(RECENT,),
+)
 def get_best_selling_beer(location: Region, date: Day) -> tuple[Beer, int]:
     """Retrieve the best-selling beer in a sales region on a date.
 
     Args:
         location: Sales region, e.g. "Oregon".
-        date: Sales date in YYYY-MM-DD.
+        date: Sales date in YYYY-MM-DD, within the last 60 days.
 
     Returns:
         beer_name: the best-selling beer.
         units_sold: the units of the best-selling beer sold that day.
     """
     w = world(BeverageWorld)
-    require(location in REGIONS, f"unknown sales region {location!r}")
+    _region(location)
     day = w.day(date)
-    names = sorted(w.beers)
+    local = sorted(n for n, row in w.beers.items() if row["country"] == REGIONS[location])
+    names = local if local and w.figure("local-beer", location, day, low=0, high=9) < 6 else sorted(w.beers)
     beer = names[w.figure("top-beer", location, day, low=0, high=len(names) - 1)]
     return beer, w.figure("beer-units", location, day, low=150, high=9000)
 
 
-@toolbox.tool(asks="find the country {product} comes from")
-def get_product_origin(product: Annotated[str, Kind("wine_name")]) -> Country:
+@toolbox.tool(
+    asks=("what were the total wine and beer sales in {location} on {date}?",
+          "give me the total beverage sales in {location} on {date}",
+          "how much wine and beer was sold in {location} on {date}, in dollars?"),
+    sense=(RECENT,),
+)
+def get_total_beverage_sales(location: Region, date: Day) -> float:
+    """Get the total wine and beer sales of a region on a date.
+
+    Args:
+        location: Sales region.
+        date: Sales date in YYYY-MM-DD, within the last 60 days.
+
+    Returns:
+        total_usd: the total beverage sales (US dollars).
+    """
+    w = world(BeverageWorld)
+    _region(location)
+    day = w.day(date)
+    return float(w.figure("total-sales", location, day, low=20000, high=250000))
+
+
+# --- origins and trade --------------------------------------------------------------------
+
+
+@toolbox.tool(
+    asks=("which country does {product} come from?", "find the country of origin of {product}",
+          "where is {product} made? I need the country."),
+    gives={"origin": ("the country {product} comes from", "the country where {product} is made")},
+)
+def get_product_origin(product: Wine) -> OriginCountry:
     """Look up the country of origin of a wine.
 
     Args:
-        product: Exact wine name, e.g. "Ramey Chardonnay".
+        product: Exact wine name, e.g. "Poggio Alto".
 
     Returns:
         origin: the wine's country of origin.
     """
-    w = world(BeverageWorld)
     _wine(product)
-    return _product_country(w, product)
+    return _country_of(product)
 
 
-@toolbox.tool(asks="find where {beer} is brewed")
-def get_beer_origin(beer: Beer) -> Country:
+@toolbox.tool(
+    asks=("in which country is {beer} brewed?", "find out where {beer} is brewed",
+          "I'd like to know the country {beer} comes from."),
+)
+def get_beer_origin(beer: Beer) -> str:
     """Look up the country where a beer is brewed.
 
     Args:
-        beer: Exact beer name, e.g. "Guinness Stout".
+        beer: Exact beer name, e.g. "Kronenbourg 1664".
 
     Returns:
         origin: the beer's country of origin.
@@ -243,46 +419,69 @@ def get_beer_origin(beer: Beer) -> Country:
     return w.beers[beer]["country"]
 
 
-@toolbox.tool(asks="give the quantity of {product} exported from {location} on {date}")
-def get_export_quantity(location: Country, date: Day, product: Wine) -> int:
-    """Get the number of units of a wine exported from a country on a date (re-exports included).
+@toolbox.tool(
+    asks=("how many bottles of {product} did {location} export on {date}?",
+          "get the export volume of {product} from {location} on {date}",
+          "I'm studying the trade in {product}. How much of it did {location} ship abroad on {date}?"),
+    # Exports are counted from a wine's own country; another country only re-exports a trickle.
+    sense=(RECENT, sensible("a wine is exported from the country it is made in", ("location", "product"),
+                            lambda a: _origin_is(a, "location")),
+           together("location", "product")),  # a nested country is the origin of this wine, not of another
+)
+def get_export_quantity(location: OriginCountry, date: Day, product: Wine) -> int:
+    """Get the number of bottles of a wine exported from a country on a date (re-exports included).
 
     Args:
         location: Exporting country, e.g. "France".
-        date: Export date in YYYY-MM-DD.
+        date: Export date in YYYY-MM-DD, within the last 60 days.
         product: Exact wine name.
 
     Returns:
-        quantity: the units exported that day.
+        quantity: the bottles exported that day.
     """
     w = world(BeverageWorld)
     day = w.day(date)
-    origin = _product_country(w, product)
-    if location == origin:
+    _wine(product)
+    if location == _country_of(product):
         return w.figure("export", location, day, product, low=500, high=20000)
     return w.figure("re-export", location, day, product, low=0, high=400)  # re-exports are small
 
 
-@toolbox.tool(asks="give the quantity of {product} imported into {country} on {date}")
-def get_import_quantity(country: Country, date: Day, product: Wine) -> int:
-    """Get the number of units of a wine imported into a country on a date.
+@toolbox.tool(
+    asks=("how many bottles of {product} did {country} import on {date}?",
+          "get the import volume of {product} into {country} on {date}",
+          "how much {product} was shipped into {country} on {date}?"),
+    # A wine's own country imports none of it: that request has a foregone answer.
+    sense=(RECENT, sensible("a wine is imported into a country other than its own", ("country", "product"),
+                            lambda a: not _origin_is(a, "country"))),
+)
+def get_import_quantity(country: ImportingCountry, date: Day, product: Wine) -> int:
+    """Get the number of bottles of a wine imported into a country on a date.
 
     Args:
         country: Importing country, e.g. "Germany".
-        date: Import date in YYYY-MM-DD.
+        date: Import date in YYYY-MM-DD, within the last 60 days.
         product: Exact wine name.
 
     Returns:
-        quantity: the units imported that day (0 for the wine's own country).
+        quantity: the bottles imported that day (0 for the wine's own country).
     """
     w = world(BeverageWorld)
     day = w.day(date)
-    if _product_country(w, product) == country:
+    _wine(product)
+    if _country_of(product) == country:
         return 0
     return w.figure("import", country, day, product, low=0, high=6000)
 
 
-@toolbox.tool(asks="get the critic rating of {wine_name}")
+# --- the catalog --------------------------------------------------------------------------
+
+
+@toolbox.tool(
+    asks=("how did the critics rate {wine_name}, and who rated it?",
+          "get the latest critic score of {wine_name} and the publication that gave it",
+          "I'm thinking of buying {wine_name}. What score did the critics give it, and where was it published?"),
+)
 def get_wine_rating(wine_name: Wine) -> tuple[float, str]:
     """Get the latest critic score of a wine.
 
@@ -297,9 +496,15 @@ def get_wine_rating(wine_name: Wine) -> tuple[float, str]:
     return row["score"], row["reviewer"]
 
 
-@toolbox.tool(asks="search the wine catalog for {query}", tags=("search",))
+@toolbox.tool(
+    asks=('search the wine catalog for "{query}"[ and give me at most {max_results} names]',
+          'which wines does the catalog list for "{query}"?[ Show me up to {max_results}.]',
+          'look up wines matching "{query}"[, no more than {max_results}]'),
+    sense=(within("max_results", 1, 20),),
+    tags=("search",),
+)
 def search_wine_catalog(query: Annotated[str, Kind("wine_search_terms")], max_results: int = 5) -> list[Wine]:
-    """Search the wine catalog by words in the wine's name, producer or grape variety.
+    """Search the wine catalog by words in the wine's name, producer, grape, region or country.
 
     Args:
         query: Words to look for, e.g. "pinot oregon"; all words must match.
@@ -314,13 +519,17 @@ def search_wine_catalog(query: Annotated[str, Kind("wine_search_terms")], max_re
     require(bool(words), "query must contain at least one word")
     hits = []
     for name, row in sorted(w.wines.items()):
-        text = f"{name} {row['variety']} {PRODUCERS[row['producer']]} {REGIONS[PRODUCERS[row['producer']]]}".lower()
+        text = f"{name} {row['producer']} {row['variety']} {_region_of(name)} {_country_of(name)}".lower()
         if all(word in text for word in words):
             hits.append(name)
     return hits[:max_results]
 
 
-@toolbox.tool(asks="find the producer of {product}")
+@toolbox.tool(
+    asks=("who makes {product}?", "find the winery that produces {product}",
+          "tell me which producer is behind {product}"),
+    gives={"producer": ("the producer of {product}", "the winery that makes {product}")},
+)
 def get_product_manufacturer(product: Wine) -> Producer:
     """Find the producer (winery) that makes a wine.
 
@@ -333,9 +542,13 @@ def get_product_manufacturer(product: Wine) -> Producer:
     return _wine(product)["producer"]
 
 
-@toolbox.tool(asks="find the home region of the winery {producer}")
+@toolbox.tool(
+    asks=("in which wine region is {producer} based?", "find the home region of {producer}",
+          "where is the winery {producer} located? I need its region."),
+    gives={"region": ("the home region of {producer}", "the region where {producer} is based")},
+)
 def get_producer_region(producer: Producer) -> Region:
-    """Find the sales region where a winery is based.
+    """Find the wine region (and sales region) where a winery is based.
 
     Args:
         producer: Winery name, e.g. "Antinori".
@@ -344,26 +557,32 @@ def get_producer_region(producer: Producer) -> Region:
         region: the winery's home region.
     """
     require(producer in PRODUCERS, f"unknown producer {producer!r}")
-    return PRODUCERS[producer]
+    return PRODUCERS[producer][0]
 
 
-@toolbox.tool(asks="get the price of {wine_name} in {currency}")
-def get_wine_price(wine_name: Wine, currency: Currency = "USD") -> float:
+@toolbox.tool(
+    asks=("what does a bottle of {wine_name} cost[ in {currency}]?", "get the retail price of {wine_name}[ in {currency}]",
+          "how much is {wine_name} per bottle[ in {currency}]?"),
+)
+def get_wine_price(wine_name: Wine, currency: NamedCurrency = "USD") -> float:
     """Get the retail price of one bottle of a wine.
 
     Args:
         wine_name: Exact wine name.
-        currency: ISO 4217 currency code of the price, e.g. "EUR".
+        currency: ISO 4217 currency code of the price, e.g. "EUR" (default US dollars).
 
     Returns:
         price: the bottle price (in the requested currency, rounded to cents).
     """
     row = _wine(wine_name)
-    require(currency in USD_RATES, f"unsupported currency {currency!r}; use one of {', '.join(sorted(USD_RATES))}")
-    return round(row["price_usd"] * USD_RATES[currency], 2)
+    return round(row["price_usd"] * _currency(currency), 2)
 
 
-@toolbox.tool(asks="find the grape variety of {wine_name}")
+@toolbox.tool(
+    asks=("which grape is {wine_name} made from?", "find the grape variety of {wine_name}",
+          "what grape goes into {wine_name}?"),
+    gives={"variety": ("the grape of {wine_name}", "the grape {wine_name} is made from")},
+)
 def get_grape_variety(wine_name: Wine) -> Variety:
     """Find the grape variety a wine is made from.
 
@@ -376,8 +595,13 @@ def get_grape_variety(wine_name: Wine) -> Variety:
     return _wine(wine_name)["variety"]
 
 
-@toolbox.tool(asks="list the {variety} wines made in {country}")
-def find_wines_by_variety(variety: Variety, country: Country) -> list[Wine]:
+@toolbox.tool(
+    asks=("which {variety} wines are made in {country}?", "list the {variety} wines from {country}",
+          "I'm looking for {variety} from {country}. Which wines are there?"),
+    sense=(sensible("the country makes wine of that grape", ("variety", "country"),
+                    lambda a: any(g == a["variety"] and _country_of(n) == a["country"] for n, (_, g) in WINES.items())),),
+)
+def find_wines_by_variety(variety: Variety, country: OriginCountry) -> list[Wine]:
     """List the wines of a grape variety made in a country.
 
     Args:
@@ -389,10 +613,14 @@ def find_wines_by_variety(variety: Variety, country: Country) -> list[Wine]:
     """
     w = world(BeverageWorld)
     require(variety in VARIETIES, f"unknown grape variety {variety!r}")
-    return sorted(n for n, r in w.wines.items() if r["variety"] == variety and REGIONS[PRODUCERS[r["producer"]]] == country)
+    return sorted(n for n, r in w.wines.items() if r["variety"] == variety and _country_of(n) == country)
 
 
-@toolbox.tool(asks="suggest a dish that pairs with {variety}")
+@toolbox.tool(
+    asks=("what dish goes well with {variety}?", "suggest a dish to pair with {variety}",
+          "I'm planning dinner. Which dish pairs well with {variety}?"),
+    gives={"dish": ("the dish that pairs with {variety}", "the dish suggested with {variety}")},
+)
 def get_food_pairing(variety: Variety) -> Dish:
     """Suggest a classic dish to pair with a grape variety.
 
@@ -406,7 +634,10 @@ def get_food_pairing(variety: Variety) -> Dish:
     return DISHES[variety]
 
 
-@toolbox.tool(asks="get the calories in one serving of {dish}")
+@toolbox.tool(
+    asks=("how many calories are in a serving of {dish}?", "get the calories per serving of {dish}",
+          "I'm counting calories. What does one serving of {dish} come to?"),
+)
 def get_dish_calories(dish: Dish) -> int:
     """Get the calories in one serving of a dish.
 
@@ -421,7 +652,11 @@ def get_dish_calories(dish: Dish) -> int:
     return w.calories[dish]
 
 
-@toolbox.tool(asks="find the vintage year of {wine_name}")
+@toolbox.tool(
+    asks=("what vintage is {wine_name}?", "find the vintage year of {wine_name}",
+          "in which year were the grapes for {wine_name} harvested?"),
+    gives={"vintage": ("the vintage year of {wine_name}", "the year {wine_name} was harvested")},
+)
 def get_vintage(wine_name: Wine) -> Year:
     """Find the vintage (harvest year) of a wine.
 
@@ -434,7 +669,12 @@ def get_vintage(wine_name: Wine) -> Year:
     return _wine(wine_name)["vintage"]
 
 
-@toolbox.tool(asks="give the grape harvest yield of {region} in {year}")
+@toolbox.tool(
+    asks=("how big was the grape harvest in {region} in {year}?", "get the grape harvest of {region} in {year}",
+          "how many tonnes of grapes did {region} harvest in {year}?"),
+    # A region and a year from earlier calls are about one wine: its home region and its vintage.
+    sense=(together("region", "year"), within("year", 2012, 2021)),
+)
 def get_harvest_yield(region: Region, year: Year) -> float:
     """Get the total grape harvest of a region in a year.
 
@@ -451,43 +691,37 @@ def get_harvest_yield(region: Region, year: Year) -> float:
     return w.figure("harvest", region, year, low=8000, high=120000) / 10
 
 
-@toolbox.tool(asks="give the total beverage sales in {location} on {date}")
-def get_total_beverage_sales(location: Region, date: Day) -> float:
-    """Get the total wine and beer sales of a region on a date.
-
-    Args:
-        location: Sales region.
-        date: Sales date in YYYY-MM-DD.
-
-    Returns:
-        total_usd: the total beverage sales (US dollars).
-    """
-    w = world(BeverageWorld)
-    require(location in REGIONS, f"unknown sales region {location!r}")
-    day = w.day(date)
-    return float(w.figure("total-sales", location, day, low=20000, high=250000))
-
-
-@toolbox.tool(asks="work out which catalog wine is meant by \"{mention}\"", tags=("canonicalise",))
+@toolbox.tool(
+    asks=("which wine in the catalog is {mention}?", "find the exact catalog name of the wine I know as {mention}",
+          "I only know the wine as {mention}. What is it called in the catalog?"),
+    gives={"wine_name": "{mention}"},  # people name the wine as they remember it; finding its label is the agent's part
+    tags=("canonicalise",),
+)
 def resolve_wine_name(mention: Annotated[str, Kind("wine_mention")]) -> Wine:
-    """Resolve the way someone names a wine to the exact catalog wine name.
+    """Resolve a wine's name as someone writes it (any case, without hyphens, or its short name) to the exact catalog name.
 
     Args:
-        mention: Free-form wine mention naming a producer and a grape, e.g. "the Ramey chardonnay" or "pinot noir by eyrie".
+        mention: The wine's name as written, e.g. "clos saint andre" or "red hills"; the start of a catalog name is enough when only one wine begins with it.
 
     Returns:
         wine_name: the exact catalog wine name.
     """
-    w = world(BeverageWorld)
-    text = " ".join(mention.lower().replace("the ", " ").split())
-    hits = [name for name, row in sorted(w.wines.items())
-            if row["producer"].lower() in text and row["variety"].lower() in text]
-    require(len(hits) == 1, f"no single catalog wine matches {mention!r}; name both the producer and the grape")
-    return hits[0]
+    wine = _match_label(mention)
+    require(wine is not None, f"no single catalog wine is called {mention!r}; search the catalog by producer, grape or region")
+    return wine
 
 
-@toolbox.tool(asks="add {bottles} bottles of {wine_name} to my cellar", tags=("state_change",))
-def add_wine_to_cellar(wine_name: Wine, bottles: Annotated[int, Kind("bottle_count")]) -> int:
+# --- my cellar ----------------------------------------------------------------------------
+
+
+@toolbox.tool(
+    asks=("add {bottles} bottle(s) of {wine_name} to my cellar and tell me how many I have now",
+          "put {bottles} bottle(s) of {wine_name} in my cellar inventory; how many of it do I hold afterwards?",
+          "I just bought {bottles} bottle(s) of {wine_name}. Log them in my cellar and say how many I've got."),
+    sense=(within("bottles", 1, 24),),
+    tags=("state_change",),
+)
+def add_wine_to_cellar(wine_name: Wine, bottles: Bottles) -> int:
     """Add bottles of a wine to the user's cellar.
 
     Args:
@@ -504,8 +738,11 @@ def add_wine_to_cellar(wine_name: Wine, bottles: Annotated[int, Kind("bottle_cou
     return cellar[wine_name]
 
 
-@toolbox.tool(asks="give the value of my wine cellar in {currency}")
-def get_cellar_value(currency: Currency) -> float:
+@toolbox.tool(
+    asks=("what is my wine cellar worth in {currency}?", "give me the retail value of my cellar in {currency}",
+          "I'm insuring my wine collection. How much is the whole cellar worth in {currency}?"),
+)
+def get_cellar_value(currency: NamedCurrency) -> float:
     """Get the retail value of every bottle in the user's cellar.
 
     Args:
@@ -515,6 +752,6 @@ def get_cellar_value(currency: Currency) -> float:
         value: the cellar's total value (in the requested currency, rounded to cents).
     """
     w = world(BeverageWorld)
-    require(currency in USD_RATES, f"unsupported currency {currency!r}; use one of {', '.join(sorted(USD_RATES))}")
+    rate = _currency(currency)
     total = sum(w.wines[name]["price_usd"] * count for name, count in w.state.get("cellar", {}).items())
-    return round(total * USD_RATES[currency], 2)
+    return round(total * rate, 2)
