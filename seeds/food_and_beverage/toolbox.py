@@ -186,9 +186,10 @@ def _currency(code: str) -> float:
     return CURRENCY_BY_CODE[code].per_usd
 
 
-# Days named elsewhere ("last friday" resolved by the time seed) have sales too; a currency
-# resolved elsewhere ("yen") can price a bottle.
-toolbox.bridge("date", "currency_code")
+# A currency resolved elsewhere ("yen", the currency of Japan) can price a bottle. Dates are not
+# bridged: the days other seeds produce are bookings, birthdays and due dates, mostly ahead of
+# today, and the sales of "the day of my hotel booking" is no request anyone makes.
+toolbox.bridge("currency_code")
 toolbox.written_as("country", country_phrase)
 toolbox.written_as("wine_name", "the wine {}")  # a bare label ("Poggio Alto") needs its noun
 toolbox.written_as("wine_mention", '"{}"')
