@@ -49,7 +49,11 @@ CurrencyCode = Annotated[str, Kind("currency_code", role="amount")]
 Carrier = Annotated[str, Kind("carrier_name")]
 WarehouseId = Annotated[str, Kind("warehouse_id")]
 Sku = Annotated[str, Kind("inventory_sku")]
-WeightKg = Annotated[float, Kind("weight_kg")]
+WeightKg = Annotated[float, Kind("weight")]  # kilograms
+# A parcel's own weight is reported, not fed onward: nobody quotes "a parcel as heavy as that one".
+ParcelWeight = Annotated[float, Kind("weight", role="parcel")]
+# Where a parcel came from is reported, not a place to look things up in.
+OriginCity = Annotated[str, Kind("city", role="origin")]
 Service = Literal["standard", "express", "overnight"]
 
 CARRIERS = {  # carrier → tracking prefix, phone, support email
@@ -244,13 +248,15 @@ def _slot_busy(w: ShippingWorld, city: str, moment: datetime) -> bool:
 
 @toolbox.values_for("tracking_number")
 def _tracking_numbers(w: ShippingWorld) -> list[str]:
-    return sorted(w.shipments)
+    """Parcels people ask about: the ones still on their way. A request that looks a parcel up and
+    then books its delivery names one parcel, so both draw from the same parcels."""
+    return sorted(t for t, row in w.shipments.items() if row["status"] != "delivered")
 
 
 @toolbox.values_for("tracking_number/open_parcel")
 def _open_parcels(w: ShippingWorld) -> list[str]:
-    """Parcels a delivery time can still be booked for: on their way and not held in customs."""
-    return sorted(t for t, row in w.shipments.items() if row["status"] in ("label created", "in transit", "out for delivery"))
+    """Parcels a delivery time can still be booked for: not yet delivered."""
+    return sorted(t for t, row in w.shipments.items() if row["status"] != "delivered")
 
 
 @toolbox.values_for("tracking_number/delivered_parcel")
@@ -305,7 +311,7 @@ def _sender_addresses(w: ShippingWorld) -> list[str]:
     return [a for a in (f"{3 + 11 * i} {STREETS[(i + 3) % len(STREETS)]}, {c.name}" for i, c in enumerate(CITIES)) if a != current]
 
 
-@toolbox.values_for("weight_kg")
+@toolbox.values_for("weight")
 def _weights(w: ShippingWorld) -> list[float]:
     return [0.5, 1.2, 2.5, 4.0, 7.5, 12.0, 18.0, 25.0]
 
@@ -377,7 +383,7 @@ toolbox.written_as("tracking_number", "parcel {}")
 toolbox.written_as("tracking_numbers", "parcels {}")
 toolbox.written_as("warehouse_id", "warehouse {}")
 toolbox.written_as("inventory_sku", "item {}")
-toolbox.written_as("weight_kg", "{} kg")
+toolbox.written_as("weight", "{} kg")
 toolbox.written_as("declared_value_usd", "{} US dollars")
 toolbox.written_as("credit_amount", "{} US dollars")
 toolbox.written_as("country", country_phrase)
@@ -403,7 +409,7 @@ def _warehouse_facts(w: ShippingWorld, warehouse_id: str) -> dict:
     asks=("where is {tracking_number} now, what's its status and when is it expected?",
           "track {tracking_number}: its latest status, the city it is in and the expected delivery time",
           "I'm waiting for {tracking_number}. Where is it, what's its status, and when should it arrive?"),
-    gives={"current_city": ("the city where {tracking_number} is now", "where {tracking_number} currently is")},
+    gives={"current_city": ("the city where {tracking_number} is now", "the city {tracking_number} has reached")},
 )
 def get_tracking_status(tracking_number: TrackingNumber) -> tuple[str, City, Eta]:
     """Track a parcel: its latest status, where it is now and when it is expected.
@@ -424,12 +430,10 @@ def get_tracking_status(tracking_number: TrackingNumber) -> tuple[str, City, Eta
     asks=("where was {tracking_number} sent from and where is it going, who carries it and how heavy is it?",
           "get the origin, destination, carrier and weight of {tracking_number}",
           "tell me about {tracking_number}: where it comes from, where it goes, its carrier and its weight"),
-    gives={"origin_city": "the city {tracking_number} was sent from",
-           "destination_city": ("the city {tracking_number} is going to", "the destination of {tracking_number}"),
-           "carrier": ("the carrier of {tracking_number}", "the company carrying {tracking_number}"),
-           "weight_kg": "the same weight as {tracking_number}"},
+    gives={"destination_city": ("the city {tracking_number} is going to", "the destination of {tracking_number}"),
+           "carrier": ("the carrier of {tracking_number}", "the company carrying {tracking_number}")},
 )
-def get_shipment_details(tracking_number: TrackingNumber) -> tuple[City, DestinationCity, Carrier, WeightKg]:
+def get_shipment_details(tracking_number: TrackingNumber) -> tuple[OriginCity, DestinationCity, Carrier, ParcelWeight]:
     """Get where a shipment comes from and goes to, its carrier and its weight.
 
     Args:
