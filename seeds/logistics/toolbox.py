@@ -26,12 +26,15 @@ OpenParcel = Annotated[str, Kind("tracking_number", role="open_parcel")]
 DeliveredParcel = Annotated[str, Kind("tracking_number", role="delivered_parcel")]
 NewParcel = Annotated[str, Kind("tracking_number", role="new_parcel")]
 TrackingNumbers = Annotated[list[str], Kind("tracking_numbers")]
-City = Annotated[str, Kind("city")]
+# A city on a shipping route: where a parcel has got to, where a warehouse stands, where a quote
+# or a route starts, what a nearest warehouse is looked up for. These stay within logistics: the
+# city a parcel has reached or a warehouse's city is no place to ask the weather or museums of.
+City = Annotated[str, Kind("city", role="location")]
 # Where a parcel goes: a parcel's destination feeds a quote, a route or a delivery slot there, and
 # no other seed's city (the hottest city of a country, a contact's home) is taken for one.
 DestinationCity = Annotated[str, Kind("city", role="destination")]
 # The city new shipments leave from: the city of the account's verified sender address.
-SenderCity = Annotated[str, Kind("city", role="sender")]
+SenderCity = Annotated[str, Kind("city", role="sender_city")]
 SenderCountry = Annotated[str, Kind("country", role="sender")]
 Country = Annotated[str, Kind("country")]
 Address = Annotated[str, Kind("address")]  # a recipient's address: a warehouse's, or one another seed names
@@ -287,7 +290,7 @@ def _cities(w: ShippingWorld) -> list[str]:
     return sorted(CITY_BY_NAME)
 
 
-@toolbox.values_for("city/sender")
+@toolbox.values_for("city/sender_city")
 def _sender_cities(w: ShippingWorld) -> list[str]:
     """New shipments leave from the city of the account's sender address."""
     return [_city_in(w.state.get("sender_address", DEFAULT_SENDER))]
@@ -377,8 +380,6 @@ def _search_terms(w: ShippingWorld) -> list[str]:
 
 
 toolbox.internal_kinds("inventory_sku")  # people name products; the SKU is the warehouse system's
-# A recipient's address named elsewhere (a hotel's, a library's, a contact's) is an address to ship to.
-toolbox.bridge("address")
 toolbox.written_as("tracking_number", "parcel {}")
 toolbox.written_as("tracking_numbers", "parcels {}")
 toolbox.written_as("warehouse_id", "warehouse {}")
