@@ -37,7 +37,9 @@ DestinationCity = Annotated[str, Kind("city", role="destination")]
 SenderCity = Annotated[str, Kind("city", role="sender_city")]
 SenderCountry = Annotated[str, Kind("country", role="sender")]
 Country = Annotated[str, Kind("country")]
-Address = Annotated[str, Kind("address")]  # a recipient's address: a warehouse's, or one another seed names
+# Where a parcel is delivered: an address the user names, or a warehouse's (sending stock in). A
+# warehouse's address is no place to look up landmarks or coordinates of.
+Address = Annotated[str, Kind("address", role="recipient")]
 SenderAddress = Annotated[str, Kind("address", role="sender")]
 WarehousePhone = Annotated[str, Kind("phone_number", role="warehouse")]
 CarrierPhone = Annotated[str, Kind("phone_number", role="carrier")]
@@ -301,7 +303,7 @@ def _countries(w: ShippingWorld) -> list[str]:
     return [c.name for c in COUNTRIES if c.name in DUTY]
 
 
-@toolbox.values_for("address")
+@toolbox.values_for("address/recipient")
 def _addresses(w: ShippingWorld) -> list[str]:
     """Recipients' street addresses, one in every served city."""
     return [f"{10 + 7 * i} {STREETS[i % len(STREETS)]}, {c.name}" for i, c in enumerate(CITIES)]
@@ -351,12 +353,8 @@ def _skus(w: ShippingWorld) -> list[str]:
 
 @toolbox.values_for("inventory_product_mention")
 def _product_mentions(w: ShippingWorld) -> list[str]:
-    """Products as people name them: the name, or its plural where adding an s makes one."""
-    mentions = []
-    for i, (name, _) in enumerate(PRODUCTS.values()):
-        plural = not name.endswith(("s", "sh", "ch", "f", "y", "x"))
-        mentions.append(f"{name}s" if plural and i % 2 == 0 else name)
-    return mentions
+    """Products as people ask for stock of them: in the plural where adding an s makes one."""
+    return [name if name.endswith(("s", "sh", "ch", "f", "y", "x")) else f"{name}s" for name, _ in PRODUCTS.values()]
 
 
 @toolbox.values_for("date")
@@ -934,6 +932,6 @@ toolbox.condition(
     broken_state={"postage_balance": 0.0},
     # Enough for the heaviest parcel to the farthest city overnight; the query states the amount.
     fix=("add_postage_credit", {"amount": 1000.0}),
-    context="If my postage balance has run out, top it up with {amount} US dollars.",
+    context="If my postage needs topping up, add {amount} US dollars.",
     says="My postage balance is empty.",
 )
