@@ -11,25 +11,54 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import Annotated, Literal
 
-from factory.gazetteer import CITIES, CITY_BY_NAME, COUNTRIES, COUNTRY_BY_NAME, CURRENCY_BY_CODE, NOW
+from factory.gazetteer import CITIES, CITY_BY_NAME, COUNTRIES, COUNTRY_BY_NAME, CURRENCY_BY_CODE, NOW, country_phrase
+from factory.sense import around, distinct, sensible, together, within
 from factory.toolbox import Kind, Toolbox, ToolError, World, require, world
 
 toolbox = Toolbox()
 
 TrackingNumber = Annotated[str, Kind("tracking_number")]
+# A request to book a delivery time is about a parcel still on its way; a return label is for a
+# parcel that has arrived. These roles draw literal tracking numbers from the parcels each action
+# can be about. A parcel just created is only ever reported back, never fed onward: tracking it or
+# returning it straight away is no request a person makes.
+OpenParcel = Annotated[str, Kind("tracking_number", role="open_parcel")]
+DeliveredParcel = Annotated[str, Kind("tracking_number", role="delivered_parcel")]
+NewParcel = Annotated[str, Kind("tracking_number", role="new_parcel")]
 TrackingNumbers = Annotated[list[str], Kind("tracking_numbers")]
-City = Annotated[str, Kind("city")]
+# A city on a shipping route: where a parcel has got to, where a warehouse stands, where a quote
+# or a route starts, what a nearest warehouse is looked up for. These stay within logistics: the
+# city a parcel has reached or a warehouse's city is no place to ask the weather or museums of.
+City = Annotated[str, Kind("city", role="location")]
+# Where a parcel goes: a parcel's destination feeds a quote, a route or a delivery slot there, and
+# no other seed's city (the hottest city of a country, a contact's home) is taken for one.
+DestinationCity = Annotated[str, Kind("city", role="destination")]
+# The city new shipments leave from: the city of the account's verified sender address.
+SenderCity = Annotated[str, Kind("city", role="sender_city")]
+SenderCountry = Annotated[str, Kind("country", role="sender")]
 Country = Annotated[str, Kind("country")]
-Address = Annotated[str, Kind("address")]
-Phone = Annotated[str, Kind("phone_number")]
-Email = Annotated[str, Kind("email")]
+# Where a parcel is delivered: an address the user names, or a warehouse's (sending stock in). A
+# warehouse's address is no place to look up landmarks or coordinates of.
+Address = Annotated[str, Kind("address", role="recipient")]
+SenderAddress = Annotated[str, Kind("address", role="sender")]
+WarehousePhone = Annotated[str, Kind("phone_number", role="warehouse")]
+CarrierPhone = Annotated[str, Kind("phone_number", role="carrier")]
+CarrierEmail = Annotated[str, Kind("email", role="carrier")]
 Day = Annotated[str, Kind("date")]
-Moment = Annotated[str, Kind("datetime")]
-CurrencyCode = Annotated[str, Kind("currency_code")]
+RestockDay = Annotated[str, Kind("date", role="restock")]  # a warehouse's answer, not a day to plan around
+Eta = Annotated[str, Kind("datetime", role="eta")]  # when a parcel arrives: reported, not fed onward
+Slot = Annotated[str, Kind("datetime", role="delivery_slot")]
+# A postage quote is an amount in the currency beside it (the finance seed converts such pairs).
+Money = Annotated[float, Kind("money_amount")]
+CurrencyCode = Annotated[str, Kind("currency_code", role="amount")]
 Carrier = Annotated[str, Kind("carrier_name")]
 WarehouseId = Annotated[str, Kind("warehouse_id")]
 Sku = Annotated[str, Kind("inventory_sku")]
-WeightKg = Annotated[float, Kind("weight_kg")]
+WeightKg = Annotated[float, Kind("weight")]  # kilograms
+# A parcel's own weight is reported, not fed onward: nobody quotes "a parcel as heavy as that one".
+ParcelWeight = Annotated[float, Kind("weight", role="parcel")]
+# Where a parcel came from is reported, not a place to look things up in.
+OriginCity = Annotated[str, Kind("city", role="origin")]
 Service = Literal["standard", "express", "overnight"]
 
 CARRIERS = {  # carrier → tracking prefix, phone, support email
@@ -201,6 +230,13 @@ def _transit_days(origin: str, destination: str, service: str) -> int:
     return 1 + (distance > 3000)
 
 
+def _leaves_its_city(origin_city: str, destination_address: str) -> bool:
+    """Whether a parcel goes to another city than the one it is sent from (an unreadable address
+    is the tool's to reject)."""
+    match = _CITY_PATTERN.search(str(destination_address))
+    return match is None or match.group(1).casefold() != str(origin_city).casefold()
+
+
 def _day(text: str) -> date:
     try:
         return date.fromisoformat(text)
@@ -217,13 +253,38 @@ def _slot_busy(w: ShippingWorld, city: str, moment: datetime) -> bool:
 
 @toolbox.values_for("tracking_number")
 def _tracking_numbers(w: ShippingWorld) -> list[str]:
-    return sorted(w.shipments)
+    """Parcels people ask about: the ones still on their way. A request that looks a parcel up and
+    then books its delivery names one parcel, so both draw from the same parcels."""
+    return sorted(t for t, row in w.shipments.items() if row["status"] != "delivered")
+
+
+@toolbox.values_for("tracking_number/open_parcel")
+def _open_parcels(w: ShippingWorld) -> list[str]:
+    """Parcels a delivery time can still be booked for: not yet delivered."""
+    return sorted(t for t, row in w.shipments.items() if row["status"] != "delivered")
+
+
+@toolbox.values_for("tracking_number/delivered_parcel")
+def _delivered_parcels(w: ShippingWorld) -> list[str]:
+    """Parcels that have arrived: the ones a person sends back."""
+    return sorted(t for t, row in w.shipments.items() if row["status"] == "delivered")
 
 
 @toolbox.values_for("tracking_numbers")
 def _tracking_groups(w: ShippingWorld) -> list[list[str]]:
-    open_ones = sorted(t for t, row in w.shipments.items() if row["status"] != "delivered")
-    return [open_ones[i:i + 2 + i % 2] for i in range(0, len(open_ones) - 3, 3)]
+    """Parcels on their way that share a carrier and a destination: the ones worth billing together."""
+    by_route: dict[tuple[str, str], list[str]] = {}
+    for number, row in sorted(w.shipments.items()):
+        if row["status"] != "delivered":
+            by_route.setdefault((row["carrier"], row["destination"]), []).append(number)
+    groups = [numbers[:3] for _, numbers in sorted(by_route.items()) if len(numbers) >= 2]
+    if len(groups) < 5:  # a small world: parcels of one carrier, whatever their destination
+        by_carrier: dict[str, list[str]] = {}
+        for number, row in sorted(w.shipments.items()):
+            if row["status"] != "delivered":
+                by_carrier.setdefault(row["carrier"], []).append(number)
+        groups += [numbers[i:i + 2] for numbers in by_carrier.values() for i in range(0, len(numbers) - 1, 6)]
+    return groups
 
 
 @toolbox.values_for("city")
@@ -231,17 +292,31 @@ def _cities(w: ShippingWorld) -> list[str]:
     return sorted(CITY_BY_NAME)
 
 
+@toolbox.values_for("city/sender_city")
+def _sender_cities(w: ShippingWorld) -> list[str]:
+    """New shipments leave from the city of the account's sender address."""
+    return [_city_in(w.state.get("sender_address", DEFAULT_SENDER))]
+
+
 @toolbox.values_for("country")
 def _countries(w: ShippingWorld) -> list[str]:
-    return [c.name for c in COUNTRIES]
+    return [c.name for c in COUNTRIES if c.name in DUTY]
 
 
-@toolbox.values_for("address")
+@toolbox.values_for("address/recipient")
 def _addresses(w: ShippingWorld) -> list[str]:
+    """Recipients' street addresses, one in every served city."""
     return [f"{10 + 7 * i} {STREETS[i % len(STREETS)]}, {c.name}" for i, c in enumerate(CITIES)]
 
 
-@toolbox.values_for("weight_kg")
+@toolbox.values_for("address/sender")
+def _sender_addresses(w: ShippingWorld) -> list[str]:
+    """Addresses a business could move its sending to, other than the one on file."""
+    current = w.state.get("sender_address", DEFAULT_SENDER)
+    return [a for a in (f"{3 + 11 * i} {STREETS[(i + 3) % len(STREETS)]}, {c.name}" for i, c in enumerate(CITIES)) if a != current]
+
+
+@toolbox.values_for("weight")
 def _weights(w: ShippingWorld) -> list[float]:
     return [0.5, 1.2, 2.5, 4.0, 7.5, 12.0, 18.0, 25.0]
 
@@ -278,12 +353,8 @@ def _skus(w: ShippingWorld) -> list[str]:
 
 @toolbox.values_for("inventory_product_mention")
 def _product_mentions(w: ShippingWorld) -> list[str]:
-    mentions = []
-    for i, (name, _) in enumerate(PRODUCTS.values()):
-        mentions.append(name if i % 3 else f"{'an' if name[0] in 'aeiou' else 'a'} {name}")
-        if i % 4 == 0:
-            mentions.append(f"{name}s")
-    return mentions
+    """Products as people ask for stock of them: in the plural where adding an s makes one."""
+    return [name if name.endswith(("s", "sh", "ch", "f", "y", "x")) else f"{name}s" for name, _ in PRODUCTS.values()]
 
 
 @toolbox.values_for("date")
@@ -291,8 +362,9 @@ def _dates(w: ShippingWorld) -> list[str]:
     return [(NOW.date() + timedelta(days=k)).isoformat() for k in range(1, 15)]
 
 
-@toolbox.values_for("datetime")
-def _datetimes(w: ShippingWorld) -> list[str]:
+@toolbox.values_for("datetime/delivery_slot")
+def _slots(w: ShippingWorld) -> list[str]:
+    """Delivery times a person would pick: on the hour within the next two weeks."""
     return [f"{(NOW.date() + timedelta(days=k)).isoformat()}T{h:02d}:00" for k in range(1, 15, 2) for h in range(9, 19, 3)]
 
 
@@ -305,11 +377,40 @@ def _search_terms(w: ShippingWorld) -> list[str]:
     return sorted(terms)[::3]
 
 
+toolbox.internal_kinds("inventory_sku")  # people name products; the SKU is the warehouse system's
+toolbox.written_as("tracking_number", "parcel {}")
+toolbox.written_as("tracking_numbers", "parcels {}")
+toolbox.written_as("warehouse_id", "warehouse {}")
+toolbox.written_as("inventory_sku", "item {}")
+toolbox.written_as("weight", "{} kg")
+toolbox.written_as("declared_value_usd", "{} US dollars")
+toolbox.written_as("credit_amount", "{} US dollars")
+toolbox.written_as("country", country_phrase)
+
+
+@toolbox.facts_about("tracking_number")
+def _parcel_facts(w: ShippingWorld, tracking_number: str) -> dict:
+    """A parcel named by its number goes to one city with one carrier: a request about it names
+    that city and that carrier, not others."""
+    row = w.shipments[tracking_number.strip().upper()]
+    return {"city": row["destination"], "carrier_name": row["carrier"]}
+
+
+@toolbox.facts_about("warehouse_id")
+def _warehouse_facts(w: ShippingWorld, warehouse_id: str) -> dict:
+    return {"city": WAREHOUSES[warehouse_id]}
+
+
 # --- tools ---------------------------------------------------------------------------------
 
 
-@toolbox.tool(asks="track {tracking_number}")
-def get_tracking_status(tracking_number: TrackingNumber) -> tuple[str, City, Moment]:
+@toolbox.tool(
+    asks=("where is {tracking_number} now, what's its status and when is it expected?",
+          "track {tracking_number}: its latest status, the city it is in and the expected delivery time",
+          "I'm waiting for {tracking_number}. Where is it, what's its status, and when should it arrive?"),
+    gives={"current_city": ("the city where {tracking_number} is now", "the city {tracking_number} has reached")},
+)
+def get_tracking_status(tracking_number: TrackingNumber) -> tuple[str, City, Eta]:
     """Track a parcel: its latest status, where it is now and when it is expected.
 
     Args:
@@ -324,8 +425,14 @@ def get_tracking_status(tracking_number: TrackingNumber) -> tuple[str, City, Mom
     return row["status"], row["current"], row["eta"]
 
 
-@toolbox.tool(asks="get the origin, destination, carrier and weight of {tracking_number}")
-def get_shipment_details(tracking_number: TrackingNumber) -> tuple[City, City, Carrier, WeightKg]:
+@toolbox.tool(
+    asks=("where was {tracking_number} sent from and where is it going, who carries it and how heavy is it?",
+          "get the origin, destination, carrier and weight of {tracking_number}",
+          "tell me about {tracking_number}: where it comes from, where it goes, its carrier and its weight"),
+    gives={"destination_city": ("the city {tracking_number} is going to", "the destination of {tracking_number}"),
+           "carrier": ("the carrier of {tracking_number}", "the company carrying {tracking_number}")},
+)
+def get_shipment_details(tracking_number: TrackingNumber) -> tuple[OriginCity, DestinationCity, Carrier, ParcelWeight]:
     """Get where a shipment comes from and goes to, its carrier and its weight.
 
     Args:
@@ -342,12 +449,20 @@ def get_shipment_details(tracking_number: TrackingNumber) -> tuple[City, City, C
 
 
 @toolbox.tool(
-    asks="ship a parcel whose weight in kg is {weight_kg} from {origin_city} to {destination_address} by {service} service",
+    asks=("ship a parcel of {weight_kg} from {origin_city} to {destination_address} by {service} service, and give me "
+          "the tracking number and the expected delivery time",
+          "send a parcel of {weight_kg} from {origin_city} to {destination_address} with {service} shipping; what's the "
+          "tracking number and when will it arrive?",
+          "I need to send a parcel of {weight_kg} from {origin_city} to {destination_address}. Send it by {service} "
+          "service and tell me its tracking number and delivery estimate."),
+    sense=(within("weight_kg", 0.1, MAX_WEIGHT_KG),
+           sensible("the parcel is sent to the city it leaves from", ("origin_city", "destination_address"),
+                    lambda a: _leaves_its_city(a["origin_city"], a["destination_address"]))),
     requires=("sender_address_verified", "postage_funded"),
     tags=("state_change",),
 )
-def create_shipment(origin_city: City, destination_address: Address, weight_kg: WeightKg,
-                    service: Service) -> tuple[TrackingNumber, Moment]:
+def create_shipment(origin_city: SenderCity, destination_address: Address, weight_kg: WeightKg,
+                    service: Service) -> tuple[NewParcel, Eta]:
     """Create a shipment from the account's postage balance and get its tracking number.
 
     Args:
@@ -380,9 +495,18 @@ def create_shipment(origin_city: City, destination_address: Address, weight_kg: 
     return number, _stamp(arrival)
 
 
-@toolbox.tool(asks="quote {service} shipping from {origin_city} to {destination_city} for a parcel whose weight in kg is {weight_kg}")
-def quote_shipping_rate(origin_city: City, destination_city: City, weight_kg: WeightKg,
-                        service: Service) -> tuple[float, CurrencyCode, int]:
+@toolbox.tool(
+    asks=("how much would it cost to send a parcel of {weight_kg} from {origin_city} to {destination_city} by {service} "
+          "service, and how many days would it take?",
+          "quote {service} shipping for a parcel of {weight_kg} from {origin_city} to {destination_city}, with the transit time",
+          "I want to ship a parcel of {weight_kg} from {origin_city} to {destination_city}. What's the {service} rate, "
+          "and how long will it take?"),
+    gives={"price, currency": "the {service} postage for a parcel of {weight_kg} from {origin_city} to {destination_city}"},
+    sense=(distinct("origin_city", "destination_city"), together("origin_city", "destination_city"),
+           within("weight_kg", 0.1, MAX_WEIGHT_KG)),
+)
+def quote_shipping_rate(origin_city: City, destination_city: DestinationCity, weight_kg: WeightKg,
+                        service: Service) -> tuple[Money, CurrencyCode, int]:
     """Quote the postage and transit time of a parcel between two cities.
 
     Args:
@@ -404,8 +528,12 @@ def quote_shipping_rate(origin_city: City, destination_city: City, weight_kg: We
     return round(price, 2), currency, _transit_days(origin_city, destination_city, service)
 
 
-@toolbox.tool(asks="check the stock of {sku} at {warehouse_id}")
-def get_warehouse_stock(sku: Sku, warehouse_id: WarehouseId) -> tuple[int, Day]:
+@toolbox.tool(
+    asks=("how many units of {sku} does {warehouse_id} have, and when is its next restock?",
+          "check the stock of {sku} at {warehouse_id} and the date of the next restock",
+          "Is there stock of {sku} at {warehouse_id}? Tell me the units on hand and when the next restock arrives."),
+)
+def get_warehouse_stock(sku: Sku, warehouse_id: WarehouseId) -> tuple[int, RestockDay]:
     """Get the units of a SKU on hand at a warehouse and the date of its next restock.
 
     Args:
@@ -426,7 +554,12 @@ def get_warehouse_stock(sku: Sku, warehouse_id: WarehouseId) -> tuple[int, Day]:
     return units, restock.isoformat()
 
 
-@toolbox.tool(asks="find the warehouse nearest to {city}")
+@toolbox.tool(
+    asks=("which warehouse is closest to {city}, and how far away is it?",
+          "find the warehouse nearest to {city} and its distance from there",
+          "I need stock near {city}. Which warehouse is closest, and how many kilometres away is it?"),
+    gives={"warehouse_id": ("the warehouse nearest to {city}", "the closest warehouse to {city}")},
+)
 def find_nearest_warehouse(city: City) -> tuple[WarehouseId, float]:
     """Find the warehouse closest to a city, by great-circle distance.
 
@@ -442,8 +575,14 @@ def find_nearest_warehouse(city: City) -> tuple[WarehouseId, float]:
     return warehouse_id, round(distance, 1)
 
 
-@toolbox.tool(asks="get the city, address and phone number of {warehouse_id}")
-def get_warehouse_info(warehouse_id: WarehouseId) -> tuple[City, Address, Phone]:
+@toolbox.tool(
+    asks=("where is {warehouse_id} and how do I call it? Give me its city, street address and phone number.",
+          "get the city, address and phone number of {warehouse_id}",
+          "what are the street address and phone number of {warehouse_id}, and which city is it in?"),
+    gives={"city": ("the city of {warehouse_id}", "the city {warehouse_id} is in"),
+           "address": "the street address of {warehouse_id}"},
+)
+def get_warehouse_info(warehouse_id: WarehouseId) -> tuple[City, Address, WarehousePhone]:
     """Get the city, street address and phone number of a warehouse.
 
     Args:
@@ -460,8 +599,12 @@ def get_warehouse_info(warehouse_id: WarehouseId) -> tuple[City, Address, Phone]
     return row["city"], row["address"], row["phone"]
 
 
-@toolbox.tool(asks="get the phone, email and on-time rate of {carrier}")
-def get_carrier_details(carrier: Carrier) -> tuple[Phone, Email, float]:
+@toolbox.tool(
+    asks=("how do I reach {carrier}, and how reliable are they? Give me their support phone, email and on-time rate.",
+          "get the support phone number, email and on-time delivery rate of {carrier}",
+          "what are the support phone and email of {carrier}, and what share of its parcels arrive on time?"),
+)
+def get_carrier_details(carrier: Carrier) -> tuple[CarrierPhone, CarrierEmail, float]:
     """Get a carrier's support phone, support email and on-time delivery rate.
 
     Args:
@@ -477,8 +620,14 @@ def get_carrier_details(carrier: Carrier) -> tuple[Phone, Email, float]:
     return phone, email, _w().on_time[carrier]
 
 
-@toolbox.tool(asks="estimate the import duty in {country} on goods declared at {declared_value_usd} US dollars")
-def estimate_customs_duty(country: Country, declared_value_usd: Annotated[float, Kind("declared_value_usd")]) -> tuple[float, CurrencyCode]:
+@toolbox.tool(
+    asks=("how much import duty would {country} charge on goods declared at {declared_value_usd}, and in which currency?",
+          "estimate the customs duty in {country} on a parcel declared at {declared_value_usd}",
+          "I'm sending goods worth {declared_value_usd} to {country}. What import duty will the recipient pay, and in "
+          "which currency?"),
+    sense=(within("declared_value_usd", 1, 20000),),
+)
+def estimate_customs_duty(country: Country, declared_value_usd: Annotated[float, Kind("declared_value_usd")]) -> tuple[float, str]:
     """Estimate the import duty a destination country charges on a parcel's declared value.
 
     Args:
@@ -497,7 +646,11 @@ def estimate_customs_duty(country: Country, declared_value_usd: Annotated[float,
     return round(duty, 2), currency
 
 
-@toolbox.tool(asks="convert the weight \"{weight}\" to kilograms", tags=("canonicalise",))
+@toolbox.tool(
+    asks=("how many kilograms is {weight}?", "convert {weight} to kilograms", "what is {weight} in kg?"),
+    gives={"weight_kg": "{weight}"},  # people give the weight as they measured it; converting it is the agent's part
+    tags=("canonicalise", "arithmetic"),
+)
 def convert_weight_to_kg(weight: Annotated[str, Kind("weight_text")]) -> WeightKg:
     """Convert a weight written with any common unit (lb, oz, g, kg) to kilograms.
 
@@ -514,8 +667,15 @@ def convert_weight_to_kg(weight: Annotated[str, Kind("weight_text")]) -> WeightK
     return round(sum(float(n) * UNITS_TO_KG[u.lower()] for n, u in parts), 2)
 
 
-@toolbox.tool(asks="find the earliest home-delivery slot in {city} on or after {day}")
-def find_delivery_slot(city: City, day: Day) -> Moment:
+@toolbox.tool(
+    asks=("when is the earliest free home-delivery slot in {city} on or after {day}?",
+          "find the first home-delivery slot available in {city} from {day} on",
+          "I want a delivery in {city} no earlier than {day}. What's the first free slot?"),
+    gives={"slot": ("the earliest free delivery slot in {city} on or after {day}",
+                    "the first delivery slot open in {city} from {day}")},
+    sense=(around("day", before=0, after=60),),
+)
+def find_delivery_slot(city: DestinationCity, day: Day) -> Slot:
     """Find the earliest free home-delivery slot in a city on or after a date.
 
     Args:
@@ -538,8 +698,15 @@ def find_delivery_slot(city: City, day: Day) -> Moment:
     raise ToolError(f"no free delivery slot in {city} up to {LAST_SLOT_DAY}")
 
 
-@toolbox.tool(asks="book delivery of {tracking_number} for {slot}", tags=("state_change",))
-def book_delivery_slot(tracking_number: TrackingNumber, slot: Moment) -> tuple[str, City]:
+@toolbox.tool(
+    asks=("book delivery of {tracking_number} for {slot}, and give me the booking reference and the delivery city",
+          "schedule {tracking_number} to be delivered at {slot}; what's the booking reference, and which city is it "
+          "delivered in?",
+          "Please have {tracking_number} delivered at {slot}. What's the booking reference and the delivery city?"),
+    sense=(around("slot", before=0, after=60),),
+    tags=("state_change",),
+)
+def book_delivery_slot(tracking_number: OpenParcel, slot: Slot) -> tuple[str, str]:
     """Book a home-delivery time for a parcel that has not been delivered yet.
 
     Args:
@@ -568,8 +735,13 @@ def book_delivery_slot(tracking_number: TrackingNumber, slot: Moment) -> tuple[s
     return reference, row["destination"]
 
 
-@toolbox.tool(asks="get the distance and flight time between {origin_city} and {destination_city}")
-def get_shipping_route_distance(origin_city: City, destination_city: City) -> tuple[float, float]:
+@toolbox.tool(
+    asks=("how far is it from {origin_city} to {destination_city}, and how long is the freight flight?",
+          "get the distance and air-freight flight time from {origin_city} to {destination_city}",
+          "what's the great-circle distance between {origin_city} and {destination_city}, and the flight time for air cargo?"),
+    sense=(distinct("origin_city", "destination_city"), together("origin_city", "destination_city")),
+)
+def get_shipping_route_distance(origin_city: City, destination_city: DestinationCity) -> tuple[float, float]:
     """Get the great-circle distance between two cities and the air-freight flight time.
 
     Args:
@@ -584,8 +756,17 @@ def get_shipping_route_distance(origin_city: City, destination_city: City) -> tu
     return round(distance, 1), round(distance / 800.0 + (1.0 if distance else 0.0), 1)
 
 
-@toolbox.tool(asks="consolidate {tracking_numbers} into one consignment", tags=("state_change",))
-def consolidate_shipments(tracking_numbers: TrackingNumbers) -> tuple[str, WeightKg, int]:
+@toolbox.tool(
+    asks=("consolidate {tracking_numbers} into one consignment and tell me its id, total weight and how many parcels it holds",
+          "group {tracking_numbers} into a single consignment; what's the consignment id, the total weight and the "
+          "parcel count?",
+          "Bill {tracking_numbers} together as one consignment. Give me the consignment id, its total weight and the "
+          "number of parcels in it."),
+    sense=(sensible("a consignment groups at least two parcels", ("tracking_numbers",),
+                    lambda a: len({str(t).strip().upper() for t in a["tracking_numbers"]}) >= 2),),
+    tags=("state_change",),
+)
+def consolidate_shipments(tracking_numbers: TrackingNumbers) -> tuple[str, float, int]:
     """Group parcels that are still on their way into one consignment billed together.
 
     Args:
@@ -607,9 +788,14 @@ def consolidate_shipments(tracking_numbers: TrackingNumbers) -> tuple[str, Weigh
     return consignment_id, round(sum(rows[k]["weight_kg"] for k in open_ones), 1), len(open_ones)
 
 
-@toolbox.tool(asks="create a return label for {tracking_number}", requires=("sender_address_verified",),
-              tags=("state_change",))
-def create_return_label(tracking_number: TrackingNumber) -> tuple[str, Address]:
+@toolbox.tool(
+    asks=("create a return label for {tracking_number} and tell me the label id and where the return goes",
+          "I want to send {tracking_number} back. Make a return label and give me its id and the return address.",
+          "print a prepaid return label for {tracking_number}; what's the label id and the address it goes back to?"),
+    requires=("sender_address_verified",),
+    tags=("state_change",),
+)
+def create_return_label(tracking_number: DeliveredParcel) -> tuple[str, str]:
     """Create a prepaid label that sends a parcel back to the account's sender address.
 
     Args:
@@ -631,7 +817,13 @@ def create_return_label(tracking_number: TrackingNumber) -> tuple[str, Address]:
     return label_id, w.state.get("sender_address", DEFAULT_SENDER)
 
 
-@toolbox.tool(asks="search shipments for {query}", tags=("search",))
+@toolbox.tool(
+    asks=('which shipments match "{query}"?', 'search the shipments for "{query}"',
+          'find the tracking numbers of the shipments matching "{query}"'),
+    gives={"tracking_numbers": ('the shipments matching "{query}"', 'the parcels that match "{query}"')},
+    sense=(within("max_results", 2, 20),),
+    tags=("search",),
+)
 def search_shipments(query: Annotated[str, Kind("shipment_search_terms")], max_results: int = 5) -> TrackingNumbers:
     """Search shipments by words in their carrier, origin, destination, current city or status.
 
@@ -654,8 +846,14 @@ def search_shipments(query: Annotated[str, Kind("shipment_search_terms")], max_r
     return hits[:max_results]
 
 
-@toolbox.tool(asks="verify {address} as my sender address", tags=("state_change",))
-def verify_sender_address(address: Address) -> tuple[City, Country]:
+@toolbox.tool(
+    asks=("verify {address} as my sender address and tell me its city and country",
+          "make {address} my verified sender address; which city and country is that?",
+          "Please verify my new sender address, {address}. What city and country does it come under?"),
+    gives={"city": ("the city of {address}", "the city of my new sender address {address}")},
+    tags=("state_change",),
+)
+def verify_sender_address(address: SenderAddress) -> tuple[SenderCity, SenderCountry]:
     """Verify a street address and make it the account's sender and return address.
 
     Args:
@@ -672,8 +870,14 @@ def verify_sender_address(address: Address) -> tuple[City, Country]:
     return city, CITY_BY_NAME[city].country
 
 
-@toolbox.tool(asks="add {amount} US dollars of postage credit to my account", requires=("sender_address_verified",),
-              tags=("state_change",))
+@toolbox.tool(
+    asks=("add {amount} of postage credit to my account and tell me the new balance",
+          "top up my postage balance by {amount}; what's the balance afterwards?",
+          "I'm running low on postage. Add {amount} to my account and tell me my balance."),
+    sense=(within("amount", 10, 1000),),
+    requires=("sender_address_verified",),
+    tags=("state_change",),
+)
 def add_postage_credit(amount: Annotated[float, Kind("credit_amount")]) -> float:
     """Top up the account's prepaid postage balance.
 
@@ -691,7 +895,12 @@ def add_postage_credit(amount: Annotated[float, Kind("credit_amount")]) -> float
     return w.state["postage_balance"]
 
 
-@toolbox.tool(asks="find the inventory SKU of {product}", tags=("canonicalise",))
+@toolbox.tool(
+    asks=("what's the inventory SKU of {product}?", "find the SKU for {product}",
+          "look up the stock-keeping code of {product}"),
+    gives={"sku": "{product}"},  # people name the product; finding its SKU is the agent's part
+    tags=("canonicalise",),
+)
 def lookup_inventory_sku(product: Annotated[str, Kind("inventory_product_mention")]) -> Sku:
     """Resolve a product named in everyday words to its inventory SKU.
 
@@ -714,10 +923,15 @@ toolbox.condition(
     holds=lambda w: bool(w.state.get("sender_address_verified")),
     broken_state={"sender_address_verified": False},
     fix=("verify_sender_address", {"address": DEFAULT_SENDER}),
+    context="My sender address is {address}.",
+    says="My sender address hasn't been verified yet.",
 )
 toolbox.condition(
     "postage_funded",
     holds=lambda w: w.state.get("postage_balance", 0.0) > 0,
     broken_state={"postage_balance": 0.0},
+    # Enough for the heaviest parcel to the farthest city overnight; the query states the amount.
     fix=("add_postage_credit", {"amount": 1000.0}),
+    context="If my postage needs topping up, add {amount} US dollars.",
+    says="My postage balance is empty.",
 )

@@ -192,3 +192,164 @@ def test_worlds_are_deterministic():
     assert ToolboxSession(SLUG, world_seed=8).world.shipments != a.world.shipments
     a.ok("create_shipment", origin_city="Seattle", destination_address="1 Dock Road, Tokyo", weight_kg=1.0, service="standard")
     assert b.world.state["created"] == {}
+
+
+# --- what makes a logistics request sensible ------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def library(lg):
+    from pathlib import Path
+
+    from factory.checks.context import CheckContext
+    from factory.checks.policy import load_policy
+    from factory.config import resource_dir
+    from factory.seed_checks import library_pool
+
+    return library_pool(lg.seeds), CheckContext(lg.seeds, load_policy(Path(resource_dir("validators"))))
+
+
+def plausibility(lg, library, code):
+    """The plausibility problems of a chain of logistics calls, executed in a fresh world."""
+    from factory import __version__
+    from factory.chains.code import parse_chain
+    from factory.checks.plausibility import plausibility_problems
+    from factory.records import Instance, Provenance, WorldSetup
+    from factory.world.simulator import Simulator, run_chain
+
+    _, ctx = library
+    specs = {name: spec for seed in lg.seeds.values() for name, spec in seed.specs.items()}
+    chain = parse_chain(code, specs)
+    setup = WorldSetup(toolboxes=sorted({specs[c.tool].toolbox for c in chain.calls}), seed=0)
+    trace = run_chain(chain, specs, Simulator(lg.seeds, setup))
+    assert trace.ok, trace
+    instance = Instance(domain="Logistics and Shipping", query="q", tools=[specs[c.tool] for c in chain.calls],
+                        gold_tools=[c.tool for c in chain.calls], chain=chain, trace=trace, depth=chain.depth(),
+                        shape=chain.shape(), world=setup,
+                        provenance=Provenance(generator="t", seed=0, attempt=0, factory_version=__version__))
+    return plausibility_problems(instance, ctx)
+
+
+def going_to(session, city, statuses=("in transit", "out for delivery")):
+    return next(t for t, row in sorted(session.world.shipments.items()) if row["destination"] == city and row["status"] in statuses)
+
+
+def test_links_follow_roles(library):
+    links = library[0].links
+    # A parcel's destination is where its delivery slot is looked up; its carrier is who to call.
+    assert ("get_shipment_details", "find_delivery_slot") in links
+    assert [p for _, p in links[("get_shipment_details", "get_carrier_details")]] == ["carrier"]
+    # A parcel's weight and origin are reported, never quoted again.
+    assert [p for _, p in links[("get_shipment_details", "quote_shipping_rate")]] == ["destination_city"]
+    # A parcel just created is only reported back: not tracked, returned or booked straight away.
+    for consumer in ("get_tracking_status", "get_shipment_details", "book_delivery_slot", "create_return_label"):
+        assert ("create_shipment", consumer) not in links
+    # New shipments leave from the sender city; no other city is taken for one.
+    assert [p for _, p in links[("verify_sender_address", "create_shipment")]] == ["origin_city"]
+    assert ("get_warehouse_info", "create_shipment") in links  # sending stock to a warehouse
+    assert ("get_tracking_status", "create_shipment") not in links
+    # A quote's amount travels with its currency into a conversion.
+    assert sorted(p for _, p in links[("quote_shipping_rate", "convert_currency_amount")]) == ["amount", "from_currency"]
+    # Where a parcel has got to, or a warehouse's city, is no place to ask the weather or museums of.
+    logistics = {name for name, spec in library[0].specs.items() if spec.toolbox == "logistics"}
+    for (producer, consumer) in links:
+        if producer in logistics and library[0].specs[consumer].toolbox != "logistics":
+            assert consumer == "convert_currency_amount", (producer, consumer)
+
+
+def test_sensible_chains_pass(lg, library):
+    parcel_id = going_to(lg, "Paris")
+    assert plausibility(lg, library, f'''
+o, d, c, k = get_shipment_details(tracking_number="{parcel_id}")
+s = find_delivery_slot(city=d, day="2025-06-20")
+r, city = book_delivery_slot(tracking_number="{parcel_id}", slot=s)''') == []
+    assert plausibility(lg, library, '''
+kg = convert_weight_to_kg(weight="12 lb")
+p, cur, days = quote_shipping_rate(origin_city="Berlin", destination_city="Tokyo", weight_kg=kg, service="express")''') == []
+    assert plausibility(lg, library, '''
+w, km = find_nearest_warehouse(city="Lyon")
+city, address, phone = get_warehouse_info(warehouse_id=w)
+n, eta = create_shipment(origin_city="Seattle", destination_address=address, weight_kg=4.0, service="standard")''') == []
+
+
+def test_absurd_chains_are_rejected(lg, library):
+    def rejected(code, rule):
+        found = plausibility(lg, library, code)
+        assert any(rule in p for p in found), found
+
+    # A quote or a route from a city to itself.
+    rejected('p, c, d = quote_shipping_rate(origin_city="Paris", destination_city="Paris", weight_kg=2.0, service="standard")',
+             "distinct")
+    # A parcel shipped to the city it leaves from.
+    rejected('n, eta = create_shipment(origin_city="Seattle", destination_address="12 Dock Road, Seattle", weight_kg=2.0, '
+             'service="standard")', "sent to the city it leaves from")
+    # Delivering a parcel at a slot found in another city than the one it goes to.
+    parcel_id = going_to(lg, "Paris")
+    rejected(f'''
+s = find_delivery_slot(city="Tokyo", day="2025-06-20")
+r, city = book_delivery_slot(tracking_number="{parcel_id}", slot=s)''', "coherent")
+    # A quote from one parcel's city to another thing's city: the two ends are about different things.
+    rejected(f'''
+c, a, ph = get_warehouse_info(warehouse_id="WH-BER")
+o, d, car, k = get_shipment_details(tracking_number="{going_to(lg, "Tokyo")}")
+p, cur, days = quote_shipping_rate(origin_city=c, destination_city=d, weight_kg=2.0, service="standard")''', "together")
+    # Numbers and days a person would not use.
+    rejected('b = add_postage_credit(amount=5000.0)', "within")
+    rejected('s = find_delivery_slot(city="Paris", day="2025-09-01")', "around")
+    # Verifying the address already verified changes nothing.
+    rejected('c, k = verify_sender_address(address="500 Harbor Way, Seattle")', "no_op")
+
+
+def test_condition_fixes_are_knowable_and_restore_the_condition(lg):
+    conditions = lg.seed.toolbox.conditions
+    for condition in conditions.values():
+        stated = condition.context.format(**{k: v if not isinstance(v, float) else f"{v:g}"
+                                             for k, v in condition.fix_arguments.items()})
+        for value in condition.fix_arguments.values():
+            assert (f"{value:g}" if isinstance(value, float) else value) in stated
+        assert condition.says and not set(condition.free)
+    session = ToolboxSession(SLUG, state={"sender_address_verified": False, "postage_balance": 0.0})
+    for name in ("sender_address_verified", "postage_funded"):
+        condition = conditions[name]
+        assert not condition.holds(session.world)
+        session.ok(condition.fix_tool, **condition.fix_arguments)
+        assert condition.holds(session.world)
+    # The context names the address the account already sends from: the sender city does not change.
+    assert session.values("city/sender_city") == ["Seattle"]
+
+
+def test_literal_values_fit_the_calls_that_take_them(fresh):
+    for number in fresh.values("tracking_number/open_parcel")[:20]:
+        fresh.ok("book_delivery_slot", tracking_number=number, slot="2025-06-20T10:00")
+    for number in fresh.values("tracking_number/delivered_parcel")[:10]:
+        fresh.ok("create_return_label", tracking_number=number)
+    assert set(fresh.values("tracking_number")) == set(fresh.values("tracking_number/open_parcel"))
+    for address in fresh.values("address/recipient"):
+        if "Seattle" not in address:
+            fresh.ok("quote_shipping_rate", origin_city="Seattle",
+                     destination_city=address.rsplit(", ", 1)[1], weight_kg=1.0, service="standard")
+    for address in fresh.values("address/sender")[:5]:
+        before = dict(fresh.world.state)
+        fresh.ok("verify_sender_address", address=address)
+        assert fresh.world.state["sender_address"] != before["sender_address"]
+    for mention in fresh.values("inventory_product_mention"):
+        fresh.ok("lookup_inventory_sku", product=mention)
+    for slot in fresh.values("datetime/delivery_slot"):
+        assert "2025-06-13" < slot < "2025-06-28" and slot.endswith(":00")
+
+
+def test_facts_agree_with_what_the_tools_say(lg):
+    facts = lg.seed.toolbox.facts
+    for number in lg.values("tracking_number")[:30]:
+        implied = facts["tracking_number"](lg.world, number)
+        _, destination, carrier, _ = lg.ok("get_shipment_details", tracking_number=number)
+        assert implied == {"city": destination, "carrier_name": carrier}
+    for warehouse_id in lg.values("warehouse_id"):
+        assert facts["warehouse_id"](lg.world, warehouse_id)["city"] == lg.ok("get_warehouse_info", warehouse_id=warehouse_id)[0]
+
+
+def test_ids_and_weights_read_with_their_nouns_and_units(lg):
+    written = lg.seed.toolbox.written
+    assert written["tracking_number"] == "parcel {}" and written["warehouse_id"] == "warehouse {}"
+    assert written["weight"] == "{} kg"
+    assert "inventory_sku" in lg.seed.toolbox.internal
