@@ -302,10 +302,20 @@ def _countries(w: EducationWorld) -> list[str]:
     return [c.name for c in COUNTRIES]
 
 
-# What an id implies: a course is taught on one campus, and a registration is for one course.
+# What a value implies: a course is taught by one department on one campus, an instructor works
+# in one department, and a registration is for one course. A request naming a course and an
+# instructor names one of that department's own staff, and asks about the weather of the
+# course's own campus city.
 @toolbox.facts_about("course_code")
 def _course_facts(w: EducationWorld, code: str) -> dict:
-    return {"city": BUILDINGS[w.courses[code]["building"]][0]}
+    row = w.courses[code]
+    return {"city": BUILDINGS[row["building"]][0], "department": row["dept"]}
+
+
+@toolbox.facts_about("person_name/instructor")
+def _instructor_facts(w: EducationWorld, name: str) -> dict:
+    row = w.instructors[name]
+    return {"city": BUILDINGS[row["building"]][0], "department": row["dept"]}
 
 
 @toolbox.facts_about("campus_building")
@@ -316,7 +326,7 @@ def _building_facts(w: EducationWorld, building: str) -> dict:
 @toolbox.facts_about("registration_id")
 def _registration_facts(w: EducationWorld, registration: str) -> dict:
     code = w.state["registrations"][registration]
-    return {"course_code": code, "city": BUILDINGS[w.courses[code]["building"]][0]}
+    return {"course_code": code, **_course_facts(w, code)}
 
 
 def _campus_elsewhere(args: dict) -> bool:
@@ -418,7 +428,7 @@ def get_course_prerequisites(course_code: CourseCode) -> list[CourseCode]:
 
 @toolbox.tool(
     asks=("find the building and room where {course_code} meets", "where are the classes of {course_code} held?",
-          "I've never been to a {course_code} class. Which building and room is it in?"),
+          "I've never been to {course_code} before. Which building and room does it meet in?"),
     gives={"building": ("the building where {course_code} meets", "the building {course_code} is taught in")},
 )
 def get_course_location(course_code: CourseCode) -> tuple[Building, str]:
@@ -459,7 +469,7 @@ def get_building_address(building: Building) -> tuple[Address, City]:
 @toolbox.tool(
     asks=("find the university campus nearest to {city}, with its main building and distance",
           "which of the university's campuses is closest to {city}, and how far away is it?",
-          "I live in {city}. Which campus is nearest, what's its main building and how many km is it?"),
+          "which campus is nearest to {city}? Give me its main building and how many km away it is."),
     gives={"main_building": ("the main building of the campus nearest to {city}",
                              "the main building of the closest campus to {city}")},
     sense=(sensible("a campus city is its own nearest campus", ("city",), _campus_elsewhere),),
@@ -483,7 +493,7 @@ def get_nearest_campus(city: City) -> tuple[str, Building, float]:
 @toolbox.tool(
     asks=("find when and where the final exam of {course_code} takes place, and how long it lasts",
           "when is the {course_code} final, in which building, and how long is it?",
-          "I'm revising for {course_code}. When and where is the final exam, and how many minutes do we get?"),
+          "I'm planning my exam weeks. When and where is the {course_code} final, and how many minutes does it last?"),
     gives={"exam_start": ("the start of the {course_code} final exam", "the time the {course_code} final begins"),
            "exam_building": ("the building where the {course_code} final exam is held",
                              "the exam hall building of {course_code}")},
@@ -505,7 +515,7 @@ def get_exam_schedule(course_code: CourseCode) -> tuple[Moment, Building, int]:
 
 @toolbox.tool(
     asks=("find the required textbook for {course_code}, with its ISBN", "which textbook does {course_code} use? Give me the title and ISBN.",
-          "I need to buy the book for {course_code}. What's the title and the ISBN?"),
+          "what book is set for {course_code}? I need the title and the ISBN."),
     gives={"isbn": ("the ISBN of the {course_code} textbook", "the required textbook of {course_code}"),
            "title": ("the title of the {course_code} textbook", "the textbook set for {course_code}")},
 )
@@ -626,7 +636,7 @@ def get_course_grade(student_id: StudentId, course_code: CourseCode) -> tuple[Pe
 
 
 @toolbox.tool(
-    asks=("which letter grade and how many grade points is a mark of {percentage}?",
+    asks=("which letter grade and how many grade points does {percentage} earn?",
           "convert {percentage} to a letter grade and grade points on the university scale",
           "what does {percentage} come to on the letter-grade scale, and how many grade points is that?"),
     sense=(within("percentage", 0, 100),),
