@@ -39,6 +39,9 @@ Day = Annotated[str, Kind("date")]
 Deadline = Annotated[str, Kind("date", role="deadline")]
 Moment = Annotated[str, Kind("datetime")]
 City = Annotated[str, Kind("city")]
+# Where the asker lives, for the nearest campus: a city some other request produced (a flight's
+# destination, a listing's, a campus building's own) reads as noise there.
+HomeCity = Annotated[str, Kind("city", role="home")]
 Country = Annotated[str, Kind("country")]
 Address = Annotated[str, Kind("address")]
 Award = Annotated[float, Kind("money_amount")]  # always beside its currency: "how much is that in dollars?"
@@ -215,8 +218,8 @@ def _open_courses(w: EducationWorld) -> list[str]:
 
 # --- links, wording and value generators ---------------------------------------------------
 
-# A contact's or a traveller's city asks for the nearest campus, a country named elsewhere for
-# its scholarships, and a day resolved elsewhere ("next Friday") for office hours.
+# A home city named elsewhere asks for the nearest campus, a country named elsewhere (where a
+# contact lives) for its scholarships, and a day resolved elsewhere ("next Friday") for office hours.
 toolbox.bridge("city", "country", "date")
 toolbox.written_as("country", country_phrase)
 toolbox.written_as("student_id", "student {}")
@@ -291,7 +294,7 @@ def _dates(w: EducationWorld) -> list[str]:
     return [(TODAY + timedelta(days=i)).isoformat() for i in range(1, 29)]
 
 
-@toolbox.values_for("city")
+@toolbox.values_for("city/home")
 def _cities(w: EducationWorld) -> list[str]:
     """Cities without a campus: a campus city's nearest campus is itself."""
     return [c.name for c in CITIES if c.name not in CAMPUSES]
@@ -310,6 +313,16 @@ def _countries(w: EducationWorld) -> list[str]:
 def _course_facts(w: EducationWorld, code: str) -> dict:
     row = w.courses[code]
     return {"city": BUILDINGS[row["building"]][0], "department": row["dept"]}
+
+
+@toolbox.facts_about("course_code_text")
+def _course_text_facts(w: EducationWorld, text: str) -> dict:
+    """A course as written ("cs 201") implies what its catalogue code does."""
+    match = re.fullmatch(r"\s*([A-Za-z][A-Za-z ]*?)\s*-?\s*(\d{3})\s*", text)
+    depts = {dept.lower(): dept for dept, _, _ in SUBJECTS} | {subject.lower(): dept for dept, subject, _ in SUBJECTS}
+    dept = depts.get(match.group(1).strip().lower(), "") if match else ""
+    code = f"{dept}{match.group(2)}" if dept else ""
+    return _course_facts(w, code) if code in w.courses else {}
 
 
 @toolbox.facts_about("person_name/instructor")
@@ -469,12 +482,12 @@ def get_building_address(building: Building) -> tuple[Address, City]:
 @toolbox.tool(
     asks=("find the university campus nearest to {city}, with its main building and distance",
           "which of the university's campuses is closest to {city}, and how far away is it?",
-          "which campus is nearest to {city}? Give me its main building and how many km away it is."),
+          "I live in {city}. Which campus is nearest, what's its main building and how many km away is it?"),
     gives={"main_building": ("the main building of the campus nearest to {city}",
                              "the main building of the closest campus to {city}")},
     sense=(sensible("a campus city is its own nearest campus", ("city",), _campus_elsewhere),),
 )
-def get_nearest_campus(city: City) -> tuple[str, Building, float]:
+def get_nearest_campus(city: HomeCity) -> tuple[str, Building, float]:
     """Find the university campus closest to a city, with its main building.
 
     Args:

@@ -85,7 +85,7 @@ def test_nearest_campus(edu):
     assert edu.ok("get_nearest_campus", city="Boston") == ("Northbridge University Boston Campus", "Founders Hall", 0.0)
     assert edu.ok("get_nearest_campus", city="Tokyo")[1] == "Marina Research Tower"
     assert "unknown city" in edu.error("get_nearest_campus", city="Atlantis")
-    assert all(edu.ok("get_nearest_campus", city=c)[1] in edu.values("campus_building") for c in edu.values("city"))
+    assert all(edu.ok("get_nearest_campus", city=c)[1] in edu.values("campus_building") for c in edu.values("city/home"))
 
 
 def test_exams_and_textbooks(edu):
@@ -345,21 +345,34 @@ def test_links_follow_roles(edu):
     for building_source in ("get_course_location", "get_exam_schedule", "get_nearest_campus", "get_instructor_office_hours"):
         assert (building_source, "get_building_address") in links
     assert ("get_building_address", "get_daily_forecast") in links  # a campus city has weather
-    assert ("get_contact_city", "get_nearest_campus") in links  # the campus nearest to where a contact lives
+    assert ("get_building_address", "get_nearest_campus") not in links  # a campus city's nearest campus is itself
+    for elsewhere in ("get_contact_city", "get_flight_details", "get_listing_location"):
+        assert (elsewhere, "get_nearest_campus") not in links  # only where the asker lives
+    assert ("get_contact_city", "get_largest_scholarship") in links  # scholarships for a contact's home country
 
 
 def test_facts_agree_with_what_the_tools_say(edu):
     facts = edu.seed.toolbox.facts
     for code in edu.values("course_code"):
-        assert facts["course_code"](edu.world, code) == {"city": campus_city(edu, code)}
+        department = code.rstrip("0123456789")
+        assert facts["course_code"](edu.world, code) == {"city": campus_city(edu, code), "department": department}
         exam_hall = edu.ok("get_exam_schedule", course_code=code)[1]
         assert edu.ok("get_building_address", building=exam_hall)[1] == campus_city(edu, code)  # exams on the same campus
+    for code in edu.values("course_code"):  # a course's instructor belongs to its department, on its campus
+        instructor = edu.ok("get_course_details", course_code=code)[1]
+        assert facts["person_name/instructor"](edu.world, instructor) == facts["course_code"](edu.world, code)
+        building = edu.ok("get_instructor_office_hours", instructor=instructor, date=edu.values("date")[0])[1]
+        assert edu.ok("get_building_address", building=building)[1] == campus_city(edu, code)
     for building in edu.values("campus_building"):
         assert facts["campus_building"](edu.world, building)["city"] == edu.ok("get_building_address", building=building)[1]
     codes, regs, _ = edu.ok("list_my_enrolments")
     for code, reg in zip(codes, regs, strict=True):
         assert facts["registration_id"](edu.world, reg)["course_code"] == code
-    assert all(c not in ("Boston", "Toronto", "London", "Singapore", "Sydney") for c in edu.values("city"))
+    assert all(c not in ("Boston", "Toronto", "London", "Singapore", "Sydney") for c in edu.values("city/home"))
+    for text in edu.values("course_code_text"):  # a course as written implies what its code does
+        code = edu.ok("normalise_course_code", text=text)
+        assert facts["course_code_text"](edu.world, text) == facts["course_code"](edu.world, code)
+    assert facts["course_code_text"](edu.world, "intro to coding") == facts["course_code_text"](edu.world, "ART 101") == {}
     assert edu.world.me not in edu.values("student_id")  # the signed-in student's own record is not an adviser's look-up
     assert edu.seed.toolbox.written["student_id"].format("S123456") == "student S123456"
 
