@@ -42,7 +42,9 @@ City = Annotated[str, Kind("city")]
 # Where the asker lives, for the nearest campus: a city some other request produced (a flight's
 # destination, a listing's, a campus building's own) reads as noise there.
 HomeCity = Annotated[str, Kind("city", role="home")]
-Country = Annotated[str, Kind("country")]
+# Scholarships are for students of a nationality; a country some other request produced (a
+# sender address's, a company's) is not the asker's.
+Nationality = Annotated[str, Kind("country", role="citizenship")]
 Address = Annotated[str, Kind("address")]
 Award = Annotated[float, Kind("money_amount")]  # always beside its currency: "how much is that in dollars?"
 AwardCurrency = Annotated[str, Kind("currency_code", role="amount")]
@@ -218,8 +220,8 @@ def _open_courses(w: EducationWorld) -> list[str]:
 
 # --- links, wording and value generators ---------------------------------------------------
 
-# A home city named elsewhere asks for the nearest campus, a country named elsewhere (where a
-# contact lives) for its scholarships, and a day resolved elsewhere ("next Friday") for office hours.
+# A home city or a nationality named elsewhere asks for the nearest campus or for scholarships, and
+# a day resolved elsewhere ("next Friday") for office hours.
 toolbox.bridge("city", "country", "date")
 toolbox.written_as("country", country_phrase)
 toolbox.written_as("student_id", "student {}")
@@ -505,10 +507,10 @@ def get_nearest_campus(city: HomeCity) -> tuple[str, Building, float]:
 
 @toolbox.tool(
     asks=("find when and where the final exam of {course_code} takes place, and how long it lasts",
-          "when is the {course_code} final, in which building, and how long is it?",
-          "I'm planning my exam weeks. When and where is the {course_code} final, and how many minutes does it last?"),
-    gives={"exam_start": ("the start of the {course_code} final exam", "the time the {course_code} final begins"),
-           "exam_building": ("the building where the {course_code} final exam is held",
+          "when is the final exam of {course_code}, in which building, and how long is it?",
+          "I'm planning my exam weeks. When and where is the final of {course_code}, and how many minutes does it last?"),
+    gives={"exam_start": ("the start of the final exam of {course_code}", "the time the final exam of {course_code} begins"),
+           "exam_building": ("the building where the final exam of {course_code} is held",
                              "the exam hall building of {course_code}")},
 )
 def get_exam_schedule(course_code: CourseCode) -> tuple[Moment, Building, int]:
@@ -529,8 +531,8 @@ def get_exam_schedule(course_code: CourseCode) -> tuple[Moment, Building, int]:
 @toolbox.tool(
     asks=("find the required textbook for {course_code}, with its ISBN", "which textbook does {course_code} use? Give me the title and ISBN.",
           "what book is set for {course_code}? I need the title and the ISBN."),
-    gives={"isbn": ("the ISBN of the {course_code} textbook", "the required textbook of {course_code}"),
-           "title": ("the title of the {course_code} textbook", "the textbook set for {course_code}")},
+    gives={"isbn": ("the ISBN of the textbook for {course_code}", "the required textbook of {course_code}"),
+           "title": ("the title of the textbook for {course_code}", "the textbook set for {course_code}")},
 )
 def get_course_textbook(course_code: CourseCode) -> tuple[Isbn, Title]:
     """Get the ISBN and title of a course's required textbook.
@@ -677,7 +679,7 @@ def convert_percentage_to_letter(percentage: Percentage) -> tuple[LetterGrade, f
                                      "the largest scholarship amount for students from {country}"),
            "deadline": ("the application deadline of the largest scholarship for students from {country}",)},
 )
-def get_largest_scholarship(country: Country) -> tuple[str, Award, AwardCurrency, Deadline]:
+def get_largest_scholarship(country: Nationality) -> tuple[str, Award, AwardCurrency, Deadline]:
     """Find the largest scholarship for students from a country, with its amount and deadline.
 
     Args:
@@ -701,7 +703,7 @@ def get_largest_scholarship(country: Country) -> tuple[str, Award, AwardCurrency
     asks=("enrol me in {course_code} this term and tell me the registration number and my first class",
           "sign me up for {course_code}; what's my registration number and when is the first class?",
           "I want to take {course_code} this term. Register me, and tell me the registration number and the date of my first class."),
-    gives={"first_class": ("the day of my first {course_code} class", "the date of my first class in {course_code}")},
+    gives={"first_class": ("the day of my first class in {course_code}", "the date of my first class in {course_code}")},
     requires=("tuition_paid",),
     tags=("state_change",),
 )

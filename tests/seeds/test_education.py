@@ -348,7 +348,8 @@ def test_links_follow_roles(edu):
     assert ("get_building_address", "get_nearest_campus") not in links  # a campus city's nearest campus is itself
     for elsewhere in ("get_contact_city", "get_flight_details", "get_listing_location"):
         assert (elsewhere, "get_nearest_campus") not in links  # only where the asker lives
-    assert ("get_contact_city", "get_largest_scholarship") in links  # scholarships for a contact's home country
+    for elsewhere in ("get_contact_city", "verify_sender_address", "geocode_city"):
+        assert (elsewhere, "get_largest_scholarship") not in links  # scholarships follow a nationality the asker names
 
 
 def test_facts_agree_with_what_the_tools_say(edu):
