@@ -220,9 +220,10 @@ def _open_courses(w: EducationWorld) -> list[str]:
 
 # --- links, wording and value generators ---------------------------------------------------
 
-# A home city or a nationality named elsewhere asks for the nearest campus or for scholarships, and
-# a day resolved elsewhere ("next Friday") for office hours.
-toolbox.bridge("city", "country", "date")
+# A home city or a nationality named elsewhere asks for the nearest campus or for scholarships.
+# Days are not bridged: the days other requests produce (a contact's birthday, a flight's) are no
+# reason to visit an instructor; office hours are asked from a day the asker names or their first class.
+toolbox.bridge("city", "country")
 toolbox.written_as("country", country_phrase)
 toolbox.written_as("student_id", "student {}")
 toolbox.written_as("registration_id", "registration {}")

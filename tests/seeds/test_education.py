@@ -340,6 +340,9 @@ def test_links_follow_roles(edu):
     assert ("enrol_in_course", "drop_course") not in links  # no dropping the registration just made
     assert ("drop_course", "enrol_in_course") not in links  # nor re-enrolling in the course just dropped
     assert ("enrol_in_course", "get_instructor_office_hours") in links
+    for elsewhere in ("get_contact_birthday", "parse_date_text", "get_flight_details"):
+        assert (elsewhere, "get_instructor_office_hours") not in links  # nobody visits office hours on a contact's birthday
+    assert ("enrol_in_course", "list_events_on_date") in links  # what else is on the day of my first class
     assert ("get_largest_scholarship", "get_instructor_office_hours") not in links  # a deadline is no visiting day
     assert sorted(p for _, p in links[("get_largest_scholarship", "convert_currency_amount")]) == ["amount", "from_currency"]
     for building_source in ("get_course_location", "get_exam_schedule", "get_nearest_campus", "get_instructor_office_hours"):
