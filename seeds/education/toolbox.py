@@ -11,7 +11,9 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 from typing import Annotated, Literal
 
-from factory.gazetteer import CITIES, CITY_BY_NAME, COUNTRIES, COUNTRY_BY_NAME, CURRENCY_BY_CODE, FIRST_NAMES, LAST_NAMES, NOW, SUBJECTS, book_catalogue
+from factory.gazetteer import (CITIES, CITY_BY_NAME, COUNTRIES, COUNTRY_BY_NAME, CURRENCY_BY_CODE, FIRST_NAMES, LAST_NAMES,
+                               NOW, SUBJECTS, book_catalogue, country_phrase)
+from factory.sense import around, sensible, together, within
 from factory.toolbox import Kind, Toolbox, ToolError, World, require, world
 
 toolbox = Toolbox()
@@ -20,8 +22,10 @@ CourseCode = Annotated[str, Kind("course_code")]
 CourseText = Annotated[str, Kind("course_code_text")]
 CourseQuery = Annotated[str, Kind("course_query")]
 CourseTitle = Annotated[str, Kind("course_title")]
-Person = Annotated[str, Kind("person_name")]
-StudentName = Annotated[str, Kind("student_name")]
+# Instructors and students are people in different roles: a student's name never asks for
+# office hours, and an instructor is never looked up in the student directory.
+Instructor = Annotated[str, Kind("person_name", role="instructor")]
+StudentName = Annotated[str, Kind("person_name", role="student")]
 StudentId = Annotated[str, Kind("student_id")]
 Building = Annotated[str, Kind("campus_building")]
 Registration = Annotated[str, Kind("registration_id")]
@@ -30,11 +34,20 @@ LetterGrade = Annotated[str, Kind("letter_grade")]
 Isbn = Annotated[str, Kind("isbn")]
 Title = Annotated[str, Kind("book_title")]
 Day = Annotated[str, Kind("date")]
+# An application deadline is for the applicant's diary; office hours, weather or the weekday on
+# that day are nobody's question, so it feeds no date parameter.
+Deadline = Annotated[str, Kind("date", role="deadline")]
 Moment = Annotated[str, Kind("datetime")]
 City = Annotated[str, Kind("city")]
-Country = Annotated[str, Kind("country")]
+# Where the asker lives, for the nearest campus: a city some other request produced (a flight's
+# destination, a listing's, a campus building's own) reads as noise there.
+HomeCity = Annotated[str, Kind("city", role="home")]
+# Scholarships are for students of a nationality; a country some other request produced (a
+# sender address's, a company's) is not the asker's.
+Nationality = Annotated[str, Kind("country", role="citizenship")]
 Address = Annotated[str, Kind("address")]
-Currency = Annotated[str, Kind("currency_code")]
+Award = Annotated[float, Kind("money_amount")]  # always beside its currency: "how much is that in dollars?"
+AwardCurrency = Annotated[str, Kind("currency_code", role="amount")]
 
 
 UNIVERSITY = "Northbridge University"
@@ -205,10 +218,21 @@ def _open_courses(w: EducationWorld) -> list[str]:
     return [c for c in sorted(w.courses) if c not in mine and c not in registered and _can_take(mine, c)]
 
 
-# --- value generators ------------------------------------------------------------------
+# --- links, wording and value generators ---------------------------------------------------
+
+# A home city or a nationality named elsewhere asks for the nearest campus or for scholarships.
+# Days are not bridged: the days other requests produce (a contact's birthday, a flight's) are no
+# reason to visit an instructor; office hours are asked from a day the asker names or their first class.
+toolbox.bridge("city", "country")
+toolbox.written_as("country", country_phrase)
+toolbox.written_as("student_id", "student {}")
+toolbox.written_as("registration_id", "registration {}")
+toolbox.written_as("percentage", "{}%")
+
 
 @toolbox.values_for("course_code")
 def _course_codes(w: EducationWorld) -> list[str]:
+    """Courses the signed-in student could enrol in now: every other student has taken nearly all of them."""
     return _open_courses(w)
 
 
@@ -225,26 +249,32 @@ def _course_texts(w: EducationWorld) -> list[str]:
 
 @toolbox.values_for("course_query")
 def _course_queries(w: EducationWorld) -> list[str]:
+    """Subjects and course titles people search for (an instructor's surname alone reads as noise)."""
     terms = set()
     for code in _open_courses(w):
         row = w.courses[code]
-        terms |= {row["subject"].lower(), row["title"].lower(), row["instructor"].split()[-1].lower()}
+        terms |= {row["subject"].lower(), row["title"].lower()}
     return sorted(terms)
 
 
-@toolbox.values_for("person_name")
+@toolbox.values_for("person_name/instructor")
 def _instructor_names(w: EducationWorld) -> list[str]:
     return sorted(w.instructors)
 
 
-@toolbox.values_for("student_name")
+def _others(w: EducationWorld) -> list[str]:
+    """Students other than the signed-in one, whose records an adviser looks up."""
+    return sorted(sid for sid in w.students if sid != w.me)
+
+
+@toolbox.values_for("person_name/student")
 def _student_names(w: EducationWorld) -> list[str]:
-    return sorted(w.ids_by_name)
+    return sorted(w.students[sid]["name"] for sid in _others(w))
 
 
 @toolbox.values_for("student_id")
 def _student_ids(w: EducationWorld) -> list[str]:
-    return sorted(w.students)
+    return _others(w)
 
 
 @toolbox.values_for("campus_building")
@@ -267,9 +297,10 @@ def _dates(w: EducationWorld) -> list[str]:
     return [(TODAY + timedelta(days=i)).isoformat() for i in range(1, 29)]
 
 
-@toolbox.values_for("city")
+@toolbox.values_for("city/home")
 def _cities(w: EducationWorld) -> list[str]:
-    return [c.name for c in CITIES]
+    """Cities without a campus: a campus city's nearest campus is itself."""
+    return [c.name for c in CITIES if c.name not in CAMPUSES]
 
 
 @toolbox.values_for("country")
@@ -277,9 +308,54 @@ def _countries(w: EducationWorld) -> list[str]:
     return [c.name for c in COUNTRIES]
 
 
+# What a value implies: a course is taught by one department on one campus, an instructor works
+# in one department, and a registration is for one course. A request naming a course and an
+# instructor names one of that department's own staff, and asks about the weather of the
+# course's own campus city.
+@toolbox.facts_about("course_code")
+def _course_facts(w: EducationWorld, code: str) -> dict:
+    row = w.courses[code]
+    return {"city": BUILDINGS[row["building"]][0], "department": row["dept"]}
+
+
+@toolbox.facts_about("course_code_text")
+def _course_text_facts(w: EducationWorld, text: str) -> dict:
+    """A course as written ("cs 201") implies what its catalogue code does."""
+    match = re.fullmatch(r"\s*([A-Za-z][A-Za-z ]*?)\s*-?\s*(\d{3})\s*", text)
+    depts = {dept.lower(): dept for dept, _, _ in SUBJECTS} | {subject.lower(): dept for dept, subject, _ in SUBJECTS}
+    dept = depts.get(match.group(1).strip().lower(), "") if match else ""
+    code = f"{dept}{match.group(2)}" if dept else ""
+    return _course_facts(w, code) if code in w.courses else {}
+
+
+@toolbox.facts_about("person_name/instructor")
+def _instructor_facts(w: EducationWorld, name: str) -> dict:
+    row = w.instructors[name]
+    return {"city": BUILDINGS[row["building"]][0], "department": row["dept"]}
+
+
+@toolbox.facts_about("campus_building")
+def _building_facts(w: EducationWorld, building: str) -> dict:
+    return {"city": BUILDINGS[building][0]}
+
+
+@toolbox.facts_about("registration_id")
+def _registration_facts(w: EducationWorld, registration: str) -> dict:
+    code = w.state["registrations"][registration]
+    return {"course_code": code, **_course_facts(w, code)}
+
+
+def _campus_elsewhere(args: dict) -> bool:
+    return args["city"] not in CAMPUSES
+
+
 # --- catalogue ---------------------------------------------------------------------------
 
-@toolbox.tool(asks="search the course catalogue for {query}", tags=("search",))
+@toolbox.tool(
+    asks=('search the course catalogue for "{query}"', 'which courses in the catalogue match "{query}"?',
+          'I want to take something on "{query}". Which courses does the catalogue list?'),
+    tags=("search",),
+)
 def search_courses(query: CourseQuery, max_results: int = 5) -> list[CourseCode]:
     """Search the course catalogue by words in a course's code, title, subject or instructor's name.
 
@@ -299,7 +375,12 @@ def search_courses(query: CourseQuery, max_results: int = 5) -> list[CourseCode]
     return hits[:max_results]
 
 
-@toolbox.tool(asks="work out the course code meant by \"{text}\"", tags=("canonicalise",))
+@toolbox.tool(
+    asks=('what is the catalogue code of the course written "{text}"?', 'work out which catalogue course "{text}" means',
+          'My timetable just says "{text}". Which course code is that?'),
+    gives={"course_code": "{text}"},  # people name the course as they write it; resolving it is the agent's part
+    tags=("canonicalise",),
+)
 def normalise_course_code(text: CourseText) -> CourseCode:
     """Turn a course code as people write it into the catalogue's canonical course code.
 
@@ -322,8 +403,13 @@ def normalise_course_code(text: CourseText) -> CourseCode:
     return code
 
 
-@toolbox.tool(asks="look up the title, instructor, credits and meeting times of {course_code}")
-def get_course_details(course_code: CourseCode) -> tuple[CourseTitle, Person, int, str]:
+@toolbox.tool(
+    asks=("look up the title, instructor, credits and meeting times of {course_code}",
+          "who teaches {course_code}, what is it called, how many credits is it worth and when does it meet?",
+          "I'm thinking about {course_code}. What's its title, who teaches it, how many credits does it carry and when are the classes?"),
+    gives={"instructor": ("the instructor of {course_code}", "whoever teaches {course_code}")},
+)
+def get_course_details(course_code: CourseCode) -> tuple[CourseTitle, Instructor, int, str]:
     """Get a course's title, instructor, credit value and weekly meeting times.
 
     Args:
@@ -339,7 +425,10 @@ def get_course_details(course_code: CourseCode) -> tuple[CourseTitle, Person, in
     return row["title"], row["instructor"], row["credits"], row["schedule"]
 
 
-@toolbox.tool(asks="list the prerequisites of {course_code}")
+@toolbox.tool(
+    asks=("list the prerequisites of {course_code}", "which courses do I need to pass before taking {course_code}?",
+          "I'd like to sign up for {course_code} at some point. What has to be passed first?"),
+)
 def get_course_prerequisites(course_code: CourseCode) -> list[CourseCode]:
     """List the courses that must be passed before taking a course.
 
@@ -353,7 +442,11 @@ def get_course_prerequisites(course_code: CourseCode) -> list[CourseCode]:
     return [f"{row['dept']}{level}" for level in PREREQUISITES[row["level"]]]
 
 
-@toolbox.tool(asks="find the building and room where {course_code} meets")
+@toolbox.tool(
+    asks=("find the building and room where {course_code} meets", "where are the classes of {course_code} held?",
+          "I've never been to {course_code} before. Which building and room does it meet in?"),
+    gives={"building": ("the building where {course_code} meets", "the building {course_code} is taught in")},
+)
 def get_course_location(course_code: CourseCode) -> tuple[Building, str]:
     """Find the building and room where a course's classes meet.
 
@@ -368,7 +461,12 @@ def get_course_location(course_code: CourseCode) -> tuple[Building, str]:
     return row["building"], row["room"]
 
 
-@toolbox.tool(asks="find the street address of {building}")
+@toolbox.tool(
+    asks=("find the street address of {building}", "what's the address of {building}, and in which city is it?",
+          "I have to get to {building}. What's its street address and which campus city is it in?"),
+    gives={"address": ("the street address of {building}", "the address of {building}"),
+           "city": ("the city {building} is in", "the campus city of {building}")},
+)
 def get_building_address(building: Building) -> tuple[Address, City]:
     """Get the street address and city of a university building.
 
@@ -384,8 +482,15 @@ def get_building_address(building: Building) -> tuple[Address, City]:
     return address, city
 
 
-@toolbox.tool(asks="find the university campus nearest to {city}")
-def get_nearest_campus(city: City) -> tuple[str, Building, float]:
+@toolbox.tool(
+    asks=("find the university campus nearest to {city}, with its main building and distance",
+          "which of the university's campuses is closest to {city}, and how far away is it?",
+          "I live in {city}. Which campus is nearest, what's its main building and how many km away is it?"),
+    gives={"main_building": ("the main building of the campus nearest to {city}",
+                             "the main building of the closest campus to {city}")},
+    sense=(sensible("a campus city is its own nearest campus", ("city",), _campus_elsewhere),),
+)
+def get_nearest_campus(city: HomeCity) -> tuple[str, Building, float]:
     """Find the university campus closest to a city, with its main building.
 
     Args:
@@ -401,7 +506,14 @@ def get_nearest_campus(city: City) -> tuple[str, Building, float]:
     return f"{UNIVERSITY} {nearest} Campus", CAMPUSES[nearest], float(round(_distance_km(city, nearest)))
 
 
-@toolbox.tool(asks="find when and where the final exam of {course_code} takes place")
+@toolbox.tool(
+    asks=("find when and where the final exam of {course_code} takes place, and how long it lasts",
+          "when is the final exam of {course_code}, in which building, and how long is it?",
+          "I'm planning my exam weeks. When and where is the final of {course_code}, and how many minutes does it last?"),
+    gives={"exam_start": ("the start of the final exam of {course_code}", "the time the final exam of {course_code} begins"),
+           "exam_building": ("the building where the final exam of {course_code} is held",
+                             "the exam hall building of {course_code}")},
+)
 def get_exam_schedule(course_code: CourseCode) -> tuple[Moment, Building, int]:
     """Get the date, time, place and length of a course's final exam this term.
 
@@ -417,7 +529,12 @@ def get_exam_schedule(course_code: CourseCode) -> tuple[Moment, Building, int]:
     return row["exam"], row["exam_building"], row["exam_minutes"]
 
 
-@toolbox.tool(asks="find the required textbook for {course_code}")
+@toolbox.tool(
+    asks=("find the required textbook for {course_code}, with its ISBN", "which textbook does {course_code} use? Give me the title and ISBN.",
+          "what book is set for {course_code}? I need the title and the ISBN."),
+    gives={"isbn": ("the ISBN of the textbook for {course_code}", "the required textbook of {course_code}"),
+           "title": ("the title of the textbook for {course_code}", "the textbook set for {course_code}")},
+)
 def get_course_textbook(course_code: CourseCode) -> tuple[Isbn, Title]:
     """Get the ISBN and title of a course's required textbook.
 
@@ -433,8 +550,16 @@ def get_course_textbook(course_code: CourseCode) -> tuple[Isbn, Title]:
     return isbn, w.books[isbn]["title"]
 
 
-@toolbox.tool(asks="find the first office hours {instructor} holds on or after {date}")
-def get_instructor_office_hours(instructor: Person, date: Day) -> tuple[Moment, Building]:
+@toolbox.tool(
+    asks=("find the first office hours {instructor} holds on or after {date}, and where",
+          "when and where can I catch {instructor} in office hours, from {date} on?",
+          "I have questions for {instructor}. When are their next office hours on or after {date}, and in which building?"),
+    gives={"office_hours_start": ("the start of the first office hours {instructor} holds on or after {date}",),
+           "office_building": ("the building where {instructor} holds office hours from {date} on",)},
+    # Office hours after the first class of a course are those of its own instructor.
+    sense=(around("date", before=0, after=60), together("instructor", "date")),
+)
+def get_instructor_office_hours(instructor: Instructor, date: Day) -> tuple[Moment, Building]:
     """Find an instructor's next weekly office hours on or after a date.
 
     Args:
@@ -458,7 +583,11 @@ def get_instructor_office_hours(instructor: Person, date: Day) -> tuple[Moment, 
 
 # --- student records ---------------------------------------------------------------------
 
-@toolbox.tool(asks="look up the student ID of {student_name}")
+@toolbox.tool(
+    asks=("look up the student ID of {student_name}", "what is the student number of {student_name}?",
+          "find {student_name} in the student directory and give me their ID"),
+    gives={"student_id": ("{student_name}", "the student {student_name}")},  # a record stands for its student
+)
 def find_student_id(student_name: StudentName) -> StudentId:
     """Look up a student's ID by their full name in the student directory.
 
@@ -474,7 +603,11 @@ def find_student_id(student_name: StudentName) -> StudentId:
     return match
 
 
-@toolbox.tool(asks="get the academic transcript of the student with {student_id}")
+@toolbox.tool(
+    asks=("get the transcript of {student_id}: GPA, credits earned and passed courses",
+          "what is the GPA of {student_id}, how many credits have they earned, and which courses have they passed?",
+          "I'm advising {student_id}. Pull up their grade point average, earned credits and the courses they passed."),
+)
 def get_student_transcript(student_id: StudentId) -> tuple[float, int, list[CourseCode]]:
     """Get a student's grade point average, earned credits and passed courses.
 
@@ -493,7 +626,12 @@ def get_student_transcript(student_id: StudentId) -> tuple[float, int, list[Cour
     return (round(points / credits, 2) if credits else 0.0), credits, sorted(grades)
 
 
-@toolbox.tool(asks="find the final grade of the student with {student_id} in {course_code}")
+@toolbox.tool(
+    asks=("find the final mark and letter grade of {student_id} in {course_code}",
+          "what did {student_id} get in {course_code}? I need the percentage and the letter grade.",
+          "how did {student_id} do in {course_code}: which mark and which letter grade?"),
+    gives={"percentage": ("the final mark of {student_id} in {course_code}", "the mark {student_id} got in {course_code}")},
+)
 def get_course_grade(student_id: StudentId, course_code: CourseCode) -> tuple[Percentage, LetterGrade]:
     """Get a student's final mark and letter grade in a course they have taken.
 
@@ -513,7 +651,13 @@ def get_course_grade(student_id: StudentId, course_code: CourseCode) -> tuple[Pe
     return pct, _letter(pct)[0]
 
 
-@toolbox.tool(asks="find the letter grade and grade points for a mark of {percentage}", tags=("canonicalise",))
+@toolbox.tool(
+    asks=("which letter grade and how many grade points does {percentage} earn?",
+          "convert {percentage} to a letter grade and grade points on the university scale",
+          "what does {percentage} come to on the letter-grade scale, and how many grade points is that?"),
+    sense=(within("percentage", 0, 100),),
+    tags=("arithmetic",),  # the standard US scale: a careful person can look it up, so it is never withheld
+)
 def convert_percentage_to_letter(percentage: Percentage) -> tuple[LetterGrade, float]:
     """Convert a percentage mark to the university's letter grade and grade points.
 
@@ -528,8 +672,15 @@ def convert_percentage_to_letter(percentage: Percentage) -> tuple[LetterGrade, f
     return _letter(percentage)
 
 
-@toolbox.tool(asks="find the largest scholarship open to students from {country}")
-def get_largest_scholarship(country: Country) -> tuple[str, float, Currency, Day]:
+@toolbox.tool(
+    asks=("find the largest scholarship open to students from {country}: its name, amount and deadline",
+          "which is the biggest scholarship for students from {country}, how much is it worth and when is the deadline?",
+          "I'm applying from {country}. What's the largest scholarship I could get, for how much, and by when must I apply?"),
+    gives={"amount, currency_code": ("the award of the largest scholarship for students from {country}",
+                                     "the largest scholarship amount for students from {country}"),
+           "deadline": ("the application deadline of the largest scholarship for students from {country}",)},
+)
+def get_largest_scholarship(country: Nationality) -> tuple[str, Award, AwardCurrency, Deadline]:
     """Find the largest scholarship for students from a country, with its amount and deadline.
 
     Args:
@@ -549,8 +700,15 @@ def get_largest_scholarship(country: Country) -> tuple[str, float, Currency, Day
 
 # --- the signed-in student's registration and tuition ----------------------------------------
 
-@toolbox.tool(asks="enrol me in {course_code} this term", requires=("tuition_paid",), tags=("state_change",))
-def enrol_in_course(course_code: CourseCode) -> tuple[Registration, Day]:
+@toolbox.tool(
+    asks=("enrol me in {course_code} this term and tell me the registration number and my first class",
+          "sign me up for {course_code}; what's my registration number and when is the first class?",
+          "I want to take {course_code} this term. Register me, and tell me the registration number and the date of my first class."),
+    gives={"first_class": ("the day of my first class in {course_code}", "the date of my first class in {course_code}")},
+    requires=("tuition_paid",),
+    tags=("state_change",),
+)
+def enrol_in_course(course_code: CourseCode) -> tuple[str, Day]:
     """Enrol the signed-in student in a course this term (prerequisites passed, tuition paid).
 
     Args:
@@ -582,8 +740,13 @@ def enrol_in_course(course_code: CourseCode) -> tuple[Registration, Day]:
     return registration, day.isoformat()
 
 
-@toolbox.tool(asks="drop my course registration with {registration_id}", tags=("state_change",))
-def drop_course(registration_id: Registration) -> tuple[CourseCode, int]:
+@toolbox.tool(
+    asks=("drop {registration_id} and tell me which course it was and how many credits I have left",
+          "please withdraw me from {registration_id}. Which course was that, and what's my credit load now?",
+          "cancel my {registration_id}; which course did I drop, and how many registered credits remain?"),
+    tags=("state_change",),
+)
+def drop_course(registration_id: Registration) -> tuple[str, int]:
     """Drop one of the signed-in student's course registrations this term.
 
     Args:
@@ -601,7 +764,11 @@ def drop_course(registration_id: Registration) -> tuple[CourseCode, int]:
     return code, _registered_credits(w)
 
 
-@toolbox.tool(asks="list the courses I am registered for this term")
+@toolbox.tool(
+    asks=("list the courses I am registered for this term, with registration numbers and my total credits",
+          "what am I enrolled in this term? Give me the courses, their registration numbers and my credit total.",
+          "which courses am I taking this term, under which registration numbers, and how many credits is that?"),
+)
 def list_my_enrolments() -> tuple[list[CourseCode], list[Registration], int]:
     """List the signed-in student's course registrations this term.
 
@@ -615,25 +782,35 @@ def list_my_enrolments() -> tuple[list[CourseCode], list[Registration], int]:
     return [code for _, code in items], [reg for reg, _ in items], _registered_credits(w)
 
 
-@toolbox.tool(asks="pay my outstanding tuition with the card on file", requires=("payment_card_on_file",),
-              tags=("state_change",))
+@toolbox.tool(
+    asks=("pay my outstanding tuition with the card on file", "settle this term's tuition with my card on file and give me the receipt",
+          "I still owe tuition. Charge it to the card on file and tell me the amount and receipt number."),
+    requires=("payment_card_on_file",),
+    tags=("state_change", "fix_only"),  # tuition is paid up unless a scenario says otherwise
+)
 def pay_tuition() -> tuple[float, str]:
     """Pay the signed-in student's outstanding tuition for this term with the payment card on file.
 
     Returns:
-        amount_paid: the tuition paid (US dollars, 0 when nothing was owed).
+        amount_paid: the tuition paid (US dollars).
         receipt_id: the payment receipt number.
     """
     w = _edu()
     require(bool(w.state.get("payment_card")), "no payment card is on file: add a payment card to your student account first")
     paid = round(w.state.get("tuition_due", 0.0), 2)
+    require(paid > 0, f"you owe no tuition for {TERM}: there is nothing to pay")
     w.state["tuition_due"] = 0.0
     number = w.state["next_number"]
     w.state["next_number"] = number + 1
     return paid, f"RCPT-{60000 + number}"
 
 
-@toolbox.tool(asks="add a {card_brand} card to my student account for payments", tags=("state_change",))
+@toolbox.tool(
+    asks=("add a {card_brand} card to my student account for payments",
+          "put my {card_brand} card on my student account; which card is on file then?",
+          "I want to pay university fees with my {card_brand}. Add it to my account and confirm the card on file."),
+    tags=("state_change",),
+)
 def add_payment_card(card_brand: Literal["Visa", "Mastercard", "American Express"]) -> str:
     """Add a payment card to the signed-in student's account, replacing any card on file.
 
@@ -654,10 +831,13 @@ toolbox.condition(
     holds=lambda w: w.state.get("tuition_due", 0.0) == 0,
     broken_state={"tuition_due": TERM_TUITION},
     fix=("pay_tuition", {}),
+    says="I haven't paid my tuition for this term yet.",
 )
 toolbox.condition(
     "payment_card_on_file",
     holds=lambda w: bool(w.state.get("payment_card")),
     broken_state={"payment_card": ""},
     fix=("add_payment_card", {"card_brand": "Visa"}),
+    free=("card_brand",),  # any card on file lets tuition be paid
+    says="There's no payment card on my student account any more.",
 )

@@ -2,12 +2,20 @@
 links to the library seed (shared textbook ISBNs, instructors who are catalogue authors)."""
 
 from datetime import date, timedelta
+from pathlib import Path
 
 import pytest
 
+from factory import __version__
+from factory.chains.code import parse_chain
+from factory.checks.context import CheckContext
+from factory.checks.plausibility import plausibility_problems
+from factory.checks.policy import load_policy
+from factory.config import resource_dir
 from factory.gazetteer import COUNTRIES, NOW
-from factory.records import WorldSetup
-from factory.world.simulator import Simulator
+from factory.records import Instance, Provenance, WorldSetup
+from factory.seed_checks import library_pool, seed_problems
+from factory.world.simulator import Simulator, run_chain
 from tests.seeds.toolbox_helpers import ToolboxSession
 
 SLUG = "education"
@@ -77,7 +85,7 @@ def test_nearest_campus(edu):
     assert edu.ok("get_nearest_campus", city="Boston") == ("Northbridge University Boston Campus", "Founders Hall", 0.0)
     assert edu.ok("get_nearest_campus", city="Tokyo")[1] == "Marina Research Tower"
     assert "unknown city" in edu.error("get_nearest_campus", city="Atlantis")
-    assert all(edu.ok("get_nearest_campus", city=c)[1] in edu.values("campus_building") for c in edu.values("city"))
+    assert all(edu.ok("get_nearest_campus", city=c)[1] in edu.values("campus_building") for c in edu.values("city/home"))
 
 
 def test_exams_and_textbooks(edu):
@@ -183,7 +191,7 @@ def test_enrolment_rules():
 
 def test_tuition_and_payment_card():
     s = fresh()
-    assert s.ok("pay_tuition")[0] == 0.0  # nothing owed
+    assert "nothing to pay" in s.error("pay_tuition")  # nothing owed: paying is only ever a fix-up
     unpaid = fresh(tuition_due=4850.0)
     assert "tuition of $4850.00 is unpaid" in unpaid.error("enrol_in_course", course_code=unpaid.values("course_code")[0])
     paid, receipt = unpaid.ok("pay_tuition")
@@ -220,9 +228,9 @@ def test_worlds_are_deterministic():
 def test_value_generators_give_accepted_values(edu):
     for sid in edu.values("student_id")[:10]:
         assert edu.ok("get_student_transcript", student_id=sid)
-    for name in edu.values("student_name")[:10]:
+    for name in edu.values("person_name/student")[:10]:
         assert edu.ok("find_student_id", student_name=name) in edu.values("student_id")
-    for name in edu.values("person_name"):
+    for name in edu.values("person_name/instructor"):
         assert edu.ok("get_instructor_office_hours", instructor=name, date=edu.values("date")[0])
     for building in edu.values("campus_building"):
         assert edu.ok("get_building_address", building=building)
@@ -253,3 +261,133 @@ def test_education_and_library_share_books_and_people():
         exam = sim.call(specs["get_exam_schedule"], {"course_code": code}).values[0]
         booking = Simulator(seeds, WorldSetup(toolboxes=[SLUG, "library_science"], seed=0))
         assert booking.call(specs["reserve_reading_room"], {"branch": "Boston Riverside Branch", "start": exam}).error is None
+
+
+# --- what makes a request sensible ---------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def judge(edu):
+    """plausibility(code, state) → the plausibility problems of an executed chain over every seed."""
+    seeds = edu.seeds
+    ctx = CheckContext(seeds, load_policy(Path(resource_dir("validators"))))
+    specs = {name: spec for seed in seeds.values() for name, spec in seed.specs.items()}
+
+    def plausibility(code, state=None):
+        chain = parse_chain(code, specs)
+        toolboxes = sorted({specs[c.tool].toolbox for c in chain.calls})
+        setup = WorldSetup(toolboxes=toolboxes, seed=0, state=state or {})
+        trace = run_chain(chain, specs, Simulator(seeds, setup))
+        assert trace.ok, [s.error for s in trace.steps if s.error]
+        instance = Instance(domain="Education", query="q", tools=[specs[c.tool] for c in chain.calls],
+                            gold_tools=[c.tool for c in chain.calls], chain=chain, trace=trace, depth=chain.depth(),
+                            shape=chain.shape(), world=setup,
+                            provenance=Provenance(generator="t", seed=0, attempt=0, factory_version=__version__))
+        return plausibility_problems(instance, ctx)
+
+    return plausibility
+
+
+def campus_city(session, code):
+    building = session.ok("get_course_location", course_code=code)[0]
+    return session.ok("get_building_address", building=building)[1]
+
+
+def test_sensible_requests_pass_the_plausibility_check(edu, judge):
+    course = edu.values("course_code")[0]
+    text = next(t for t in edu.values("course_code_text") if edu.ok("normalise_course_code", text=t) == course)
+    assert judge(f'c = normalise_course_code(text="{text}")\ni, t = get_course_textbook(course_code=c)') == []
+    sid, code, _ = graded(edu)
+    assert judge(f'p, l = get_course_grade(student_id="{sid}", course_code="{code}")\n'
+                 'g, q = convert_percentage_to_letter(percentage=p)') == []
+    # office hours of a course's own instructor from the day of my first class in that course
+    assert judge(f't, who, cr, s = get_course_details(course_code="{course}")\n'
+                 f'r, first = enrol_in_course(course_code="{course}")\n'
+                 'o, b = get_instructor_office_hours(instructor=who, date=first)') == []
+    # the largest scholarship, converted into a currency the user names
+    assert judge('n, a, cur, d = get_largest_scholarship(country="Kenya")\n'
+                 'x, rate = convert_currency_amount(amount=a, from_currency=cur, to_currency="USD")') == []
+
+
+def test_absurd_requests_are_rejected(edu, judge):
+    # the nearest campus to a campus city is that campus
+    found = judge('a, c = get_building_address(building="Founders Hall")\nn, m, km = get_nearest_campus(city=c)')
+    assert any(p.startswith("sense:") and "own nearest campus" in p for p in found)
+    assert judge('n, m, km = get_nearest_campus(city="Paris")') == []
+    # office hours half a year away
+    name = edu.values("person_name/instructor")[0]
+    far = (TODAY + timedelta(days=200)).isoformat()
+    assert any("around" in p for p in judge(f'o, b = get_instructor_office_hours(instructor="{name}", date="{far}")'))
+    # office hours of one course's instructor from the first class of another course
+    one, other = edu.values("course_code")[:2]
+    assert edu.world.courses[one]["instructor"] != edu.world.courses[other]["instructor"]
+    found = judge(f't, who, cr, s = get_course_details(course_code="{one}")\n'
+                  f'r, first = enrol_in_course(course_code="{other}")\n'
+                  'o, b = get_instructor_office_hours(instructor=who, date=first)')
+    assert any("together" in p for p in found)
+    # the weather on the day of my first class in a Boston course, asked for another city
+    boston = next(c for c in edu.values("course_code") if campus_city(edu, c) == "Boston")
+    enrol = f'r, first = enrol_in_course(course_code="{boston}")\n'
+    assert judge(enrol + 'h, lo, sky = get_daily_forecast(city="Boston", date=first)') == []
+    found = judge(enrol + 'h, lo, sky = get_daily_forecast(city="Tokyo", date=first)')
+    assert any(p.startswith("coherent:") and "Boston" in p for p in found)
+
+
+def test_links_follow_roles(edu):
+    links = library_pool(edu.seeds).links
+    assert ("get_course_details", "get_instructor_office_hours") in links
+    assert ("get_course_details", "find_student_id") not in links  # an instructor is not a student
+    assert ("find_student_id", "get_course_grade") in links and ("get_course_grade", "convert_percentage_to_letter") in links
+    assert ("enrol_in_course", "drop_course") not in links  # no dropping the registration just made
+    assert ("drop_course", "enrol_in_course") not in links  # nor re-enrolling in the course just dropped
+    assert ("enrol_in_course", "get_instructor_office_hours") in links
+    for elsewhere in ("get_contact_birthday", "parse_date_text", "get_flight_details"):
+        assert (elsewhere, "get_instructor_office_hours") not in links  # nobody visits office hours on a contact's birthday
+    assert ("enrol_in_course", "list_events_on_date") in links  # what else is on the day of my first class
+    assert ("get_largest_scholarship", "get_instructor_office_hours") not in links  # a deadline is no visiting day
+    assert sorted(p for _, p in links[("get_largest_scholarship", "convert_currency_amount")]) == ["amount", "from_currency"]
+    for building_source in ("get_course_location", "get_exam_schedule", "get_nearest_campus", "get_instructor_office_hours"):
+        assert (building_source, "get_building_address") in links
+    assert ("get_building_address", "get_daily_forecast") in links  # a campus city has weather
+    assert ("get_building_address", "get_nearest_campus") not in links  # a campus city's nearest campus is itself
+    for elsewhere in ("get_contact_city", "get_flight_details", "get_listing_location"):
+        assert (elsewhere, "get_nearest_campus") not in links  # only where the asker lives
+    for elsewhere in ("get_contact_city", "verify_sender_address", "geocode_city"):
+        assert (elsewhere, "get_largest_scholarship") not in links  # scholarships follow a nationality the asker names
+
+
+def test_facts_agree_with_what_the_tools_say(edu):
+    facts = edu.seed.toolbox.facts
+    for code in edu.values("course_code"):
+        department = code.rstrip("0123456789")
+        assert facts["course_code"](edu.world, code) == {"city": campus_city(edu, code), "department": department}
+        exam_hall = edu.ok("get_exam_schedule", course_code=code)[1]
+        assert edu.ok("get_building_address", building=exam_hall)[1] == campus_city(edu, code)  # exams on the same campus
+    for code in edu.values("course_code"):  # a course's instructor belongs to its department, on its campus
+        instructor = edu.ok("get_course_details", course_code=code)[1]
+        assert facts["person_name/instructor"](edu.world, instructor) == facts["course_code"](edu.world, code)
+        building = edu.ok("get_instructor_office_hours", instructor=instructor, date=edu.values("date")[0])[1]
+        assert edu.ok("get_building_address", building=building)[1] == campus_city(edu, code)
+    for building in edu.values("campus_building"):
+        assert facts["campus_building"](edu.world, building)["city"] == edu.ok("get_building_address", building=building)[1]
+    codes, regs, _ = edu.ok("list_my_enrolments")
+    for code, reg in zip(codes, regs, strict=True):
+        assert facts["registration_id"](edu.world, reg)["course_code"] == code
+    assert all(c not in ("Boston", "Toronto", "London", "Singapore", "Sydney") for c in edu.values("city/home"))
+    for text in edu.values("course_code_text"):  # a course as written implies what its code does
+        code = edu.ok("normalise_course_code", text=text)
+        assert facts["course_code_text"](edu.world, text) == facts["course_code"](edu.world, code)
+    assert facts["course_code_text"](edu.world, "intro to coding") == facts["course_code_text"](edu.world, "ART 101") == {}
+    assert edu.world.me not in edu.values("student_id")  # the signed-in student's own record is not an adviser's look-up
+    assert edu.seed.toolbox.written["student_id"].format("S123456") == "student S123456"
+
+
+def test_conditions_are_knowable_and_paying_is_only_a_fix(edu):
+    toolbox = edu.seed.toolbox
+    assert [p for p in seed_problems(edu.seed, library_pool(edu.seeds)) if "condition" in p] == []
+    assert all(c.says for c in toolbox.conditions.values())
+    assert toolbox.conditions["payment_card_on_file"].free == ("card_brand",)
+    assert "fix_only" in toolbox.tools["pay_tuition"].tags
+    assert {"arithmetic"} == set(toolbox.tools["convert_percentage_to_letter"].tags)
+    assert "canonicalise" in toolbox.tools["normalise_course_code"].tags
+    assert {n for n, e in toolbox.tools.items() if "state_change" in e.tags} == \
+        {"enrol_in_course", "drop_course", "pay_tuition", "add_payment_card"}
