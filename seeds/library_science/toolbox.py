@@ -27,18 +27,24 @@ Author = Annotated[str, Kind("person_name", role="author")]
 PubYear = Annotated[int, Kind("publication_year")]
 Publisher = Annotated[str, Kind("publisher")]
 Branch = Annotated[str, Kind("library_branch")]
+# A branch to collect a book at is one the user names: a hold is not sent to a branch found
+# for another book, and a later visit that day is to this same branch.
+PickupBranch = Annotated[str, Kind("library_branch", role="pickup")]
 ShelfMark = Annotated[str, Kind("shelf_mark")]
 Availability = Annotated[Literal["available", "on loan"], Kind("book_availability")]
 LoanId = Annotated[str, Kind("loan_id")]
 # A loan a person renews is one coming due: nobody renews a book due back in a fortnight.
 LoanDueSoon = Annotated[str, Kind("loan_id", role="due_soon")]
 Card = Annotated[str, Kind("library_card")]
-Day = Annotated[str, Kind("date")]
-# An opening time is read to plan a visit (a reading-room booking), not to ask another seed
-# about that hour (the weather when a library opens).
+# Days and times of library visits (a due date, a pickup day, an opening time) plan another
+# visit to a branch; they are not days to ask other seeds about (the weather on a due date,
+# working days until a hold is ready), nor is any other seed's day (a contact's birthday, a
+# scholarship deadline) a day to look up branch hours.
+VisitDay = Annotated[str, Kind("date", role="library_visit")]
 Visit = Annotated[str, Kind("datetime", role="library_visit")]
-City = Annotated[str, Kind("city")]
-Country = Annotated[str, Kind("country")]
+# A branch's city is in its name: nobody asks for the weather or flights "in the city Boston
+# Central Library is in". Its street address is a place to find on a map.
+BranchCity = Annotated[str, Kind("city", role="library_branch")]
 # An author's birthplace answers a question about the author; nobody plans around it (the
 # weather there, a library there).
 BirthCity = Annotated[str, Kind("city", role="birthplace")]
@@ -265,6 +271,11 @@ def _branches(w: LibraryWorld) -> list[str]:
     return sorted(BRANCHES)
 
 
+@toolbox.values_for("library_branch/pickup")
+def _pickup_branches(w: LibraryWorld) -> list[str]:
+    return sorted(BRANCHES)
+
+
 @toolbox.values_for("shelf_mark")
 def _shelves(w: LibraryWorld) -> list[str]:
     return sorted(w.by_shelf)
@@ -291,7 +302,7 @@ def _cards(w: LibraryWorld) -> list[str]:
     return sorted([*w.patrons, w.my_card])
 
 
-@toolbox.values_for("date")
+@toolbox.values_for("date/library_visit")
 def _dates(w: LibraryWorld) -> list[str]:
     return [(TODAY + timedelta(days=i)).isoformat() for i in range(1, 29)]
 
@@ -348,8 +359,8 @@ def _shelf_facts(w: LibraryWorld, shelf: str) -> dict:
 
 @toolbox.facts_about("loan_id")
 def _loan_facts(w: LibraryWorld, loan_id: str) -> dict:
-    isbn = w.state["loans"][loan_id]["isbn"]
-    return {"isbn": isbn, "book_title": w.books[isbn]["title"]}
+    isbn = w.state["loans"][loan_id]["isbn"]  # a loan is returned to, and renewed at, the branch holding its book
+    return {"isbn": isbn, "book_title": w.books[isbn]["title"], "library_branch": w.holdings[isbn]["branch"]}
 
 
 @toolbox.facts_about("library_branch")
@@ -358,9 +369,8 @@ def _branch_facts(w: LibraryWorld, branch: str) -> dict:
     return {"city": city, "country": CITY_BY_NAME[city].country}
 
 
-# A course's textbook (education) is looked up, located and borrowed here; a day resolved
-# elsewhere ("next Saturday") is a day to visit a branch.
-toolbox.bridge("isbn", "book_title", "date")
+# A course's textbook (education) is looked up, located and borrowed here.
+toolbox.bridge("isbn", "book_title")
 toolbox.written_as("isbn", "the book with ISBN {}")
 toolbox.written_as("isbn_text", "ISBN {}")
 toolbox.written_as("book_title", '"{}"')
@@ -622,10 +632,11 @@ def list_books_by_author(author: Author) -> list[Isbn]:
 @toolbox.tool(
     asks=("when does {branch} open and close on {date}?", "check the opening hours of {branch} on {date}",
           "I'm planning to go to {branch} on {date}. What time does it open, and when does it close?"),
-    gives={"opens_at": ("the time {branch} opens on {date}", "opening time at {branch} on {date}")},
-    sense=(around("date", before=0, after=60),),
+    gives={"opens_at": ("the time {branch} opens on {date}", "the opening time of {branch} on {date}")},
+    # A day found for one branch (a hold's pickup day) is a visit to that branch.
+    sense=(around("date", before=0, after=60), together("branch", "date")),
 )
-def get_branch_hours(branch: Branch, date: Day) -> tuple[Visit, str]:
+def get_branch_hours(branch: Branch, date: VisitDay) -> tuple[Visit, str]:
     """Get a branch's opening hours on a date.
 
     Args:
@@ -647,10 +658,9 @@ def get_branch_hours(branch: Branch, date: Day) -> tuple[Visit, str]:
 @toolbox.tool(
     asks=("what's the street address of {branch}, and which city is it in?", "find the address and city of {branch}",
           "I've never been to {branch}. Where exactly is it? Give me the street address and the city."),
-    gives={"address": ("the street address of {branch}", "the address of {branch}"),
-           "city": "the city {branch} is in"},
+    gives={"address": ("the street address of {branch}", "the address of {branch}")},
 )
-def get_branch_address(branch: Branch) -> tuple[Address, City]:
+def get_branch_address(branch: Branch) -> tuple[Address, BranchCity]:
     """Get the street address and city of a library branch.
 
     Args:
@@ -675,7 +685,7 @@ def get_branch_address(branch: Branch) -> tuple[Address, City]:
     requires=("card_active",),
     tags=("state_change",),
 )
-def checkout_book(isbn: Isbn) -> tuple[str, Day]:
+def checkout_book(isbn: Isbn) -> tuple[str, VisitDay]:
     """Check out a copy of a book on the signed-in patron's library card.
 
     Args:
@@ -735,7 +745,7 @@ def return_book(loan_id: LoanId) -> float:
     requires=("card_active",),
     tags=("state_change",),
 )
-def renew_loan(loan_id: LoanDueSoon) -> Day:
+def renew_loan(loan_id: LoanDueSoon) -> VisitDay:
     """Renew a loan for three more weeks (at most two renewals per loan).
 
     Args:
@@ -760,12 +770,10 @@ def renew_loan(loan_id: LoanDueSoon) -> Day:
           "I'd like to collect {isbn} at {pickup_branch}. Place a hold, and tell me my queue position and when it'll be ready."),
     gives={"ready_date": ("the day my hold on {isbn} will be ready at {pickup_branch}",
                           "the day {isbn} can be picked up at {pickup_branch}")},
-    # A hold is collected at the branch the request is about, not at a branch found for another book.
-    sense=(together("isbn", "pickup_branch"),),
     requires=("card_active",),
     tags=("state_change",),
 )
-def place_hold(isbn: Isbn, pickup_branch: Branch) -> tuple[int, Day]:
+def place_hold(isbn: Isbn, pickup_branch: PickupBranch) -> tuple[int, VisitDay]:
     """Place a hold on a book, to be collected at a chosen branch.
 
     Args:
@@ -806,7 +814,7 @@ def place_hold(isbn: Isbn, pickup_branch: Branch) -> tuple[int, Day]:
     requires=("card_active",),
     tags=("state_change",),
 )
-def request_interlibrary_loan(isbn: Isbn, partner_city: PartnerCity, pickup_branch: Branch) -> tuple[str, Day]:
+def request_interlibrary_loan(isbn: Isbn, partner_city: PartnerCity, pickup_branch: PickupBranch) -> tuple[str, VisitDay]:
     """Request a book from a partner library in another city through interlibrary loan (only when no copy is on the shelf here).
 
     Args:
