@@ -40,8 +40,9 @@ Card = Annotated[str, Kind("library_card")]
 # visit to a branch; they are not days to ask other seeds about (the weather on a due date,
 # working days until a hold is ready), nor is any other seed's day (a contact's birthday, a
 # scholarship deadline) a day to look up branch hours.
-VisitDay = Annotated[str, Kind("date", role="library_visit")]
-Visit = Annotated[str, Kind("datetime", role="library_visit")]
+# (A role is also the noun a request uses for a value named again: "on that day".)
+VisitDay = Annotated[str, Kind("date", role="day")]
+Visit = Annotated[str, Kind("datetime", role="opening_time")]
 # A branch's city is in its name: nobody asks for the weather or flights "in the city Boston
 # Central Library is in". Its street address is a place to find on a map.
 BranchCity = Annotated[str, Kind("city", role="library_branch")]
@@ -302,12 +303,12 @@ def _cards(w: LibraryWorld) -> list[str]:
     return sorted([*w.patrons, w.my_card])
 
 
-@toolbox.values_for("date/library_visit")
+@toolbox.values_for("date/day")
 def _dates(w: LibraryWorld) -> list[str]:
     return [(TODAY + timedelta(days=i)).isoformat() for i in range(1, 29)]
 
 
-@toolbox.values_for("datetime/library_visit")
+@toolbox.values_for("datetime/opening_time")
 def _moments(w: LibraryWorld) -> list[str]:
     """Future times every branch is open for at least two hours, whatever the weekday."""
     return [f"{TODAY + timedelta(days=i)}T{t}" for i in range(1, 29) for t in ("12:00", "13:30", "14:00", "15:00")]

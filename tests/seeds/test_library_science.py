@@ -269,7 +269,7 @@ def test_worlds_are_deterministic_and_share_the_catalogue():
 
 def test_value_generators_give_accepted_values(lib):
     for branch in lib.values("library_branch"):
-        for moment in lib.values("datetime/library_visit")[::9]:
+        for moment in lib.values("datetime/opening_time")[::9]:
             assert fresh().ok("reserve_reading_room", branch=branch, start=moment, hours=2)
     for shelf in lib.values("shelf_mark")[:10]:
         assert lib.ok("launch_ar_shelf_guide", shelf_mark=shelf, availability="available")
