@@ -12,31 +12,51 @@ from datetime import date, datetime, timedelta
 from typing import Annotated, Literal
 
 from factory.gazetteer import CITIES, CITY_BY_NAME, NOW, PUBLISHERS, book_catalogue, isbn13_check
+from factory.sense import around, distinct, sensible, together
 from factory.toolbox import Kind, Toolbox, ToolError, World, require, world
 
 toolbox = Toolbox()
 
+# A book is named by its ISBN-13 or its title; the education seed's course textbooks are the
+# same books (one shared catalogue), so both kinds are bridged below.
 Isbn = Annotated[str, Kind("isbn")]
 IsbnText = Annotated[str, Kind("isbn_text")]
 Isbn10 = Annotated[str, Kind("isbn10")]
 Title = Annotated[str, Kind("book_title")]
-Person = Annotated[str, Kind("person_name")]
+Author = Annotated[str, Kind("person_name", role="author")]
 PubYear = Annotated[int, Kind("publication_year")]
 Publisher = Annotated[str, Kind("publisher")]
 Branch = Annotated[str, Kind("library_branch")]
+# A branch to collect a book at is one the user names: a hold is not sent to a branch found
+# for another book, and a later visit that day is to this same branch.
+PickupBranch = Annotated[str, Kind("library_branch", role="pickup")]
 ShelfMark = Annotated[str, Kind("shelf_mark")]
 Availability = Annotated[Literal["available", "on loan"], Kind("book_availability")]
 LoanId = Annotated[str, Kind("loan_id")]
+# A loan a person renews is one coming due: nobody renews a book due back in a fortnight.
+LoanDueSoon = Annotated[str, Kind("loan_id", role="due_soon")]
 Card = Annotated[str, Kind("library_card")]
-Day = Annotated[str, Kind("date")]
-Moment = Annotated[str, Kind("datetime")]
-City = Annotated[str, Kind("city")]
-Country = Annotated[str, Kind("country")]
+# Days and times of library visits (a due date, a pickup day, an opening time) plan another
+# visit to a branch; they are not days to ask other seeds about (the weather on a due date,
+# working days until a hold is ready), nor is any other seed's day (a contact's birthday, a
+# scholarship deadline) a day to look up branch hours.
+# (A role is also the noun a request uses for a value named again: "on that day".)
+VisitDay = Annotated[str, Kind("date", role="day")]
+Visit = Annotated[str, Kind("datetime", role="opening_time")]
+# A branch's city is in its name: nobody asks for the weather or flights "in the city Boston
+# Central Library is in". Its street address is a place to find on a map.
+BranchCity = Annotated[str, Kind("city", role="library_branch")]
+# An author's birthplace answers a question about the author; nobody plans around it (the
+# weather there, a library there).
+BirthCity = Annotated[str, Kind("city", role="birthplace")]
+BirthCountry = Annotated[str, Kind("country", role="birthplace")]
+# The city of a partner library lending a book: named by the user, taken from no other seed.
+PartnerCity = Annotated[str, Kind("city", role="partner_library")]
 Address = Annotated[str, Kind("address")]
 Citation = Annotated[str, Kind("citation")]
 Query = Annotated[str, Kind("catalogue_query")]
 RoomHours = Annotated[int, Kind("reading_room_hours")]
-
+FinePayment = Annotated[Literal["card", "cash"], Kind("fine_payment")]
 
 NETWORK = "Atlas Library Network"
 BRANCHES = {  # branch → code, city, street address, weekday / Saturday / Sunday hours, reading rooms
@@ -73,6 +93,8 @@ LOAN_DAYS = 21
 MAX_RENEWALS = 2
 MAX_LOANS = 12
 LATE_FEE_PER_DAY = 0.25
+FINE_LIMIT = 5.0  # a card is blocked from reactivation while the fines owed reach this (US dollars)
+OPENING_FINES = 1.5  # fines the patron already owes from an earlier late return, under the limit
 HOURS_FIRST_DAY, HOURS_LAST_DAY = date(2025, 1, 1), date(2026, 12, 31)  # published branch calendar
 BOOKING_HORIZON_DAYS = 90
 TODAY = NOW.date()
@@ -119,7 +141,7 @@ def build_world(rng: random.Random) -> LibraryWorld:
     loans = {}
     for n, (isbn, due) in enumerate(zip(rng.sample(shelf_ready, 3), (-3, 5, 12), strict=True)):
         loans[f"LN-{30001 + n}"] = {"isbn": isbn, "due": (TODAY + timedelta(days=due)).isoformat(), "renewals": 0}
-    state = {"card_active": True, "fines_due": 0.0, "loans": loans, "holds": {}, "ill_requests": {},
+    state = {"card_active": True, "fines_due": OPENING_FINES, "loans": loans, "holds": {}, "ill_requests": {},
              "reservations": {}, "next_number": 4}
     return LibraryWorld(state=state, books=books, holdings=holdings, by_title={r["title"]: i for i, r in books.items()},
                         by_shelf=by_shelf, authors=authors, patrons=patrons, my_card=my_card)
@@ -224,9 +246,15 @@ def _titles(w: LibraryWorld) -> list[str]:
     return sorted(w.by_title)
 
 
-@toolbox.values_for("person_name")
+@toolbox.values_for("person_name/author")
 def _authors(w: LibraryWorld) -> list[str]:
     return sorted(w.authors)
+
+
+@toolbox.values_for("book_title", "person_name", "publication_year")
+def _books(w: LibraryWorld) -> list[tuple[str, str, int]]:
+    """A book as a reference names it: its title, author and year, together."""
+    return [(row["title"], row["author"], row["year"]) for _, row in sorted(w.books.items())]
 
 
 @toolbox.values_for("publication_year")
@@ -244,9 +272,19 @@ def _branches(w: LibraryWorld) -> list[str]:
     return sorted(BRANCHES)
 
 
+@toolbox.values_for("library_branch/pickup")
+def _pickup_branches(w: LibraryWorld) -> list[str]:
+    return sorted(BRANCHES)
+
+
 @toolbox.values_for("shelf_mark")
 def _shelves(w: LibraryWorld) -> list[str]:
     return sorted(w.by_shelf)
+
+
+@toolbox.values_for("book_availability")
+def _availabilities(w: LibraryWorld) -> list[str]:
+    return ["available", "on loan"]
 
 
 @toolbox.values_for("loan_id")
@@ -254,25 +292,33 @@ def _loans(w: LibraryWorld) -> list[str]:
     return sorted(w.state["loans"])
 
 
+@toolbox.values_for("loan_id/due_soon")
+def _loans_due_soon(w: LibraryWorld) -> list[str]:
+    """Loans due within a week, or overdue: the ones a person renews."""
+    return sorted(n for n, loan in w.state["loans"].items() if date.fromisoformat(loan["due"]) <= TODAY + timedelta(days=7))
+
+
 @toolbox.values_for("library_card")
 def _cards(w: LibraryWorld) -> list[str]:
     return sorted([*w.patrons, w.my_card])
 
 
-@toolbox.values_for("date")
+@toolbox.values_for("date/day")
 def _dates(w: LibraryWorld) -> list[str]:
     return [(TODAY + timedelta(days=i)).isoformat() for i in range(1, 29)]
 
 
-@toolbox.values_for("datetime")
+@toolbox.values_for("datetime/opening_time")
 def _moments(w: LibraryWorld) -> list[str]:
     """Future times every branch is open for at least two hours, whatever the weekday."""
     return [f"{TODAY + timedelta(days=i)}T{t}" for i in range(1, 29) for t in ("12:00", "13:30", "14:00", "15:00")]
 
 
-@toolbox.values_for("city")
-def _cities(w: LibraryWorld) -> list[str]:
-    return [c.name for c in CITIES]
+@toolbox.values_for("city/partner_library")
+def _partner_cities(w: LibraryWorld) -> list[str]:
+    """Partner libraries are in cities the network has no branch in."""
+    ours = {row["city"] for row in BRANCHES.values()}
+    return [c.name for c in CITIES if c.name not in ours]
 
 
 @toolbox.values_for("catalogue_query")
@@ -288,9 +334,68 @@ def _room_hours(w: LibraryWorld) -> list[int]:
     return [1, 2]
 
 
+# --- what values imply, how they are written, what other seeds may feed ---------------------
+
+def _book_facts(w: LibraryWorld, isbn: str) -> dict:
+    row = w.books[isbn]
+    return {"isbn": isbn, "book_title": row["title"], "person_name": row["author"], "publication_year": row["year"],
+            "publisher": row["publisher"], "book_availability": "available" if _on_shelf(w, isbn) > 0 else "on loan"}
+
+
+@toolbox.facts_about("isbn")
+def _isbn_facts(w: LibraryWorld, isbn: str) -> dict:
+    return _book_facts(w, isbn)
+
+
+@toolbox.facts_about("book_title")
+def _title_facts(w: LibraryWorld, title: str) -> dict:
+    return _book_facts(w, w.by_title[title])
+
+
+@toolbox.facts_about("shelf_mark")
+def _shelf_facts(w: LibraryWorld, shelf: str) -> dict:
+    isbn = w.by_shelf[shelf]
+    return {**_book_facts(w, isbn), "library_branch": w.holdings[isbn]["branch"]}
+
+
+@toolbox.facts_about("loan_id")
+def _loan_facts(w: LibraryWorld, loan_id: str) -> dict:
+    isbn = w.state["loans"][loan_id]["isbn"]  # a loan is returned to, and renewed at, the branch holding its book
+    return {"isbn": isbn, "book_title": w.books[isbn]["title"], "library_branch": w.holdings[isbn]["branch"]}
+
+
+@toolbox.facts_about("library_branch")
+def _branch_facts(w: LibraryWorld, branch: str) -> dict:
+    city = BRANCHES[branch]["city"]
+    return {"city": city, "country": CITY_BY_NAME[city].country}
+
+
+# A course's textbook (education) is looked up, located and borrowed here.
+toolbox.bridge("isbn", "book_title")
+toolbox.written_as("isbn", "the book with ISBN {}")
+toolbox.written_as("isbn_text", "ISBN {}")
+toolbox.written_as("book_title", '"{}"')
+toolbox.written_as("shelf_mark", "shelf {}")
+toolbox.written_as("book_availability", "that the book is {}")
+toolbox.written_as("loan_id", "loan {}")
+toolbox.written_as("library_card", "library card {}")
+toolbox.written_as("catalogue_query", '"{}"')
+toolbox.written_as("fine_payment", lambda method: "in cash" if method == "cash" else "by card")
+
+
+def _partner_elsewhere(args: dict) -> bool:
+    branch = BRANCHES.get(args["pickup_branch"])
+    return branch is None or branch["city"] != args["partner_city"]
+
+
 # --- catalogue, ISBNs and location ----------------------------------------------------------
 
-@toolbox.tool(asks="search the library catalogue for {query}", tags=("search",))
+@toolbox.tool(
+    asks=("search the library catalogue for {query}", "which books in the catalogue match {query}? Give me their ISBNs.",
+          "look up {query} in the library catalogue and list the ISBNs it finds[, at most {max_results}]",
+          "I'm looking for books on {query}. What does the catalogue have?"),
+    tags=("search",),
+)
 def search_library_catalogue(query: Query, max_results: int = 5) -> list[Isbn]:
     """Search the library catalogue by words in a book's title, author, subject or publisher.
 
@@ -313,7 +418,11 @@ def search_library_catalogue(query: Query, max_results: int = 5) -> list[Isbn]:
     return hits[:max_results]
 
 
-@toolbox.tool(asks="scan {isbn} and check whether the book is available")
+@toolbox.tool(
+    asks=("what's the title of {isbn}, and is a copy on the shelf?", "scan {isbn} and tell me its title and whether it's available",
+          "I've got {isbn} on my reading list. What is it called, and can I find a copy on the shelf right now?"),
+    gives={"title": "{isbn}", "availability": "whether {isbn} is on the shelf"},
+)
 def scan_isbn(isbn: Isbn) -> tuple[Title, Availability]:
     """Scan a book's ISBN to get its title and whether a copy is on the shelf.
 
@@ -329,23 +438,36 @@ def scan_isbn(isbn: Isbn) -> tuple[Title, Availability]:
     return row["title"], "available" if _on_shelf(w, isbn) > 0 else "on loan"
 
 
-@toolbox.tool(asks="look up the author, publication year and publisher of the book identified by {isbn}")
-def get_book_details(isbn: Isbn) -> tuple[Person, PubYear, Publisher]:
-    """Get the author, publication year and publisher of a book.
+@toolbox.tool(
+    asks=("what's the title of {isbn}, who wrote it, when was it published and by whom?",
+          "look up the title, author, publication year and publisher of {isbn}",
+          "I need to cite {isbn}. Give me its title, author, year and publisher."),
+    # A book's title, author and year travel together into a reference: all from one book.
+    gives={"title": "{isbn}", "author": ("the author of {isbn}", "the person who wrote {isbn}"),
+           "publisher": "the publisher of {isbn}", "title, author, year": "{isbn}"},
+)
+def get_book_details(isbn: Isbn) -> tuple[Title, Author, PubYear, Publisher]:
+    """Get the title, author, publication year and publisher of a book.
 
     Args:
         isbn: ISBN-13 of the book, 13 digits without hyphens.
 
     Returns:
+        title: the book's title.
         author: the book's author.
         year: the book's publication year.
         publisher: the book's publisher.
     """
     row = _book(isbn)
-    return row["author"], row["year"], row["publisher"]
+    return row["title"], row["author"], row["year"], row["publisher"]
 
 
-@toolbox.tool(asks="find the branch and shelf where {title} is kept")
+@toolbox.tool(
+    asks=("where is {title} kept? Give me the branch and the shelf mark.", "find the branch and shelf where {title} is kept",
+          "I want to fetch {title} from the shelf myself. Which branch has it, and on which shelf?"),
+    gives={"branch": ("the branch that holds {title}", "the branch where {title} is shelved"),
+           "shelf_mark": ("the shelf where {title} is kept", "the shelf of {title}")},
+)
 def locate_book(title: Title) -> tuple[Branch, ShelfMark]:
     """Locate the physical copies of a book: the branch that holds it and its shelf mark.
 
@@ -366,7 +488,14 @@ def locate_book(title: Title) -> tuple[Branch, ShelfMark]:
     return h["branch"], h["shelf"]
 
 
-@toolbox.tool(asks="start the augmented-reality guide to {shelf_mark} with the availability set to {availability}")
+@toolbox.tool(
+    asks=("start the augmented-reality guide to {shelf_mark}, telling it {availability}, and tell me what it says and how long the walk takes",
+          "launch the AR shelf guide for {shelf_mark} and let it know {availability}. What are the directions, and how many minutes will the walk take?",
+          "I want the augmented-reality walk to {shelf_mark}. Start it, letting it know {availability}, and give me the directions and the walking time."),
+    # The guide leads to the shelf when a copy is there and to the holds desk when it is not:
+    # both values are about the same book.
+    sense=(together("shelf_mark", "availability"),),
+)
 def launch_ar_shelf_guide(shelf_mark: ShelfMark, availability: Availability) -> tuple[str, int]:
     """Start an augmented-reality walk that guides the patron to a book's shelf.
 
@@ -391,7 +520,13 @@ def launch_ar_shelf_guide(shelf_mark: ShelfMark, availability: Availability) -> 
     return message, 2
 
 
-@toolbox.tool(asks="convert the ISBN \"{isbn_text}\" to its 13-digit and 10-digit forms", tags=("canonicalise",))
+@toolbox.tool(
+    asks=("convert {isbn_text} to its 13-digit and 10-digit forms", "what are the ISBN-13 and the ISBN-10 of {isbn_text}?",
+          "My reading list gives {isbn_text}. What is that as a 13-digit ISBN, and as a 10-digit one?"),
+    # Naming the book by the ISBN as printed is the user's part; normalising it is the agent's.
+    gives={"isbn13": "the book with {isbn_text}"},
+    tags=("canonicalise",),
+)
 def convert_isbn(isbn_text: IsbnText) -> tuple[Isbn, Isbn10]:
     """Convert an ISBN as written (ISBN-10 or ISBN-13, with or without hyphens) to its canonical forms.
 
@@ -414,8 +549,16 @@ def convert_isbn(isbn_text: IsbnText) -> tuple[Isbn, Isbn10]:
     return text, _as_isbn10(text)
 
 
-@toolbox.tool(asks="format an APA reference for {title} by {author} published in {year}", tags=("canonicalise",))
-def format_apa_citation(title: Title, author: Person, year: PubYear, publisher: Publisher = "") -> Citation:
+@toolbox.tool(
+    asks=("format an APA reference for {book}[, published by {publisher}]",
+          "how do I cite {book}[, published by {publisher},] in APA style?",
+          "I'm writing my bibliography. Give me the APA-style reference for {book}[, published by {publisher}]."),
+    groups={"book": "{title} by {author} ({year})"},
+    # Title, author, year and publisher of one reference all describe the same book.
+    sense=(together("title", "author", "year", "publisher"),),
+    tags=("arithmetic",),
+)
+def format_apa_citation(title: Title, author: Author, year: PubYear, publisher: Publisher = "") -> Citation:
     """Format a book reference in APA style from its title, author and year.
 
     Args:
@@ -445,8 +588,11 @@ def format_apa_citation(title: Title, author: Person, year: PubYear, publisher: 
 
 # --- authors -----------------------------------------------------------------------------
 
-@toolbox.tool(asks="look up where and when {author} was born")
-def get_author_profile(author: Person) -> tuple[City, Country, int]:
+@toolbox.tool(
+    asks=("where and when was {author} born?", "look up the birthplace and birth year of {author}",
+          "I'm writing a short note on {author}. Which city and country were they born in, and in which year?"),
+)
+def get_author_profile(author: Author) -> tuple[BirthCity, BirthCountry, int]:
     """Get an author's place and year of birth.
 
     Args:
@@ -463,8 +609,11 @@ def get_author_profile(author: Person) -> tuple[City, Country, int]:
     return row["city"], row["country"], row["born"]
 
 
-@toolbox.tool(asks="list the catalogue books written by {author}")
-def list_books_by_author(author: Person) -> list[Isbn]:
+@toolbox.tool(
+    asks=("which books by {author} does the library have?", "list the catalogue's books by {author}, newest first",
+          "I enjoyed a book by {author}. What else of theirs is in the catalogue? Give me the ISBNs, newest first."),
+)
+def list_books_by_author(author: Author) -> list[Isbn]:
     """List the books in the catalogue written by an author.
 
     Args:
@@ -481,8 +630,14 @@ def list_books_by_author(author: Person) -> list[Isbn]:
 
 # --- branches ------------------------------------------------------------------------------
 
-@toolbox.tool(asks="find when {branch} opens on {date}")
-def get_branch_hours(branch: Branch, date: Day) -> tuple[Moment, str]:
+@toolbox.tool(
+    asks=("when does {branch} open and close on {date}?", "check the opening hours of {branch} on {date}",
+          "I'm planning to go to {branch} on {date}. What time does it open, and when does it close?"),
+    gives={"opens_at": ("the time {branch} opens on {date}", "the opening time of {branch} on {date}")},
+    # A day found for one branch (a hold's pickup day) is a visit to that branch.
+    sense=(around("date", before=0, after=60), together("branch", "date")),
+)
+def get_branch_hours(branch: Branch, date: VisitDay) -> tuple[Visit, str]:
     """Get a branch's opening hours on a date.
 
     Args:
@@ -501,8 +656,12 @@ def get_branch_hours(branch: Branch, date: Day) -> tuple[Moment, str]:
     return f"{day.isoformat()}T{opens}", closes
 
 
-@toolbox.tool(asks="find the street address of {branch}")
-def get_branch_address(branch: Branch) -> tuple[Address, City]:
+@toolbox.tool(
+    asks=("what's the street address of {branch}, and which city is it in?", "find the address and city of {branch}",
+          "I've never been to {branch}. Where exactly is it? Give me the street address and the city."),
+    gives={"address": ("the street address of {branch}", "the address of {branch}")},
+)
+def get_branch_address(branch: Branch) -> tuple[Address, BranchCity]:
     """Get the street address and city of a library branch.
 
     Args:
@@ -518,9 +677,16 @@ def get_branch_address(branch: Branch) -> tuple[Address, City]:
 
 # --- loans, holds and requests ------------------------------------------------------------
 
-@toolbox.tool(asks="borrow the book identified by {isbn} on my library card", requires=("card_active",),
-              tags=("state_change",))
-def checkout_book(isbn: Isbn) -> tuple[LoanId, Day]:
+@toolbox.tool(
+    asks=("check out {isbn} on my library card and tell me the loan number and due date",
+          "borrow {isbn} for me; what's the loan number, and when is it due back?",
+          "I'd like to take {isbn} home. Check it out on my card and tell me the loan number and the due date."),
+    # A loan just made is not renewed or returned in the same breath: its number feeds nothing.
+    gives={"due_date": ("the day {isbn} is due back", "the due date of {isbn}")},
+    requires=("card_active",),
+    tags=("state_change",),
+)
+def checkout_book(isbn: Isbn) -> tuple[str, VisitDay]:
     """Check out a copy of a book on the signed-in patron's library card.
 
     Args:
@@ -548,7 +714,12 @@ def _loan(w: LibraryWorld, loan_id: str) -> dict:
     return w.state["loans"][loan_id]
 
 
-@toolbox.tool(asks="return the book borrowed with {loan_id}", tags=("state_change",))
+@toolbox.tool(
+    asks=("return the book on {loan_id} and tell me whether I owe a late fee",
+          "check in the book I borrowed on {loan_id}; is there a late fee?",
+          "I'm bringing back the book from {loan_id}. Return it, and tell me what the late fee comes to."),
+    tags=("state_change",),
+)
 def return_book(loan_id: LoanId) -> float:
     """Return a borrowed book; a late return adds its fee to the patron's fines.
 
@@ -567,8 +738,15 @@ def return_book(loan_id: LoanId) -> float:
     return fee
 
 
-@toolbox.tool(asks="renew the loan with {loan_id} for another three weeks", requires=("card_active",), tags=("state_change",))
-def renew_loan(loan_id: LoanId) -> Day:
+@toolbox.tool(
+    asks=("renew {loan_id} for another three weeks and tell me the new due date",
+          "My {loan_id} is due soon. Can you renew it? When is it due back after that?",
+          "extend {loan_id} by three weeks; what's the new due date?"),
+    gives={"new_due_date": ("the new due date of {loan_id} once renewed", "the day {loan_id} is due after renewing it")},
+    requires=("card_active",),
+    tags=("state_change",),
+)
+def renew_loan(loan_id: LoanDueSoon) -> VisitDay:
     """Renew a loan for three more weeks (at most two renewals per loan).
 
     Args:
@@ -587,9 +765,16 @@ def renew_loan(loan_id: LoanId) -> Day:
     return loan["due"]
 
 
-@toolbox.tool(asks="place a hold on the book identified by {isbn} for pickup at {pickup_branch}",
-              requires=("card_active",), tags=("state_change",))
-def place_hold(isbn: Isbn, pickup_branch: Branch) -> tuple[int, Day]:
+@toolbox.tool(
+    asks=("place a hold on {isbn} for pickup at {pickup_branch}; where am I in the queue, and when will it be ready?",
+          "put {isbn} on hold for me at {pickup_branch} and tell me my place in the queue and the pickup date",
+          "I'd like to collect {isbn} at {pickup_branch}. Place a hold, and tell me my queue position and when it'll be ready."),
+    gives={"ready_date": ("the day my hold on {isbn} will be ready at {pickup_branch}",
+                          "the day {isbn} can be picked up at {pickup_branch}")},
+    requires=("card_active",),
+    tags=("state_change",),
+)
+def place_hold(isbn: Isbn, pickup_branch: PickupBranch) -> tuple[int, VisitDay]:
     """Place a hold on a book, to be collected at a chosen branch.
 
     Args:
@@ -617,10 +802,21 @@ def place_hold(isbn: Isbn, pickup_branch: Branch) -> tuple[int, Day]:
     return position, ready.isoformat()
 
 
-@toolbox.tool(asks="ask the partner library in {partner_city} to send the book identified by {isbn} to {pickup_branch}",
-              requires=("card_active",), tags=("state_change",))
-def request_interlibrary_loan(isbn: Isbn, partner_city: City, pickup_branch: Branch) -> tuple[str, Day]:
-    """Request a book from a partner library in another city through interlibrary loan.
+@toolbox.tool(
+    asks=("ask the partner library in {partner_city} to send {isbn} to {pickup_branch}; what's the request number, and when will it arrive?",
+          "request {isbn} through interlibrary loan from {partner_city}, for pickup at {pickup_branch}, and tell me the request number and arrival date",
+          "Every copy of {isbn} here is out. Borrow it from our partner library in {partner_city} so I can collect it at {pickup_branch}: what's the request number and the arrival date?"),
+    gives={"arrival_date": ("the day {isbn} arrives at {pickup_branch} from {partner_city}",
+                            "the day the copy of {isbn} from {partner_city} reaches {pickup_branch}")},
+    # The partner library is the far end of the loan: never in the pickup branch's own city
+    # (distinct also lets it differ from the city that branch implies).
+    sense=(distinct("partner_city", "pickup_branch"),
+           sensible("partner library in the pickup branch's city", ("partner_city", "pickup_branch"), _partner_elsewhere)),
+    requires=("card_active",),
+    tags=("state_change",),
+)
+def request_interlibrary_loan(isbn: Isbn, partner_city: PartnerCity, pickup_branch: PickupBranch) -> tuple[str, VisitDay]:
+    """Request a book from a partner library in another city through interlibrary loan (only when no copy is on the shelf here).
 
     Args:
         isbn: ISBN-13 of the book, 13 digits without hyphens.
@@ -637,6 +833,8 @@ def request_interlibrary_loan(isbn: Isbn, partner_city: City, pickup_branch: Bra
     branch = _branch(pickup_branch)
     _require_card_active(w)
     require(isbn not in w.state["ill_requests"], f"you already requested '{row['title']}' through interlibrary loan")
+    require(_on_shelf(w, isbn) == 0, f"a copy of '{row['title']}' is on the shelf at {w.holdings[isbn]['branch']}: "
+                                     "check it out or place a hold instead of an interlibrary loan")
     days = 2 + math.ceil(_distance_km(partner_city, branch["city"]) / 2000)
     request_id = f"ILL-{50000 + _next_number(w)}"
     arrival = (TODAY + timedelta(days=days)).isoformat()
@@ -644,9 +842,16 @@ def request_interlibrary_loan(isbn: Isbn, partner_city: City, pickup_branch: Bra
     return request_id, arrival
 
 
-@toolbox.tool(asks="reserve a reading room at {branch} starting {start}", requires=("card_active",),
-              tags=("state_change",))
-def reserve_reading_room(branch: Branch, start: Moment, hours: RoomHours = 1) -> tuple[str, str]:
+@toolbox.tool(
+    asks=("reserve a reading room at {branch} from {start}[ for {hours} hour(s)]; which room did I get, and what's the reservation number?",
+          "book me a reading room at {branch} starting {start}[ for {hours} hour(s)] and tell me the room and the reservation number",
+          "I need a quiet place to study at {branch} from {start}[ for {hours} hour(s)]. Reserve a reading room and tell me which one and the reservation number."),
+    # A room is booked from a time the branch itself is open (its own opening time that day).
+    sense=(around("start", before=0, after=60), together("branch", "start")),
+    requires=("card_active",),
+    tags=("state_change",),
+)
+def reserve_reading_room(branch: Branch, start: Visit, hours: RoomHours = 1) -> tuple[str, str]:
     """Reserve a reading room at a branch for one or more hours within its opening hours.
 
     Args:
@@ -684,7 +889,11 @@ def reserve_reading_room(branch: Branch, start: Moment, hours: RoomHours = 1) ->
 
 # --- card and fines ------------------------------------------------------------------------
 
-@toolbox.tool(asks="check the fines owed on the library card with {card_number}")
+@toolbox.tool(
+    asks=("how much is owed in fines on {card_number}, and how many items on it are overdue?",
+          "check the fines and overdue items on {card_number}",
+          "I'm worried about {card_number}. What does it owe in fines, and how many books on it are overdue?"),
+)
 def get_patron_fines(card_number: Card) -> tuple[float, int]:
     """Get the outstanding fines and overdue items of a library card.
 
@@ -703,8 +912,12 @@ def get_patron_fines(card_number: Card) -> tuple[float, int]:
     return w.patrons[card_number]["fines"], w.patrons[card_number]["overdue"]
 
 
-@toolbox.tool(asks="pay the fines on my library account by {payment_method}", tags=("state_change",))
-def pay_library_fines(payment_method: Literal["card", "cash"]) -> float:
+@toolbox.tool(
+    asks=("pay my library fines {payment_method} and tell me how much that was", "settle what I owe the library, {payment_method}; how much did I pay?",
+          "I'd like to clear my library fines. Pay them {payment_method} and tell me the amount."),
+    tags=("state_change",),
+)
+def pay_library_fines(payment_method: FinePayment) -> float:
     """Pay all outstanding fines on the signed-in patron's account.
 
     Args:
@@ -719,9 +932,15 @@ def pay_library_fines(payment_method: Literal["card", "cash"]) -> float:
     return paid
 
 
-@toolbox.tool(asks="reactivate my library card", requires=("fines_paid",), tags=("state_change",))
-def activate_library_card() -> tuple[Card, Day]:
-    """Reactivate the signed-in patron's library card for another year (fines must be paid first).
+@toolbox.tool(
+    asks=("reactivate my library card and tell me when it now expires", "turn my library card back on; until when is it valid?",
+          "My library card was switched off. Reactivate it and tell me the card number and the new expiry date."),
+    requires=("fines_under_limit",),
+    # The card is active in the world as it stands, so a reactivation only ever restores it.
+    tags=("state_change", "fix_only"),
+)
+def activate_library_card() -> tuple[str, str]:
+    """Reactivate the signed-in patron's library card for another year (fines owed must be under $5.00).
 
     Returns:
         card_number: my library card number.
@@ -729,7 +948,8 @@ def activate_library_card() -> tuple[Card, Day]:
     """
     w = _lib()
     fines = w.state.get("fines_due", 0.0)
-    require(fines == 0, f"you owe ${fines:.2f} in library fines: pay your library fines first, then reactivate the card")
+    require(fines < FINE_LIMIT, f"you owe ${fines:.2f} in library fines, over the ${FINE_LIMIT:.2f} limit: "
+                                "pay your library fines first, then reactivate the card")
     w.state["card_active"] = True
     return w.my_card, (TODAY + timedelta(days=365)).isoformat()
 
@@ -739,10 +959,13 @@ toolbox.condition(
     holds=lambda w: bool(w.state.get("card_active")),
     broken_state={"card_active": False},
     fix=("activate_library_card", {}),
+    says="My library card seems to have been deactivated.",
 )
 toolbox.condition(
-    "fines_paid",
-    holds=lambda w: w.state.get("fines_due", 0.0) == 0,
+    "fines_under_limit",
+    holds=lambda w: w.state.get("fines_due", 0.0) < FINE_LIMIT,
     broken_state={"fines_due": 6.5},
     fix=("pay_library_fines", {"payment_method": "card"}),
+    free=("payment_method",),  # paying by card or in cash clears the fines alike
+    says="I owe the library more than $5 in fines.",
 )

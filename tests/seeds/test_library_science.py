@@ -4,7 +4,7 @@ from datetime import date, timedelta
 
 import pytest
 
-from factory.gazetteer import NOW
+from factory.gazetteer import CITIES, CITY_BY_NAME, NOW
 from tests.seeds.toolbox_helpers import ToolboxSession
 
 SLUG = "library_science"
@@ -62,7 +62,8 @@ def test_isbn_lookups_reject_other_forms(lib):
     assert "convert ISBN-10s" in lib.error("scan_isbn", isbn="978-1-452-77048-2")
     assert "convert ISBN-10s" in lib.error("get_book_details", isbn="1452770484")
     assert "no book with ISBN 9780000000002" in lib.error("scan_isbn", isbn="9780000000002")
-    assert lib.ok("get_book_details", isbn=FIRST_ISBN) == ("Liam Lopez", 2012, "Northgate Publishing")
+    assert lib.ok("get_book_details", isbn=FIRST_ISBN) == \
+        ("Programming Fundamentals: A Modern Introduction", "Liam Lopez", 2012, "Northgate Publishing")
 
 
 def test_locate_unknown_title_suggests_a_match(lib):
@@ -95,7 +96,7 @@ def test_apa_citation(lib):
 
 def test_authors(lib):
     city, country, born = lib.ok("get_author_profile", author="Liam Lopez")
-    assert city in lib.values("city") and country and 1941 <= born <= 1988
+    assert city in {c.name for c in CITIES} and country == CITY_BY_NAME[city].country and 1941 <= born <= 1988
     assert "no author named" in lib.error("get_author_profile", author="Jane Austen")
     books = lib.ok("list_books_by_author", author="Liam Lopez")
     assert FIRST_ISBN in books and all(lib.world.books[i]["author"] == "Liam Lopez" for i in books)
@@ -141,16 +142,19 @@ def test_loan_limit():
     assert "the limit" in s.error("checkout_book", isbn=free[9])
 
 
-def test_late_return_adds_fines_and_blocks_reactivation():
+def test_late_return_adds_fines_and_reactivation_needs_fines_under_the_limit():
     s = fresh()
     overdue = s.world.state["loans"]["LN-30001"]
     assert overdue["due"] == (TODAY - timedelta(days=3)).isoformat()
-    assert s.ok("get_patron_fines", card_number=s.world.my_card) == (0.0, 1)
+    assert s.ok("get_patron_fines", card_number=s.world.my_card) == (1.5, 1)  # an earlier late return
     assert s.ok("return_book", loan_id="LN-30001") == 0.75
-    assert s.ok("get_patron_fines", card_number=s.world.my_card) == (0.75, 0)
+    assert s.ok("get_patron_fines", card_number=s.world.my_card) == (2.25, 0)
     s.world.state["card_active"] = False
+    card, _ = s.ok("activate_library_card")  # small fines do not block the card
+    assert card == s.world.my_card
+    s.world.state.update(card_active=False, fines_due=5.0)
     assert "pay your library fines first" in s.error("activate_library_card")
-    assert s.ok("pay_library_fines", payment_method="cash") == 0.75
+    assert s.ok("pay_library_fines", payment_method="cash") == 5.0
     assert s.ok("pay_library_fines", payment_method="card") == 0.0
     card, expiry = s.ok("activate_library_card")
     assert card == s.world.my_card and expiry == "2026-06-13" and s.world.state["card_active"] is True
@@ -184,16 +188,19 @@ def test_holds():
     assert "unknown branch" in s.error("place_hold", isbn=out, pickup_branch="Nowhere")
 
 
-def test_interlibrary_loans():
+def test_interlibrary_loans_only_for_books_with_no_copy_on_the_shelf():
     s = fresh()
-    request_id, arrival = s.ok("request_interlibrary_loan", isbn=FIRST_ISBN, partner_city="Boston",
+    out, other_out, free = isbn_with(s, 0), sorted(i for i in s.world.books if on_shelf(s, i) == 0)[1], isbn_with(s, 1)
+    request_id, arrival = s.ok("request_interlibrary_loan", isbn=out, partner_city="Boston",
                                pickup_branch="Boston Central Library")
     assert request_id.startswith("ILL-") and arrival == (TODAY + timedelta(days=2)).isoformat()
-    _, far = s.ok("request_interlibrary_loan", isbn=isbn_with(s, 0), partner_city="Sydney", pickup_branch="London Central Library")
+    _, far = s.ok("request_interlibrary_loan", isbn=other_out, partner_city="Sydney", pickup_branch="London Central Library")
     assert (date.fromisoformat(far) - TODAY).days == 2 + 9  # about 17,000 km at 2,000 km a day
-    assert "already requested" in s.error("request_interlibrary_loan", isbn=FIRST_ISBN, partner_city="Paris",
+    assert "already requested" in s.error("request_interlibrary_loan", isbn=out, partner_city="Paris",
                                           pickup_branch="Boston Central Library")
-    assert "no partner library" in s.error("request_interlibrary_loan", isbn=FIRST_ISBN, partner_city="Atlantis",
+    assert "place a hold instead" in s.error("request_interlibrary_loan", isbn=free, partner_city="Paris",
+                                             pickup_branch="Boston Central Library")
+    assert "no partner library" in s.error("request_interlibrary_loan", isbn=out, partner_city="Atlantis",
                                            pickup_branch="Boston Central Library")
 
 
@@ -229,7 +236,7 @@ def test_inactive_card_blocks_circulation_until_reactivated():
     s = fresh(card_active=False)
     for tool, args in [("checkout_book", {"isbn": isbn_with(s, 2)}), ("renew_loan", {"loan_id": "LN-30002"}),
                        ("place_hold", {"isbn": FIRST_ISBN, "pickup_branch": "Boston Central Library"}),
-                       ("request_interlibrary_loan", {"isbn": FIRST_ISBN, "partner_city": "Paris", "pickup_branch": "Boston Central Library"}),
+                       ("request_interlibrary_loan", {"isbn": isbn_with(s, 0), "partner_city": "Paris", "pickup_branch": "Boston Central Library"}),
                        ("reserve_reading_room", {"branch": "Boston Central Library", "start": "2025-06-16T14:00"})]:
         assert "reactivate your library card first" in s.error(tool, **args)
     assert s.ok("return_book", loan_id="LN-30003") == 0.0  # returns never need an active card
@@ -240,14 +247,14 @@ def test_inactive_card_blocks_circulation_until_reactivated():
 def test_conditions_are_declared_with_working_fixes():
     seed = ToolboxSession(SLUG).seed
     conditions = seed.toolbox.conditions
-    assert set(conditions) == {"card_active", "fines_paid"}
-    assert seed.toolbox.tools["activate_library_card"].requires == ("fines_paid",)  # nested dependency
+    assert set(conditions) == {"card_active", "fines_under_limit"}
+    assert seed.toolbox.tools["activate_library_card"].requires == ("fines_under_limit",)  # nested dependency
     s = fresh()
     assert all(c.holds(s.world) for c in conditions.values())  # the default world satisfies every condition
-    broken = fresh(**conditions["card_active"].broken_state, **conditions["fines_paid"].broken_state)
-    assert not conditions["card_active"].holds(broken.world) and not conditions["fines_paid"].holds(broken.world)
+    broken = fresh(**conditions["card_active"].broken_state, **conditions["fines_under_limit"].broken_state)
+    assert not any(c.holds(broken.world) for c in conditions.values())
     assert "$6.50" in broken.error(conditions["card_active"].fix_tool, **conditions["card_active"].fix_arguments)
-    broken.ok(conditions["fines_paid"].fix_tool, **conditions["fines_paid"].fix_arguments)
+    broken.ok(conditions["fines_under_limit"].fix_tool, **conditions["fines_under_limit"].fix_arguments)
     broken.ok(conditions["card_active"].fix_tool, **conditions["card_active"].fix_arguments)
     assert all(c.holds(broken.world) for c in conditions.values())
 
@@ -262,11 +269,187 @@ def test_worlds_are_deterministic_and_share_the_catalogue():
 
 def test_value_generators_give_accepted_values(lib):
     for branch in lib.values("library_branch"):
-        for moment in lib.values("datetime")[::9]:
+        for moment in lib.values("datetime/opening_time")[::9]:
             assert fresh().ok("reserve_reading_room", branch=branch, start=moment, hours=2)
     for shelf in lib.values("shelf_mark")[:10]:
         assert lib.ok("launch_ar_shelf_guide", shelf_mark=shelf, availability="available")
     for loan in lib.values("loan_id"):
+        assert fresh().ok("return_book", loan_id=loan) >= 0
+    for loan in lib.values("loan_id/due_soon"):
         assert fresh().ok("renew_loan", loan_id=loan)
     for card in lib.values("library_card"):
         assert lib.ok("get_patron_fines", card_number=card)[0] >= 0
+
+
+# --- what makes a request sensible -------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def judge(lib):
+    """The plausibility problems of a chain written as code, executed over the default world."""
+    from pathlib import Path
+
+    from factory import __version__
+    from factory.chains.code import parse_chain
+    from factory.checks.context import CheckContext
+    from factory.checks.plausibility import plausibility_problems
+    from factory.checks.policy import load_policy
+    from factory.config import resource_dir
+    from factory.records import Instance, Provenance, WorldSetup
+    from factory.world.simulator import Simulator, run_chain
+
+    seeds = lib.seeds
+    ctx = CheckContext(seeds, load_policy(Path(resource_dir("validators"))))
+    specs = {name: spec for seed in seeds.values() for name, spec in seed.specs.items()}
+
+    def problems(code, toolboxes=(SLUG,)):
+        chain = parse_chain(code, specs)
+        setup = WorldSetup(toolboxes=list(toolboxes), seed=0)
+        trace = run_chain(chain, specs, Simulator(seeds, setup))
+        assert trace.ok, [s.error for s in trace.steps if s.error]
+        instance = Instance(domain="Library Science", query="q", tools=[specs[c.tool] for c in chain.calls],
+                            gold_tools=[c.tool for c in chain.calls], chain=chain, trace=trace, depth=chain.depth(),
+                            shape=chain.shape(), world=setup,
+                            provenance=Provenance(generator="t", seed=0, attempt=0, factory_version=__version__))
+        return plausibility_problems(instance, ctx)
+
+    return problems
+
+
+def _rules(found):
+    return {p.split(":")[0] for p in found}
+
+
+def _two_books(lib):
+    a, b = sorted(lib.world.books)[:2]
+    return (a, lib.world.books[a]), (b, lib.world.books[b])
+
+
+def test_sensible_library_requests_pass(lib, judge):
+    (isbn, row), _ = _two_books(lib)
+    assert judge(f'a, b = scan_isbn(isbn="{isbn}")\nc, d = locate_book(title=a)\n'
+                 'e, f = launch_ar_shelf_guide(shelf_mark=d, availability=b)') == []
+    text = lib.values("isbn_text")[0]
+    assert judge(f'a, b = convert_isbn(isbn_text="{text}")\nc, d, e, f = get_book_details(isbn=a)\n'
+                 'g = format_apa_citation(title=c, author=d, year=e, publisher=f)') == []
+    assert judge(f'g = format_apa_citation(title="{row["title"]}", author="{row["author"]}", year={row["year"]})') == []
+    assert judge(f'a, b = scan_isbn(isbn="{isbn}")\nc, d = locate_book(title=a)\n'
+                 'e, f = get_branch_address(branch=c)') == []
+    day = (TODAY + timedelta(days=5)).isoformat()
+    assert judge(f'a, b = get_branch_hours(branch="Toronto Central Library", date="{day}")\n'
+                 'c, d = reserve_reading_room(branch="Toronto Central Library", start=a, hours=2)') == []
+    home = lib.world.holdings[lib.world.state["loans"]["LN-30002"]["isbn"]]["branch"]
+    assert judge(f'a = renew_loan(loan_id="LN-30002")\nb, c = get_branch_hours(branch="{home}", date=a)') == []
+
+
+def test_a_reference_names_one_book(lib, judge):
+    (isbn_a, row_a), (isbn_b, row_b) = _two_books(lib)
+    assert row_a["author"] != row_b["author"]
+    mixed = (f'a, b, c, d = get_book_details(isbn="{isbn_a}")\ne, f, g, h = get_book_details(isbn="{isbn_b}")\n'
+             'i = format_apa_citation(title=a, author=f, year=c)')
+    assert "group" in _rules(judge(mixed))
+    wrong_author = f'g = format_apa_citation(title="{row_a["title"]}", author="{row_b["author"]}", year={row_a["year"]})'
+    assert "coherent" in _rules(judge(wrong_author))
+    wrong_publisher = (f'a, b, c, d = get_book_details(isbn="{isbn_a}")\ne, f, g, h = get_book_details(isbn="{isbn_b}")\n'
+                       'i = format_apa_citation(title=a, author=b, year=c, publisher=h)')
+    assert any("together" in p for p in judge(wrong_publisher))
+
+
+def test_the_ar_guide_is_told_the_availability_of_its_own_book(lib, judge):
+    (isbn_a, _), (isbn_b, _) = _two_books(lib)
+    other_book = (f'a, b = scan_isbn(isbn="{isbn_a}")\nc, d = scan_isbn(isbn="{isbn_b}")\n'
+                  'e, f = locate_book(title=a)\ng, h = launch_ar_shelf_guide(shelf_mark=f, availability=d)')
+    assert any("together" in p for p in judge(other_book))
+    status = lib.ok("scan_isbn", isbn=isbn_a)[1]
+    untrue = "on loan" if status == "available" else "available"
+    told_wrong = (f'a, b = scan_isbn(isbn="{isbn_a}")\nc, d = locate_book(title=a)\n'
+                  f'e, f = launch_ar_shelf_guide(shelf_mark=d, availability="{untrue}")')
+    assert "coherent" in _rules(judge(told_wrong))
+
+
+def test_a_pickup_branch_is_named_and_a_later_visit_that_day_is_to_it(lib, judge, pool):
+    assert ("locate_book", "place_hold") not in pool.links  # no hold sent to a branch found for another book
+    assert ("locate_book", "request_interlibrary_loan") not in pool.links
+    isbn = isbn_with(lib, 1)
+    hold = f'a, b = place_hold(isbn="{isbn}", pickup_branch="Chicago Lakeside Branch")\n'
+    assert judge(hold + 'c, d = get_branch_hours(branch="Chicago Lakeside Branch", date=b)') == []
+    found = judge(hold + f'c, d = locate_book(title="{lib.world.books[isbn]["title"]}")\ne, f = get_branch_hours(branch=c, date=b)')
+    assert any("together" in p for p in found)
+
+
+def test_interlibrary_loans_come_from_another_city(lib, judge):
+    out = isbn_with(lib, 0)
+    same_city = f'a, b = request_interlibrary_loan(isbn="{out}", partner_city="Boston", pickup_branch="Boston Riverside Branch")'
+    assert any("partner library in the pickup branch's city" in p for p in judge(same_city))
+    assert "Boston" not in lib.values("city/partner_library")
+    elsewhere = f'a, b = request_interlibrary_loan(isbn="{out}", partner_city="Paris", pickup_branch="Boston Riverside Branch")'
+    assert judge(elsewhere) == []
+
+
+def test_reading_rooms_are_booked_from_their_own_branch_hours(judge):
+    title = "Programming Fundamentals: A Modern Introduction"
+    day = (TODAY + timedelta(days=5)).isoformat()
+    other = (f'a, b = locate_book(title="{title}")\n'
+             f'c, d = get_branch_hours(branch="Sydney Harbour Library", date="{day}")\n'
+             'e, f = reserve_reading_room(branch=a, start=c)')
+    assert any("together" in p for p in judge(other))
+    far = (TODAY + timedelta(days=80)).isoformat()
+    assert any("around" in p for p in judge(f'a, b = get_branch_hours(branch="Sydney Harbour Library", date="{far}")'))
+
+
+def test_only_loans_coming_due_are_renewed_and_new_loans_feed_nothing(lib):
+    due = {n: loan["due"] for n, loan in lib.world.state["loans"].items()}
+    renewable = lib.values("loan_id/due_soon")
+    assert renewable and set(renewable) < set(lib.values("loan_id"))
+    assert all(date.fromisoformat(due[n]) <= TODAY + timedelta(days=7) for n in renewable)
+    assert any(date.fromisoformat(d) > TODAY + timedelta(days=7) for d in due.values())  # one loan is not due yet
+
+
+@pytest.fixture(scope="module")
+def pool(lib):
+    from factory.seed_checks import library_pool
+
+    return library_pool(lib.seeds)
+
+
+def test_links_follow_what_a_person_would_ask(pool):
+    links = pool.links
+    # A course's textbook (education) is scanned, located and borrowed here.
+    assert ("get_course_textbook", "scan_isbn") in links and ("get_course_textbook", "checkout_book") in links
+    assert ("get_course_textbook", "locate_book") in links
+    # A branch's address is a place to find on a map; its city (in its name) and an author's
+    # birthplace are not places to ask other seeds about.
+    assert [c for p, c in links if p == "get_branch_address"] == ["geocode_address"]
+    assert not [pair for pair in links if pair[0] == "get_author_profile"]
+    # Library days plan library visits only, and no other seed's day (a birthday) is one.
+    for producer in ("checkout_book", "renew_loan", "place_hold", "request_interlibrary_loan"):
+        assert [c for p, c in links if p == producer] == ["get_branch_hours"]
+    assert sorted(p for p, c in links if c == "get_branch_hours") == ["checkout_book", "locate_book", "place_hold",
+                                                                       "renew_loan", "request_interlibrary_loan"]
+    # An opening time books a reading room, nothing in other seeds.
+    assert [c for p, c in links if p == "get_branch_hours"] == ["reserve_reading_room"]
+    # A loan just made is not renewed or returned; a loan's new due date is a day to visit a branch.
+    assert ("checkout_book", "renew_loan") not in links and ("checkout_book", "return_book") not in links
+    assert ("renew_loan", "get_branch_hours") in links and ("checkout_book", "get_branch_hours") in links
+    # Reactivation only restores the card; a reference's book comes from one look-up.
+    assert pool.entries["activate_library_card"].tags == ("state_change", "fix_only")
+    assert ("scan_isbn", "format_apa_citation") in links  # the title fits, but alone it cannot fill the group
+    from factory.chains.composer import can_feed
+
+    assert not can_feed(pool, "scan_isbn", "format_apa_citation") and can_feed(pool, "get_book_details", "format_apa_citation")
+
+
+def test_literal_values_agree_with_what_they_imply(lib):
+    facts = lib.seed.toolbox.facts
+    for shelf in lib.values("shelf_mark")[:20]:
+        implied = facts["shelf_mark"](lib.world, shelf)
+        assert lib.ok("locate_book", title=implied["book_title"]) == (implied["library_branch"], shelf)
+        assert lib.ok("scan_isbn", isbn=implied["isbn"]) == (implied["book_title"], implied["book_availability"])
+    for title, author, year in lib.seed.toolbox.joint_values[("book_title", "person_name", "publication_year")](lib.world)[:20]:
+        isbn = facts["book_title"](lib.world, title)["isbn"]
+        assert lib.ok("get_book_details", isbn=isbn)[:3] == (title, author, year)
+    for loan in lib.values("loan_id"):
+        assert facts["loan_id"](lib.world, loan)["isbn"] == lib.world.state["loans"][loan]["isbn"]
+    for branch in lib.values("library_branch"):
+        assert facts["library_branch"](lib.world, branch)["city"] == lib.ok("get_branch_address", branch=branch)[1]
+    written = lib.seed.toolbox.written
+    assert written["fine_payment"]("cash") == "in cash" and written["isbn"].format("978") == "the book with ISBN 978"
