@@ -21,7 +21,20 @@ from factory.world.mock import mock_value
 
 TOPICS = [("reef", "site"), ("whale", "pod"), ("kelp", "forest"), ("turtle", "nest"), ("plankton", "bloom"),
           ("seagrass", "meadow"), ("dolphin", "group"), ("mangrove", "stand")]
-PLACES = ["Lizard Island", "Monterey Bay", "Ningaloo Reef", "Azores", "Galapagos", "Svalbard", "Red Sea", "Palau"]
+OPENERS = ["I'm studying this for my project: what can you find about {about}?",
+           "For a field report I need the details on {about}.",
+           "Could you pull together what is known about {about}?",
+           "My supervisor asked me to look into {about}; what do the records say?",
+           "We're planning a survey trip, so tell me about {about}.",
+           "Quick one: what's the latest on {about}?",
+           "Before Monday's meeting I want the numbers for {about}.",
+           "Can you check {about} and summarise it for me?"]
+CLOSERS = ["", " Thanks!", " Keep it short, please.", " I need it for a grant application.",
+           " A rough answer is fine.", " Please include the figures."]
+PLACES = ["Lizard Island", "Monterey Bay", "Ningaloo Reef", "Azores", "Galapagos", "Svalbard", "Red Sea", "Palau",
+          "Raja Ampat", "Baja California", "Bay of Fundy", "Great Barrier Reef", "Maldives", "Hawaii", "Tasmania",
+          "Sea of Cortez", "Belize Barrier Reef", "Cape Cod", "Faroe Islands", "Lofoten", "Zanzibar", "Fiji",
+          "Seychelles", "Moreton Bay"]
 
 
 def fields(text: str) -> dict[str, str]:
@@ -48,8 +61,9 @@ def chain_code(domain: str, subdomain: str, shape: str, rng: random.Random, flaw
     place = rng.choice(PLACES)
     stubs, lines = [], [f"    # What do we know about the {topic} {unit}s near {place} for my {subdomain.lower()} work?"]
     for j, preds in needs.items():
-        params = [f"{unit}_id_{p + 1}: str" for p in preds] or ["region: str"]
-        args_doc = "\n".join(f"        {p.split(':')[0]}: {'Identifier of a ' + unit if 'id' in p else 'Region name'}."
+        params = [f"{unit}_id_{p + 1}: str" for p in preds] or ["region: str", "year: int"]
+        docs = {"region": "Region name", "year": "Survey year"}
+        args_doc = "\n".join(f"        {p.split(':')[0]}: {docs.get(p.split(':')[0], 'Identifier of a ' + unit)}."
                              for p in params)
         if flaw == "untyped" and j == 0:
             params = [p.split(":")[0] for p in params]
@@ -65,7 +79,8 @@ def chain_code(domain: str, subdomain: str, shape: str, rng: random.Random, flaw
         score: A measurement of it (0-100).
     """
     ...''')
-        call_args = ", ".join([f"{unit}_id_{p + 1}=data{2 * p}" for p in preds] or [f'region="{place}"'])
+        call_args = ", ".join([f"{unit}_id_{p + 1}=data{2 * p}" for p in preds]
+                              or [f'region="{place}"', f"year={rng.randint(2012, 2024)}"])
         values = [f"{unit.upper()}-{rng.randint(100, 999)}", round(rng.uniform(1, 99), 1)]
         lines.append(f"    data{2 * j}, data{2 * j + 1} = {name}({call_args})  # -> {json.dumps(values)}")
     extra = f'''def list_{topic}_species(region: str) -> list[str]:
@@ -84,23 +99,26 @@ def chain_code(domain: str, subdomain: str, shape: str, rng: random.Random, flaw
     return code
 
 
-def answer(text: str, system: str = "") -> str:
-    """The model's answer to one request."""
+def answer(text: str, system: str = "", flawless: bool = False, context: str = "") -> str:
+    """The model's answer to one request; `flawless`: a strong model's, always complete and in
+    the asked format (for throughput figures that measure the pipeline, not the rejects).
+    `context` (the earlier messages: demos) conditions the answer too, as it does a model's."""
     asked = fields(text)
-    rng = _rng(text)
+    rng = _rng(context + text)
     if "design realistic tool-use tasks" in system:
-        flaw = rng.choice(["", "", "", "", "", "", "untyped", "truncated"])
+        flaw = "" if flawless else rng.choice(["", "", "", "", "", "", "untyped", "truncated"])
         code = chain_code(asked.get("domain", "?"), asked.get("subdomain", "?"), asked.get("shape", "1 call"), rng, flaw)
-        if rng.random() < 0.5:
+        if flawless or rng.random() < 0.5:
             return f"[[ ## code ## ]]\n```python\n{code}\n```\n\n[[ ## completed ## ]]"
         return f"Here is the code you asked for:\n\n```python\n{code}\n```\n\nIt calls the tools in order."
     if "subdomains of a domain" in system or "ListSubdomains" in system or asked.get("domain") and "subdomains" in system:
         return '[[ ## subdomains ## ]]\n["Coral Reefs", "Marine Mammals", "Sea Turtles", "Plankton"]\n\n[[ ## completed ## ]]'
     if "write the request a user makes" in system:
         values = [v for v in asked.get("values", "").splitlines() if v and v != "(none)"]
-        stated = values if rng.random() < 0.8 else values[1:]
-        request = f"I'm studying this for my project and need your help: what can you find about {', '.join(stated) or 'it'}?"
-        if rng.random() < 0.5:
+        stated = values if flawless or rng.random() < 0.8 else values[1:]
+        about = ", ".join(stated) or "it"
+        request = rng.choice(OPENERS).format(about=about) + rng.choice(CLOSERS)
+        if flawless or rng.random() < 0.5:
             return f"[[ ## request ## ]]\n{request}\n\n[[ ## plain_sentences ## ]]\n{request}\n\n[[ ## completed ## ]]"
         return f"[[ ## request ## ]]\n\"{request}\"\n\n[[ ## completed ## ]]"
     if "was written, but it leaves out values" in system:
@@ -110,7 +128,7 @@ def answer(text: str, system: str = "") -> str:
         spec = json.loads(asked.get("tool", "{}") or "{}")
         outputs = {o["name"]: mock_value(o["name"], o["type"], rng) for o in spec.get("returns", [])}
         body = json.dumps(outputs)
-        return f"[[ ## answer ## ]]\n```json\n{body}\n```\n\n[[ ## completed ## ]]" if rng.random() < 0.5 else \
+        return f"[[ ## answer ## ]]\n```json\n{body}\n```\n\n[[ ## completed ## ]]" if flawless or rng.random() < 0.5 else \
             f"The tool would return:\n{body}"
     if "review one test case" in system:
         return ("[[ ## plausible ## ]]\nTrue\n\n[[ ## faithful ## ]]\nTrue\n\n[[ ## reason ## ]]\nA fair request "
@@ -123,9 +141,10 @@ def fake_lm_rule(request: Any) -> str:
     return answer(request.prompt, request.system)
 
 
-def server_responder(body: dict[str, Any]) -> dict[str, Any]:
+def server_responder(body: dict[str, Any], flawless: bool = False) -> dict[str, Any]:
     """As a fake OpenAI-compatible server's responder."""
     messages = body.get("messages", [])
     system = "\n".join(str(m.get("content") or "") for m in messages if m.get("role") == "system")
     prompt = next((str(m.get("content") or "") for m in reversed(messages) if m.get("role") == "user"), "")
-    return {"content": answer(prompt, system)}
+    context = "\n".join(str(m.get("content") or "") for m in messages[:-1])
+    return {"content": answer(prompt, system, flawless, context)}
