@@ -84,9 +84,9 @@ def domains(
     """List the seed domains (offline generation works for these) with their tool counts."""
     from rich.table import Table
 
-    from factory.seeds import load_seeds
+    from factory.seeds import seeds_for
 
-    seeds = load_seeds(settings().seeds_dir)
+    seeds = seeds_for(settings())
     if check:
         from factory.seed_checks import library_pool, seed_problems
 
@@ -277,11 +277,11 @@ def audit(
     from factory.checks.context import CheckContext
     from factory.checks.policy import load_policy
     from factory.export import load_instances
-    from factory.seeds import load_seeds
+    from factory.seeds import seeds_for
 
     config = settings()
     instances = load_instances(_dataset_dir(path))
-    seeds = load_seeds(config.seeds_dir) if any(i.world for i in instances) else {}
+    seeds = seeds_for(config) if any(i.world for i in instances) else {}
     ctx = CheckContext(seeds, load_policy(config.validators_dir)) if seeds else None
     sheet = audit_sheet(instances, sample, seed, ctx, str(path))
     if out is None:
