@@ -321,6 +321,9 @@ from factory.world import commands as world_commands  # noqa: E402
 sandbox_app = typer.Typer(help="Run untrusted (model-written) tool code in the bubblewrap sandbox.", no_args_is_help=True)
 sandbox_app.command("run")(command(world_commands.sandbox_run))
 app.add_typer(sandbox_app, name="sandbox")
+seed_app = typer.Typer(help="Seeds written by a model (run only in the sandbox).", no_args_is_help=True)
+seed_app.command("new")(command(world_commands.seed_new))
+app.add_typer(seed_app, name="seed")
 
 
 if __name__ == "__main__":  # pragma: no cover
