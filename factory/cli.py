@@ -84,9 +84,9 @@ def domains(
     """List the seed domains (offline generation works for these) with their tool counts."""
     from rich.table import Table
 
-    from factory.seeds import load_seeds
+    from factory.seeds import seeds_for
 
-    seeds = load_seeds(settings().seeds_dir)
+    seeds = seeds_for(settings())
     if check:
         from factory.seed_checks import library_pool, seed_problems
 
@@ -277,11 +277,11 @@ def audit(
     from factory.checks.context import CheckContext
     from factory.checks.policy import load_policy
     from factory.export import load_instances
-    from factory.seeds import load_seeds
+    from factory.seeds import seeds_for
 
     config = settings()
     instances = load_instances(_dataset_dir(path))
-    seeds = load_seeds(config.seeds_dir) if any(i.world for i in instances) else {}
+    seeds = seeds_for(config) if any(i.world for i in instances) else {}
     ctx = CheckContext(seeds, load_policy(config.validators_dir)) if seeds else None
     sheet = audit_sheet(instances, sample, seed, ctx, str(path))
     if out is None:
@@ -321,6 +321,9 @@ from factory.world import commands as world_commands  # noqa: E402
 sandbox_app = typer.Typer(help="Run untrusted (model-written) tool code in the bubblewrap sandbox.", no_args_is_help=True)
 sandbox_app.command("run")(command(world_commands.sandbox_run))
 app.add_typer(sandbox_app, name="sandbox")
+seed_app = typer.Typer(help="Seeds written by a model (run only in the sandbox).", no_args_is_help=True)
+seed_app.command("new")(command(world_commands.seed_new))
+app.add_typer(seed_app, name="seed")
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -44,6 +44,12 @@ class Settings(BaseModel):
     max_retries: int = 4
     max_endpoint_failures: int = 5  # endpoint failures in a row that stop a run
     stage_models: dict[str, str] = {}  # generation stage → another model than the run's (factory.stages)
+    # Model-written seeds (`factory seed new`), run only in the sandbox; default: <output_dir>/seeds.
+    generated_seeds_dir: Path | None = None
+
+    @property
+    def generated_seeds_path(self) -> Path:
+        return self.generated_seeds_dir if self.generated_seeds_dir is not None else self.output_dir / "seeds"
 
 
 def _file_settings(cwd: Path) -> dict[str, Any]:

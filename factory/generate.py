@@ -29,7 +29,7 @@ from factory.records import GenerateConfig, Instance, Manifest, Reject, content_
 from factory.runs import RunDir, outcome_rows
 from factory.seeds import (
     Seed,
-    load_library,
+    library_for,
     load_seeds,
     resolve_domain,
     slugify,
@@ -97,10 +97,11 @@ def generate(
     """Run (or resume) generation; raises RunError when n instances cannot be reached.
     `on_attempt(kept, tried, note)` follows progress; the note tells model calls and cost."""
     validate_config(config)
-    broken = load_library(settings.seeds_dir).broken_named(config.domain)
+    library = library_for(settings)
+    broken = library.broken_named(config.domain)
     if broken is not None:  # asked for by name: its load error is the answer, not a skip
         raise broken
-    seeds = load_seeds(settings.seeds_dir)
+    seeds = library.seeds or load_seeds(settings.seeds_dir)
     with_model = config.generator != OFFLINE
     match = None if config.domain.strip().lower() == ALL_DOMAINS else resolve_domain(config.domain, seeds)
     if with_model and match is None and config.domain.strip().lower() != ALL_DOMAINS:

@@ -12,6 +12,7 @@ import warnings
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import Levenshtein
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -86,19 +87,38 @@ def _import_toolbox(slug: str, path: Path) -> Toolbox:
     return toolbox
 
 
-def load_seed(path: Path) -> Seed:
-    """Load and check one seed folder; every problem is a SeedError naming file and field."""
-    slug = path.name
+def scenario_of(path: Path) -> SeedScenario:
+    """The checked contents of a seed folder's seed.toml."""
     manifest = path / "seed.toml"
     if not manifest.is_file():
         raise SeedError(f"{path}: missing seed.toml")
     try:
-        scenario = SeedScenario(**tomllib.loads(manifest.read_text()))
+        return SeedScenario(**tomllib.loads(manifest.read_text(encoding="utf-8")))
     except tomllib.TOMLDecodeError as exc:
         raise SeedError(f"{manifest}: invalid TOML: {exc}") from exc
     except ValidationError as exc:
         problems = "; ".join(f"field {'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
         raise SeedError(f"{manifest}: {problems}") from exc
+    except TypeError as exc:  # a top level that is not a table of fields
+        raise SeedError(f"{manifest}: {exc}") from exc
+
+
+def model_written(path: Path) -> bool:
+    """A seed folder a model wrote (it carries the manifest of `factory seed new`): its code
+    runs only in the sandbox."""
+    return (path / "manifest.json").is_file()
+
+
+def load_seed(path: Path, *, sandboxed: bool = False) -> Seed:
+    """Load and check one seed folder; every problem is a SeedError naming file and field.
+    A model-written seed (`sandboxed`, or a folder with manifest.json) is loaded through the
+    sandbox and never imported here (factory.world.sandboxed_seed)."""
+    if sandboxed or model_written(path):
+        from factory.world.sandboxed_seed import load_sandboxed_seed
+
+        return load_sandboxed_seed(path)
+    slug = path.name
+    scenario = scenario_of(path)
     code = path / "toolbox.py"
     if not code.is_file():
         raise SeedError(f"{path}: missing toolbox.py")
@@ -151,20 +171,68 @@ def _declared_domain(folder: Path) -> str | None:
 
 
 @cache
-def load_library(seeds_dir: Path) -> SeedLibrary:
+def load_library(seeds_dir: Path, sandboxed: bool = False) -> SeedLibrary:
     """Every seed folder under `seeds_dir`, in name order. A seed that fails to load is kept
-    aside with its error and a warning, so one broken seed does not block the others."""
+    aside with its error and a warning, so one broken seed does not block the others.
+    `sandboxed`: the folder holds model-written seeds, loaded only through the sandbox; where
+    no sandbox can be had, none of them is used, and one warning says so."""
     if not seeds_dir.is_dir():
         raise SeedError(f"seed folder {seeds_dir} does not exist; set FACTORY_SEEDS_DIR to a folder of seeds "
                         "(see seeds/README.md)")
     seeds, broken = {}, {}
-    for folder in sorted(p for p in seeds_dir.iterdir() if p.is_dir() and (p / "seed.toml").exists()):
+    folders = sorted(p for p in seeds_dir.iterdir() if p.is_dir() and (p / "seed.toml").exists())
+    if folders and (sandboxed or any(model_written(p) for p in folders)):
+        from factory.world.bubblewrap import unavailable_reason
+
+        reason = unavailable_reason()
+        if reason:
+            written = [p for p in folders if sandboxed or model_written(p)]
+            error = SeedError(f"model-written seed not used: no sandbox here ({reason}); its code never runs "
+                              "outside the sandbox")
+            broken.update({p.name: BrokenSeed(p.name, _declared_domain(p), error) for p in written})
+            warnings.warn(FactoryWarning(
+                f"{len(written)} model-written seed(s) in {seeds_dir} not used ({', '.join(p.name for p in written)}): "
+                f"no sandbox here ({reason}); their code never runs outside the sandbox"), stacklevel=2)
+            folders = [p for p in folders if p.name not in broken]
+    for folder in folders:
         try:
-            seeds[folder.name] = load_seed(folder)
+            seeds[folder.name] = load_seed(folder, sandboxed=sandboxed)
         except SeedError as exc:
             broken[folder.name] = BrokenSeed(folder.name, _declared_domain(folder), exc)
             warnings.warn(FactoryWarning(f"seed {folder.name} skipped: {exc}"), stacklevel=2)
     return SeedLibrary(seeds, broken)
+
+
+def library_for(settings: Any) -> SeedLibrary:
+    """The seeds a command uses: the trusted seeds (`seeds_dir`) and the model-written ones
+    (`generated_seeds_dir`, when that folder exists), run only in the sandbox. A model-written
+    seed whose slug or domain a trusted seed already has is left out, with why."""
+    trusted = load_library(settings.seeds_dir) if settings.seeds_dir.is_dir() else SeedLibrary({}, {})
+    extra = settings.generated_seeds_path
+    if extra is None or not extra.is_dir() or extra.resolve() == settings.seeds_dir.resolve():
+        return trusted
+    written = load_library(extra.resolve(), True)
+    seeds, broken = dict(trusted.seeds), dict(trusted.broken)
+    domains = {_norm(s.domain) for s in seeds.values()}
+    for slug, seed in written.seeds.items():
+        if slug in seeds or slug in broken or _norm(seed.domain) in domains:
+            broken[slug] = BrokenSeed(slug, seed.domain, SeedError(
+                f"model-written seed {seed.path} not used: a seed of {settings.seeds_dir} has its name or domain"))
+            warnings.warn(FactoryWarning(f"seed {seed.path} skipped: {broken[slug].error}"), stacklevel=2)
+            continue
+        seeds[slug] = seed
+        domains.add(_norm(seed.domain))
+    for slug, b in written.broken.items():
+        broken.setdefault(slug, b)
+    return SeedLibrary(seeds, broken)
+
+
+def seeds_for(settings: Any) -> dict[str, Seed]:
+    """`library_for(settings).seeds`; none at all is an error (as `load_seeds`)."""
+    library = library_for(settings)
+    if library.seeds:
+        return library.seeds
+    return load_seeds(settings.seeds_dir)  # raises the error that says what is missing
 
 
 def load_seeds(seeds_dir: Path) -> dict[str, Seed]:

@@ -27,7 +27,7 @@ from factory.errors import RunError
 from factory.export import load_instances
 from factory.records import CheckResult, Instance
 from factory.runs import RunDir
-from factory.seeds import load_library
+from factory.seeds import library_for
 
 
 @dataclass(frozen=True)
@@ -91,7 +91,7 @@ class Checker:
 
     def __init__(self, settings: Settings, embeddings: EmbeddingCache, all_checks: bool = False):
         self.settings, self.all_checks = settings, all_checks
-        self.seeds = load_library(settings.seeds_dir).seeds if settings.seeds_dir.is_dir() else {}
+        self.seeds = library_for(settings).seeds
         self.slugs = {seed.domain: slug for slug, seed in self.seeds.items()}
         self.embeddings = embeddings
         self.contexts: dict[tuple[str | None, str | None], CheckContext] = {}

@@ -144,8 +144,8 @@ def _coherent_problems(instance: Instance, ctx: CheckContext) -> list[str]:
 
 
 def _no_op_problems(instance: Instance, ctx: CheckContext) -> list[str]:
-    if instance.world is None:
-        return []
+    if instance.world is None or any(t not in ctx.seeds for t in instance.world.toolboxes):
+        return []  # the execution check says which seed is missing
     before = Simulator(ctx.seeds, instance.world).snapshot()
     problems = []
     for step in instance.trace.steps:

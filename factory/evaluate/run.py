@@ -178,9 +178,9 @@ def _static(request: EvalRequest, instances: list[Instance], folder: Path, setti
 
 def _seeds_for(instances: list[Instance], settings: Settings) -> dict[str, Any] | None:
     """The seeds that re-run these instances' worlds (None: no instance has one, as imported data)."""
-    from factory.seeds import load_seeds
+    from factory.seeds import seeds_for
 
-    return load_seeds(settings.seeds_dir) if any(i.world for i in instances) else None
+    return seeds_for(settings) if any(i.world for i in instances) else None
 
 
 def _scored_file(request: EvalRequest, path: Path, tasks: list, known: set[int], info: dict[str, Any],

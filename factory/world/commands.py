@@ -47,3 +47,49 @@ def sandbox_run(
         raise FactoryError(f"{function} failed: {outcome.message}")
     value = outcome.values[0] if len(outcome.values) == 1 else outcome.values
     print(json.dumps(value, ensure_ascii=False))
+
+
+def seed_new(
+    domain: Annotated[str, typer.Argument(help="The domain to write a seed for, e.g. \"Marine Biology\".")],
+    model: Annotated[Optional[str], typer.Option("--model", help="The model that writes the toolbox (default FACTORY_MODEL).")] = None,
+    api_base: Annotated[Optional[str], typer.Option("--api-base", help="OpenAI-compatible endpoint of the model, e.g. http://localhost:8000/v1.")] = None,
+    rounds: Annotated[int, typer.Option("--rounds", help="Rounds of writing: the first answer, then repairs of what the vetting found.")] = 3,
+    out: Annotated[Optional[Path], typer.Option("--out", help="Folder of model-written seeds (default generated/seeds, or FACTORY_GENERATED_SEEDS_DIR).")] = None,
+    max_tokens: Annotated[int, typer.Option("--max-tokens", help="Longest answer the model may write.")] = 12000,
+    temperature: Annotated[float, typer.Option("--temperature", help="The model's sampling temperature.")] = 0.2,
+    timeout: Annotated[Optional[float], typer.Option("--timeout", help="Seconds for a whole model request (default 120).")] = None,
+) -> None:
+    """Have a model write a seed (seed.toml, toolbox.py), vet it in the sandbox, repair, and save it.
+
+    The toolbox is model-written code: it runs only in the sandbox, here and whenever `factory generate --domain DOMAIN` uses it afterwards. Tools that still fail after the last round are dropped, with the reason in manifest.json.
+    """
+    from factory.config import load_settings
+    from factory.lm.client import LMClient
+    from factory.lm.settings import lm_settings
+    from factory.seed_writer import read_prompts, write_seed
+
+    settings = load_settings({"model": model, "api_base": api_base, "timeout": timeout})
+    if not settings.model:
+        raise ConfigError("factory seed new needs a model: --model NAME (and --api-base URL for your own server)")
+    client = LMClient(lm_settings(settings, model=settings.model, temperature=temperature, max_tokens=max_tokens))
+    client.check()
+    folder = out or settings.generated_seeds_path
+
+    def progress(round_: int, found) -> None:
+        state = "clean" if found.clean else f"{len(found.messages())} problem(s)"
+        typer.echo(f"round {round_}: {state}", err=True)
+
+    try:
+        written = write_seed(domain, client, read_prompts(settings.prompts_dir), settings.seeds_dir, folder,
+                             rounds=rounds, model=settings.model, on_round=progress)
+    finally:
+        client.close()
+    vetting = written.manifest["vetting"]
+    typer.echo(f"saved {written.folder} after {written.rounds} round(s): {len(vetting['tools_run'])} tools, "
+               f"{len(written.dropped_tools)} dropped, {len(vetting['declaration_problems'])} declaration problem(s), "
+               f"{len(vetting['chains'])} chain(s) composed")
+    for name, why in written.dropped_tools.items():
+        typer.echo(f"dropped {name}: {why}")
+    for problem in vetting["declaration_problems"] + vetting["dropped_declarations"]:
+        typer.echo(f"note: {problem}")
+    typer.echo(f"generate with: factory generate --domain \"{written.manifest['domain']}\"")

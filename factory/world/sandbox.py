@@ -162,14 +162,22 @@ class Sandbox:
         return copy.deepcopy(self._world.state)
 
     def call(self, function: str, arguments: dict[str, Any], returns: Sequence[str] | None = None,
-             *, timeout: float | None = None) -> CallOutcome:
+             *, timeout: float | None = None, world: int | str | None = None,
+             state: dict[str, Any] | None = None) -> CallOutcome:
         """Call `function` with JSON `arguments`; `returns` are the declared types (default: the
-        function's own annotation, read inside the sandbox)."""
+        function's own annotation, read inside the sandbox). With `world` (a seed, as for
+        `open_world`), the call runs in that world with `state` (default: its base state), in
+        the same round trip."""
         started = time.perf_counter()
+        seed = None if world is None else f"{self.slug}:{world}" if isinstance(world, int) else world
         try:
             declared = list(returns) if returns is not None else self._returns_of(function)
-            reply = self._request(CallRequest(id=0, function=function, arguments=arguments),
+            if seed is not None:
+                self._world, self._world_stale = None, False  # the request carries its world
+            reply = self._request(CallRequest(id=0, function=function, arguments=arguments, world=seed, state=state),
                                   timeout or self.limits.wall_seconds)
+            if seed is not None:
+                self._world = WorldRequest(id=0, seed=seed, state=copy.deepcopy(state) if state is not None else {})
         except SandboxFailure as exc:
             return self._failed(str(exc), started)
         if reply.status == "tool_error":
@@ -181,6 +189,10 @@ class Sandbox:
             return self._failed(problem, started)
         self._keep_state(reply)
         return CallOutcome(status="ok", values=values, state=self.state, seconds=time.perf_counter() - started)
+
+    def ask(self, request: Request) -> Any:
+        """The `data` of a declare, tables, holds, facts or rebuild request; SandboxFailure when it fails."""
+        return self._request(request, self.limits.wall_seconds).data
 
     def _failed(self, reason: str, started: float) -> CallOutcome:
         self._world_stale = self._world is not None  # undo whatever the failed call changed

@@ -40,9 +40,54 @@ class WorldRequest(Request):
 
 
 class CallRequest(Request):
+    """Call a function; with `world`, first make the world of that seed active in `state`
+    (one round trip per call for a caller that keeps the state itself)."""
+
     op: Literal["call"] = "call"
     function: str
     arguments: dict[str, Any]
+    world: str | None = None
+    state: dict[str, Any] | None = None
+
+
+class DeclareRequest(Request):
+    """Everything a toolbox declares that is data: each tool's asks, gives, groups, sense
+    rules, requires and tags; bridges, internal kinds, written_as templates, conditions, and
+    which kinds have value generators and facts. Declarations that are code (a `sensible`
+    rule, a `written_as` function of the toolbox) are listed as dropped, with the reason."""
+
+    op: Literal["declare"] = "declare"
+
+
+class TablesRequest(Request):
+    """The literal values, joint values and facts of the world of `seed`."""
+
+    op: Literal["tables"] = "tables"
+    seed: str
+
+
+class HoldsRequest(Request):
+    """Which declared conditions hold in the world of `seed` with `state`."""
+
+    op: Literal["holds"] = "holds"
+    seed: str
+    state: dict[str, Any]
+
+
+class FactsRequest(Request):
+    """What one value of `kind` implies (facts_about), in the world of `seed`."""
+
+    op: Literal["facts"] = "facts"
+    seed: str
+    kind: str
+    value: Any
+
+
+class RebuildRequest(Request):
+    """Build the world of `seed` twice afresh and say whether the builds agree (determinism)."""
+
+    op: Literal["rebuild"] = "rebuild"
+    seed: str
 
 
 class FunctionReturns(BaseModel):
@@ -72,3 +117,4 @@ class Reply(BaseModel):
     names: list[str] | None = None
     functions: list[FunctionReturns] | None = None
     specs: list[SpecReply] | None = None
+    data: Any = None  # the answer of declare, tables, holds, facts and rebuild requests

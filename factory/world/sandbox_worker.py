@@ -128,6 +128,10 @@ class Worker:
             inspect.signature(fn).bind(**request["arguments"])
         except TypeError as exc:
             return {"status": "failed", "message": f"bad arguments: {exc}"}
+        if request.get("world") is not None:
+            opened = self.open_world({"seed": request["world"], "state": request.get("state")})
+            if opened["status"] != "ok":
+                return opened
         if self.toolbox is not None and self.world is None:
             return {"status": "failed", "message": "no world is open (open one before calling a tool)"}
         budget_cpu(self.limits["cpu_seconds"])
@@ -144,8 +148,123 @@ class Worker:
     def state(self) -> dict[str, Any] | None:
         return self.world.state if self.world is not None else None
 
+    # Declarations and tables, as data for the host (factory.world.sandboxed_seed).
+
+    def _toolbox(self) -> Toolbox:
+        if self.toolbox is None:
+            raise ValueError("the code defines no `toolbox = Toolbox()`")
+        return self.toolbox
+
+    def _base(self, seed: str) -> World:
+        """The base world of `seed`, built once; the active world is left alone."""
+        toolbox = self._toolbox()
+        if seed not in self.worlds:
+            if toolbox.build_world is None:
+                raise ValueError("the code registers no world builder (@toolbox.world)")
+            budget_cpu(self.limits["cpu_seconds"])
+            built = toolbox.build_world(random.Random(seed))
+            if not isinstance(built, World):
+                raise ValueError(f"the world builder returned a {type(built).__name__}, not a World")
+            self.worlds[seed] = built
+        return self.worlds[seed]
+
+    def declare(self, request: dict[str, Any]) -> dict[str, Any]:
+        toolbox = self._toolbox()
+        dropped: list[str] = []
+        tools = {}
+        for name, entry in toolbox.tools.items():
+            sense = []
+            for rule in entry.sense:
+                data = rule_data(rule)
+                if data is None:
+                    label = getattr(rule, "name", type(rule).__name__)
+                    dropped.append(f"{name}: sense rule {label!r} is code (sensible); a model-written toolbox keeps "
+                                   "only distinct, within, around, trip and together")
+                else:
+                    sense.append(data)
+            tools[name] = {"asks": list(entry.asks), "gives": [[list(k), list(v)] for k, v in entry.gives.items()],
+                           "groups": dict(entry.groups), "sense": sense, "requires": list(entry.requires),
+                           "tags": list(entry.tags)}
+        written = {}
+        for kind, template in toolbox.written.items():
+            if isinstance(template, str):
+                written[kind] = {"template": template}
+            elif callable(template) and getattr(template, "__module__", None) in SHARED_WRITERS:
+                written[kind] = {"function": f"{template.__module__}:{getattr(template, '__name__', '')}"}
+            else:
+                dropped.append(f"written_as({kind!r}) is a function of the toolbox; a model-written toolbox keeps "
+                               "only string templates (and the factory's own functions)")
+        conditions = [{"name": c.name, "broken_state": c.broken_state, "fix_tool": c.fix_tool,
+                       "fix_arguments": c.fix_arguments, "free": list(c.free), "context": c.context, "says": c.says}
+                      for c in toolbox.conditions.values()]
+        data = {"tools": tools, "bridges": sorted(toolbox.bridges), "internal": sorted(toolbox.internal),
+                "written": written, "conditions": conditions, "values": list(toolbox.values),
+                "joint": [list(kinds) for kinds in toolbox.joint_values], "facts": list(toolbox.facts),
+                "world": toolbox.build_world is not None, "dropped": dropped}
+        return {"status": "ok", "data": data}
+
+    def tables(self, request: dict[str, Any]) -> dict[str, Any]:
+        toolbox = self._toolbox()
+        base = self._base(request["seed"])
+        budget_cpu(self.limits["cpu_seconds"])
+        values = {kind: list(fn(base)) for kind, fn in toolbox.values.items()}
+        joint = [[list(kinds), [list(t) for t in fn(base)]] for kinds, fn in toolbox.joint_values.items()]
+        facts = []
+        for kind, fn in toolbox.facts.items():
+            seen = set()
+            for key, drawn in values.items():
+                if key != kind and key.split("/")[0] != kind:
+                    continue
+                for value in drawn:
+                    if isinstance(value, (str, int, float)) and (type(value), value) not in seen:
+                        seen.add((type(value), value))
+                        facts.append([kind, value, fn(base, value)])
+        return {"status": "ok", "data": {"values": values, "joint": joint, "facts": facts}}
+
+    def holds(self, request: dict[str, Any]) -> dict[str, Any]:
+        toolbox = self._toolbox()
+        base = self._base(request["seed"])
+        probe = dataclasses.replace(base, state=copy.deepcopy(request["state"]))
+        budget_cpu(self.limits["cpu_seconds"])
+        holding, errors = [], {}
+        for name, condition in toolbox.conditions.items():
+            try:
+                if condition.holds(probe):
+                    holding.append(name)
+            except Exception as exc:
+                errors[name] = failure(exc, self.code_path)
+        return {"status": "ok", "data": {"holding": holding, "errors": errors}}
+
+    def facts(self, request: dict[str, Any]) -> dict[str, Any]:
+        describe = self._toolbox().facts.get(request["kind"])
+        base = self._base(request["seed"])
+        budget_cpu(self.limits["cpu_seconds"])
+        try:
+            found = describe(base, request["value"]) if describe is not None else None
+        except Exception:  # an unknown value implies nothing; the tools themselves reject it
+            found = None
+        return {"status": "ok", "data": found or {}}
+
+    def rebuild(self, request: dict[str, Any]) -> dict[str, Any]:
+        toolbox = self._toolbox()
+        builds = []
+        for _ in range(2):
+            budget_cpu(self.limits["cpu_seconds"])
+            built = toolbox.build_world(random.Random(request["seed"]))
+            if not isinstance(built, World):
+                return {"status": "failed", "message": f"the world builder returned a {type(built).__name__}, not a World"}
+            builds.append(built)
+        first, second = builds
+        same_state = first.state == second.state
+        same_world = repr(first) == repr(second)
+        values = [{kind: fn(w) for kind, fn in toolbox.values.items()} for w in builds]
+        return {"status": "ok", "data": {"same_state": same_state, "same_world": same_world,
+                                         "same_values": values[0] == values[1]}}
+
     def handle(self, request: dict[str, Any]) -> dict[str, Any]:
-        handlers = {"load": self.load, "describe": self.describe, "world": self.open_world, "call": self.call}
+        handlers = {"load": self.load, "describe": self.describe, "world": self.open_world, "call": self.call,
+                    "declare": self.declare, "tables": self.tables, "holds": self.holds, "facts": self.facts,
+                    "rebuild": self.rebuild}
         try:
             reply = handlers[request["op"]](request)
         except MemoryError:
@@ -159,6 +278,23 @@ class Worker:
         reply["id"] = request["id"]
         reply["cpu"] = cpu_used()
         return reply
+
+
+SHARED_WRITERS = ("factory.gazetteer",)  # modules whose functions the host may use as written_as
+
+
+def rule_data(rule: Any) -> dict[str, Any] | None:
+    """A declarative sense rule as data; None for a rule that is code (`sensible`)."""
+    kind = getattr(rule, "kind", None)
+    if kind in ("distinct", "together"):
+        return {"kind": kind, "params": list(rule.params)}
+    if kind == "within":
+        return {"kind": kind, "param": rule.param, "low": rule.low, "high": rule.high}
+    if kind == "around":
+        return {"kind": kind, "param": rule.param, "before": rule.before, "after": rule.after}
+    if kind == "trip":
+        return {"kind": kind, "start": list(rule.start), "end": list(rule.end), "mode": rule.mode}
+    return None
 
 
 def encode(reply: dict[str, Any], to_json: Any) -> bytes:

@@ -127,7 +127,12 @@ class Simulator:
         # A call means the same whatever order its arguments were written in.
         arguments = {p.name: arguments[p.name] for p in spec.parameters if p.name in arguments}
         world = self.world_of(spec.toolbox)
-        return self._run_seed(spec, arguments, world) if world is not None else self._simulated(spec, arguments)
+        if world is None:
+            return self._simulated(spec, arguments)
+        seed = self.seeds[spec.toolbox or ""]
+        if getattr(seed, "sandboxed", False):  # model-written code: only ever in the sandbox
+            return seed.run(world, spec, arguments)
+        return self._run_seed(spec, arguments, world)
 
     def _simulated(self, spec: ToolSpec, arguments: dict[str, Any]) -> ToolResult:
         """A tool without an implementation: its recorded answer, a model's, or the typed mock's."""

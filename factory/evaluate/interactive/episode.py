@@ -218,9 +218,9 @@ def score_episode(instance: Instance, episode: Episode) -> tuple[dict[str, float
 
 def _load_seeds() -> dict[str, Any]:
     from factory.config import load_settings
-    from factory.seeds import load_seeds
+    from factory.seeds import seeds_for
 
-    return load_seeds(load_settings().seeds_dir)
+    return seeds_for(load_settings())
 
 
 def run_one(
