@@ -23,7 +23,8 @@ from factory.records import Chain, GenerateConfig, ToolSpec, WorldSetup, parse_s
 from factory.scenarios import SCENARIO_WEIGHTS, StateFixes, tool_to_withhold
 from factory.seeds import Seed
 
-SHAPE_TRIES = 6  # shapes tried per attempt before the attempt is rejected as unfillable
+FILL_TRIES = 4  # seeds and scenarios tried per attempt for the drawn shape
+TOOL_TRIES = 3  # tool draws per seed and scenario
 
 
 @dataclass
@@ -87,37 +88,45 @@ class SeedComposer:
         sims = ctx.embeddings.tools(tools) @ ctx.embeddings.vectors([f"{seed.domain}: {s}" for s in subs]).T
         return {t.name: subs[int(np.argmax(row))] for t, row in zip(tools, sims, strict=True)}
 
-    def _scenario(self, seed: Seed, rng: random.Random) -> str:
-        """Draw a scenario among those this seed and the depth bounds make possible."""
+    def _scenario(self, seed: Seed, rng: random.Random, nested: bool = True) -> str:
+        """Draw a scenario among those this seed and the drawn shape make possible (withholding
+        a tool needs a chain that nests)."""
         possible = {
             "plain": True,
             "canonicalisation": any("canonicalise" in e.tags for e in seed.toolbox.tools.values()),
             "state_dependency": bool(seed.toolbox.conditions),
-            "insufficient_information": self.config.max_depth >= 2 and bool(self.pool((seed.slug,)).links),
+            "insufficient_information": nested and bool(self.pool((seed.slug,)).links),
             "cross_domain": bool(self.partners[seed.slug]),
         }
         names = [s for s in SCENARIO_WEIGHTS if possible[s]]
         return rng.choices(names, weights=[SCENARIO_WEIGHTS[s] for s in names])[0]
 
     def compose(self, rng: random.Random, attempt: int) -> Composed | NotComposed:
-        seed = self.targets[0] if len(self.targets) == 1 else rng.choice(self.targets)
-        scenario = self._scenario(seed, rng)
-        toolboxes = [seed.slug]
-        if scenario == "cross_domain":
-            toolboxes.append(rng.choice(self.partners[seed.slug]))
-        pool = self.pool(tuple(toolboxes))
-        allowed, accept = self._constraints(seed, scenario, toolboxes)
-        rows = [row for row in self.shape_rows if row[1] <= len(pool.specs)]
-        for _ in range(SHAPE_TRIES if rows else 0):
-            n, edges = parse_shape(sample_shape(rng, rows))
-            if scenario == "insufficient_information" and not edges:
+        """Draw one shape, then fill it: several tool draws per seed and scenario, and several
+        seeds and scenarios. Drawing another shape after a failed fill would favour the shapes
+        that are easy to fill over the drawn mix; keeping the shape keeps the run's shapes
+        close to it."""
+        if not self.shape_rows:
+            return NotComposed("compose: no shape fits the depth bounds")
+        shape = sample_shape(rng, self.shape_rows)
+        n, edges = parse_shape(shape)
+        for _ in range(FILL_TRIES):
+            seed = self.targets[0] if len(self.targets) == 1 else rng.choice(self.targets)
+            scenario = self._scenario(seed, rng, nested=bool(edges))
+            toolboxes = [seed.slug]
+            if scenario == "cross_domain":
+                toolboxes.append(rng.choice(self.partners[seed.slug]))
+            pool = self.pool(tuple(toolboxes))
+            if n > len(pool.specs):
                 continue
-            chain = compose(pool, n, edges, rng, allowed=allowed, accept=accept)
-            if chain is not None and (scenario != "cross_domain" or self._crosses(chain)):
-                composed = self._finish(seed, chain, toolboxes, scenario, rng)
-                if composed is not None:
-                    return composed
-        return NotComposed(f"compose: no {seed.slug} tools fit the drawn shapes ({scenario})")
+            allowed, accept = self._constraints(seed, scenario, toolboxes)
+            for _ in range(TOOL_TRIES):
+                chain = compose(pool, n, edges, rng, allowed=allowed, accept=accept)
+                if chain is not None and (scenario != "cross_domain" or self._crosses(chain)):
+                    composed = self._finish(seed, chain, toolboxes, scenario, rng)
+                    if composed is not None:
+                        return composed
+        return NotComposed(f"compose: the drawn shape {shape} could not be filled")
 
     def _crosses(self, chain: Chain) -> bool:
         """A cross-domain chain passes a value from one seed to another (through a bridge)."""
