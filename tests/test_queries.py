@@ -61,6 +61,18 @@ def test_a_value_described_twice_is_that_thing_the_second_time(weather):
         assert text.count("hottest city in Japan") == 1 and "that city" in text
 
 
+def test_a_day_is_not_that_day_when_another_day_was_stated_in_between():
+    """A due date asked for, then a literal day, then the due date again: "that day" would
+    point at the wrong one, so the due date is described again."""
+    library = load_seeds(Path(resource_dir("seeds")))["library_science"]
+    code = ('data0, data1 = checkout_book(isbn="9781644679876")\n'
+            'data2, data3 = reserve_reading_room(branch="Edinburgh Old Town Branch", start="2025-07-09T12:00")\n'
+            'data4, data5 = get_branch_hours(branch="Edinburgh Old Town Branch", date=data1)\n')
+    for k in range(10):
+        text = word(code, library, k)["template"]
+        assert "that day" not in text, text
+
+
 def test_a_canonicalised_value_is_named_as_the_user_says_it(weather):
     code = ('data0 = resolve_forecast_date(expression="next saturday")\n'
             'data1, data2 = get_uv_index(city="Lyon", date=data0)\n')

@@ -85,10 +85,26 @@ def _subjects(instance: Instance, index: int, memo: dict[int, dict[str, set]]) -
     return memo[index]
 
 
+def _about_value(instance: Instance, ref: str, memo: dict[int, dict[str, set]]) -> dict[str, set]:
+    """What a nested value is about: its call's subjects, and the call's other outputs of other
+    kinds (the hottest city returned beside its temperature)."""
+    producer = instance.chain.producers()[ref]
+    about = {kind: set(values) for kind, values in _subjects(instance, producer, memo).items()}
+    call, spec = instance.chain.calls[producer], instance.tool(instance.chain.calls[producer].tool)
+    step = next((s for s in instance.trace.steps if s.call == producer), None)
+    if spec is None or step is None:
+        return about
+    kinds = dict(zip(call.outputs, (out.kind for out in spec.returns), strict=False))
+    for var, kind in kinds.items():
+        value = step.outputs.get(var)
+        if var != ref and kind and kind != kinds.get(ref) and isinstance(value, (str, int, float)):
+            about.setdefault(kind, set()).add(value)
+    return about
+
+
 def _together_problem(instance: Instance, index: int, params: tuple[str, ...], memo: dict[int, dict[str, set]]) -> str | None:
     call = instance.chain.calls[index]
-    producers = instance.chain.producers()
-    nested = [(p, _subjects(instance, producers[call.arguments[p].ref], memo)) for p in params
+    nested = [(p, _about_value(instance, call.arguments[p].ref, memo)) for p in params
               if isinstance(call.arguments.get(p), Ref)]
     for i, (p, a) in enumerate(nested):
         for q, b in nested[i + 1:]:

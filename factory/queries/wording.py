@@ -67,6 +67,8 @@ class Wording:
     said: dict[tuple[str, ...], str] = field(default_factory=dict)  # described outputs → short noun
     days: list[str] = field(default_factory=list)  # literal dates stated so far
     nouns: Counter = field(default_factory=Counter)  # short noun → how many things were called so
+    dated: bool = False  # an output of kind date was described or asked for
+    timed: bool = False  # a literal date and time was stated
 
     def __post_init__(self) -> None:
         self.producers = self.chain.producers()
@@ -115,8 +117,9 @@ class Wording:
     def _literal(self, index: int, name: str, value: object) -> str:
         spec = self.specs[self.chain.calls[index].tool]
         param = spec.param(name)
+        self.timed = self.timed or (param is not None and param.kind == "datetime")
         if param is not None and param.kind == "date" and isinstance(value, str):
-            if self.days == [value]:
+            if self.days == [value] and not self.dated:
                 return "that day"  # the one date already stated, not repeated in another form
             if value not in self.days:
                 self.days.append(value)
@@ -145,8 +148,9 @@ class Wording:
         call = self.chain.calls[index]
         spec = self.specs[call.tool]
         outputs = [spec.returns[call.outputs.index(v)] for v in variables]
-        if variables in self.said and self.nouns[self.said[variables]] == 1:
-            return f"that {self.said[variables]}"
+        dated = any(o.kind == "date" for o in outputs)
+        if variables in self.said and self.nouns[self.said[variables]] == 1 and not (dated and (self.days or self.timed)):
+            return f"that {self.said[variables]}"  # a date is not "that day" once a literal date was stated too
         entry = self.entries.get(call.tool)
         names = frozenset(o.name for o in outputs)
         texts = next((t for key, t in entry.gives.items() if frozenset(key) == names), ()) if entry else ()
@@ -159,6 +163,7 @@ class Wording:
             noun = noun_of(outputs)
             self.said[variables] = noun
             self.nouns[noun] += 1
+            self.dated = self.dated or dated
         return text
 
     def _fallback_description(self, index: int, output: Output) -> str:
@@ -180,9 +185,11 @@ class Wording:
         for var in call.outputs:  # what an asked call returns is "that booking" from now on
             key = (var,)
             if key not in self.said:
-                noun = noun_of([self.specs[call.tool].returns[call.outputs.index(var)]])
+                output = self.specs[call.tool].returns[call.outputs.index(var)]
+                noun = noun_of([output])
                 self.said[key] = noun
                 self.nouns[noun] += 1
+                self.dated = self.dated or output.kind == "date"
         return tidy(text)
 
     def _fallback_ask(self, index: int) -> str:

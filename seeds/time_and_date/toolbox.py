@@ -864,7 +864,9 @@ def is_public_holiday(date: Day, country: HolidayCountry) -> tuple[bool, str]:
           "count the business days between {start} and {end} in {country}",
           "I have a job in {country} that runs between {start} and {end}. How many working days is that?",
           "between {start} and {end}, how many working days does {country} have?"),
-    sense=(distinct("start", "end"), sensible("a period a person counts working days over", ("start", "end"), _short_period)),
+    # the tool takes either order, but a person names the earlier day first
+    sense=(distinct("start", "end"), sensible("a period a person counts working days over", ("start", "end"), _short_period),
+           sensible("the period runs backwards", ("start", "end"), lambda a: str(a["start"]) < str(a["end"]))),
 )
 def count_business_days(start: Day, end: Day, country: Country) -> int:
     """Count the business days (Monday to Friday, not public holidays) between two dates, both included.

@@ -735,7 +735,7 @@ def get_uv_index(city: CityName, date: Day) -> tuple[float, str]:
 @toolbox.tool(
     asks=("how windy will it be in {city} on {date}?", "get the wind forecast for {city} on {date}",
           "which way will the wind blow in {city} on {date}, and how hard?"),
-    gives={"wind_speed_kmh": ("the average wind speed in {city} on {date}", "the wind in {city} on {date}")},
+    gives={"wind_speed_kmh": ("the average wind speed in {city} on {date}", "the forecast wind speed in {city} on {date}")},
 )
 def get_wind_forecast(city: CityName, date: Day) -> tuple[WindKmh, str]:
     """Get the average wind speed and direction of the day in a city.

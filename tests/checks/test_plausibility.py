@@ -279,3 +279,33 @@ def test_round_trip_rule_rejects_a_call_that_gives_back_what_the_user_said(trips
     found = problems(trips, 'a, b = locate(city="Lyon")\nc = city_at(lat=a, lon=b)')
     assert any(p.startswith("round_trip:") and "'Lyon'" in p for p in found)
     assert not any(p.startswith("round_trip:") for p in problems(trips, 'a, b = locate(city="Lyon")\nc = city_at(lat=48.8566, lon=2.3522)'))
+
+
+@pytest.fixture(scope="module")
+def weather():
+    seed = load_seed(Path(resource_dir("seeds")) / "weather")
+    return seed, CheckContext({"weather": seed}, load_policy(Path(resource_dir("validators"))))
+
+
+def weather_problems(weather, code):
+    seed, ctx = weather
+    chain = parse_chain(code, seed.specs)
+    setup = WorldSetup(toolboxes=["weather"], seed=0)
+    trace = run_chain(chain, seed.specs, Simulator({"weather": seed}, setup))
+    assert trace.ok, trace
+    made = Instance(domain="Weather", query="q", tools=[seed.specs[c.tool] for c in chain.calls],
+                    gold_tools=[c.tool for c in chain.calls], chain=chain, trace=trace, depth=chain.depth(),
+                    shape=chain.shape(), world=setup,
+                    provenance=Provenance(generator="t", seed=0, attempt=0, factory_version=__version__))
+    return plausibility_problems(made, ctx)
+
+
+def test_together_knows_a_value_by_what_its_call_returned_beside_it(weather):
+    """The hottest city's temperature and the wind in another city share only the day as
+    literals; the city returned beside the temperature tells them apart."""
+    same = ('c, t = find_hottest_city(country="Argentina", date="2025-06-14")\n'
+            'w, d = get_wind_forecast(city=c, date="2025-06-14")\n'
+            'f = calculate_feels_like(temperature_c=t, wind_speed_kmh=w)')
+    assert weather_problems(weather, same) == []
+    apart = same.replace("get_wind_forecast(city=c,", 'get_wind_forecast(city="Sydney",')
+    assert any("together" in p and "temperature_c and wind_speed_kmh" in p for p in weather_problems(weather, apart))

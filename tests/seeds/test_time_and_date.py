@@ -197,7 +197,10 @@ def test_sense_rules_reject_requests_nobody_makes(td):
     assert not broken("add_time_to_datetime", start="2025-06-20T17:00", amount=45, unit="minutes")
     assert broken("get_time_between", start="2025-06-21T08:00", end="2025-06-20T17:00")
     assert broken("count_business_days", start="2025-01-01", end="2027-01-01", country="France")
-    assert not broken("count_business_days", start="2025-07-01", end="2025-06-20", country="France")  # either order
+    # the tool takes either order, but a request names the earlier day first
+    assert broken("count_business_days", start="2025-07-01", end="2025-06-20", country="France") == [
+        ("sensible", "the period runs backwards")]
+    assert not broken("count_business_days", start="2025-06-20", end="2025-07-01", country="France")
     assert broken("set_home_city", city="San Francisco")
 
 
