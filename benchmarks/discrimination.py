@@ -16,7 +16,7 @@ import tempfile
 from pathlib import Path
 
 LEVELS = (0.0, 0.1, 0.3, 0.5)
-METRICS = {"static": ("average", "tree_pass_rate", "parameter_f1"),
+METRICS = {"static": ("average", "tree_pass_rate", "parameter_f1", "execution_pass_rate"),
            "interactive": ("success", "milestone_similarity", "answer_match")}
 SEPARATION = {"static": ("average",), "interactive": ("success", "milestone_similarity")}
 
@@ -60,7 +60,7 @@ def main() -> None:
             results = {}
             for p in LEVELS:
                 request = EvalRequest(dataset=dataset, mode=mode, agent=f"noisy:{p:g}", trials=args.trials, seed=args.seed)
-                _, results[p] = evaluate(request, settings, Path(tmp) / f"{mode}-{p:g}")
+                [(_, results[p])] = evaluate(request, settings, Path(tmp) / f"{mode}-{p:g}")
             print("\n".join(_table(results, mode)))
         print("Separation is required of: " + "; ".join(f"{mode}: {', '.join(m)}" for mode, m in SEPARATION.items()))
 

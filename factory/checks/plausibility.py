@@ -20,8 +20,8 @@ import networkx as nx
 from factory.chains.pool import groups_of, links_to
 from factory.checks.context import CheckContext
 from factory.distractors import alternative_to_gold
-from factory.milestones import needed_values
-from factory.records import CheckResult, Instance, Ref, Value
+from factory.milestones import blocked_calls, needed_values
+from factory.records import CheckResult, Instance, Ref, Value, values_equal
 from factory.scenarios import needed_kinds, producers_of
 from factory.sense import SCENE_KINDS, Distinct, Together, same_subjects, violations
 from factory.world.simulator import Simulator
@@ -256,6 +256,26 @@ def _withheld_problems(instance: Instance, ctx: CheckContext) -> list[str]:
             for value in needed_values(instance.chain, instance.trace, index):
                 if isinstance(value, str) and len(value) > 2 and value.casefold() in query:
                     problems.append(f"the query states {value!r}, which only {withheld.name} was to give")
+        if instance.world is not None and all(t in ctx.seeds for t in instance.world.toolboxes):
+            problems += _completable_drift(instance, ctx, withheld.name)
+    return problems
+
+
+def _completable_drift(instance: Instance, ctx: CheckContext, withheld: str) -> list[str]:
+    """The parts that can still be done give what their milestones expect when the withheld
+    calls are not made (a checkout that never happens leaves the book on the shelf)."""
+    blocked = blocked_calls(instance.chain, withheld)
+    simulator = Simulator(ctx.seeds, instance.world)
+    specs = {t.name: t for t in (*instance.tools, *instance.withheld_tools)}
+    steps = {s.call: s for s in instance.trace.steps}
+    problems = []
+    for index, call in enumerate(instance.chain.calls):
+        if index in blocked or index not in steps:
+            continue
+        step = steps[index]
+        result = simulator.call(specs[call.tool], step.arguments)
+        if result.error is not None or not values_equal(result.values, list(step.outputs.values()), loose_strings=False):
+            problems.append(f"call {index + 1} {call.tool} gives another result when {withheld} is not called")
     return problems
 
 

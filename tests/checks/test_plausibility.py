@@ -309,3 +309,30 @@ def test_together_knows_a_value_by_what_its_call_returned_beside_it(weather):
     assert weather_problems(weather, same) == []
     apart = same.replace("get_wind_forecast(city=c,", 'get_wind_forecast(city="Sydney",')
     assert any("together" in p and "temperature_c and wind_speed_kmh" in p for p in weather_problems(weather, apart))
+
+
+def test_completable_parts_must_not_depend_on_what_the_withheld_call_changes():
+    """A checkout that is never made leaves the book on the shelf: an item whose completable
+    part would then answer differently is not honest, whatever the gold trace says."""
+    seed = load_seed(Path(resource_dir("seeds")) / "library_science")
+    ctx = CheckContext({"library_science": seed}, load_policy(Path(resource_dir("validators"))))
+
+    def problems_of(code, withheld):
+        chain = parse_chain(code, seed.specs)
+        setup = WorldSetup(toolboxes=["library_science"], seed=11)
+        trace = run_chain(chain, seed.specs, Simulator({"library_science": seed}, setup))
+        assert trace.ok, trace
+        made = Instance(domain="Library Science", query="q",
+                        tools=[seed.specs[c.tool] for c in chain.calls if c.tool != withheld],
+                        withheld_tools=[seed.specs[withheld]], gold_tools=[c.tool for c in chain.calls], chain=chain,
+                        trace=trace, depth=chain.depth(), shape=chain.shape(), world=setup,
+                        provenance=Provenance(generator="t", seed=0, attempt=0, factory_version=__version__))
+        return [p for p in plausibility_problems(made, ctx) if p.startswith("withheld:")]
+
+    drift = ('data0, data1 = checkout_book(isbn="9781581426601")\n'
+             'data2, data3 = scan_isbn(isbn="9781581426601")\n'
+             'data4, data5 = get_branch_hours(branch="Singapore Marina Branch", date=data1)\n')
+    found = problems_of(drift, "checkout_book")
+    assert any("scan_isbn gives another result when checkout_book is not called" in p for p in found), found
+    steady = drift.replace('data2, data3 = scan_isbn(isbn="9781581426601")', 'data2, data3 = locate_book(title="Foundations of Classical Mechanics")')
+    assert not any("another result" in p for p in problems_of(steady, "checkout_book"))
