@@ -4,9 +4,9 @@ until n instances are kept, then export the dataset, the NesTools JSONL and the 
 from __future__ import annotations
 
 import warnings
-from collections import Counter, deque
+from collections import Counter
 from collections.abc import Callable, Iterator
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -160,23 +160,42 @@ def _pools(composer: SeedComposer) -> list[tuple[ToolPool, bool]]:
     return own + [(composer.pool((t.slug, p)), True) for t in composer.targets for p in composer.partners[t.slug]]
 
 
-def _attempts(generator: Generator, start: int, limit: int, workers: int) -> Iterator[Outcome]:
-    """Outcomes of attempts start, start+1, ... in order, `workers` of them computed at a time
-    (model calls wait on the network; seed code alone runs one at a time)."""
+def _attempts(generator: Generator, start: int, limit: int, workers: int,
+              wanted: Callable[[], int] = lambda: 1 << 30) -> Iterator[Outcome]:
+    """Outcomes of attempts start, start+1, ... in order, up to `workers` of them computed at a
+    time (model calls wait on the network; seed code alone runs one at a time).
+
+    A finished attempt frees its worker at once, even while an earlier one still runs (its
+    outcome waits to be yielded in order), so a slow answer does not idle the others. No more
+    attempts run than `wanted()` (the instances still needed) plus the share of them that
+    rejects are expected to take, so the last ones do not pay for calls whose results would be
+    thrown away. Which attempts are made, and so the output, does not depend on timing."""
     if workers <= 1:
         yield from (generator.attempt(k) for k in range(start, limit))
         return
     pool = ThreadPoolExecutor(max_workers=workers)
-    pending: deque = deque()
-    k = start
+    futures: dict[int, Future] = {}
+    k = start  # the next attempt to launch
+    first = start  # the next attempt to yield
+    rejected = 0
     try:
-        while True:
-            while len(pending) < workers and k < limit:
-                pending.append(pool.submit(generator.attempt, k))
+        while first < limit:
+            running = sum(not f.done() for f in futures.values())
+            needed = wanted()
+            margin = -(-needed * rejected // max(first - start, 1))  # ceil: the expected rejects among them
+            while k < limit and running < workers and len(futures) < needed + margin + 1 and len(futures) < 4 * workers:
+                futures[k] = pool.submit(generator.attempt, k)
                 k += 1
-            if not pending:
+                running += 1
+            if first not in futures:
                 return
-            yield pending.popleft().result()
+            if not futures[first].done():
+                wait([f for f in futures.values() if not f.done()], return_when=FIRST_COMPLETED)
+                continue
+            outcome = futures.pop(first).result()
+            first += 1
+            rejected += outcome.instance is None
+            yield outcome
     finally:
         pool.shutdown(wait=False, cancel_futures=True)
 
@@ -192,7 +211,7 @@ def _run(run: RunDir, generator: Generator, kept: list[Instance], rejects: list[
     reasons = Counter(_reason(r) for r in rejects)  # kept up to date: the manifest is written per attempt
     run.write_manifest(_counted(manifest, attempt, len(kept), reasons, models))  # from now on the folder is a run
     workers = models.clients[config.generator].settings.concurrency if models else 1
-    for outcome in _attempts(generator, attempt, limit, workers) if len(kept) < config.n else ():
+    for outcome in _attempts(generator, attempt, limit, workers, lambda: config.n - len(kept)) if len(kept) < config.n else ():
         if outcome.instance is not None:
             _dedupe(outcome, duplicates[_slug(generator, outcome.instance)])
         run.append(outcome)

@@ -79,21 +79,39 @@ def _entity_keys(pool: ToolPool, tool: str, bound: set[str]) -> set[tuple[str, s
             if p.required and p.name not in bound and p.kind and p.type == "str" and p.kind not in SCENE_KINDS}
 
 
-def about_one_thing(pool: ToolPool, tools: list[str], bindings: list[Binding], edges: list[tuple[int, int]]) -> bool:
+def shape_parts(n_calls: int, edges: list[tuple[int, int]]) -> list[list[int]]:
+    """The independent parts of a shape: its calls grouped by the data flow between them."""
+    graph = nx.Graph()
+    graph.add_nodes_from(range(n_calls))
+    graph.add_edges_from(edges)
+    return [sorted(c) for c in nx.connected_components(graph)]
+
+
+def about_one_thing(pool: ToolPool, tools: list[str], bindings: list[Binding], parts: list[list[int]],
+                    memo: dict | None = None) -> bool:
     """Whether the independent parts of a request share what they are about: every part
     takes a literal of a kind and role another part takes too, so the same value (the same
-    city, the same person) ties them together."""
-    graph = nx.Graph()
-    graph.add_nodes_from(range(len(tools)))
-    graph.add_edges_from(edges)
-    parts = [sorted(c) for c in nx.connected_components(graph)]
+    city, the same person) ties them together. `memo` keeps each call's keys across the
+    candidates of one search."""
     if len(parts) == 1:
         return True
-    keys = [set().union(*(_entity_keys(pool, tools[j], set(bindings[j])) for j in part)) for part in parts]
-    tied = nx.Graph()
-    tied.add_nodes_from(range(len(parts)))
-    tied.add_edges_from((a, b) for a in range(len(parts)) for b in range(a + 1, len(parts)) if keys[a] & keys[b])
-    return nx.is_connected(tied)
+    memo = {} if memo is None else memo
+
+    def entity_keys(j: int) -> set[tuple[str, str | None]]:
+        key = (tools[j], frozenset(bindings[j]))
+        if key not in memo:
+            memo[key] = _entity_keys(pool, tools[j], set(bindings[j]))
+        return memo[key]
+
+    keys = [set().union(*(entity_keys(j) for j in part)) for part in parts]
+    reached, frontier = {0}, [0]  # the parts tied to the first one, through shared keys
+    while frontier:
+        a = frontier.pop()
+        for b in range(len(parts)):
+            if b not in reached and keys[a] & keys[b]:
+                reached.add(b)
+                frontier.append(b)
+    return len(reached) == len(parts)
 
 
 def compose(
@@ -109,6 +127,8 @@ def compose(
     """A chain of `n_calls` distinct tools with exactly the given dependency edges, or None
     when the pool cannot fill the shape within the search budget."""
     preds = {j: sorted(i for i, jj in edges if jj == j) for j in range(n_calls)}
+    parts = shape_parts(n_calls, edges)
+    keys_memo: dict = {}
     has_succ = {i: any(a == i for a, _ in edges) for i in range(n_calls)}
     names = [n for n in sorted(pool.specs) if "fix_only" not in (pool.entry(n).tags if pool.entry(n) else ())]
     tools: list[str] = []
@@ -118,7 +138,7 @@ def compose(
     def extend(j: int) -> bool:
         nonlocal spent
         if j == n_calls:
-            return (accept is None or accept(tools)) and about_one_thing(pool, tools, bindings, edges)
+            return (accept is None or accept(tools)) and about_one_thing(pool, tools, bindings, parts, keys_memo)
         order = names[:]
         rng.shuffle(order)
         for name in order:
