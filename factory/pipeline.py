@@ -101,6 +101,9 @@ class Generator:
             outcome.reject = Reject(attempt=k, stage="checks", reasons=reasons, checks=results, instance=instance)
         else:
             outcome.instance = instance
+            # The duplicate check runs in attempt order on the main thread; embedding the query
+            # here, in parallel with other attempts, leaves it only a lookup.
+            self.contexts[composed.policy_slug].embeddings.vectors([instance.query])
         return outcome
 
     def _execute(self, composed: Composed) -> Trace:
