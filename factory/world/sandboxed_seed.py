@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import json
 import threading
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal

@@ -123,7 +123,6 @@ def test_nested_coordinates_come_from_one_producing_call():
 
     seeds = load_seeds(Path(resource_dir("seeds")))
     pool = library_pool(seeds, slugs=["maps_places", "weather"])
-    specs = pool.specs
     checked = 0
     for k in range(200):
         chain = compose(pool, 2, [(0, 1)], random.Random(k))

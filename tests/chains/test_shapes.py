@@ -6,7 +6,6 @@ from pathlib import Path
 import pytest
 
 from factory.chains.shapes import (
-    FAMILIES,
     candidates,
     catalogue,
     common_shapes,

@@ -10,7 +10,6 @@ next call on the same sandbox works.
 from __future__ import annotations
 
 import os
-import signal
 import socket
 import uuid
 

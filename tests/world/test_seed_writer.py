@@ -20,7 +20,7 @@ from factory.errors import FactoryError
 from factory.generate import generate
 from factory.records import GenerateConfig
 from factory.seed_writer import read_answer
-from tests.fake_server import completion, text
+from tests.fake_server import text
 from tests.world.sandbox_helpers import needs_sandbox
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "seed_writer"
