@@ -59,7 +59,10 @@ class SeedComposer:
         self.entries = {n: e for seed in seeds.values() for n, e in seed.toolbox.tools.items()}
         self._pools: dict[tuple[str, ...], ToolPool] = {}
         self.partners = {t.slug: self._partners(t) for t in targets}
-        self.shape_rows = candidates(config.min_depth, config.max_depth, config.shape)
+        largest = max(len(self.pool((t.slug,) if p == t.slug else (t.slug, p)).specs)
+                      for t in targets for p in [t.slug, *self.partners[t.slug]])
+        # shapes some target's tools (with a partner's, for a cross-domain chain) are numerous enough to fill
+        self.shape_rows = [row for row in candidates(config.min_depth, config.max_depth, config.shape) if row[1] <= largest]
         self.subdomains = {t.slug: self._subdomain_index(t) for t in targets}
 
     def pool(self, toolboxes: tuple[str, ...]) -> ToolPool:
