@@ -73,6 +73,22 @@ def test_a_day_is_not_that_day_when_another_day_was_stated_in_between():
         assert "that day" not in text, text
 
 
+def test_a_day_is_not_that_day_when_another_day_was_asked_for():
+    """"The first Wednesday after May 14 ... sunrise in Shanghai on that date" reads as the
+    Wednesday; the sunrise is for May 14, so May 14 is named again."""
+    time_seed = load_seeds(Path(resource_dir("seeds")))["time_and_date"]
+    code = ('data0 = parse_date_text(text="May 14, 2025")\n'
+            'data1 = get_next_weekday_date(weekday="Wednesday", after=data0)\n'
+            'data2, data3 = get_sunrise_sunset(city="Shanghai", date=data0)\n')
+    asked_first = 0
+    for k in range(30):
+        text = word(code, time_seed, k)["template"]
+        if text.index("Wednesday") < text.index("Shanghai"):  # the Wednesday is said before the sunrise part
+            asked_first += 1
+            assert "that date" not in text and "that day" not in text, text
+    assert asked_first >= 3
+
+
 def test_a_canonicalised_value_is_named_as_the_user_says_it(weather):
     code = ('data0 = resolve_forecast_date(expression="next saturday")\n'
             'data1, data2 = get_uv_index(city="Lyon", date=data0)\n')

@@ -38,6 +38,12 @@ def noun_of(outputs: list[Output]) -> str:
     return word.replace("_", " ")
 
 
+def is_day(output: Output) -> bool:
+    """Whether an output is a day: of kind date, or documented in the date format (an answer
+    that feeds nothing may carry no kind)."""
+    return output.kind == "date" or "(YYYY-MM-DD)" in output.description
+
+
 def agree(text: str) -> str:
     """`1 night(s)` → `1 night`, `3 night(s)` → `3 nights`."""
     text = re.sub(r"(?<![\d.,])1 (\w+)\(s\)", r"1 \1", text)
@@ -67,7 +73,7 @@ class Wording:
     said: dict[tuple[str, ...], str] = field(default_factory=dict)  # described outputs → short noun
     days: list[str] = field(default_factory=list)  # literal dates stated so far
     nouns: Counter = field(default_factory=Counter)  # short noun → how many things were called so
-    dated: bool = False  # an output of kind date was described or asked for
+    dated: int = 0  # outputs of kind date described or asked for so far
     timed: bool = False  # a literal date and time was stated
 
     def __post_init__(self) -> None:
@@ -148,9 +154,10 @@ class Wording:
         call = self.chain.calls[index]
         spec = self.specs[call.tool]
         outputs = [spec.returns[call.outputs.index(v)] for v in variables]
-        dated = any(o.kind == "date" for o in outputs)
-        if variables in self.said and self.nouns[self.said[variables]] == 1 and not (dated and (self.days or self.timed)):
-            return f"that {self.said[variables]}"  # a date is not "that day" once a literal date was stated too
+        dated = any(is_day(o) for o in outputs)
+        ambiguous_day = dated and (self.days or self.timed or self.dated > 1)
+        if variables in self.said and self.nouns[self.said[variables]] == 1 and not ambiguous_day:
+            return f"that {self.said[variables]}"  # a date is not "that day" once another day was stated too
         entry = self.entries.get(call.tool)
         names = frozenset(o.name for o in outputs)
         texts = next((t for key, t in entry.gives.items() if frozenset(key) == names), ()) if entry else ()
@@ -163,7 +170,7 @@ class Wording:
             noun = noun_of(outputs)
             self.said[variables] = noun
             self.nouns[noun] += 1
-            self.dated = self.dated or dated
+            self.dated += dated
         return text
 
     def _fallback_description(self, index: int, output: Output) -> str:
@@ -189,7 +196,7 @@ class Wording:
                 noun = noun_of([output])
                 self.said[key] = noun
                 self.nouns[noun] += 1
-                self.dated = self.dated or output.kind == "date"
+                self.dated += is_day(output)
         return tidy(text)
 
     def _fallback_ask(self, index: int) -> str:
