@@ -257,16 +257,15 @@ def _withheld_problems(instance: Instance, ctx: CheckContext) -> list[str]:
                 if isinstance(value, str) and len(value) > 2 and value.casefold() in query:
                     problems.append(f"the query states {value!r}, which only {withheld.name} was to give")
         if instance.world is not None and all(t in ctx.seeds for t in instance.world.toolboxes):
-            problems += _completable_drift(instance, ctx, withheld.name)
+            problems += _completable_drift(instance, ctx, withheld.name, specs)
     return problems
 
 
-def _completable_drift(instance: Instance, ctx: CheckContext, withheld: str) -> list[str]:
+def _completable_drift(instance: Instance, ctx: CheckContext, withheld: str, specs: dict[str, Any]) -> list[str]:
     """The parts that can still be done give what their milestones expect when the withheld
     calls are not made (a checkout that never happens leaves the book on the shelf)."""
     blocked = blocked_calls(instance.chain, withheld)
     simulator = Simulator(ctx.seeds, instance.world)
-    specs = {t.name: t for t in (*instance.tools, *instance.withheld_tools)}
     steps = {s.call: s for s in instance.trace.steps}
     problems = []
     for index, call in enumerate(instance.chain.calls):

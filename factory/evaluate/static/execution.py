@@ -16,13 +16,11 @@ the rest still run, as an agent's later calls would.
 from __future__ import annotations
 
 import copy
-import re
 from typing import Any
 
+from factory.nestools import PLACEHOLDER as LABEL
 from factory.records import Instance, values_equal
 from factory.world.simulator import Simulator, ToolCrash
-
-LABEL = re.compile(r"API_call_\d+")
 
 
 def executable(instance: Instance) -> bool:
@@ -33,7 +31,7 @@ def executable(instance: Instance) -> bool:
 def _resolve(value: Any, bound: dict[str, Any]) -> tuple[Any, bool]:
     """The argument with labels replaced by their values; False when a label is unbound."""
     if isinstance(value, str):
-        labels = LABEL.findall(value)
+        labels = [m.group(0) for m in LABEL.finditer(value)]
         if not labels:
             return value, True
         if any(label not in bound for label in labels):

@@ -13,9 +13,9 @@ from collections.abc import Callable
 from typing import Any
 
 from factory.evaluate.static.tasks import StaticTask
+from factory.nestools import PLACEHOLDER
 
 Calls = list[dict[str, Any]]
-PLACEHOLDER = re.compile(r"API_call_\d+")
 INVENTED = ("lookup", "fetch", "compute", "verify", "estimate", "resolve", "sync", "summarize")
 
 
