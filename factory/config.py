@@ -79,3 +79,14 @@ def load_settings(flags: dict[str, Any] | None = None, cwd: Path | None = None) 
     except ValidationError as exc:
         problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
         raise ConfigError(f"invalid settings: {problems}") from exc
+
+
+def read_prompts(prompts_dir: Path, files: dict[str, str]) -> dict[str, str]:
+    """The editable prompts of model-facing stages, by stage (`files`: stage → file name)."""
+    texts = {}
+    for stage, name in files.items():
+        path = prompts_dir / name
+        if not path.is_file():
+            raise ConfigError(f"missing prompt file {path} (the instructions of the {stage} stage)")
+        texts[stage] = path.read_text(encoding="utf-8").strip()
+    return texts

@@ -311,16 +311,6 @@ class Written:
     manifest: dict[str, Any]
 
 
-def read_prompts(prompts_dir: Path) -> dict[str, str]:
-    texts = {}
-    for stage, name in PROMPTS.items():
-        path = prompts_dir / name
-        if not path.is_file():
-            raise FactoryError(f"missing prompt file {path} (the instructions of the seed {stage})")
-        texts[stage] = path.read_text(encoding="utf-8").strip()
-    return texts
-
-
 def writer_prompt(template: str, domain: str, seeds_dir: Path) -> str:
     example = seeds_dir / EXAMPLE_SEED
     if not (example / "toolbox.py").is_file():

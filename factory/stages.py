@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from factory.config import Settings
+from factory.config import Settings, read_prompts
 from factory.errors import ConfigError
 from factory.pipeline import ModelStages
 from factory.records import GenerateConfig
@@ -48,16 +48,6 @@ class RunModels:
             client.close()
 
 
-def read_prompts(prompts_dir: Path) -> dict[str, str]:
-    texts = {}
-    for stage, name in PROMPTS.items():
-        path = prompts_dir / name
-        if not path.is_file():
-            raise ConfigError(f"missing prompt file {path} (the instructions of the {stage} stage)")
-        texts[stage] = path.read_text(encoding="utf-8").strip()
-    return texts
-
-
 def build_models(config: GenerateConfig, settings: Settings, run_path: Path, seeds: dict[str, Any]) -> RunModels:
     """The model stages of a run whose generator is a model (`config.generator`)."""
     from factory.chains.model_writer import ChainWriter, seed_demos
@@ -72,7 +62,7 @@ def build_models(config: GenerateConfig, settings: Settings, run_path: Path, see
     unknown = sorted(set(settings.stage_models) - set(STAGES))
     if unknown:
         raise ConfigError(f"stage_models names unknown stages {unknown}; the stages are {', '.join(STAGES)}")
-    texts = read_prompts(settings.prompts_dir)
+    texts = read_prompts(settings.prompts_dir, PROMPTS)
     cache = CallCache(run_path / "calls.sqlite")
     clients: dict[str, LMClient] = {}
 

@@ -63,10 +63,10 @@ def seed_new(
 
     The toolbox is model-written code: it runs only in the sandbox, here and whenever `factory generate --domain DOMAIN` uses it afterwards. Tools that still fail after the last round are dropped, with the reason in manifest.json.
     """
-    from factory.config import load_settings
+    from factory.config import load_settings, read_prompts
     from factory.lm.client import LMClient
     from factory.lm.settings import lm_settings
-    from factory.seed_writer import read_prompts, write_seed
+    from factory.seed_writer import PROMPTS, write_seed
 
     settings = load_settings({"model": model, "api_base": api_base, "timeout": timeout})
     if not settings.model:
@@ -80,7 +80,7 @@ def seed_new(
         typer.echo(f"round {round_}: {state}", err=True)
 
     try:
-        written = write_seed(domain, client, read_prompts(settings.prompts_dir), settings.seeds_dir, folder,
+        written = write_seed(domain, client, read_prompts(settings.prompts_dir, PROMPTS), settings.seeds_dir, folder,
                              rounds=rounds, model=settings.model, on_round=progress)
     finally:
         client.close()

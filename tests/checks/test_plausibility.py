@@ -281,58 +281,44 @@ def test_round_trip_rule_rejects_a_call_that_gives_back_what_the_user_said(trips
     assert not any(p.startswith("round_trip:") for p in problems(trips, 'a, b = locate(city="Lyon")\nc = city_at(lat=48.8566, lon=2.3522)'))
 
 
-@pytest.fixture(scope="module")
-def weather():
-    seed = load_seed(Path(resource_dir("seeds")) / "weather")
-    return seed, CheckContext({"weather": seed}, load_policy(Path(resource_dir("validators"))))
-
-
-def weather_problems(weather, code):
-    seed, ctx = weather
+def seed_problems(slug, code, world_seed=0, withheld=None):
+    """Plausibility problems of a chain of one real seed, run in its world; `withheld`: a gold
+    tool that is not offered (an insufficient-information item)."""
+    seed = load_seed(Path(resource_dir("seeds")) / slug)
+    ctx = CheckContext({slug: seed}, load_policy(Path(resource_dir("validators"))))
     chain = parse_chain(code, seed.specs)
-    setup = WorldSetup(toolboxes=["weather"], seed=0)
-    trace = run_chain(chain, seed.specs, Simulator({"weather": seed}, setup))
+    setup = WorldSetup(toolboxes=[slug], seed=world_seed)
+    trace = run_chain(chain, seed.specs, Simulator({slug: seed}, setup))
     assert trace.ok, trace
-    made = Instance(domain="Weather", query="q", tools=[seed.specs[c.tool] for c in chain.calls],
-                    gold_tools=[c.tool for c in chain.calls], chain=chain, trace=trace, depth=chain.depth(),
-                    shape=chain.shape(), world=setup,
+    made = Instance(domain=seed.domain, query="q", tools=[seed.specs[c.tool] for c in chain.calls if c.tool != withheld],
+                    withheld_tools=[seed.specs[withheld]] if withheld else [], gold_tools=[c.tool for c in chain.calls],
+                    chain=chain, trace=trace, depth=chain.depth(), shape=chain.shape(), world=setup,
                     provenance=Provenance(generator="t", seed=0, attempt=0, factory_version=__version__))
     return plausibility_problems(made, ctx)
 
 
-def test_together_knows_a_value_by_what_its_call_returned_beside_it(weather):
+def test_together_knows_a_value_by_what_its_call_returned_beside_it():
     """The hottest city's temperature and the wind in another city share only the day as
     literals; the city returned beside the temperature tells them apart."""
     same = ('c, t = find_hottest_city(country="Argentina", date="2025-06-14")\n'
             'w, d = get_wind_forecast(city=c, date="2025-06-14")\n'
             'f = calculate_feels_like(temperature_c=t, wind_speed_kmh=w)')
-    assert weather_problems(weather, same) == []
+    assert seed_problems("weather", same) == []
     apart = same.replace("get_wind_forecast(city=c,", 'get_wind_forecast(city="Sydney",')
-    assert any("together" in p and "temperature_c and wind_speed_kmh" in p for p in weather_problems(weather, apart))
+    assert any("together" in p and "temperature_c and wind_speed_kmh" in p for p in seed_problems("weather", apart))
 
 
 def test_completable_parts_must_not_depend_on_what_the_withheld_call_changes():
     """A checkout that is never made leaves the book on the shelf: an item whose completable
     part would then answer differently is not honest, whatever the gold trace says."""
-    seed = load_seed(Path(resource_dir("seeds")) / "library_science")
-    ctx = CheckContext({"library_science": seed}, load_policy(Path(resource_dir("validators"))))
-
-    def problems_of(code, withheld):
-        chain = parse_chain(code, seed.specs)
-        setup = WorldSetup(toolboxes=["library_science"], seed=11)
-        trace = run_chain(chain, seed.specs, Simulator({"library_science": seed}, setup))
-        assert trace.ok, trace
-        made = Instance(domain="Library Science", query="q",
-                        tools=[seed.specs[c.tool] for c in chain.calls if c.tool != withheld],
-                        withheld_tools=[seed.specs[withheld]], gold_tools=[c.tool for c in chain.calls], chain=chain,
-                        trace=trace, depth=chain.depth(), shape=chain.shape(), world=setup,
-                        provenance=Provenance(generator="t", seed=0, attempt=0, factory_version=__version__))
-        return [p for p in plausibility_problems(made, ctx) if p.startswith("withheld:")]
+    def withheld_problems(code):
+        found = seed_problems("library_science", code, world_seed=11, withheld="checkout_book")
+        return [p for p in found if p.startswith("withheld:")]
 
     drift = ('data0, data1 = checkout_book(isbn="9781581426601")\n'
              'data2, data3 = scan_isbn(isbn="9781581426601")\n'
              'data4, data5 = get_branch_hours(branch="Singapore Marina Branch", date=data1)\n')
-    found = problems_of(drift, "checkout_book")
+    found = withheld_problems(drift)
     assert any("scan_isbn gives another result when checkout_book is not called" in p for p in found), found
     steady = drift.replace('data2, data3 = scan_isbn(isbn="9781581426601")', 'data2, data3 = locate_book(title="Foundations of Classical Mechanics")')
-    assert not any("another result" in p for p in problems_of(steady, "checkout_book"))
+    assert not any("another result" in p for p in withheld_problems(steady))
