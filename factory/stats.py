@@ -60,7 +60,7 @@ def query_report(instances: list[Instance]) -> dict[str, Any]:
         "distinct_3": _distinct_n(tokens, 3),
         "vocabulary": len({w for t in tokens for w in t}),
         "step_number_share": round(glitches["names a step number"] / n, 4) if n else 0.0,
-        "doubled_words": glitches["doubled word"],
+        "doubled_words": glitches["doubled word"] + glitches["doubled phrase"],
         "empty_slots": glitches["empty slot or stray punctuation"],
         "near_duplicate_pairs": near,
     }
@@ -115,7 +115,7 @@ def markdown(stats: dict[str, Any], reject_reasons: dict[str, int] | None = None
         lines += [
             f"- queries: {q['distinct_first_words']} distinct first words (most common {q['top_first_word']!r}, "
             f"{q['top_first_word_share']:.1%}); distinct-2 {q['distinct_2']}, distinct-3 {q['distinct_3']}; "
-            f"vocabulary {q['vocabulary']}; naming a step number {q['step_number_share']:.1%}; doubled words "
+            f"vocabulary {q['vocabulary']}; naming a step number {q['step_number_share']:.1%}; doubled words or phrases "
             f"{q['doubled_words']}; empty slots {q['empty_slots']}; same-skeleton pairs worded alike {q['near_duplicate_pairs']}",
             f"- shapes: {shapes['common_nestools_shape_share']:.1%} in the 13 common NesTools shapes; "
             f"total-variation distance to NesTools {shapes['nestools_shape_tv_distance']}",

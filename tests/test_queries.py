@@ -8,7 +8,7 @@ from factory.chains.code import parse_chain
 from factory.checks.faithfulness import normalise, value_groups, found
 from factory.config import resource_dir
 from factory.queries import render_value, template_query
-from factory.queries.wording import agree, tidy
+from factory.queries.wording import agree, literal_noun, tidy
 from factory.seeds import load_seeds
 
 
@@ -89,6 +89,28 @@ def test_a_day_is_not_that_day_when_another_day_was_asked_for():
     assert asked_first >= 3
 
 
+def test_a_thing_named_by_its_id_twice_is_that_thing_the_second_time():
+    """A book asked about and then placed on hold is "that book" the second time, not "the book
+    with ISBN 978..." again; two different books keep their numbers."""
+    library = load_seeds(Path(resource_dir("seeds")))["library_science"]
+    same = ('data0, data1 = scan_isbn(isbn="9781644679876")\n'
+            'data2, data3 = checkout_book(isbn="9781644679876")\n')
+    for k in range(10):
+        text = word(same, library, k)["template"]
+        assert text.count("9781644679876") == 1 and "that book" in text, text
+    two = ('data0, data1 = scan_isbn(isbn="9781644679876")\n'
+           'data2, data3 = checkout_book(isbn="9781317878667")\n')
+    for k in range(10):
+        text = word(two, library, k)["template"]
+        assert "9781644679876" in text and "9781317878667" in text and "that book" not in text, text
+
+
+def test_literal_nouns_come_from_written_forms():
+    assert literal_noun("order {}") == "order" and literal_noun("the book with ISBN {}") == "book"
+    assert literal_noun("the estate agent {}") == "estate agent" and literal_noun("leave request {}") == "leave request"
+    assert literal_noun("{} °C") is None and literal_noun('"{}"') is None and literal_noun(str.upper) is None
+
+
 def test_a_canonicalised_value_is_named_as_the_user_says_it(weather):
     code = ('data0 = resolve_forecast_date(expression="next saturday")\n'
             'data1, data2 = get_uv_index(city="Lyon", date=data0)\n')
@@ -131,6 +153,8 @@ def test_text_tidying():
     assert agree("pay 1.5 euro(s)") == "pay 1.5 euros"
     assert tidy("book the the room for a the hottest city ,  please") == "book the room for the hottest city, please"
     assert tidy("the wind on tomorrow and on next saturday") == "the wind tomorrow and on next saturday"
+    assert tidy("the UV index for the hottest city in Chile on that day on that day") == \
+        "the UV index for the hottest city in Chile on that day"
 
 
 def test_values_render_as_people_write_them():

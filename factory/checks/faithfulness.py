@@ -1,7 +1,7 @@
 """Query faithfulness: every literal argument is recoverable from the query (after normalising
 case, number formatting, date and time forms), no tool name, or a near-miss of one, appears
 in it as an identifier (plain words that happen to describe a tool are fine), and nothing
-reads as a template leftover (a step number, a doubled word, an empty slot)."""
+reads as a template leftover (a step number, a doubled word or phrase, an empty slot)."""
 
 from __future__ import annotations
 
@@ -126,12 +126,13 @@ def leaked_names(query: str, tool_names: list[str], max_distance: int) -> list[s
 _GLITCHES = (
     (re.compile(r"\bsteps? \d+\b", re.IGNORECASE), "names a step number"),
     (re.compile(r"\b(\w+)\s+\1\b", re.IGNORECASE), "doubled word"),
+    (re.compile(r"\b(\w+ \w+(?: \w+)?) \1\b", re.IGNORECASE), "doubled phrase"),
     (re.compile(r"[{}\[\]]|\(\s*\)|\s[,.?!]|,\s*[,.?]"), "empty slot or stray punctuation"),
 )
 
 
 def text_glitches(query: str) -> list[str]:
-    """What reads as a template leftover: step numbers, doubled words, empty slots."""
+    """What reads as a template leftover: step numbers, doubled words or phrases, empty slots."""
     found = []
     for pattern, what in _GLITCHES:
         match = pattern.search(query)

@@ -12,13 +12,19 @@ import random
 
 SINGLE = ("{Vp}.", "Please {vp}.", "Could you {vp}?", "Can you {vp}?", "I need you to {vp}.", "I'd like you to {vp}.",
           "Would you {vp}, please?", "{Vp}, please.", "I want you to {vp}.", "Go ahead and {vp}.",
-          "Could you please {vp}?")
+          "Could you please {vp}?", "Kindly {vp}.", "Do me a favour and {vp}.", "When you get a chance, {vp}.",
+          "I was hoping you could {vp}.", "Is it possible to {vp}?", "I'd appreciate it if you could {vp}.",
+          "Quick one: {vp}.", "Help me out and {vp}.")
 JOINED = ("Could you {vps}?", "Please {vps}.", "I need you to {vps}.", "Can you {vps}?", "{Vps}.",
-          "I'd like you to {vps}.", "Would you {vps}?")
+          "I'd like you to {vps}.", "Would you {vps}?", "I was hoping you could {vps}.", "Kindly {vps}.",
+          "When you have a moment, {vps}.", "Is it possible to {vps}?")
 FOLLOW_VP = ("Also, {vp}.", "And please {vp}.", "Also {vp}, please.", "On top of that, {vp}.", "Then {vp}.",
-             "Could you also {vp}?", "I also need you to {vp}.")
-FOLLOW_QUESTION = ("Also, {q}", "And {q}", "{Q}", "One more thing: {q}")
-GREETINGS = ("Hi! ", "Hey, ", "Hello, ")
+             "Could you also {vp}?", "I also need you to {vp}.", "While you're at it, {vp}.", "Oh, and {vp}.",
+             "Besides that, {vp}.", "Please {vp} as well.", "I'd also like you to {vp}.", "Can you {vp} too?",
+             "Additionally, {vp}.", "And {vp}.")
+FOLLOW_QUESTION = ("Also, {q}", "And {q}", "{Q}", "One more thing: {q}", "Oh, and {q}", "Besides that, {q}",
+                   "Another question: {q}", "By the way, {q}", "While you're at it, {q}", "Plus, {q}")
+GREETINGS = ("Hi! ", "Hey, ", "Hello, ", "Hi there, ", "Good morning! ", "Hey there! ")
 GREETING_RATE = 0.08
 
 

@@ -53,9 +53,18 @@ def agree(text: str) -> str:
 _BARE_DAYS = r"today|tonight|tomorrow|yesterday|a week from today|the day after tomorrow|the day before yesterday|in \d+ \w+|\d+ \w+ ago|a week ago|in a week"
 
 
+def literal_noun(form: object) -> str | None:
+    """The noun of a written form that names a thing by its id or name ("order {}" → "order",
+    "the book with ISBN {}" → "book"), so that a second mention can say "that order"; None for
+    units, quotes and functions."""
+    match = re.fullmatch(r"(?:the )?([a-z]+(?: [a-z]+)?)(?: (?:with|of) [A-Za-z ]+)? \{\}", form) if isinstance(form, str) else None
+    return match.group(1) if match else None
+
+
 def tidy(text: str) -> str:
-    """Spacing, doubled words and articles left by filled templates."""
+    """Spacing, doubled words and phrases, and articles left by filled templates."""
     text = re.sub(r"\b(the|a|an|of|to|in|for|on|at|from|with|and)\s+\1\b", r"\1", text, flags=re.IGNORECASE)
+    text = re.sub(r"\b((?:on|in|for|at) (?:that|the same) \w+)(?: \1)+\b", r"\1", text)  # "on that day on that day"
     text = re.sub(r"\b(a|an) (the|that|my|your|this)\b", r"\2", text)
     text = re.sub(rf"\bon ({_BARE_DAYS})\b", r"\1", text)
     text = re.sub(r"\s+([,.?!;:])", r"\1", text)
@@ -74,6 +83,7 @@ class Wording:
     days: list[str] = field(default_factory=list)  # literal dates stated so far
     nouns: Counter = field(default_factory=Counter)  # short noun → how many things were called so
     dated: int = 0  # outputs of kind date described or asked for so far
+    literals: dict[tuple[str, str], str] = field(default_factory=dict)  # (kind, value) stated → its noun
     timed: bool = False  # a literal date and time was stated
 
     def __post_init__(self) -> None:
@@ -131,6 +141,15 @@ class Wording:
                 self.days.append(value)
         forms = self.written.get(spec.toolbox or "", {})
         form = (forms.get(f"{param.kind}/{param.role}") or forms.get(param.kind or "")) if param else None
+        noun = literal_noun(form)
+        if noun and not isinstance(value, list):
+            key = (f"{spec.toolbox}/{param.kind}", repr(value))
+            if key in self.literals:
+                if self.nouns[noun] == 1:
+                    return f"that {noun}"  # the order already named, when no other order is in play
+            else:
+                self.literals[key] = noun
+                self.nouns[noun] += 1
         text = render_value(value, self.rng)
         if form is None:
             return text

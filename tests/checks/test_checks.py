@@ -95,6 +95,17 @@ def test_faithfulness_catches_unstated_values_and_tool_names(nested, ctx):
     assert f"~ {tool}" in failed(nested, ctx, "faithfulness")
 
 
+def test_faithfulness_catches_template_leftovers(nested, ctx):
+    from factory.checks.faithfulness import text_glitches
+
+    assert text_glitches("the UV index on that day on that day?") == ["doubled phrase: 'on that day on that day'"]
+    assert text_glitches("the the forecast")[0].startswith("doubled word")
+    assert text_glitches("Using the output from step 2, book it")[0].startswith("names a step number")
+    assert text_glitches("What is the UV index in Lyon on that day, and the wind on that day?") == []
+    nested.query = nested.query_variants["template"].rstrip(".?!") + " on that day on that day."
+    assert "doubled phrase" in failed(nested, ctx, "faithfulness")
+
+
 def test_faithfulness_accepts_other_date_forms(nested, ctx):
     dated = [a.value for c in nested.chain.calls for a in c.arguments.values()
              if isinstance(a, Value) and isinstance(a.value, str) and a.value[:2] == "20" and a.value[4:5] == "-"]
