@@ -150,7 +150,24 @@ class Together:
         return None  # needs the chain: factory.checks.plausibility applies it
 
 
-Rule = Distinct | Within | Around | Trip | Sensible | Together
+@dataclass(frozen=True)
+class SameDay:
+    """The day of this date or date-time parameter is a day the call's nested inputs were found
+    for: the hourly forecast of the hottest city on Saturday is for Saturday. Checked on the
+    chain by the plausibility check, which knows the days each nested value was found for."""
+
+    param: str
+    kind = "same_day"
+
+    @property
+    def params(self) -> tuple[str, ...]:
+        return (self.param,)
+
+    def violation(self, args: Mapping[str, Any], limits: Limits) -> str | None:
+        return None  # needs the chain: factory.checks.plausibility applies it
+
+
+Rule = Distinct | Within | Around | Trip | Sensible | Together | SameDay
 
 Subjects = dict[str, set]  # kind → literal values a call was given, directly or through the calls feeding it
 
@@ -184,6 +201,15 @@ def sensible(name: str, params: tuple[str, ...], test: Callable[[Mapping[str, An
 
 def together(*params: str) -> Together:
     return Together(tuple(params))
+
+
+def same_day(param: str) -> SameDay:
+    return SameDay(param)
+
+
+def day_of(value: Any) -> date | None:
+    """The day a date or date-time value names; None for anything else."""
+    return _day(value) if isinstance(value, str) else None
 
 
 def violations(rules: tuple[Rule, ...], args: Mapping[str, Any], limits: Limits) -> list[tuple[str, str]]:

@@ -23,7 +23,7 @@ from factory.distractors import alternative_to_gold
 from factory.milestones import blocked_calls, needed_values
 from factory.records import CheckResult, Instance, Ref, Value, values_equal
 from factory.scenarios import needed_kinds, producers_of
-from factory.sense import SCENE_KINDS, Distinct, Together, same_subjects, violations
+from factory.sense import SCENE_KINDS, Distinct, SameDay, Together, day_of, same_subjects, violations
 from factory.world.simulator import Simulator
 
 RULES = ("link", "group", "sense", "coherent", "no_op", "undone", "round_trip", "unrelated", "withheld")
@@ -113,9 +113,40 @@ def _together_problem(instance: Instance, index: int, params: tuple[str, ...], m
     return None
 
 
+def _days_found_for(instance: Instance, index: int, memo: dict[int, set]) -> set:
+    """The days call `index` was made for: its date and date-time arguments as executed, and
+    those of the calls that fed it."""
+    if index not in memo:
+        call = instance.chain.calls[index]
+        spec = instance.tool(call.tool)
+        step = next((s for s in instance.trace.steps if s.call == index), None)
+        producers = instance.chain.producers()
+        days = set()
+        for name, arg in call.arguments.items():
+            param = spec.param(name) if spec else None
+            if param is not None and param.kind in SCENE_KINDS and step is not None:
+                days.add(day_of(step.arguments.get(name)))
+            if isinstance(arg, Ref):
+                days |= _days_found_for(instance, producers[arg.ref], memo)
+        memo[index] = days - {None}
+    return memo[index]
+
+
+def _same_day_problem(instance: Instance, index: int, param: str, args: dict[str, Any], memo: dict[int, set]) -> str | None:
+    call = instance.chain.calls[index]
+    producers = instance.chain.producers()
+    day = day_of(args.get(param))
+    found = set().union(*(_days_found_for(instance, producers[a.ref], memo) for a in call.arguments.values()
+                          if isinstance(a, Ref)))
+    if day is None or not found or day in found:
+        return None
+    return f"{param}={args[param]} is not the day its nested inputs were found for ({', '.join(sorted(map(str, found)))})"
+
+
 def _sense_problems(instance: Instance, ctx: CheckContext, limits: dict[str, Any]) -> list[str]:
     problems = []
     memo: dict[int, dict[str, set]] = {}
+    days: dict[int, set] = {}
     for step in instance.trace.steps:
         entry = ctx.entry(instance.tool(step.tool))
         rules = entry.sense if entry else ()
@@ -124,6 +155,8 @@ def _sense_problems(instance: Instance, ctx: CheckContext, limits: dict[str, Any
         for rule in rules:
             if isinstance(rule, Together) and (why := _together_problem(instance, step.call, rule.params, memo)):
                 problems.append(f"call {step.call + 1} {step.tool}: together: {why}")
+            if isinstance(rule, SameDay) and (why := _same_day_problem(instance, step.call, rule.param, step.arguments, days)):
+                problems.append(f"call {step.call + 1} {step.tool}: same_day: {why}")
     return problems
 
 

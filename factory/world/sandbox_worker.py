@@ -179,7 +179,7 @@ class Worker:
                 if data is None:
                     label = getattr(rule, "name", type(rule).__name__)
                     dropped.append(f"{name}: sense rule {label!r} is code (sensible); a model-written toolbox keeps "
-                                   "only distinct, within, around, trip and together")
+                                   "only distinct, within, around, trip, together and same_day")
                 else:
                     sense.append(data)
             tools[name] = {"asks": list(entry.asks), "gives": [[list(k), list(v)] for k, v in entry.gives.items()],
@@ -288,6 +288,8 @@ def rule_data(rule: Any) -> dict[str, Any] | None:
     kind = getattr(rule, "kind", None)
     if kind in ("distinct", "together"):
         return {"kind": kind, "params": list(rule.params)}
+    if kind == "same_day":
+        return {"kind": kind, "param": rule.param}
     if kind == "within":
         return {"kind": kind, "param": rule.param, "low": rule.low, "high": rule.high}
     if kind == "around":

@@ -11,7 +11,7 @@ from datetime import date, datetime, timedelta
 from typing import Annotated, Literal
 
 from factory.gazetteer import CITIES, CITY_BY_NAME, COUNTRY_BY_NAME, NOW, City, country_phrase
-from factory.sense import together
+from factory.sense import same_day, together
 from factory.toolbox import Kind, Toolbox, ToolError, World, require, world
 
 toolbox = Toolbox()
@@ -636,6 +636,7 @@ def get_daily_forecast(city: CityName, date: Day) -> tuple[Celsius, Celsius, str
           "check the hourly forecast for {city} for {when}",
           "will it rain in {city} around {when}, and how warm will it be?"),
     gives={"temperature_c": "the temperature forecast for {city} for {when}"},
+    sense=(same_day("when"),),
 )
 def get_hourly_forecast(city: CityName, when: Moment) -> tuple[Celsius, int]:
     """Get the temperature and chance of precipitation in a city at a given local hour.

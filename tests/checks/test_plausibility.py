@@ -308,6 +308,20 @@ def test_together_knows_a_value_by_what_its_call_returned_beside_it():
     assert any("together" in p and "temperature_c and wind_speed_kmh" in p for p in seed_problems("weather", apart))
 
 
+def test_same_day_wants_a_time_on_the_day_its_nested_inputs_were_found_for():
+    """The hourly forecast of the hottest city on Saturday is for Saturday, not for a Monday;
+    the day counts whether it came as a literal or from an earlier call."""
+    saturday = ('d = resolve_forecast_date(expression="next saturday")\n'
+                'c, t = find_hottest_city(country="Sweden", date=d)\n'
+                'x, y = get_hourly_forecast(city=c, when="2025-06-14T21:00")')
+    assert seed_problems("weather", saturday) == []
+    monday = saturday.replace("2025-06-14T21:00", "2025-06-09T21:00")
+    assert any("same_day" in p and "2025-06-14" in p for p in seed_problems("weather", monday))
+    literal_city = ('c, t = find_hottest_city(country="Sweden", date="2025-06-14")\n'
+                    'x, y = get_hourly_forecast(city="Stockholm", when="2025-06-09T21:00")')
+    assert not any("same_day" in p for p in seed_problems("weather", literal_city))  # nothing nested: no day to keep
+
+
 def test_completable_parts_must_not_depend_on_what_the_withheld_call_changes():
     """A checkout that is never made leaves the book on the shelf: an item whose completable
     part would then answer differently is not honest, whatever the gold trace says."""
