@@ -380,3 +380,17 @@ def test_the_sandbox_dies_with_its_host(tmp_path):
         with Sandbox(code) as box:
             box.start()
         assert not list(Path("/tmp").glob(f"{bubblewrap.STAGE_PREFIX}{host.pid}-*"))
+
+
+def test_every_declarative_sense_rule_crosses_the_sandbox_boundary_unchanged():
+    """A model-written toolbox's rules travel as data; each declarative kind comes back as the
+    same rule (only `sensible`, which is code, is dropped)."""
+    from factory.sense import around, distinct, same_day, sensible, together, trip, within
+    from factory.world.sandbox_worker import rule_data
+    from factory.world.sandboxed_seed import RuleData
+
+    rules = [distinct("a", "b"), together("x", "y"), same_day("when"), within("n", 1, 9),
+             around("day", before=7, after=30), trip(start=("la", "lo"), end=("lb", "lc"), mode="m")]
+    for rule in rules:
+        assert RuleData(**rule_data(rule)).rule() == rule
+    assert rule_data(sensible("odd", ("n",), lambda args: True)) is None
