@@ -155,6 +155,10 @@ def test_text_tidying():
     assert tidy("the wind on tomorrow and on next saturday") == "the wind tomorrow and on next saturday"
     assert tidy("the UV index for the hottest city in Chile on that day on that day") == \
         "the UV index for the hottest city in Chile on that day"
+    assert tidy("the UV index in the hottest city in Spain tomorrow on that date?") == \
+        "the UV index in the hottest city in Spain tomorrow?"
+    assert tidy("the wind in Lyon on June 14, 2025 for that day") == "the wind in Lyon on June 14, 2025"
+    assert tidy("the wind in Lyon on that day, and the rain on that day") == "the wind in Lyon on that day, and the rain on that day"
 
 
 def test_values_render_as_people_write_them():

@@ -50,6 +50,8 @@ def agree(text: str) -> str:
     return text.replace("(s)", "s")
 
 
+_DAY_SAID = (r"today|tonight|tomorrow|yesterday|next \w+|in \d+ days?|\d+ days? ago|\d{4}-\d{2}-\d{2}"
+             r"|(?:\w+day, )?[A-Z][a-z]+ \d{1,2}, \d{4}|\d{1,2} [A-Z][a-z]+ \d{4}|that (?:day|date)")  # a day just named
 _BARE_DAYS = r"today|tonight|tomorrow|yesterday|a week from today|the day after tomorrow|the day before yesterday|in \d+ \w+|\d+ \w+ ago|a week ago|in a week"
 
 
@@ -65,6 +67,7 @@ def tidy(text: str) -> str:
     """Spacing, doubled words and phrases, and articles left by filled templates."""
     text = re.sub(r"\b(the|a|an|of|to|in|for|on|at|from|with|and)\s+\1\b", r"\1", text, flags=re.IGNORECASE)
     text = re.sub(r"\b((?:on|in|for|at) (?:that|the same) \w+)(?: \1)+\b", r"\1", text)  # "on that day on that day"
+    text = re.sub(rf"\b({_DAY_SAID}),? (?:on|for) that (?:day|date)\b", r"\1", text)  # "tomorrow on that date"
     text = re.sub(r"\b(a|an) (the|that|my|your|this)\b", r"\2", text)
     text = re.sub(rf"\bon ({_BARE_DAYS})\b", r"\1", text)
     text = re.sub(r"\s+([,.?!;:])", r"\1", text)
