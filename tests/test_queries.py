@@ -134,6 +134,18 @@ def test_fix_up_calls_are_not_asked_for(weather):
     assert "sms" not in text and "Oslo" in text
 
 
+def test_frames_fit_the_ask():
+    """Statements are not introduced as questions, and asks with lists of their own are not
+    joined into one run-on list."""
+    from factory.queries.frames import frame
+
+    for k in range(200):
+        text = frame(["check the wind in Lyon", "Look up the UV index in Lyon. Give me the risk level too."], random.Random(k))
+        assert "Another question: Look" not in text and "another question: look" not in text.lower()
+        listed = frame(["check the wind in Lyon and tell me the gusts", "book a table at Chez Paul"], random.Random(k))
+        assert "gusts and book" not in listed and "gusts, book" not in listed, listed
+
+
 def test_the_variant_without_conjunctions_has_none(weather):
     code = ('data0, data1 = get_wind_forecast(city="Rome", date="2025-06-14")\n'
             'data2, data3 = get_uv_index(city="Rome", date="2025-06-14")\n')
@@ -153,6 +165,7 @@ def test_text_tidying():
     assert agree("pay 1.5 euro(s)") == "pay 1.5 euros"
     assert tidy("book the the room for a the hottest city ,  please") == "book the room for the hottest city, please"
     assert tidy("the wind on tomorrow and on next saturday") == "the wind tomorrow and on next saturday"
+    assert tidy("worth on today's market") == "worth on today's market"
     assert tidy("the UV index for the hottest city in Chile on that day on that day") == \
         "the UV index for the hottest city in Chile on that day"
     assert tidy("the UV index in the hottest city in Spain tomorrow on that date?") == \

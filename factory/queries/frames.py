@@ -9,6 +9,7 @@ for Paris?") or a statement ending in a full stop. Verb phrases take wrappers ("
 from __future__ import annotations
 
 import random
+import re
 
 SINGLE = ("{Vp}.", "Please {vp}.", "Could you {vp}?", "Can you {vp}?", "I need you to {vp}.", "I'd like you to {vp}.",
           "Would you {vp}, please?", "{Vp}, please.", "I want you to {vp}.", "Go ahead and {vp}.",
@@ -22,8 +23,9 @@ FOLLOW_VP = ("Also, {vp}.", "And please {vp}.", "Also {vp}, please.", "On top of
              "Could you also {vp}?", "I also need you to {vp}.", "While you're at it, {vp}.", "Oh, and {vp}.",
              "Besides that, {vp}.", "Please {vp} as well.", "I'd also like you to {vp}.", "Can you {vp} too?",
              "Additionally, {vp}.", "And {vp}.")
-FOLLOW_QUESTION = ("Also, {q}", "And {q}", "{Q}", "One more thing: {q}", "Oh, and {q}", "Besides that, {q}",
-                   "Another question: {q}", "By the way, {q}", "While you're at it, {q}", "Plus, {q}")
+FOLLOW_STATEMENT = ("Also, {q}", "And {q}", "{Q}", "One more thing: {q}", "Oh, and {q}", "Besides that, {q}",
+                    "By the way, {q}", "While you're at it, {q}", "Plus, {q}")
+FOLLOW_QUESTION = (*FOLLOW_STATEMENT, "Another question: {q}")
 GREETINGS = ("Hi! ", "Hey, ", "Hello, ", "Hi there, ", "Good morning! ", "Hey there! ")
 GREETING_RATE = 0.08
 
@@ -59,15 +61,16 @@ def greet(text: str, rng: random.Random) -> str:
 
 
 def frame(asks: list[str], rng: random.Random) -> str:
-    """The asks as one request, in a frame drawn from `rng`."""
+    """The asks as one request, in a frame drawn from `rng`. Verb phrases are joined into one
+    list only when none has a list of its own ("check A and tell me B"), which would run on."""
     if len(asks) == 1:
         text = _alone(asks[0], rng)
-    elif all(kind_of(a) == "vp" for a in asks) and rng.random() < 0.5:
+    elif all(kind_of(a) == "vp" and not re.search(r",| and ", a) for a in asks) and rng.random() < 0.5:
         text = _fill(rng.choice(JOINED), _listed(asks))
     else:
         parts = [_alone(asks[0], rng)]
         for ask in asks[1:]:
-            follow = FOLLOW_VP if kind_of(ask) == "vp" else FOLLOW_QUESTION
+            follow = {"vp": FOLLOW_VP, "question": FOLLOW_QUESTION, "statement": FOLLOW_STATEMENT}[kind_of(ask)]
             parts.append(_fill(rng.choice(follow), ask))
         text = " ".join(parts)
     return text
