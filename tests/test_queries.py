@@ -105,6 +105,18 @@ def test_a_thing_named_by_its_id_twice_is_that_thing_the_second_time():
         assert "9781644679876" in text and "9781317878667" in text and "that book" not in text, text
 
 
+def test_a_described_value_is_called_by_its_written_noun():
+    """A book found by a search is "that book" the second time, not "that isbn"."""
+    from factory.records import Output
+    from factory.queries.wording import noun_of
+
+    isbn = Output(name="isbn", type="str", kind="isbn")
+    assert noun_of([isbn], {"isbn": "the book with ISBN {}"}) == "book"
+    assert noun_of([isbn], {}) == "isbn"
+    agent = Output(name="agent", type="str", kind="person_name", role="agent")
+    assert noun_of([agent], {"person_name/agent": "the estate agent {}"}) == "estate agent"
+
+
 def test_literal_nouns_come_from_written_forms():
     assert literal_noun("order {}") == "order" and literal_noun("the book with ISBN {}") == "book"
     assert literal_noun("the estate agent {}") == "estate agent" and literal_noun("leave request {}") == "leave request"

@@ -26,12 +26,17 @@ _SUFFIXES = ("_name", "_id", "_text", "_code", "_mention")
 GROUP_NOUNS = {frozenset({"latitude", "longitude"}): "location", frozenset({"money_amount", "currency_code"}): "amount"}
 
 
-def noun_of(outputs: list[Output]) -> str:
-    """A short noun for a described value, for "that city": its role, else its kind."""
+def noun_of(outputs: list[Output], written: dict | None = None) -> str:
+    """A short noun for a described value, for "that city": the noun of its kind's written form
+    ("the book with ISBN {}" → "book"), else its role, else its kind."""
     kinds = frozenset(o.kind or "" for o in outputs)
     if kinds in GROUP_NOUNS:
         return GROUP_NOUNS[kinds]
     first = outputs[0]
+    forms = written or {}
+    noun = literal_noun(forms.get(f"{first.kind}/{first.role}") or forms.get(first.kind or ""))
+    if noun:
+        return noun
     word = first.role or first.kind or first.name
     for suffix in _SUFFIXES:
         word = word.removesuffix(suffix)
@@ -189,7 +194,7 @@ class Wording:
         if text is None:
             text = self._fallback_description(index, outputs[0])
         if variables not in self.said:
-            noun = noun_of(outputs)
+            noun = noun_of(outputs, self.written.get(spec.toolbox or ""))
             self.said[variables] = noun
             self.nouns[noun] += 1
             self.dated += dated
@@ -215,7 +220,7 @@ class Wording:
             key = (var,)
             if key not in self.said:
                 output = self.specs[call.tool].returns[call.outputs.index(var)]
-                noun = noun_of([output])
+                noun = noun_of([output], self.written.get(self.specs[call.tool].toolbox or ""))
                 self.said[key] = noun
                 self.nouns[noun] += 1
                 self.dated += is_day(output)
