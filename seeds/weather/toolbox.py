@@ -621,27 +621,27 @@ def calculate_feels_like(temperature_c: Celsius, wind_speed_kmh: WindKmh, humidi
 
 @toolbox.tool(
     asks=(
-        "what's the weather like in {city} right now: temperature, sky and humidity?",
+        "what's the weather like right now in {city}: temperature, sky and humidity?",
         "check the current weather in {city}, including the temperature, the conditions and the humidity",
-        "how warm and humid is it in {city} at the moment, and what's the sky like?",
+        "how warm and humid is it at the moment in {city}, and what's the sky like?",
         "thinking about a walk in {city}: how warm is it now, how humid, and what's the sky doing?",
         "current conditions in {city}? I need the temperature, the sky and the humidity.",
-        "tell me the temperature, humidity and sky conditions in {city} as of now",
-        "is it sunny or grey in {city} right now, how hot is it, and what's the humidity?",
+        "tell me the present temperature, humidity and sky conditions in {city}",
+        "is it sunny or grey right now in {city}, how hot is it, and what's the humidity?",
         "pull up the live weather for {city}: temperature, humidity and conditions",
         "what are conditions like at the moment in {city}? Give me the temperature and humidity along with the sky.",
     ),
     gives={
         "temperature_c": (
             "the current temperature in {city}",
-            "the temperature in {city} right now",
+            "the temperature right now in {city}",
             "the present air temperature in {city}",
             "the temperature currently reported for {city}",
         ),
         "humidity_percent": (
             "the current humidity in {city}",
-            "the humidity in {city} right now",
-            "the relative humidity in {city} at the moment",
+            "the humidity right now in {city}",
+            "the relative humidity at the moment in {city}",
             "the present humidity level in {city}",
         ),
     },
@@ -667,13 +667,13 @@ def get_current_weather(city: CityName) -> tuple[Celsius, str, Humidity]:
     asks=(
         "what's the weather like right now at {point}, and which city is nearest?",
         "check the current conditions at {point} and tell me the nearest city they're reported for",
-        "how warm is it at {point} at the moment, what's the sky like, and which city is closest?",
+        "how warm is it at the moment at {point}, what's the sky like, and which city is closest?",
         "I'm at {point}. What's the temperature and the sky like here, and what's the closest big city?",
-        "temperature and sky at {point} right now? And which city is that nearest to?",
+        "temperature and sky right now at {point}? And which city is that nearest to?",
         "look up the weather at {point}: the temperature, the conditions and the city the report comes from",
         "which city is closest to {point}, and what are the temperature and conditions there now?",
         "give me a live weather reading for {point} with the temperature, the sky and the nearest city",
-        "what is it like outside at {point} right now (temperature and sky), and what city is that near?",
+        "what is it like outside right now at {point} (temperature and sky), and what city is that near?",
     ),
     gives={
         "city": (
@@ -684,7 +684,7 @@ def get_current_weather(city: CityName) -> tuple[Celsius, str, Humidity]:
         ),
         "temperature_c": (
             "the current temperature at {point}",
-            "the temperature at {point} right now",
+            "the temperature right now at {point}",
             "the present temperature at {point}",
             "the temperature currently reported at {point}",
         ),
@@ -725,13 +725,13 @@ def get_weather_by_coordinates(latitude: Lat, longitude: Lon) -> tuple[Celsius, 
         "high_c": (
             "the forecast high in {city} on {date}",
             "the daytime high for {city} on {date}",
-            "the highest temperature expected in {city} on {date}",
+            "the peak temperature in {city} on {date}",
             "the maximum temperature in {city} on {date}",
         ),
         "low_c": (
             "the forecast low in {city} on {date}",
             "the overnight low for {city} on {date}",
-            "the lowest temperature expected in {city} on {date}",
+            "the lowest reading in {city} on {date}",
             "the minimum temperature in {city} on {date}",
         ),
     },
@@ -943,7 +943,7 @@ def get_uv_index(city: CityName, date: Day) -> tuple[float, str]:
             "the average wind speed in {city} on {date}",
             "the forecast wind speed in {city} on {date}",
             "the typical wind speed in {city} on {date}",
-            "the expected strength of the wind in {city} on {date}",
+            "the strength of the wind in {city} on {date}",
         ),
     },
 )
@@ -1071,7 +1071,7 @@ def get_alert_details(alert_id: AlertId) -> tuple[str, Moment, Moment]:
             "the hottest city in {country} on {date}",
             "the city with the highest temperature in {country} on {date}",
             "the warmest city in {country} on {date}",
-            "whichever city in {country} is hottest on {date}",
+            "the city in {country} that is hottest on {date}",
         ),
         "high_c": (
             "the high in the hottest city of {country} on {date}",
