@@ -649,7 +649,7 @@ def parse_date_text(text: Annotated[str, Kind("date_text")]) -> Day:
         "counting {amount} {unit} from {start}, what date and time do I land on?",
         "starting from {start}, what will the date and time be {amount} {unit} later?",
         "I want a reminder {amount} {unit} after {start}. At what date and time should it go off?",
-        "work out the moment {amount} {unit} past {start}",
+        "work out the date and time {amount} {unit} past {start}",
         "tell me the date and time you get by adding {amount} {unit} to {start}",
         "shift {start} forward by {amount} {unit} and give me the result",
         "what's {amount} {unit} on from {start}, date and time?",
@@ -802,10 +802,10 @@ def get_next_weekday_date(weekday: Weekday, after: Day) -> str:
         "convert {when} to local time in {to_city}",
         "when it's {when}, what's the local time in {to_city}?",
         "if it's {when}, what time is it in {to_city}?",
-        "my call is at {when}. What time will it be for someone in {to_city}?",
+        "I have a call scheduled for {when}. What time will it be for someone in {to_city}?",
         "translate {when} into the local time of {to_city}",
         "what's the date and time in {to_city} at the moment it's {when}?",
-        "I'm meeting colleagues at {when}. What does the clock say in {to_city} at that moment?",
+        "there's a meeting set for {when}. What does the clock say in {to_city} at that moment?",
         "tell me what the clocks in {to_city} show when it is {when}",
     ),
     # a moment is read on the clock of the city it comes with (a flight's landing on its
@@ -846,10 +846,10 @@ def convert_time_between_cities(moment: Moment, from_city: City, to_city: City) 
     ),
     gives={
         "country": (
-            "the country {city} is in",
-            "the country that {city} belongs to",
-            "the country where {city} lies",
             "the country containing {city}",
+            "the country {city} belongs to",
+            "the country where {city} is located",
+            "the home country of {city}",
         ),
     },
 )
@@ -946,7 +946,7 @@ def list_public_holidays(country: Country, year: Year) -> list[str]:
         "day": (
             "the next public holiday in {country} from {after}",
             "the date of the first public holiday in {country} on or after {after}",
-            "the first public holiday {country} has on or after {after}",
+            "the next public holiday observed in {country} on or after {after}",
             "the earliest public holiday in {country} from {after} onwards",
         ),
     },
