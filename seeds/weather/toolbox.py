@@ -577,9 +577,9 @@ def convert_wind_speed_reading(reading: Annotated[str, Kind("wind_speed_reading"
         "how warm does {temperature_c} really feel when the wind blows at {wind_speed_kmh}[ with the humidity at {humidity_percent}]?",
         "calculate the apparent temperature when the air is at {temperature_c} and the wind at {wind_speed_kmh}[, with the humidity at {humidity_percent}]",
         "say the thermometer reads {temperature_c} and the wind is {wind_speed_kmh}[ and the humidity is {humidity_percent}]. What does it actually feel like?",
-        "what's the wind chill or heat index for {temperature_c} in a wind of {wind_speed_kmh}[ at a humidity of {humidity_percent}]?",
+        "what's the wind chill or heat index for {temperature_c} with the wind blowing at {wind_speed_kmh}[ and the humidity at {humidity_percent}]?",
         "how cold or hot will it feel out there at {temperature_c} if the wind is blowing at {wind_speed_kmh}[ and the humidity is {humidity_percent}]?",
-        "figure out how {temperature_c} feels on the skin given a wind of {wind_speed_kmh}[ and humidity at {humidity_percent}]",
+        "figure out how {temperature_c} feels on the skin given a wind of {wind_speed_kmh}[ and the humidity at {humidity_percent}]",
         "if the temperature is {temperature_c} and the wind speed is {wind_speed_kmh}[ and the humidity is {humidity_percent}], what does it feel like?",
     ),
     gives={
@@ -943,7 +943,7 @@ def get_uv_index(city: CityName, date: Day) -> tuple[float, str]:
             "the average wind speed in {city} on {date}",
             "the forecast wind speed in {city} on {date}",
             "the typical wind speed in {city} on {date}",
-            "the strength of the wind in {city} on {date}",
+            "the daily mean wind speed in {city} on {date}",
         ),
     },
 )
@@ -1071,7 +1071,7 @@ def get_alert_details(alert_id: AlertId) -> tuple[str, Moment, Moment]:
             "the hottest city in {country} on {date}",
             "the city with the highest temperature in {country} on {date}",
             "the warmest city in {country} on {date}",
-            "the city in {country} that is hottest on {date}",
+            "the city with the warmest weather in {country} on {date}",
         ),
         "high_c": (
             "the high in the hottest city of {country} on {date}",
