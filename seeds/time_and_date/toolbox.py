@@ -849,7 +849,7 @@ def convert_time_between_cities(moment: Moment, from_city: City, to_city: City) 
             "the country containing {city}",
             "the country {city} belongs to",
             "the country where {city} is located",
-            "the home country of {city}",
+            "the country of {city}",
         ),
     },
 )
