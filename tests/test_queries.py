@@ -24,6 +24,7 @@ def word(chain_code, seed, k=0):
                           written={seed.slug: seed.toolbox.written})
 
 
+HOTTEST = re.compile(r"\b(?:hottest|warmest|highest temperature)\b")  # how the hottest city is described
 HOTTEST_THEN_WIND = (
     'data0, data1 = find_hottest_city(country="Spain", date="2025-06-14")\n'
     'data2, data3 = get_wind_forecast(city=data0, date="2025-06-20")\n'
@@ -33,7 +34,7 @@ HOTTEST_THEN_WIND = (
 def test_a_nested_value_is_described_by_what_it_is_never_by_a_step(weather):
     for k in range(20):
         text = word(HOTTEST_THEN_WIND, weather, k)["template"]
-        assert "hottest city in Spain" in text
+        assert HOTTEST.search(text) and "Spain" in text, text
         assert not re.search(r"\bstep\b|\bfirst,|\bfinally\b", text, re.IGNORECASE)
         assert not any(name in text for name in weather.specs)
         assert "_" not in text
@@ -58,7 +59,7 @@ def test_a_value_described_twice_is_that_thing_the_second_time(weather):
             'data4, data5 = get_uv_index(city=data0, date="2025-06-14")\n')
     for k in range(10):
         text = word(code, weather, k)["template"]
-        assert text.count("hottest city in Japan") == 1 and "that city" in text
+        assert len(HOTTEST.findall(text)) == 1 and text.count("Japan") == 1 and "that city" in text, text
 
 
 def test_a_day_is_not_that_day_when_another_day_was_stated_in_between():

@@ -546,12 +546,32 @@ def _search_terms(w: TimeWorld) -> list[str]:
 # --- tools -----------------------------------------------------------------------------------
 
 @toolbox.tool(
-    asks=("what's the date and time where I live right now, and which city is home?",
-          "tell me the current date and time in my home city",
-          "check the clock at home for me: what day and time is it, and in which city?",
-          "do you know today's date and the time at home, and which city is home?"),
+    asks=(
+        "what's the date and time where I live right now, and which city is home?",
+        "tell me the current date and time in my home city, and which city that is",
+        "check the clock at home for me: what day and time is it, and in which city?",
+        "do you know today's date and the time at home, and which city is home?",
+        "what time and date is it for me at the moment, and what's my home city set to?",
+        "remind me which city is set as my home, and what the date and time are there now",
+        "I've lost track of time. What's today's date, what time is it at home, and where is home again?",
+        "give me the local date and time right now, along with my home city",
+        "which city is my home set to, and what's the current date and time there?",
+    ),
     # "now" is not fed onward: a span from now or a conversion of now is asked more simply
-    gives={"today": ("the date today", "today"), "home_city": ("my home city", "the city I live in")},
+    gives={
+        "today": (
+            "the date today",
+            "today",
+            "today's date",
+            "the current date",
+        ),
+        "home_city": (
+            "my home city",
+            "the city I live in",
+            "the city I'm based in",
+            "the city I call home",
+        ),
+    },
 )
 def get_current_local_datetime() -> tuple[str, Day, City]:
     """Get the current local date and time in the user's home city.
@@ -567,9 +587,17 @@ def get_current_local_datetime() -> tuple[str, Day, City]:
 
 
 @toolbox.tool(
-    asks=('what date and time does "{expression}" mean?', "work out the exact date and time of {expression}",
-          "when exactly is {expression}? Give me the date and the time.",
-          'quick question: when is "{expression}" exactly? Date and time, please.'),
+    asks=(
+        "what date and time does \"{expression}\" mean?",
+        "work out the exact date and time of \"{expression}\"",
+        "when exactly is \"{expression}\"? Give me the date and the time.",
+        "quick question: when is \"{expression}\" exactly? Date and time, please.",
+        "turn \"{expression}\" into a precise date and clock time",
+        "if I say \"{expression}\", which date and what time do I mean?",
+        "pin down \"{expression}\" as a calendar date and a time of day",
+        "give me the date and the time that \"{expression}\" refers to",
+        "someone said \"{expression}\". What date and time is that exactly?",
+    ),
     gives={"moment": "{expression}", "day": "{expression}"},  # naming the moment is the user's part
     tags=("canonicalise",),
 )
@@ -588,9 +616,17 @@ def resolve_relative_time(expression: Annotated[str, Kind("relative_time")]) -> 
 
 
 @toolbox.tool(
-    asks=('turn "{text}" into a standard date', 'which calendar date is written as "{text}"?',
-          'rewrite the date "{text}" in year-month-day form',
-          'read "{text}" as a date and give it to me as year, month and day'),
+    asks=(
+        "turn \"{text}\" into a standard date",
+        "which calendar date is written as \"{text}\"?",
+        "rewrite the date \"{text}\" in year-month-day form",
+        "read \"{text}\" as a date and give it to me as year, month and day",
+        "what is \"{text}\" in ISO format?",
+        "I have a date written as \"{text}\". What is it in YYYY-MM-DD?",
+        "normalise the date \"{text}\" to year-month-day",
+        "convert \"{text}\" to a plain year-month-day date",
+        "which day is \"{text}\", written the standard way?",
+    ),
     gives={"day": "{text}"},
     tags=("canonicalise",),
 )
@@ -607,9 +643,17 @@ def parse_date_text(text: Annotated[str, Kind("date_text")]) -> Day:
 
 
 @toolbox.tool(
-    asks=("what date and time is {amount} {unit} after {start}?", "add {amount} {unit} to {start}",
-          "if something starts at {start} and lasts {amount} {unit}, when does it end?",
-          "starting at {start}, what's the time {amount} {unit} later?"),
+    asks=(
+        "what date and time is {amount} {unit} after {start}?",
+        "add {amount} {unit} to {start}",
+        "counting {amount} {unit} from {start}, what date and time do I land on?",
+        "starting from {start}, what will the date and time be {amount} {unit} later?",
+        "I want a reminder {amount} {unit} after {start}. At what date and time should it go off?",
+        "work out the date and time {amount} {unit} past {start}",
+        "tell me the date and time you get by adding {amount} {unit} to {start}",
+        "shift {start} forward by {amount} {unit} and give me the result",
+        "what's {amount} {unit} on from {start}, date and time?",
+    ),
     sense=(sensible("a shift a person counts in these units", ("amount", "unit"), _counted_shift),),
     tags=("arithmetic",),
 )
@@ -633,9 +677,17 @@ def add_time_to_datetime(start: Moment, amount: Annotated[int, Kind("time_amount
 
 
 @toolbox.tool(
-    asks=("how long is it from {start} to {end}, in minutes and in hours?", "work out the time between {start} and {end}",
-          "how many minutes, or hours, separate {start} and {end}?",
-          "roughly how much time passes between {start} and {end}, in minutes and in hours?"),
+    asks=(
+        "how long is it from {start} to {end}, in minutes and in hours?",
+        "work out the time between {start} and {end}, in minutes and hours",
+        "how many minutes, or hours, separate {start} and {end}?",
+        "how much time passes between {start} and {end}? Give it in minutes and in hours.",
+        "I'm waiting from {start} until {end}. How many minutes is that, and how many hours?",
+        "count the minutes and hours from {start} to {end}",
+        "what's the gap between {start} and {end} in minutes, and in hours?",
+        "tell me how many hours and how many minutes lie between {start} and {end}",
+        "calculate the elapsed time from {start} until {end}, both in minutes and in hours",
+    ),
     # both ends read on one clock: times of different cities are not subtracted
     sense=(distinct("start", "end"), together("start", "end"),
            sensible("the period runs backwards", ("start", "end"), lambda a: str(a["start"]) < str(a["end"]))),
@@ -658,9 +710,17 @@ def get_time_between(start: Moment, end: Moment) -> tuple[int, float]:
 
 
 @toolbox.tool(
-    asks=("what day of the week is {date}?", "find out which weekday {date} falls on",
-          "does {date} fall on a weekend? Which day of the week is it?",
-          "is {date} a weekday or a weekend day, and which day is it?"),
+    asks=(
+        "what day of the week is {date}, and is it a weekend?",
+        "find out which weekday {date} falls on and whether it's a weekend",
+        "does {date} fall on a weekend? Which day of the week is it?",
+        "is {date} a weekday or a weekend day, and which day is it?",
+        "I'm planning something for {date}. Which day of the week is it, and is it at the weekend?",
+        "tell me the weekday of {date} and whether it lands on a weekend",
+        "which day of the week does {date} land on? Is it a weekday or the weekend?",
+        "name the day of the week for {date}, and say if it's a weekend",
+        "on {date}, what day of the week is it, and is it the weekend?",
+    ),
     tags=("arithmetic",),
 )
 def get_weekday(date: Day) -> tuple[str, bool]:
@@ -678,8 +738,17 @@ def get_weekday(date: Day) -> tuple[str, bool]:
 
 
 @toolbox.tool(
-    asks=("which ISO week is {date} in?", "give me the ISO week number and week-numbering year of {date}",
-          "what calendar week does {date} belong to under ISO numbering, and in which week year?"),
+    asks=(
+        "which ISO week is {date} in, and in which ISO year?",
+        "give me the ISO week number and week-numbering year of {date}",
+        "what calendar week does {date} belong to under ISO numbering, and in which week year?",
+        "our office plans by week number. What ISO week and week-numbering year is {date} in?",
+        "tell me the ISO 8601 week and its year for {date}",
+        "what's the ISO week number of {date}, and which year does that week count towards?",
+        "find the ISO week {date} falls in, along with the ISO year",
+        "in ISO terms, which week and which week-year contain {date}?",
+        "week number and ISO year for {date}, please.",
+    ),
     tags=("arithmetic",),
 )
 def get_week_number(date: Day) -> tuple[int, int]:
@@ -697,9 +766,17 @@ def get_week_number(date: Day) -> tuple[int, int]:
 
 
 @toolbox.tool(
-    asks=("what is the date of the first {weekday} after {after}?", "find the first {weekday} after {after}",
-          "which date is the next {weekday} following {after}?",
-          "after {after}, when is the next {weekday}?"),
+    asks=(
+        "what is the date of the first {weekday} after {after}?",
+        "find the first {weekday} after {after}",
+        "which date is the next {weekday} following {after}?",
+        "after {after}, when is the next {weekday}?",
+        "I need to book something on the {weekday} after {after}. What date is it?",
+        "give me the date of the {weekday} that comes after {after}",
+        "what date does the next {weekday} after {after} fall on?",
+        "tell me the earliest {weekday} later than {after}",
+        "counting on from {after}, which date is the coming {weekday}?",
+    ),
     tags=("arithmetic",),
 )
 def get_next_weekday_date(weekday: Weekday, after: Day) -> str:
@@ -720,9 +797,17 @@ def get_next_weekday_date(weekday: Weekday, after: Day) -> str:
 
 
 @toolbox.tool(
-    asks=("what time is it in {to_city} when it's {when}?", "convert {when} to local time in {to_city}",
-          "when it's {when}, what's the local time in {to_city}?",
-          "if it's {when}, what time is it in {to_city}?"),
+    asks=(
+        "what time is it in {to_city} when it's {when}?",
+        "convert {when} to local time in {to_city}",
+        "when it's {when}, what's the local time in {to_city}?",
+        "if it's {when}, what time is it in {to_city}?",
+        "I have a call scheduled for {when}. What time will it be for someone in {to_city}?",
+        "translate {when} into the local time of {to_city}",
+        "what's the date and time in {to_city} at the moment it's {when}?",
+        "there's a meeting set for {when}. What does the clock say in {to_city} at that moment?",
+        "tell me what the clocks in {to_city} show when it is {when}",
+    ),
     # a moment is read on the clock of the city it comes with (a flight's landing on its
     # destination's, an event's start on its city's), never on a clock picked apart from it
     groups={"when": "{moment} in {from_city}"},
@@ -748,11 +833,25 @@ def convert_time_between_cities(moment: Moment, from_city: City, to_city: City) 
 
 
 @toolbox.tool(
-    asks=("what is the UTC offset of {city}, and which country is it in?",
-          "find the time zone offset of {city} and its country",
-          "how many hours ahead of or behind UTC is {city}, and in which country is it?",
-          "do you know the UTC offset of {city} and which country it's in?"),
-    gives={"country": "the country {city} is in"},
+    asks=(
+        "what is the UTC offset of {city}, and which country is it in?",
+        "find the time zone offset of {city} and its country",
+        "how many hours ahead of or behind UTC is {city}, and in which country is it?",
+        "do you know the UTC offset of {city} and which country it's in?",
+        "which country is {city} in, and what's its offset from UTC?",
+        "I'm scheduling with someone in {city}. What country is it in, and what's the UTC offset there?",
+        "give me the country and the UTC offset for {city}",
+        "tell me which time zone offset {city} keeps and what country it belongs to",
+        "look up the country of {city} and how many hours it is from UTC",
+    ),
+    gives={
+        "country": (
+            "the country containing {city}",
+            "the country {city} belongs to",
+            "the country where {city} is located",
+            "the country of {city}",
+        ),
+    },
 )
 def get_city_utc_offset(city: City) -> tuple[Offset, Country]:
     """Get the standard-time UTC offset of a city and the country it is in.
@@ -769,10 +868,25 @@ def get_city_utc_offset(city: City) -> tuple[Offset, Country]:
 
 
 @toolbox.tool(
-    asks=("what time is it in {city} right now?", "tell me the current local date and time in {city}",
-          "I need to call someone in {city}. What's the date and time there now?",
-          "right now in {city}, what's the date and time?"),
-    gives={"local_time": ("the current time in {city}", "the time it is now in {city}")},
+    asks=(
+        "what time is it in {city} right now?",
+        "tell me the current local date and time in {city}",
+        "I need to call someone in {city}. What's the date and time there now?",
+        "right now in {city}, what's the date and time?",
+        "check the date and time in {city} for me",
+        "what's the local date and time over in {city} at the moment?",
+        "is it late in {city}? Tell me the date and time there right now.",
+        "give me the present date and time for {city}",
+        "what day and hour is it currently in {city}?",
+    ),
+    gives={
+        "local_time": (
+            "the current time in {city}",
+            "the time it is now in {city}",
+            "the current local time in {city}",
+            "the local time in {city} at this moment",
+        ),
+    },
 )
 def get_local_time_in(city: City) -> Moment:
     """Get the current local date and time in a city.
@@ -789,9 +903,17 @@ def get_local_time_in(city: City) -> Moment:
 
 
 @toolbox.tool(
-    asks=("list the public holidays in {country} in {year}", "which public holidays does {country} have in {year}?",
-          "I'm planning {year} in {country}. What are the public holidays that year?",
-          "for {year}, which days are public holidays in {country}?"),
+    asks=(
+        "list the public holidays in {country} in {year}",
+        "which public holidays does {country} have in {year}?",
+        "I'm planning {year} in {country}. What are the public holidays that year?",
+        "for {year}, which days are public holidays in {country}?",
+        "give me every public holiday {country} observes in {year}, with dates",
+        "what official holidays fall in {year} in {country}?",
+        "show me the public holiday calendar for {country} in {year}",
+        "when are the public holidays in {country} during {year}, and what are they called?",
+        "which dates in {year} are public holidays in {country}, and what is each one?",
+    ),
 )
 def list_public_holidays(country: Country, year: Year) -> list[str]:
     """List a country's public holidays in a year.
@@ -809,12 +931,25 @@ def list_public_holidays(country: Country, year: Year) -> list[str]:
 
 
 @toolbox.tool(
-    asks=("what is the next public holiday in {country} on or after {after}, and when is it?",
-          "find the first public holiday in {country} from {after} onwards",
-          "counting from {after}, when is the next public holiday in {country}, and what is it called?",
-          "starting from {after}, when's the next public holiday in {country}, and what is it?"),
-    gives={"day": ("the next public holiday in {country} from {after}",
-                   "the date of the first public holiday in {country} on or after {after}")},
+    asks=(
+        "what is the next public holiday in {country} on or after {after}, and when is it?",
+        "find the first public holiday in {country} from {after} onwards",
+        "counting from {after}, when is the next public holiday in {country}, and what is it called?",
+        "starting from {after}, when's the next public holiday in {country}, and what is it?",
+        "I'm hoping for a day off. Counting from {after}, which public holiday comes next in {country}, and on what date?",
+        "tell me the name and date of the next public holiday in {country}, counting from {after}",
+        "what's the earliest public holiday in {country} on or after {after}? Name and date, please.",
+        "look up when {country} next has a public holiday, from {after} on, and what it's called",
+        "on or after {after}, which public holiday comes up first in {country}, and when?",
+    ),
+    gives={
+        "day": (
+            "the next public holiday in {country} from {after}",
+            "the date of the first public holiday in {country} on or after {after}",
+            "the next public holiday observed in {country} on or after {after}",
+            "the earliest public holiday in {country} from {after} onwards",
+        ),
+    },
     sense=(around("after", before=30, after=180),),
 )
 def get_next_public_holiday(country: Country, after: Day) -> tuple[Holiday, Day]:
@@ -839,9 +974,17 @@ def get_next_public_holiday(country: Country, after: Day) -> tuple[Holiday, Day]
 
 
 @toolbox.tool(
-    asks=("is {date} a public holiday in {country}? If so, which one?", "check whether {date} is a public holiday in {country}",
-          "will {country} have a public holiday on {date}, and what is it called?",
-          "do people in {country} get a public holiday on {date}? Which one?"),
+    asks=(
+        "is {date} a public holiday in {country}? If so, which one?",
+        "check whether {date} is a public holiday in {country}, and name it if it is",
+        "will {country} have a public holiday on {date}, and what is it called?",
+        "do people in {country} get a public holiday on {date}? Which one?",
+        "I want to ship goods to {country} on {date}. Is it a public holiday there, and if so, which one?",
+        "tell me if {date} is a holiday in {country}, and which holiday it is",
+        "are offices in {country} closed for a public holiday on {date}? Name the holiday if so.",
+        "does {date} count as a public holiday in {country}? If it does, what's the occasion?",
+        "find out whether {country} celebrates a public holiday on {date}, and which one",
+    ),
 )
 def is_public_holiday(date: Day, country: HolidayCountry) -> tuple[bool, str]:
     """Check whether a date is a public holiday in a country.
@@ -860,10 +1003,17 @@ def is_public_holiday(date: Day, country: HolidayCountry) -> tuple[bool, str]:
 
 
 @toolbox.tool(
-    asks=("how many working days are there in {country} between {start} and {end}, both included?",
-          "count the business days between {start} and {end} in {country}",
-          "I have a job in {country} that runs between {start} and {end}. How many working days is that?",
-          "between {start} and {end}, how many working days does {country} have?"),
+    asks=(
+        "how many working days are there in {country} between {start} and {end}, both included?",
+        "count the business days between {start} and {end} in {country}",
+        "I have a job in {country} that runs between {start} and {end}. How many working days is that?",
+        "between {start} and {end}, how many working days does {country} have?",
+        "work out the number of business days in {country} from {start} to {end}, counting both ends",
+        "a contract in {country} lasts from {start} through {end}. How many business days does it cover?",
+        "tell me how many weekdays that aren't public holidays in {country} fall between {start} and {end}",
+        "how many days will offices in {country} be open from {start} to {end} inclusive?",
+        "from {start} to {end} inclusive, what's the business-day count in {country}?",
+    ),
     # the tool takes either order, but a person names the earlier day first
     sense=(distinct("start", "end"), sensible("a period a person counts working days over", ("start", "end"), _short_period),
            sensible("the period runs backwards", ("start", "end"), lambda a: str(a["start"]) < str(a["end"]))),
@@ -886,10 +1036,17 @@ def count_business_days(start: Day, end: Day, country: Country) -> int:
 
 
 @toolbox.tool(
-    asks=("what date is {days} working day(s) after {start} in {country}?",
-          "count {days} business day(s) forward from {start} in {country}",
-          "a delivery takes {days} working day(s) from {start} in {country}. On which date does it arrive?",
-          "starting from {start}, which date is {days} working day(s) later in {country}?"),
+    asks=(
+        "what date is {days} working day(s) after {start} in {country}?",
+        "count {days} business day(s) forward from {start} in {country}",
+        "a delivery takes {days} working day(s) from {start} in {country}. On which date does it arrive?",
+        "starting from {start}, which date is {days} working day(s) later in {country}?",
+        "my invoice is due {days} business day(s) after {start}, counted in {country}. What date is that?",
+        "skip weekends and public holidays in {country} and tell me the date {days} business day(s) after {start}",
+        "what's the date {days} working day(s) on from {start}, going by the calendar of {country}?",
+        "add {days} business day(s) to {start} for {country} and give me the date",
+        "if I count {days} working day(s) from {start} in {country}, which date do I land on?",
+    ),
     sense=(within("days", 1, 60),),
 )
 def add_business_days(start: Day, days: Annotated[int, Kind("business_day_count")], country: Country) -> str:
@@ -916,11 +1073,31 @@ def add_business_days(start: Day, days: Annotated[int, Kind("business_day_count"
 
 
 @toolbox.tool(
-    asks=("when does the sun rise and set in {city} on {date}?", "get the sunrise and sunset times for {city} on {date}",
-          "I'm planning a photo walk in {city} on {date}. When are sunrise and sunset?",
-          "on {date} in {city}, what time are sunrise and sunset?"),
-    gives={"sunrise": ("sunrise in {city} on {date}", "the time the sun rises in {city} on {date}"),
-           "sunset": ("sunset in {city} on {date}", "the time the sun sets in {city} on {date}")},
+    asks=(
+        "when does the sun rise and set in {city} on {date}?",
+        "get the sunrise and sunset times for {city} on {date}",
+        "I'm planning a photo walk in {city} on {date}. When are sunrise and sunset?",
+        "on {date} in {city}, what time are sunrise and sunset?",
+        "what time does it get light and dark in {city} on {date}?",
+        "tell me when the sun comes up and goes down in {city} on {date}",
+        "find the times of sunrise and sunset in {city} on {date}",
+        "I want to catch both the sunrise and the sunset in {city} on {date}. At what times are they?",
+        "sunrise and sunset in {city} on {date}?",
+    ),
+    gives={
+        "sunrise": (
+            "sunrise in {city} on {date}",
+            "the time the sun rises in {city} on {date}",
+            "the moment of sunrise in {city} on {date}",
+            "the sunrise time for {city} on {date}",
+        ),
+        "sunset": (
+            "sunset in {city} on {date}",
+            "the time the sun sets in {city} on {date}",
+            "the moment the sun goes down in {city} on {date}",
+            "the sunset time for {city} on {date}",
+        ),
+    },
 )
 def get_sunrise_sunset(city: City, date: Day) -> tuple[Moment, Moment]:
     """Get the sunrise and sunset times of a city on a date (local standard time).
@@ -939,9 +1116,17 @@ def get_sunrise_sunset(city: City, date: Day) -> tuple[Moment, Moment]:
 
 
 @toolbox.tool(
-    asks=("how many hours of daylight does {point} get on {date}?", "work out the hours of daylight at {point} on {date}",
-          "how long is the day at {point} on {date}, from sunrise to sunset?",
-          "on {date}, how many hours of daylight will {point} have?"),
+    asks=(
+        "how many hours of daylight does {point} get on {date}?",
+        "work out the hours of daylight at {point} on {date}",
+        "how long is the day at {point} on {date}, from sunrise to sunset?",
+        "on {date}, how many hours of daylight will {point} have?",
+        "I'll be at {point} on {date}. How many daylight hours will I get?",
+        "tell me the length of daylight at {point} on {date}, in hours",
+        "between sunrise and sunset, how many hours pass at {point} on {date}?",
+        "give me the daylight duration for {point} on {date}",
+        "how much daylight, in hours, is there at {point} on {date}?",
+    ),
     groups={"point": "{latitude}, {longitude}"},
 )
 def get_daylight_hours(latitude: Latitude, longitude: Longitude, date: Day) -> float:
@@ -961,9 +1146,17 @@ def get_daylight_hours(latitude: Latitude, longitude: Longitude, date: Day) -> f
 
 
 @toolbox.tool(
-    asks=('search the time-zone and holiday listings for "{query}"[ and show up to {max_results} results]',
-          'what do the time-zone and holiday listings say about "{query}"?',
-          'look up "{query}" among the cities and public holidays[, {max_results} entries at most]'),
+    asks=(
+        "search the time-zone and holiday listings for \"{query}\"[ and show up to {max_results} results]",
+        "what do the time-zone and holiday listings say about \"{query}\"?",
+        "look up \"{query}\" among the cities and public holidays[, {max_results} entries at most]",
+        "find cities and holidays matching \"{query}\"[, no more than {max_results}]",
+        "I'm searching for \"{query}\". Which cities or public holidays match?[ Show me the top {max_results}.]",
+        "run a search for \"{query}\" over city times, UTC offsets and holidays[ and return at most {max_results} hits]",
+        "show me what the city clocks and holiday calendars have on \"{query}\"[, up to {max_results} of them]",
+        "check the listings of city times and public holidays for anything matching \"{query}\"[; limit it to {max_results}]",
+        "any cities or public holidays that match \"{query}\"?[ Give me up to {max_results}.]",
+    ),
     sense=(within("max_results", 1, 30),),
     tags=("search",),
 )
@@ -997,9 +1190,17 @@ def search_time_and_date(query: Annotated[str, Kind("time_search_terms")], max_r
 
 
 @toolbox.tool(
-    asks=("make {city} my home city and tell me the local time and UTC offset there",
-          "I've moved to {city}. Set it as my home city; what time is it there now, and what's its UTC offset?",
-          "change my home city to {city} and show me its clock and UTC offset"),
+    asks=(
+        "make {city} my home city and tell me the local time and UTC offset there",
+        "I've moved to {city}. Set it as my home city; what time is it there now, and what's its UTC offset?",
+        "change my home city to {city} and show me its clock and UTC offset",
+        "switch my home to {city}, and give me the current time there and its offset from UTC",
+        "I live in {city} now. Update my home city and tell me the local time and how far it is from UTC.",
+        "set {city} as home and report the time there along with its UTC offset",
+        "from now on my home city is {city}. Please update it and tell me the local time and UTC offset.",
+        "relocate my home city to {city} and let me know the current local time and the UTC offset",
+        "can you update my home to {city}? I'd like the local time there and its UTC offset.",
+    ),
     # a new home is typed by the user, never a city taken from a clinic, an address or a contact
     sense=(sensible("the home city is already San Francisco", ("city",), lambda a: a["city"] != DEFAULT_HOME),),
     tags=("state_change",),

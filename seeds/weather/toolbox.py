@@ -413,9 +413,25 @@ _BEAUFORT = re.compile(r"^\s*(?:beaufort\s*)?force\s*(\d{1,2})\s*$|^\s*beaufort\
 
 
 @toolbox.tool(
-    asks=('look up the weather report for "{query}"', 'search the weather reports for "{query}"',
-          'what do the weather reports say for "{query}"?'),
-    gives={"city": ('the city in the weather report for "{query}"', 'the city the report for "{query}" covers')},
+    asks=(
+        "look up the weather report for \"{query}\" and tell me the city, the day and the conditions",
+        "search the weather reports for \"{query}\": which city and date do they cover, and what is the sky doing?",
+        "what do the weather reports say for \"{query}\"? I need the city, the date and the conditions.",
+        "I typed \"{query}\" into a weather search. Which city and which day did it find, and what are the conditions?",
+        "run a weather search for \"{query}\" and give me the place, the date and the sky condition",
+        "which city and day does a weather search for \"{query}\" match, and what's the weather like?",
+        "pull up the forecast matching \"{query}\", with its city, its date and the expected conditions",
+        "weather search: \"{query}\". Which city, what day, and what conditions?",
+        "check \"{query}\" against the weather reports and report back the city, the day and the sky condition",
+    ),
+    gives={
+        "city": (
+            "the city in the weather report for \"{query}\"",
+            "the city the report for \"{query}\" covers",
+            "the city a weather search for \"{query}\" turns up",
+            "the place named in the weather query \"{query}\"",
+        ),
+    },
     tags=("search",),
 )
 def search_weather(query: Annotated[str, Kind("weather_query")]) -> tuple[CityName, str, str]:
@@ -451,8 +467,17 @@ def search_weather(query: Annotated[str, Kind("weather_query")]) -> tuple[CityNa
 
 
 @toolbox.tool(
-    asks=('what calendar date is {expression}?', 'work out which date {expression} falls on',
-          'tell me the date of {expression}'),
+    asks=(
+        "what calendar date is \"{expression}\"?",
+        "work out which date \"{expression}\" falls on",
+        "tell me the exact date meant by \"{expression}\"",
+        "when I say \"{expression}\", which date do I mean?",
+        "give me the full calendar date for \"{expression}\"",
+        "what date does \"{expression}\" come to?",
+        "turn \"{expression}\" into a proper date, year included",
+        "pin down the date of \"{expression}\" for me",
+        "quick one: which date is \"{expression}\"?",
+    ),
     gives={"date": "{expression}"},  # people name the day as they say it; resolving it is the agent's part
     tags=("canonicalise",),
 )
@@ -472,7 +497,17 @@ def resolve_forecast_date(expression: Annotated[str, Kind("relative_day")]) -> D
 
 
 @toolbox.tool(
-    asks=("convert {reading} to degrees Celsius", "what is {reading} in Celsius?", "how many degrees Celsius is {reading}?"),
+    asks=(
+        "convert {reading} to degrees Celsius",
+        "what is {reading} in Celsius?",
+        "how many degrees Celsius is {reading}?",
+        "I think in Celsius. How warm is {reading} on that scale?",
+        "express {reading} in °C",
+        "what does {reading} come to in Celsius?",
+        "the thermometer says {reading}. What's that in Celsius?",
+        "put {reading} into Celsius for me",
+        "give me the Celsius equivalent of {reading}",
+    ),
     gives={"celsius": "{reading}"},
     tags=("canonicalise",),
 )
@@ -494,8 +529,17 @@ def convert_temperature_reading(reading: Annotated[str, Kind("temperature_readin
 
 
 @toolbox.tool(
-    asks=("convert a wind speed of {reading} to km/h", "what is {reading} in kilometres per hour?",
-          "how fast is {reading} in km/h?"),
+    asks=(
+        "convert a wind speed of {reading} to km/h",
+        "what is {reading} in kilometres per hour?",
+        "how fast is {reading} in km/h?",
+        "the marine forecast gives the wind as {reading}. How many km/h is that?",
+        "express a {reading} wind in kilometres per hour",
+        "what does a wind of {reading} come to in km/h?",
+        "give me {reading} as a wind speed in km/h",
+        "how many kilometres an hour is a {reading} wind?",
+        "translate the wind speed {reading} into km/h",
+    ),
     gives={"speed_kmh": "{reading}"},
     tags=("canonicalise",),
 )
@@ -527,10 +571,25 @@ def convert_wind_speed_reading(reading: Annotated[str, Kind("wind_speed_reading"
 
 
 @toolbox.tool(
-    asks=("what would {temperature_c} feel like with the wind at {wind_speed_kmh}[ and the humidity at {humidity_percent}]?",
-          "work out the feels-like temperature for {temperature_c} with the wind at {wind_speed_kmh}[ and the humidity at {humidity_percent}]",
-          "how warm does {temperature_c} really feel when the wind blows at {wind_speed_kmh}[ with the humidity at {humidity_percent}]?"),
-    gives={"feels_like_c": "what {temperature_c} feels like with the wind at {wind_speed_kmh}[ and the humidity at {humidity_percent}]"},
+    asks=(
+        "what would {temperature_c} feel like with the wind at {wind_speed_kmh}[ and the humidity at {humidity_percent}]?",
+        "work out the feels-like temperature for {temperature_c} with the wind at {wind_speed_kmh}[ and the humidity at {humidity_percent}]",
+        "how warm does {temperature_c} really feel when the wind blows at {wind_speed_kmh}[ with the humidity at {humidity_percent}]?",
+        "calculate the apparent temperature when the air is at {temperature_c} and the wind at {wind_speed_kmh}[, with the humidity at {humidity_percent}]",
+        "say the thermometer reads {temperature_c} and the wind is {wind_speed_kmh}[ and the humidity is {humidity_percent}]. What does it actually feel like?",
+        "what's the wind chill or heat index for {temperature_c} with the wind blowing at {wind_speed_kmh}[ and the humidity at {humidity_percent}]?",
+        "how cold or hot will it feel out there at {temperature_c} if the wind is blowing at {wind_speed_kmh}[ and the humidity is {humidity_percent}]?",
+        "figure out how {temperature_c} feels on the skin given a wind of {wind_speed_kmh}[ and the humidity at {humidity_percent}]",
+        "if the temperature is {temperature_c} and the wind speed is {wind_speed_kmh}[ and the humidity is {humidity_percent}], what does it feel like?",
+    ),
+    gives={
+        "feels_like_c": (
+            "what {temperature_c} feels like with the wind at {wind_speed_kmh}[ and the humidity at {humidity_percent}]",
+            "the feels-like temperature for {temperature_c} with the wind at {wind_speed_kmh}[ and the humidity at {humidity_percent}]",
+            "the apparent temperature of {temperature_c} in a wind of {wind_speed_kmh}[ with the humidity at {humidity_percent}]",
+            "the temperature it feels like at {temperature_c} when the wind blows at {wind_speed_kmh}[ and the humidity is {humidity_percent}]",
+        ),
+    },
     sense=(together("temperature_c", "wind_speed_kmh", "humidity_percent"),),  # one place and time
 )
 def calculate_feels_like(temperature_c: Celsius, wind_speed_kmh: WindKmh, humidity_percent: Humidity = 50) -> Celsius:
@@ -561,10 +620,31 @@ def calculate_feels_like(temperature_c: Celsius, wind_speed_kmh: WindKmh, humidi
 
 
 @toolbox.tool(
-    asks=("what's the weather like in {city} right now?", "check the current weather in {city}",
-          "how warm and humid is it in {city} at the moment, and what's the sky like?"),
-    gives={"temperature_c": ("the current temperature in {city}", "how warm it is in {city} right now"),
-           "humidity_percent": "the current humidity in {city}"},
+    asks=(
+        "what's the weather like right now in {city}: temperature, sky and humidity?",
+        "check the current weather in {city}, including the temperature, the conditions and the humidity",
+        "how warm and humid is it at the moment in {city}, and what's the sky like?",
+        "thinking about a walk in {city}: how warm is it now, how humid, and what's the sky doing?",
+        "current conditions in {city}? I need the temperature, the sky and the humidity.",
+        "tell me the present temperature, humidity and sky conditions in {city}",
+        "is it sunny or grey right now in {city}, how hot is it, and what's the humidity?",
+        "pull up the live weather for {city}: temperature, humidity and conditions",
+        "what are conditions like at the moment in {city}? Give me the temperature and humidity along with the sky.",
+    ),
+    gives={
+        "temperature_c": (
+            "the current temperature in {city}",
+            "the temperature right now in {city}",
+            "the present air temperature in {city}",
+            "the temperature currently reported for {city}",
+        ),
+        "humidity_percent": (
+            "the current humidity in {city}",
+            "the humidity right now in {city}",
+            "the relative humidity at the moment in {city}",
+            "the present humidity level in {city}",
+        ),
+    },
 )
 def get_current_weather(city: CityName) -> tuple[Celsius, str, Humidity]:
     """Get the weather in a city right now.
@@ -584,9 +664,31 @@ def get_current_weather(city: CityName) -> tuple[Celsius, str, Humidity]:
 
 
 @toolbox.tool(
-    asks=("what's the weather like right now at {point}?", "check the current conditions at {point}",
-          "how warm is it at {point} at the moment, and which covered city is nearest?"),
-    gives={"city": "the covered city nearest to {point}", "temperature_c": "the current temperature at {point}"},
+    asks=(
+        "what's the weather like right now at {point}, and which city is nearest?",
+        "check the current conditions at {point} and tell me the nearest city they're reported for",
+        "how warm is it at the moment at {point}, what's the sky like, and which city is closest?",
+        "I'm at {point}. What's the temperature and the sky like here, and what's the closest big city?",
+        "temperature and sky right now at {point}? And which city is that nearest to?",
+        "look up the weather at {point}: the temperature, the conditions and the city the report comes from",
+        "which city is closest to {point}, and what are the temperature and conditions there now?",
+        "give me a live weather reading for {point} with the temperature, the sky and the nearest city",
+        "what is it like outside right now at {point} (temperature and sky), and what city is that near?",
+    ),
+    gives={
+        "city": (
+            "the nearest city to {point}",
+            "the city closest to {point}",
+            "the major city nearest {point}",
+            "the closest big city to {point}",
+        ),
+        "temperature_c": (
+            "the current temperature at {point}",
+            "the temperature right now at {point}",
+            "the present temperature at {point}",
+            "the temperature currently reported at {point}",
+        ),
+    },
     groups={"point": "{latitude}, {longitude}"},
 )
 def get_weather_by_coordinates(latitude: Lat, longitude: Lon) -> tuple[Celsius, str, CityName]:
@@ -608,11 +710,31 @@ def get_weather_by_coordinates(latitude: Lat, longitude: Lon) -> tuple[Celsius, 
 
 
 @toolbox.tool(
-    asks=("what's the forecast for {city} on {date}?", "check the weather forecast for {city} on {date}",
-          "how hot, how cold and how cloudy will {city} be on {date}?",
-          "I'll be in {city} on {date}. What weather should I expect?"),
-    gives={"high_c": ("the forecast high in {city} on {date}", "how hot it gets in {city} on {date}"),
-           "low_c": "the forecast low in {city} on {date}"},
+    asks=(
+        "what's the forecast for {city} on {date}? I'd like the high, the low and the sky.",
+        "check the weather forecast for {city} on {date}, with the high, the low and the conditions",
+        "how hot, how cold and how cloudy will {city} be on {date}?",
+        "I'll be in {city} on {date}. What highs, lows and skies should I expect?",
+        "give me the daily high and low for {city} on {date}, plus the sky conditions",
+        "will {city} be sunny or rainy on {date}, and what are the high and low temperatures?",
+        "packing for {city} on {date}: how warm does it get, how cool does it get, and what's the sky doing?",
+        "tell me the top and bottom temperatures and the general conditions in {city} on {date}",
+        "what's {date} looking like in {city}? High, low and conditions, please.",
+    ),
+    gives={
+        "high_c": (
+            "the forecast high in {city} on {date}",
+            "the daytime high for {city} on {date}",
+            "the peak temperature in {city} on {date}",
+            "the maximum temperature in {city} on {date}",
+        ),
+        "low_c": (
+            "the forecast low in {city} on {date}",
+            "the overnight low for {city} on {date}",
+            "the lowest reading in {city} on {date}",
+            "the minimum temperature in {city} on {date}",
+        ),
+    },
 )
 def get_daily_forecast(city: CityName, date: Day) -> tuple[Celsius, Celsius, str]:
     """Get the day's high, low and sky condition for a city (recorded for past days, forecast up to 14 days ahead).
@@ -632,10 +754,25 @@ def get_daily_forecast(city: CityName, date: Day) -> tuple[Celsius, Celsius, str
 
 
 @toolbox.tool(
-    asks=("what temperature and chance of rain are forecast for {city} for {when}?",
-          "check the hourly forecast for {city} for {when}",
-          "will it rain in {city} around {when}, and how warm will it be?"),
-    gives={"temperature_c": "the temperature forecast for {city} for {when}"},
+    asks=(
+        "what temperature and chance of rain are forecast for {city} for {when}?",
+        "check the hourly forecast for {city} for {when}: temperature and chance of rain",
+        "will it rain in {city} around {when}, and how warm will it be?",
+        "I've got an outdoor meeting in {city} around {when}. How warm will it be, and what are the odds of rain?",
+        "give me the temperature and the precipitation chance in {city} for {when}",
+        "how likely is rain or snow in {city} around {when}, and what will the thermometer say?",
+        "for {when} in {city}, what's the temperature going to be and how likely is precipitation?",
+        "what should I expect in {city} around {when}? Temperature and chance of precipitation, please.",
+        "look up the temperature and rain probability for {city} for {when}",
+    ),
+    gives={
+        "temperature_c": (
+            "the temperature forecast for {city} for {when}",
+            "the expected temperature in {city} around {when}",
+            "the hourly temperature for {city} for {when}",
+            "the temperature predicted for {city} around {when}",
+        ),
+    },
     sense=(same_day("when"),),
 )
 def get_hourly_forecast(city: CityName, when: Moment) -> tuple[Celsius, int]:
@@ -656,11 +793,35 @@ def get_hourly_forecast(city: CityName, when: Moment) -> tuple[Celsius, int]:
 
 
 @toolbox.tool(
-    asks=("what high and low were recorded in {city} on the same calendar day as {date}[, {years_back} year(s) back]?",
-          "look up the temperatures in {city} on this day a year before {date}",
-          "how warm was {city} on the same day as {date}[ {years_back} year(s) earlier]? Give me the high and the low."),
-    gives={"high_c": "the high recorded in {city} on the same day as {date}[ {years_back} year(s) earlier]",
-           "low_c": "the low recorded in {city} on the same day as {date}[ {years_back} year(s) earlier]"},
+    asks=(
+        "what were the high and low in {city} on the same date a year before {date}?",
+        "look up last year's high and low in {city} for the same calendar day as {date}",
+        "how warm and how cool did it get in {city} one year before {date}?",
+        "pull the recorded high and low for {city} exactly one year before {date}",
+        "what was the temperature range in {city} on the same day one year prior to {date}?",
+        "what high and low were recorded in {city} on the same calendar day {years_back} year(s) before {date}?",
+        "how warm was {city} {years_back} year(s) before {date}? Give me the high and the low.",
+        "look up the historical high and low for {city} on the date {years_back} year(s) before {date}",
+        "go back {years_back} year(s) from {date} and tell me the high and low recorded in {city}",
+    ),
+    gives={
+        "high_c": (
+            "the high recorded in {city} a year before {date}",
+            "last year's high in {city} on the same calendar day as {date}",
+            "the recorded high for {city} one year before {date}",
+            "the high recorded in {city} {years_back} year(s) before {date}",
+            "the recorded high for {city} on the same date {years_back} year(s) before {date}",
+            "the high in {city} {years_back} year(s) earlier than {date}",
+        ),
+        "low_c": (
+            "the low recorded in {city} a year before {date}",
+            "last year's low in {city} on the same calendar day as {date}",
+            "the recorded low for {city} one year before {date}",
+            "the low recorded in {city} {years_back} year(s) before {date}",
+            "the recorded low for {city} on the same date {years_back} year(s) before {date}",
+            "the low in {city} {years_back} year(s) earlier than {date}",
+        ),
+    },
 )
 def get_historical_temperature(city: CityName, date: Day, years_back: Annotated[int, Kind("years_back")] = 1) -> tuple[Celsius, Celsius]:
     """Get the high and low recorded in a city on the same calendar day in an earlier year.
@@ -691,9 +852,25 @@ def get_historical_temperature(city: CityName, date: Day, years_back: Annotated[
 
 
 @toolbox.tool(
-    asks=("how is the air quality in {city} on {date}?", "check the air quality index for {city} on {date}",
-          "what's the AQI in {city} on {date}, and which pollutant dominates?"),
-    gives={"aqi": "the air quality index in {city} on {date}"},
+    asks=(
+        "how is the air quality in {city} on {date}: index, category and main pollutant?",
+        "check the air quality index for {city} on {date}, with its category and the dominant pollutant",
+        "what's the AQI in {city} on {date}, what band is that, and which pollutant dominates?",
+        "I have asthma and I'm in {city} on {date}. How clean is the air (AQI and category), and what's the main pollutant?",
+        "is the air in {city} on {date} good or bad? Give me the AQI, its category and the chief pollutant.",
+        "pull up the pollution level for {city} on {date}: the AQI, the category and the main pollutant",
+        "which pollutant is worst in {city} on {date}, and what are the air quality index and rating?",
+        "tell me how breathable the air is in {city} on {date}, by AQI and category, and what's driving it",
+        "air quality for {city} on {date}? I need the index, the category and the main pollutant.",
+    ),
+    gives={
+        "aqi": (
+            "the air quality index in {city} on {date}",
+            "the AQI for {city} on {date}",
+            "the air pollution index of {city} on {date}",
+            "the air quality reading for {city} on {date}",
+        ),
+    },
 )
 def get_air_quality(city: CityName, date: Day) -> tuple[int, str, str]:
     """Get the daily air quality index (US AQI scale) of a city.
@@ -713,9 +890,25 @@ def get_air_quality(city: CityName, date: Day) -> tuple[int, str, str]:
 
 
 @toolbox.tool(
-    asks=("how strong will the UV be in {city} on {date}?", "check the UV index for {city} on {date}",
-          "what's the peak UV index in {city} on {date}, and how risky is it?"),
-    gives={"uv_index": "the peak UV index in {city} on {date}"},
+    asks=(
+        "how strong will the UV be in {city} on {date}, and how risky is it?",
+        "check the UV index for {city} on {date} and its risk level",
+        "what's the peak UV index in {city} on {date}, and how risky is it?",
+        "I burn easily and I'll be in {city} on {date}. What's the UV index, and what's the risk level?",
+        "give me the maximum UV reading for {city} on {date} along with the exposure risk",
+        "do I need sunscreen in {city} on {date}? Tell me the UV index and how high the risk is.",
+        "what UV level and sunburn risk should I expect in {city} on {date}?",
+        "look up how intense the sun will be in {city} on {date}: UV index and risk category",
+        "UV in {city} on {date}? The index and the risk level, please.",
+    ),
+    gives={
+        "uv_index": (
+            "the peak UV index in {city} on {date}",
+            "the maximum UV index for {city} on {date}",
+            "the highest UV reading in {city} on {date}",
+            "the strongest UV level in {city} on {date}",
+        ),
+    },
 )
 def get_uv_index(city: CityName, date: Day) -> tuple[float, str]:
     """Get the maximum UV index of the day in a city.
@@ -734,9 +927,25 @@ def get_uv_index(city: CityName, date: Day) -> tuple[float, str]:
 
 
 @toolbox.tool(
-    asks=("how windy will it be in {city} on {date}?", "get the wind forecast for {city} on {date}",
-          "which way will the wind blow in {city} on {date}, and how hard?"),
-    gives={"wind_speed_kmh": ("the average wind speed in {city} on {date}", "the forecast wind speed in {city} on {date}")},
+    asks=(
+        "how windy will it be in {city} on {date}, and from which direction?",
+        "get the wind forecast for {city} on {date}, speed and direction",
+        "which way will the wind blow in {city} on {date}, and how hard?",
+        "I want to go sailing near {city} on {date}. How fast will the wind be, and where will it come from?",
+        "what's the average wind speed in {city} on {date}, and which direction is it from?",
+        "tell me the wind speed and direction in {city} on {date}",
+        "will it be breezy in {city} on {date}? Give me the speed and direction of the wind.",
+        "look up the wind for {city} on {date}: how strong, and from where?",
+        "wind in {city} on {date}? Speed and direction, please.",
+    ),
+    gives={
+        "wind_speed_kmh": (
+            "the average wind speed in {city} on {date}",
+            "the forecast wind speed in {city} on {date}",
+            "the typical wind speed in {city} on {date}",
+            "the daily mean wind speed in {city} on {date}",
+        ),
+    },
 )
 def get_wind_forecast(city: CityName, date: Day) -> tuple[WindKmh, str]:
     """Get the average wind speed and direction of the day in a city.
@@ -755,12 +964,31 @@ def get_wind_forecast(city: CityName, date: Day) -> tuple[WindKmh, str]:
 
 
 @toolbox.tool(
-    asks=("what is the most severe weather alert in force in {country}?",
-          "check {country} for weather warnings and give me the most serious one",
-          "are there severe weather alerts in {country} right now? Which is the worst, and where?"),
-    gives={"alert_id": "the most severe weather alert in force in {country}",
-           "city": ("the city under the most severe weather alert in {country}",
-                    "the city the worst weather warning in {country} covers")},
+    asks=(
+        "what is the most severe weather alert in force in {country}, what does it warn of, and which city does it cover?",
+        "check {country} for weather warnings and give me the most serious one, its hazard and its city",
+        "are there severe weather alerts in {country} right now? Which is the worst, what is it for, and where?",
+        "I have family in {country}. What's the most serious weather warning there right now, what hazard is it, and which city is affected?",
+        "find the top weather alert currently active in {country}, along with its event type and city",
+        "which city in {country} is under the worst weather alert at the moment, which alert is it, and what is it about?",
+        "tell me about the gravest weather warning now in effect in {country}: the alert, the hazard and the city",
+        "is anywhere in {country} under a serious weather warning? Name the most severe alert, the hazard, and the city it covers.",
+        "worst weather alert in {country} right now? I want the alert, what it's for, and the city.",
+    ),
+    gives={
+        "alert_id": (
+            "the most severe weather alert in force in {country}",
+            "the most serious weather warning currently active in {country}",
+            "the worst weather alert now in effect in {country}",
+            "the top weather warning in {country} at the moment",
+        ),
+        "city": (
+            "the city under the most severe weather alert in {country}",
+            "the city the worst weather warning in {country} covers",
+            "the city affected by the most serious weather alert in {country}",
+            "the city hit by the worst current weather warning in {country}",
+        ),
+    },
 )
 def get_severe_weather_alerts(country: CountryName) -> tuple[AlertId, str, CityName]:
     """Find the most severe weather alert currently in force in a country.
@@ -783,9 +1011,31 @@ def get_severe_weather_alerts(country: CountryName) -> tuple[AlertId, str, CityN
 
 
 @toolbox.tool(
-    asks=("how severe is {alert_id}, and when was it issued and when does it expire?",
-          "get the details of {alert_id}", "when does {alert_id} expire, and how serious is it?"),
-    gives={"issued_at": "the time {alert_id} was issued", "expires_at": "the time {alert_id} expires"},
+    asks=(
+        "how severe is {alert_id}, and when was it issued and when does it expire?",
+        "get the details of {alert_id}: severity, issue time and expiry",
+        "when does {alert_id} expire, and how serious is it? When did it go out?",
+        "I got a notification about {alert_id}. How bad is it, when was it put out, and how long does it last?",
+        "tell me the severity level of {alert_id} along with its issue and expiry times",
+        "look up {alert_id} and tell me how serious it is, when it was issued and when it runs out",
+        "what severity is {alert_id}, and what are its issue and expiry times?",
+        "how long is {alert_id} in force? I need its severity, its issue time and its expiry time.",
+        "severity, issue time and expiry of {alert_id}, please.",
+    ),
+    gives={
+        "issued_at": (
+            "the time {alert_id} was issued",
+            "the issue time of {alert_id}",
+            "the moment {alert_id} went out",
+            "the time at which {alert_id} was put out",
+        ),
+        "expires_at": (
+            "the time {alert_id} expires",
+            "the expiry time of {alert_id}",
+            "the moment {alert_id} runs out",
+            "the time {alert_id} is due to end",
+        ),
+    },
 )
 def get_alert_details(alert_id: AlertId) -> tuple[str, Moment, Moment]:
     """Get the severity, issue time and expiry time of a weather alert.
@@ -805,10 +1055,31 @@ def get_alert_details(alert_id: AlertId) -> tuple[str, Moment, Moment]:
 
 
 @toolbox.tool(
-    asks=("which city in {country} will be hottest on {date}?", "find the hottest city in {country} on {date} and its high",
-          "where in {country} is it hottest on {date}, and how hot?"),
-    gives={"city": "the hottest city in {country} on {date}",
-           "high_c": "the high in the hottest city of {country} on {date}"},
+    asks=(
+        "which city in {country} will be hottest on {date}, and how hot?",
+        "find the hottest city in {country} on {date} and its high",
+        "where in {country} is it hottest on {date}, and how hot?",
+        "I want the warmest spot in {country} on {date}. Which city is it, and what's the high there?",
+        "what's the hottest city in {country} on {date}, and what temperature does it reach?",
+        "tell me which city in {country} has the highest temperature on {date}, and what that temperature is",
+        "chasing the sun in {country} on {date}: which city gets the warmest, and what's its high?",
+        "name the city in {country} with the top temperature on {date}, along with the temperature",
+        "on {date}, which city of {country} heats up the most, and to what temperature?",
+    ),
+    gives={
+        "city": (
+            "the hottest city in {country} on {date}",
+            "the city with the highest temperature in {country} on {date}",
+            "the warmest city in {country} on {date}",
+            "the city with the warmest weather in {country} on {date}",
+        ),
+        "high_c": (
+            "the high in the hottest city of {country} on {date}",
+            "the top temperature of any city in {country} on {date}",
+            "the highest temperature reached in {country} on {date}",
+            "the hottest high anywhere in {country} on {date}",
+        ),
+    },
 )
 def find_hottest_city(country: CountryName, date: Day) -> tuple[CityName, Celsius]:
     """Find which covered city of a country has the highest daytime temperature on a day.
@@ -831,9 +1102,25 @@ def find_hottest_city(country: CountryName, date: Day) -> tuple[CityName, Celsiu
 
 
 @toolbox.tool(
-    asks=("which weather station is closest to {point}, and how far away is it?",
-          "find the nearest weather station to {point}", "how far is the nearest weather station from {point}?"),
-    gives={"station_id": "the weather station nearest to {point}"},
+    asks=(
+        "which weather station is closest to {point}, and how far away is it?",
+        "find the nearest weather station to {point} and its distance",
+        "how far is the nearest weather station from {point}, and which one is it?",
+        "I'm at {point}. Which weather station is nearest me, and how many kilometres away?",
+        "locate the closest observation station to {point} and say how far it is",
+        "what's the nearest weather station to {point}, and at what distance?",
+        "give me the weather station nearest {point} together with the distance in km",
+        "is there a weather station near {point}? Tell me the closest one and how far off it is.",
+        "closest weather station to {point}, and the distance to it?",
+    ),
+    gives={
+        "station_id": (
+            "the weather station nearest to {point}",
+            "the closest weather station to {point}",
+            "the observation station nearest {point}",
+            "the weather station that lies closest to {point}",
+        ),
+    },
     groups={"point": "{latitude}, {longitude}"},
 )
 def find_nearest_weather_station(latitude: Lat, longitude: Lon) -> tuple[StationId, float]:
@@ -854,9 +1141,25 @@ def find_nearest_weather_station(latitude: Lat, longitude: Lon) -> tuple[Station
 
 
 @toolbox.tool(
-    asks=("what did {station_id} last report?", "get the latest temperature and pressure from {station_id}",
-          "what's the most recent reading at {station_id}, and when was it taken?"),
-    gives={"temperature_c": "the temperature {station_id} last measured"},
+    asks=(
+        "what did {station_id} last report: temperature, pressure and time?",
+        "get the latest temperature and pressure from {station_id}, with the time of the reading",
+        "what's the most recent temperature and pressure reading at {station_id}, and when was it taken?",
+        "I'm checking {station_id}. What temperature and air pressure did it record last, and at what time?",
+        "pull the newest observation from {station_id}: temperature, sea-level pressure and timestamp",
+        "tell me the temperature and barometric pressure {station_id} measured most recently, and when",
+        "when did {station_id} last report, and what temperature and pressure did it show?",
+        "give me the last logged temperature and pressure at {station_id} along with the observation time",
+        "latest observation from {station_id}? Temperature, pressure and the time it was taken.",
+    ),
+    gives={
+        "temperature_c": (
+            "the temperature {station_id} last measured",
+            "the latest temperature reading from {station_id}",
+            "the most recent temperature reported by {station_id}",
+            "the last temperature recorded at {station_id}",
+        ),
+    },
 )
 def get_station_reading(station_id: StationId) -> tuple[Celsius, float, str]:
     """Get the latest hourly observation reported by a weather station.
@@ -880,9 +1183,17 @@ def get_station_reading(station_id: StationId) -> tuple[Celsius, float, str]:
 
 
 @toolbox.tool(
-    asks=("subscribe me to severe weather alerts for {city} and tell me how many cities I follow then",
-          "I want severe weather alerts for {city}. Sign me up, and say how many cities I'll be following.",
-          "add {city} to my weather alert subscriptions; how many cities is that now?"),
+    asks=(
+        "subscribe me to severe weather alerts for {city} and tell me how many cities I follow now",
+        "I want severe weather alerts for {city}. Sign me up, and say how many cities I'll be following.",
+        "add {city} to my weather alert subscriptions; how many cities is that now?",
+        "start sending me weather warnings for {city} and let me know how many cities I'm subscribed to in total",
+        "sign me up for weather alerts covering {city}. How many cities am I following now?",
+        "follow {city} for severe weather warnings and report my new subscription count",
+        "I'd like to be warned about severe weather in {city}. Subscribe me and tell me how many cities I track now.",
+        "can you put {city} on my severe-weather alert list? And how many cities are on it now?",
+        "set up severe weather alerts for {city}, and tell me the number of cities I'm now getting alerts for",
+    ),
     requires=("weather_notifications",),
     tags=("state_change",),
 )
@@ -907,8 +1218,17 @@ def subscribe_to_weather_alerts(city: CityName) -> int:
 
 
 @toolbox.tool(
-    asks=("turn on weather notifications by {channel}", "send my weather notifications by {channel} from now on",
-          "switch weather notifications on, delivered by {channel}"),
+    asks=(
+        "turn on weather notifications by {channel}",
+        "send my weather notifications by {channel} from now on",
+        "switch weather notifications on, delivered by {channel}",
+        "I want my weather notifications back on, sent via {channel}.",
+        "enable weather notifications and have them come by {channel}",
+        "get weather notifications going again through {channel}",
+        "notify me about the weather by {channel}",
+        "reactivate my weather notifications over {channel}",
+        "set my weather notifications to arrive by {channel}",
+    ),
     tags=("state_change",),
 )
 def enable_weather_notifications(channel: Literal["push", "email", "sms"]) -> str:
