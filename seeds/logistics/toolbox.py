@@ -992,9 +992,9 @@ def create_return_label(tracking_number: DeliveredParcel) -> tuple[str, str]:
         'find the tracking numbers of [up to {max_results}] shipments matching "{query}"',
         'look for shipments matching "{query}" and list [up to {max_results} of] their tracking numbers',
         'which tracking numbers come up for "{query}"?',
-        'search our parcels for "{query}" and give me [up to {max_results}] tracking numbers',
+        'search our parcels for "{query}" and give me [up to {max_results} of] their tracking numbers',
         'I\'m looking for parcels that match "{query}". What are their tracking numbers?',
-        'run a shipment search on "{query}" and show me [the first {max_results}] tracking numbers',
+        'run a shipment search on "{query}" and show me the [first {max_results}] tracking numbers that come up',
         'list [up to {max_results}] parcels matching "{query}" by tracking number',
     ),
     gives={
