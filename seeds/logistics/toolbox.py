@@ -415,14 +415,15 @@ def _warehouse_facts(w: ShippingWorld, warehouse_id: str) -> dict:
         "give me a tracking update for {tracking_number}: status, current city and estimated arrival",
         "trace {tracking_number} and report its current status, the city it was last seen in and the delivery estimate",
         "when will {tracking_number} get here, which city is it in at the moment, and what does its status say?",
+        "any news on {tracking_number}? Give me its status, its current city and its expected arrival time.",
     ),
     gives={
         "current_city": (
             "the city where {tracking_number} is now",
             "the city {tracking_number} has reached",
-            "the city {tracking_number} is currently in",
+            "the city where {tracking_number} currently is",
             "the current location of {tracking_number}",
-            "the last city {tracking_number} was scanned in",
+            "the city where {tracking_number} was last scanned",
         ),
     },
 )
@@ -459,7 +460,7 @@ def get_tracking_status(tracking_number: TrackingNumber) -> tuple[str, City, Eta
             "the destination of {tracking_number}",
             "the city {tracking_number} is headed for",
             "the destination city of {tracking_number}",
-            "the city {tracking_number} will be delivered in",
+            "the city where {tracking_number} will be delivered",
         ),
         "carrier": (
             "the carrier of {tracking_number}",
@@ -497,6 +498,7 @@ def get_shipment_details(tracking_number: TrackingNumber) -> tuple[OriginCity, D
         "arrange {service} delivery of a box of {weight_kg} from {origin_city} to {destination_address}; what's the tracking number, and when is it due?",
         "post a parcel of {weight_kg} to {destination_address} from {origin_city} with {service} service, and tell me the tracking number and the ETA",
         "ship a box of {weight_kg} from {origin_city} to {destination_address} using {service} service. What tracking number does it get, and when will it be delivered?",
+        "I'm sending a parcel of {weight_kg} to {destination_address} from {origin_city}. Book it with {service} service. What's the tracking number, and when will it arrive?",
     ),
     sense=(within("weight_kg", 0.1, MAX_WEIGHT_KG),
            sensible("the parcel is sent to the city it leaves from", ("origin_city", "destination_address"),
@@ -549,6 +551,9 @@ def create_shipment(origin_city: SenderCity, destination_address: Address, weigh
         "I'm pricing up a parcel of {weight_kg} from {origin_city} to {destination_city}. What would {service} service cost, and how many days would it take?",
         "quote the cost and the delivery time of sending a parcel of {weight_kg} from {origin_city} to {destination_city} by {service} service",
         "what would I pay to send a shipment of {weight_kg} from {origin_city} to {destination_city} by {service} service, and how long would it be in transit?",
+        "what's the going {service} rate from {origin_city} to {destination_city} for a parcel of {weight_kg}, and how many days is it in transit?",
+        "a customer in {destination_city} wants a parcel of {weight_kg} sent from {origin_city} by {service} service. What will that cost, and how many days will it take?",
+        "give me the {service} price for moving a parcel of {weight_kg} from {origin_city} to {destination_city}, and the days in transit",
     ),
     gives={
         "price, currency": (
@@ -595,6 +600,7 @@ def quote_shipping_rate(origin_city: City, destination_city: DestinationCity, we
         "what's the inventory of {sku} at {warehouse_id}, and when is more coming in?",
         "count the units of {sku} on hand at {warehouse_id} and tell me when the next restock delivery is due",
         "how much stock of {sku} is sitting at {warehouse_id}, and when will it next be replenished?",
+        "at {warehouse_id}, how many units of {sku} are there, and when's the next restock?",
     ),
 )
 def get_warehouse_stock(sku: Sku, warehouse_id: WarehouseId) -> tuple[int, RestockDay]:
@@ -629,6 +635,8 @@ def get_warehouse_stock(sku: Sku, warehouse_id: WarehouseId) -> tuple[int, Resto
         "I need a warehouse close to {city}. Which one is nearest, and how far away is it?",
         "locate the warehouse with the shortest distance to {city} and give me that distance",
         "how far is the nearest warehouse from {city}, and which one is it?",
+        "where's your nearest warehouse to {city}, and how many km is it from there?",
+        "is there a warehouse near {city}? Tell me the closest one and its distance.",
     ),
     gives={
         "warehouse_id": (
@@ -637,6 +645,7 @@ def get_warehouse_stock(sku: Sku, warehouse_id: WarehouseId) -> tuple[int, Resto
             "the warehouse closest to {city}",
             "the nearest warehouse to {city}",
             "whichever warehouse is nearest to {city}",
+            "the warehouse that lies closest to {city}",
         ),
     },
 )
@@ -664,8 +673,9 @@ def find_nearest_warehouse(city: City) -> tuple[WarehouseId, float]:
         "I need to visit {warehouse_id}. What's its street address, which city is it in, and what's the phone number?",
         "look up the contact details of {warehouse_id}: city, street address and phone",
         "how can I contact {warehouse_id}, and where exactly is it? I need the phone number, the address and the city.",
-        "what city is {warehouse_id} located in? Give me its street address and phone number as well.",
+        "which city is home to {warehouse_id}? Give me its street address and phone number as well.",
         "find the street address, city and phone line of {warehouse_id}",
+        "I'm driving over to {warehouse_id}. Which city and street address is it at, and what number can I call?",
     ),
     gives={
         "city": (
@@ -803,6 +813,8 @@ def convert_weight_to_kg(weight: Annotated[str, Kind("weight_text")]) -> WeightK
         "check the delivery calendar in {city} and give me the first free slot on or after {day}",
         "how soon can I get a home delivery in {city}, starting {day}?",
         "look for the next available delivery window in {city}, no sooner than {day}",
+        "what's the earliest I can have something delivered in {city}, from {day} on?",
+        "I'd like a home delivery in {city} on {day} or after. When is the first slot that's still free?",
     ),
     gives={
         "slot": (
@@ -847,7 +859,7 @@ def find_delivery_slot(city: DestinationCity, day: Day) -> Slot:
         "reserve {slot} as the delivery time for {tracking_number}; what's the booking reference, and in which city will it be delivered?",
         "set up delivery of {tracking_number} for {slot} and send me the booking reference and the delivery city",
         "arrange for {tracking_number} to arrive at {slot}, and tell me the reference number and the city it'll be delivered in",
-        "lock in a delivery time of {slot} for {tracking_number}. I need the booking reference and the destination city.",
+        "for {tracking_number}, lock in delivery at {slot}. I need the booking reference and the destination city.",
     ),
     sense=(around("slot", before=0, after=60),),
     tags=("state_change",),
@@ -892,6 +904,8 @@ def book_delivery_slot(tracking_number: OpenParcel, slot: Slot) -> tuple[str, st
         "what's the distance from {origin_city} to {destination_city} in km, and the air-cargo flight time?",
         "work out the route distance between {origin_city} and {destination_city}, plus the flight hours for air freight",
         "how long does air freight take from {origin_city} to {destination_city}, and what's the distance?",
+        "how far apart are {origin_city} and {destination_city}, and what's the flight time for freight between them?",
+        "for air cargo from {origin_city} to {destination_city}, what's the distance and how many hours does the flight take?",
     ),
     sense=(distinct("origin_city", "destination_city"), together("origin_city", "destination_city")),
 )
