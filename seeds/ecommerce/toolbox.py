@@ -363,8 +363,18 @@ def _return_facts(w: StoreWorld, return_id: str) -> dict:
 # --- catalog ------------------------------------------------------------------------------
 
 @toolbox.tool(
-    asks=("search the store for {query}", "what does the store have for {query}?",
-          "find the products matching {query} in the shop", "which products does the shop list under {query}?"),
+    asks=(
+        "search the store for {query}",
+        "what does the store have for {query}?",
+        "find [up to {max_results}] products in the shop matching {query}",
+        "which products does the shop list under {query}?",
+        "I'd like to browse {query}. Which products come up?",
+        "show me what the catalog has under {query}",
+        "run a catalog search on {query} and give me the SKUs [of the first {max_results} hits]",
+        "what can I buy under {query}? List the item numbers.",
+        "pull up [up to {max_results}] catalog listings for {query}",
+        "look through the shop for anything matching {query} and list the SKUs",
+    ),
     tags=("search",),
 )
 def search_store(query: SearchTerms, max_results: int = 10) -> list[Sku]:
@@ -387,7 +397,17 @@ def search_store(query: SearchTerms, max_results: int = 10) -> list[Sku]:
 
 
 @toolbox.tool(
-    asks=("what's the SKU of {product}?", "find the item number of {product}", "look up the product code of {product}"),
+    asks=(
+        "what's the SKU of {product}?",
+        "find the item number of {product}",
+        "look up the product code of {product}",
+        "which SKU does the store use for {product}?",
+        "I need the SKU for {product}.",
+        "get me the stock-keeping unit for {product}",
+        "what item number is {product} listed under?",
+        "I'm trying to find {product} in your catalog. What's its item code?",
+        "look {product} up in the catalog and tell me its SKU",
+    ),
     gives={"sku": "{product}"},  # shoppers name the product; finding its SKU is the agent's part
     tags=("canonicalise",),
 )
@@ -408,11 +428,32 @@ def resolve_product_sku(product: ProductMention) -> Sku:
 
 
 @toolbox.tool(
-    asks=("what is {sku}, how much does it cost, what category is it in and who sells it?",
-          "get the name, price, category and seller of {sku}",
-          "tell me about {sku}: its name, price, category and seller"),
-    gives={"category": "the category of {sku}",
-           "seller_name": ("the seller of {sku}", "the shop that sells {sku}")},
+    asks=(
+        "what is {sku}, how much does it cost, what category is it in and who sells it?",
+        "get the name, price, category and seller of {sku}",
+        "tell me about {sku}: its name, price, category and seller",
+        "look up {sku} and tell me its full name, its price, which category it's in and who the seller is",
+        "who sells {sku}, and what are its name, price and category?",
+        "I'm thinking of buying the {sku}. What's it called exactly, what does it cost, which category is it under and who's the seller?",
+        "pull up the product page of {sku}: name, price, category, seller",
+        "give me the basics on {sku}, meaning the product name, the price, the category and the seller",
+        "how much is {sku}, what's its full product name, and which seller and category is it listed under?",
+    ),
+    gives={
+        "category": (
+            "the category of {sku}",
+            "the product category of {sku}",
+            "the category listed for {sku}",
+            "the section of the store that carries {sku}",
+        ),
+        "seller_name": (
+            "the seller of {sku}",
+            "the shop that sells {sku}",
+            "the merchant selling {sku}",
+            "the seller listed on {sku}",
+            "whoever sells {sku}",
+        ),
+    },
 )
 def get_product_details(sku: Sku) -> tuple[str, Usd, SearchTerms, Seller]:
     """Get a product's name, price, category and seller.
@@ -431,9 +472,17 @@ def get_product_details(sku: Sku) -> tuple[str, Usd, SearchTerms, Seller]:
 
 
 @toolbox.tool(
-    asks=("how many units of {sku} are in stock, and where does it ship from?",
-          "check the stock of {sku} and the city it ships from",
-          "is {sku} in stock? Tell me how many units and which city it ships from."),
+    asks=(
+        "how many units of {sku} are in stock, and where does it ship from?",
+        "check the stock of {sku} and the city it ships from",
+        "is {sku} in stock? Tell me how many units and which city it ships from.",
+        "how many of {sku} are left, and which city do they ship from?",
+        "find out the stock level of {sku} and where it's dispatched from",
+        "do you still have the {sku}? How many are available, and from which city would it ship?",
+        "I'd like to order the {sku} soon. How many are available, and which city does it ship out of?",
+        "what's the inventory count for {sku}, and which city is its warehouse in?",
+        "see whether {sku} is available: how many units there are and the city it leaves from",
+    ),
 )
 def check_product_stock(sku: Sku) -> tuple[int, str]:
     """Check a product's available stock and the city of the warehouse it ships from.
@@ -451,11 +500,26 @@ def check_product_stock(sku: Sku) -> tuple[int, str]:
 
 
 @toolbox.tool(
-    asks=("what would shipping {sku} to {destination_city} cost, and when would it arrive?",
-          "estimate the shipping cost and delivery date of {sku} to {destination_city}",
-          "if {sku} is ordered today, how much is delivery to {destination_city} and when does it get there?",
-          "quote me shipping for {sku} to {destination_city}, with the expected delivery date"),
-    gives={"delivery_date": "the day {sku} would arrive in {destination_city} if ordered today"},
+    asks=(
+        "what would shipping {sku} to {destination_city} cost, and when would it arrive?",
+        "estimate the shipping cost and delivery date of {sku} to {destination_city}",
+        "if {sku} is ordered today, how much is delivery to {destination_city} and when does it get there?",
+        "quote me shipping for {sku} to {destination_city}, with the expected delivery date",
+        "how much does it cost to have {sku} delivered to {destination_city}, and what's the delivery date?",
+        "I want the {sku} sent to {destination_city}. What's the shipping fee, and when would it show up?",
+        "work out the delivery charge and arrival date for {sku} shipped to {destination_city}",
+        "when would {sku} reach {destination_city} if I ordered it today, and what does shipping cost?",
+        "check shipping on {sku} to {destination_city}: the price and the estimated arrival",
+        "what's the postage for sending {sku} to {destination_city}, and how soon would it get there?",
+    ),
+    gives={
+        "delivery_date": (
+            "the day {sku} would arrive in {destination_city} if ordered today",
+            "the estimated arrival date of {sku} in {destination_city}",
+            "the date {sku} would be delivered to {destination_city} if ordered today",
+            "the expected delivery day for {sku} shipped to {destination_city} today",
+        ),
+    },
 )
 def estimate_shipping(sku: Sku, destination_city: DeliveryCity) -> tuple[Usd, DeliveryDay]:
     """Estimate the shipping cost and delivery date of a product ordered today to a city.
@@ -477,9 +541,17 @@ def estimate_shipping(sku: Sku, destination_city: DeliveryCity) -> tuple[Usd, De
 
 
 @toolbox.tool(
-    asks=("how can I reach {seller}? Give me their support email, phone number and city.",
-          "get the support email, phone number and home city of {seller}",
-          "find the contact details of {seller}"),
+    asks=(
+        "how can I reach {seller}? Give me their support email, phone number and city.",
+        "get the support email, phone number and home city of {seller}",
+        "find the contact details of {seller} and the city they're based in",
+        "where is {seller} based, and what's their support email and phone number?",
+        "I have a question for {seller}. What email and phone number can I use, and which city are they in?",
+        "look up the customer-support email and phone line of {seller}, plus its home city",
+        "how do I get in touch with {seller}? I need their email, phone and city.",
+        "which city does {seller} operate from, and what are its support email and phone number?",
+        "give me the support contacts (email and phone) and the location of {seller}",
+    ),
 )
 def get_seller_info(seller: Seller) -> tuple[SellerEmail, SellerPhone, str]:
     """Get a marketplace seller's support email, phone number and home city.
@@ -501,9 +573,17 @@ def get_seller_info(seller: Seller) -> tuple[SellerEmail, SellerPhone, str]:
 
 
 @toolbox.tool(
-    asks=("how well is {sku} rated, by how many reviewers, and who wrote the most helpful review?",
-          "get the average rating, review count and top reviewer of {sku}",
-          "are the reviews of {sku} any good? Give me the star rating, the number of reviews and the top reviewer."),
+    asks=(
+        "how well is {sku} rated, by how many reviewers, and who wrote the most helpful review?",
+        "get the average rating, review count and top reviewer of {sku}",
+        "are the reviews of {sku} any good? Give me the star rating, the number of reviews and the top reviewer.",
+        "what do shoppers think of the {sku}? Tell me its average stars, how many reviews it has and whose review is rated most helpful.",
+        "check the ratings of {sku}: average stars, number of reviews and the top reviewer",
+        "how many reviews does {sku} have, what's the average score, and who's the top reviewer?",
+        "I'm about to buy the {sku}. What's its star rating, how many people reviewed it, and who wrote the top review?",
+        "pull up the review summary of {sku}, with the average rating, the total number of reviews and the top reviewer",
+        "is {sku} well reviewed? I'd like the average rating, the review count and the name of the top reviewer.",
+    ),
 )
 def get_product_reviews(sku: Sku) -> tuple[float, int, Reviewer]:
     """Get a product's average star rating, number of reviews and its most helpful reviewer.
@@ -521,9 +601,17 @@ def get_product_reviews(sku: Sku) -> tuple[float, int, Reviewer]:
 
 
 @toolbox.tool(
-    asks=("does {coupon_code} work on {sku}, and what would I pay with it?",
-          "check whether {coupon_code} applies to {sku} and give me the price after it",
-          "I have {coupon_code}. Can I use it on {sku}, and what's the price after the discount?"),
+    asks=(
+        "does {coupon_code} work on {sku}, and what would I pay with it?",
+        "check whether {coupon_code} applies to {sku} and give me the price after it",
+        "I have {coupon_code}. Can I use it on {sku}, and what's the price after the discount?",
+        "can I use {coupon_code} on {sku}, and what would the price come to?",
+        "will {coupon_code} knock anything off {sku}? Tell me whether it applies and the final price.",
+        "try {coupon_code} on {sku} and tell me whether it's accepted and what I'd pay",
+        "I've got {coupon_code}. Does it cover {sku}, and what's the final price?",
+        "check {coupon_code} against {sku}: does it apply, and what's the price after the discount?",
+        "what would {sku} cost me with {coupon_code}, and does the code apply to it at all?",
+    ),
 )
 def validate_coupon(coupon_code: Coupon, sku: Sku) -> tuple[bool, Usd]:
     """Check whether a coupon code applies to a product today and the price after the discount.
@@ -552,8 +640,17 @@ def _coupon(code: str) -> tuple[int, str | None]:
 
 
 @toolbox.tool(
-    asks=("how much does {sku} cost in {currency}?", "show me the price of {sku} in {currency}",
-          "what's the price of {sku} in {currency}?"),
+    asks=(
+        "how much does {sku} cost in {currency}?",
+        "show me the price of {sku} in {currency}",
+        "what's the price of {sku} in {currency}?",
+        "what does {sku} go for in {currency}?",
+        "convert the price of {sku} into {currency}",
+        "I pay in {currency}. How much is {sku} for me?",
+        "how much would {sku} set me back in {currency}?",
+        "tell me what {sku} costs in {currency} at today's exchange rate",
+        "what's {sku} priced at in {currency}?",
+    ),
 )
 def get_product_price(sku: Sku, currency: NamedCurrency) -> float:
     """Get a product's price converted into another currency at today's rate.
@@ -573,9 +670,26 @@ def get_product_price(sku: Sku, currency: NamedCurrency) -> float:
 # --- customers and orders -----------------------------------------------------------------
 
 @toolbox.tool(
-    asks=("which customer account is registered to {email}?", "find the customer id of {email}",
-          "look up the store account that uses {email}"),
-    gives={"customer_id": ("the customer registered as {email}", "the customer with the email {email}")},
+    asks=(
+        "which customer account is registered to {email}?",
+        "find the customer id registered to {email}",
+        "look up the store account that uses {email}",
+        "who's the customer behind {email}? I need their customer id.",
+        "get the customer number for the account with the email {email}",
+        "which customer id goes with {email}?",
+        "search the customer accounts for {email} and give me the id",
+        "a shopper wrote in from {email}. What's their customer id?",
+        "find out which customer id {email} belongs to",
+    ),
+    gives={
+        "customer_id": (
+            "the customer registered as {email}",
+            "the customer with the email {email}",
+            "the customer whose account email is {email}",
+            "the shopper who signed up with {email}",
+            "the account holder of {email}",
+        ),
+    },
 )
 def find_customer_by_email(email: CustomerEmail) -> CustomerId:
     """Find the customer account registered to an email address.
@@ -595,10 +709,26 @@ def find_customer_by_email(email: CustomerEmail) -> CustomerId:
 
 
 @toolbox.tool(
-    asks=("get the name, email, phone number, address and city on file for {customer_id}",
-          "who is {customer_id}? Give me their name, email, phone number and delivery address.",
-          "pull up the profile of {customer_id}: name, contact details and delivery address"),
-    gives={"city": ("the city {customer_id} lives in", "the home city of {customer_id}")},
+    asks=(
+        "get the name, email, phone number, address and city on file for {customer_id}",
+        "who is {customer_id}? Give me their name, email, phone number and delivery address with the city.",
+        "pull up the profile of {customer_id}: name, contact details, delivery address and city",
+        "what name, email and phone number do we have for {customer_id}, and which address and city do their orders go to?",
+        "look up {customer_id} and give me their full name, email address, phone, street address and city",
+        "I need to contact {customer_id}. What are their name, email and phone number, and what's their delivery address and city?",
+        "show me the account details of {customer_id}: full name, email, phone, default address and city",
+        "fetch the name, contact info and default shipping address, city included, of {customer_id}",
+        "who's {customer_id}, how can I reach them by email or phone, and where do they live (address and city)?",
+    ),
+    gives={
+        "city": (
+            "the city {customer_id} lives in",
+            "the home city of {customer_id}",
+            "the city where {customer_id} gets deliveries",
+            "the delivery city on file for {customer_id}",
+            "the hometown of {customer_id}",
+        ),
+    },
 )
 def get_customer_profile(customer_id: CustomerId) -> tuple[Customer, str, CustomerPhone, str, DeliveryCity]:
     """Get a customer's name, contact details and default delivery address.
@@ -618,8 +748,17 @@ def get_customer_profile(customer_id: CustomerId) -> tuple[Customer, str, Custom
 
 
 @toolbox.tool(
-    asks=("list the orders of {customer_id}, most recent first", "what has {customer_id} ordered? Give me the order ids, newest first.",
-          "show me the order history of {customer_id}"),
+    asks=(
+        "list the orders of {customer_id} from newest to oldest",
+        "what has {customer_id} ordered? Give me the order ids, newest first.",
+        "show me the order history of {customer_id}, latest first",
+        "which orders has {customer_id} placed? Newest first, please.",
+        "get the order ids of {customer_id} sorted newest first",
+        "pull up every order placed by {customer_id} with the most recent at the top",
+        "I'm helping {customer_id} with a purchase. Can you list their orders, newest first?",
+        "what are the order numbers on the account of {customer_id}, from newest to oldest?",
+        "look up the purchase history of {customer_id} (order ids, most recent first)",
+    ),
 )
 def list_customer_orders(customer_id: CustomerId) -> list[OrderId]:
     """List a customer's orders, most recent first.
@@ -637,10 +776,25 @@ def list_customer_orders(customer_id: CustomerId) -> list[OrderId]:
 
 
 @toolbox.tool(
-    asks=("what's the status of {order_id}, when is it delivered, where does it go and what's in it?",
-          "get the status, delivery date, shipping address and items of {order_id}",
-          "check on {order_id} for me: status, delivery date, address and the products in it"),
-    gives={"delivery_date": "the delivery date of {order_id}"},
+    asks=(
+        "what's the status of {order_id}, when is it delivered, where does it go and what's in it?",
+        "get the status, delivery date, shipping address and items of {order_id}",
+        "check on {order_id} for me: status, delivery date, address and the products in it",
+        "what's going on with {order_id}? Give me its status, the delivery date, the shipping address and the items in it.",
+        "look up {order_id}: where's it going, when does it arrive, what's its status and what's in it?",
+        "I'm waiting on {order_id}. What's its status, which products are in it, and to which address and on what date is it being delivered?",
+        "pull up {order_id} and tell me the status, the delivery date, the address it ships to and the SKUs in it",
+        "when will {order_id} be delivered, to which address, what's in it and what's its current status?",
+        "give me a summary of {order_id}: status, delivery day, delivery address and items",
+    ),
+    gives={
+        "delivery_date": (
+            "the delivery date of {order_id}",
+            "the day {order_id} is due",
+            "the planned delivery day of {order_id}",
+            "the date {order_id} is supposed to arrive",
+        ),
+    },
 )
 def get_order_details(order_id: OpenOrderId) -> tuple[str, DeliveryDay, str, list[Sku]]:
     """Get an order's status, delivery date, delivery address and the products in it.
@@ -660,10 +814,25 @@ def get_order_details(order_id: OpenOrderId) -> tuple[str, DeliveryDay, str, lis
 
 
 @toolbox.tool(
-    asks=("where is the parcel of {order_id} now, who's carrying it and when will it arrive?",
-          "track the parcel of {order_id}: carrier, latest event, current city and expected delivery",
-          "has {order_id} shipped yet? Tell me the carrier, the latest tracking event, where it is and when it's due."),
-    gives={"estimated_delivery": "the expected delivery date of {order_id}"},
+    asks=(
+        "where is the parcel of {order_id} now, who's carrying it and when will it arrive?",
+        "track the parcel of {order_id}: carrier, latest event, current city and expected delivery",
+        "has {order_id} shipped yet? Tell me the carrier, the latest tracking event, where it is and when it's due.",
+        "who's delivering {order_id}, where is the parcel right now, what's the latest scan and when is it due?",
+        "follow the package for {order_id}: carrier, last tracking update, current city and expected delivery date",
+        "I'm waiting for {order_id}. Which courier has it, what's the latest tracking event, what city is it in and when should it arrive?",
+        "get the tracking info for {order_id}: the carrier, the most recent event, the parcel's current city and the expected delivery date",
+        "what does the tracking say for {order_id}? I want the carrier, the latest status, the city it's in and the expected arrival.",
+        "where's my package from {order_id}? Tell me the carrier, the latest event, the city it's in and when it'll get here.",
+    ),
+    gives={
+        "estimated_delivery": (
+            "the expected delivery date of {order_id}",
+            "the day the parcel of {order_id} is due",
+            "the estimated arrival date of the parcel of {order_id}",
+            "the date the parcel for {order_id} should arrive",
+        ),
+    },
 )
 def track_shipment(order_id: OpenOrderId) -> tuple[str, str, str, DeliveryDay]:
     """Track an order's parcel: carrier, latest tracking event, where it is now and when it should arrive.
@@ -693,10 +862,17 @@ def track_shipment(order_id: OpenOrderId) -> tuple[str, str, str, DeliveryDay]:
 
 
 @toolbox.tool(
-    asks=("order {quantity} unit(s) of {sku} for me and tell me the order number and total",
-          "buy {quantity} unit(s) of {sku} with my saved payment method; what's the order id and the total charged?",
-          "place an order for {quantity} unit(s) of {sku} and give me the order id and total",
-          "I need {quantity} unit(s) of {sku}. Place the order and tell me the order number and what I was charged."),
+    asks=(
+        "order {quantity} unit(s) of {sku} for me and tell me the order number and total",
+        "buy {quantity} unit(s) of {sku} with my saved payment method; what's the order id and the total charged?",
+        "place an order for {quantity} unit(s) of {sku} and give me the order id and total",
+        "I need {quantity} unit(s) of {sku}. Place the order and tell me the order number and what I was charged.",
+        "I'd like to buy {quantity} unit(s) of {sku}. Put the order through and tell me the order id and the total.",
+        "check out {quantity} unit(s) of {sku} with my saved payment method and give me the order number and total",
+        "put in an order for {quantity} unit(s) of {sku}. I need the order id and the amount charged.",
+        "order {quantity} unit(s) of {sku} to my default address. What's the order number, and what's the total?",
+        "get me {quantity} unit(s) of {sku}, and let me know the order id and what it cost",
+    ),
     sense=(within("quantity", 1, 3),),
     requires=("payment_method_on_file",),
     tags=("state_change",),
@@ -738,8 +914,17 @@ def place_order(sku: Sku, quantity: Quantity) -> tuple[str, Usd]:
 
 
 @toolbox.tool(
-    asks=("cancel {order_id} and tell me how much is refunded", "I no longer want {order_id}. Cancel it and tell me the refund.",
-          "call off {order_id}; what's its status afterwards and how much will I get back?"),
+    asks=(
+        "cancel {order_id} and tell me its status afterwards and how much is refunded",
+        "I no longer want {order_id}. Cancel it and tell me its status and the refund.",
+        "call off {order_id}; what's its status afterwards and how much will I get back?",
+        "I changed my mind about {order_id}. Cancel it, and tell me the status and the refund amount.",
+        "stop {order_id} before it's delivered, and tell me the resulting status and the refund",
+        "can {order_id} still be cancelled? Cancel it, and tell me the order status and the refund.",
+        "withdraw {order_id} and let me know the order status and how much comes back to me",
+        "I don't need {order_id} anymore. What's its status once you cancel it, and how much will be refunded?",
+        "cancel {order_id} and give me the new status and the refund amount",
+    ),
     tags=("state_change",),
 )
 def cancel_order(order_id: OpenOrderId) -> tuple[str, Usd]:
@@ -764,9 +949,17 @@ def cancel_order(order_id: OpenOrderId) -> tuple[str, Usd]:
 
 
 @toolbox.tool(
-    asks=("start a return of {order_id} with the reason {reason}; what's the return id and the refund?",
-          "I want to send back {order_id} ({reason}). Open a return and tell me the return number and refund amount.",
-          "open a return for {order_id}, reason {reason}, and tell me the return id and how much I'll be refunded"),
+    asks=(
+        "start a return of {order_id} with the reason {reason}; what's the return id and the refund?",
+        "I want to send back {order_id} ({reason}). Open a return and tell me the return number and refund amount.",
+        "open a return for {order_id}, reason {reason}, and tell me the return id and how much I'll be refunded",
+        "return {order_id} with reason {reason}. I need the return id and the refund amount.",
+        "I'd like to return {order_id}. The reason is {reason}. What's the return number, and how much will I get back?",
+        "set up a return on {order_id} marked {reason}, and give me the return id and refund",
+        "send {order_id} back as {reason} and tell me the return id and refund amount",
+        "file a return for {order_id} with the reason code {reason}; what return id do I get, and how big is the refund?",
+        "{order_id} needs to go back ({reason}). Open a return and tell me its id and the refund.",
+    ),
     tags=("state_change",),
 )
 def start_return(
@@ -801,8 +994,17 @@ def start_return(
 
 
 @toolbox.tool(
-    asks=("where does the refund of {return_id} stand, and how much is it?", "check the refund status and amount of {return_id}",
-          "has {return_id} been refunded yet? How much is it for?"),
+    asks=(
+        "where does the refund of {return_id} stand, and how much is it?",
+        "check the refund status and amount of {return_id}",
+        "has {return_id} been refunded yet? How much is it for?",
+        "what's happening with the refund for {return_id}, and what's the amount?",
+        "I'm waiting on the refund for {return_id}. What's its status, and how much is it?",
+        "look up the refund on {return_id}: its status and the amount",
+        "how much is being refunded for {return_id}, and where is that refund now?",
+        "give me an update on {return_id}: refund status and refund amount",
+        "is the refund for {return_id} processed yet? Tell me the status and how much.",
+    ),
 )
 def get_refund_status(return_id: ReturnId) -> tuple[str, Usd]:
     """Check where the refund of a return stands.
@@ -825,8 +1027,17 @@ def get_refund_status(return_id: ReturnId) -> tuple[str, Usd]:
 # --- checkout settings ----------------------------------------------------------------------
 
 @toolbox.tool(
-    asks=("add {method} as a payment method on my account", "save {method} to my account for paying and tell me its id",
-          "set up {method} as a way to pay on my store account"),
+    asks=(
+        "add {method} as a payment method on my account and tell me its id",
+        "save {method} to my account for paying and tell me its id",
+        "set up {method} as a way to pay on my store account; what id does it get?",
+        "I want to pay with {method}. Add it to my account and give me the payment method id.",
+        "link {method} to my store account and tell me the id it's saved under",
+        "register {method} as a payment option on my profile; what's the new method's id?",
+        "add {method} to my saved payment methods. What id did it get?",
+        "put {method} on file as a payment method and let me know its id",
+        "I'd like {method} stored as a payment method. What's the id it's saved as?",
+    ),
     requires=("billing_address_on_file",),
     tags=("state_change",),
 )
@@ -849,8 +1060,17 @@ def add_payment_method(method: Literal["credit-card", "debit-card", "paypal", "g
 
 
 @toolbox.tool(
-    asks=("set my billing address to {address}", "change the billing address on my account to {address}",
-          "I've moved. My billing address is now {address}; update it and tell me the billing city."),
+    asks=(
+        "set my billing address to {address} and tell me the billing city",
+        "change the billing address on my account to {address}; which city does it register as?",
+        "I've moved. My billing address is now {address}; update it and tell me the billing city.",
+        "update my billing address to {address} and confirm the city on it",
+        "use {address} as my billing address from now on, and tell me which city it's recorded under",
+        "my card statements go to {address}. Make that my billing address and tell me its city.",
+        "put {address} on file as my billing address; what billing city do you have now?",
+        "switch the billing address on my account to {address} and confirm the billing city",
+        "record {address} as the billing address on my account. Which city is that?",
+    ),
     tags=("state_change",),
 )
 def set_billing_address(address: BillingAddress) -> str:
