@@ -387,7 +387,7 @@ def search_markets(query: SearchTerms, max_results: int = 10) -> list[Ticker]:
           "check the current stock price of {symbol}, with the currency it trades in",
           "pull up a live quote for {symbol}: price and currency",
           "where is {symbol} trading today? Give me the price and the currency.",
-          "I'm thinking about buying into {symbol}. What does a share go for at the moment, and in what currency?",
+          "I'm keeping an eye on {symbol}. What does a share go for at the moment, and in what currency?",
           "what's the going price of a share in {symbol}? Tell me the currency too.",
           "find out the current market price of {symbol} and the currency it's listed in"),
     gives={"price, currency_code": ("the latest share price of {symbol}",
@@ -486,7 +486,7 @@ def get_price_change_percent(symbol: Ticker, start_date: Day, end_date: Day) -> 
           "give me a quick profile of {symbol} with its name, industry, country and CEO",
           "what industry and country is {symbol} in, what's its full registered name, and who is the chief executive?",
           "look up the basics on {symbol}: company name, sector, home country and boss",
-          "Before I invest in {symbol}, I'd like to know the company's full name, its sector, its country and who leads it.",
+          "For my notes on {symbol}, I'd like the company's full name, its sector, its country and who leads it.",
           "who is the CEO of {symbol}, and what are its full name, sector and home country?"),
 )
 def get_company_profile(symbol: Ticker) -> tuple[str, str, str, Ceo]:
@@ -607,7 +607,7 @@ def get_dividend_yield(symbol: Ticker) -> tuple[float, Money, Currency]:
 @toolbox.tool(
     asks=("what's the market cap of {symbol}[ in {currency}]?",
           "get the market capitalisation of {symbol}[ in {currency}]",
-          "how much is {symbol} worth in total on the stock market, counting every share outstanding[, in {currency}]?",
+          "how large a company is {symbol} in terms of market cap[, in {currency}]?",
           "how big is {symbol} by market capitalisation[, expressed in {currency}]?",
           "work out what all the outstanding shares of {symbol} are worth together[ in {currency}]",
           "I'm comparing company sizes. What's the market capitalisation of {symbol}[ in {currency}]?",
@@ -850,7 +850,7 @@ def sell_shares(symbol: Ticker, shares: Shares) -> tuple[float, int]:
     asks=("how many shares of {symbol} do I hold, and what are they worth?",
           "check my position in {symbol}: share count and current value",
           "what's my holding in {symbol} worth today, and how many shares is it?",
-          "do I own any shares of {symbol}? How many, and what's their value today?",
+          "how much of {symbol} is in my portfolio, in shares and in dollars?",
           "look up how much of {symbol} is in my account and what it's worth in dollars",
           "I'm reviewing my investments. How many shares of {symbol} do I have, and what's their market value?",
           "tell me the size and dollar value of my stake in {symbol}",
@@ -885,7 +885,7 @@ def get_portfolio_position(symbol: Ticker) -> tuple[int, float]:
           "run me through my brokerage account: cash on hand, market value of my shares and the holding that's worth the most"),
     gives={"largest_holding": ("the largest holding in my portfolio",
                                "my biggest stock position",
-                               "the most valuable stock I own",
+                               "the most valuable position in my portfolio",
                                "the top holding in my brokerage account")},
 )
 def get_portfolio_summary() -> tuple[float, float, Ticker]:

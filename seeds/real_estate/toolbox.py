@@ -456,10 +456,10 @@ def get_listing_details(listing_id: ListingId) -> tuple[PropertyAddress, Money, 
     gives={"city": ("the city {listing_id} is in",
                     "the city where {listing_id} is located",
                     "the city {listing_id} is listed in",
-                    "the city where {listing_id} is for sale"),
+                    "the city of {listing_id}"),
            "neighbourhood, city": ("the neighbourhood of {listing_id}",
-                                   "the neighbourhood {listing_id} is in",
-                                   "the part of town {listing_id} is in",
+                                   "the neighbourhood around {listing_id}",
+                                   "the neighbourhood surrounding {listing_id}",
                                    "the area around {listing_id}")},
 )
 def get_listing_location(listing_id: ListingId) -> tuple[ListingLatitude, ListingLongitude, City, Neighbourhood]:
