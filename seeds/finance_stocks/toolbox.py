@@ -385,7 +385,7 @@ def search_markets(query: SearchTerms, max_results: int = 10) -> list[Ticker]:
           "get the latest share price of {symbol} and its currency",
           "how much does one share of {symbol} cost today, and in what currency is it quoted?",
           "check the current stock price of {symbol}, with the currency it trades in",
-          "pull up a live quote for {symbol}: price and currency",
+          "pull up a live quote for {symbol}: price and currency.",
           "where is {symbol} trading today? Give me the price and the currency.",
           "I'm keeping an eye on {symbol}. What does a share go for at the moment, and in what currency?",
           "what's the going price of a share in {symbol}? Tell me the currency too.",
@@ -420,7 +420,7 @@ def get_stock_quote(symbol: Ticker) -> tuple[Money, Currency]:
           "find the end-of-day price of {symbol} for {date} (the last trading day on or before it), with the currency and that day's date",
           "pull the historical close of {symbol} on {date}, plus the currency and the actual trading day used",
           "if markets were shut on {date}, use the session before: what did {symbol} close at, in what currency, and on what day?",
-          "closing price of {symbol} on {date}? Also the currency, and the trading day it's from."),
+          "what was the close for {symbol} on {date}, and in what currency? Include the trading day it's from."),
     gives={"close, currency_code": ("the closing price of {symbol} on {date}",
                                     "the price {symbol} closed at on {date}",
                                     "the close of {symbol} on {date}",
@@ -480,12 +480,12 @@ def get_price_change_percent(symbol: Ticker, start_date: Day, end_date: Day) -> 
 
 @toolbox.tool(
     asks=("what's the full name of {symbol}, who runs it, what sector is it in and which country is it based in?",
-          "get the company profile of {symbol}: full name, sector, home country and chief executive",
+          "get the company profile of {symbol}: full name, sector, home country and chief executive.",
           "tell me the full company name, sector, country and CEO behind {symbol}",
           "I'm researching {symbol}. What's the company called, what sector is it in, where is it based and who is the CEO?",
           "give me a quick profile of {symbol} with its name, industry, country and CEO",
           "what industry and country is {symbol} in, what's its full registered name, and who is the chief executive?",
-          "look up the basics on {symbol}: company name, sector, home country and boss",
+          "look up the basics on {symbol}: company name, sector, home country and boss.",
           "For my notes on {symbol}, I'd like the company's full name, its sector, its country and who leads it.",
           "who is the CEO of {symbol}, and what are its full name, sector and home country?"),
 )
@@ -511,7 +511,7 @@ def get_company_profile(symbol: Ticker) -> tuple[str, str, str, Ceo]:
           "give me the street address, city and phone number of the headquarters of {symbol}",
           "I need to send a letter to the head office of {symbol}. What's the address and the city, and what number can I call?",
           "how do I get in touch with the headquarters of {symbol}? Give me its address, city and main phone number.",
-          "look up the corporate headquarters of {symbol}: street, city and switchboard",
+          "look up the corporate headquarters of {symbol}: street, city and switchboard.",
           "in which city does {symbol} have its head office, at what address, and what's the number to call there?",
           "get the head-office contact details of {symbol}, with address, city and phone",
           "where should I send post for {symbol}? Give me the head-office address and city, and its main phone line."),
@@ -579,12 +579,12 @@ def find_sector_peers(symbol: Ticker) -> list[Ticker]:
           "how much does {symbol} pay out in dividends per share each year, in what currency, and what yield is that?",
           "does {symbol} pay a dividend? Give me the yield, the yearly amount per share and the currency it's paid in.",
           "I'm after income stocks. What's the dividend yield of {symbol}, and what does it pay per share a year, in what currency?",
-          "look up the trailing dividend of {symbol}: yield, annual payout per share and currency",
+          "look up the trailing dividend of {symbol}: yield, annual payout per share and currency.",
           "find out how much income one share of {symbol} produces in a year, in which currency, and the yield at today's price",
           "what's the payout per share of {symbol} over the last year, and the yield? Say which currency too.",
-          "check the dividend figures for {symbol}: yield, per-share amount for the year and currency"),
+          "check the dividend figures for {symbol}: yield, per-share amount for the year and currency."),
     gives={"annual_dividend, currency_code": ("the annual dividend per share of {symbol}",
-                                              "the yearly dividend one share of {symbol} pays",
+                                              "the yearly dividend paid on one share of {symbol}",
                                               "the dividend paid per share of {symbol} over the last year",
                                               "a year's dividends on one share of {symbol}")},
 )
@@ -613,7 +613,7 @@ def get_dividend_yield(symbol: Ticker) -> tuple[float, Money, Currency]:
           "I'm comparing company sizes. What's the market capitalisation of {symbol}[ in {currency}]?",
           "tell me the market cap of {symbol}[, converted to {currency}]",
           "find out the company-wide market value of {symbol} at today's share price[, in {currency}]",
-          "what is {symbol} worth as a company on today's market[, in {currency}]?"),
+          "what is {symbol} worth as a company at today's share price[, in {currency}]?"),
 )
 def get_market_cap(symbol: Ticker, currency: ReportingCurrency = "USD") -> float:
     """Get a company's market capitalisation (shares outstanding times today's price) in a chosen currency.
@@ -675,8 +675,8 @@ def currency_name_to_code(currency_name: CurrencyName) -> NamedCurrency:
           "change {money} into {to_currency} at the current exchange rate; give me the result and the rate",
           "I'm budgeting in {to_currency}. What does {money} come to in that currency today, and at what rate?",
           "express {money} in {to_currency} using today's rate, and show the rate",
-          "what's {money} in {to_currency} these days? Tell me the exchange rate too.",
-          "run a currency conversion of {money} into {to_currency}: the converted amount and the rate",
+          "what's {money} worth in {to_currency}? Give me the exchange rate as well.",
+          "run a currency conversion of {money} into {to_currency}: the converted amount and the rate.",
           "at today's market rate, what does {money} come to in {to_currency}? Include the rate."),
     groups={"money": "{amount} {from_currency}"},  # an amount never travels without its currency
     sense=(distinct("from_currency", "to_currency"),),
@@ -848,7 +848,7 @@ def sell_shares(symbol: Ticker, shares: Shares) -> tuple[float, int]:
 
 @toolbox.tool(
     asks=("how many shares of {symbol} do I hold, and what are they worth?",
-          "check my position in {symbol}: share count and current value",
+          "check my position in {symbol}: share count and current value.",
           "what's my holding in {symbol} worth today, and how many shares is it?",
           "how much of {symbol} is in my portfolio, in shares and in dollars?",
           "look up how much of {symbol} is in my account and what it's worth in dollars",
@@ -875,14 +875,14 @@ def get_portfolio_position(symbol: Ticker) -> tuple[int, float]:
 
 @toolbox.tool(
     asks=("how much cash and stock do I have in my brokerage account, and what's my biggest position?",
-          "summarise my brokerage account: cash, value of my holdings and my largest position",
+          "summarise my brokerage account: cash, value of my holdings and my largest position.",
           "give me an overview of my portfolio with the cash balance, the holdings value and the largest holding",
           "what does my portfolio look like today? Cash, holdings value and the biggest position, please.",
-          "give me the state of my trading account: how much cash, what the shares are worth in total, and which stock is my largest",
+          "give me the state of my trading account: how much cash, what the shares are worth in total, and which stock is my largest.",
           "I'm checking in on my investments. What's my cash balance, the total value of my stocks, and my top holding?",
           "how much is my stock portfolio worth right now, how much cash is sitting in it, and which position is biggest?",
           "show my account's cash balance, total holdings value and largest position",
-          "run me through my brokerage account: cash on hand, market value of my shares and the holding that's worth the most"),
+          "run me through my brokerage account: cash on hand, market value of my shares and the holding that's worth the most."),
     gives={"largest_holding": ("the largest holding in my portfolio",
                                "my biggest stock position",
                                "the most valuable position in my portfolio",

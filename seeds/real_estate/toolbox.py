@@ -409,12 +409,12 @@ def find_properties(query: SearchTerms, max_results: int = 10) -> list[ListingId
 
 @toolbox.tool(
     asks=("what's the address, asking price and currency, number of bedrooms and floor area of {listing_id}?",
-          "get the details of {listing_id}: address, asking price and currency, bedrooms and size",
+          "get the details of {listing_id}: address, asking price and currency, bedrooms and size.",
           "tell me about {listing_id}: where is it, what does it cost and in which currency, how many bedrooms does it have and how big is it?",
-          "pull up the fact sheet for {listing_id}: street address, price with currency, bedroom count and floor area in square metres",
+          "pull up the fact sheet for {listing_id}: street address, price with currency, bedroom count and floor area in square metres.",
           "I'm interested in {listing_id}. What's the address, how much are they asking and in what currency, how many bedrooms, and how many square metres?",
           "how much is {listing_id} on the market for, in which currency, and what's its address, bedroom count and floor area?",
-          "give me the key facts of {listing_id}: address, asking price, currency, bedrooms and square metres",
+          "give me the key facts of {listing_id}: address, asking price, currency, bedrooms and square metres.",
           "look up {listing_id} and tell me its address, price, currency, number of bedrooms and living space",
           "what are the particulars of {listing_id}? Address, asking price and currency, bedrooms, floor area."),
     gives={"asking_price, currency_code": ("the asking price of {listing_id}",
@@ -447,7 +447,7 @@ def get_listing_details(listing_id: ListingId) -> tuple[PropertyAddress, Money, 
     asks=("where exactly is {listing_id}? Give me its coordinates, city and neighbourhood.",
           "find the coordinates, city and neighbourhood of {listing_id}",
           "which city and neighbourhood is {listing_id} in, and what are its map coordinates?",
-          "pin down {listing_id} for me: latitude, longitude, city and neighbourhood",
+          "pin down {listing_id} for me: latitude, longitude, city and neighbourhood.",
           "I want to see {listing_id} on a map. What are its latitude and longitude, and which neighbourhood and city is it in?",
           "locate {listing_id}: which part of which city is it in, and what are its GPS coordinates?",
           "what area is {listing_id} in? I need the city, the neighbourhood and the exact coordinates.",
@@ -642,13 +642,13 @@ def get_price_per_square_metre(listing_id: ListingId) -> tuple[float, str]:
 
 @toolbox.tool(
     asks=("how's the housing market in {city}? Give me the median price per square metre, its currency and how many homes are listed.",
-          "get the housing market summary of {city}: median price per square metre with currency, and active listings",
+          "get the housing market summary of {city}: median price per square metre with currency, and active listings.",
           "what do homes in {city} cost per square metre (median, and in which currency), and how many are for sale?",
           "I'm considering a move to {city}. What's the median asking price per square metre there, in what currency, and how many homes are on the market?",
-          "summarise the property market in {city}: median asking price per m², currency and number of listings",
+          "summarise the property market in {city}: median asking price per m², currency and number of listings.",
           "how many homes are listed in {city}, and what's the median price per square metre there, in which currency?",
           "give me a snapshot of real estate in {city} with the median price per square metre, the currency and the listing count",
-          "pull the market stats for {city}: how many properties are for sale and their median price per square metre, with the currency",
+          "pull the market stats for {city}: how many properties are for sale and their median price per square metre, with the currency.",
           "is {city} an expensive place to buy? Tell me the median asking price per square metre, its currency, and the number of active listings."),
 )
 def get_city_market_summary(city: City) -> tuple[float, str, int]:
@@ -677,7 +677,7 @@ def get_city_market_summary(city: City) -> tuple[float, str, int]:
           "what's it like to live in {area}? I need the average school rating and the crime index.",
           "check how {area} scores on schools and on crime",
           "how do schools rate in {area}, and how high is crime there?",
-          "give me the neighbourhood stats for {area}: school rating and crime level"),
+          "give me the neighbourhood stats for {area}: school rating and crime level."),
     groups={"area": "{neighbourhood}, {city}"},  # a neighbourhood is only ever of its own city
 )
 def get_neighbourhood_stats(neighbourhood: Neighbourhood, city: City) -> tuple[float, int]:
@@ -778,12 +778,12 @@ def convert_floor_area(area: AreaText) -> tuple[AreaM2, float]:
 
 @toolbox.tool(
     asks=("what have comparable homes near {listing_id} sold for lately? Give me their addresses, the median price and the latest sale date.",
-          "find recent comparable sales for {listing_id}: addresses, median sale price and latest sale date",
+          "find recent comparable sales for {listing_id}: addresses, median sale price and latest sale date.",
           "which similar homes in the neighbourhood of {listing_id} sold recently, at what median price, and when was the last sale?",
-          "pull the comps for {listing_id}: the addresses sold, their median price and the date of the most recent sale",
+          "pull the comps for {listing_id}: the addresses sold, their median price and the date of the most recent sale.",
           "I want to know if {listing_id} is fairly priced. Which homes nearby sold recently, at what median price, and when was the latest sale?",
           "show me recent sales in the same neighbourhood as {listing_id} with the addresses, the median sale price and the newest sale date",
-          "look up what homes around {listing_id} went for recently: list the addresses and give me the median price and the date of the latest sale",
+          "look up what homes around {listing_id} went for recently: list the addresses and give me the median price and the date of the latest sale.",
           "what did nearby homes similar to {listing_id} fetch lately? Addresses, median price, most recent sale date.",
           "get the comparable-sales report for {listing_id}, with addresses, median price and latest sale date"),
 )
@@ -834,9 +834,9 @@ def get_rental_yield(listing_id: ListingId) -> tuple[float, float]:
           "work out the monthly payment and total interest of a {term_years}-year mortgage of {principal} at {annual_rate_percent}%",
           "I'd borrow {principal} over {term_years} year(s) at {annual_rate_percent}%. What are the monthly repayments and the total interest?",
           "if I take out a {term_years}-year loan of {principal} at {annual_rate_percent}% interest, how much will I pay each month and how much interest overall?",
-          "calculate the repayments on {principal} borrowed at {annual_rate_percent}% for {term_years} year(s): monthly amount and total interest",
+          "calculate the repayments on {principal} borrowed at {annual_rate_percent}% for {term_years} year(s): monthly amount and total interest.",
           "what does a mortgage of {principal} cost per month at {annual_rate_percent}% over {term_years} year(s), and what's the total interest bill?",
-          "run the mortgage numbers for borrowing {principal} at {annual_rate_percent}% for {term_years} year(s): monthly payment and total interest",
+          "run the mortgage numbers for borrowing {principal} at {annual_rate_percent}% for {term_years} year(s): monthly payment and total interest.",
           "My bank is offering {annual_rate_percent}% over {term_years} year(s) on a loan of {principal}. What would I repay monthly, and how much interest in all?",
           "with a fixed rate of {annual_rate_percent}% and a {term_years}-year term, what's the monthly payment on {principal}, and the total interest?"),
     sense=(within("annual_rate_percent", 0.5, 12), within("term_years", 5, 35)),
