@@ -313,9 +313,15 @@ def _search_terms(w: MarketWorld) -> list[str]:
 # --- companies and prices ---------------------------------------------------------------
 
 @toolbox.tool(
-    asks=("what's the ticker symbol of {company}?", "look up the stock ticker of {company}",
+    asks=("what's the ticker symbol of {company}?",
+          "look up the stock ticker of {company}",
           "which ticker does {company} trade under?",
-          "I want to follow {company} on the stock market. What's its ticker?"),
+          "I want to follow {company} on the stock market. What's its ticker?",
+          "find out which symbol {company} is listed under",
+          "quick one: what's the ticker for {company}?",
+          "I keep hearing about {company} but can't find it in my trading app. Which symbol should I search for?",
+          "tell me the trading symbol that {company} uses on the exchange",
+          "what do I type into a stock screener to pull up {company}?"),
     gives={"ticker": "{company}"},  # people name the company; finding its ticker is the agent's part
     tags=("canonicalise",),
 )
@@ -341,9 +347,15 @@ def lookup_ticker_symbol(company: CompanyName) -> Ticker:
 
 
 @toolbox.tool(
-    asks=('which listed companies match "{query}"?', 'search the stock market for "{query}" and list the tickers',
-          'find the listed companies that match "{query}"',
-          'I\'m screening stocks for "{query}". Which companies come up?'),
+    asks=('which listed companies match "{query}"?',
+          'search the stock market for "{query}" and list the tickers',
+          'find the listed companies that match "{query}" and give me their symbols',
+          'I\'m screening stocks for "{query}". Which tickers come up?',
+          'run a stock screen on "{query}" and show me the ticker symbols it turns up',
+          'what tickers do I get if I search listed companies for "{query}"?',
+          'I\'m hunting for investment ideas around "{query}". Which listed companies turn up, by ticker?',
+          'are there any listed stocks matching "{query}"? List their tickers.',
+          'pull up the ticker symbols of every listed company that fits "{query}"'),
     tags=("search",),
 )
 def search_markets(query: SearchTerms, max_results: int = 10) -> list[Ticker]:
@@ -369,9 +381,20 @@ def search_markets(query: SearchTerms, max_results: int = 10) -> list[Ticker]:
 
 
 @toolbox.tool(
-    asks=("what's {symbol} trading at right now?", "get the latest share price of {symbol} and its currency",
-          "how much does one share of {symbol} cost today?", "check the current stock price of {symbol}"),
-    gives={"price, currency_code": ("the latest share price of {symbol}", "the current price of one share of {symbol}")},
+    asks=("what's {symbol} trading at right now, and in which currency?",
+          "get the latest share price of {symbol} and its currency",
+          "how much does one share of {symbol} cost today, and in what currency is it quoted?",
+          "check the current stock price of {symbol}, with the currency it trades in",
+          "pull up a live quote for {symbol}: price and currency.",
+          "where is {symbol} trading today? Give me the price and the currency.",
+          "I'm keeping an eye on {symbol}. What does a share go for at the moment, and in what currency?",
+          "what's the going price of a share in {symbol}? Tell me the currency too.",
+          "find out the current market price of {symbol} and the currency it's listed in"),
+    gives={"price, currency_code": ("the latest share price of {symbol}",
+                                    "the current price of one share of {symbol}",
+                                    "today's stock price of {symbol}",
+                                    "the price {symbol} is trading at right now",
+                                    "the live quote for {symbol}")},
 )
 def get_stock_quote(symbol: Ticker) -> tuple[Money, Currency]:
     """Get the latest traded price of a stock today, in the currency it is listed in.
@@ -389,10 +412,20 @@ def get_stock_quote(symbol: Ticker) -> tuple[Money, Currency]:
 
 
 @toolbox.tool(
-    asks=("what did {symbol} close at on {date}?", "get the closing price of {symbol} on {date}",
-          "look up where {symbol} closed on {date}",
-          "how much was a share of {symbol} worth at the close on {date}?"),
-    gives={"close, currency_code": ("the closing price of {symbol} on {date}", "the price {symbol} closed at on {date}")},
+    asks=("what did {symbol} close at on {date}? Tell me the currency and the trading day of that close too.",
+          "get the closing price of {symbol} on {date}, its currency and the trading date it comes from",
+          "look up where {symbol} closed on {date}, in which currency, and on which trading day",
+          "how much was a share of {symbol} worth at the close on {date}, in what currency, and which session is that from?",
+          "I'm checking an old trade. Where did {symbol} finish on {date}? I need the closing price, its currency and the trading date.",
+          "find the end-of-day price of {symbol} for {date} (the last trading day on or before it), with the currency and that day's date",
+          "pull the historical close of {symbol} on {date}, plus the currency and the actual trading day used",
+          "if markets were shut on {date}, use the session before: what did {symbol} close at, in what currency, and on what day?",
+          "what was the close for {symbol} on {date}, and in what currency? Include the trading day it's from."),
+    gives={"close, currency_code": ("the closing price of {symbol} on {date}",
+                                    "the price {symbol} closed at on {date}",
+                                    "the close of {symbol} on {date}",
+                                    "the end-of-day share price of {symbol} on {date}",
+                                    "the price of one share of {symbol} at the close on {date}")},
     sense=(around("date", before=HISTORY_DAYS, after=0),),
 )
 def get_historical_close(symbol: Ticker, date: Day) -> tuple[Money, Currency, str]:
@@ -417,7 +450,12 @@ def get_historical_close(symbol: Ticker, date: Day) -> tuple[Money, Currency, st
     asks=("by what percentage did {symbol} move between {start_date} and {end_date}?",
           "work out how much the share price of {symbol} changed, in percent, from {start_date} to {end_date}",
           "how did {symbol} perform from {start_date} to {end_date}? Give me the percentage change.",
-          "compute the percentage change in the closing price of {symbol} from {start_date} to {end_date}"),
+          "compute the percentage change in the closing price of {symbol} from {start_date} to {end_date}",
+          "did {symbol} go up or down between {start_date} and {end_date}, and by how many percent?",
+          "suppose I had bought {symbol} at the close on {start_date}. What percentage gain or loss would I have had by the close on {end_date}?",
+          "what's the percent return on {symbol} from {start_date} to {end_date}?",
+          "show me how far {symbol} rose or fell in percentage terms between {start_date} and {end_date}",
+          "percentage change for {symbol} between {start_date} and {end_date}?"),
     sense=(distinct("start_date", "end_date"), around("start_date", before=HISTORY_DAYS, after=0),
            around("end_date", before=HISTORY_DAYS, after=0),
            sensible("start before end", ("start_date", "end_date"), lambda a: str(a["start_date"]) < str(a["end_date"]))),
@@ -441,10 +479,15 @@ def get_price_change_percent(symbol: Ticker, start_date: Day, end_date: Day) -> 
 
 
 @toolbox.tool(
-    asks=("who runs {symbol}, what sector is it in and which country is it based in?",
-          "get the company profile of {symbol}: full name, sector, home country and chief executive",
+    asks=("what's the full name of {symbol}, who runs it, what sector is it in and which country is it based in?",
+          "get the company profile of {symbol}: full name, sector, home country and chief executive.",
           "tell me the full company name, sector, country and CEO behind {symbol}",
-          "I'm researching {symbol}. What's the company called, what sector is it in, where is it based and who is the CEO?"),
+          "I'm researching {symbol}. What's the company called, what sector is it in, where is it based and who is the CEO?",
+          "give me a quick profile of {symbol} with its name, industry, country and CEO",
+          "what industry and country is {symbol} in, what's its full registered name, and who is the chief executive?",
+          "look up the basics on {symbol}: company name, sector, home country and boss.",
+          "For my notes on {symbol}, I'd like the company's full name, its sector, its country and who leads it.",
+          "who is the CEO of {symbol}, and what are its full name, sector and home country?"),
 )
 def get_company_profile(symbol: Ticker) -> tuple[str, str, str, Ceo]:
     """Get the name, sector, home country and chief executive of a listed company.
@@ -463,12 +506,27 @@ def get_company_profile(symbol: Ticker) -> tuple[str, str, str, Ceo]:
 
 
 @toolbox.tool(
-    asks=("where is the head office of {symbol}, and what's its switchboard number?",
+    asks=("which city is the head office of {symbol} in, what's the street address, and what's the switchboard number?",
           "find the head-office address, city and phone number of {symbol}",
-          "give me the street address and phone number of the headquarters of {symbol}"),
-    gives={"address": "the head-office address of {symbol}",
-           "city": ("the city where {symbol} has its head office", "the home city of {symbol}"),
-           "phone_number": "the switchboard number of {symbol}"},
+          "give me the street address, city and phone number of the headquarters of {symbol}",
+          "I need to send a letter to the head office of {symbol}. What's the address and the city, and what number can I call?",
+          "how do I get in touch with the headquarters of {symbol}? Give me its address, city and main phone number.",
+          "look up the corporate headquarters of {symbol}: street, city and switchboard.",
+          "in which city does {symbol} have its head office, at what address, and what's the number to call there?",
+          "get the head-office contact details of {symbol}, with address, city and phone",
+          "where should I send post for {symbol}? Give me the head-office address and city, and its main phone line."),
+    gives={"address": ("the head-office address of {symbol}",
+                       "the street address of the headquarters of {symbol}",
+                       "the address of the head office of {symbol}",
+                       "the address of the corporate headquarters of {symbol}"),
+           "city": ("the city where {symbol} has its head office",
+                    "the home city of {symbol}",
+                    "the city the headquarters of {symbol} are in",
+                    "the headquarters city of {symbol}"),
+           "phone_number": ("the switchboard number of {symbol}",
+                            "the head-office phone number of {symbol}",
+                            "the main phone line of the head office of {symbol}",
+                            "the phone number of the headquarters of {symbol}")},
 )
 def get_company_headquarters(symbol: Ticker) -> tuple[Address, City, CompanyPhone]:
     """Get the head-office street address, city and switchboard phone number of a listed company.
@@ -486,8 +544,15 @@ def get_company_headquarters(symbol: Ticker) -> tuple[Address, City, CompanyPhon
 
 
 @toolbox.tool(
-    asks=("which listed companies are in the same sector as {symbol}?", "list the sector peers of {symbol}, largest first",
-          "who competes with {symbol} in its sector? Rank them by market value."),
+    asks=("which listed companies are in the same sector as {symbol}? Largest first, please.",
+          "list the sector peers of {symbol}, largest first",
+          "who competes with {symbol} in its sector? Rank them by market value.",
+          "what other stocks share a sector with {symbol}? Biggest first.",
+          "find the competitors of {symbol} in the same industry, ordered by market cap",
+          "I'd like to compare {symbol} with its rivals. Which listed companies are in its sector, from the largest down?",
+          "show me the tickers of the companies in the same sector as {symbol}, biggest first",
+          "get the peer group of {symbol}, ranked from largest to smallest",
+          "which stocks count as industry peers of {symbol}, sorted by size?"),
 )
 def find_sector_peers(symbol: Ticker) -> list[Ticker]:
     """List the other listed companies in the same sector as a company, largest market value first.
@@ -509,10 +574,19 @@ def find_sector_peers(symbol: Ticker) -> list[Ticker]:
 
 
 @toolbox.tool(
-    asks=("what dividend yield does {symbol} pay, and how much is the annual dividend per share?",
-          "get the dividend yield and yearly dividend per share of {symbol}",
-          "how much does {symbol} pay out in dividends per share each year, and what yield is that?"),
-    gives={"annual_dividend, currency_code": "the annual dividend per share of {symbol}"},
+    asks=("what dividend yield does {symbol} pay, and how much is the annual dividend per share, in which currency?",
+          "get the dividend yield and yearly dividend per share of {symbol}, with its currency",
+          "how much does {symbol} pay out in dividends per share each year, in what currency, and what yield is that?",
+          "does {symbol} pay a dividend? Give me the yield, the yearly amount per share and the currency it's paid in.",
+          "I'm after income stocks. What's the dividend yield of {symbol}, and what does it pay per share a year, in what currency?",
+          "look up the trailing dividend of {symbol}: yield, annual payout per share and currency.",
+          "find out how much income one share of {symbol} produces in a year, in which currency, and the yield at today's price",
+          "what's the payout per share of {symbol} over the last year, and the yield? Say which currency too.",
+          "check the dividend figures for {symbol}: yield, per-share amount for the year and currency."),
+    gives={"annual_dividend, currency_code": ("the annual dividend per share of {symbol}",
+                                              "the yearly dividend paid on one share of {symbol}",
+                                              "the dividend paid per share of {symbol} over the last year",
+                                              "a year's dividends on one share of {symbol}")},
 )
 def get_dividend_yield(symbol: Ticker) -> tuple[float, Money, Currency]:
     """Get a stock's trailing dividend yield at today's price and its annual dividend per share.
@@ -531,8 +605,15 @@ def get_dividend_yield(symbol: Ticker) -> tuple[float, Money, Currency]:
 
 
 @toolbox.tool(
-    asks=("what is the market value of {symbol}[ in {currency}]?", "get the market capitalisation of {symbol}[ in {currency}]",
-          "how much is {symbol} worth on the stock market[, in {currency}]?"),
+    asks=("what's the market cap of {symbol}[ in {currency}]?",
+          "get the market capitalisation of {symbol}[ in {currency}]",
+          "how large a company is {symbol} in terms of market cap[, in {currency}]?",
+          "how big is {symbol} by market capitalisation[, expressed in {currency}]?",
+          "work out what all the outstanding shares of {symbol} are worth together[ in {currency}]",
+          "I'm comparing company sizes. What's the market capitalisation of {symbol}[ in {currency}]?",
+          "tell me the market cap of {symbol}[, converted to {currency}]",
+          "find out the company-wide market value of {symbol} at today's share price[, in {currency}]",
+          "what is {symbol} worth as a company at today's share price[, in {currency}]?"),
 )
 def get_market_cap(symbol: Ticker, currency: ReportingCurrency = "USD") -> float:
     """Get a company's market capitalisation (shares outstanding times today's price) in a chosen currency.
@@ -553,8 +634,15 @@ def get_market_cap(symbol: Ticker, currency: ReportingCurrency = "USD") -> float
 # --- currencies ------------------------------------------------------------------------
 
 @toolbox.tool(
-    asks=("what's the ISO code for {currency_name}?", "which three-letter currency code stands for {currency_name}?",
-          "find the currency code of {currency_name}"),
+    asks=("what's the ISO code for {currency_name}?",
+          "which three-letter currency code stands for {currency_name}?",
+          "find the currency code of {currency_name}",
+          'how is "{currency_name}" written as a currency code?',
+          "I'm filling in a transfer form that wants a currency code. What's the code for {currency_name}?",
+          "translate {currency_name} into its ISO 4217 code",
+          'what three letters do banks use for "{currency_name}"?',
+          "look up the standard currency code for {currency_name}",
+          'give me the code forex sites use for "{currency_name}"'),
     gives={"currency_code": "{currency_name}"},  # people say "yen"; the code is the agent's part
     tags=("canonicalise",),
 )
@@ -581,8 +669,15 @@ def currency_name_to_code(currency_name: CurrencyName) -> NamedCurrency:
 
 
 @toolbox.tool(
-    asks=("convert {money} to {to_currency} and tell me the rate you used", "how much is {money} in {to_currency}?",
-          "what would {money} be worth in {to_currency} at today's rate, and what's the rate?"),
+    asks=("convert {money} to {to_currency} and tell me the rate you used",
+          "how much is {money} in {to_currency}, and at what rate?",
+          "what would {money} be worth in {to_currency} at today's rate, and what's the rate?",
+          "change {money} into {to_currency} at the current exchange rate; give me the result and the rate",
+          "I'm budgeting in {to_currency}. What does {money} come to in that currency today, and at what rate?",
+          "express {money} in {to_currency} using today's rate, and show the rate",
+          "what's {money} worth in {to_currency}? Give me the exchange rate as well.",
+          "run a currency conversion of {money} into {to_currency}: the converted amount and the rate.",
+          "at today's market rate, what does {money} come to in {to_currency}? Include the rate."),
     groups={"money": "{amount} {from_currency}"},  # an amount never travels without its currency
     sense=(distinct("from_currency", "to_currency"),),
 )
@@ -607,7 +702,13 @@ def convert_currency_amount(amount: Money, from_currency: Currency, to_currency:
 @toolbox.tool(
     asks=("what was the exchange rate from {base_currency} to {quote_currency} on {date}?",
           "how many units of {quote_currency} did one unit of {base_currency} buy on {date}?",
-          "get the reference rate from {base_currency} into {quote_currency} for {date}"),
+          "get the reference rate from {base_currency} into {quote_currency} for {date}",
+          "what was {base_currency} worth in {quote_currency} on {date}?",
+          "I'm reconciling an invoice dated {date}. What was the reference rate from {base_currency} to {quote_currency} that day?",
+          "find the daily reference rate for converting {base_currency} into {quote_currency} on {date}",
+          "on {date}, what did one unit of {base_currency} cost in {quote_currency}?",
+          "check the historical exchange rate of {base_currency} against {quote_currency} on {date}",
+          "tell me the rate for one unit of {base_currency} in {quote_currency} as of {date}"),
     sense=(distinct("base_currency", "quote_currency"), around("date", before=HISTORY_DAYS, after=0)),
 )
 def get_fx_rate_on_date(base_currency: NamedCurrency, quote_currency: ReferenceCurrency, date: Day) -> float:
@@ -628,9 +729,20 @@ def get_fx_rate_on_date(base_currency: NamedCurrency, quote_currency: ReferenceC
 
 
 @toolbox.tool(
-    asks=("which currency is used in {country}?", "what's the official currency of {country}?",
-          "find out what money they use in {country}"),
-    gives={"currency_code": ("the currency of {country}", "the official currency of {country}")},
+    asks=("which currency is used in {country}?",
+          "what's the official currency of {country}?",
+          "find out what money they use in {country}",
+          "what currency would I need for a trip to {country}? Give me its code.",
+          "look up the ISO currency code of {country}",
+          "I'm opening a bank account in {country}. Which currency will it be held in?",
+          "tell me the legal tender of {country} and its code",
+          "which currency are prices in {country} given in?",
+          "what do people in {country} pay with, currency-wise?"),
+    gives={"currency_code": ("the currency of {country}",
+                             "the official currency of {country}",
+                             "the currency used in {country}",
+                             "the local currency of {country}",
+                             "the national currency of {country}")},
 )
 def get_country_currency_code(country: Country) -> NamedCurrency:
     """Find the official currency of a country.
@@ -653,10 +765,15 @@ def _position_value_usd(w: MarketWorld, ticker: str, shares: int) -> float:
 
 
 @toolbox.tool(
-    asks=("buy {shares} share(s) of {symbol}, then tell me my cash balance and how many I hold",
+    asks=("buy {shares} share(s) of {symbol} and tell me my cash balance and how many I hold afterwards",
           "put in an order for {shares} share(s) of {symbol}; how much cash is left and what's my holding now?",
           "I'd like to own more of {symbol}. Buy {shares} share(s) and tell me my cash and holding afterwards.",
-          "purchase {shares} share(s) of {symbol} for my account and report the remaining cash and shares held"),
+          "purchase {shares} share(s) of {symbol} for my account and report the remaining cash and shares held",
+          "add {shares} share(s) of {symbol} to my portfolio; what's my cash balance after that, and how many shares do I own?",
+          "I'm bullish on {symbol}. Pick up {shares} share(s) for me and let me know the cash left and my new share count.",
+          "place a buy order for {shares} share(s) of {symbol} and show me my remaining cash and total shares",
+          "can you buy me {shares} share(s) of {symbol}? I'd like to know my cash balance and holding once it's done.",
+          "invest in {shares} share(s) of {symbol} at today's price and tell me my leftover cash and position size"),
     sense=(within("shares", 1, 50),),
     requires=("account_verified",),
     tags=("state_change",),
@@ -688,10 +805,15 @@ def buy_shares(symbol: Ticker, shares: Shares) -> tuple[float, int]:
 
 
 @toolbox.tool(
-    asks=("sell {shares} share(s) of {symbol}, then tell me my cash balance and how many I still hold",
+    asks=("sell {shares} share(s) of {symbol} and tell me my cash balance and how many I still hold",
           "put in a sell order for {shares} share(s) of {symbol}; what cash do I have afterwards and how many shares are left?",
           "I want to trim my position in {symbol}. Sell {shares} share(s) and tell me my cash and remaining shares.",
-          "dispose of {shares} share(s) of {symbol} and report my cash balance and remaining holding"),
+          "dispose of {shares} share(s) of {symbol} and report my cash balance and remaining holding",
+          "offload {shares} share(s) of {symbol}; how much cash will I have, and how many shares will remain?",
+          "I need some cash. Sell {shares} share(s) of {symbol} and let me know my new balance and how many shares of it I still own.",
+          "cash out {shares} share(s) of {symbol} and show me my cash balance and the shares left",
+          "reduce my holding in {symbol} by {shares} share(s) and tell me the cash balance and the shares remaining",
+          "can you sell {shares} share(s) of {symbol} for me? Tell me my cash afterwards and how many shares I'm left with."),
     sense=(within("shares", 1, 50),),
     requires=("account_verified",),
     tags=("state_change",),
@@ -725,8 +847,15 @@ def sell_shares(symbol: Ticker, shares: Shares) -> tuple[float, int]:
 
 
 @toolbox.tool(
-    asks=("how many shares of {symbol} do I hold, and what are they worth?", "check my position in {symbol}",
-          "what's my holding in {symbol} worth today, and how many shares is it?"),
+    asks=("how many shares of {symbol} do I hold, and what are they worth?",
+          "check my position in {symbol}: share count and current value.",
+          "what's my holding in {symbol} worth today, and how many shares is it?",
+          "how much of {symbol} is in my portfolio, in shares and in dollars?",
+          "look up how much of {symbol} is in my account and what it's worth in dollars",
+          "I'm reviewing my investments. How many shares of {symbol} do I have, and what's their market value?",
+          "tell me the size and dollar value of my stake in {symbol}",
+          "what's my exposure to {symbol}? Give me the shares held and their value.",
+          "get my current share count in {symbol} and its value at today's price"),
 )
 def get_portfolio_position(symbol: Ticker) -> tuple[int, float]:
     """Get how many shares of a stock the account holds and what they are worth today.
@@ -746,9 +875,18 @@ def get_portfolio_position(symbol: Ticker) -> tuple[int, float]:
 
 @toolbox.tool(
     asks=("how much cash and stock do I have in my brokerage account, and what's my biggest position?",
-          "summarise my brokerage account: cash, value of my holdings and my largest position",
-          "give me an overview of my portfolio with the cash balance, the holdings value and the largest holding"),
-    gives={"largest_holding": ("the largest holding in my portfolio", "my biggest stock position")},
+          "summarise my brokerage account: cash, value of my holdings and my largest position.",
+          "give me an overview of my portfolio with the cash balance, the holdings value and the largest holding",
+          "what does my portfolio look like today? Cash, holdings value and the biggest position, please.",
+          "give me the state of my trading account: how much cash, what the shares are worth in total, and which stock is my largest.",
+          "I'm checking in on my investments. What's my cash balance, the total value of my stocks, and my top holding?",
+          "how much is my stock portfolio worth right now, how much cash is sitting in it, and which position is biggest?",
+          "show my account's cash balance, total holdings value and largest position",
+          "run me through my brokerage account: cash on hand, market value of my shares and the holding that's worth the most."),
+    gives={"largest_holding": ("the largest holding in my portfolio",
+                               "my biggest stock position",
+                               "the most valuable position in my portfolio",
+                               "the top holding in my brokerage account")},
 )
 def get_portfolio_summary() -> tuple[float, float, Ticker]:
     """Summarise the brokerage account: cash, the value of all holdings, and the largest holding.
@@ -767,8 +905,15 @@ def get_portfolio_summary() -> tuple[float, float, Ticker]:
 
 
 @toolbox.tool(
-    asks=("verify my trading account with my {document}", "use my {document} to verify my brokerage account",
-          "I want to start trading. Verify my account with my {document}."),
+    asks=("verify my trading account with my {document} and tell me the status afterwards",
+          "use my {document} to verify my brokerage account, and confirm whether it went through",
+          "I want to start trading. Verify my account with my {document} and let me know the verification status.",
+          "complete the identity check on my brokerage account using my {document}; what's the account status now?",
+          "submit my {document} to get my brokerage account verified, and report the resulting status",
+          "can you get my trading account verified with my {document}? Tell me the status once it's done.",
+          "My broker needs proof of identity. Verify the account with my {document} and tell me where the verification stands.",
+          "run identity verification on my brokerage account with my {document} and give me the outcome",
+          "get my account cleared for trading with my {document} as proof of identity, and tell me the verification status"),
     requires=("two_factor_enabled",),
     tags=("state_change",),
 )
@@ -790,9 +935,15 @@ def verify_trading_account(document: Literal["passport", "driving-licence", "nat
 
 
 @toolbox.tool(
-    asks=("turn on two-factor sign-in for my brokerage account with codes sent to {phone_number}",
-          "set up two-factor authentication on my trading account using {phone_number}",
-          "send my brokerage sign-in codes to {phone_number} from now on"),
+    asks=("turn on two-factor sign-in for my brokerage account with codes sent to {phone_number}, and confirm the number",
+          "set up two-factor authentication on my trading account using {phone_number} and tell me which number the codes will go to",
+          "send my brokerage sign-in codes to {phone_number} from now on, and confirm the number on file",
+          "I want extra security on my trading account. Enable two-factor sign-in with texts to {phone_number} and confirm the number.",
+          "activate 2FA on my brokerage login with {phone_number} as the phone for codes; which number is registered now?",
+          "protect my brokerage account with two-step verification by text to {phone_number}, and read back the number it uses",
+          "can you switch on text-message sign-in codes for my trading account, sent to {phone_number}? Confirm the number afterwards.",
+          "register {phone_number} for two-factor codes on my brokerage account and confirm which phone is set",
+          "enable two-factor login for my investment account, sending codes to {phone_number}, and tell me the confirmed phone number"),
     tags=("state_change",),
 )
 def enable_two_factor_auth(phone_number: MyPhone) -> str:

@@ -338,7 +338,13 @@ def _viewing_facts(w: PropertyWorld, viewing_id: str) -> dict:
 @toolbox.tool(
     asks=("which homes are for sale in {city}[ with at least {min_bedrooms} bedroom(s)]? List the cheapest first.",
           "list the homes for sale in {city}[ with {min_bedrooms} or more bedrooms], cheapest first",
-          "I'm house-hunting in {city}. What's on the market[ with at least {min_bedrooms} bedroom(s)]?"),
+          "I'm house-hunting in {city}. What's on the market[ with at least {min_bedrooms} bedroom(s)], starting with the cheapest?",
+          "show me the property listings in {city}[ that have {min_bedrooms} bedroom(s) or more], sorted from the lowest price up",
+          "what's for sale in {city}[ with {min_bedrooms} bedroom(s) or more]? Cheapest first, please.",
+          "find homes on the market in {city}[ offering at least {min_bedrooms} bedroom(s)], ordered by price from low to high",
+          "We're relocating to {city}. Which properties are listed for sale there[ with at least {min_bedrooms} bedroom(s)], from the cheapest up?",
+          "search the listings in {city}[ for places with at least {min_bedrooms} bedroom(s)] and give me the listing ids, cheapest first",
+          "pull up everything listed for sale in {city}[ with at least {min_bedrooms} bedroom(s)], lowest asking price first"),
     sense=(within("min_bedrooms", 1, 4),),
 )
 def search_property_listings(
@@ -368,8 +374,15 @@ def search_property_listings(
 
 
 @toolbox.tool(
-    asks=('search the property listings for "{query}"', 'which homes for sale match "{query}"?',
-          'find the listings matching "{query}"'),
+    asks=('search the property listings for "{query}"',
+          'which homes for sale match "{query}"?',
+          'find the listings matching "{query}"',
+          'what listings come up for "{query}" in a property search?',
+          'look for homes on the market matching "{query}" and give me their listing ids',
+          'run a property search on "{query}" and list what it finds',
+          'are there any homes for sale that fit "{query}"? List them.',
+          'show me every listing that matches the keywords "{query}"',
+          'I\'m browsing real estate with the search terms "{query}". Which properties match?'),
     tags=("search",),
 )
 def find_properties(query: SearchTerms, max_results: int = 10) -> list[ListingId]:
@@ -395,11 +408,23 @@ def find_properties(query: SearchTerms, max_results: int = 10) -> list[ListingId
 
 
 @toolbox.tool(
-    asks=("what's the address, asking price, number of bedrooms and floor area of {listing_id}?",
-          "get the details of {listing_id}: address, asking price and currency, bedrooms and size",
-          "tell me about {listing_id}: where is it, what does it cost, how many bedrooms does it have and how big is it?"),
-    gives={"asking_price, currency_code": "the asking price of {listing_id}",
-           "asking_price": "the asking price of {listing_id}"},
+    asks=("what's the address, asking price and currency, number of bedrooms and floor area of {listing_id}?",
+          "get the details of {listing_id}: address, asking price and currency, bedrooms and size.",
+          "tell me about {listing_id}: where is it, what does it cost and in which currency, how many bedrooms does it have and how big is it?",
+          "pull up the fact sheet for {listing_id}: street address, price with currency, bedroom count and floor area in square metres.",
+          "I'm interested in {listing_id}. What's the address, how much are they asking and in what currency, how many bedrooms, and how many square metres?",
+          "how much is {listing_id} on the market for, in which currency, and what's its address, bedroom count and floor area?",
+          "give me the key facts of {listing_id}: address, asking price, currency, bedrooms and square metres.",
+          "look up {listing_id} and tell me its address, price, currency, number of bedrooms and living space",
+          "what are the particulars of {listing_id}? Address, asking price and currency, bedrooms, floor area."),
+    gives={"asking_price, currency_code": ("the asking price of {listing_id}",
+                                           "the price tag on {listing_id}",
+                                           "the list price of {listing_id}",
+                                           "the price being asked for {listing_id}"),
+           "asking_price": ("the asking price of {listing_id}",
+                            "the price tag on {listing_id}",
+                            "the list price of {listing_id}",
+                            "the price being asked for {listing_id}")},
 )
 def get_listing_details(listing_id: ListingId) -> tuple[PropertyAddress, Money, Currency, int, float]:
     """Get a listing's street address, asking price, currency, bedrooms and floor area.
@@ -421,8 +446,21 @@ def get_listing_details(listing_id: ListingId) -> tuple[PropertyAddress, Money, 
 @toolbox.tool(
     asks=("where exactly is {listing_id}? Give me its coordinates, city and neighbourhood.",
           "find the coordinates, city and neighbourhood of {listing_id}",
-          "which city and neighbourhood is {listing_id} in, and what are its map coordinates?"),
-    gives={"city": "the city {listing_id} is in", "neighbourhood, city": "the neighbourhood of {listing_id}"},
+          "which city and neighbourhood is {listing_id} in, and what are its map coordinates?",
+          "pin down {listing_id} for me: latitude, longitude, city and neighbourhood.",
+          "I want to see {listing_id} on a map. What are its latitude and longitude, and which neighbourhood and city is it in?",
+          "locate {listing_id}: which part of which city is it in, and what are its GPS coordinates?",
+          "what area is {listing_id} in? I need the city, the neighbourhood and the exact coordinates.",
+          "get the map position of {listing_id} in latitude and longitude, along with its neighbourhood and city",
+          "tell me the latitude and longitude of {listing_id}, plus the neighbourhood and city it's in"),
+    gives={"city": ("the city {listing_id} is in",
+                    "the city where {listing_id} is located",
+                    "the same city as {listing_id}",
+                    "the city of {listing_id}"),
+           "neighbourhood, city": ("the neighbourhood of {listing_id}",
+                                   "the neighbourhood around {listing_id}",
+                                   "the neighbourhood surrounding {listing_id}",
+                                   "the area around {listing_id}")},
 )
 def get_listing_location(listing_id: ListingId) -> tuple[ListingLatitude, ListingLongitude, City, Neighbourhood]:
     """Get the map coordinates, city and neighbourhood of a listing.
@@ -443,8 +481,17 @@ def get_listing_location(listing_id: ListingId) -> tuple[ListingLatitude, Listin
 @toolbox.tool(
     asks=("who is the agent selling {listing_id}, and which agency do they work for?",
           "find the estate agent and agency handling {listing_id}",
-          "which agent handles {listing_id}, and at what agency?"),
-    gives={"agent_name": ("the agent selling {listing_id}", "the estate agent handling {listing_id}")},
+          "which agent handles {listing_id}, and at what agency?",
+          "who's the listing agent for {listing_id}, and what firm are they with?",
+          "I have some questions about {listing_id}. Who's the agent, and which agency are they from?",
+          "look up which agent and which agency are marketing {listing_id}",
+          "tell me who is selling {listing_id} for the owner and which agency they belong to",
+          "get the name of the agent for {listing_id} and the agency they work at",
+          "which estate agency has {listing_id} on its books, and which of its agents is in charge of it?"),
+    gives={"agent_name": ("the agent selling {listing_id}",
+                          "the estate agent handling {listing_id}",
+                          "the listing agent for {listing_id}",
+                          "the agent in charge of {listing_id}")},
 )
 def get_listing_agent(listing_id: ListingId) -> tuple[Agent, str]:
     """Find the estate agent who handles a listing, and their agency.
@@ -463,7 +510,14 @@ def get_listing_agent(listing_id: ListingId) -> tuple[Agent, str]:
 
 @toolbox.tool(
     asks=("how can I reach {agent_name}? I need an email address and a phone number.",
-          "get the email address and phone number of {agent_name}", "find the contact details of {agent_name}"),
+          "get the email address and phone number of {agent_name}",
+          "find the contact details of {agent_name}, both email and phone",
+          "what's the email and direct line of {agent_name}?",
+          "I'd like to get in touch with {agent_name}. What are their email address and phone number?",
+          "look up how to contact {agent_name} by email and by phone",
+          "give me a phone number and an email for {agent_name}",
+          "what number can I call {agent_name} on, and what's their email?",
+          "pull up the email address and phone number on file for {agent_name}"),
 )
 def get_agent_contact(agent_name: Agent) -> tuple[AgentEmail, AgentPhone]:
     """Get an estate agent's email address and phone number.
@@ -483,9 +537,19 @@ def get_agent_contact(agent_name: Agent) -> tuple[AgentEmail, AgentPhone]:
 
 
 @toolbox.tool(
-    asks=("which home for sale is nearest to {point}, and how far away is it?", "find the listing closest to {point} and its distance",
-          "what's the nearest property on the market to {point}? Tell me how far away it is."),
-    gives={"listing_id": ("the home for sale nearest to {point}", "the listing closest to {point}")},
+    asks=("which home for sale is nearest to {point}, and how far away is it?",
+          "find the listing closest to {point} and its distance",
+          "what's the nearest property on the market to {point}? Tell me how far away it is.",
+          "is there a home for sale near {point}? Give me the closest one and the distance in kilometres.",
+          "I want to live close to {point}. Which listing is nearest, and how many kilometres away is it?",
+          "look up the closest property listing to {point}, with the distance",
+          "how far is the nearest home for sale from {point}, and which listing is it?",
+          "get me the listing with the shortest distance from {point}, and that distance",
+          "what's for sale closest to {point}? I need the listing and how far it is."),
+    gives={"listing_id": ("the home for sale nearest to {point}",
+                          "the listing closest to {point}",
+                          "the nearest property on the market to {point}",
+                          "the closest listing to {point}")},
     groups={"point": "{latitude}, {longitude}"},
 )
 def find_nearest_listing(latitude: Latitude, longitude: Longitude) -> tuple[ListingId, float]:
@@ -511,8 +575,15 @@ def find_nearest_listing(latitude: Latitude, longitude: Longitude) -> tuple[List
 
 
 @toolbox.tool(
-    asks=("what are the map coordinates of {address}?", "find the latitude and longitude of {address}",
-          "where is {address} on the map? Give me its coordinates."),
+    asks=("what are the map coordinates of {address}?",
+          "find the latitude and longitude of {address}",
+          "where is {address} on the map? Give me its coordinates.",
+          "geocode {address} into latitude and longitude",
+          "I need the GPS coordinates for {address}.",
+          "what latitude and longitude does {address} sit at?",
+          "look up the exact coordinates of {address}",
+          "can you place {address} on the map? I'd like its latitude and longitude.",
+          "turn the address {address} into map coordinates"),
     gives={"latitude, longitude": "{address}"},  # people name the address; placing it is the agent's part
     tags=("canonicalise",),
 )
@@ -545,8 +616,15 @@ def geocode_property_address(address: Address) -> tuple[Latitude, Longitude]:
 # --- prices and valuation -------------------------------------------------------------------
 
 @toolbox.tool(
-    asks=("what's the asking price per square metre of {listing_id}?", "work out the price per square metre of {listing_id}",
-          "how much per square metre is {listing_id} asking?"),
+    asks=("what's the asking price per square metre of {listing_id}, and in which currency?",
+          "work out the price per square metre of {listing_id} and its currency",
+          "how much per square metre is {listing_id} asking, in what currency?",
+          "is {listing_id} expensive for its size? Give me the price per square metre and the currency.",
+          "calculate what {listing_id} costs per m², with the currency",
+          "what does each square metre of {listing_id} cost at the asking price? Say which currency.",
+          "I compare homes by price per square metre. What's the figure for {listing_id}, and in what currency?",
+          "find the cost per square metre of {listing_id} and name the currency",
+          "get the price-per-square-metre figure for {listing_id}, with its currency"),
 )
 def get_price_per_square_metre(listing_id: ListingId) -> tuple[float, str]:
     """Work out a listing's asking price per square metre of floor area.
@@ -563,9 +641,15 @@ def get_price_per_square_metre(listing_id: ListingId) -> tuple[float, str]:
 
 
 @toolbox.tool(
-    asks=("how's the housing market in {city}? Give me the median price per square metre and how many homes are listed.",
-          "get the housing market summary of {city}: median price per square metre and active listings",
-          "what do homes in {city} cost per square metre, and how many are for sale?"),
+    asks=("how's the housing market in {city}? Give me the median price per square metre, its currency and how many homes are listed.",
+          "get the housing market summary of {city}: median price per square metre with currency, and active listings.",
+          "what do homes in {city} cost per square metre (median, and in which currency), and how many are for sale?",
+          "I'm considering a move to {city}. What's the median asking price per square metre there, in what currency, and how many homes are on the market?",
+          "summarise the property market in {city}: median asking price per m², currency and number of listings.",
+          "how many homes are listed in {city}, and what's the median price per square metre there, in which currency?",
+          "give me a snapshot of real estate in {city} with the median price per square metre, the currency and the listing count",
+          "pull the market stats for {city}: how many properties are for sale and their median price per square metre, with the currency.",
+          "is {city} an expensive place to buy? Tell me the median asking price per square metre, its currency, and the number of active listings."),
 )
 def get_city_market_summary(city: City) -> tuple[float, str, int]:
     """Summarise a city's housing market: median asking price per square metre, its currency and how many homes are listed.
@@ -585,8 +669,15 @@ def get_city_market_summary(city: City) -> tuple[float, str, int]:
 
 
 @toolbox.tool(
-    asks=("how good are the schools in {area}, and how safe is it?", "get the school rating and crime index of {area}",
-          "is {area} safe, with good schools? Give me the school rating and the crime index."),
+    asks=("how good are the schools in {area}, and how safe is it?",
+          "get the school rating and crime index of {area}",
+          "is {area} safe, with good schools? Give me the school rating and the crime index.",
+          "We have two kids. What's the school rating in {area}, and what's the crime index there?",
+          "look up the school rating and crime figures for {area}",
+          "what's it like to live in {area}? I need the average school rating and the crime index.",
+          "check how {area} scores on schools and on crime",
+          "how do schools rate in {area}, and how high is crime there?",
+          "give me the neighbourhood stats for {area}: school rating and crime level."),
     groups={"area": "{neighbourhood}, {city}"},  # a neighbourhood is only ever of its own city
 )
 def get_neighbourhood_stats(neighbourhood: Neighbourhood, city: City) -> tuple[float, int]:
@@ -609,11 +700,23 @@ def get_neighbourhood_stats(neighbourhood: Neighbourhood, city: City) -> tuple[f
 
 
 @toolbox.tool(
-    asks=("what is a home in {city} with {floor_area_m2} and {bedrooms} bedroom(s) worth?",
-          "estimate the market value of a {bedrooms}-bedroom home of {floor_area_m2} in {city}",
-          "I'm thinking of selling a {bedrooms}-bedroom place of {floor_area_m2} in {city}. What's it worth?"),
-    gives={"estimated_value, currency_code": "the estimated value of a {bedrooms}-bedroom home of {floor_area_m2} in {city}",
-           "estimated_value": "the estimated value of a {bedrooms}-bedroom home of {floor_area_m2} in {city}"},
+    asks=("what is a home in {city} with {floor_area_m2} and {bedrooms} bedroom(s) worth, and in which currency?",
+          "estimate the market value of a {bedrooms}-bedroom home of {floor_area_m2} in {city}, and give the currency",
+          "I'm thinking of selling a {bedrooms}-bedroom place of {floor_area_m2} in {city}. What's it worth, and in what currency?",
+          "value a {floor_area_m2} property with {bedrooms} bedroom(s) in {city} and say which currency the figure is in",
+          "how much would a {bedrooms}-bedroom flat of {floor_area_m2} in {city} sell for? Include the currency.",
+          "what could I get for a home in {city} with {bedrooms} bedroom(s) and {floor_area_m2} of floor space, and in what currency?",
+          "give me a rough valuation, with its currency, of a home in {city} that has {bedrooms} bedroom(s) and {floor_area_m2} of living space",
+          "My family owns a {bedrooms}-bedroom home of {floor_area_m2} in {city}. Roughly what is it worth, and in which currency?",
+          "what's the estimated market price of a {bedrooms}-bedroom, {floor_area_m2} home in {city}? Say which currency."),
+    gives={"estimated_value, currency_code": ("the estimated value of a {bedrooms}-bedroom home of {floor_area_m2} in {city}",
+                                              "the market value of a {bedrooms}-bedroom, {floor_area_m2} home in {city}",
+                                              "the likely sale price of a {bedrooms}-bedroom place of {floor_area_m2} in {city}",
+                                              "the valuation of a {floor_area_m2} home with {bedrooms} bedroom(s) in {city}"),
+           "estimated_value": ("the estimated value of a {bedrooms}-bedroom home of {floor_area_m2} in {city}",
+                               "the market value of a {bedrooms}-bedroom, {floor_area_m2} home in {city}",
+                               "the likely sale price of a {bedrooms}-bedroom place of {floor_area_m2} in {city}",
+                               "the valuation of a {floor_area_m2} home with {bedrooms} bedroom(s) in {city}")},
     sense=(within("bedrooms", 1, 5), within("floor_area_m2", 20, 400),
            sensible("rooms fit the floor area", ("floor_area_m2", "bedrooms"),
                     lambda a: 22 * max(1, a["bedrooms"]) <= a["floor_area_m2"] <= 90 * (a["bedrooms"] + 1))),
@@ -639,8 +742,15 @@ def estimate_property_value(city: ValuedCity, floor_area_m2: AreaM2, bedrooms: B
 
 
 @toolbox.tool(
-    asks=("how big is {area} in square metres and in square feet?", "convert the floor area {area} into square metres and square feet",
-          "what is {area} in both square metres and square feet?"),
+    asks=("how big is {area} in square metres and in square feet?",
+          "convert the floor area {area} into square metres and square feet",
+          "what is {area} in both square metres and square feet?",
+          "a listing says {area}. How much is that in square metres and in square feet?",
+          "express {area} in m² and in sq ft",
+          "I never know how to read floor areas. What is {area} in square metres, and in square feet?",
+          "how many square metres and how many square feet is {area}?",
+          "translate a floor area of {area} into square metres and square feet",
+          "what does {area} come to in square metres, and in square feet?"),
     gives={"floor_area_m2": "{area}"},  # people give the area as they read it; converting it is the agent's part
     tags=("canonicalise", "arithmetic"),  # square feet to square metres: a careful person can work it out
 )
@@ -668,8 +778,14 @@ def convert_floor_area(area: AreaText) -> tuple[AreaM2, float]:
 
 @toolbox.tool(
     asks=("what have comparable homes near {listing_id} sold for lately? Give me their addresses, the median price and the latest sale date.",
-          "find recent comparable sales for {listing_id}: addresses, median sale price and latest sale date",
-          "which similar homes in the neighbourhood of {listing_id} sold recently, at what median price, and when was the last sale?"),
+          "find recent comparable sales for {listing_id}: addresses, median sale price and latest sale date.",
+          "which similar homes in the neighbourhood of {listing_id} sold recently, at what median price, and when was the last sale?",
+          "pull the comps for {listing_id}: the addresses sold, their median price and the date of the most recent sale.",
+          "I want to know if {listing_id} is fairly priced. Which homes nearby sold recently, at what median price, and when was the latest sale?",
+          "show me recent sales in the same neighbourhood as {listing_id} with the addresses, the median sale price and the newest sale date",
+          "look up what homes around {listing_id} went for recently: list the addresses and give me the median price and the date of the latest sale.",
+          "what did nearby homes similar to {listing_id} fetch lately? Addresses, median price, most recent sale date.",
+          "get the comparable-sales report for {listing_id}, with addresses, median price and latest sale date"),
 )
 def get_comparable_sales(listing_id: ListingId) -> tuple[list[str], float, str]:
     """Find homes recently sold in the same neighbourhood as a listing, their median price and the latest sale date.
@@ -689,9 +805,15 @@ def get_comparable_sales(listing_id: ListingId) -> tuple[list[str], float, str]:
 
 
 @toolbox.tool(
-    asks=("what gross rental yield would {listing_id} give, and what rent could it fetch?",
+    asks=("what gross rental yield would {listing_id} give, and what monthly rent could it fetch?",
           "work out the rental yield and monthly rent of {listing_id}",
-          "if I bought {listing_id} to let, what monthly rent and gross yield could I expect?"),
+          "if I bought {listing_id} to let, what monthly rent and gross yield could I expect?",
+          "is {listing_id} a good buy-to-let? Give me the expected monthly rent and the gross yield.",
+          "how much would {listing_id} rent for each month, and what yield does that make at the asking price?",
+          "estimate the monthly rent of {listing_id} and its gross yield as an investment",
+          "I'm looking at {listing_id} as a rental investment. What rent per month and what gross yield would it bring in?",
+          "calculate the gross yield of {listing_id} at its asking price, together with the rent it would earn per month",
+          "what return would {listing_id} make as a rental? I'd like the monthly rent and the gross yield."),
 )
 def get_rental_yield(listing_id: ListingId) -> tuple[float, float]:
     """Work out the gross rental yield of a listing at its asking price, from the rent it would fetch.
@@ -708,10 +830,15 @@ def get_rental_yield(listing_id: ListingId) -> tuple[float, float]:
 
 
 @toolbox.tool(
-    asks=("what would the monthly repayment be on a mortgage of {principal} at {annual_rate_percent}% over {term_years} year(s), "
-          "and how much interest would I pay in total?",
+    asks=("what would the monthly repayment be on a mortgage of {principal} at {annual_rate_percent}% over {term_years} year(s), and how much interest would I pay in total?",
           "work out the monthly payment and total interest of a {term_years}-year mortgage of {principal} at {annual_rate_percent}%",
-          "I'd borrow {principal} over {term_years} year(s) at {annual_rate_percent}%. What are the monthly repayments and the total interest?"),
+          "I'd borrow {principal} over {term_years} year(s) at {annual_rate_percent}%. What are the monthly repayments and the total interest?",
+          "if I take out a {term_years}-year loan of {principal} at {annual_rate_percent}% interest, how much will I pay each month and how much interest overall?",
+          "calculate the repayments if I borrow {principal} at {annual_rate_percent}% for {term_years} year(s): monthly amount and total interest.",
+          "what does a mortgage of {principal} cost per month at {annual_rate_percent}% over {term_years} year(s), and what's the total interest bill?",
+          "run the mortgage numbers for borrowing {principal} at {annual_rate_percent}% for {term_years} year(s): monthly payment and total interest.",
+          "My bank is offering {annual_rate_percent}% over {term_years} year(s) on a loan of {principal}. What would I repay monthly, and how much interest in all?",
+          "with a fixed rate of {annual_rate_percent}% and a {term_years}-year term, what's the monthly payment on {principal}, and the total interest?"),
     sense=(within("annual_rate_percent", 0.5, 12), within("term_years", 5, 35)),
 )
 def calculate_mortgage_payment(principal: Money, annual_rate_percent: Rate, term_years: Term) -> tuple[float, float]:
@@ -746,10 +873,19 @@ def _moment(text: str) -> datetime:
 
 
 @toolbox.tool(
-    asks=("book a viewing of {listing_id} for {start_time} and tell me who will show it",
+    asks=("book a viewing of {listing_id} for {start_time} and tell me the viewing id and who will show it",
           "I'd like to see {listing_id}. Book me a viewing for {start_time} and tell me the viewing id and the agent.",
-          "arrange a viewing of {listing_id} for {start_time}; which agent will be there?"),
-    gives={"agent_name": "the agent showing {listing_id} at the viewing booked for {start_time}"},
+          "arrange a viewing of {listing_id} for {start_time}; what's the viewing id, and which agent will be there?",
+          "schedule a visit to {listing_id} for {start_time}, and give me the viewing reference and the agent's name",
+          "I'd like to look round {listing_id}. Could you book it for {start_time} and tell me the viewing id and the agent?",
+          "put me down for a viewing of {listing_id} for {start_time}; which agent is showing it, and what's the viewing id?",
+          "reserve a slot to view {listing_id} for {start_time} and let me know the viewing reference and the agent's name",
+          "set up a showing of {listing_id} for {start_time}. Who's the agent, and what's the viewing id?",
+          "get me in to see {listing_id}, booked for {start_time}, and tell me the viewing id and the agent meeting me there"),
+    gives={"agent_name": ("the agent showing {listing_id} at the viewing booked for {start_time}",
+                          "the agent taking the viewing of {listing_id} booked for {start_time}",
+                          "the agent who will show me round {listing_id} at the viewing for {start_time}",
+                          "the estate agent hosting my viewing of {listing_id} booked for {start_time}")},
     sense=(around("start_time", before=0, after=30),),
     requires=("buyer_profile",),
     tags=("state_change",),
@@ -784,8 +920,15 @@ def schedule_property_viewing(listing_id: ListingId, start_time: Moment) -> tupl
 
 
 @toolbox.tool(
-    asks=("which property viewings do I have coming up?", "list my upcoming property viewings, soonest first",
-          "show me the viewings I've booked"),
+    asks=("which property viewings do I have coming up?",
+          "list my upcoming property viewings, soonest first",
+          "show me the viewings I've booked",
+          "what house viewings are on my schedule?",
+          "remind me which property viewings I still have scheduled",
+          "do I have any home viewings booked? List them in date order.",
+          "I've lost track of my viewings. Which ones are still scheduled?",
+          "pull up my scheduled property viewings, earliest first",
+          "what viewings have I got lined up with estate agents?"),
 )
 def list_property_viewings() -> list[ViewingId]:
     """List the buyer's scheduled viewings that have not been cancelled, soonest first.
@@ -799,10 +942,19 @@ def list_property_viewings() -> list[ViewingId]:
 
 
 @toolbox.tool(
-    asks=("cancel {viewing_id} and tell me which listing it was for",
-          "I can't make {viewing_id}. Cancel it and remind me which property it was.",
-          "call off {viewing_id}; which listing was that?"),
-    gives={"listing_id": "the listing {viewing_id} was for"},
+    asks=("cancel {viewing_id}, confirm its status and tell me which listing it was for",
+          "I can't make {viewing_id}. Cancel it, confirm it's cancelled and remind me which property it was.",
+          "call off {viewing_id}; which listing was that, and is it cancelled now?",
+          "take {viewing_id} off my schedule and tell me which listing it was for and its status now",
+          "Something came up, so I need to cancel {viewing_id}. Which home was it for, and what's its status?",
+          "scrap {viewing_id} and let me know the listing it was for and whether the cancellation went through",
+          "I no longer need {viewing_id}. Cancel it and tell me its status and which listing it concerned.",
+          "get {viewing_id} cancelled; what's its status now, and which listing was it for?",
+          "can {viewing_id} be cancelled? Tell me the status afterwards and the listing it was for."),
+    gives={"listing_id": ("the listing {viewing_id} was for",
+                          "the property {viewing_id} was booked for",
+                          "the home I was going to see at {viewing_id}",
+                          "the listing I had {viewing_id} for")},
     tags=("state_change",),
 )
 def cancel_property_viewing(viewing_id: ViewingId) -> tuple[str, ListingId]:
@@ -824,8 +976,15 @@ def cancel_property_viewing(viewing_id: ViewingId) -> tuple[str, ListingId]:
 
 
 @toolbox.tool(
-    asks=("set up a buyer profile for {full_name} with the email {email}", "create my buyer profile: name {full_name}, email {email}",
-          "I'm house-hunting. Register me as a buyer, {full_name}, reachable at {email}."),
+    asks=("set up a buyer profile for {full_name} with the email {email}, and give me the profile id",
+          "create my buyer profile: name {full_name}, email {email}; what's my buyer id?",
+          "I'm house-hunting. Register me as a buyer, {full_name}, reachable at {email}, and tell me my buyer id.",
+          "open a buyer account for {full_name} ({email}) and tell me the id it gets",
+          "My name is {full_name} and my email is {email}. Can you create a buyer profile for me and give me its id?",
+          "register {full_name} as a buyer with the email address {email} and send me back the buyer id",
+          "make a buyer profile in the name of {full_name}, email {email}, and let me know the id",
+          "sign me up as a property buyer under {full_name}, {email}; which buyer id did I get?",
+          "put me on file as a home buyer: {full_name}, {email}. What's the profile id?"),
     groups={"buyer": "{full_name}, {email}"},  # one person's name and email
     tags=("state_change",),
 )
