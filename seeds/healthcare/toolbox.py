@@ -1112,7 +1112,7 @@ def get_clinic_details(clinic_name: Clinic) -> tuple[Address, str, Phone]:
 @toolbox.tool(
     asks=(
         "how much of a visit for {specialty} does the plan of {patient_id} cover, and what's the copay?",
-        "check what share of a visit for {specialty} the insurance of {patient_id} pays, and the copay",
+        "check what share of a visit for {specialty} the insurance of {patient_id} pays and what the copay is",
         "{patient_id} needs to see someone for {specialty}. What share does their plan cover, and what copay applies?",
         "what percentage of a visit for {specialty} is covered for {patient_id}, and how much is the copay?",
         "is a visit for {specialty} covered under the plan of {patient_id}? Tell me the percent covered and the copay in local currency.",
