@@ -454,9 +454,26 @@ toolbox.written_as("medical_appointment_id", "appointment {}")
 
 
 @toolbox.tool(
-    asks=("what's the patient record number of {full_name}?", "look up the patient id of {full_name}",
-          "find {full_name} in the patient records and give me the id"),
-    gives={"patient_id": ("{full_name}", "patient {full_name}")},  # a record stands for its patient, named as people name them
+    asks=(
+        "what's the patient record number of {full_name}?",
+        "look up the patient id of {full_name}",
+        "find {full_name} in the patient records and give me the id",
+        "which patient ID do we have on file for {full_name}?",
+        "pull up the record number for {full_name}",
+        "I've got {full_name} on the line. What's their patient number?",
+        "search the patient register for {full_name} and tell me the record id",
+        "{full_name} is registered with us; under which record number?",
+        "get me the chart number of patient {full_name}",
+    ),
+    gives={
+        "patient_id": (
+            "{full_name}",
+            "patient {full_name}",
+            "our patient {full_name}",
+            "the patient named {full_name}",
+            "the patient {full_name}",
+        ),
+    },  # a record stands for its patient, named as people name them
 )
 def find_patient_id(full_name: PatientName) -> PatientId:
     """Look up a patient's record id from their full name.
@@ -474,10 +491,25 @@ def find_patient_id(full_name: PatientName) -> PatientId:
 
 
 @toolbox.tool(
-    asks=("what are the date of birth, home city, phone and email on file for {patient_id}?",
-          "pull up the profile of {patient_id}: birth date, home city and contact details",
-          "I need to reach {patient_id}. Which phone, email and home city are on file, and what's the date of birth?"),
-    gives={"home_city": ("the home city of {patient_id}", "the city where {patient_id} lives")},
+    asks=(
+        "what are the date of birth, home city, phone and email on file for {patient_id}?",
+        "pull up the profile of {patient_id} with the birth date, home city, phone number and email",
+        "I need to reach {patient_id}. Which phone, email and home city are on file, and what's the date of birth?",
+        "when was {patient_id} born, which city do they live in, and how can I contact them by phone or email?",
+        "get the DOB, city, phone number and email address of {patient_id}",
+        "confirm the birth date, home city, telephone and email we hold for {patient_id}",
+        "what contact details do we have for {patient_id}? Include the phone, the email, the city of residence and the date of birth.",
+        "show me the personal details on file for {patient_id}, namely birthday, home city, phone and email",
+        "I'm updating the file of {patient_id}. Can you read me back their date of birth, city, phone number and email?",
+    ),
+    gives={
+        "home_city": (
+            "the home city of {patient_id}",
+            "the city where {patient_id} lives",
+            "the city {patient_id} lives in",
+            "the city {patient_id} calls home",
+        ),
+    },
 )
 def get_patient_profile(patient_id: PatientId) -> tuple[BirthDate, HomeCity, PatientPhone, PatientEmail]:
     """Get a patient's date of birth, home city and contact details.
@@ -496,10 +528,26 @@ def get_patient_profile(patient_id: PatientId) -> tuple[BirthDate, HomeCity, Pat
 
 
 @toolbox.tool(
-    asks=("who is the highest-rated doctor for {specialty} in {city}, and what is their rating?",
-          "find the best-rated doctor in {city} for {specialty}",
-          "I need a doctor in {city} for {specialty}. Who is rated best, and how well?"),
-    gives={"doctor_id": ("the best-rated doctor for {specialty} in {city}", "the top-rated doctor in {city} for {specialty}")},
+    asks=(
+        "who is the highest-rated doctor for {specialty} in {city}, and what is their rating?",
+        "find the best-rated doctor for {specialty} in {city} and tell me their rating",
+        "I need a doctor in {city} for {specialty}. Who is rated best, and how well?",
+        "which doctor for {specialty} has the top patient rating in {city}, and what score is it?",
+        "recommend the best-reviewed doctor for {specialty} in {city}, with their rating",
+        "I'm looking for someone good for {specialty} in {city}. Who has the highest rating, and what is it?",
+        "search {city} for the top-rated doctor for {specialty} and give me the score out of 5",
+        "who's the best doctor for {specialty} in {city}? I'd like to see the rating too.",
+        "in {city}, which doctor do patients rate highest for {specialty}, and how many stars?",
+    ),
+    gives={
+        "doctor_id": (
+            "the best-rated doctor for {specialty} in {city}",
+            "the top-rated doctor in {city} for {specialty}",
+            "the doctor with the best reviews for {specialty} in {city}",
+            "the most highly rated physician for {specialty} in {city}",
+            "the best doctor for {specialty} in {city}",
+        ),
+    },
 )
 def find_top_doctor(specialty: Specialty, city: HomeCity) -> tuple[DoctorId, float]:
     """Find the highest-rated doctor of a medical specialty in a city.
@@ -522,11 +570,33 @@ def find_top_doctor(specialty: Specialty, city: HomeCity) -> tuple[DoctorId, flo
 
 
 @toolbox.tool(
-    asks=("who is {doctor_id}? Give me the name, specialty, clinic and direct line.",
-          "look up the name, specialty, clinic and phone line of {doctor_id}",
-          "which clinic does {doctor_id} work at? I also need their name, specialty and direct number."),
-    gives={"clinic_name": ("the clinic of {doctor_id}", "the clinic where {doctor_id} works"),
-           "specialty": ("the specialty of {doctor_id}", "the field {doctor_id} practises")},
+    asks=(
+        "who is {doctor_id}? Give me the name, specialty, clinic and direct line.",
+        "look up the name, specialty, clinic and phone line of {doctor_id}",
+        "which clinic does {doctor_id} work at? I also need their name, specialty and direct number.",
+        "what's the name of {doctor_id}, what do they specialise in, where do they practise and what's their phone number?",
+        "give me the full name, specialty, clinic and direct phone of {doctor_id}",
+        "I'd like to call {doctor_id}. What's their name and direct number, which clinic are they at, and what's their specialty?",
+        "tell me more about {doctor_id}, including the name, field, clinic and phone",
+        "get the contact card of {doctor_id} with name, specialty, clinic and direct line",
+        "how can I get hold of {doctor_id}? I need the name, the specialty, the clinic and a direct number.",
+    ),
+    gives={
+        "clinic_name": (
+            "the clinic of {doctor_id}",
+            "the clinic where {doctor_id} works",
+            "the clinic {doctor_id} practises at",
+            "the clinic {doctor_id} works out of",
+            "the practice of {doctor_id}",
+        ),
+        "specialty": (
+            "the specialty of {doctor_id}",
+            "the field {doctor_id} practises",
+            "the specialty {doctor_id} practises",
+            "the area of medicine {doctor_id} works in",
+            "the medical field of {doctor_id}",
+        ),
+    },
 )
 def get_doctor_details(doctor_id: DoctorId) -> tuple[DoctorName, Specialty, Clinic, DoctorPhone]:
     """Get a doctor's name, specialty, clinic and direct phone line.
@@ -545,9 +615,26 @@ def get_doctor_details(doctor_id: DoctorId) -> tuple[DoctorName, Specialty, Clin
 
 
 @toolbox.tool(
-    asks=("which kind of specialist treats {symptom}?", "what medical specialty should someone see for {symptom}?",
-          "work out which specialty deals with {symptom}"),
-    gives={"specialty": "{symptom}"},  # people name the complaint; mapping it to a specialty is the agent's part
+    asks=(
+        "which kind of specialist treats {symptom}?",
+        "what medical specialty should someone see for {symptom}?",
+        "work out which specialty deals with {symptom}",
+        "who should I see about {symptom}? Which specialty is that?",
+        "what branch of medicine handles {symptom}?",
+        "which specialty should I book for {symptom}?",
+        "find the right specialty for {symptom}",
+        "for {symptom}, which specialty is the right one?",
+        "tell me the medical specialty that covers {symptom}",
+        "map {symptom} to a medical specialty",
+    ),
+    gives={
+        "specialty": (
+            "{symptom}",
+            "the specialty that handles {symptom}",
+            "the right specialty for {symptom}",
+            "the field of medicine that deals with {symptom}",
+        ),
+    },  # people name the complaint; mapping it to a specialty is the agent's part
     tags=("canonicalise",),
 )
 def match_symptom_to_specialty(symptom: Symptom) -> Specialty:
@@ -566,12 +653,32 @@ def match_symptom_to_specialty(symptom: Symptom) -> Specialty:
 
 
 @toolbox.tool(
-    asks=("when is the first free appointment with {doctor_id} on or after {day}?",
-          "find the earliest opening {doctor_id} has from {day} on",
-          "is {doctor_id} available soon? Give me the first free slot from {day}."),
-    gives={"doctor_id, slot": ("the first free slot of {doctor_id} from {day}",
-                               "the earliest opening {doctor_id} has on or after {day}"),
-           "slot": ("the time of the first free slot of {doctor_id} from {day}",)},
+    asks=(
+        "when is the first free appointment with {doctor_id} on or after {day}?",
+        "find the earliest opening {doctor_id} has from {day} on",
+        "is {doctor_id} available soon? Give me the first free slot from {day}.",
+        "what's the next available slot with {doctor_id}, starting {day}?",
+        "check the calendar of {doctor_id} for the first open time on or after {day}",
+        "I'd like to see {doctor_id} as soon as possible from {day}. When is the earliest opening?",
+        "starting {day}, when can I get in to see {doctor_id}?",
+        "look for the first unbooked slot with {doctor_id} from {day} onwards",
+        "does {doctor_id} have any time free from {day}? I need the earliest slot.",
+    ),
+    gives={
+        "doctor_id, slot": (
+            "the first free slot of {doctor_id} from {day}",
+            "the earliest opening {doctor_id} has on or after {day}",
+            "the earliest free appointment with {doctor_id} from {day} on",
+            "the next opening with {doctor_id} on or after {day}",
+            "the soonest available time with {doctor_id} starting {day}",
+        ),
+        "slot": (
+            "the time of the first free slot of {doctor_id} from {day}",
+            "the earliest time {doctor_id} is free on or after {day}",
+            "the next free time slot of {doctor_id} from {day} onwards",
+            "the first opening in the calendar of {doctor_id} from {day}",
+        ),
+    },
     sense=(around("day", before=0, after=120),),
 )
 def get_next_available_slot(doctor_id: DoctorId, day: Day) -> tuple[Slot, SlotDoctor]:
@@ -599,9 +706,17 @@ def get_next_available_slot(doctor_id: DoctorId, day: Day) -> tuple[Slot, SlotDo
 
 
 @toolbox.tool(
-    asks=("book {patient_id} for {opening} and give me the appointment id and the clinic address",
-          "make an appointment for {patient_id}: {opening}. Where do they have to go?",
-          "please schedule {patient_id} for {opening}. What's the appointment number and the clinic's address?"),
+    asks=(
+        "book {patient_id} for {opening} and give me the appointment id and the clinic address",
+        "make an appointment for {patient_id}: {opening}. What's the booking number, and where do they have to go?",
+        "please schedule {patient_id} for {opening}. What's the appointment number and the clinic's address?",
+        "reserve {opening} for {patient_id}. I need the confirmation number and the clinic address.",
+        "put {patient_id} down for {opening}, and tell me the appointment id and where the clinic is",
+        "{patient_id} would like {opening}. Book it and send me the appointment reference and the clinic's street address.",
+        "can you get {patient_id} into {opening}? Let me know the appointment id and the address to go to.",
+        "grab {opening} for {patient_id} and tell me the booking id and the clinic address",
+        "I want {opening} booked for {patient_id}. What's the appointment number, and what address should they go to?",
+    ),
     groups={"opening": "{doctor_id}, {slot}"},  # gives of the look-up are keyed "doctor_id, slot", in this order
     sense=(around("slot", before=0, after=120),),
     requires=("insurance_verified",),
@@ -639,9 +754,17 @@ def book_appointment(patient_id: PatientId, doctor_id: SlotDoctor, slot: Slot) -
 
 
 @toolbox.tool(
-    asks=("cancel {appointment_id} and tell me whether there is a late fee",
-          "please call off {appointment_id}; which slot does that free up, and is there a fee?",
-          "{appointment_id} can't go ahead. Cancel it and tell me the freed slot and any cancellation fee."),
+    asks=(
+        "cancel {appointment_id}, and tell me which slot that frees and whether there is a late fee",
+        "please call off {appointment_id}; which slot does that free up, and is there a fee?",
+        "{appointment_id} can't go ahead. Cancel it and tell me the freed slot and any cancellation fee.",
+        "I can't make {appointment_id}. Please cancel it. What time was it, and will I be charged?",
+        "drop {appointment_id} from the calendar and let me know the time slot it frees and any late-cancellation charge",
+        "cancel {appointment_id} for me. Which slot opens up, and do I owe a fee?",
+        "something came up and I need to cancel {appointment_id}. Which slot does that free, and is there a late fee?",
+        "withdraw {appointment_id}, and report the released slot and the cancellation fee",
+        "what will it cost to cancel {appointment_id}? Go ahead and cancel it, and tell me which time it was booked for.",
+    ),
     tags=("state_change",),
 )
 def cancel_appointment(appointment_id: AppointmentId) -> tuple[str, FeeUsd]:
@@ -662,9 +785,17 @@ def cancel_appointment(appointment_id: AppointmentId) -> tuple[str, FeeUsd]:
 
 
 @toolbox.tool(
-    asks=("move {appointment_id} to {new_slot} and tell me the old time and the doctor",
-          "reschedule {appointment_id} for {new_slot}; which slot did it have before, and with which doctor?",
-          "can {appointment_id} be moved to {new_slot}? Do it and tell me the previous time and the doctor."),
+    asks=(
+        "move {appointment_id} to {new_slot} and tell me the old time and the doctor",
+        "reschedule {appointment_id} for {new_slot}; which slot did it have before, and with which doctor?",
+        "can {appointment_id} be moved to {new_slot}? Do it and tell me the previous time and the doctor.",
+        "push {appointment_id} to {new_slot}, and let me know what time it was originally and who the doctor is",
+        "I need {appointment_id} at {new_slot} instead. When was it before, and which doctor is it with?",
+        "change the time of {appointment_id} to {new_slot}; what was the original slot, and who is the doctor?",
+        "rebook {appointment_id} for {new_slot} with the same doctor, and tell me the old slot and which doctor it's with",
+        "{appointment_id} doesn't suit me anymore. Shift it to {new_slot} and tell me the slot it had and the doctor.",
+        "switch {appointment_id} over to {new_slot}. Which time did it replace, and who is it with?",
+    ),
     sense=(around("new_slot", before=0, after=120),),
     tags=("state_change",),
 )
@@ -692,12 +823,32 @@ def reschedule_appointment(appointment_id: AppointmentId, new_slot: Slot) -> tup
 
 
 @toolbox.tool(
-    asks=("what was {patient_id} prescribed most recently, at what dose, and by whom?",
-          "look up the latest prescription of {patient_id}: drug, dose and prescribing doctor",
-          "which drug did {patient_id} get prescribed last? Give me the dose and the prescribing doctor."),
-    gives={"drug_name": ("the drug {patient_id} was prescribed most recently", "the latest drug prescribed to {patient_id}"),
-           "prescriber_id": ("the doctor who wrote the latest prescription of {patient_id}",
-                             "the doctor who last prescribed for {patient_id}")},
+    asks=(
+        "what was {patient_id} prescribed most recently, at what dose, and by whom?",
+        "look up the latest prescription of {patient_id}, with the drug, the dose and the prescribing doctor",
+        "which drug did {patient_id} get prescribed last? Give me the dose and the prescribing doctor.",
+        "what's the newest medication on file for {patient_id}, how many milligrams, and who prescribed it?",
+        "check the most recent prescription for {patient_id}, including the dose and the prescriber",
+        "I want to review the last prescription of {patient_id}. Which drug, what dose, and which doctor wrote it?",
+        "pull the latest script for {patient_id} with drug name, strength and prescriber",
+        "what medicine was {patient_id} last put on, at what strength, and who signed off on it?",
+        "tell me the drug, dose and prescribing physician of the last prescription issued to {patient_id}",
+    ),
+    gives={
+        "drug_name": (
+            "the drug {patient_id} was prescribed most recently",
+            "the latest drug prescribed to {patient_id}",
+            "the medication {patient_id} was last prescribed",
+            "the most recent prescription drug of {patient_id}",
+            "the newest medicine on the prescription list of {patient_id}",
+        ),
+        "prescriber_id": (
+            "the doctor who wrote the latest prescription of {patient_id}",
+            "the doctor who last prescribed for {patient_id}",
+            "the prescriber of the latest medication of {patient_id}",
+            "the physician behind the most recent prescription of {patient_id}",
+        ),
+    },
 )
 def get_latest_prescription(patient_id: PatientId) -> tuple[Drug, int, DoctorId]:
     """Get the most recently prescribed drug of a patient.
@@ -715,9 +866,17 @@ def get_latest_prescription(patient_id: PatientId) -> tuple[Drug, int, DoctorId]
 
 
 @toolbox.tool(
-    asks=("what class of drug is {drug_name}, and what's its maximum daily dose?",
-          "look up the drug class and maximum daily dose of {drug_name}",
-          "what's the most an adult may take per day of {drug_name}, and which drug class is it in?"),
+    asks=(
+        "what class of drug is {drug_name}, and what's its maximum daily dose?",
+        "look up the drug class and maximum daily dose of {drug_name}",
+        "what's the most an adult may take per day of {drug_name}, and which drug class is it in?",
+        "what type of medication is {drug_name}, and how much of it can be taken in a day at most?",
+        "give me the pharmacological class of {drug_name} and its daily dose limit",
+        "I want to double-check {drug_name}. Which drug class does it belong to, and what's the top daily dose?",
+        "what is the 24-hour limit of {drug_name} for adults, and what family of drugs does it belong to?",
+        "find the class and max daily dose of {drug_name}",
+        "is there a daily ceiling for {drug_name}? Tell me the maximum dose and the drug class.",
+    ),
 )
 def get_drug_information(drug_name: Drug) -> tuple[str, int]:
     """Get the pharmacological class and the maximum daily dose of a drug.
@@ -734,8 +893,17 @@ def get_drug_information(drug_name: Drug) -> tuple[str, int]:
 
 
 @toolbox.tool(
-    asks=("do {first_drug} and {second_drug} interact?", "check whether {first_drug} can be taken together with {second_drug}",
-          "is it safe to combine {first_drug} with {second_drug}? How severe is the interaction, and what's the advice?"),
+    asks=(
+        "do {first_drug} and {second_drug} interact? How serious is it, and what should be done?",
+        "check whether {first_drug} can be taken together with {second_drug}, how severe any interaction is and what the advice is",
+        "is it safe to combine {first_drug} with {second_drug}? How severe is the interaction, and what's the advice?",
+        "can {first_drug} be taken alongside {second_drug}? Tell me how serious any interaction is and what to do about it.",
+        "look up the interaction between {first_drug} and {second_drug}, with its severity and the clinical advice",
+        "what happens if someone takes {first_drug} and {second_drug} together? Rate the interaction and give the advice.",
+        "a patient on {first_drug} has just been given {second_drug}. Is that a risky mix, how serious is it, and what's advised?",
+        "screen {first_drug} against {second_drug} for interactions and report the severity and the advice",
+        "how severe is the interaction of {first_drug} with {second_drug}, and what do you advise?",
+    ),
     sense=(distinct("first_drug", "second_drug"),),
 )
 def check_drug_interaction(first_drug: Drug, second_drug: Drug) -> tuple[str, str]:
@@ -760,10 +928,25 @@ def check_drug_interaction(first_drug: Drug, second_drug: Drug) -> tuple[str, st
 
 
 @toolbox.tool(
-    asks=("which pharmacy in {city} holds the largest stock of {drug_name}?",
-          "find the best-stocked pharmacy in {city} for {drug_name}, with its address",
-          "where in {city} can I get {drug_name}? Give me the pharmacy with the largest stock and its address."),
-    gives={"pharmacy_address": ("the address of the best-stocked pharmacy for {drug_name} in {city}",)},
+    asks=(
+        "which pharmacy in {city} holds the largest stock of {drug_name}, where is it, and how many packs does it have?",
+        "find the best-stocked pharmacy in {city} for {drug_name}, with its address and the number of packs on hand",
+        "where in {city} can I get {drug_name}? Give me the pharmacy with the largest stock, its address and how many packs it holds.",
+        "I need to fill a prescription for {drug_name} in {city}. Which pharmacy has the most packs, how many, and what's the address?",
+        "locate the pharmacy in {city} with the biggest supply of {drug_name}, and include the address and the pack count",
+        "what pharmacy in {city} is best stocked with {drug_name}? Tell me its address and stock level.",
+        "search the pharmacies in {city} for {drug_name} and tell me which has the largest stock, how many packs, and the address",
+        "is {drug_name} in stock anywhere in {city}? Name the pharmacy with the most packs, the count and its address.",
+        "get the pharmacy name, address and pack count of the top stockist of {drug_name} in {city}",
+    ),
+    gives={
+        "pharmacy_address": (
+            "the address of the best-stocked pharmacy for {drug_name} in {city}",
+            "the street address of the pharmacy holding the largest stock of {drug_name} in {city}",
+            "the location of the pharmacy in {city} with the biggest supply of {drug_name}",
+            "the address of the pharmacy in {city} that is best stocked with {drug_name}",
+        ),
+    },
 )
 def find_pharmacy_with_stock(drug_name: Drug, city: HomeCity) -> tuple[Pharmacy, Address, int]:
     """Find the pharmacy in a city holding the most units of a drug.
@@ -785,9 +968,17 @@ def find_pharmacy_with_stock(drug_name: Drug, city: HomeCity) -> tuple[Pharmacy,
 
 
 @toolbox.tool(
-    asks=("what was the latest {test} result of {patient_id}, and is it in the normal range?",
-          "look up the most recent {test} test of {patient_id}",
-          "how did the last {test} test of {patient_id} come out, and when was it taken?"),
+    asks=(
+        "what was the latest {test} result of {patient_id}, when was it taken, and is it in the normal range?",
+        "look up the value, range flag and date of the most recent {test} test of {patient_id}",
+        "how did the last {test} test of {patient_id} come out, was it normal, and when was it taken?",
+        "pull up the newest {test} reading of {patient_id}, with the date and whether it's low, normal or high",
+        "I'd like to see the latest {test} value of {patient_id}, the date of the sample and whether it's in range.",
+        "is the {test} of {patient_id} normal? Give me the latest value and when the sample was drawn.",
+        "check the lab results of {patient_id} for {test}; what was the most recent value, on what date, and how does it compare to the reference range?",
+        "what {test} level did {patient_id} have at the last blood test, on which date, and was it high, low or normal?",
+        "get the last {test} value on file for {patient_id}, plus its date and range flag",
+    ),
 )
 def get_lab_result(patient_id: PatientId, test: LabTest) -> tuple[float, str, str]:
     """Get a patient's most recent result for a lab test.
@@ -812,9 +1003,17 @@ def get_lab_result(patient_id: PatientId, test: LabTest) -> tuple[float, str, st
 
 
 @toolbox.tool(
-    asks=("when did {patient_id} last have a dose of {vaccine} vaccine, and when is the next one due?",
-          "check the {vaccine} vaccination record of {patient_id}",
-          "is {patient_id} due for their next {vaccine} dose? Give me the last dose and the next due date."),
+    asks=(
+        "when did {patient_id} last have a dose of {vaccine} vaccine, and when is the next one due?",
+        "check the {vaccine} vaccination record of {patient_id} for the date of the last dose and the next due date",
+        "is {patient_id} due for their next {vaccine} dose? Give me the last dose and the next due date.",
+        "when was the last {vaccine} shot of {patient_id}, and when is the booster due?",
+        "look up when {patient_id} had the latest {vaccine} dose and when the next one falls due",
+        "has {patient_id} had the {vaccine} jab recently? Tell me the date of the last one and when the next is due.",
+        "I'm checking whether {patient_id} is up to date on {vaccine}. When was the last dose, and when is the next one due?",
+        "find the latest {vaccine} dose and the next due date of {patient_id}",
+        "when does {patient_id} need the next {vaccine} vaccination, and when was the previous one given?",
+    ),
 )
 def get_vaccination_record(patient_id: PatientId, vaccine: Vaccine) -> tuple[str, str]:
     """Get when a patient last received a vaccine and when the next dose is due.
@@ -836,9 +1035,18 @@ def get_vaccination_record(patient_id: PatientId, vaccine: Vaccine) -> tuple[str
 
 
 @toolbox.tool(
-    asks=('search the health directory for "{query}"[ and show me at most {max_results}]',
-          'which clinics match "{query}"?',
-          'look up clinics for "{query}" in the health directory'),
+    asks=(
+        'search the health directory for "{query}"[ and show me at most {max_results}]',
+        'which clinics match "{query}"?',
+        'look up clinics for "{query}" in the health directory',
+        'find clinics and hospitals matching "{query}"[, no more than {max_results}]',
+        "I'm searching for \"{query}\". Which clinics come up?",
+        'list the clinics that come up for "{query}"[, the first {max_results} only]',
+        'what does the health directory return for "{query}"?',
+        'give me the names of clinics matching "{query}"[, up to {max_results} of them]',
+        'run a directory search on "{query}" and tell me which clinics it finds',
+        'are there any clinics for "{query}"? List them[, at most {max_results}].',
+    ),
     tags=("search",),
 )
 def search_health_directory(query: Annotated[str, Kind("health_search_terms")], max_results: int = 5) -> list[Clinic]:
@@ -864,9 +1072,25 @@ def search_health_directory(query: Annotated[str, Kind("health_search_terms")], 
 
 
 @toolbox.tool(
-    asks=("what's the address and phone number of {clinic_name}?", "give me the address, city and reception number of {clinic_name}",
-          "how do I reach {clinic_name}? I need its address, city and phone."),
-    gives={"clinic_address": ("the address of {clinic_name}",)},
+    asks=(
+        "what's the address and phone number of {clinic_name}, and which city is it in?",
+        "give me the address, city and reception number of {clinic_name}",
+        "how do I reach {clinic_name}? I need its address, city and phone.",
+        "where exactly is {clinic_name}, and what number do I call? Include the city.",
+        "look up the street address, city and phone number of {clinic_name}",
+        "I'm going to {clinic_name}. What's the street address, the city, and the front desk number?",
+        "find the location and phone line of {clinic_name}, city included",
+        "what city is {clinic_name} in, what's the address, and how can I phone them?",
+        "get me the full address and reception phone of {clinic_name}, with the city",
+    ),
+    gives={
+        "clinic_address": (
+            "the address of {clinic_name}",
+            "the street address of {clinic_name}",
+            "the location of {clinic_name}",
+            "the address on file for {clinic_name}",
+        ),
+    },
 )
 def get_clinic_details(clinic_name: Clinic) -> tuple[Address, str, Phone]:
     """Get the street address, city and phone number of a clinic.
@@ -886,12 +1110,37 @@ def get_clinic_details(clinic_name: Clinic) -> tuple[Address, str, Phone]:
 
 
 @toolbox.tool(
-    asks=("how much of a visit for {specialty} does the plan of {patient_id} cover, and what's the copay?",
-          "check what the insurance of {patient_id} pays for {specialty}",
-          "{patient_id} needs to see someone for {specialty}. What share does their plan cover, and what copay applies?"),
-    gives={"copay, currency": ("the copay {patient_id} pays for a visit for {specialty}",),
-           "copay": ("the copay {patient_id} pays for a visit for {specialty}",),
-           "currency": ("the currency of the copay {patient_id} pays for {specialty}",)},
+    asks=(
+        "how much of a visit for {specialty} does the plan of {patient_id} cover, and what's the copay?",
+        "check what share of a visit for {specialty} the insurance of {patient_id} pays and what the copay is",
+        "{patient_id} needs to see someone for {specialty}. What share does their plan cover, and what copay applies?",
+        "what percentage of a visit for {specialty} is covered for {patient_id}, and how much is the copay?",
+        "is a visit for {specialty} covered under the plan of {patient_id}? Tell me the percent covered and the copay in local currency.",
+        "look up how much the plan of {patient_id} pays for {specialty}, in percent, and the copay per visit",
+        "before {patient_id} sees anyone for {specialty}, I'd like to know the share the insurer covers and the copay per visit.",
+        "what does the plan of {patient_id} cover for {specialty}, in percent, and what's the copayment?",
+        "would the insurance of {patient_id} cover a visit for {specialty}? How much, and what copay is due?",
+    ),
+    gives={
+        "copay, currency": (
+            "the copay {patient_id} pays for a visit for {specialty}",
+            "the visit copay for {specialty} on the plan of {patient_id}",
+            "the copayment {patient_id} owes for each visit for {specialty}",
+            "the amount {patient_id} pays out of pocket per visit for {specialty}",
+        ),
+        "copay": (
+            "the copay {patient_id} pays for a visit for {specialty}",
+            "the visit copay for {specialty} on the plan of {patient_id}",
+            "the copayment {patient_id} owes for each visit for {specialty}",
+            "the amount {patient_id} pays out of pocket per visit for {specialty}",
+        ),
+        "currency": (
+            "the currency of the copay {patient_id} pays for {specialty}",
+            "the currency of the visit copay for {specialty} on the plan of {patient_id}",
+            "the currency {patient_id} pays the copay for {specialty} in",
+            "the currency the copayment of {patient_id} for {specialty} is charged in",
+        ),
+    },
 )
 def check_insurance_coverage(patient_id: PatientId, specialty: Specialty) -> tuple[int, Copay, CurrencyCode]:
     """Check what a patient's insurance plan pays for a visit to a specialty.
@@ -914,8 +1163,17 @@ def check_insurance_coverage(patient_id: PatientId, specialty: Specialty) -> tup
 
 
 @toolbox.tool(
-    asks=("verify the insurance on file for my booking account", "get the insurance on my account verified so I can book",
-          "check the insurance on file with the insurer and tell me until when it is valid"),
+    asks=(
+        "verify the insurance on file for my booking account, and tell me the status and how long it's valid",
+        "get the insurance on my account verified so I can book; what's the result, and until when does it run?",
+        "check the insurance on file with the insurer and tell me the outcome and until when it is valid",
+        "have my insurance on file verified with the insurer. Did it go through, and when does the cover end?",
+        "please confirm my insurance with the insurer; what status comes back, and what's the expiry date?",
+        "run the insurance verification on my account and report the status and the valid-until date",
+        "my bookings need verified insurance. Verify it and tell me the status and the end date of the cover.",
+        "can you validate my insurance details with the insurer? Let me know the verification status and when coverage expires.",
+        "make sure the insurance on my booking account is verified, and tell me the status and the expiry",
+    ),
     requires=("data_sharing_consent",),
     tags=("state_change",),
 )
@@ -934,8 +1192,17 @@ def verify_insurance_on_file() -> tuple[str, str]:
 
 
 @toolbox.tool(
-    asks=("sign the data-sharing consent for my insurer", "I agree to share booking data with my insurer: sign the consent and tell me the date",
-          "put my signature on the insurer's data-sharing consent and confirm when it was signed"),
+    asks=(
+        "sign the data-sharing consent for my insurer and tell me the date",
+        "I agree to share booking data with my insurer. Sign the consent and tell me the date.",
+        "put my signature on the insurer's data-sharing consent and confirm when it was signed",
+        "give my consent for the clinic to share booking data with my insurer, and tell me the signing date",
+        "please sign the insurer's data-sharing form on my behalf; what date does it show?",
+        "record my consent to data sharing with the insurance company and tell me when it was recorded",
+        "I'm fine with my insurer seeing my booking data. Sign the consent and give me the date.",
+        "sign off on the data-sharing agreement with my insurer; on what date was it signed?",
+        "complete the insurer's data-sharing consent for me and confirm the signature date",
+    ),
     tags=("state_change",),
 )
 def sign_data_sharing_consent() -> str:

@@ -406,8 +406,17 @@ def _opening_facts(w: HRWorld, opening_id: str) -> dict:
 
 
 @toolbox.tool(
-    asks=("what's the employee id of {full_name}?", "find {full_name} in the company directory and give me their employee id",
-          "look up the employee number of {full_name}"),
+    asks=(
+        "what's the employee id of {full_name}?",
+        "find {full_name} in the company directory and give me their employee id",
+        "look up the employee number of {full_name}",
+        "which staff ID does {full_name} have?",
+        "pull up the directory entry for {full_name} and tell me the employee id",
+        "I'm filling in a form about {full_name} and need their employee number. What is it?",
+        "get me the personnel number of {full_name}",
+        "what ID is {full_name} listed under in the staff directory?",
+        "search the directory for {full_name}. I need the employee id.",
+    ),
     gives={"employee_id": "{full_name}"},  # people name a colleague; the id is the agent's part
 )
 def find_employee_id(full_name: PersonName) -> EmployeeId:
@@ -426,12 +435,39 @@ def find_employee_id(full_name: PersonName) -> EmployeeId:
 
 
 @toolbox.tool(
-    asks=("which department is {employee_id} in, what's their job title, who's their manager and when were they hired?",
-          "get the department, job title, manager and hire date on file for {employee_id}",
-          "tell me about {employee_id}: department, title, manager and start date"),
-    gives={"department": ("the department of {employee_id}", "the department {employee_id} works in"),
-           "job_title": "the job title of {employee_id}",
-           "manager_name": ("the manager of {employee_id}", "the person {employee_id} reports to")},
+    asks=(
+        "which department is {employee_id} in, what's their job title, who's their manager and when were they hired?",
+        "get the department, job title, manager and hire date on file for {employee_id}",
+        "tell me the department, title, manager and start date of {employee_id}",
+        "what does {employee_id} do here? I need the title, the department, the manager and the hire date.",
+        "pull up the HR profile of {employee_id} with department, role, line manager and date of joining",
+        "who does {employee_id} report to, in which department, with what title, and since when have they worked here?",
+        "I'm preparing an org chart. Where does {employee_id} sit: department, job title, manager and hire date?",
+        "look up the employment details of {employee_id}, including department, position, manager and the date they joined",
+        "when did {employee_id} join, and what are their department, title and manager?",
+    ),
+    gives={
+        "department": (
+            "the department of {employee_id}",
+            "the department {employee_id} works in",
+            "the department {employee_id} belongs to",
+            "the part of the company {employee_id} works in",
+            "the business unit of {employee_id}",
+        ),
+        "job_title": (
+            "the job title of {employee_id}",
+            "the position {employee_id} holds",
+            "the role of {employee_id}",
+            "the current job title of {employee_id}",
+        ),
+        "manager_name": (
+            "the manager of {employee_id}",
+            "the person {employee_id} reports to",
+            "the line manager of {employee_id}",
+            "the direct supervisor of {employee_id}",
+            "the boss of {employee_id}",
+        ),
+    },
 )
 def get_employee_profile(employee_id: EmployeeId) -> tuple[Department, JobTitle, PersonName, str]:
     """Get an employee's department, job title, manager and hire date.
@@ -452,11 +488,37 @@ def get_employee_profile(employee_id: EmployeeId) -> tuple[Department, JobTitle,
 
 
 @toolbox.tool(
-    asks=("which office does {employee_id} work from? Give me the city, country and address.",
-          "find the office city, country and street address of {employee_id}",
-          "where is the office of {employee_id}: city, country and address?"),
-    gives={"office_city": "the city where {employee_id} works", "office_country": "the country where {employee_id} works",
-           "office_address": "the address of the office of {employee_id}"},
+    asks=(
+        "which office does {employee_id} work from? Give me the city, country and address.",
+        "find the office city, country and street address of {employee_id}",
+        "where is the office of {employee_id}: city, country and address?",
+        "where is {employee_id} based? I need the full office address with city and country.",
+        "what's the work address of {employee_id}, and which city and country is that in?",
+        "look up the office location of {employee_id}, including the street address, city and country",
+        "I'm sending a package to {employee_id} at work. What's the office address, and in which city and country?",
+        "in which city and country does {employee_id} work, and at what address?",
+        "get me the street address, city and country of the workplace of {employee_id}",
+    ),
+    gives={
+        "office_city": (
+            "the city where {employee_id} works",
+            "the office city of {employee_id}",
+            "the city {employee_id} works in",
+            "the city {employee_id} is based in",
+        ),
+        "office_country": (
+            "the country where {employee_id} works",
+            "the country {employee_id} works in",
+            "the office country of {employee_id}",
+            "the country {employee_id} is based in",
+        ),
+        "office_address": (
+            "the address of the office of {employee_id}",
+            "the office address of {employee_id}",
+            "the street address of the office {employee_id} works from",
+            "the address where {employee_id} works",
+        ),
+    },
 )
 def get_employee_office(employee_id: EmployeeId) -> tuple[City, Country, Address]:
     """Get the city, country and street address of the office an employee works from.
@@ -474,9 +536,25 @@ def get_employee_office(employee_id: EmployeeId) -> tuple[City, Country, Address
 
 
 @toolbox.tool(
-    asks=("who heads {department}, and what's their email?", "find the head of {department} and their work email",
-          "I need to write to whoever runs {department}. Who is it, and what's their email address?"),
-    gives={"head_name": "the head of {department}"},
+    asks=(
+        "who heads {department}, and what's their email?",
+        "find the head of {department} and their work email",
+        "I need to write to whoever runs {department}. Who is it, and what's their email address?",
+        "who is in charge of {department}? Send me their name and email.",
+        "look up the department head of {department}, with the email address",
+        "give me the name and work email of the leader of {department}",
+        "who leads {department}, and how do I email them?",
+        "get the name and email of the top person in {department}",
+        "which executive is responsible for {department}, and what's their email?",
+    ),
+    gives={
+        "head_name": (
+            "the head of {department}",
+            "the person who runs {department}",
+            "the leader of {department}",
+            "the executive in charge of {department}",
+        ),
+    },
 )
 def get_department_head(department: Department) -> tuple[PersonName, Email]:
     """Find the head of a department and their work email.
@@ -495,8 +573,17 @@ def get_department_head(department: Department) -> tuple[PersonName, Email]:
 
 
 @toolbox.tool(
-    asks=("who are the teammates of {employee_id}?", "list the colleagues who share a manager with {employee_id}",
-          "which people are on the same team as {employee_id}?"),
+    asks=(
+        "who are the teammates of {employee_id}?",
+        "list the colleagues who share a manager with {employee_id}",
+        "which people are on the same team as {employee_id}?",
+        "who else reports to the same manager as {employee_id}?",
+        "name everyone working alongside {employee_id} under the same manager",
+        "I'm planning a team lunch with {employee_id}. Who else is on their team?",
+        "give me the list of people on the team of {employee_id}",
+        "who are the coworkers of {employee_id} under the same manager?",
+        "show the peers of {employee_id}",
+    ),
 )
 def list_team_members(employee_id: EmployeeId) -> list[PersonName]:
     """List the colleagues who share an employee's manager.
@@ -513,11 +600,33 @@ def list_team_members(employee_id: EmployeeId) -> list[PersonName]:
 
 
 @toolbox.tool(
-    asks=("what is the annual base salary of {employee_id}, in which currency, and in which country are they paid?",
-          "get the yearly base pay of {employee_id} with its currency and country of employment",
-          "how much does {employee_id} earn a year before tax, in what currency and in which country?"),
-    gives={"salary, currency": ("the annual base salary of {employee_id}", "the yearly base pay of {employee_id}"),
-           "salary, country": ("the annual base salary of {employee_id}", "the yearly base pay of {employee_id}")},
+    asks=(
+        "what is the annual base salary of {employee_id}, in which currency, and in which country are they paid?",
+        "get the yearly base pay of {employee_id} with its currency and country of employment",
+        "how much does {employee_id} earn a year before tax, in what currency and in which country?",
+        "what's the base salary of {employee_id}? Include the currency and the country they're employed in.",
+        "look up the annual salary of {employee_id}, with its currency and the country of employment",
+        "I'm reviewing compensation for {employee_id}. What's their yearly base pay, in which currency, and where are they taxed?",
+        "what does {employee_id} make per year, and in what currency and country is that paid?",
+        "pull the annual base pay of {employee_id}, plus the pay currency and the country of employment",
+        "tell me the gross yearly salary of {employee_id}, the currency and the payroll country",
+    ),
+    gives={
+        "salary, currency": (
+            "the annual base salary of {employee_id}",
+            "the yearly base pay of {employee_id}",
+            "the base salary {employee_id} earns a year",
+            "the gross yearly salary of {employee_id}",
+            "the annual pay of {employee_id} before tax",
+        ),
+        "salary, country": (
+            "the annual base salary of {employee_id}",
+            "the yearly base pay of {employee_id}",
+            "the base salary {employee_id} earns a year",
+            "the gross yearly salary of {employee_id}",
+            "the annual pay of {employee_id} before tax",
+        ),
+    },
 )
 def get_annual_salary(employee_id: EmployeeId) -> tuple[Salary, CurrencyCode, TaxCountry]:
     """Get an employee's annual base salary in the currency they are paid in.
@@ -535,9 +644,17 @@ def get_annual_salary(employee_id: EmployeeId) -> tuple[Salary, CurrencyCode, Ta
 
 
 @toolbox.tool(
-    asks=("what were the gross pay, income tax and net pay of {employee_id} for {month}?",
-          "get the {month} payslip of {employee_id}: gross, tax withheld and net",
-          "how much did {employee_id} take home in {month}, after how much tax, from what gross pay?"),
+    asks=(
+        "what were the gross pay, income tax and net pay of {employee_id} for {month}?",
+        "get the gross pay, tax withheld and net pay on the {month} payslip of {employee_id}",
+        "how much did {employee_id} take home in {month}, after how much tax, from what gross pay?",
+        "pull up the payslip of {employee_id} for {month} and give me gross, tax and net",
+        "I'm checking the payroll run for {month}. What did {employee_id} earn gross, how much tax was withheld, and what was the net?",
+        "break down the pay of {employee_id} in {month} into gross amount, income tax and net amount",
+        "what was the net pay of {employee_id} in {month}, and what were the gross and the tax deducted?",
+        "show me the gross, withholding and net on the salary slip of {employee_id} for {month}",
+        "for {month}, how much tax came off the gross pay of {employee_id}, and what was paid out net?",
+    ),
 )
 def get_payslip(employee_id: EmployeeId, month: Month) -> tuple[float, float, float]:
     """Get an employee's gross pay, income tax withheld and net pay for a payroll month.
@@ -562,9 +679,17 @@ def get_payslip(employee_id: EmployeeId, month: Month) -> tuple[float, float, fl
 
 
 @toolbox.tool(
-    asks=("how much yearly income tax is due on {income}, and at what effective rate?",
-          "work out the annual income tax and effective tax rate on {income}",
-          "calculate the income tax on {income} and the effective rate that works out to"),
+    asks=(
+        "how much yearly income tax is due on {income}, and at what effective rate?",
+        "work out the annual income tax and effective tax rate on {income}",
+        "calculate the income tax on {income} and the effective rate that works out to",
+        "what's the tax bill for a year on {income}? Give me the effective rate as well.",
+        "estimate the income tax owed on {income}, and the share of the income it takes",
+        "how much income tax would be owed each year on {income}, and what's the effective rate?",
+        "quick tax question: how much is due per year on {income}, and what effective rate is that?",
+        "compute the yearly tax on {income} together with the effective rate",
+        "what effective tax rate applies to {income}, and how much tax is that per year?",
+    ),
     groups={"income": "an income of {annual_income} a year in {country}"},  # the income is in that country's currency
 )
 def calculate_income_tax(country: TaxCountry, annual_income: Salary) -> tuple[float, float]:
@@ -585,8 +710,17 @@ def calculate_income_tax(country: TaxCountry, annual_income: Salary) -> tuple[fl
 
 
 @toolbox.tool(
-    asks=("convert {pay} to {to_currency} at the payroll rate", "what does {pay} come to in {to_currency} at the payroll rate?",
-          "what is {pay} worth in {to_currency} at the payroll rate?"),
+    asks=(
+        "convert {pay} to {to_currency} at the payroll rate",
+        "what does {pay} come to in {to_currency} at the payroll rate?",
+        "what is {pay} worth in {to_currency} at the payroll rate?",
+        "express {pay} in {to_currency} using the payroll exchange rate",
+        "how much is {pay} in {to_currency}, using the payroll rate?",
+        "I want to compare pay across countries. What's {pay} when converted into {to_currency} at payroll rates?",
+        "change {pay} into {to_currency} with the payroll exchange rates",
+        "at the payroll exchange rate, how many {to_currency} is {pay}?",
+        "run {pay} through the payroll conversion into {to_currency}",
+    ),
     groups={"pay": "{amount} {from_currency}"},  # an amount never travels without its currency
     sense=(distinct("from_currency", "to_currency"),),
 )
@@ -606,9 +740,17 @@ def convert_salary_currency(amount: Salary, from_currency: CurrencyCode, to_curr
 
 
 @toolbox.tool(
-    asks=("how many days of {leave_type} leave does {employee_id} have left?",
-          "check the {leave_type} leave balance of {employee_id}",
-          "how much {leave_type} leave can {employee_id} still take this year?"),
+    asks=(
+        "how many days of {leave_type} leave does {employee_id} have left?",
+        "check the {leave_type} leave balance of {employee_id}",
+        "how much {leave_type} leave can {employee_id} still take this year?",
+        "what's left of the {leave_type} leave allowance of {employee_id}?",
+        "does {employee_id} have any {leave_type} leave remaining? How many days?",
+        "look up the remaining {leave_type} leave days of {employee_id}",
+        "{employee_id} wants to take some time off. How many {leave_type} leave days are still available?",
+        "give me the current {leave_type} leave balance on file for {employee_id}",
+        "how many days of {leave_type} leave has {employee_id} got left for the year?",
+    ),
 )
 def get_leave_balance(employee_id: EmployeeId, leave_type: LeaveType) -> int:
     """Get the days of a leave type an employee still has this year (pending requests deducted).
@@ -626,9 +768,17 @@ def get_leave_balance(employee_id: EmployeeId, leave_type: LeaveType) -> int:
 
 
 @toolbox.tool(
-    asks=("book {days} day(s) of {leave_type} leave for {employee_id} starting {start_date}; what's the request id and how much of that leave is left?",
-          "file a request for {days} day(s) of {leave_type} leave for {employee_id} from {start_date}, and tell me the request id and the days left",
-          "{employee_id} needs {days} day(s) of {leave_type} leave from {start_date}. Put in the request and tell me the request id and remaining balance."),
+    asks=(
+        "book {days} day(s) of {leave_type} leave for {employee_id} starting {start_date}; what's the request id and how much of that leave is left?",
+        "file a request for {days} day(s) of {leave_type} leave for {employee_id} from {start_date}, and tell me the request id and the days left",
+        "{employee_id} needs {days} day(s) of {leave_type} leave from {start_date}. Put in the request and tell me the request id and remaining balance.",
+        "submit a leave request for {employee_id}, {days} day(s) of {leave_type} leave beginning {start_date}. What's the request number, and how many days remain?",
+        "put {employee_id} down for {days} day(s) of {leave_type} leave from {start_date} and let me know the request id and the balance afterwards",
+        "log {days} day(s) of {leave_type} leave for {employee_id}, first day {start_date}, and give me the request reference and the days remaining",
+        "request {leave_type} leave for {employee_id}: {days} day(s) starting {start_date}. Which request id did it get, and what's left of the allowance?",
+        "can you enter {days} day(s) of {leave_type} leave for {employee_id} beginning {start_date}? Tell me the request id and the remaining days.",
+        "record {days} day(s) of {leave_type} leave for {employee_id} from {start_date}; what request id comes back, and how many days are left?",
+    ),
     sense=(within("days", 1, 10), around("start_date", before=14, after=120),
            sensible("sick leave is taken, not planned", ("leave_type", "start_date"),
                     lambda a: (a["leave_type"] == "sick") == (str(a["start_date"]) <= NOW.date().isoformat()))),
@@ -668,10 +818,26 @@ def request_leave(employee_id: EmployeeId, leave_type: LeaveType, start_date: Da
 
 
 @toolbox.tool(
-    asks=("approve {request_id} and tell me whose leave it is and when it ends",
-          "sign off {request_id} on the manager's behalf; whose leave is it, and what's the last day?",
-          "please approve {request_id}. Who is off, and until when?"),
-    gives={"approved_for": ("the employee whose {request_id} was approved", "the person on {request_id}")},
+    asks=(
+        "approve {request_id} and tell me whose leave it is and when it ends",
+        "sign off {request_id} on the manager's behalf; whose leave is it, and what's the last day?",
+        "please approve {request_id}. Who is off, and until when?",
+        "give {request_id} the green light, and let me know who it's for and the final day of leave",
+        "accept {request_id} and tell me the employee's name and the last day they're away",
+        "I'm covering approvals today. Approve {request_id} and tell me who it belongs to and what their last day off is.",
+        "mark {request_id} as approved; who requested it, and on what date does the leave end?",
+        "can you approve {request_id}? I'd like to know who filed it and when the leave finishes.",
+        "okay {request_id} for me: whose request is it, and what's the last day of the leave?",
+    ),
+    gives={
+        "approved_for": (
+            "the employee whose {request_id} was approved",
+            "the person on {request_id}",
+            "the employee who filed {request_id}",
+            "the colleague behind {request_id}",
+            "the person who put in {request_id}",
+        ),
+    },
     requires=("approval_delegation",),
     tags=("state_change",),
 )
@@ -698,9 +864,17 @@ def approve_leave_request(request_id: RequestId) -> tuple[PersonName, str]:
 
 
 @toolbox.tool(
-    asks=("how many hours did {employee_id} log in the week of {week_of}, and how much of it was overtime?",
-          "get the timesheet hours and overtime of {employee_id} for the week of {week_of}",
-          "check the timesheet of {employee_id} for the week of {week_of}: total hours and overtime"),
+    asks=(
+        "how many hours did {employee_id} log in the week of {week_of}, and how much of it was overtime?",
+        "get the timesheet hours and overtime of {employee_id} for the week of {week_of}",
+        "check the timesheet of {employee_id} for the week of {week_of} and tell me the total hours and overtime",
+        "what did {employee_id} clock in the week of {week_of}? I need total hours and overtime hours.",
+        "did {employee_id} do any overtime in the week of {week_of}? Give me the total hours too.",
+        "look up the hours worked by {employee_id} during the week containing {week_of}, with overtime broken out",
+        "pull the hours and overtime from the timesheet of {employee_id} for the week including {week_of}",
+        "how long did {employee_id} work in the week of {week_of}, and how many of those hours were over 40?",
+        "I'm checking overtime for payroll. For the week of {week_of}, what were the total and overtime hours of {employee_id}?",
+    ),
     sense=(around("week_of", before=180, after=0),),
 )
 def get_timesheet_hours(employee_id: EmployeeId, week_of: Week) -> tuple[float, float]:
@@ -726,9 +900,17 @@ def get_timesheet_hours(employee_id: EmployeeId, week_of: Week) -> tuple[float, 
 
 
 @toolbox.tool(
-    asks=("submit the open timesheets for the week of {week_start} and tell me how many went in",
-          "send the timesheets of the week of {week_start} to payroll on the managers' behalf; how many were submitted?",
-          "close the week of {week_start}: submit every open timesheet and give me the count"),
+    asks=(
+        "submit the open timesheets for the week of {week_start} and tell me how many went in",
+        "send the timesheets of the week of {week_start} to payroll on the managers' behalf; how many were submitted?",
+        "close the week of {week_start} by submitting every open timesheet, and give me the count",
+        "push all open timesheets for the week of {week_start} through to payroll and tell me the number submitted",
+        "how many timesheets are still open for the week of {week_start}? Submit them all and tell me the count.",
+        "file every outstanding timesheet for the week of {week_start} and report how many there were",
+        "wrap up the timesheets for the week of {week_start} by submitting what's open, and tell me how many",
+        "please submit the timesheets still open in the week of {week_start} for the managers. How many did that cover?",
+        "get the week of {week_start} closed out in payroll by submitting all open timesheets, and tell me the total",
+    ),
     requires=("approval_delegation",),
     tags=("state_change",),
 )
@@ -753,9 +935,17 @@ def submit_week_timesheets(week_start: OpenWeek) -> int:
 
 
 @toolbox.tool(
-    asks=("turn on the manager's approval delegation for me and tell me until when it lasts",
-          "activate my approval delegation; when does it expire?",
-          "I need to approve leave for my manager. Switch on the delegation and tell me how long it's valid."),
+    asks=(
+        "turn on the manager's approval delegation for me and tell me until when it lasts",
+        "activate my approval delegation; when does it expire?",
+        "I need to approve leave for my manager. Switch on the delegation and tell me how long it's valid.",
+        "renew my approval delegation and give me the new expiry date",
+        "set up the delegation so I can approve on my manager's behalf; what's the end date?",
+        "enable approval rights for me on behalf of my manager, and tell me the date they run out",
+        "please give me delegated approval authority. Until what date is it good?",
+        "switch my manager's approvals over to me and tell me when that delegation ends",
+        "grant me the manager's approval delegation and tell me its expiry date",
+    ),
     tags=("state_change",),
 )
 def enable_approval_delegation() -> str:
@@ -770,9 +960,25 @@ def enable_approval_delegation() -> str:
 
 
 @toolbox.tool(
-    asks=('what standard job title does "{title_text}" mean?', 'which of our job titles is "{title_text}"?',
-          'turn the title "{title_text}" into the company\'s standard job title'),
-    gives={"job_title": "{title_text}"},  # people say "SWE"; the standard title is the agent's part
+    asks=(
+        'what standard job title does "{title_text}" mean?',
+        'which of our job titles is "{title_text}"?',
+        "turn the title \"{title_text}\" into the company's standard job title",
+        "what's the official title for \"{title_text}\"?",
+        "someone wrote \"{title_text}\" on a form. What's the proper job title?",
+        'map "{title_text}" to our canonical job title',
+        'what is "{title_text}" called formally in our job catalogue?',
+        'spell out the full standard title behind "{title_text}"',
+        'in our HR system, which standard title matches "{title_text}"?',
+    ),
+    gives={
+        "job_title": (
+            "{title_text}",
+            "the {title_text} role",
+            "the {title_text} position",
+            "the {title_text} job",
+        ),
+    },  # people say "SWE"; the standard title is the agent's part
     tags=("canonicalise",),
 )
 def normalize_job_title(title_text: TitleText) -> JobTitle:
@@ -793,10 +999,31 @@ def normalize_job_title(title_text: TitleText) -> JobTitle:
 
 
 @toolbox.tool(
-    asks=("what's the salary band for {job_title} in {country}?", "get the bottom and top of the pay band for {job_title} in {country}",
-          "what's the pay band for {job_title} in {country}, from bottom to top?"),
-    gives={"band_min, currency": "the bottom of the salary band in {country} for {job_title}",
-           "band_max, currency": "the top of the salary band in {country} for {job_title}"},
+    asks=(
+        "what's the salary band for {job_title} in {country}?",
+        "get the bottom and top of the pay band for {job_title} in {country}",
+        "what's the pay band for {job_title} in {country}, from bottom to top?",
+        "what salary range applies to {job_title} in {country}? Give me the minimum, the maximum and the currency.",
+        "look up the floor, ceiling and currency of the compensation band for {job_title} in {country}",
+        "I'm drafting an offer for {job_title} in {country}. What are the band minimum and maximum, and in what currency?",
+        "how low and how high can pay go for {job_title} in {country}?",
+        "in {country}, what does the band for {job_title} run from and to?",
+        "give me the minimum and maximum annual salary for {job_title} in {country}, with the currency",
+    ),
+    gives={
+        "band_min, currency": (
+            "the bottom of the salary band in {country} for {job_title}",
+            "the minimum of the pay band for {job_title} in {country}",
+            "the lowest salary in the band for {job_title} in {country}",
+            "the floor of the pay range for {job_title} in {country}",
+        ),
+        "band_max, currency": (
+            "the top of the salary band in {country} for {job_title}",
+            "the maximum of the pay band for {job_title} in {country}",
+            "the highest salary in the band for {job_title} in {country}",
+            "the ceiling of the pay range for {job_title} in {country}",
+        ),
+    },
     sense=(together("job_title", "country"),),  # a title and a country of the same person or opening
 )
 def get_salary_band(job_title: JobTitle, country: Country) -> tuple[Salary, Salary, CurrencyCode]:
@@ -816,8 +1043,17 @@ def get_salary_band(job_title: JobTitle, country: Country) -> tuple[Salary, Sala
 
 
 @toolbox.tool(
-    asks=('which positions are open for "{query}"?', 'search the open positions for "{query}"',
-          'find the job openings matching "{query}"'),
+    asks=(
+        'which positions are open for "{query}"?',
+        'search the open positions for "{query}"[ and show me at most {max_results}]',
+        'find the job openings matching "{query}"',
+        'are we hiring for "{query}"? List the openings.',
+        'look for vacancies that match "{query}"[, up to {max_results} of them]',
+        'what openings come up when I search for "{query}"?',
+        'list the open roles for "{query}"[, no more than {max_results}]',
+        "I'm looking for a job matching \"{query}\". Which openings are there?",
+        'give me the ids of job openings matching "{query}"[, the first {max_results} only]',
+    ),
     tags=("search",),
 )
 def search_job_openings(query: Annotated[str, Kind("job_search_terms")], max_results: int = 5) -> list[OpeningId]:
@@ -840,11 +1076,37 @@ def search_job_openings(query: Annotated[str, Kind("job_search_terms")], max_res
 
 
 @toolbox.tool(
-    asks=("what is {opening_id}: which job, in which city and country, and when do applications close?",
-          "get the job title, location and closing date of {opening_id}",
-          "tell me about {opening_id}: the role, where it is and the application deadline"),
-    gives={"job_title": "the role advertised in {opening_id}", "country": "the country of {opening_id}",
-           "city": "the city of {opening_id}"},
+    asks=(
+        "what is {opening_id}: which job, in which city and country, and when do applications close?",
+        "get the job title, city, country and closing date of {opening_id}",
+        "tell me the role, the city and country, and the application deadline of {opening_id}",
+        "what role is {opening_id} for, where is it based (city and country), and what's the deadline?",
+        "look up {opening_id} and give me the title, city, country and closing date",
+        "I want to apply for {opening_id}. What's the job, in which city and country, and by when do I have to apply?",
+        "which position does {opening_id} advertise, in what city and country, and until what date is it open?",
+        "fetch the title, city, country and closing date of {opening_id}",
+        "when does {opening_id} close, and what job is it, in which city and country?",
+    ),
+    gives={
+        "job_title": (
+            "the role advertised in {opening_id}",
+            "the job title of {opening_id}",
+            "the position posted as {opening_id}",
+            "the title of the role in {opening_id}",
+        ),
+        "country": (
+            "the country of {opening_id}",
+            "the country where {opening_id} is based",
+            "the country {opening_id} is located in",
+            "the country of the job in {opening_id}",
+        ),
+        "city": (
+            "the city of {opening_id}",
+            "the city where {opening_id} is based",
+            "the city {opening_id} is in",
+            "the city of the job in {opening_id}",
+        ),
+    },
 )
 def get_job_opening(opening_id: OpeningId) -> tuple[JobTitle, City, Country, str]:
     """Get the job title, location and application deadline of an open position.
@@ -865,10 +1127,25 @@ def get_job_opening(opening_id: OpeningId) -> tuple[JobTitle, City, Country, str
 
 
 @toolbox.tool(
-    asks=("what score did {employee_id} get in the {year} performance review, and who gave it?",
-          "get the {year} review score of {employee_id} and the reviewer",
-          "how was {employee_id} rated in {year}, and by whom?"),
-    gives={"reviewer": "the manager who reviewed {employee_id} in {year}"},
+    asks=(
+        "what score did {employee_id} get in the {year} performance review, and who gave it?",
+        "get the {year} review score of {employee_id} and the reviewer",
+        "how was {employee_id} rated in {year}, and by whom?",
+        "what was the performance rating of {employee_id} for {year}? Who did the review?",
+        "look up the score and the reviewing manager of the {year} appraisal of {employee_id}",
+        "I'm preparing a promotion case for {employee_id}. What did they score in {year}, and who reviewed them?",
+        "who reviewed {employee_id} in {year}, and what score did they give?",
+        "pull the {year} performance review of {employee_id} with the rating and the name of the reviewer",
+        "how did {employee_id} do in the {year} review cycle? Give me the score and the reviewer.",
+    ),
+    gives={
+        "reviewer": (
+            "the manager who reviewed {employee_id} in {year}",
+            "the reviewer of {employee_id} in {year}",
+            "the person who wrote the {year} review of {employee_id}",
+            "the manager who rated {employee_id} in the {year} cycle",
+        ),
+    },
 )
 def get_performance_review(employee_id: EmployeeId, year: ReviewYear) -> tuple[float, PersonName]:
     """Get an employee's performance review score for a year and who gave it.
