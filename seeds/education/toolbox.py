@@ -528,7 +528,7 @@ def get_course_location(course_code: CourseCode) -> tuple[Building, str]:
         "I have to get to {building}. What's its street address and which campus city is it in?",
         "where exactly is {building}? Give me the street address and the city.",
         "look up the address and city of {building}",
-        "which city is {building} in, and what's the street address?",
+        "in which city is {building}, and what's its street address?",
         "I need directions to {building}: street address and city, please.",
         "tell me the street address of {building}, including the city",
         "what street address and city should I put into my maps app for {building}?",
@@ -538,12 +538,12 @@ def get_course_location(course_code: CourseCode) -> tuple[Building, str]:
             "the street address of {building}",
             "the address of {building}",
             "the postal address of {building}",
-            "the address {building} stands at",
+            "the full address of {building}",
         ),
         "city": (
-            "the city {building} is in",
+            "the city of {building}",
             "the campus city of {building}",
-            "the city where {building} stands",
+            "the city housing {building}",
             "the city that is home to {building}",
         ),
     },
@@ -567,7 +567,7 @@ def get_building_address(building: Building) -> tuple[Address, City]:
     asks=(
         "find the university campus nearest to {city}, with its main building and distance",
         "which of the university's campuses is closest to {city}, what's its main building, and how far away is it?",
-        "I live in {city}. Which campus is nearest, what's its main building and how many km away is it?",
+        "I'm commuting from {city}. Which campus is nearest, what's its main building and how many km away is it?",
         "what's the closest campus to {city}? Tell me its main building and the distance.",
         "look up the nearest campus to {city}, its main building and how many kilometres away it is",
         "how far is the nearest campus from {city}, which one is it, and what's its main building?",
@@ -649,7 +649,7 @@ def get_exam_schedule(course_code: CourseCode) -> tuple[Moment, Building, int]:
         "which textbook does {course_code} use? Give me the title and ISBN.",
         "what book is set for {course_code}? I need the title and the ISBN.",
         "what's the set text for {course_code}, and what's its ISBN?",
-        "look up the course book for {course_code}, title and ISBN",
+        "look up the book assigned for {course_code}, title and ISBN",
         "I'm buying books for {course_code}. Which textbook do I need, and what's the ISBN?",
         "tell me the title and ISBN of the book assigned in {course_code}",
         "get the textbook on the reading list of {course_code}: its title and its ISBN number",
@@ -660,7 +660,7 @@ def get_exam_schedule(course_code: CourseCode) -> tuple[Moment, Building, int]:
             "the textbook for {course_code}",
             "the required textbook of {course_code}",
             "the book set for {course_code}",
-            "the course book for {course_code}",
+            "the assigned book for {course_code}",
         ),
         "title": (
             "the textbook set for {course_code}",
@@ -688,7 +688,7 @@ def get_course_textbook(course_code: CourseCode) -> tuple[Isbn, Title]:
 @toolbox.tool(
     asks=(
         "find the first office hours {instructor} holds on or after {date}, and where",
-        "when and where can I catch {instructor} in office hours, from {date} on?",
+        "when and where can I catch {instructor} in office hours, starting from {date}?",
         "I have questions for {instructor}. When are their next office hours on or after {date}, and in which building?",
         "when does {instructor} next hold office hours, starting from {date}, and in what building?",
         "look up the next office-hours slot of {instructor} on or after {date}, with the building",
@@ -700,14 +700,14 @@ def get_course_textbook(course_code: CourseCode) -> tuple[Isbn, Title]:
     gives={
         "office_hours_start": (
             "the start of the first office hours {instructor} holds on or after {date}",
-            "the time {instructor} next holds office hours from {date} on",
+            "the next office-hours time of {instructor} from {date} onwards",
             "the beginning of the next office hour of {instructor} on or after {date}",
             "the first office-hours slot {instructor} offers from {date} onwards",
         ),
         "office_building": (
-            "the building where {instructor} holds office hours from {date} on",
+            "the building where {instructor} holds office hours from {date} onwards",
             "the building of the first office hours {instructor} holds on or after {date}",
-            "the building where I can meet {instructor} in office hours from {date} on",
+            "the building where I can meet {instructor} in office hours on or after {date}",
             "the office-hours building of {instructor} from {date} onwards",
         ),
     },

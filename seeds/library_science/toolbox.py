@@ -471,7 +471,7 @@ def scan_isbn(isbn: Isbn) -> tuple[Title, Availability]:
         "pull up the catalogue record of {isbn}: title, author, year and publisher",
         "who is the author of {isbn}, what's it called, which publisher put it out and in what year?",
         "find the bibliographic details of {isbn} (title, author, year of publication and publisher)",
-        "what book is {isbn} exactly? I want the title, the author, the publisher and the year.",
+        "give me the full record for {isbn}: title, author, publisher and year",
         "get me the author, title, publisher and publication year for {isbn}",
         "I picked up {isbn}. Who wrote it, what's the full title, who published it and when?",
     ),
@@ -651,7 +651,7 @@ def convert_isbn(isbn_text: IsbnText) -> tuple[Isbn, Isbn10]:
         "turn {book}[, from {publisher},] into an APA-style bibliography entry",
         "My professor wants APA. How should {book}[, published by {publisher},] appear in my reference list?",
         "I need an APA reference-list entry for {book}[, published by {publisher}].",
-        "cite {book}[ from {publisher}] for me in APA format",
+        "cite {book}[, published by {publisher},] for me in APA format",
     ),
     groups={"book": "{title} by {author} ({year})"},
     # Title, author, year and publisher of one reference all describe the same book.
@@ -695,7 +695,7 @@ def format_apa_citation(title: Title, author: Author, year: PubYear, publisher: 
         "I'm writing a short note on {author}. Which city and country were they born in, and in which year?",
         "find out where {author} was born (city and country) and the year of birth",
         "what year was {author} born, and in which city and country?",
-        "pull up the author profile of {author}: birth city, country and year",
+        "pull up the profile of {author}: birth city, country and year",
         "tell me the city, country and year of birth of {author}",
         "I'd love to know more about {author}. Which city and country were they born in, and when?",
         "get the birth details of {author}: city, country and year",
@@ -728,7 +728,7 @@ def get_author_profile(author: Author) -> tuple[BirthCity, BirthCountry, int]:
         "look up the works of {author} in the catalogue and give me their ISBNs, most recent first",
         "show me the ISBNs of all the books by {author} in the collection, sorted newest first",
         "has the library got anything written by {author}? List the ISBNs, newest first.",
-        "I'm reading my way through {author}. Which of their books can I borrow here? ISBNs, newest first, please.",
+        "I'm working through everything by {author}. Which of their books can I borrow here? ISBNs, newest first, please.",
     ),
 )
 def list_books_by_author(author: Author) -> list[Isbn]:
@@ -796,7 +796,7 @@ def get_branch_hours(branch: Branch, date: VisitDay) -> tuple[Visit, str]:
         "find the address and city of {branch}",
         "I've never been to {branch}. Where exactly is it? Give me the street address and the city.",
         "look up where {branch} is: street address and city",
-        "which city is {branch} in, and what's its street address?",
+        "in which city is {branch}, and what's its street address?",
         "get me the full address of {branch}, city included",
         "tell me the street address and city for {branch}",
         "I need to send something to {branch}. What's the street address, and which city?",
@@ -807,7 +807,7 @@ def get_branch_hours(branch: Branch, date: VisitDay) -> tuple[Visit, str]:
             "the street address of {branch}",
             "the address of {branch}",
             "the postal address of {branch}",
-            "the address {branch} is at",
+            "the mailing address of {branch}",
         ),
     },
 )
