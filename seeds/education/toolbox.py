@@ -388,16 +388,21 @@ def search_courses(query: CourseQuery, max_results: int = 5) -> list[CourseCode]
     asks=(
         'what is the catalogue code of the course written "{text}"?',
         'work out which catalogue course "{text}" means',
-        'My timetable just says "{text}". Which course code is that?',
+        'my timetable just says "{text}". Which course code is that?',
         'turn "{text}" into a proper course code',
         "what's the official code for \"{text}\"?",
-        'A friend wrote "{text}" on a sticky note. Which course is that, as a catalogue code?',
+        'a friend wrote "{text}" on a sticky note. Which course is that, as a catalogue code?',
         'give me the standard catalogue code for "{text}"',
         'how does the catalogue write "{text}"?',
         'find the course code that "{text}" stands for',
     ),
     gives={
-        "course_code": ("{text}", "the course {text}", "the class listed as {text}", "the course I know as {text}"),
+        "course_code": (
+            "{text}",
+            "the course {text}",
+            "the course listed as {text}",
+            "the course I wrote down as {text}",
+        ),
     },  # people name the course as they write it; resolving it is the agent's part
     tags=("canonicalise",),
 )
@@ -428,11 +433,11 @@ def normalise_course_code(text: CourseText) -> CourseCode:
         "look up the title, instructor, credits and meeting times of {course_code}",
         "who teaches {course_code}, what is it called, how many credits is it worth and when does it meet?",
         "I'm thinking about {course_code}. What's its title, who teaches it, how many credits does it carry and when are the classes?",
-        "pull up the catalogue entry for {course_code}: title, instructor, credit value and weekly schedule",
+        "pull up the catalogue entry for {course_code}: title, instructor, credit value and weekly schedule.",
         "tell me about {course_code}: its name, who teaches it, its credits and its class times",
         "give me the basics on {course_code} (full title, lecturer, credits and when it meets)",
         "quick one about {course_code}: what's it called, who's teaching, how many credits, and what's the timetable?",
-        "Before I decide on {course_code}, I need its full title, the instructor, the credit weight and the meeting days and times.",
+        "before I decide on {course_code}, I need its full title, the instructor, the credit weight and the meeting days and times.",
         "which days and times does {course_code} meet, who's the instructor, what's the full title and how many credits does it count for?",
     ),
     gives={
@@ -469,7 +474,7 @@ def get_course_details(course_code: CourseCode) -> tuple[CourseTitle, Instructor
         "check which courses are required before {course_code}",
         "can I go straight into {course_code}, or are there courses I must pass first? Which ones?",
         "find out what I have to complete before enrolling in {course_code}",
-        "My adviser mentioned {course_code}. Does it have prerequisites, and if so, which?",
+        "my adviser mentioned {course_code}. Does it have prerequisites, and if so, which?",
         "tell me the courses someone must pass to get into {course_code}",
     ),
 )
@@ -492,10 +497,10 @@ def get_course_prerequisites(course_code: CourseCode) -> list[CourseCode]:
         "where are the classes of {course_code} held? I need the building and the room.",
         "I've never been to {course_code} before. Which building and room does it meet in?",
         "what room is {course_code} in, and in which building?",
-        "look up the classroom for {course_code}, building included",
-        "tell me where {course_code} is taught: building and room number",
+        "look up the classroom for {course_code}, building included.",
+        "tell me where {course_code} is taught: building and room number.",
         "which lecture room does {course_code} use? Give me the building and the room number.",
-        "Where do I go for {course_code}? Building and room, please.",
+        "where do I go for {course_code}? Building and room, please.",
         "get me the location of the classes for {course_code}, with the room number and the building",
     ),
     gives={
@@ -503,7 +508,7 @@ def get_course_prerequisites(course_code: CourseCode) -> list[CourseCode]:
             "the building where {course_code} meets",
             "the building {course_code} is taught in",
             "the building that hosts {course_code}",
-            "the building where classes for {course_code} take place",
+            "the building where {course_code} is taught",
         ),
     },
 )
@@ -607,7 +612,7 @@ def get_nearest_campus(city: HomeCity) -> tuple[str, Building, float]:
         "when is the final exam of {course_code}, in which building, and how long is it?",
         "I'm planning my exam weeks. When and where is the final of {course_code}, and how many minutes does it last?",
         "what time is the final for {course_code}, where is it, and how long does it run?",
-        "look up the final exam for {course_code}: date and time, building and length",
+        "look up the final exam for {course_code}: date and time, building and length.",
         "I need to know when and where I sit the final in {course_code}, and how long it takes.",
         "check the exam timetable for {course_code}: when does the final start, in which building, and for how many minutes?",
         "when's the final for {course_code}, where's it held, and what's the duration?",
@@ -649,7 +654,7 @@ def get_exam_schedule(course_code: CourseCode) -> tuple[Moment, Building, int]:
         "which textbook does {course_code} use? Give me the title and ISBN.",
         "what book is set for {course_code}? I need the title and the ISBN.",
         "what's the set text for {course_code}, and what's its ISBN?",
-        "look up the book assigned for {course_code}, title and ISBN",
+        "look up the title and ISBN of the book assigned for {course_code}",
         "I'm buying books for {course_code}. Which textbook do I need, and what's the ISBN?",
         "tell me the title and ISBN of the book assigned in {course_code}",
         "get the textbook on the reading list of {course_code}: its title and its ISBN number",
@@ -776,15 +781,15 @@ def find_student_id(student_name: StudentName) -> StudentId:
 
 @toolbox.tool(
     asks=(
-        "get the transcript of {student_id}: GPA, credits earned and passed courses",
+        "get the transcript of {student_id}: GPA, credits earned and passed courses.",
         "what is the GPA of {student_id}, how many credits have they earned, and which courses have they passed?",
         "I'm advising {student_id}. Pull up their grade point average, earned credits and the courses they passed.",
         "how is {student_id} doing overall? I need the GPA, the credits so far and the list of passed courses.",
         "look up the academic record of {student_id}, with the GPA, total credits earned and every course passed",
         "show me the transcript for {student_id}: grade point average, credit count and completed courses",
         "which courses has {student_id} passed, how many credits does that make, and what's the GPA?",
-        "summarise the record of {student_id}: GPA, earned credits and passed courses",
-        "Before my progress meeting with {student_id}, I want their GPA, the credits they have and the courses they've passed.",
+        "summarise the record of {student_id}: GPA, earned credits and passed courses.",
+        "before my progress meeting with {student_id}, I want their GPA, the credits they have and the courses they've passed.",
     ),
 )
 def get_student_transcript(student_id: StudentId) -> tuple[float, int, list[CourseCode]]:
@@ -853,7 +858,7 @@ def get_course_grade(student_id: StudentId, course_code: CourseCode) -> tuple[Pe
         "what letter is {percentage}, and what's it worth in grade points?",
         "translate {percentage} into a letter grade and its grade-point value",
         "look up the letter grade and grade points for {percentage}",
-        "On the university's grading scale, where does {percentage} land? Letter grade and grade points, please.",
+        "on the university's grading scale, where does {percentage} land? Letter grade and grade points, please.",
         "tell me the letter and the grade points that {percentage} corresponds to",
         "what grade points and what letter go with {percentage}?",
     ),
@@ -876,7 +881,7 @@ def convert_percentage_to_letter(percentage: Percentage) -> tuple[LetterGrade, f
 
 @toolbox.tool(
     asks=(
-        "find the largest scholarship open to students from {country}: its name, amount and deadline",
+        "find the largest scholarship open to students from {country}: its name, amount and deadline.",
         "which is the biggest scholarship for students from {country}, how much is it worth and when is the deadline?",
         "I'm applying from {country}. What's the largest scholarship I could get, for how much, and by when must I apply?",
         "look up the top scholarship for applicants from {country}, with its value and application deadline",
@@ -890,7 +895,7 @@ def convert_percentage_to_letter(percentage: Percentage) -> tuple[LetterGrade, f
         "amount, currency_code": (
             "the award of the largest scholarship for students from {country}",
             "the largest scholarship amount for students from {country}",
-            "the value of the biggest scholarship for applicants from {country}",
+            "the prize money of the biggest scholarship for applicants from {country}",
             "the sum paid by the top scholarship for students from {country}",
         ),
         "deadline": (
@@ -1016,7 +1021,7 @@ def drop_course(registration_id: Registration) -> tuple[str, int]:
         "show me my current registrations, with course codes, registration numbers and total credits",
         "what's on my schedule this term? I need each course, its registration number and my total credits.",
         "how many credits am I taking this term, in which courses, and under which registration numbers?",
-        "pull up my enrolments for this term: courses, registration numbers and the credit total",
+        "pull up my enrolments for this term: courses, registration numbers and the credit total.",
         "remind me what I signed up for this term, with the registration numbers and how many credits it adds up to",
         "I've lost track of my registrations. Which courses am I in, what are the registration numbers, and what's my credit load?",
     ),
@@ -1044,7 +1049,7 @@ def list_my_enrolments() -> tuple[list[CourseCode], list[Registration], int]:
         "how much tuition do I owe? Pay it with my card on file and give me the receipt number.",
         "use the card on my account to pay this term's tuition, and give me the total charged and the receipt ID",
         "pay off my tuition with the saved card. What was charged, and what's the receipt number?",
-        "Please take care of my unpaid tuition with the card on file; I need the amount and the receipt number.",
+        "please take care of my unpaid tuition with the card on file; I need the amount and the receipt number.",
     ),
     requires=("payment_card_on_file",),
     tags=("state_change", "fix_only"),  # tuition is paid up unless a scenario says otherwise
@@ -1076,7 +1081,7 @@ def pay_tuition() -> tuple[float, str]:
         "register my {card_brand} as the payment card on my account and tell me how the card on file reads",
         "swap the payment card on my student account for my {card_brand}; what's the card on file now?",
         "set up my {card_brand} for tuition payments and confirm which card is saved",
-        "My student account needs a card. Add my {card_brand} and tell me the card now on file.",
+        "my student account needs a card. Add my {card_brand} and tell me the card now on file.",
     ),
     tags=("state_change",),
 )

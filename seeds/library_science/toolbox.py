@@ -435,7 +435,7 @@ def search_library_catalogue(query: Query, max_results: int = 5) -> list[Isbn]:
         "is {isbn} available right now, and what's the book called?",
         "check whether {isbn} is in or checked out, and give me its title",
         "tell me the name of {isbn} and whether there's a copy I could take today",
-        "What's the title of {isbn}? And is there a copy on the shelves, or are they all out?",
+        "what's the title of {isbn}? And is there a copy on the shelves, or are they all out?",
         "run {isbn} through the scanner for its title and availability",
     ),
     gives={
@@ -468,10 +468,10 @@ def scan_isbn(isbn: Isbn) -> tuple[Title, Availability]:
         "what's the title of {isbn}, who wrote it, when was it published and by whom?",
         "look up the title, author, publication year and publisher of {isbn}",
         "I need to cite {isbn}. Give me its title, author, year and publisher.",
-        "pull up the catalogue record of {isbn}: title, author, year and publisher",
+        "pull up the catalogue record of {isbn}: title, author, year and publisher.",
         "who is the author of {isbn}, what's it called, which publisher put it out and in what year?",
         "find the bibliographic details of {isbn} (title, author, year of publication and publisher)",
-        "give me the full record for {isbn}: title, author, publisher and year",
+        "give me the full record for {isbn}: title, author, publisher and year.",
         "get me the author, title, publisher and publication year for {isbn}",
         "I picked up {isbn}. Who wrote it, what's the full title, who published it and when?",
     ),
@@ -515,8 +515,8 @@ def get_book_details(isbn: Isbn) -> tuple[Title, Author, PubYear, Publisher]:
         "find the branch and shelf where {title} is kept",
         "I want to fetch {title} from the shelf myself. Which branch has it, and on which shelf?",
         "which branch holds {title}, and what's the shelf mark?",
-        "look up the location of {title}: branch and shelf mark",
-        "Where would I find {title}? Tell me the branch and the shelf.",
+        "look up the location of {title}: branch and shelf mark.",
+        "where would I find {title}? Tell me the branch and the shelf.",
         "tell me which library branch has {title} and under which shelf mark",
         "track down {title} for me: which branch, which shelf?",
         "I'm heading out to pick up {title}. Which branch should I go to, and what's the shelf mark?",
@@ -600,13 +600,13 @@ def launch_ar_shelf_guide(shelf_mark: ShelfMark, availability: Availability) -> 
     asks=(
         "convert {isbn_text} to its 13-digit and 10-digit forms",
         "what are the ISBN-13 and the ISBN-10 of {isbn_text}?",
-        "My reading list gives {isbn_text}. What is that as a 13-digit ISBN, and as a 10-digit one?",
-        "normalise {isbn_text}: give me both the ISBN-13 and the ISBN-10, digits only",
+        "my reading list gives {isbn_text}. What is that as a 13-digit ISBN, and as a 10-digit one?",
+        "normalise {isbn_text}: give me both the ISBN-13 and the ISBN-10, digits only.",
         "I have {isbn_text} from an old citation. What are its 10- and 13-digit versions?",
         "rewrite {isbn_text} as a plain 13-digit ISBN and as a 10-digit one",
         "which ISBN-13 and ISBN-10 correspond to {isbn_text}?",
         "turn {isbn_text} into clean ISBN-13 and ISBN-10 numbers",
-        "The back cover says {isbn_text}. What would that be in 13-digit form, and in 10-digit form?",
+        "the back cover says {isbn_text}. What would that be in 13-digit form, and in 10-digit form?",
     ),
     # Naming the book by the ISBN as printed is the user's part; normalising it is the agent's.
     gives={
@@ -649,7 +649,7 @@ def convert_isbn(isbn_text: IsbnText) -> tuple[Isbn, Isbn10]:
         "write the APA citation for {book}[, published by {publisher}]",
         "what does {book}[, published by {publisher},] look like as an APA reference?",
         "turn {book}[, from {publisher},] into an APA-style bibliography entry",
-        "My professor wants APA. How should {book}[, published by {publisher},] appear in my reference list?",
+        "my professor wants APA. How should {book}[, published by {publisher},] appear in my reference list?",
         "I need an APA reference-list entry for {book}[, published by {publisher}].",
         "cite {book}[, published by {publisher},] for me in APA format",
     ),
@@ -695,10 +695,10 @@ def format_apa_citation(title: Title, author: Author, year: PubYear, publisher: 
         "I'm writing a short note on {author}. Which city and country were they born in, and in which year?",
         "find out where {author} was born (city and country) and the year of birth",
         "what year was {author} born, and in which city and country?",
-        "pull up the profile of {author}: birth city, country and year",
+        "pull up the profile of {author}: birth city, country and year.",
         "tell me the city, country and year of birth of {author}",
         "I'd love to know more about {author}. Which city and country were they born in, and when?",
-        "get the birth details of {author}: city, country and year",
+        "get the birth details of {author}: city, country and year.",
     ),
 )
 def get_author_profile(author: Author) -> tuple[BirthCity, BirthCountry, int]:
@@ -755,7 +755,7 @@ def list_books_by_author(author: Author) -> list[Isbn]:
         "I'm planning to go to {branch} on {date}. What time does it open, and when does it close?",
         "what are the hours at {branch} on {date}?",
         "look up when {branch} opens and closes on {date}",
-        "How long is {branch} open on {date}? Tell me the opening and closing times.",
+        "how long is {branch} open on {date}? Tell me the opening and closing times.",
         "find the opening and closing times of {branch} for {date}",
         "what time do the doors open at {branch} on {date}, and when do they close?",
         "I want to study at {branch} on {date}. When does it open, and how late does it stay open?",
@@ -795,12 +795,12 @@ def get_branch_hours(branch: Branch, date: VisitDay) -> tuple[Visit, str]:
         "what's the street address of {branch}, and which city is it in?",
         "find the address and city of {branch}",
         "I've never been to {branch}. Where exactly is it? Give me the street address and the city.",
-        "look up where {branch} is: street address and city",
+        "look up where {branch} is: street address and city.",
         "in which city is {branch}, and what's its street address?",
         "get me the full address of {branch}, city included",
         "tell me the street address and city for {branch}",
         "I need to send something to {branch}. What's the street address, and which city?",
-        "How do I find {branch}? I want the street address and the city.",
+        "how do I find {branch}? I want the street address and the city.",
     ),
     gives={
         "address": (
@@ -914,7 +914,7 @@ def return_book(loan_id: LoanId) -> float:
 @toolbox.tool(
     asks=(
         "renew {loan_id} for another three weeks and tell me the new due date",
-        "My {loan_id} is due soon. Can you renew it? When is it due back after that?",
+        "my {loan_id} is due soon. Can you renew it? When is it due back after that?",
         "extend {loan_id} by three weeks; what's the new due date?",
         "renew {loan_id} and give me the new return date",
         "I need more time with the book on {loan_id}. Renew it and tell me when it's due now.",
@@ -1008,7 +1008,7 @@ def place_hold(isbn: Isbn, pickup_branch: PickupBranch) -> tuple[int, VisitDay]:
     asks=(
         "ask the partner library in {partner_city} to send {isbn} to {pickup_branch}; what's the request number, and when will it arrive?",
         "request {isbn} through interlibrary loan from {partner_city}, for pickup at {pickup_branch}, and tell me the request number and arrival date",
-        "Every copy of {isbn} here is out. Borrow it from our partner library in {partner_city} so I can collect it at {pickup_branch}: what's the request number and the arrival date?",
+        "every copy of {isbn} here is out. Borrow it from our partner library in {partner_city} so I can collect it at {pickup_branch}: what's the request number and the arrival date?",
         "order {isbn} from the partner library in {partner_city} for pickup at {pickup_branch}, with the request number and arrival date",
         "get {isbn} sent over from {partner_city} to {pickup_branch} on interlibrary loan. What's the request number, and when will it arrive?",
         "set up an interlibrary loan of {isbn} from {partner_city}, to collect at {pickup_branch}, and tell me the request number and when it gets in",
@@ -1123,7 +1123,7 @@ def reserve_reading_room(branch: Branch, start: Visit, hours: RoomHours = 1) -> 
         "does {card_number} owe anything? Tell me the fines due and the number of overdue items.",
         "get the outstanding fines on {card_number} and how many of its loans are overdue",
         "how much does {card_number} owe the library, and how many books are late on it?",
-        "pull up {card_number}: fines owed and overdue items",
+        "pull up {card_number}: fines owed and overdue items.",
     ),
 )
 def get_patron_fines(card_number: Card) -> tuple[float, int]:
@@ -1177,7 +1177,7 @@ def pay_library_fines(payment_method: FinePayment) -> float:
     asks=(
         "reactivate my library card and tell me the card number and when it now expires",
         "turn my library card back on; what's the card number, and until when is it valid?",
-        "My library card was switched off. Reactivate it and tell me the card number and the new expiry date.",
+        "my library card was switched off. Reactivate it and tell me the card number and the new expiry date.",
         "renew my library card for another year and give me its number and expiry date",
         "get my library card working again; what's its number and new expiry date?",
         "reactivate my card at the library, and tell me the number and the date it runs out",
