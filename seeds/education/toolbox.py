@@ -439,6 +439,10 @@ def normalise_course_code(text: CourseText) -> CourseCode:
         "quick one about {course_code}: what's it called, who's teaching, how many credits, and what's the timetable?",
         "before I decide on {course_code}, I need its full title, the instructor, the credit weight and the meeting days and times.",
         "which days and times does {course_code} meet, who's the instructor, what's the full title and how many credits does it count for?",
+        "what's the name of {course_code}, who's the lecturer, how many credits do I get for it and what's the weekly schedule?",
+        "I'm putting together my timetable. For {course_code}, what's the title, the instructor, the credit count and the class times?",
+        "describe {course_code} for me: title, teacher, credit value and meeting times.",
+        "find the title and credit value of {course_code}, who teaches it and its weekly meeting pattern",
     ),
     gives={
         "instructor": (
@@ -476,6 +480,9 @@ def get_course_details(course_code: CourseCode) -> tuple[CourseTitle, Instructor
         "find out what I have to complete before enrolling in {course_code}",
         "my adviser mentioned {course_code}. Does it have prerequisites, and if so, which?",
         "tell me the courses someone must pass to get into {course_code}",
+        "what do I need before I can take {course_code}?",
+        "which courses are prerequisites for {course_code}?",
+        "is there anything I have to pass before signing up for {course_code}? If so, what?",
     ),
 )
 def get_course_prerequisites(course_code: CourseCode) -> list[CourseCode]:
@@ -502,6 +509,8 @@ def get_course_prerequisites(course_code: CourseCode) -> list[CourseCode]:
         "which lecture room does {course_code} use? Give me the building and the room number.",
         "where do I go for {course_code}? Building and room, please.",
         "get me the location of the classes for {course_code}, with the room number and the building",
+        "which building and which room is {course_code} taught in?",
+        "I'm new on campus. Where does {course_code} meet? Building and room number, please.",
     ),
     gives={
         "building": (
@@ -537,6 +546,9 @@ def get_course_location(course_code: CourseCode) -> tuple[Building, str]:
         "I need directions to {building}: street address and city, please.",
         "tell me the street address of {building}, including the city",
         "what street address and city should I put into my maps app for {building}?",
+        "give me the address of {building}, with the city",
+        "I'm meeting someone at {building}. What's the street address, and which city is that in?",
+        "where is {building} located? I need the street address and the city.",
     ),
     gives={
         "address": (
@@ -701,6 +713,10 @@ def get_course_textbook(course_code: CourseCode) -> tuple[Isbn, Title]:
         "check when {instructor} is next available for office hours from {date}, and which building they'll be in",
         "what's the earliest office-hours session with {instructor} on or after {date}, and where is it held?",
         "office hours with {instructor}, first session from {date} onwards: what time, and which building?",
+        "when can I next see {instructor} during office hours on or after {date}, and where should I go?",
+        "I need to talk to {instructor}. What's the first office-hours slot from {date} onwards, and in which building?",
+        "look up when {instructor} next has office hours, no earlier than {date}, and the building they're held in",
+        "what's the soonest I can get office-hours time with {instructor}, counting from {date}, and where?",
     ),
     gives={
         "office_hours_start": (
@@ -821,6 +837,10 @@ def get_student_transcript(student_id: StudentId) -> tuple[float, int, list[Cour
         "I'm checking on {student_id}. What final mark and letter did they earn in {course_code}?",
         "which letter grade did {student_id} end up with in {course_code}, and what was the exact percentage?",
         "get me the final score of {student_id} for {course_code} along with the letter grade",
+        "what was the result of {student_id} in {course_code}, in percent and as a letter?",
+        "I'm reviewing grades. For {student_id} in {course_code}, what's the final percentage and the letter?",
+        "check the mark and letter grade on record for {student_id} in {course_code}",
+        "tell me how {student_id} scored in {course_code}: percentage and letter grade.",
     ),
     gives={
         "percentage": (
@@ -930,13 +950,17 @@ def get_largest_scholarship(country: Nationality) -> tuple[str, Award, AwardCurr
     asks=(
         "enrol me in {course_code} this term and tell me the registration number and the date of my first class",
         "sign me up for {course_code}; what's my registration number and when is the first class?",
-        "I want to take {course_code} this term. Register me, and tell me the registration number and the date of my first class.",
-        "register me for {course_code} and let me know my registration number and when my first class is",
+        "I want to take {course_code} this term. Register me, and tell me the confirmation number and the day of my first lecture.",
+        "register me for {course_code} and let me know my enrolment reference and when my first class is",
         "put me on the roster for {course_code}. What's the registration number, and what day is my first session?",
         "add {course_code} to my schedule this term and tell me the registration ID and the first class date",
-        "I'd like a place in {course_code}. Enrol me and tell me the registration number and the first class date.",
+        "I'd like a place in {course_code}. Enrol me and give me the reference number and the date the course starts for me.",
         "I've decided on {course_code}. Sign me up, and what's my registration number and when do I have my first class?",
-        "get me enrolled in {course_code}, and give me the registration number and the day classes start for me",
+        "get me enrolled in {course_code}, and give me the registration code and the day classes start for me",
+        "can you squeeze me into {course_code} this term? I'll need the registration number and the date I first have to show up.",
+        "book my seat in {course_code} and tell me when the first meeting is and what my registration number is",
+        "I'm ready to commit to {course_code}. Enrol me. Which registration number do I get, and on what date is my first class?",
+        "enrol me in {course_code}. I need the registration number for my records and the date of the first session.",
     ),
     gives={
         "first_class": (
