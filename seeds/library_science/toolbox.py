@@ -520,6 +520,9 @@ def get_book_details(isbn: Isbn) -> tuple[Title, Author, PubYear, Publisher]:
         "tell me which library branch has {title} and under which shelf mark",
         "track down {title} for me: which branch, which shelf?",
         "I'm heading out to pick up {title}. Which branch should I go to, and what's the shelf mark?",
+        "which shelf is {title} on, and at which branch?",
+        "find {title} for me: the branch that has it and its shelf mark",
+        "I need {title} today. Which branch has it, and where is it on the shelves?",
     ),
     gives={
         "branch": (
@@ -527,12 +530,17 @@ def get_book_details(isbn: Isbn) -> tuple[Title, Author, PubYear, Publisher]:
             "the branch where {title} is shelved",
             "the library branch that has {title}",
             "the branch where I'd find {title}",
+            "the branch that stocks {title}",
+            "the library that has {title} on its shelves",
+            "the branch where copies of {title} are kept",
         ),
         "shelf_mark": (
             "the shelf where {title} is kept",
             "the shelf of {title}",
             "the shelf holding {title}",
             "the shelf {title} sits on",
+            "the shelf location of {title}",
+            "the spot where {title} is shelved",
         ),
     },
 )
@@ -759,6 +767,11 @@ def list_books_by_author(author: Author) -> list[Isbn]:
         "find the opening and closing times of {branch} for {date}",
         "what time do the doors open at {branch} on {date}, and when do they close?",
         "I want to study at {branch} on {date}. When does it open, and how late does it stay open?",
+        "what are the opening times of {branch} on {date}?",
+        "until what time is {branch} open on {date}, and when do the doors open?",
+        "I'm dropping by {branch} on {date}. When does it open, and what time does it shut?",
+        "tell me the hours {branch} keeps on {date}",
+        "how early does {branch} open on {date}, and what's the closing time?",
     ),
     gives={
         "opens_at": (
@@ -766,6 +779,7 @@ def list_books_by_author(author: Author) -> list[Isbn]:
             "the opening time of {branch} on {date}",
             "the moment {branch} opens its doors on {date}",
             "the hour {branch} opens on {date}",
+            "the start of opening hours at {branch} on {date}",
         ),
     },
     # A day found for one branch (a hold's pickup day) is a visit to that branch.
@@ -801,6 +815,9 @@ def get_branch_hours(branch: Branch, date: VisitDay) -> tuple[Visit, str]:
         "tell me the street address and city for {branch}",
         "I need to send something to {branch}. What's the street address, and which city?",
         "how do I find {branch}? I want the street address and the city.",
+        "what's the address of {branch}, including the city?",
+        "give me the street address and the city of {branch}",
+        "I'm heading to {branch}. Which street address should I go to, and in which city?",
     ),
     gives={
         "address": (
@@ -1069,6 +1086,11 @@ def request_interlibrary_loan(isbn: Isbn, partner_city: PartnerCity, pickup_bran
         "hold a reading room for me at {branch} as of {start}[, {hours} hour(s) long], with the room name and reservation number",
         "book a room to read in at {branch} from {start}[ for {hours} hour(s)]. Which room is it, and what's my reservation number?",
         "reserve study space at {branch} from {start}[ for {hours} hour(s)] and let me know the room and the confirmation number",
+        "I want a study room at {branch} from {start}[ for {hours} hour(s)]. Can you book one and give me the room and the booking reference?",
+        "grab me a quiet room at {branch} from {start}[ for {hours} hour(s)]; which room, and what's the confirmation code?",
+        "set aside a room to study in at {branch} from {start}[ for {hours} hour(s)] and send me the room name and the booking number",
+        "could I have a reading room at {branch} from {start}[ for {hours} hour(s)]? Which one do I get, and under what reservation number?",
+        "reserve me somewhere quiet to work at {branch}, starting from {start}[, for {hours} hour(s)], and tell me the room and the booking reference",
     ),
     # A room is booked from a time the branch itself is open (its own opening time that day).
     sense=(around("start", before=0, after=60), together("branch", "start")),
