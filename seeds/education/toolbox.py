@@ -729,7 +729,7 @@ def get_course_textbook(course_code: CourseCode) -> tuple[Isbn, Title]:
             "the building where {instructor} holds office hours from {date} onwards",
             "the building of the first office hours {instructor} holds on or after {date}",
             "the building where I can meet {instructor} in office hours on or after {date}",
-            "the office-hours building of {instructor} from {date} onwards",
+            "the building where {instructor} sees students on or after {date}",
         ),
     },
     # Office hours after the first class of a course are those of its own instructor.
