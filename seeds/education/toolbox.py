@@ -352,8 +352,17 @@ def _campus_elsewhere(args: dict) -> bool:
 # --- catalogue ---------------------------------------------------------------------------
 
 @toolbox.tool(
-    asks=('search the course catalogue for "{query}"', 'which courses in the catalogue match "{query}"?',
-          'I want to take something on "{query}". Which courses does the catalogue list?'),
+    asks=(
+        'search the course catalogue for "{query}"[ and show me at most {max_results}]',
+        'which courses in the catalogue match "{query}"?',
+        'I want to take something on "{query}". Which courses does the catalogue list?',
+        'find courses about "{query}"[, no more than {max_results},] and give me their codes',
+        'are there any courses on "{query}"? List their codes[, up to {max_results}].',
+        'what does the university offer for "{query}"?',
+        'look for "{query}" in the course list and tell me the codes[ of the first {max_results}]',
+        "I'm interested in \"{query}\". Which courses could I sign up for?",
+        'pull up the courses that mention "{query}"[, at most {max_results} of them]',
+    ),
     tags=("search",),
 )
 def search_courses(query: CourseQuery, max_results: int = 5) -> list[CourseCode]:
@@ -376,9 +385,25 @@ def search_courses(query: CourseQuery, max_results: int = 5) -> list[CourseCode]
 
 
 @toolbox.tool(
-    asks=('what is the catalogue code of the course written "{text}"?', 'work out which catalogue course "{text}" means',
-          'My timetable just says "{text}". Which course code is that?'),
-    gives={"course_code": "{text}"},  # people name the course as they write it; resolving it is the agent's part
+    asks=(
+        'what is the catalogue code of the course written "{text}"?',
+        'work out which catalogue course "{text}" means',
+        'my timetable just says "{text}". Which course code is that?',
+        'turn "{text}" into a proper course code',
+        "what's the official code for \"{text}\"?",
+        'a friend wrote "{text}" on a sticky note. Which course is that, as a catalogue code?',
+        'give me the standard catalogue code for "{text}"',
+        'how does the catalogue write "{text}"?',
+        'find the course code that "{text}" stands for',
+    ),
+    gives={
+        "course_code": (
+            "{text}",
+            "the course {text}",
+            "the course listed as {text}",
+            "the course I wrote down as {text}",
+        ),
+    },  # people name the course as they write it; resolving it is the agent's part
     tags=("canonicalise",),
 )
 def normalise_course_code(text: CourseText) -> CourseCode:
@@ -404,10 +429,29 @@ def normalise_course_code(text: CourseText) -> CourseCode:
 
 
 @toolbox.tool(
-    asks=("look up the title, instructor, credits and meeting times of {course_code}",
-          "who teaches {course_code}, what is it called, how many credits is it worth and when does it meet?",
-          "I'm thinking about {course_code}. What's its title, who teaches it, how many credits does it carry and when are the classes?"),
-    gives={"instructor": ("the instructor of {course_code}", "whoever teaches {course_code}")},
+    asks=(
+        "look up the title, instructor, credits and meeting times of {course_code}",
+        "who teaches {course_code}, what is it called, how many credits is it worth and when does it meet?",
+        "I'm thinking about {course_code}. What's its title, who teaches it, how many credits does it carry and when are the classes?",
+        "pull up the catalogue entry for {course_code}: title, instructor, credit value and weekly schedule.",
+        "tell me about {course_code}: its name, who teaches it, its credits and its class times",
+        "give me the basics on {course_code} (full title, lecturer, credits and when it meets)",
+        "quick one about {course_code}: what's it called, who's teaching, how many credits, and what's the timetable?",
+        "before I decide on {course_code}, I need its full title, the instructor, the credit weight and the meeting days and times.",
+        "which days and times does {course_code} meet, who's the instructor, what's the full title and how many credits does it count for?",
+        "what's the name of {course_code}, who's the lecturer, how many credits do I get for it and what's the weekly schedule?",
+        "I'm putting together my timetable. For {course_code}, what's the title, the instructor, the credit count and the class times?",
+        "describe {course_code} for me: title, teacher, credit value and meeting times.",
+        "find the title and credit value of {course_code}, who teaches it and its weekly meeting pattern",
+    ),
+    gives={
+        "instructor": (
+            "the instructor of {course_code}",
+            "the person teaching {course_code}",
+            "the lecturer for {course_code}",
+            "the professor who teaches {course_code}",
+        ),
+    },
 )
 def get_course_details(course_code: CourseCode) -> tuple[CourseTitle, Instructor, int, str]:
     """Get a course's title, instructor, credit value and weekly meeting times.
@@ -426,8 +470,20 @@ def get_course_details(course_code: CourseCode) -> tuple[CourseTitle, Instructor
 
 
 @toolbox.tool(
-    asks=("list the prerequisites of {course_code}", "which courses do I need to pass before taking {course_code}?",
-          "I'd like to sign up for {course_code} at some point. What has to be passed first?"),
+    asks=(
+        "list the prerequisites of {course_code}",
+        "which courses do I need to pass before taking {course_code}?",
+        "I'd like to sign up for {course_code} at some point. What has to be passed first?",
+        "what are the prereqs for {course_code}?",
+        "check which courses are required before {course_code}",
+        "can I go straight into {course_code}, or are there courses I must pass first? Which ones?",
+        "find out what I have to complete before enrolling in {course_code}",
+        "my adviser mentioned {course_code}. Does it have prerequisites, and if so, which?",
+        "tell me the courses someone must pass to get into {course_code}",
+        "what do I need before I can take {course_code}?",
+        "which courses are prerequisites for {course_code}?",
+        "is there anything I have to pass before signing up for {course_code}? If so, what?",
+    ),
 )
 def get_course_prerequisites(course_code: CourseCode) -> list[CourseCode]:
     """List the courses that must be passed before taking a course.
@@ -443,9 +499,27 @@ def get_course_prerequisites(course_code: CourseCode) -> list[CourseCode]:
 
 
 @toolbox.tool(
-    asks=("find the building and room where {course_code} meets", "where are the classes of {course_code} held?",
-          "I've never been to {course_code} before. Which building and room does it meet in?"),
-    gives={"building": ("the building where {course_code} meets", "the building {course_code} is taught in")},
+    asks=(
+        "find the building and room where {course_code} meets",
+        "where are the classes of {course_code} held? I need the building and the room.",
+        "I've never been to {course_code} before. Which building and room does it meet in?",
+        "what room is {course_code} in, and in which building?",
+        "look up the classroom for {course_code}, building included.",
+        "tell me where {course_code} is taught: building and room number.",
+        "which lecture room does {course_code} use? Give me the building and the room number.",
+        "where do I go for {course_code}? Building and room, please.",
+        "get me the location of the classes for {course_code}, with the room number and the building",
+        "which building and which room is {course_code} taught in?",
+        "I'm new on campus. Where does {course_code} meet? Building and room number, please.",
+    ),
+    gives={
+        "building": (
+            "the building where {course_code} meets",
+            "the building {course_code} is taught in",
+            "the building that hosts {course_code}",
+            "the building where {course_code} is taught",
+        ),
+    },
 )
 def get_course_location(course_code: CourseCode) -> tuple[Building, str]:
     """Find the building and room where a course's classes meet.
@@ -462,10 +536,34 @@ def get_course_location(course_code: CourseCode) -> tuple[Building, str]:
 
 
 @toolbox.tool(
-    asks=("find the street address of {building}", "what's the address of {building}, and in which city is it?",
-          "I have to get to {building}. What's its street address and which campus city is it in?"),
-    gives={"address": ("the street address of {building}", "the address of {building}"),
-           "city": ("the city {building} is in", "the campus city of {building}")},
+    asks=(
+        "find the street address of {building} and the city it's in",
+        "what's the address of {building}, and in which city is it?",
+        "I have to get to {building}. What's its street address and which campus city is it in?",
+        "where exactly is {building}? Give me the street address and the city.",
+        "look up the address and city of {building}",
+        "in which city is {building}, and what's its street address?",
+        "I need directions to {building}: street address and city, please.",
+        "tell me the street address of {building}, including the city",
+        "what street address and city should I put into my maps app for {building}?",
+        "give me the address of {building}, with the city",
+        "I'm meeting someone at {building}. What's the street address, and which city is that in?",
+        "where is {building} located? I need the street address and the city.",
+    ),
+    gives={
+        "address": (
+            "the street address of {building}",
+            "the address of {building}",
+            "the postal address of {building}",
+            "the full address of {building}",
+        ),
+        "city": (
+            "the city of {building}",
+            "the campus city of {building}",
+            "the city housing {building}",
+            "the city that is home to {building}",
+        ),
+    },
 )
 def get_building_address(building: Building) -> tuple[Address, City]:
     """Get the street address and city of a university building.
@@ -483,11 +581,25 @@ def get_building_address(building: Building) -> tuple[Address, City]:
 
 
 @toolbox.tool(
-    asks=("find the university campus nearest to {city}, with its main building and distance",
-          "which of the university's campuses is closest to {city}, and how far away is it?",
-          "I live in {city}. Which campus is nearest, what's its main building and how many km away is it?"),
-    gives={"main_building": ("the main building of the campus nearest to {city}",
-                             "the main building of the closest campus to {city}")},
+    asks=(
+        "find the university campus nearest to {city}, with its main building and distance",
+        "which of the university's campuses is closest to {city}, what's its main building, and how far away is it?",
+        "I'm commuting from {city}. Which campus is nearest, what's its main building and how many km away is it?",
+        "what's the closest campus to {city}? Tell me its main building and the distance.",
+        "look up the nearest campus to {city}, its main building and how many kilometres away it is",
+        "how far is the nearest campus from {city}, which one is it, and what's its main building?",
+        "I'm moving to {city} next year. Which campus would be closest, which building is its main one, and how far is it?",
+        "work out which campus is within easiest reach of {city}, plus its main building and the distance in km",
+        "nearest campus to {city}: which one, what main building, and how far?",
+    ),
+    gives={
+        "main_building": (
+            "the main building of the campus nearest to {city}",
+            "the main building of the closest campus to {city}",
+            "the principal building of the campus nearest {city}",
+            "the main hall of the campus within easiest reach of {city}",
+        ),
+    },
     sense=(sensible("a campus city is its own nearest campus", ("city",), _campus_elsewhere),),
 )
 def get_nearest_campus(city: HomeCity) -> tuple[str, Building, float]:
@@ -507,12 +619,31 @@ def get_nearest_campus(city: HomeCity) -> tuple[str, Building, float]:
 
 
 @toolbox.tool(
-    asks=("find when and where the final exam of {course_code} takes place, and how long it lasts",
-          "when is the final exam of {course_code}, in which building, and how long is it?",
-          "I'm planning my exam weeks. When and where is the final of {course_code}, and how many minutes does it last?"),
-    gives={"exam_start": ("the start of the final exam of {course_code}", "the time the final exam of {course_code} begins"),
-           "exam_building": ("the building where the final exam of {course_code} is held",
-                             "the exam hall building of {course_code}")},
+    asks=(
+        "find when and where the final exam of {course_code} takes place, and how long it lasts",
+        "when is the final exam of {course_code}, in which building, and how long is it?",
+        "I'm planning my exam weeks. When and where is the final of {course_code}, and how many minutes does it last?",
+        "what time is the final for {course_code}, where is it, and how long does it run?",
+        "look up the final exam for {course_code}: date and time, building and length.",
+        "I need to know when and where I sit the final in {course_code}, and how long it takes.",
+        "check the exam timetable for {course_code}: when does the final start, in which building, and for how many minutes?",
+        "when's the final for {course_code}, where's it held, and what's the duration?",
+        "find out the date, time, place and length of the final exam in {course_code}",
+    ),
+    gives={
+        "exam_start": (
+            "the start of the final exam of {course_code}",
+            "the time the final exam of {course_code} begins",
+            "the moment the final for {course_code} starts",
+            "the scheduled start of the exam in {course_code}",
+        ),
+        "exam_building": (
+            "the building where the final exam of {course_code} is held",
+            "the exam venue for {course_code}",
+            "the building hosting the final for {course_code}",
+            "the building I sit the exam for {course_code} in",
+        ),
+    },
 )
 def get_exam_schedule(course_code: CourseCode) -> tuple[Moment, Building, int]:
     """Get the date, time, place and length of a course's final exam this term.
@@ -530,10 +661,31 @@ def get_exam_schedule(course_code: CourseCode) -> tuple[Moment, Building, int]:
 
 
 @toolbox.tool(
-    asks=("find the required textbook for {course_code}, with its ISBN", "which textbook does {course_code} use? Give me the title and ISBN.",
-          "what book is set for {course_code}? I need the title and the ISBN."),
-    gives={"isbn": ("the ISBN of the textbook for {course_code}", "the required textbook of {course_code}"),
-           "title": ("the title of the textbook for {course_code}", "the textbook set for {course_code}")},
+    asks=(
+        "find the required textbook for {course_code}, with its title and ISBN",
+        "which textbook does {course_code} use? Give me the title and ISBN.",
+        "what book is set for {course_code}? I need the title and the ISBN.",
+        "what's the set text for {course_code}, and what's its ISBN?",
+        "look up the title and ISBN of the book assigned for {course_code}",
+        "I'm buying books for {course_code}. Which textbook do I need, and what's the ISBN?",
+        "tell me the title and ISBN of the book assigned in {course_code}",
+        "get the textbook on the reading list of {course_code}: its title and its ISBN number",
+        "does {course_code} have a required textbook? What's it called and what's its ISBN?",
+    ),
+    gives={
+        "isbn": (
+            "the textbook for {course_code}",
+            "the required textbook of {course_code}",
+            "the book set for {course_code}",
+            "the assigned book for {course_code}",
+        ),
+        "title": (
+            "the textbook set for {course_code}",
+            "the required book for {course_code}",
+            "the textbook assigned in {course_code}",
+            "the set text of {course_code}",
+        ),
+    },
 )
 def get_course_textbook(course_code: CourseCode) -> tuple[Isbn, Title]:
     """Get the ISBN and title of a course's required textbook.
@@ -551,11 +703,35 @@ def get_course_textbook(course_code: CourseCode) -> tuple[Isbn, Title]:
 
 
 @toolbox.tool(
-    asks=("find the first office hours {instructor} holds on or after {date}, and where",
-          "when and where can I catch {instructor} in office hours, from {date} on?",
-          "I have questions for {instructor}. When are their next office hours on or after {date}, and in which building?"),
-    gives={"office_hours_start": ("the start of the first office hours {instructor} holds on or after {date}",),
-           "office_building": ("the building where {instructor} holds office hours from {date} on",)},
+    asks=(
+        "find the first office hours {instructor} holds on or after {date}, and where",
+        "when and where can I catch {instructor} in office hours, starting from {date}?",
+        "I have questions for {instructor}. When are their next office hours on or after {date}, and in which building?",
+        "when does {instructor} next hold office hours, starting from {date}, and in what building?",
+        "look up the next office-hours slot of {instructor} on or after {date}, with the building",
+        "I'd like to drop by and see {instructor} on {date} or later. When's the earliest office hour, and where?",
+        "check when {instructor} is next available for office hours from {date}, and which building they'll be in",
+        "what's the earliest office-hours session with {instructor} on or after {date}, and where is it held?",
+        "office hours with {instructor}, first session from {date} onwards: what time, and which building?",
+        "when can I next see {instructor} during office hours on or after {date}, and where should I go?",
+        "I need to talk to {instructor}. What's the first office-hours slot from {date} onwards, and in which building?",
+        "look up when {instructor} next has office hours, no earlier than {date}, and the building they're held in",
+        "what's the soonest I can get office-hours time with {instructor}, counting from {date}, and where?",
+    ),
+    gives={
+        "office_hours_start": (
+            "the start of the first office hours {instructor} holds on or after {date}",
+            "the next office-hours time of {instructor} from {date} onwards",
+            "the beginning of the next office hour of {instructor} on or after {date}",
+            "the first office-hours slot {instructor} offers from {date} onwards",
+        ),
+        "office_building": (
+            "the building where {instructor} holds office hours from {date} onwards",
+            "the building of the first office hours {instructor} holds on or after {date}",
+            "the building where I can meet {instructor} in office hours on or after {date}",
+            "the building where {instructor} sees students on or after {date}",
+        ),
+    },
     # Office hours after the first class of a course are those of its own instructor.
     sense=(around("date", before=0, after=60), together("instructor", "date")),
 )
@@ -584,9 +760,25 @@ def get_instructor_office_hours(instructor: Instructor, date: Day) -> tuple[Mome
 # --- student records ---------------------------------------------------------------------
 
 @toolbox.tool(
-    asks=("look up the student ID of {student_name}", "what is the student number of {student_name}?",
-          "find {student_name} in the student directory and give me their ID"),
-    gives={"student_id": ("{student_name}", "the student {student_name}")},  # a record stands for its student
+    asks=(
+        "look up the student ID of {student_name}",
+        "what is the student number of {student_name}?",
+        "find {student_name} in the student directory and give me their ID",
+        "I need the student ID for {student_name}.",
+        "get me the ID number the university has on file for {student_name}",
+        "which student ID belongs to {student_name}?",
+        "search the directory for {student_name} and tell me the ID",
+        "do we have a student ID for {student_name}? What is it?",
+        "tell me the university ID of the student called {student_name}",
+    ),
+    gives={
+        "student_id": (
+            "{student_name}",
+            "the student {student_name}",
+            "the student named {student_name}",
+            "the student called {student_name}",
+        ),
+    },  # a record stands for its student
 )
 def find_student_id(student_name: StudentName) -> StudentId:
     """Look up a student's ID by their full name in the student directory.
@@ -604,9 +796,17 @@ def find_student_id(student_name: StudentName) -> StudentId:
 
 
 @toolbox.tool(
-    asks=("get the transcript of {student_id}: GPA, credits earned and passed courses",
-          "what is the GPA of {student_id}, how many credits have they earned, and which courses have they passed?",
-          "I'm advising {student_id}. Pull up their grade point average, earned credits and the courses they passed."),
+    asks=(
+        "get the transcript of {student_id}: GPA, credits earned and passed courses.",
+        "what is the GPA of {student_id}, how many credits have they earned, and which courses have they passed?",
+        "I'm advising {student_id}. Pull up their grade point average, earned credits and the courses they passed.",
+        "how is {student_id} doing overall? I need the GPA, the credits so far and the list of passed courses.",
+        "look up the academic record of {student_id}, with the GPA, total credits earned and every course passed",
+        "show me the transcript for {student_id}: grade point average, credit count and completed courses",
+        "which courses has {student_id} passed, how many credits does that make, and what's the GPA?",
+        "summarise the record of {student_id}: GPA, earned credits and passed courses.",
+        "before my progress meeting with {student_id}, I want their GPA, the credits they have and the courses they've passed.",
+    ),
 )
 def get_student_transcript(student_id: StudentId) -> tuple[float, int, list[CourseCode]]:
     """Get a student's grade point average, earned credits and passed courses.
@@ -627,10 +827,29 @@ def get_student_transcript(student_id: StudentId) -> tuple[float, int, list[Cour
 
 
 @toolbox.tool(
-    asks=("find the final mark and letter grade of {student_id} in {course_code}",
-          "what did {student_id} get in {course_code}? I need the percentage and the letter grade.",
-          "how did {student_id} do in {course_code}: which mark and which letter grade?"),
-    gives={"percentage": ("the final mark of {student_id} in {course_code}", "the mark {student_id} got in {course_code}")},
+    asks=(
+        "find the final mark and letter grade of {student_id} in {course_code}",
+        "what did {student_id} get in {course_code}? I need the percentage and the letter grade.",
+        "how did {student_id} do in {course_code}? Tell me the mark and the letter grade.",
+        "look up the grade {student_id} received for {course_code}, both the percentage and the letter",
+        "what percentage and letter grade does {student_id} have in {course_code}?",
+        "pull up the result of {student_id} in {course_code}, as a percentage and as a letter grade",
+        "I'm checking on {student_id}. What final mark and letter did they earn in {course_code}?",
+        "which letter grade did {student_id} end up with in {course_code}, and what was the exact percentage?",
+        "get me the final score of {student_id} for {course_code} along with the letter grade",
+        "what was the result of {student_id} in {course_code}, in percent and as a letter?",
+        "I'm reviewing grades. For {student_id} in {course_code}, what's the final percentage and the letter?",
+        "check the mark and letter grade on record for {student_id} in {course_code}",
+        "tell me how {student_id} scored in {course_code}: percentage and letter grade.",
+    ),
+    gives={
+        "percentage": (
+            "the final mark of {student_id} in {course_code}",
+            "the percentage earned by {student_id} in {course_code}",
+            "the final score of {student_id} for {course_code}",
+            "the mark achieved by {student_id} in {course_code}",
+        ),
+    },
 )
 def get_course_grade(student_id: StudentId, course_code: CourseCode) -> tuple[Percentage, LetterGrade]:
     """Get a student's final mark and letter grade in a course they have taken.
@@ -652,9 +871,17 @@ def get_course_grade(student_id: StudentId, course_code: CourseCode) -> tuple[Pe
 
 
 @toolbox.tool(
-    asks=("which letter grade and how many grade points does {percentage} earn?",
-          "convert {percentage} to a letter grade and grade points on the university scale",
-          "what does {percentage} come to on the letter-grade scale, and how many grade points is that?"),
+    asks=(
+        "which letter grade and how many grade points does {percentage} earn?",
+        "convert {percentage} to a letter grade and grade points on the university scale",
+        "what does {percentage} come to on the letter-grade scale, and how many grade points is that?",
+        "what letter is {percentage}, and what's it worth in grade points?",
+        "translate {percentage} into a letter grade and its grade-point value",
+        "look up the letter grade and grade points for {percentage}",
+        "on the university's grading scale, where does {percentage} land? Letter grade and grade points, please.",
+        "tell me the letter and the grade points that {percentage} corresponds to",
+        "what grade points and what letter go with {percentage}?",
+    ),
     sense=(within("percentage", 0, 100),),
     tags=("arithmetic",),  # the standard US scale: a careful person can look it up, so it is never withheld
 )
@@ -673,12 +900,31 @@ def convert_percentage_to_letter(percentage: Percentage) -> tuple[LetterGrade, f
 
 
 @toolbox.tool(
-    asks=("find the largest scholarship open to students from {country}: its name, amount and deadline",
-          "which is the biggest scholarship for students from {country}, how much is it worth and when is the deadline?",
-          "I'm applying from {country}. What's the largest scholarship I could get, for how much, and by when must I apply?"),
-    gives={"amount, currency_code": ("the award of the largest scholarship for students from {country}",
-                                     "the largest scholarship amount for students from {country}"),
-           "deadline": ("the application deadline of the largest scholarship for students from {country}",)},
+    asks=(
+        "find the largest scholarship open to students from {country}: its name, amount and deadline.",
+        "which is the biggest scholarship for students from {country}, how much is it worth and when is the deadline?",
+        "I'm applying from {country}. What's the largest scholarship I could get, for how much, and by when must I apply?",
+        "look up the top scholarship for applicants from {country}, with its value and application deadline",
+        "what's the most generous award for students from {country}? Name, amount and closing date, please.",
+        "check which scholarship for nationals of {country} pays the most, how much it pays, and when applications close",
+        "I'm a citizen of {country}. Which scholarship gives the most money, how much is it, and what's the deadline?",
+        "tell me the name, award amount and deadline of the largest scholarship for students from {country}",
+        "what's the biggest scholarship someone from {country} can apply for, what does it pay, and when is it due?",
+    ),
+    gives={
+        "amount, currency_code": (
+            "the award of the largest scholarship for students from {country}",
+            "the largest scholarship amount for students from {country}",
+            "the prize money of the biggest scholarship for applicants from {country}",
+            "the sum paid by the top scholarship for students from {country}",
+        ),
+        "deadline": (
+            "the application deadline of the largest scholarship for students from {country}",
+            "the closing date of the biggest scholarship for applicants from {country}",
+            "the deadline to apply for the top scholarship for students from {country}",
+            "the last day to apply for the largest scholarship open to students from {country}",
+        ),
+    },
 )
 def get_largest_scholarship(country: Nationality) -> tuple[str, Award, AwardCurrency, Deadline]:
     """Find the largest scholarship for students from a country, with its amount and deadline.
@@ -701,10 +947,29 @@ def get_largest_scholarship(country: Nationality) -> tuple[str, Award, AwardCurr
 # --- the signed-in student's registration and tuition ----------------------------------------
 
 @toolbox.tool(
-    asks=("enrol me in {course_code} this term and tell me the registration number and my first class",
-          "sign me up for {course_code}; what's my registration number and when is the first class?",
-          "I want to take {course_code} this term. Register me, and tell me the registration number and the date of my first class."),
-    gives={"first_class": ("the day of my first class in {course_code}", "the date of my first class in {course_code}")},
+    asks=(
+        "enrol me in {course_code} this term and tell me the registration number and the date of my first class",
+        "sign me up for {course_code}; what's my registration number and when is the first class?",
+        "I want to take {course_code} this term. Register me, and tell me the confirmation number and the day of my first lecture.",
+        "register me for {course_code} and let me know my enrolment reference and when my first class is",
+        "put me on the roster for {course_code}. What's the registration number, and what day is my first session?",
+        "add {course_code} to my schedule this term and tell me the registration ID and the first class date",
+        "I'd like a place in {course_code}. Enrol me and give me the reference number and the date the course starts for me.",
+        "I've decided on {course_code}. Sign me up, and what's my registration number and when do I have my first class?",
+        "get me enrolled in {course_code}, and give me the registration code and the day classes start for me",
+        "can you squeeze me into {course_code} this term? I'll need the registration number and the date I first have to show up.",
+        "book my seat in {course_code} and tell me when the first meeting is and what my registration number is",
+        "I'm ready to commit to {course_code}. Enrol me. Which registration number do I get, and on what date is my first class?",
+        "enrol me in {course_code}. I need the registration number for my records and the date of the first session.",
+    ),
+    gives={
+        "first_class": (
+            "the day of my first class in {course_code}",
+            "the date of my first class in {course_code}",
+            "the day my classes in {course_code} begin",
+            "the day I start {course_code}",
+        ),
+    },
     requires=("tuition_paid",),
     tags=("state_change",),
 )
@@ -741,9 +1006,17 @@ def enrol_in_course(course_code: CourseCode) -> tuple[str, Day]:
 
 
 @toolbox.tool(
-    asks=("drop {registration_id} and tell me which course it was and how many credits I have left",
-          "please withdraw me from {registration_id}. Which course was that, and what's my credit load now?",
-          "cancel my {registration_id}; which course did I drop, and how many registered credits remain?"),
+    asks=(
+        "drop {registration_id} and tell me which course it was and how many credits I have left",
+        "please withdraw me from {registration_id}. Which course was that, and what's my credit load now?",
+        "cancel my {registration_id}; which course did I drop, and how many registered credits remain?",
+        "withdraw me from the course under {registration_id} and tell me what course that was and my remaining credits",
+        "I no longer want {registration_id}. Drop it, and tell me the course and my new credit total.",
+        "remove {registration_id} from my schedule, and say which course it was and how many credits I'm left with",
+        "drop {registration_id} for me. Which course did that free me from, and where does my credit total stand?",
+        "get rid of {registration_id} and tell me the course code and how many credits I still have this term",
+        "unenrol me from {registration_id}: which course was it, and what's my credit count afterwards?",
+    ),
     tags=("state_change",),
 )
 def drop_course(registration_id: Registration) -> tuple[str, int]:
@@ -765,9 +1038,17 @@ def drop_course(registration_id: Registration) -> tuple[str, int]:
 
 
 @toolbox.tool(
-    asks=("list the courses I am registered for this term, with registration numbers and my total credits",
-          "what am I enrolled in this term? Give me the courses, their registration numbers and my credit total.",
-          "which courses am I taking this term, under which registration numbers, and how many credits is that?"),
+    asks=(
+        "list the courses I am registered for this term, with registration numbers and my total credits",
+        "what am I enrolled in this term? Give me the courses, their registration numbers and my credit total.",
+        "which courses am I taking this term, under which registration numbers, and how many credits is that?",
+        "show me my current registrations, with course codes, registration numbers and total credits",
+        "what's on my schedule this term? I need each course, its registration number and my total credits.",
+        "how many credits am I taking this term, in which courses, and under which registration numbers?",
+        "pull up my enrolments for this term: courses, registration numbers and the credit total.",
+        "remind me what I signed up for this term, with the registration numbers and how many credits it adds up to",
+        "I've lost track of my registrations. Which courses am I in, what are the registration numbers, and what's my credit load?",
+    ),
 )
 def list_my_enrolments() -> tuple[list[CourseCode], list[Registration], int]:
     """List the signed-in student's course registrations this term.
@@ -783,8 +1064,17 @@ def list_my_enrolments() -> tuple[list[CourseCode], list[Registration], int]:
 
 
 @toolbox.tool(
-    asks=("pay my outstanding tuition with the card on file", "settle this term's tuition with my card on file and give me the receipt",
-          "I still owe tuition. Charge it to the card on file and tell me the amount and receipt number."),
+    asks=(
+        "pay my outstanding tuition with the card on file and tell me the amount and the receipt number",
+        "settle this term's tuition with my card on file and give me the amount and the receipt",
+        "I still owe tuition. Charge it to the card on file and tell me the amount and receipt number.",
+        "charge my tuition balance to the card on file; how much was it, and what's the receipt number?",
+        "clear what I owe in tuition using my saved card, and tell me the amount paid and the receipt number",
+        "how much tuition do I owe? Pay it with my card on file and give me the receipt number.",
+        "use the card on my account to pay this term's tuition, and give me the total charged and the receipt ID",
+        "pay off my tuition with the saved card. What was charged, and what's the receipt number?",
+        "please take care of my unpaid tuition with the card on file; I need the amount and the receipt number.",
+    ),
     requires=("payment_card_on_file",),
     tags=("state_change", "fix_only"),  # tuition is paid up unless a scenario says otherwise
 )
@@ -806,9 +1096,17 @@ def pay_tuition() -> tuple[float, str]:
 
 
 @toolbox.tool(
-    asks=("add a {card_brand} card to my student account for payments",
-          "put my {card_brand} card on my student account; which card is on file then?",
-          "I want to pay university fees with my {card_brand}. Add it to my account and confirm the card on file."),
+    asks=(
+        "add a {card_brand} card to my student account for payments and tell me which card is on file",
+        "put my {card_brand} card on my student account; which card is on file then?",
+        "I want to pay university fees with my {card_brand}. Add it to my account and confirm the card on file.",
+        "save my {card_brand} to my student account and show me the card now on file",
+        "link a {card_brand} card to my university account. Which card does it show on file afterwards?",
+        "register my {card_brand} as the payment card on my account and tell me how the card on file reads",
+        "swap the payment card on my student account for my {card_brand}; what's the card on file now?",
+        "set up my {card_brand} for tuition payments and confirm which card is saved",
+        "my student account needs a card. Add my {card_brand} and tell me the card now on file.",
+    ),
     tags=("state_change",),
 )
 def add_payment_card(card_brand: Literal["Visa", "Mastercard", "American Express"]) -> str:

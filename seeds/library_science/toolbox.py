@@ -391,9 +391,17 @@ def _partner_elsewhere(args: dict) -> bool:
 # --- catalogue, ISBNs and location ----------------------------------------------------------
 
 @toolbox.tool(
-    asks=("search the library catalogue for {query}", "which books in the catalogue match {query}? Give me their ISBNs.",
-          "look up {query} in the library catalogue and list the ISBNs it finds[, at most {max_results}]",
-          "I'm looking for books on {query}. What does the catalogue have?"),
+    asks=(
+        "search the library catalogue for {query} and give me the ISBNs[, at most {max_results}]",
+        "which books in the catalogue match {query}? Give me their ISBNs.",
+        "look up {query} in the library catalogue and list the ISBNs it finds[, at most {max_results}]",
+        "I'm looking for books on {query}. What does the catalogue have? ISBNs, please.",
+        "find books matching {query}[, up to {max_results},] and list their ISBNs",
+        "what has the library got for {query}? I just need the ISBNs[, no more than {max_results}].",
+        "run a catalogue search for {query} and tell me the ISBNs of the hits",
+        "does the library hold anything for {query}? List the ISBNs[ of up to {max_results} books].",
+        "give me the ISBNs of the catalogue matches for {query}[, {max_results} at most]",
+    ),
     tags=("search",),
 )
 def search_library_catalogue(query: Query, max_results: int = 5) -> list[Isbn]:
@@ -419,9 +427,26 @@ def search_library_catalogue(query: Query, max_results: int = 5) -> list[Isbn]:
 
 
 @toolbox.tool(
-    asks=("what's the title of {isbn}, and is a copy on the shelf?", "scan {isbn} and tell me its title and whether it's available",
-          "I've got {isbn} on my reading list. What is it called, and can I find a copy on the shelf right now?"),
-    gives={"title": "{isbn}", "availability": "whether {isbn} is on the shelf"},
+    asks=(
+        "what's the title of {isbn}, and is a copy on the shelf?",
+        "scan {isbn} and tell me its title and whether it's available",
+        "I've got {isbn} on my reading list. What is it called, and can I find a copy on the shelf right now?",
+        "look up {isbn}: what's its title, and is it on the shelf or out on loan?",
+        "is {isbn} available right now, and what's the book called?",
+        "check whether {isbn} is in or checked out, and give me its title",
+        "tell me the name of {isbn} and whether there's a copy I could take today",
+        "what's the title of {isbn}? And is there a copy on the shelves, or are they all out?",
+        "run {isbn} through the scanner for its title and availability",
+    ),
+    gives={
+        "title": ("{isbn}",),
+        "availability": (
+            "whether {isbn} is on the shelf",
+            "whether a copy of {isbn} is available",
+            "whether {isbn} is in or out on loan",
+            "whether {isbn} can be borrowed right now",
+        ),
+    },
 )
 def scan_isbn(isbn: Isbn) -> tuple[Title, Availability]:
     """Scan a book's ISBN to get its title and whether a copy is on the shelf.
@@ -439,12 +464,34 @@ def scan_isbn(isbn: Isbn) -> tuple[Title, Availability]:
 
 
 @toolbox.tool(
-    asks=("what's the title of {isbn}, who wrote it, when was it published and by whom?",
-          "look up the title, author, publication year and publisher of {isbn}",
-          "I need to cite {isbn}. Give me its title, author, year and publisher."),
+    asks=(
+        "what's the title of {isbn}, who wrote it, when was it published and by whom?",
+        "look up the title, author, publication year and publisher of {isbn}",
+        "I need to cite {isbn}. Give me its title, author, year and publisher.",
+        "pull up the catalogue record of {isbn}: title, author, year and publisher.",
+        "who is the author of {isbn}, what's it called, which publisher put it out and in what year?",
+        "find the bibliographic details of {isbn} (title, author, year of publication and publisher)",
+        "give me the full record for {isbn}: title, author, publisher and year.",
+        "get me the author, title, publisher and publication year for {isbn}",
+        "I picked up {isbn}. Who wrote it, what's the full title, who published it and when?",
+    ),
     # A book's title, author and year travel together into a reference: all from one book.
-    gives={"title": "{isbn}", "author": ("the author of {isbn}", "the person who wrote {isbn}"),
-           "publisher": "the publisher of {isbn}", "title, author, year": "{isbn}"},
+    gives={
+        "title": ("{isbn}",),
+        "author": (
+            "the author of {isbn}",
+            "the person who wrote {isbn}",
+            "the writer of {isbn}",
+            "the author behind {isbn}",
+        ),
+        "publisher": (
+            "the publisher of {isbn}",
+            "the publishing house behind {isbn}",
+            "the press that put out {isbn}",
+            "the publisher listed for {isbn}",
+        ),
+        "title, author, year": ("{isbn}",),
+    },
 )
 def get_book_details(isbn: Isbn) -> tuple[Title, Author, PubYear, Publisher]:
     """Get the title, author, publication year and publisher of a book.
@@ -463,10 +510,39 @@ def get_book_details(isbn: Isbn) -> tuple[Title, Author, PubYear, Publisher]:
 
 
 @toolbox.tool(
-    asks=("where is {title} kept? Give me the branch and the shelf mark.", "find the branch and shelf where {title} is kept",
-          "I want to fetch {title} from the shelf myself. Which branch has it, and on which shelf?"),
-    gives={"branch": ("the branch that holds {title}", "the branch where {title} is shelved"),
-           "shelf_mark": ("the shelf where {title} is kept", "the shelf of {title}")},
+    asks=(
+        "where is {title} kept? Give me the branch and the shelf mark.",
+        "find the branch and shelf where {title} is kept",
+        "I want to fetch {title} from the shelf myself. Which branch has it, and on which shelf?",
+        "which branch holds {title}, and what's the shelf mark?",
+        "look up the location of {title}: branch and shelf mark.",
+        "where would I find {title}? Tell me the branch and the shelf.",
+        "tell me which library branch has {title} and under which shelf mark",
+        "track down {title} for me: which branch, which shelf?",
+        "I'm heading out to pick up {title}. Which branch should I go to, and what's the shelf mark?",
+        "which shelf is {title} on, and at which branch?",
+        "find {title} for me: the branch that has it and its shelf mark",
+        "I need {title} today. Which branch has it, and where is it on the shelves?",
+    ),
+    gives={
+        "branch": (
+            "the branch that holds {title}",
+            "the branch where {title} is shelved",
+            "the library branch that has {title}",
+            "the branch where I'd find {title}",
+            "the branch that stocks {title}",
+            "the library that has {title} on its shelves",
+            "the branch where copies of {title} are kept",
+        ),
+        "shelf_mark": (
+            "the shelf where {title} is kept",
+            "the shelf of {title}",
+            "the shelf holding {title}",
+            "the shelf {title} sits on",
+            "the shelf location of {title}",
+            "the spot where {title} is shelved",
+        ),
+    },
 )
 def locate_book(title: Title) -> tuple[Branch, ShelfMark]:
     """Locate the physical copies of a book: the branch that holds it and its shelf mark.
@@ -489,9 +565,17 @@ def locate_book(title: Title) -> tuple[Branch, ShelfMark]:
 
 
 @toolbox.tool(
-    asks=("start the augmented-reality guide to {shelf_mark}, telling it {availability}, and tell me what it says and how long the walk takes",
-          "launch the AR shelf guide for {shelf_mark} and let it know {availability}. What are the directions, and how many minutes will the walk take?",
-          "I want the augmented-reality walk to {shelf_mark}. Start it, letting it know {availability}, and give me the directions and the walking time."),
+    asks=(
+        "start the augmented-reality guide to {shelf_mark}, telling it {availability}, and tell me what it says and how long the walk takes",
+        "launch the AR shelf guide for {shelf_mark} and let it know {availability}. What are the directions, and how many minutes will the walk take?",
+        "I want the augmented-reality walk to {shelf_mark}. Start it, letting it know {availability}, and give me the directions and the walking time.",
+        "open the AR guide to {shelf_mark}, let it know {availability}, and read me its instructions and the walking time",
+        "guide me to {shelf_mark} in augmented reality, letting the guide know {availability}. What does it tell me, and how many minutes is the walk?",
+        "can the AR guide walk me to {shelf_mark}? Let it know {availability}, and tell me its directions and the walking time.",
+        "fire up the augmented-reality shelf finder for {shelf_mark}, telling it {availability}, and share its spoken directions and the expected minutes",
+        "I'm in the library and can't find {shelf_mark}. Start the augmented-reality guide, tell it {availability}, and let me know the directions and how long it'll take.",
+        "run the AR wayfinding to {shelf_mark}, letting it know {availability}, and give me its instructions and the estimated walking time",
+    ),
     # The guide leads to the shelf when a copy is there and to the holds desk when it is not:
     # both values are about the same book.
     sense=(together("shelf_mark", "availability"),),
@@ -521,10 +605,26 @@ def launch_ar_shelf_guide(shelf_mark: ShelfMark, availability: Availability) -> 
 
 
 @toolbox.tool(
-    asks=("convert {isbn_text} to its 13-digit and 10-digit forms", "what are the ISBN-13 and the ISBN-10 of {isbn_text}?",
-          "My reading list gives {isbn_text}. What is that as a 13-digit ISBN, and as a 10-digit one?"),
+    asks=(
+        "convert {isbn_text} to its 13-digit and 10-digit forms",
+        "what are the ISBN-13 and the ISBN-10 of {isbn_text}?",
+        "my reading list gives {isbn_text}. What is that as a 13-digit ISBN, and as a 10-digit one?",
+        "normalise {isbn_text}: give me both the ISBN-13 and the ISBN-10, digits only.",
+        "I have {isbn_text} from an old citation. What are its 10- and 13-digit versions?",
+        "rewrite {isbn_text} as a plain 13-digit ISBN and as a 10-digit one",
+        "which ISBN-13 and ISBN-10 correspond to {isbn_text}?",
+        "turn {isbn_text} into clean ISBN-13 and ISBN-10 numbers",
+        "the back cover says {isbn_text}. What would that be in 13-digit form, and in 10-digit form?",
+    ),
     # Naming the book by the ISBN as printed is the user's part; normalising it is the agent's.
-    gives={"isbn13": "the book with {isbn_text}"},
+    gives={
+        "isbn13": (
+            "the book with {isbn_text}",
+            "the book listed under {isbn_text}",
+            "the edition with {isbn_text}",
+            "the book printed with {isbn_text}",
+        ),
+    },
     tags=("canonicalise",),
 )
 def convert_isbn(isbn_text: IsbnText) -> tuple[Isbn, Isbn10]:
@@ -550,9 +650,17 @@ def convert_isbn(isbn_text: IsbnText) -> tuple[Isbn, Isbn10]:
 
 
 @toolbox.tool(
-    asks=("format an APA reference for {book}[, published by {publisher}]",
-          "how do I cite {book}[, published by {publisher},] in APA style?",
-          "I'm writing my bibliography. Give me the APA-style reference for {book}[, published by {publisher}]."),
+    asks=(
+        "format an APA reference for {book}[, published by {publisher}]",
+        "how do I cite {book}[, published by {publisher},] in APA style?",
+        "I'm writing my bibliography. Give me the APA-style reference for {book}[, published by {publisher}].",
+        "write the APA citation for {book}[, published by {publisher}]",
+        "what does {book}[, published by {publisher},] look like as an APA reference?",
+        "turn {book}[, from {publisher},] into an APA-style bibliography entry",
+        "my professor wants APA. How should {book}[, published by {publisher},] appear in my reference list?",
+        "I need an APA reference-list entry for {book}[, published by {publisher}].",
+        "cite {book}[, published by {publisher},] for me in APA format",
+    ),
     groups={"book": "{title} by {author} ({year})"},
     # Title, author, year and publisher of one reference all describe the same book.
     sense=(together("title", "author", "year", "publisher"),),
@@ -589,8 +697,17 @@ def format_apa_citation(title: Title, author: Author, year: PubYear, publisher: 
 # --- authors -----------------------------------------------------------------------------
 
 @toolbox.tool(
-    asks=("where and when was {author} born?", "look up the birthplace and birth year of {author}",
-          "I'm writing a short note on {author}. Which city and country were they born in, and in which year?"),
+    asks=(
+        "in which city and country was {author} born, and in what year?",
+        "look up the birthplace and birth year of {author}",
+        "I'm writing a short note on {author}. Which city and country were they born in, and in which year?",
+        "find out where {author} was born (city and country) and the year of birth",
+        "what year was {author} born, and in which city and country?",
+        "pull up the profile of {author}: birth city, country and year.",
+        "tell me the city, country and year of birth of {author}",
+        "I'd love to know more about {author}. Which city and country were they born in, and when?",
+        "get the birth details of {author}: city, country and year.",
+    ),
 )
 def get_author_profile(author: Author) -> tuple[BirthCity, BirthCountry, int]:
     """Get an author's place and year of birth.
@@ -610,8 +727,17 @@ def get_author_profile(author: Author) -> tuple[BirthCity, BirthCountry, int]:
 
 
 @toolbox.tool(
-    asks=("which books by {author} does the library have?", "list the catalogue's books by {author}, newest first",
-          "I enjoyed a book by {author}. What else of theirs is in the catalogue? Give me the ISBNs, newest first."),
+    asks=(
+        "which books by {author} does the library have? Give me the ISBNs, newest first.",
+        "list the catalogue's books by {author}, newest first, with their ISBNs",
+        "I enjoyed a book by {author}. What else of theirs is in the catalogue? Give me the ISBNs, newest first.",
+        "find everything by {author} that the library holds, and list the ISBNs from newest to oldest",
+        "what does the library have by {author}? ISBNs, latest first, please.",
+        "look up the works of {author} in the catalogue and give me their ISBNs, most recent first",
+        "show me the ISBNs of all the books by {author} in the collection, sorted newest first",
+        "has the library got anything written by {author}? List the ISBNs, newest first.",
+        "I'm working through everything by {author}. Which of their books can I borrow here? ISBNs, newest first, please.",
+    ),
 )
 def list_books_by_author(author: Author) -> list[Isbn]:
     """List the books in the catalogue written by an author.
@@ -631,9 +757,31 @@ def list_books_by_author(author: Author) -> list[Isbn]:
 # --- branches ------------------------------------------------------------------------------
 
 @toolbox.tool(
-    asks=("when does {branch} open and close on {date}?", "check the opening hours of {branch} on {date}",
-          "I'm planning to go to {branch} on {date}. What time does it open, and when does it close?"),
-    gives={"opens_at": ("the time {branch} opens on {date}", "the opening time of {branch} on {date}")},
+    asks=(
+        "when does {branch} open and close on {date}?",
+        "check the opening hours of {branch} on {date}",
+        "I'm planning to go to {branch} on {date}. What time does it open, and when does it close?",
+        "what are the hours at {branch} on {date}?",
+        "look up when {branch} opens and closes on {date}",
+        "how long is {branch} open on {date}? Tell me the opening and closing times.",
+        "find the opening and closing times of {branch} for {date}",
+        "what time do the doors open at {branch} on {date}, and when do they close?",
+        "I want to study at {branch} on {date}. When does it open, and how late does it stay open?",
+        "what are the opening times of {branch} on {date}?",
+        "until what time is {branch} open on {date}, and when do the doors open?",
+        "I'm dropping by {branch} on {date}. When does it open, and what time does it shut?",
+        "tell me the hours {branch} keeps on {date}",
+        "how early does {branch} open on {date}, and what's the closing time?",
+    ),
+    gives={
+        "opens_at": (
+            "the time {branch} opens on {date}",
+            "the opening time of {branch} on {date}",
+            "the moment {branch} opens its doors on {date}",
+            "the hour {branch} opens on {date}",
+            "the start of opening hours at {branch} on {date}",
+        ),
+    },
     # A day found for one branch (a hold's pickup day) is a visit to that branch.
     sense=(around("date", before=0, after=60), together("branch", "date")),
 )
@@ -657,9 +805,28 @@ def get_branch_hours(branch: Branch, date: VisitDay) -> tuple[Visit, str]:
 
 
 @toolbox.tool(
-    asks=("what's the street address of {branch}, and which city is it in?", "find the address and city of {branch}",
-          "I've never been to {branch}. Where exactly is it? Give me the street address and the city."),
-    gives={"address": ("the street address of {branch}", "the address of {branch}")},
+    asks=(
+        "what's the street address of {branch}, and which city is it in?",
+        "find the address and city of {branch}",
+        "I've never been to {branch}. Where exactly is it? Give me the street address and the city.",
+        "look up where {branch} is: street address and city.",
+        "in which city is {branch}, and what's its street address?",
+        "get me the full address of {branch}, city included",
+        "tell me the street address and city for {branch}",
+        "I need to send something to {branch}. What's the street address, and which city?",
+        "how do I find {branch}? I want the street address and the city.",
+        "what's the address of {branch}, including the city?",
+        "give me the street address and the city of {branch}",
+        "I'm heading to {branch}. Which street address should I go to, and in which city?",
+    ),
+    gives={
+        "address": (
+            "the street address of {branch}",
+            "the address of {branch}",
+            "the postal address of {branch}",
+            "the mailing address of {branch}",
+        ),
+    },
 )
 def get_branch_address(branch: Branch) -> tuple[Address, BranchCity]:
     """Get the street address and city of a library branch.
@@ -678,11 +845,26 @@ def get_branch_address(branch: Branch) -> tuple[Address, BranchCity]:
 # --- loans, holds and requests ------------------------------------------------------------
 
 @toolbox.tool(
-    asks=("check out {isbn} on my library card and tell me the loan number and due date",
-          "borrow {isbn} for me; what's the loan number, and when is it due back?",
-          "I'd like to take {isbn} home. Check it out on my card and tell me the loan number and the due date."),
+    asks=(
+        "check out {isbn} on my library card and tell me the loan number and due date",
+        "borrow {isbn} for me; what's the loan number, and when is it due back?",
+        "I'd like to take {isbn} home. Check it out on my card and tell me the loan number and the due date.",
+        "lend me {isbn}, and give me the loan number and the return date",
+        "issue {isbn} to my card. What's the loan number and the due date?",
+        "put {isbn} on my card as a loan and tell me the loan ID and when I have to bring it back",
+        "can I borrow {isbn}? Please check it out and tell me the loan number and due date.",
+        "sign {isbn} out to me and tell me the loan number and the date it's due",
+        "I need {isbn} for the next few weeks. Check it out to me, and what's the loan number and due date?",
+    ),
     # A loan just made is not renewed or returned in the same breath: its number feeds nothing.
-    gives={"due_date": ("the day {isbn} is due back", "the due date of {isbn}")},
+    gives={
+        "due_date": (
+            "the day {isbn} is due back",
+            "the due date of {isbn}",
+            "the date I have to return {isbn}",
+            "the return date for {isbn}",
+        ),
+    },
     requires=("card_active",),
     tags=("state_change",),
 )
@@ -715,9 +897,17 @@ def _loan(w: LibraryWorld, loan_id: str) -> dict:
 
 
 @toolbox.tool(
-    asks=("return the book on {loan_id} and tell me whether I owe a late fee",
-          "check in the book I borrowed on {loan_id}; is there a late fee?",
-          "I'm bringing back the book from {loan_id}. Return it, and tell me what the late fee comes to."),
+    asks=(
+        "return the book on {loan_id} and tell me the late fee, if any",
+        "check in the book I borrowed on {loan_id}; what's the late fee, if there is one?",
+        "I'm bringing back the book from {loan_id}. Return it, and tell me what the late fee comes to.",
+        "return {loan_id} and let me know the late fee",
+        "close {loan_id} by returning the book; was there a late charge, and how much?",
+        "I've finished with the book on {loan_id}. Check it back in and tell me how much I owe for lateness.",
+        "mark {loan_id} as returned and tell me the late fee charged",
+        "please return {loan_id} now. What late fee does that cost me?",
+        "hand back the book on {loan_id} for me and report any late fee",
+    ),
     tags=("state_change",),
 )
 def return_book(loan_id: LoanId) -> float:
@@ -739,10 +929,25 @@ def return_book(loan_id: LoanId) -> float:
 
 
 @toolbox.tool(
-    asks=("renew {loan_id} for another three weeks and tell me the new due date",
-          "My {loan_id} is due soon. Can you renew it? When is it due back after that?",
-          "extend {loan_id} by three weeks; what's the new due date?"),
-    gives={"new_due_date": ("the new due date of {loan_id} once renewed", "the day {loan_id} is due after renewing it")},
+    asks=(
+        "renew {loan_id} for another three weeks and tell me the new due date",
+        "my {loan_id} is due soon. Can you renew it? When is it due back after that?",
+        "extend {loan_id} by three weeks; what's the new due date?",
+        "renew {loan_id} and give me the new return date",
+        "I need more time with the book on {loan_id}. Renew it and tell me when it's due now.",
+        "push back the due date on {loan_id}; what's the new date?",
+        "can {loan_id} be renewed? Renew it and let me know the new due date.",
+        "give me another three weeks on {loan_id}, and tell me the date it's due after renewal",
+        "renew {loan_id} and tell me by when I have to return it",
+    ),
+    gives={
+        "new_due_date": (
+            "the new due date of {loan_id} once renewed",
+            "the day {loan_id} is due after renewing it",
+            "the date {loan_id} is due once extended",
+            "the renewed due date of {loan_id}",
+        ),
+    },
     requires=("card_active",),
     tags=("state_change",),
 )
@@ -766,11 +971,25 @@ def renew_loan(loan_id: LoanDueSoon) -> VisitDay:
 
 
 @toolbox.tool(
-    asks=("place a hold on {isbn} for pickup at {pickup_branch}; where am I in the queue, and when will it be ready?",
-          "put {isbn} on hold for me at {pickup_branch} and tell me my place in the queue and the pickup date",
-          "I'd like to collect {isbn} at {pickup_branch}. Place a hold, and tell me my queue position and when it'll be ready."),
-    gives={"ready_date": ("the day my hold on {isbn} will be ready at {pickup_branch}",
-                          "the day {isbn} can be picked up at {pickup_branch}")},
+    asks=(
+        "place a hold on {isbn} for pickup at {pickup_branch}; where am I in the queue, and when will it be ready?",
+        "put {isbn} on hold for me at {pickup_branch} and tell me my place in the queue and the pickup date",
+        "I'd like to collect {isbn} at {pickup_branch}. Place a hold, and tell me my queue position and when it'll be ready.",
+        "reserve {isbn} for collection at {pickup_branch}, and tell me my queue position and the ready date",
+        "hold {isbn} for me at {pickup_branch}. What number am I in line, and when can I pick it up?",
+        "I want {isbn} waiting for me at {pickup_branch}. Put a hold on it and tell me my place in line and the pickup date.",
+        "can you put a hold on {isbn} with pickup at {pickup_branch}? I'd like to know my queue position and when it'll be ready.",
+        "request {isbn} for pickup at {pickup_branch} and tell me where I stand in the hold queue and the expected ready date",
+        "how long until I can collect {isbn} at {pickup_branch}, and what's my queue position? Place the hold, please.",
+    ),
+    gives={
+        "ready_date": (
+            "the day my hold on {isbn} will be ready at {pickup_branch}",
+            "the day {isbn} can be picked up at {pickup_branch}",
+            "the date {isbn} will be waiting for me at {pickup_branch}",
+            "the pickup date for {isbn} at {pickup_branch}",
+        ),
+    },
     requires=("card_active",),
     tags=("state_change",),
 )
@@ -803,11 +1022,25 @@ def place_hold(isbn: Isbn, pickup_branch: PickupBranch) -> tuple[int, VisitDay]:
 
 
 @toolbox.tool(
-    asks=("ask the partner library in {partner_city} to send {isbn} to {pickup_branch}; what's the request number, and when will it arrive?",
-          "request {isbn} through interlibrary loan from {partner_city}, for pickup at {pickup_branch}, and tell me the request number and arrival date",
-          "Every copy of {isbn} here is out. Borrow it from our partner library in {partner_city} so I can collect it at {pickup_branch}: what's the request number and the arrival date?"),
-    gives={"arrival_date": ("the day {isbn} arrives at {pickup_branch} from {partner_city}",
-                            "the day the copy of {isbn} from {partner_city} reaches {pickup_branch}")},
+    asks=(
+        "ask the partner library in {partner_city} to send {isbn} to {pickup_branch}; what's the request number, and when will it arrive?",
+        "request {isbn} through interlibrary loan from {partner_city}, for pickup at {pickup_branch}, and tell me the request number and arrival date",
+        "every copy of {isbn} here is out. Borrow it from our partner library in {partner_city} so I can collect it at {pickup_branch}: what's the request number and the arrival date?",
+        "order {isbn} from the partner library in {partner_city} for pickup at {pickup_branch}, with the request number and arrival date",
+        "get {isbn} sent over from {partner_city} to {pickup_branch} on interlibrary loan. What's the request number, and when will it arrive?",
+        "set up an interlibrary loan of {isbn} from {partner_city}, to collect at {pickup_branch}, and tell me the request number and when it gets in",
+        "can the library in {partner_city} lend us {isbn}? Request it for pickup at {pickup_branch} and give me the request number and arrival date.",
+        "I need {isbn}, and our copies are all out. Have the partner library in {partner_city} send it to {pickup_branch}, and tell me the request number and the arrival date.",
+        "file an interlibrary loan request for {isbn} from {partner_city}, delivered to {pickup_branch}, and give me the request number and the expected arrival date",
+    ),
+    gives={
+        "arrival_date": (
+            "the day {isbn} arrives at {pickup_branch} from {partner_city}",
+            "the day the copy of {isbn} from {partner_city} reaches {pickup_branch}",
+            "the arrival date of {isbn} at {pickup_branch} from {partner_city}",
+            "the date the interlibrary loan of {isbn} from {partner_city} gets to {pickup_branch}",
+        ),
+    },
     # The partner library is the far end of the loan: never in the pickup branch's own city
     # (distinct also lets it differ from the city that branch implies).
     sense=(distinct("partner_city", "pickup_branch"),
@@ -843,9 +1076,22 @@ def request_interlibrary_loan(isbn: Isbn, partner_city: PartnerCity, pickup_bran
 
 
 @toolbox.tool(
-    asks=("reserve a reading room at {branch} from {start}[ for {hours} hour(s)]; which room did I get, and what's the reservation number?",
-          "book me a reading room at {branch} starting {start}[ for {hours} hour(s)] and tell me the room and the reservation number",
-          "I need a quiet place to study at {branch} from {start}[ for {hours} hour(s)]. Reserve a reading room and tell me which one and the reservation number."),
+    asks=(
+        "reserve a reading room at {branch} from {start}[ for {hours} hour(s)]; which room did I get, and what's the reservation number?",
+        "book me a reading room at {branch} from {start}[ for {hours} hour(s)] and tell me the room and the reservation number",
+        "I need a quiet place to study at {branch} from {start}[ for {hours} hour(s)]. Reserve a reading room and tell me which one and the reservation number.",
+        "get me a study room at {branch} starting from {start}[ for {hours} hour(s)], and tell me which room and the booking number",
+        "is there a reading room free at {branch} from {start}[ for {hours} hour(s)]? Book it and give me the room name and the reservation number.",
+        "I'd like to work at {branch} from {start}[ for {hours} hour(s)]. Book me a reading room, and tell me which room and the reservation number.",
+        "hold a reading room for me at {branch} as of {start}[, {hours} hour(s) long], with the room name and reservation number",
+        "book a room to read in at {branch} from {start}[ for {hours} hour(s)]. Which room is it, and what's my reservation number?",
+        "reserve study space at {branch} from {start}[ for {hours} hour(s)] and let me know the room and the confirmation number",
+        "I want a study room at {branch} from {start}[ for {hours} hour(s)]. Can you book one and give me the room and the booking reference?",
+        "grab me a quiet room at {branch} from {start}[ for {hours} hour(s)]; which room, and what's the confirmation code?",
+        "set aside a room to study in at {branch} from {start}[ for {hours} hour(s)] and send me the room name and the booking number",
+        "could I have a reading room at {branch} from {start}[ for {hours} hour(s)]? Which one do I get, and under what reservation number?",
+        "reserve me somewhere quiet to work at {branch}, starting from {start}[, for {hours} hour(s)], and tell me the room and the booking reference",
+    ),
     # A room is booked from a time the branch itself is open (its own opening time that day).
     sense=(around("start", before=0, after=60), together("branch", "start")),
     requires=("card_active",),
@@ -890,9 +1136,17 @@ def reserve_reading_room(branch: Branch, start: Visit, hours: RoomHours = 1) -> 
 # --- card and fines ------------------------------------------------------------------------
 
 @toolbox.tool(
-    asks=("how much is owed in fines on {card_number}, and how many items on it are overdue?",
-          "check the fines and overdue items on {card_number}",
-          "I'm worried about {card_number}. What does it owe in fines, and how many books on it are overdue?"),
+    asks=(
+        "how much is owed in fines on {card_number}, and how many items on it are overdue?",
+        "check the fines and overdue items on {card_number}",
+        "I'm worried about {card_number}. What does it owe in fines, and how many books on it are overdue?",
+        "look up the fine balance and the overdue count for {card_number}",
+        "what's the fine total on {card_number}, and how many overdue items does it have?",
+        "does {card_number} owe anything? Tell me the fines due and the number of overdue items.",
+        "get the outstanding fines on {card_number} and how many of its loans are overdue",
+        "how much does {card_number} owe the library, and how many books are late on it?",
+        "pull up {card_number}: fines owed and overdue items.",
+    ),
 )
 def get_patron_fines(card_number: Card) -> tuple[float, int]:
     """Get the outstanding fines and overdue items of a library card.
@@ -913,8 +1167,17 @@ def get_patron_fines(card_number: Card) -> tuple[float, int]:
 
 
 @toolbox.tool(
-    asks=("pay my library fines {payment_method} and tell me how much that was", "settle what I owe the library, {payment_method}; how much did I pay?",
-          "I'd like to clear my library fines. Pay them {payment_method} and tell me the amount."),
+    asks=(
+        "pay my library fines {payment_method} and tell me how much that was",
+        "settle what I owe the library, {payment_method}; how much did I pay?",
+        "I'd like to clear my library fines. Pay them {payment_method} and tell me the amount.",
+        "pay off my overdue fines {payment_method}; what's the total?",
+        "clear my fines balance {payment_method} and let me know how much was paid",
+        "I want to pay my late fees {payment_method}. Take care of it and tell me the total.",
+        "how much do I owe in library fines? Pay all of it {payment_method}.",
+        "wipe out my library fines, paying {payment_method}, and tell me the amount",
+        "settle my library account {payment_method}; how much did it come to?",
+    ),
     tags=("state_change",),
 )
 def pay_library_fines(payment_method: FinePayment) -> float:
@@ -933,8 +1196,17 @@ def pay_library_fines(payment_method: FinePayment) -> float:
 
 
 @toolbox.tool(
-    asks=("reactivate my library card and tell me when it now expires", "turn my library card back on; until when is it valid?",
-          "My library card was switched off. Reactivate it and tell me the card number and the new expiry date."),
+    asks=(
+        "reactivate my library card and tell me the card number and when it now expires",
+        "turn my library card back on; what's the card number, and until when is it valid?",
+        "my library card was switched off. Reactivate it and tell me the card number and the new expiry date.",
+        "renew my library card for another year and give me its number and expiry date",
+        "get my library card working again; what's its number and new expiry date?",
+        "reactivate my card at the library, and tell me the number and the date it runs out",
+        "switch my library card back on and confirm the card number and the expiry date",
+        "I can't borrow because my card is inactive. Turn it back on and tell me the card number and expiry date.",
+        "unblock my library card. What's the number, and when does it expire now?",
+    ),
     requires=("fines_under_limit",),
     # The card is active in the world as it stands, so a reactivation only ever restores it.
     tags=("state_change", "fix_only"),
