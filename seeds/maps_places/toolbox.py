@@ -749,7 +749,7 @@ def pick_top_rated_place(place_ids: PlaceIds) -> tuple[PlaceId, float]:
     # the address is an answer: geocoding a place's own address is its location, one look-up away
     gives={"phone_number": ("the phone number of {place_id}", "the number for {place_id}",
                             "the contact number of {place_id}", "the listed phone number of {place_id}"),
-           "place_name": ("the name of {place_id}", "the listed name of {place_id}", "the name {place_id} goes by",
+           "place_name": ("the name of {place_id}", "the listed name of {place_id}", "the business name of {place_id}",
                           "the name on the listing for {place_id}")},
 )
 def get_place_details(place_id: PlaceId) -> tuple[PlaceName, str, Phone, float]:
@@ -881,10 +881,10 @@ def _trip(distance_km: float, mode: str) -> tuple[int, float]:
           "estimate the {mode} time from {start} to {end} and the length of the route",
           "I'm heading from {start} to {end}. What's the {mode} time, and how far is it along the route?",
           "roughly how long would the {mode} trip from {start} to {end} take, and how long is the route?",
-          "how long does it take {mode} from {start} to {end}, and how many kilometres is the route?",
+          "how long does the {mode} trip from {start} to {end} take, and how many kilometres is the route?",
           "give me a {mode} estimate from {start} to {end}: travel time and route length",
           "what's the travel time in {mode} mode from {start} to {end}, and the distance along the route?",
-          "I need to get from {start} to {end}. How long would it take {mode}, and how long is the route?",
+          "I need to get from {start} to {end}. How long would the {mode} trip take, and how long is the route?",
           "plan a {mode} route from {start} to {end} and tell me the time and the distance",
           "{mode} from {start} to {end}: how long does it take, and how long is the route?"),
     groups={"start": "{from_latitude}, {from_longitude}", "end": "{to_latitude}, {to_longitude}"},
@@ -1021,7 +1021,7 @@ def enable_location_sharing(precision: Literal["precise", "approximate"]) -> str
           "bookmark {place_id} as a favourite. What's on my favourites list now?",
           "remember {place_id} as one of my favourites and show me the list",
           "star {place_id} on my map and list all my saved places",
-          "I love {place_id}. Put it in my favourites and tell me what's saved there now.",
+          "I'd like to keep {place_id} for later. Put it in my favourites and tell me what's saved there now.",
           "add {place_id} to my saved places; which places are on the list after that?",
           "keep {place_id} in my favourites and show me everything I've saved",
           "can {place_id} go on my favourites list? Show me the full list too.",
