@@ -879,7 +879,7 @@ def _trip(distance_km: float, mode: str) -> tuple[int, float]:
 @toolbox.tool(
     asks=("how long is the {mode} trip from {start} to {end}, and how long is the route?",
           "estimate the {mode} time from {start} to {end} and the length of the route",
-          "I'm heading from {start} to {end}. What's the {mode} time, and how far is it along the route?",
+          "for a trip from {start} to {end}, what's the {mode} time, and how far is it along the route?",
           "roughly how long would the {mode} trip from {start} to {end} take, and how long is the route?",
           "how long does the {mode} trip from {start} to {end} take, and how many kilometres is the route?",
           "give me a {mode} estimate from {start} to {end}: travel time and route length",
