@@ -40,7 +40,8 @@ Address = Annotated[str, Kind("address")]
 Currency = Annotated[str, Kind("currency_code")]
 Traveller = Annotated[str, Kind("person_name", role="traveller")]  # a traveller, not a contact or a patient
 Email = Annotated[str, Kind("email")]
-Iata = Annotated[str, Kind("iata_code")]
+# The role names what a request calls a described airport later ("that airport", not "that iata").
+Iata = Annotated[str, Kind("iata_code", role="airport")]
 # The role names what a request calls a described flight later ("that flight", not "that flight number").
 FlightNumber = Annotated[str, Kind("flight_number", role="flight")]
 FlightNumbers = Annotated[list[str], Kind("flight_numbers")]
@@ -617,7 +618,7 @@ def lookup_airport_code(place: Annotated[str, Kind("airport_mention")]) -> tuple
           "what flight numbers do you have from {origin_city} to {destination_city} on {date}?"),
     gives={"flight_numbers, date": ("the flights from {origin_city} to {destination_city} on {date}",
                                     "the scheduled flights from {origin_city} to {destination_city} on {date}",
-                                    "every flight from {origin_city} to {destination_city} on {date}",
+                                    "all the flights from {origin_city} to {destination_city} on {date}",
                                     "the flights leaving {origin_city} for {destination_city} on {date}")},
     sense=(distinct("origin_city", "destination_city"), around("date", before=1, after=90)),
 )
@@ -649,7 +650,7 @@ def search_flights(origin_city: CityName, destination_city: CityName, date: Day)
           "I'm on a budget: which flight from {origin_airport} to {destination_airport} on {date} is cheapest, and at what fare[ in {currency}]?",
           "flying from {origin_airport} to {destination_airport} on {date}, which flight has the lowest fare, and how much is it[ in {currency}]?",
           "what's the lowest fare from {origin_airport} to {destination_airport} on {date}, and on which flight?",
-          "find me the cheapest way to fly from {origin_airport} to {destination_airport} on {date}: the flight and the fare[ in {currency}]",
+          "find me the cheapest flight from {origin_airport} to {destination_airport} on {date} and tell me the fare[ in {currency}]",
           "how much is the cheapest ticket from {origin_airport} to {destination_airport} on {date}[, in {currency}], and which flight is it?",
           "I need the best fare from {origin_airport} to {destination_airport} for {date}[, quoted in {currency}]. Which flight, and how much?",
           "compare fares from {origin_airport} to {destination_airport} on {date} and give me the cheapest flight and its price[ in {currency}]",
@@ -731,11 +732,11 @@ def choose_earliest_flight(flight_numbers: FlightNumbers, date: Departure) -> tu
 
 @toolbox.tool(
     asks=("when does {flight} depart and arrive, where does it land, and which airline flies it?",
-          "get the schedule of {flight}: departure, arrival, destination and airline",
+          "Get the schedule of {flight}: departure, arrival, destination and airline.",
           "I'm booked on {flight}. When do I leave and land, in which city, and with which airline?",
           "do you have the schedule of {flight}: departure, arrival, destination and airline?",
           "what time does {flight} leave and land, where is it going, and who operates it?",
-          "look up {flight}: departure and arrival times, destination city and airline",
+          "look up the departure and arrival times, destination city and airline of {flight}",
           "tell me when {flight} takes off and lands, which city it flies to, and the airline",
           "I'm tracking {flight} for a friend. When does it depart and arrive, which city is it headed to, and which airline runs it?",
           "who flies {flight}, to which city, and at what times does it depart and arrive?",
@@ -745,7 +746,7 @@ def choose_earliest_flight(flight_numbers: FlightNumbers, date: Departure) -> tu
            "arrival_time, destination_city": ("the time {flight} lands", "the arrival time of {flight}",
                                               "the landing time of {flight}", "the scheduled arrival of {flight}"),
            "destination_city": ("the city {flight} lands in", "the destination of {flight}",
-                                "the city {flight} flies to", "the destination city of {flight}")},
+                                "the arrival city of {flight}", "the destination city of {flight}")},
     groups={"flight": "{flight_number} on {date}"},
     sense=(around("date", before=7, after=90),),
 )
@@ -776,7 +777,7 @@ def get_flight_details(flight_number: FlightNumber, date: Departure) -> tuple[st
           "look up the live status of {flight}, including any delay and the gate",
           "I'm off to the airport for {flight}. What's its status, is it delayed, and which gate does it leave from?",
           "which gate does {flight} leave from, is it delayed, and what's its status?",
-          "give me an update on {flight}: status, minutes of delay and departure gate",
+          "Give me an update on {flight}: status, minutes of delay and departure gate.",
           "is {flight} running late? I need its status, any delay and the gate."),
     groups={"flight": "{flight_number} on {date}"},
     sense=(around("date", before=3, after=14),),  # a status is checked in the days around the flight
@@ -811,7 +812,7 @@ def get_flight_status(flight_number: FlightNumber, date: Departure) -> tuple[str
           "hotels in {city}[, {min_stars} stars or better], please."),
     gives={"hotel_ids": ("the hotels in {city}[ with at least {min_stars} stars]",
                          "the hotels listed in {city}[ with {min_stars} stars or more]",
-                         "every hotel in {city}[ rated {min_stars} stars or higher]",
+                         "all the hotels in {city}[ rated {min_stars} stars or higher]",
                          "the hotel options in {city}[ with {min_stars} stars or better]")},
     sense=(within("min_stars", 2, 5),),
 )
@@ -834,15 +835,15 @@ def search_hotels(city: CityName, min_stars: Annotated[int, Kind("star_rating")]
 
 @toolbox.tool(
     asks=("what are the name, address, star rating and billing currency of {hotel_id}?",
-          "get the details of {hotel_id}: name, address, stars and the currency it bills in",
+          "Get the details of {hotel_id}: name, address, stars and the currency it bills in.",
           "tell me what {hotel_id} is called, where it is, how many stars it has and which currency it charges in",
           "do you know the name, address, star rating and billing currency of {hotel_id}?",
-          "look up {hotel_id}: its name, street address, star rating and the currency it charges in",
+          "look up the name, street address, star rating and billing currency of {hotel_id}",
           "I've been offered {hotel_id}. What is it called, where is it, how many stars does it have, and what currency does it bill in?",
           "what's the name and address of {hotel_id}, how many stars does it have, and which currency will I pay in?",
           "pull up the profile of {hotel_id} with its name, address, stars and billing currency",
           "how many stars does {hotel_id} have? I'd also like its name, address and billing currency.",
-          "give me the basics on {hotel_id}: name, address, star rating and currency"),
+          "Give me the basics on {hotel_id}: name, address, star rating and currency."),
     gives={"address": ("the address of {hotel_id}", "the street address of {hotel_id}",
                        "the address listed for {hotel_id}", "the postal address of {hotel_id}")},
 )
@@ -1078,11 +1079,11 @@ def cancel_booking(booking_id: BookingId) -> tuple[str, float]:
           "get the traveller, start date and status of {booking_id}",
           "check {booking_id} for me: whose is it, what day does it start, and what's its status?",
           "whose is {booking_id}, when does it start, and is it still confirmed?",
-          "look up {booking_id}: who's travelling, the start date and the status",
+          "look up who's travelling on {booking_id}, when it starts and its status",
           "what's the status of {booking_id}, who is it for, and what day does it begin?",
           "I found {booking_id} in my email. Whose booking is it, when does it start, and is it still on?",
           "pull up {booking_id} and tell me the traveller, the start day and whether it's confirmed",
-          "remind me about {booking_id}: the name on it, its start date and its status",
+          "Remind me about {booking_id}: the name on it, its start date and its status.",
           "is {booking_id} still confirmed? Who is it for, and when does it start?"),
     # who a booking is for is an answer: the user's bookings are their own, and "put the person
     # booking BK-40211 is for on a flight" is a roundabout way to name them
@@ -1131,7 +1132,7 @@ def list_my_bookings(status: Literal["confirmed", "cancelled", "all"] = "confirm
 
 @toolbox.tool(
     asks=("set up my traveller profile as {full_name} with the email {email}",
-          "create a traveller profile for me: name {full_name}, email {email}",
+          "Create a traveller profile for me: name {full_name}, email {email}.",
           "my name is {full_name} and my email is {email}. Put that on my traveller profile, please.",
           "make me a traveller profile with the name {full_name} and the email {email}, and confirm the name on it",
           "register me as a traveller: {full_name}, {email}. What name is on the profile now?",
@@ -1161,12 +1162,12 @@ def create_traveller_profile(full_name: Traveller, email: Email) -> str:
 
 @toolbox.tool(
     asks=("save passport {passport_number}, issued by {nationality} and valid until {expiry_date}, to my traveller profile",
-          "add my passport to my travel profile: number {passport_number}, issued by {nationality}, expiring {expiry_date}",
+          "Add my passport to my travel profile: number {passport_number}, issued by {nationality}, expiring {expiry_date}.",
           "I got a new passport from {nationality}, number {passport_number}, valid until {expiry_date}. Save it to my profile.",
           "store my passport on my traveller profile (number {passport_number}, issued by {nationality}, expires {expiry_date}) and show me the masked number and nationality saved",
           "add passport {passport_number} from {nationality}, expiring {expiry_date}, to my profile and confirm what was saved",
           "My passport number is {passport_number}; it's from {nationality} and valid until {expiry_date}. Please keep it on file.",
-          "put my passport details on file: {passport_number}, issued by {nationality}, valid through {expiry_date}",
+          "put my passport {passport_number}, issued by {nationality} and valid through {expiry_date}, on file",
           "update my profile with my new passport (number {passport_number}, {nationality}, expiry {expiry_date}) and confirm the masked number",
           "save my passport from {nationality}, number {passport_number}, valid until {expiry_date}, and tell me how it appears on file"),
     requires=("traveller_profile",),
@@ -1240,7 +1241,7 @@ def get_visa_requirement(citizenship: Citizenship, destination: CountryName) -> 
           "is it safe to travel to {country} right now? Give me the advisory level, the advice and its date.",
           "any travel warnings for {country} right now? Give me the level, the advice and its date.",
           "at what level is the travel advisory for {country}, what does it advise, and when was it updated?",
-          "look up the government travel advice for {country}: level, summary and last update",
+          "look up the government travel advice for {country}, with its level, summary and last update",
           "I'm thinking of visiting {country}. What's the official advisory level, what does it say, and when was it last revised?",
           "pull the latest travel advisory for {country}, with its level, its advice and its update date",
           "has the travel advisory for {country} changed lately? Tell me the level, the advice and the date it was updated.",
