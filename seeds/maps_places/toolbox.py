@@ -580,7 +580,8 @@ def reverse_geocode(latitude: Lat, longitude: Lon) -> tuple[str, str]:
           "what's the nearest major city to {point}? I'd like the city, its country and the distance.",
           "closest major city to {point}: which one, which country, how far?"),
     gives={"city": ("the city nearest to {point}", "the closest city to {point}", "the nearest major city to {point}",
-                    "the big city closest to {point}"),
+                    "the big city closest to {point}",
+                    "the major city nearest to {point}"),
            "country": ("the country of the city nearest to {point}",
                        "the country of the closest major city to {point}",
                        "the country the city nearest to {point} is in",
@@ -650,7 +651,8 @@ def calculate_distance(from_latitude: Lat, from_longitude: Lon, to_latitude: Lat
           "what does the map list in the {category} category in {city}?",
           "all {category} listings in {city}, please."),
     gives={"place_ids": ("the {category} listings in {city}", "the places listed as {category} in {city}",
-                         "the {category} spots listed in {city}", "the places filed under {category} in {city}")},
+                         "the {category} spots listed in {city}", "the places filed under {category} in {city}",
+                         "the map's {category} listings for {city}")},
 )
 def list_places_in_city(city: CityName, category: Category) -> PlaceIds:
     """List the places of one category in a city.
@@ -681,7 +683,8 @@ def list_places_in_city(city: CityName, category: Category) -> PlaceIds:
           "closest {category} to {point}: which is it, and how many kilometres away?",
           "Looking for a {category} close to {point}. Which is nearest, and how far off is it?"),
     gives={"place_id": ("the {category} nearest to {point}", "the closest {category} to {point}",
-                        "the nearest {category} to {point}", "whichever {category} is closest to {point}")},
+                        "the nearest {category} to {point}", "whichever {category} is closest to {point}",
+                        "the {category} closest to {point}")},
     groups={"point": "{latitude}, {longitude}"},
 )
 def find_nearest_place(latitude: Lat, longitude: Lon, category: Category) -> tuple[PlaceId, float]:
@@ -964,10 +967,10 @@ def get_route_to_nearest(place_id: PlaceId, category: Category, mode: Mode) -> t
           "check where my phone is right now and give me the coordinates and city",
           "which city am I in right now, and what's my exact position?",
           "tell me my current latitude and longitude, and the city"),
-    gives={"latitude, longitude": ("my current location", "my current position", "my location right now",
-                                   "the place I'm at right now"),
+    gives={"latitude, longitude": ("my current location", "my current position", "my present location",
+                                   "the spot I'm at", "my phone's current position"),
            "city": ("the city I'm in", "the city I am in right now", "the city I'm currently in",
-                    "the city I'm in at the moment")},
+                    "the city I'm in at the moment", "my current city")},
     requires=("location_sharing",),
 )
 def get_my_location() -> tuple[Lat, Lon, CityName]:

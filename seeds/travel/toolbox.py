@@ -619,7 +619,8 @@ def lookup_airport_code(place: Annotated[str, Kind("airport_mention")]) -> tuple
     gives={"flight_numbers, date": ("the flights from {origin_city} to {destination_city} on {date}",
                                     "the scheduled flights from {origin_city} to {destination_city} on {date}",
                                     "all the flights from {origin_city} to {destination_city} on {date}",
-                                    "the flights leaving {origin_city} for {destination_city} on {date}")},
+                                    "the flights leaving {origin_city} for {destination_city} on {date}",
+                                    "the flights on {date} from {origin_city} to {destination_city}")},
     sense=(distinct("origin_city", "destination_city"), around("date", before=1, after=90)),
 )
 def search_flights(origin_city: CityName, destination_city: CityName, date: Day) -> tuple[FlightNumbers, Departure]:
@@ -658,7 +659,8 @@ def search_flights(origin_city: CityName, destination_city: CityName, date: Day)
     gives={"flight_number, date": ("the cheapest flight from {origin_airport} to {destination_airport} on {date}",
                                    "the lowest-fare flight from {origin_airport} to {destination_airport} on {date}",
                                    "the least expensive flight from {origin_airport} to {destination_airport} on {date}",
-                                   "the best-priced flight from {origin_airport} to {destination_airport} on {date}")},
+                                   "the best-priced flight from {origin_airport} to {destination_airport} on {date}",
+                                   "the flight with the lowest fare from {origin_airport} to {destination_airport} on {date}")},
     sense=(distinct("origin_airport", "destination_airport"),
            sensible("both airports serve one city", ("origin_airport", "destination_airport"), _two_cities),
            sensible("a currency nobody on this trip pays in", ("origin_airport", "destination_airport", "currency"),
