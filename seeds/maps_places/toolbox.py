@@ -354,8 +354,15 @@ def _dms(w: MapsWorld) -> list[str]:
     asks=('search the map for "{query}"[ and show me the top {max_results}]',
           'what places come up on the map for "{query}"?',
           'look up "{query}" on the map[, {max_results} results at most]. Which places match?',
-          'any idea what the map has for "{query}"?'),
-    gives={"place_ids": ('the places matching "{query}" on the map', 'the map results for "{query}"')},
+          'any idea what the map has for "{query}"?',
+          'run a map search for "{query}"[, capped at {max_results} results]',
+          'I\'m searching the map for "{query}". Which places turn up[, {max_results} at most]?',
+          'show me[ up to {max_results}] places matching "{query}"',
+          'which mapped places match "{query}"?',
+          'pull up the map results for "{query}"[, no more than {max_results}]',
+          '"{query}": what does a map search turn up[ (top {max_results})]?'),
+    gives={"place_ids": ('the places matching "{query}" on the map', 'the map results for "{query}"',
+                         'the places a map search for "{query}" turns up', 'the search hits for "{query}" on the map')},
     sense=(within("max_results", 1, 20),),
     tags=("search",),
 )
@@ -385,9 +392,18 @@ def search_places(query: Annotated[str, Kind("place_search_query")], max_results
     asks=('which place is "{name}" on the map, and where exactly is it?',
           'find "{name}" on the map and give me its place id and coordinates',
           'a friend recommended "{name}". Which mapped place is that, and at what coordinates?',
-          'do you know where "{name}" is? I need its place id and coordinates.'),
+          'do you know where "{name}" is? I need its place id and coordinates.',
+          'look up the place id, latitude and longitude of "{name}" on the map',
+          'what is the place id of "{name}", and what are its coordinates?',
+          'I keep hearing about "{name}". Where is it exactly, and what\'s its id on the map?',
+          'match "{name}" to a place on the map and tell me its id and coordinates',
+          'where on the map is "{name}"? Give me the id and the latitude and longitude.',
+          'pin down "{name}" for me with its map id and exact position'),
     # people name the place as they say it; resolving the mention is the agent's part
-    gives={"place_id": "{name}", "latitude, longitude": "{name}"},
+    gives={"place_id": ("{name}", "the place called {name}", 'the place known as "{name}"',
+                        'the spot people call "{name}"'),
+           "latitude, longitude": ("{name}", "the location of {name}", 'the spot where "{name}" is',
+                                   'the place called "{name}"')},
     tags=("canonicalise",),
 )
 def find_place_by_name(name: Annotated[str, Kind("place_mention")]) -> tuple[PlaceId, Lat, Lon]:
@@ -428,10 +444,19 @@ def _dms_decimal(coordinates: str) -> tuple[float, float]:
 
 
 @toolbox.tool(
-    asks=("convert {coordinates} to decimal degrees", "what are {coordinates} in decimal latitude and longitude?",
+    asks=("convert {coordinates} to decimal degrees",
+          "what are {coordinates} in decimal latitude and longitude?",
           "my GPS shows {coordinates}. Give me that as decimal latitude and longitude.",
-          "quick question: what's {coordinates} in decimal degrees?"),
-    gives={"latitude, longitude": "{coordinates}"},  # the position as the user wrote it
+          "quick question: what's {coordinates} in decimal degrees?",
+          "turn {coordinates} into a decimal latitude and longitude",
+          "I copied {coordinates} off an old paper map. How does that read in decimal degrees?",
+          "express the position {coordinates} as decimal latitude and longitude",
+          "what would {coordinates} be as plain decimal coordinates?",
+          "I need {coordinates} as decimal latitude and longitude for a GPS app.",
+          "rewrite the degrees-minutes-seconds reading {coordinates} in decimal form"),
+    # the position as the user wrote it
+    gives={"latitude, longitude": ("{coordinates}", "the point at {coordinates}", "the GPS position {coordinates}",
+                                   "the spot at {coordinates}")},
     tags=("canonicalise", "arithmetic"),
 )
 def convert_dms_coordinates(coordinates: Annotated[str, Kind("dms_coordinates")]) -> tuple[Lat, Lon]:
@@ -451,9 +476,17 @@ def convert_dms_coordinates(coordinates: Annotated[str, Kind("dms_coordinates")]
     asks=("what are the coordinates of {city}, and which country is it in?",
           "find the latitude and longitude of {city} and the country it belongs to",
           "where is {city} on the map? I need its coordinates and its country.",
-          "roughly where is {city}? Give me its coordinates and its country."),
-    gives={"latitude, longitude": ("the centre of {city}", "the middle of {city}"),
-           "country": "the country {city} is in"},
+          "roughly where is {city}? Give me its coordinates and its country.",
+          "geocode {city} and tell me which country it's in",
+          "in which country is {city}, and where is its centre on the map?",
+          "I'm writing a short piece about {city}. What country is it in, and what are its coordinates?",
+          "get me the map position of {city} and the country it's in",
+          "give me the latitude and longitude of the centre of {city}, and tell me its country",
+          "coordinates and country of {city}?"),
+    gives={"latitude, longitude": ("the centre of {city}", "the middle of {city}", "the heart of {city}",
+                                   "the central point of {city}"),
+           "country": ("the country {city} is in", "the country of {city}", "the country {city} belongs to",
+                       "the country where {city} lies")},
 )
 def geocode_city(city: CityName) -> tuple[Lat, Lon, CountryName]:
     """Get the coordinates of a city centre and the country it is in.
@@ -472,10 +505,20 @@ def geocode_city(city: CityName) -> tuple[Lat, Lon, CountryName]:
 
 
 @toolbox.tool(
-    asks=("find the coordinates of {address}", "what latitude and longitude does {address} have, and which city is it in?",
+    asks=("find the coordinates of {address} and the city it's in",
+          "what latitude and longitude does {address} have, and which city is it in?",
           "pin {address} on the map and tell me its coordinates and city",
-          "do you have coordinates for {address}? And which city is it in?"),
-    gives={"latitude, longitude": ("{address}", "the spot at {address}"), "city": "the city {address} is in"},
+          "do you have coordinates for {address}? And which city is it in?",
+          "geocode {address} for me, with its city",
+          "I'm meeting someone at {address}. Where is that exactly, in coordinates, and which city is it in?",
+          "where on the map is {address}? Latitude, longitude and city, please.",
+          "look up the exact position of {address} and the city it belongs to",
+          "in which city is {address}, and what are its coordinates?",
+          "convert {address} into map coordinates and name its city"),
+    gives={"latitude, longitude": ("{address}", "the spot at {address}", "the location of {address}",
+                                   "the map position of {address}"),
+           "city": ("the city {address} is in", "the city of {address}", "the city where {address} is",
+                    "the city {address} belongs to")},
 )
 def geocode_address(address: Address) -> tuple[Lat, Lon, CityName]:
     """Get the coordinates of a street address.
@@ -494,9 +537,16 @@ def geocode_address(address: Address) -> tuple[Lat, Lon, CityName]:
 
 
 @toolbox.tool(
-    asks=("what is the street address nearest to {point}?", "find the closest street address to {point} and its city",
+    asks=("what is the street address nearest to {point}, and in which city?",
+          "find the closest street address to {point} and its city",
           "which street address is closest to {point}, and in which city is it?",
-          "out of curiosity, what's the nearest street address to {point}?"),
+          "out of curiosity, what's the nearest street address to {point}, and which city is that?",
+          "reverse geocode {point} to the nearest street address and tell me its city",
+          "turn {point} into a street address and tell me the city",
+          "which address is nearest to {point}? Tell me the city as well.",
+          "I need a street address for {point}, plus the city, to give to a taxi driver.",
+          "look up the nearest address to {point} and the city it's in",
+          "what address and city correspond to {point}?"),
     # the address is an answer: geocoding it again only walks back to the point
     groups={"point": "{latitude}, {longitude}"},
     sense=(sensible("the point is already a known address or city centre", ("latitude", "longitude"), _not_known_point),),
@@ -519,12 +569,23 @@ def reverse_geocode(latitude: Lat, longitude: Lon) -> tuple[str, str]:
 
 
 @toolbox.tool(
-    asks=("which major city is closest to {point}, and how far away is it?",
+    asks=("which major city is closest to {point}, which country is it in, and how far away is it?",
           "find the nearest city to {point}, its country and the distance to it",
           "what's the closest big city to {point}? Tell me the country and how far it is.",
-          "near {point}, which big city is closest, in which country, and how far is it?"),
-    gives={"city": ("the city nearest to {point}", "the closest city to {point}"),
-           "country": "the country of the city nearest to {point}"},
+          "near {point}, which big city is closest, in which country, and how far is it?",
+          "how far is {point} from the nearest major city, and which city and country is that?",
+          "looking at {point} on the map: which major city is nearest, in what country, and at what distance?",
+          "tell me which big city lies nearest to {point}, in which country, and how many kilometres away",
+          "name the nearest major city to {point}, with its country and distance",
+          "what's the nearest major city to {point}? I'd like the city, its country and the distance.",
+          "closest major city to {point}: which one, which country, how far?"),
+    gives={"city": ("the city nearest to {point}", "the closest city to {point}", "the nearest major city to {point}",
+                    "the big city closest to {point}",
+                    "the major city nearest to {point}"),
+           "country": ("the country of the city nearest to {point}",
+                       "the country of the closest major city to {point}",
+                       "the country the city nearest to {point} is in",
+                       "the country of the nearest big city to {point}")},
     groups={"point": "{latitude}, {longitude}"},
     sense=(sensible("the point is already a known address or city centre", ("latitude", "longitude"), _not_known_point),),
 )
@@ -549,7 +610,13 @@ def get_nearest_city(latitude: Lat, longitude: Lon) -> tuple[CityName, CountryNa
     asks=("how far is it in a straight line from {start} to {end}?",
           "work out the straight-line distance between {start} and {end}",
           "what's the distance as the crow flies from {start} to {end}?",
-          "roughly how far apart are {start} and {end} as the crow flies?"),
+          "roughly how far apart are {start} and {end} as the crow flies?",
+          "how many kilometres is it from {start} to {end} in a straight line?",
+          "give me the great-circle distance between {start} and {end}",
+          "measure the direct distance from {start} to {end}",
+          "what's the distance between {start} and {end}, ignoring roads?",
+          "I'm curious how far {start} is from {end} as the crow flies.",
+          "straight-line distance from {start} to {end}?"),
     groups={"start": "{from_latitude}, {from_longitude}", "end": "{to_latitude}, {to_longitude}"},
     sense=(sensible("the start and the end are the same point", ("from_latitude", "from_longitude", "to_latitude", "to_longitude"),
                     _two_points),),
@@ -573,10 +640,19 @@ def calculate_distance(from_latitude: Lat, from_longitude: Lon, to_latitude: Lat
 
 
 @toolbox.tool(
-    asks=("list every {category} in {city}", "which places in {city} are in the {category} category?",
+    asks=("list every {category} in {city}",
+          "which places in {city} are in the {category} category?",
           "show me all the {category} listings for {city}",
-          "are there any {category} listings in {city}? List them all."),
-    gives={"place_ids": ("the {category} listings in {city}", "the places listed as {category} in {city}")},
+          "are there any {category} listings in {city}? List them all.",
+          "which spots does the map list as {category} in {city}?",
+          "give me the full list of {category} listings in {city}",
+          "I'm putting together a guide to {city}. Which places does the map file under {category}?",
+          "pull up every place filed under {category} in {city}",
+          "what does the map list in the {category} category in {city}?",
+          "all {category} listings in {city}, please."),
+    gives={"place_ids": ("the {category} listings in {city}", "the places listed as {category} in {city}",
+                         "the {category} spots listed in {city}", "the places filed under {category} in {city}",
+                         "the map's {category} listings for {city}")},
 )
 def list_places_in_city(city: CityName, category: Category) -> PlaceIds:
     """List the places of one category in a city.
@@ -596,10 +672,19 @@ def list_places_in_city(city: CityName, category: Category) -> PlaceIds:
 
 
 @toolbox.tool(
-    asks=("what is the nearest {category} to {point}, and how far is it?", "find the closest {category} to {point}",
+    asks=("what is the nearest {category} to {point}, and how far is it?",
+          "find the closest {category} to {point} and tell me how far it is",
           "I need a {category} near {point}. Which one is closest, and how far away?",
-          "is there a {category} near {point}? Which one is closest, and how far?"),
-    gives={"place_id": ("the {category} nearest to {point}", "the closest {category} to {point}")},
+          "is there a {category} near {point}? Which one is closest, and how far?",
+          "which {category} is nearest to {point}, and at what distance?",
+          "locate the {category} closest to {point}, with its distance",
+          "what's the closest {category} to {point} as the crow flies, and how far is that?",
+          "point me to the nearest {category} around {point} and say how far it is",
+          "closest {category} to {point}: which is it, and how many kilometres away?",
+          "Looking for a {category} close to {point}. Which is nearest, and how far off is it?"),
+    gives={"place_id": ("the {category} nearest to {point}", "the closest {category} to {point}",
+                        "the nearest {category} to {point}", "whichever {category} is closest to {point}",
+                        "the {category} closest to {point}")},
     groups={"point": "{latitude}, {longitude}"},
 )
 def find_nearest_place(latitude: Lat, longitude: Lon, category: Category) -> tuple[PlaceId, float]:
@@ -623,10 +708,18 @@ def find_nearest_place(latitude: Lat, longitude: Lon, category: Category) -> tup
 
 
 @toolbox.tool(
-    asks=("which of {place_ids} has the best rating, and what is it?", "pick the best-rated place among {place_ids}",
+    asks=("which of {place_ids} has the best rating, and what is it?",
+          "pick the best-rated place among {place_ids} and give me its rating",
           "Of {place_ids}, which one do people rate highest? Give me its rating.",
-          "among {place_ids}, which one has the highest rating?"),
-    gives={"place_id": ("the best-rated of {place_ids}", "the top-rated place among {place_ids}")},
+          "among {place_ids}, which one has the highest rating, and what's the score?",
+          "which of {place_ids} scores best with reviewers, and what rating does it have?",
+          "find the top-rated of {place_ids} and its average rating",
+          "I only want the best one among {place_ids}. Which is it, and how is it rated?",
+          "rank {place_ids} by rating and tell me the winner and its score",
+          "what's the highest-rated option among {place_ids}, and what's its rating?",
+          "compare the ratings of {place_ids}: which comes out on top, and with what rating?"),
+    gives={"place_id": ("the best-rated of {place_ids}", "the top-rated place among {place_ids}",
+                        "the highest-rated of {place_ids}", "whichever of {place_ids} is rated best")},
     sense=(sensible("a comparison needs at least two places", ("place_ids",), lambda a: len(a["place_ids"]) >= 2),),
 )
 def pick_top_rated_place(place_ids: PlaceIds) -> tuple[PlaceId, float]:
@@ -649,9 +742,18 @@ def pick_top_rated_place(place_ids: PlaceIds) -> tuple[PlaceId, float]:
     asks=("get the name, address, phone number and rating of {place_id}",
           "what are the name, street address, phone number and rating of {place_id}?",
           "tell me about {place_id}: its name, address, phone number and rating.",
-          "do you have the name, address, phone number and rating of {place_id}?"),
+          "do you have the name, address, phone number and rating of {place_id}?",
+          "Look up {place_id} for me: name, street address, phone and rating.",
+          "I want to call {place_id}. What's its phone number, and while you're at it, its name, address and rating?",
+          "what's the name of {place_id}, where is it, what's its number, and how well is it rated?",
+          "pull up the listing for {place_id}, with name, address, phone number and rating",
+          "how is {place_id} rated, and what are its name, address and phone number?",
+          "give me the contact details of {place_id} (name, address and phone) plus its rating"),
     # the address is an answer: geocoding a place's own address is its location, one look-up away
-    gives={"phone_number": "the phone number of {place_id}", "place_name": "the name of {place_id}"},
+    gives={"phone_number": ("the phone number of {place_id}", "the number for {place_id}",
+                            "the contact number of {place_id}", "the listed phone number of {place_id}"),
+           "place_name": ("the name of {place_id}", "the listed name of {place_id}", "the business name of {place_id}",
+                          "the name on the listing for {place_id}")},
 )
 def get_place_details(place_id: PlaceId) -> tuple[PlaceName, str, Phone, float]:
     """Get the name, street address, phone number and user rating of a place.
@@ -670,10 +772,20 @@ def get_place_details(place_id: PlaceId) -> tuple[PlaceName, str, Phone, float]:
 
 
 @toolbox.tool(
-    asks=("where exactly is {place_id}? Give me its coordinates and city.", "find the coordinates and city of {place_id}",
-          "which city is {place_id} in, and at what latitude and longitude?",
-          "where on the map is {place_id}? I need its coordinates and city."),
-    gives={"latitude, longitude": ("{place_id}", "where {place_id} is"), "city": "the city {place_id} is in"},
+    asks=("where exactly is {place_id}? Give me its coordinates and city.",
+          "find the coordinates and city of {place_id}",
+          "in which city is {place_id}, and at what latitude and longitude?",
+          "where on the map is {place_id}? I need its coordinates and city.",
+          "give me the latitude, longitude and city of {place_id}",
+          "I'd like to drop a pin on {place_id}. What are its coordinates, and which city is it in?",
+          "Pin down {place_id} for me: coordinates and city, please.",
+          "in what city is {place_id} located, and what are its exact coordinates?",
+          "locate {place_id} on the map and name the city it's in",
+          "what are the GPS coordinates of {place_id}, and in what city?"),
+    gives={"latitude, longitude": ("{place_id}", "the location of {place_id}", "the spot where {place_id} is",
+                                   "the map position of {place_id}"),
+           "city": ("the city {place_id} is in", "the city where {place_id} is", "the city of {place_id}",
+                    "the city {place_id} is located in")},
 )
 def get_place_location(place_id: PlaceId) -> tuple[Lat, Lon, CityName]:
     """Get the coordinates and city of a place.
@@ -691,9 +803,17 @@ def get_place_location(place_id: PlaceId) -> tuple[Lat, Lon, CityName]:
 
 
 @toolbox.tool(
-    asks=("when does {place_id} open and close on {date}?", "check the opening hours of {place_id} on {date}",
+    asks=("when does {place_id} open and close on {date}?",
+          "check the opening hours of {place_id} on {date}",
           "I want to visit {place_id} on {date}. What are its hours that day?",
-          "planning a visit to {place_id} on {date}: when does it open and close?"),
+          "planning a visit to {place_id} on {date}: when does it open and close?",
+          "what are the opening hours of {place_id} on {date}?",
+          "is {place_id} open on {date}? What time does it open and close?",
+          "look up when {place_id} opens and closes on {date}",
+          "I'd like to drop by {place_id} on {date}. From what time to what time is it open?",
+          "tell me the hours of {place_id} for {date}",
+          "what time does {place_id} open on {date}, and when does it shut?",
+          "hours for {place_id} on {date}?"),
     sense=(around("date", before=0, after=30),),  # hours are looked up for a visit to come
 )
 def get_opening_hours(place_id: PlaceId, date: Day) -> tuple[str, str]:
@@ -719,9 +839,15 @@ def get_opening_hours(place_id: PlaceId, date: Day) -> tuple[str, str]:
 
 @toolbox.tool(
     asks=("is {place_id} open around {when}, and when does it close that day?",
-          "check whether {place_id} will be open around {when}",
+          "check whether {place_id} will be open around {when}, and what time it closes that day",
           "will {place_id} still be open around {when}? Tell me its closing time as well.",
-          "can I still go to {place_id} around {when}? Is it open, and when does it close?"),
+          "can I still go to {place_id} around {when}? Is it open, and when does it close?",
+          "if I show up at {place_id} at {when}, will it be open? And when does it close that day?",
+          "find out if {place_id} is open at {when} and when it closes that day",
+          "is {place_id} going to be open at {when}? What's its closing time that day?",
+          "I'm thinking of heading to {place_id} at {when}. Will it be open, and until when?",
+          "would {place_id} be open if I went at {when}? When does it close that day?",
+          "quick check: is {place_id} open at {when}, and until what time?"),
     sense=(around("when", before=0, after=30),),
 )
 def check_place_open(place_id: PlaceId, when: Moment) -> tuple[bool, str]:
@@ -756,8 +882,14 @@ def _trip(distance_km: float, mode: str) -> tuple[int, float]:
 @toolbox.tool(
     asks=("how long is the {mode} trip from {start} to {end}, and how long is the route?",
           "estimate the {mode} time from {start} to {end} and the length of the route",
-          "I'm heading from {start} to {end}. What's the {mode} time, and how far is it along the route?",
-          "roughly how long would the {mode} trip from {start} to {end} take, and how long is the route?"),
+          "for a trip from {start} to {end}, what's the {mode} time, and how far is it along the route?",
+          "roughly how long would the {mode} trip from {start} to {end} take, and how long is the route?",
+          "how long does the {mode} trip from {start} to {end} take, and how many kilometres is the route?",
+          "give me a {mode} estimate of the travel time and route length from {start} to {end}",
+          "what's the travel time in {mode} mode from {start} to {end}, and the distance along the route?",
+          "I need to get from {start} to {end}. How long would the {mode} trip take, and how long is the route?",
+          "plan a {mode} route from {start} to {end} and tell me the time and the distance",
+          "{mode} from {start} to {end}: how long does it take, and how long is the route?"),
     groups={"start": "{from_latitude}, {from_longitude}", "end": "{to_latitude}, {to_longitude}"},
     sense=(trip(start=("from_latitude", "from_longitude"), end=("to_latitude", "to_longitude"), mode="mode"),
            sensible("the start and the end are the same point", ("from_latitude", "from_longitude", "to_latitude", "to_longitude"),
@@ -788,9 +920,17 @@ def estimate_travel_time(from_latitude: Lat, from_longitude: Lon, to_latitude: L
     asks=("which {category} is closest to {place_id} on a {mode} route, and how long and how far is the trip?",
           "find the nearest other {category} to {place_id} and the {mode} time and distance to it",
           "I'm at {place_id}. Route me to the nearest {category} on a {mode} route: which one is it, how far, how long?",
-          "starting from {place_id}, where's the nearest {category} on a {mode} route, and how far and how long is it?"),
+          "starting from {place_id}, where's the nearest {category} on a {mode} route, and how far and how long is it?",
+          "get {mode} directions from {place_id} to the closest {category} and tell me which one it is, how many kilometres it is and how many minutes it takes",
+          "what's the nearest {category} to {place_id} on a {mode} route, and how long and how far is the trip there?",
+          "After {place_id}, I'd like to go on to the closest {category}. Which one is it, and how long and how far is the {mode} trip?",
+          "Show me the {mode} route from {place_id} to the nearest {category}: which place it is, the distance and the time.",
+          "which {category} is the shortest {mode} trip from {place_id}, and how many kilometres and minutes is it?",
+          "nearest {category} to {place_id} for a {mode} trip: which is it, how far, and how long?"),
     gives={"destination_id": ("the nearest other {category} to {place_id} on a {mode} route",
-                              "the closest {category} to {place_id} on a {mode} route")},
+                              "the closest {category} to {place_id} on a {mode} route",
+                              "the {category} closest to {place_id} for a {mode} trip",
+                              "the {category} nearest to {place_id} on a {mode} route")},
 )
 def get_route_to_nearest(place_id: PlaceId, category: Category, mode: Mode) -> tuple[PlaceId, float, int]:
     """Summarise the route from a place to the nearest other place of a category in the same city.
@@ -817,11 +957,20 @@ def get_route_to_nearest(place_id: PlaceId, category: Category, mode: Mode) -> t
 
 
 @toolbox.tool(
-    asks=("where am I right now?", "find my current location and the city I'm in",
+    asks=("where am I right now?",
+          "find my current location and the city I'm in",
           "pull up my current position. Which city am I in, and what are my coordinates?",
-          "do you know where I am right now? Give me my coordinates and city."),
-    gives={"latitude, longitude": ("my current location", "where I am right now"),
-           "city": ("the city I'm in", "the city I am in right now")},
+          "do you know where I am right now? Give me my coordinates and city.",
+          "what are my coordinates at the moment, and which city am I in?",
+          "I'm a bit lost. Where am I, and in what city?",
+          "get my GPS position and the city I'm in",
+          "check where my phone is right now and give me the coordinates and city",
+          "which city am I in right now, and what's my exact position?",
+          "tell me my current latitude and longitude, and the city"),
+    gives={"latitude, longitude": ("my current location", "my current position", "my present location",
+                                   "the spot I'm at", "my phone's current position"),
+           "city": ("the city I'm in", "the city I am in right now", "the city I'm currently in",
+                    "the city I'm in at the moment", "my current city")},
     requires=("location_sharing",),
 )
 def get_my_location() -> tuple[Lat, Lon, CityName]:
@@ -844,8 +993,15 @@ def get_my_location() -> tuple[Lat, Lon, CityName]:
 
 
 @toolbox.tool(
-    asks=("turn on {precision} location sharing", "switch location sharing on with {precision} accuracy",
-          "let the maps app see where I am with {precision} accuracy. Which sharing mode is on now?"),
+    asks=("turn on {precision} location sharing",
+          "switch location sharing on with {precision} accuracy",
+          "let the maps app see where I am with {precision} accuracy. Which sharing mode is on now?",
+          "enable location sharing at the {precision} level and tell me which mode is active",
+          "set my location sharing to {precision}. What mode is it on now?",
+          "I want the maps app to have my {precision} location. Turn sharing on and tell me the mode now active.",
+          "switch on {precision} location sharing and confirm the setting",
+          "share my location with the map using the {precision} setting, and confirm which mode is on",
+          "please allow {precision} location access for maps and tell me the sharing mode"),
     tags=("state_change",),
 )
 def enable_location_sharing(precision: Literal["precise", "approximate"]) -> str:
@@ -863,9 +1019,16 @@ def enable_location_sharing(precision: Literal["precise", "approximate"]) -> str
 
 
 @toolbox.tool(
-    asks=("save {place_id} to my favourite places", "add {place_id} to my favourites and show me the list",
+    asks=("save {place_id} to my favourite places and show me the updated list",
+          "add {place_id} to my favourites and show me the list",
           "bookmark {place_id} as a favourite. What's on my favourites list now?",
-          "remember {place_id} as one of my favourites and show me the list"),
+          "remember {place_id} as one of my favourites and show me the list",
+          "star {place_id} on my map and list all my saved places",
+          "I'd like to keep {place_id} for later. Put it in my favourites and tell me what's saved there now.",
+          "add {place_id} to my saved places; which places are on the list after that?",
+          "keep {place_id} in my favourites and show me everything I've saved",
+          "can {place_id} go on my favourites list? Show me the full list too.",
+          "make {place_id} a favourite and read me back my favourites"),
     tags=("state_change",),
 )
 def save_favourite_place(place_id: PlaceId) -> list[str]:

@@ -40,7 +40,8 @@ Address = Annotated[str, Kind("address")]
 Currency = Annotated[str, Kind("currency_code")]
 Traveller = Annotated[str, Kind("person_name", role="traveller")]  # a traveller, not a contact or a patient
 Email = Annotated[str, Kind("email")]
-Iata = Annotated[str, Kind("iata_code")]
+# The role names what a request calls a described airport later ("that airport", not "that iata").
+Iata = Annotated[str, Kind("iata_code", role="airport")]
 # The role names what a request calls a described flight later ("that flight", not "that flight number").
 FlightNumber = Annotated[str, Kind("flight_number", role="flight")]
 FlightNumbers = Annotated[list[str], Kind("flight_numbers")]
@@ -531,10 +532,18 @@ def _search_terms(w: TravelWorld) -> list[str]:
 
 
 @toolbox.tool(
-    asks=('search the travel catalogue for "{query}"', 'which hotels and which airport come up for "{query}" in the travel search?',
+    asks=('search the travel catalogue for "{query}" and tell me the hotels and the airport it finds',
+          'which hotels and which airport come up for "{query}" in the travel search?',
           'look up "{query}" in the travel catalogue. Which hotels and which airport match?',
-          'anything in the travel catalogue for "{query}"? Which hotels and which airport match?'),
-    gives={"hotel_ids": ('the hotels the travel search finds for "{query}"', 'the hotels matching "{query}"')},
+          'anything in the travel catalogue for "{query}"? Which hotels and which airport match?',
+          'run a travel search for "{query}": which hotels does it list, and which airport?',
+          'I\'m planning a trip and searched for "{query}". What hotels and what airport does that bring up?',
+          'what does the travel search return for "{query}": which hotels, and which airport?',
+          'find the hotels and the airport the catalogue has for "{query}"',
+          'show me the hotels and the airport that match "{query}"',
+          '"{query}": which hotels and which airport does the travel catalogue have?'),
+    gives={"hotel_ids": ('the hotels the travel search finds for "{query}"', 'the hotels matching "{query}"',
+                         'the hotel results for "{query}"', 'the hotels that come up for "{query}"')},
     tags=("search",),
 )
 def search_travel(query: Annotated[str, Kind("travel_search_terms")]) -> tuple[HotelIds, str]:
@@ -570,8 +579,15 @@ def search_travel(query: Annotated[str, Kind("travel_search_terms")]) -> tuple[H
     asks=("what is the airport code for {place}, and which city does it serve?",
           "look up the IATA code of {place} and the city it serves",
           'which airport do people mean by "{place}"? Give me its code and city.',
-          "do you know the IATA code for {place} and the city it serves?"),
-    gives={"airport_code": "{place}"},  # the airport as the user names it; finding its code is the agent's part
+          "do you know the IATA code for {place} and the city it serves?",
+          'what three-letter code does "{place}" go by, and which city is that airport in?',
+          'I\'m filling in a form that wants an airport code for "{place}". What is it, and which city does the airport serve?',
+          "find the airport code for {place} and the city it's in",
+          'turn "{place}" into an airport code and tell me its city',
+          "IATA code and city for {place}?",
+          'my itinerary just says "{place}". Which airport code is that, and for which city?'),
+    # the airport as the user names it; finding its code is the agent's part
+    gives={"airport_code": ("{place}", '"{place}"', 'what I call "{place}"', 'the airport I mean by "{place}"')},
     tags=("canonicalise",),
 )
 def lookup_airport_code(place: Annotated[str, Kind("airport_mention")]) -> tuple[Iata, str]:
@@ -593,9 +609,18 @@ def lookup_airport_code(place: Annotated[str, Kind("airport_mention")]) -> tuple
     asks=("which flights go from {origin_city} to {destination_city} on {date}?",
           "find the flights from {origin_city} to {destination_city} on {date}",
           "I need to fly from {origin_city} to {destination_city} on {date}. What flights are there?",
-          "are there flights from {origin_city} to {destination_city} on {date}? List them."),
+          "are there flights from {origin_city} to {destination_city} on {date}? List them.",
+          "list the flights from {origin_city} to {destination_city} on {date}",
+          "what's flying from {origin_city} to {destination_city} on {date}?",
+          "show me the flight options from {origin_city} to {destination_city} for {date}",
+          "I have to get from {origin_city} to {destination_city} on {date}. Which flights can I take?",
+          "search flights from {origin_city} to {destination_city} departing {date}",
+          "what flight numbers do you have from {origin_city} to {destination_city} on {date}?"),
     gives={"flight_numbers, date": ("the flights from {origin_city} to {destination_city} on {date}",
-                                    "the scheduled flights from {origin_city} to {destination_city} on {date}")},
+                                    "the scheduled flights from {origin_city} to {destination_city} on {date}",
+                                    "all the flights from {origin_city} to {destination_city} on {date}",
+                                    "the flights leaving {origin_city} for {destination_city} on {date}",
+                                    "the flights on {date} from {origin_city} to {destination_city}")},
     sense=(distinct("origin_city", "destination_city"), around("date", before=1, after=90)),
 )
 def search_flights(origin_city: CityName, destination_city: CityName, date: Day) -> tuple[FlightNumbers, Departure]:
@@ -621,12 +646,21 @@ def search_flights(origin_city: CityName, destination_city: CityName, date: Day)
 
 
 @toolbox.tool(
-    asks=("what is the cheapest flight from {origin_airport} to {destination_airport} on {date}[ in {currency}], and what does it cost?",
-          "find the cheapest fare from {origin_airport} to {destination_airport} on {date}[, priced in {currency}]",
-          "I'm on a budget: which flight from {origin_airport} to {destination_airport} on {date} is cheapest[ in {currency}], and at what fare?",
-          "flying from {origin_airport} to {destination_airport} on {date}, which flight has the lowest fare[ in {currency}], and how much is it?"),
+    asks=("what is the cheapest flight from {origin_airport} to {destination_airport} on {date}, and what does it cost[ in {currency}]?",
+          "find the cheapest fare from {origin_airport} to {destination_airport} on {date}[, priced in {currency}], and the flight it's on",
+          "I'm on a budget: which flight from {origin_airport} to {destination_airport} on {date} is cheapest, and at what fare[ in {currency}]?",
+          "flying from {origin_airport} to {destination_airport} on {date}, which flight has the lowest fare, and how much is it[ in {currency}]?",
+          "what's the lowest fare from {origin_airport} to {destination_airport} on {date}, and on which flight?",
+          "find me the cheapest flight from {origin_airport} to {destination_airport} on {date} and tell me the fare[ in {currency}]",
+          "how much is the cheapest ticket from {origin_airport} to {destination_airport} on {date}[, in {currency}], and which flight is it?",
+          "I need the best fare from {origin_airport} to {destination_airport} for {date}[, quoted in {currency}]. Which flight, and how much?",
+          "compare fares from {origin_airport} to {destination_airport} on {date} and give me the cheapest flight and its price[ in {currency}]",
+          "cheapest flight from {origin_airport} to {destination_airport} on {date}: which one, and how much[ in {currency}]?"),
     gives={"flight_number, date": ("the cheapest flight from {origin_airport} to {destination_airport} on {date}",
-                                   "the lowest-fare flight from {origin_airport} to {destination_airport} on {date}")},
+                                   "the lowest-fare flight from {origin_airport} to {destination_airport} on {date}",
+                                   "the least expensive flight from {origin_airport} to {destination_airport} on {date}",
+                                   "the best-priced flight from {origin_airport} to {destination_airport} on {date}",
+                                   "the flight with the lowest fare from {origin_airport} to {destination_airport} on {date}")},
     sense=(distinct("origin_airport", "destination_airport"),
            sensible("both airports serve one city", ("origin_airport", "destination_airport"), _two_cities),
            sensible("a currency nobody on this trip pays in", ("origin_airport", "destination_airport", "currency"),
@@ -660,11 +694,22 @@ def find_cheapest_flight(origin_airport: Iata, destination_airport: Iata, date: 
 
 
 @toolbox.tool(
-    asks=("which of {flights} leaves first, and at what time?", "pick the earliest departure among {flights}",
+    asks=("which of {flights} leaves first, and at what time?",
+          "pick the earliest departure among {flights} and tell me when it leaves",
           "I want the first flight out among {flights}. Which is it, and when does it leave?",
-          "among {flights}, which one departs earliest, and when?"),
-    gives={"flight_number, date": ("the earliest of {flights}", "the first to leave of {flights}"),
-           "departure_time": "the departure time of the earliest of {flights}"},
+          "among {flights}, which one departs earliest, and when?",
+          "of {flights}, which takes off first, and what's its departure time?",
+          "find the earliest of {flights} and its departure time",
+          "I'm an early riser: which of {flights} goes first, and when does it depart?",
+          "sort {flights} by departure and tell me the first one and its time",
+          "what's the first departure among {flights}, and at what time does it leave?",
+          "earliest of {flights}: which flight, and what time?"),
+    gives={"flight_number, date": ("the earliest of {flights}", "the first to leave of {flights}",
+                                   "the earliest departure among {flights}", "whichever of {flights} leaves first"),
+           "departure_time": ("the departure time of the earliest of {flights}",
+                              "the time the first of {flights} takes off",
+                              "the earliest departure time among {flights}",
+                              "the moment the earliest of {flights} leaves")},
     groups={"flights": "{flight_numbers} on {date}"},
     sense=(around("date", before=1, after=90),
            sensible("a choice needs at least two flights", ("flight_numbers",), lambda a: len(a["flight_numbers"]) >= 2)),
@@ -689,12 +734,21 @@ def choose_earliest_flight(flight_numbers: FlightNumbers, date: Departure) -> tu
 
 @toolbox.tool(
     asks=("when does {flight} depart and arrive, where does it land, and which airline flies it?",
-          "get the schedule of {flight}: departure, arrival, destination and airline",
+          "Get the schedule of {flight}: departure, arrival, destination and airline.",
           "I'm booked on {flight}. When do I leave and land, in which city, and with which airline?",
-          "do you have the schedule of {flight}: departure, arrival, destination and airline?"),
-    gives={"arrival_time": ("the time {flight} lands", "the arrival time of {flight}"),
-           "arrival_time, destination_city": ("the time {flight} lands", "the arrival time of {flight}"),
-           "destination_city": ("the city {flight} lands in", "the destination of {flight}")},
+          "do you have the schedule of {flight}: departure, arrival, destination and airline?",
+          "what time does {flight} leave and land, where is it going, and who operates it?",
+          "look up the departure and arrival times, destination city and airline of {flight}",
+          "tell me when {flight} takes off and lands, which city it flies to, and the airline",
+          "I'm tracking {flight} for a friend. When does it depart and arrive, which city is it headed to, and which airline runs it?",
+          "who flies {flight}, to which city, and at what times does it depart and arrive?",
+          "give me the full timetable of {flight}, with its destination and airline"),
+    gives={"arrival_time": ("the time {flight} lands", "the arrival time of {flight}", "the landing time of {flight}",
+                            "the scheduled arrival of {flight}"),
+           "arrival_time, destination_city": ("the time {flight} lands", "the arrival time of {flight}",
+                                              "the landing time of {flight}", "the scheduled arrival of {flight}"),
+           "destination_city": ("the city {flight} lands in", "the destination of {flight}",
+                                "the arrival city of {flight}", "the destination city of {flight}")},
     groups={"flight": "{flight_number} on {date}"},
     sense=(around("date", before=7, after=90),),
 )
@@ -717,9 +771,16 @@ def get_flight_details(flight_number: FlightNumber, date: Departure) -> tuple[st
 
 
 @toolbox.tool(
-    asks=("what's the status of {flight}? Any delay, and which gate?", "check the status, delay and gate of {flight}",
+    asks=("what's the status of {flight}? Any delay, and which gate?",
+          "check the status, delay and gate of {flight}",
           "is {flight} on time? Tell me the status, the delay and the gate.",
-          "any delays on {flight}? Give me its status, delay and gate."),
+          "any delays on {flight}? Give me its status, delay and gate.",
+          "how is {flight} doing? Status, delay and gate, please.",
+          "look up the live status of {flight}, including any delay and the gate",
+          "I'm off to the airport for {flight}. What's its status, is it delayed, and which gate does it leave from?",
+          "which gate does {flight} leave from, is it delayed, and what's its status?",
+          "Give me an update on {flight}: status, minutes of delay and departure gate.",
+          "is {flight} running late? I need its status, any delay and the gate."),
     groups={"flight": "{flight_number} on {date}"},
     sense=(around("date", before=3, after=14),),  # a status is checked in the days around the flight
 )
@@ -744,8 +805,17 @@ def get_flight_status(flight_number: FlightNumber, date: Departure) -> tuple[str
     asks=("which hotels are there in {city}[ with at least {min_stars} stars]?",
           "find hotels in {city}[ rated {min_stars} stars or more]",
           "I need somewhere to stay in {city}[, at least {min_stars} stars]. What hotels are there?",
-          "are there hotels in {city}[ with at least {min_stars} stars]? List them."),
-    gives={"hotel_ids": ("the hotels in {city}[ with at least {min_stars} stars]", "the hotels listed in {city}[ with {min_stars} stars or more]")},
+          "are there hotels in {city}[ with at least {min_stars} stars]? List them.",
+          "list the hotels in {city}[ with {min_stars} stars or more]",
+          "what hotels does {city} have[ at {min_stars} stars and up]?",
+          "I'm looking for a hotel in {city}[, {min_stars} stars minimum]. What are my options?",
+          "show me places to stay in {city}[ rated at least {min_stars} stars]",
+          "which hotels can I book in {city}[ with a rating of at least {min_stars} stars]?",
+          "hotels in {city}[, {min_stars} stars or better], please."),
+    gives={"hotel_ids": ("the hotels in {city}[ with at least {min_stars} stars]",
+                         "the hotels listed in {city}[ with {min_stars} stars or more]",
+                         "all the hotels in {city}[ rated {min_stars} stars or higher]",
+                         "the hotel options in {city}[ with {min_stars} stars or better]")},
     sense=(within("min_stars", 2, 5),),
 )
 def search_hotels(city: CityName, min_stars: Annotated[int, Kind("star_rating")] = 1) -> HotelIds:
@@ -767,10 +837,17 @@ def search_hotels(city: CityName, min_stars: Annotated[int, Kind("star_rating")]
 
 @toolbox.tool(
     asks=("what are the name, address, star rating and billing currency of {hotel_id}?",
-          "get the details of {hotel_id}: name, address, stars and the currency it bills in",
+          "Get the details of {hotel_id}: name, address, stars and the currency it bills in.",
           "tell me what {hotel_id} is called, where it is, how many stars it has and which currency it charges in",
-          "do you know the name, address, star rating and billing currency of {hotel_id}?"),
-    gives={"address": ("the address of {hotel_id}", "the street address of {hotel_id}")},
+          "do you know the name, address, star rating and billing currency of {hotel_id}?",
+          "look up the name, street address, star rating and billing currency of {hotel_id}",
+          "I've been offered {hotel_id}. What is it called, where is it, how many stars does it have, and what currency does it bill in?",
+          "what's the name and address of {hotel_id}, how many stars does it have, and which currency will I pay in?",
+          "pull up the profile of {hotel_id} with its name, address, stars and billing currency",
+          "how many stars does {hotel_id} have? I'd also like its name, address and billing currency.",
+          "Give me the basics on {hotel_id}: name, address, star rating and currency."),
+    gives={"address": ("the address of {hotel_id}", "the street address of {hotel_id}",
+                       "the address listed for {hotel_id}", "the postal address of {hotel_id}")},
 )
 def get_hotel_details(hotel_id: HotelId) -> tuple[str, Address, int, str]:
     """Get a hotel's name, street address, star rating and the currency it bills in.
@@ -791,7 +868,13 @@ def get_hotel_details(hotel_id: HotelId) -> tuple[str, Address, int, str]:
 @toolbox.tool(
     asks=("is there a room at {hotel_id} for {nights} night(s) from {check_in}? How many are left, and what's the nightly rate in dollars?",
           "check room availability at {hotel_id} for {nights} night(s) from {check_in}, with the rooms left and the average nightly rate",
-          "can I get a room at {hotel_id} from {check_in} for {nights} night(s)? Tell me the rooms left and the average nightly rate."),
+          "can I get a room at {hotel_id} from {check_in} for {nights} night(s)? Tell me the rooms left and the average nightly rate.",
+          "does {hotel_id} have a room free for {nights} night(s) from {check_in}? Tell me how many rooms are left and the average nightly rate in US dollars.",
+          "how many rooms does {hotel_id} have left for {nights} night(s) starting {check_in}, is one free, and what's the average rate per night in USD?",
+          "I'd like to stay at {hotel_id} for {nights} night(s) from {check_in}. Is there availability, how many rooms remain, and what's the average nightly price in dollars?",
+          "look up availability at {hotel_id} from {check_in} for {nights} night(s), with the rooms left and the dollar rate per night",
+          "any rooms at {hotel_id} for {nights} night(s) from {check_in}? How many, and at what average nightly rate in dollars?",
+          "check if {hotel_id} can take me for {nights} night(s) from {check_in}, and give me the rooms left and the average nightly rate in USD"),
     sense=(around("check_in", before=0, after=90), within("nights", 1, 14)),
 )
 def check_room_availability(hotel_id: HotelId, check_in: Day, nights: Nights) -> tuple[bool, int, float]:
@@ -815,13 +898,21 @@ def check_room_availability(hotel_id: HotelId, check_in: Day, nights: Nights) ->
 
 
 @toolbox.tool(
-    asks=("which of {hotel_ids} is cheapest for {nights} night(s) from {check_in}[ in {currency}], and what's the total?",
-          "find the cheapest stay of {nights} night(s) from {check_in} among {hotel_ids}[, priced in {currency}]",
-          "compare {hotel_ids} for a {nights}-night stay from {check_in}[ in {currency}]. Which is cheapest, and what's the total?",
-          "among {hotel_ids}, which is the cheapest for {nights} night(s) from {check_in}[ in {currency}], and at what total?"),
+    asks=("which of {hotel_ids} is cheapest for {nights} night(s) from {check_in}, and what's the total[ in {currency}]?",
+          "find the cheapest stay of {nights} night(s) from {check_in} among {hotel_ids}, with its total[ in {currency}]",
+          "compare {hotel_ids} for a {nights}-night stay from {check_in}. Which is cheapest, and what's the total[ in {currency}]?",
+          "among {hotel_ids}, which is the cheapest for {nights} night(s) from {check_in}, and at what total[ in {currency}]?",
+          "price a {nights}-night stay from {check_in} at each of {hotel_ids} and tell me the cheapest and its total[ in {currency}]",
+          "I want the cheapest of {hotel_ids} for {nights} night(s) starting {check_in}. Which one, and how much in total[ in {currency}]?",
+          "what would {nights} night(s) from {check_in} cost[ in {currency}] at the cheapest of {hotel_ids}, and which hotel is that?",
+          "compare the total price[ in {currency}] of {nights} night(s) from {check_in} across {hotel_ids} and name the cheapest",
+          "where's the best deal among {hotel_ids} for {nights} night(s) from {check_in}? Hotel and total[ in {currency}], please.",
+          "lowest total[ in {currency}] for {nights} night(s) from {check_in} among {hotel_ids}: which hotel, and how much?"),
     # described in the order the booking's stay group states them: hotel, nights, check-in
     gives={"hotel_id, nights, check_in": ("the cheapest of {hotel_ids} for {nights} night(s) from {check_in}",
-                                         "the best-priced of {hotel_ids} for a {nights}-night stay from {check_in}")},
+                                          "the best-priced of {hotel_ids} for a {nights}-night stay from {check_in}",
+                                          "the cheapest stay of {nights} night(s) from {check_in} among {hotel_ids}",
+                                          "the lowest-priced of {hotel_ids} for {nights} night(s) starting {check_in}")},
     sense=(around("check_in", before=0, after=90), within("nights", 1, 14),
            sensible("a comparison needs at least two hotels", ("hotel_ids",), lambda a: len(a["hotel_ids"]) >= 2),
            sensible("a currency travellers rarely pay in", ("currency",), lambda a: a["currency"] in HOME_CURRENCIES)),
@@ -859,7 +950,14 @@ def compare_hotel_prices(hotel_ids: HotelIds, check_in: Day, nights: Nights,
 @toolbox.tool(
     asks=("book {passenger_name} on {flight} and tell me the booking id and seat",
           "reserve a seat for {passenger_name} on {flight}, and give me the booking id and seat number",
-          "please put {passenger_name} on {flight}. What are the booking id and the seat?"),
+          "please put {passenger_name} on {flight}. What are the booking id and the seat?",
+          "put {passenger_name} on {flight} and tell me the booking number and seat",
+          "I'd like to book {flight} for {passenger_name}. What booking id and seat do we get?",
+          "get {passenger_name} an economy seat on {flight}; which seat is it, and what's the booking id?",
+          "book a ticket on {flight} in the name of {passenger_name}, and let me know the seat and booking id",
+          "can you reserve {flight} for {passenger_name}? I'll need the booking id and seat number.",
+          "{passenger_name} needs to be on {flight}. Book it and give me the booking reference and seat.",
+          "book {flight} for {passenger_name} and send me the booking id and the assigned seat"),
     groups={"flight": "{flight_number} on {date}"},
     sense=(around("date", before=0, after=90),),
     requires=("passport_on_file",),
@@ -900,7 +998,14 @@ def book_flight(flight_number: FlightNumber, date: Departure, passenger_name: Tr
 @toolbox.tool(
     asks=("book {stay} for {guest_name}; what are the booking id and the check-out day?",
           "reserve a room for {guest_name} at {stay}, and tell me the booking id and check-out date",
-          "get {guest_name} a room at {stay}, and give me the booking id and check-out day"),
+          "get {guest_name} a room at {stay}, and give me the booking id and check-out day",
+          "book {stay} in the name of {guest_name}; I need the booking id and the check-out date",
+          "please reserve {stay} for {guest_name}. What's the booking id, and when is check-out?",
+          "I'd like {stay} booked for {guest_name}. Give me the booking id and the day of check-out.",
+          "make a room booking for {guest_name} at {stay} and tell me the booking id and check-out day",
+          "can you book {stay} under the name {guest_name}? I need the booking id and the check-out date.",
+          "{guest_name} needs a room at {stay}. Please book it and tell me the booking id and check-out day.",
+          "secure a room for {guest_name} at {stay} and report the booking id and check-out date"),
     groups={"stay": "{hotel_id} for {nights} night(s) from {check_in}"},
     sense=(around("check_in", before=0, after=90), within("nights", 1, 14)),
     requires=("traveller_profile",),
@@ -933,8 +1038,16 @@ def book_hotel(hotel_id: StayHotel, check_in: StayDay, nights: StayNights, guest
 
 
 @toolbox.tool(
-    asks=("cancel {booking_id} and tell me the refund", "please cancel {booking_id}. How much will I get back?",
-          "I no longer need {booking_id}. Cancel it and tell me the refund due."),
+    asks=("cancel {booking_id} and tell me the refund",
+          "please cancel {booking_id}. How much will I get back?",
+          "I no longer need {booking_id}. Cancel it and tell me the refund due.",
+          "I need to cancel {booking_id}. Is it cancelled now, and what refund will I get in dollars?",
+          "call off {booking_id} and let me know how much comes back to me",
+          "drop {booking_id} and confirm its new status and the refund in US dollars",
+          "My plans changed, so please cancel {booking_id}. What's the refund?",
+          "cancel {booking_id}; what's its status afterwards, and how much is refunded?",
+          "get rid of {booking_id} and tell me how many dollars I'll get back",
+          "I won't be travelling after all. Cancel {booking_id} and tell me the refund amount."),
     tags=("state_change",),
 )
 def cancel_booking(booking_id: BookingId) -> tuple[str, float]:
@@ -967,10 +1080,17 @@ def cancel_booking(booking_id: BookingId) -> tuple[str, float]:
     asks=("who is {booking_id} for, when does it start, and is it still confirmed?",
           "get the traveller, start date and status of {booking_id}",
           "check {booking_id} for me: whose is it, what day does it start, and what's its status?",
-          "whose booking is {booking_id}, when does it start, and is it still confirmed?"),
+          "whose is {booking_id}, when does it start, and is it still confirmed?",
+          "look up who's travelling on {booking_id}, when it starts and its status",
+          "what's the status of {booking_id}, who is it for, and what day does it begin?",
+          "I found {booking_id} in my email. Whose booking is it, when does it start, and is it still on?",
+          "pull up {booking_id} and tell me the traveller, the start day and whether it's confirmed",
+          "Remind me about {booking_id}: the name on it, its start date and its status.",
+          "is {booking_id} still confirmed? Who is it for, and when does it start?"),
     # who a booking is for is an answer: the user's bookings are their own, and "put the person
     # booking BK-40211 is for on a flight" is a roundabout way to name them
-    gives={"start_date": ("the day {booking_id} starts", "the start date of {booking_id}")},
+    gives={"start_date": ("the day {booking_id} starts", "the start date of {booking_id}",
+                          "the first day of {booking_id}", "the date {booking_id} begins")},
 )
 def get_booking_details(booking_id: BookingId) -> tuple[str, Day, str]:
     """Get who a booking is for, when it starts and whether it is still confirmed.
@@ -988,8 +1108,16 @@ def get_booking_details(booking_id: BookingId) -> tuple[str, Day, str]:
 
 
 @toolbox.tool(
-    asks=("list my bookings", "which confirmed bookings do I have?", "show me all my confirmed travel bookings",
-          "do I have any confirmed bookings? List them."),
+    asks=("list my bookings",
+          "which confirmed bookings do I have?",
+          "show me all my confirmed travel bookings",
+          "do I have any confirmed bookings? List them.",
+          "what bookings do I have that are still confirmed?",
+          "pull up my confirmed flight and hotel bookings",
+          "remind me what I've booked: which confirmed bookings are on my account?",
+          "give me the ids of my confirmed bookings",
+          "I've lost track of my travel plans. Which of my bookings are confirmed?",
+          "what's currently booked and confirmed under my account?"),
 )
 def list_my_bookings(status: Literal["confirmed", "cancelled", "all"] = "confirmed") -> BookingIds:
     """List the user's flight and hotel bookings.
@@ -1006,8 +1134,15 @@ def list_my_bookings(status: Literal["confirmed", "cancelled", "all"] = "confirm
 
 @toolbox.tool(
     asks=("set up my traveller profile as {full_name} with the email {email}",
-          "create a traveller profile for me: name {full_name}, email {email}",
-          "my name is {full_name} and my email is {email}. Put that on my traveller profile, please."),
+          "Create a traveller profile for me: name {full_name}, email {email}.",
+          "my name is {full_name} and my email is {email}. Put that on my traveller profile, please.",
+          "make me a traveller profile with the name {full_name} and the email {email}, and confirm the name on it",
+          "register me as a traveller: {full_name}, {email}. What name is on the profile now?",
+          "I'm {full_name}, reachable at {email}. Please set up my traveller profile and confirm the name on it.",
+          "create my travel profile under {full_name} using {email}",
+          "sign me up for a traveller profile as {full_name} ({email}) and tell me the name it's under",
+          "update my traveller profile to the name {full_name} and the email {email}",
+          "put {full_name} and {email} on my traveller profile and show me the saved name"),
     sense=(sensible("the email belongs to someone else", ("full_name", "email"), _own_email),),
     tags=("state_change",),
 )
@@ -1029,8 +1164,14 @@ def create_traveller_profile(full_name: Traveller, email: Email) -> str:
 
 @toolbox.tool(
     asks=("save passport {passport_number}, issued by {nationality} and valid until {expiry_date}, to my traveller profile",
-          "add my passport to my travel profile: number {passport_number}, issued by {nationality}, expiring {expiry_date}",
-          "I got a new passport from {nationality}, number {passport_number}, valid until {expiry_date}. Save it to my profile."),
+          "Add my passport to my travel profile: number {passport_number}, issued by {nationality}, expiring {expiry_date}.",
+          "I got a new passport from {nationality}, number {passport_number}, valid until {expiry_date}. Save it to my profile.",
+          "store my passport on my traveller profile (number {passport_number}, issued by {nationality}, expires {expiry_date}) and show me the masked number and nationality saved",
+          "add passport {passport_number} from {nationality}, expiring {expiry_date}, to my profile and confirm what was saved",
+          "My passport number is {passport_number}; it's from {nationality} and valid until {expiry_date}. Please keep it on file.",
+          "put my passport {passport_number}, issued by {nationality} and valid through {expiry_date}, on file",
+          "update my profile with my new passport (number {passport_number}, {nationality}, expiry {expiry_date}) and confirm the masked number",
+          "save my passport from {nationality}, number {passport_number}, valid until {expiry_date}, and tell me how it appears on file"),
     requires=("traveller_profile",),
     tags=("state_change",),
 )
@@ -1068,7 +1209,13 @@ def save_passport_details(passport_number: Annotated[str, Kind("passport_number"
     asks=("does a citizen of {citizenship} need a visa to visit {destination}, and how long can they stay?",
           "check the visa rules for holders of a passport from {citizenship} visiting {destination}",
           "I hold a passport from {citizenship} and want to visit {destination}. What's the entry requirement, and the longest stay?",
-          "do holders of a passport from {citizenship} need a visa for {destination}? How long may they stay?"),
+          "do holders of a passport from {citizenship} need a visa for {destination}? How long may they stay?",
+          "what are the entry rules for a citizen of {citizenship} visiting {destination}, and how many days can they stay?",
+          "I'm a citizen of {citizenship} going to {destination}. Do I need a visa, and how long can I stay?",
+          "look up whether travellers from {citizenship} need a visa for {destination}, and the maximum stay",
+          "visa check: passport from {citizenship}, trip to {destination}. What's required, and how long can I stay?",
+          "how long may a tourist from {citizenship} stay in {destination}, and what kind of visa do they need?",
+          "what does someone with a passport from {citizenship} need to enter {destination}, and for how many days?"),
     sense=(distinct("citizenship", "destination"),),
 )
 def get_visa_requirement(citizenship: Citizenship, destination: CountryName) -> tuple[str, int]:
@@ -1091,10 +1238,16 @@ def get_visa_requirement(citizenship: Citizenship, destination: CountryName) -> 
 
 
 @toolbox.tool(
-    asks=("what is the current travel advisory for {country}?",
+    asks=("what is the current travel advisory for {country}? Give me the level, the advice and when it was updated.",
           "check the travel advisory level for {country}, the advice and when it was last updated",
           "is it safe to travel to {country} right now? Give me the advisory level, the advice and its date.",
-          "any travel warnings for {country} right now? Give me the level, the advice and its date."),
+          "any travel warnings for {country} right now? Give me the level, the advice and its date.",
+          "at what level is the travel advisory for {country}, what does it advise, and when was it updated?",
+          "look up the government travel advice for {country}, with its level, summary and last update",
+          "I'm thinking of visiting {country}. What's the official advisory level, what does it say, and when was it last revised?",
+          "pull the latest travel advisory for {country}, with its level, its advice and its update date",
+          "has the travel advisory for {country} changed lately? Tell me the level, the advice and the date it was updated.",
+          "travel advisory for {country}: level, advice and date?"),
 )
 def get_travel_advisory(country: CountryName) -> tuple[int, str, str]:
     """Get the current government travel advisory level for a country.
