@@ -109,13 +109,17 @@ def test_a_thing_named_by_its_id_twice_is_that_thing_the_second_time():
 def test_a_described_value_is_called_by_its_written_noun():
     """A book found by a search is "that book" the second time, not "that isbn"."""
     from factory.records import Output
-    from factory.queries.wording import noun_of
+    from factory.queries.wording import noun_of, that
 
     isbn = Output(name="isbn", type="str", kind="isbn")
     assert noun_of([isbn], {"isbn": "the book with ISBN {}"}) == "book"
     assert noun_of([isbn], {}) == "isbn"
     agent = Output(name="agent", type="str", kind="person_name", role="agent")
     assert noun_of([agent], {"person_name/agent": "the estate agent {}"}) == "estate agent"
+    places = Output(name="place_ids", type="list[str]", kind="place_ids")
+    assert that(noun_of([places]), [places]) == "those places"
+    hotels = Output(name="hotels", type="list[str]", kind="hotel_ids")
+    assert that(noun_of([hotels], {"hotel_ids": "hotels {}"}), [hotels]) == "those hotels"
 
 
 def test_literal_nouns_come_from_written_forms():

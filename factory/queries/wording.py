@@ -22,7 +22,7 @@ from factory.records import Chain, Output, Ref, ToolSpec, Value
 from factory.toolbox import ToolEntry
 
 _OPTIONAL = re.compile(r"\[([^\[\]]*)\]")
-_SUFFIXES = ("_name", "_id", "_text", "_code", "_mention")
+_SUFFIXES = ("_name", "_id", "_text", "_code", "_mention", "_names", "_ids", "_codes", "_numbers")
 GROUP_NOUNS = {frozenset({"latitude", "longitude"}): "location", frozenset({"money_amount", "currency_code"}): "amount"}
 
 
@@ -40,7 +40,17 @@ def noun_of(outputs: list[Output], written: dict | None = None) -> str:
     word = first.role or first.kind or first.name
     for suffix in _SUFFIXES:
         word = word.removesuffix(suffix)
-    return word.replace("_", " ")
+    word = word.replace("_", " ")
+    return word + "s" if is_list(first) and not word.endswith("s") else word
+
+
+def is_list(output: Output) -> bool:
+    return output.type.startswith("list")
+
+
+def that(noun: str, outputs: list[Output]) -> str:
+    """"that hotel", "those hotels"."""
+    return f"{'those' if is_list(outputs[0]) else 'that'} {noun}"
 
 
 def is_day(output: Output) -> bool:
@@ -184,7 +194,7 @@ class Wording:
         dated = any(is_day(o) for o in outputs)
         ambiguous_day = dated and (self.days or self.timed or self.dated > 1)
         if variables in self.said and self.nouns[self.said[variables]] == 1 and not ambiguous_day:
-            return f"that {self.said[variables]}"  # a date is not "that day" once another day was stated too
+            return that(self.said[variables], outputs)  # a date is not "that day" once another day was stated too
         entry = self.entries.get(call.tool)
         names = frozenset(o.name for o in outputs)
         texts = next((t for key, t in entry.gives.items() if frozenset(key) == names), ()) if entry else ()
