@@ -306,10 +306,26 @@ RECENT = around("date", before=DAYS - 1, after=0)  # records reach back 60 days 
 
 
 @toolbox.tool(
-    asks=("which wine sold best in {location} on {date}, and for how much?",
-          "find the best-selling wine in {location} on {date} and its sales that day",
-          "I'm tracking the wine market in {location}. What was the top-selling wine there on {date}, and what did it take?"),
-    gives={"wine_name": ("the best-selling wine in {location} on {date}", "the wine that sold best in {location} on {date}")},
+    asks=(
+        "which wine sold best in {location} on {date}, and for how much?",
+        "find the best-selling wine in {location} on {date} and its sales that day",
+        "I'm tracking the wine market in {location}. What was the top-selling wine there on {date}, and what did it take?",
+        "what was the number one wine in {location} on {date}? Give me its sales in dollars too.",
+        "look up the top wine by sales in {location} for {date}, with the dollar figure",
+        "which wine led sales in {location} on {date}, and how much did it bring in?",
+        "get me the leading wine in {location} on {date} and what it sold",
+        "tell me which wine was the bestseller in {location} on {date} and how much revenue it made",
+        "I need the top-selling wine for {location} on {date}, plus its sales value.",
+    ),
+    gives={
+        "wine_name": (
+            "the best-selling wine in {location} on {date}",
+            "the wine that sold best in {location} on {date}",
+            "the top-selling wine in {location} on {date}",
+            "the wine that led sales in {location} on {date}",
+            "the most popular wine in {location} on {date}",
+        ),
+    },
     sense=(RECENT,),
 )
 def get_top_selling_wine(location: Region, date: Day) -> tuple[Wine, float]:
@@ -333,10 +349,26 @@ def get_top_selling_wine(location: Region, date: Day) -> tuple[Wine, float]:
 
 
 @toolbox.tool(
-    asks=("which beer sold best in {location} on {date}, and how many units went?",
-          "find the best-selling beer in {location} on {date} and the units it sold",
-          "what was the top beer in {location} on {date}? Tell me how many units it sold."),
-    gives={"beer_name": ("the best-selling beer in {location} on {date}", "the beer that sold best in {location} on {date}")},
+    asks=(
+        "which beer sold best in {location} on {date}, and how many units went?",
+        "find the best-selling beer in {location} on {date} and the units it sold",
+        "what was the top beer in {location} on {date}? Tell me how many units it sold.",
+        "which beer moved the most units in {location} on {date}, and how many?",
+        "look up the bestselling beer for {location} on {date}, with its unit sales",
+        "I'm stocking a bar with beers popular in {location}. Which one sold best there on {date}, and how many units?",
+        "tell me the leading beer in {location} on {date} and how many were sold",
+        "what beer topped the sales in {location} on {date}, and by how many units?",
+        "get the number one beer in {location} for {date} and its units sold",
+    ),
+    gives={
+        "beer_name": (
+            "the best-selling beer in {location} on {date}",
+            "the beer that sold best in {location} on {date}",
+            "the top beer in {location} on {date}",
+            "the beer that moved the most units in {location} on {date}",
+            "the most popular beer in {location} on {date}",
+        ),
+    },
     sense=(RECENT,),
 )
 def get_best_selling_beer(location: Region, date: Day) -> tuple[Beer, int]:
@@ -360,9 +392,17 @@ def get_best_selling_beer(location: Region, date: Day) -> tuple[Beer, int]:
 
 
 @toolbox.tool(
-    asks=("what were the total wine and beer sales in {location} on {date}?",
-          "give me the total beverage sales in {location} on {date}",
-          "how much wine and beer was sold in {location} on {date}, in dollars?"),
+    asks=(
+        "what were the total wine and beer sales in {location} on {date}?",
+        "give me the total beverage sales in {location} on {date}",
+        "how much wine and beer was sold in {location} on {date}, in dollars?",
+        "what did drink sales add up to in {location} on {date}?",
+        "look up the combined wine and beer revenue for {location} on {date}",
+        "I'm comparing markets. How much did {location} spend on wine and beer on {date}?",
+        "tell me the total takings from wine and beer in {location} on {date}",
+        "how big were beverage sales in {location} on {date}, all wine and beer together?",
+        "get the dollar total of wine and beer sold in {location} on {date}",
+    ),
     sense=(RECENT,),
 )
 def get_total_beverage_sales(location: Region, date: Day) -> float:
@@ -385,9 +425,26 @@ def get_total_beverage_sales(location: Region, date: Day) -> float:
 
 
 @toolbox.tool(
-    asks=("which country does {product} come from?", "find the country of origin of {product}",
-          "where is {product} made? I need the country."),
-    gives={"origin": ("the country {product} comes from", "the country where {product} is made")},
+    asks=(
+        "which country does {product} come from?",
+        "find the country of origin of {product}",
+        "where is {product} made? I need the country.",
+        "what country produces {product}?",
+        "look up which country {product} is from",
+        "tell me the country {product} is made in",
+        "which country is {product} a product of?",
+        "what's the country of origin for {product}?",
+        "trace {product} back to its country of origin",
+    ),
+    gives={
+        "origin": (
+            "the country {product} comes from",
+            "the country where {product} is made",
+            "the home country of {product}",
+            "the country of origin of {product}",
+            "the country that produces {product}",
+        ),
+    },
 )
 def get_product_origin(product: Wine) -> OriginCountry:
     """Look up the country of origin of a wine.
@@ -403,8 +460,17 @@ def get_product_origin(product: Wine) -> OriginCountry:
 
 
 @toolbox.tool(
-    asks=("in which country is {beer} brewed?", "find out where {beer} is brewed",
-          "I'd like to know the country {beer} comes from."),
+    asks=(
+        "in which country is {beer} brewed?",
+        "find out where {beer} is brewed",
+        "I'd like to know the country {beer} comes from.",
+        "what country is {beer} from?",
+        "where does {beer} get brewed? Just the country.",
+        "look up the brewing country of {beer}",
+        "which country makes {beer}?",
+        "tell me the country of origin of {beer}",
+        "is {beer} an import? Which country is it brewed in?",
+    ),
 )
 def get_beer_origin(beer: Beer) -> str:
     """Look up the country where a beer is brewed.
@@ -421,9 +487,17 @@ def get_beer_origin(beer: Beer) -> str:
 
 
 @toolbox.tool(
-    asks=("how many bottles of {product} did {location} export on {date}?",
-          "get the export volume of {product} from {location} on {date}",
-          "I'm studying the trade in {product}. How much of it did {location} ship abroad on {date}?"),
+    asks=(
+        "how many bottles of {product} did {location} export on {date}?",
+        "get the export volume of {product} from {location} on {date}",
+        "I'm studying the trade in {product}. How much of it did {location} ship abroad on {date}?",
+        "what quantity of {product} left {location} as exports on {date}?",
+        "how many bottles of {product} were exported from {location} on {date}?",
+        "look up the exports of {product} out of {location} for {date}",
+        "find the number of bottles of {product} shipped out of {location} on {date}",
+        "what were the export figures for {product} from {location} on {date}, in bottles?",
+        "give me the bottle count of {product} exported by {location} on {date}",
+    ),
     # Exports are counted from a wine's own country; another country only re-exports a trickle.
     sense=(RECENT, sensible("a wine is exported from the country it is made in", ("location", "product"),
                             lambda a: _origin_is(a, "location")),
@@ -449,9 +523,17 @@ def get_export_quantity(location: OriginCountry, date: Day, product: Wine) -> in
 
 
 @toolbox.tool(
-    asks=("how many bottles of {product} did {country} import on {date}?",
-          "get the import volume of {product} into {country} on {date}",
-          "how much {product} was shipped into {country} on {date}?"),
+    asks=(
+        "how many bottles of {product} did {country} import on {date}?",
+        "get the import volume of {product} into {country} on {date}",
+        "how much {product} was shipped into {country} on {date}?",
+        "how many bottles of {product} arrived in {country} as imports on {date}?",
+        "look up the imports of {product} into {country} for {date}",
+        "I'm checking demand for {product} abroad. How many bottles did {country} bring in on {date}?",
+        "find the number of bottles of {product} imported by {country} on {date}",
+        "what were the import figures for {product} in {country} on {date}, in bottles?",
+        "tell me how many bottles of {product} entered {country} on {date}",
+    ),
     # A wine's own country imports none of it: that request has a foregone answer.
     sense=(RECENT, sensible("a wine is imported into a country other than its own", ("country", "product"),
                             lambda a: not _origin_is(a, "country"))),
@@ -479,9 +561,17 @@ def get_import_quantity(country: ImportingCountry, date: Day, product: Wine) -> 
 
 
 @toolbox.tool(
-    asks=("how did the critics rate {wine_name}, and who rated it?",
-          "get the latest critic score of {wine_name} and the publication that gave it",
-          "I'm thinking of buying {wine_name}. What score did the critics give it, and where was it published?"),
+    asks=(
+        "how did the critics rate {wine_name}, and who rated it?",
+        "get the latest critic score of {wine_name} and the publication that gave it",
+        "I'm thinking of buying {wine_name}. What score did the critics give it, and where was it published?",
+        "what's the critic score for {wine_name}, and which publication gave it?",
+        "look up the rating of {wine_name} along with who reviewed it",
+        "how many points did {wine_name} get from the critics, and from whom?",
+        "which critic reviewed {wine_name} most recently, and what score did it get?",
+        "is {wine_name} well reviewed? Give me the score and the reviewer.",
+        "find the most recent review score for {wine_name} and the name of the reviewer",
+    ),
 )
 def get_wine_rating(wine_name: Wine) -> tuple[float, str]:
     """Get the latest critic score of a wine.
@@ -498,9 +588,17 @@ def get_wine_rating(wine_name: Wine) -> tuple[float, str]:
 
 
 @toolbox.tool(
-    asks=('search the wine catalog for "{query}"[ and give me at most {max_results} names]',
-          'which wines does the catalog list for "{query}"?[ Show me up to {max_results}.]',
-          'look up wines matching "{query}"[, no more than {max_results}]'),
+    asks=(
+        'search the wine catalog for "{query}"[ and give me at most {max_results} names]',
+        'which wines does the catalog list for "{query}"?[ Show me up to {max_results}.]',
+        'look up wines matching "{query}"[, no more than {max_results}]',
+        'what wines come up for "{query}" in the catalog?',
+        'find me wines that match "{query}"[, {max_results} at most]',
+        "I'm browsing for \"{query}\". Which wines do you have?[ Just the first {max_results}.]",
+        'pull up the catalog wines for "{query}"[ and list up to {max_results}]',
+        'list the wines in the catalog that fit "{query}"',
+        'do you carry anything for "{query}"? Give me the wine names[, up to {max_results}].',
+    ),
     sense=(within("max_results", 1, 20),),
     tags=("search",),
 )
@@ -527,9 +625,26 @@ def search_wine_catalog(query: Annotated[str, Kind("wine_search_terms")], max_re
 
 
 @toolbox.tool(
-    asks=("who makes {product}?", "find the winery that produces {product}",
-          "tell me which producer is behind {product}"),
-    gives={"producer": ("the producer of {product}", "the winery that makes {product}")},
+    asks=(
+        "who makes {product}?",
+        "find the winery that produces {product}",
+        "tell me which producer is behind {product}",
+        "which estate makes {product}?",
+        "look up the producer of {product}",
+        "who is the winemaker behind {product}?",
+        "what winery is {product} from?",
+        "I'd like to know who produces {product}.",
+        "name the producer that bottles {product}",
+    ),
+    gives={
+        "producer": (
+            "the producer of {product}",
+            "the winery that makes {product}",
+            "the winery behind {product}",
+            "the maker of {product}",
+            "the estate that produces {product}",
+        ),
+    },
 )
 def get_product_manufacturer(product: Wine) -> Producer:
     """Find the producer (winery) that makes a wine.
@@ -544,9 +659,26 @@ def get_product_manufacturer(product: Wine) -> Producer:
 
 
 @toolbox.tool(
-    asks=("in which wine region is {producer} based?", "find the home region of {producer}",
-          "where is the winery {producer} located? I need its region."),
-    gives={"region": ("the home region of {producer}", "the region where {producer} is based")},
+    asks=(
+        "in which wine region is {producer} based?",
+        "find the home region of {producer}",
+        "where is {producer} located? I need the wine region.",
+        "which region does {producer} make its wine in?",
+        "look up the wine region of {producer}",
+        "tell me the region {producer} comes from",
+        "what part of the wine world is {producer} in? Just the region.",
+        "which wine region is home to {producer}?",
+        "I'd like to visit {producer}. Which wine region should I head to?",
+    ),
+    gives={
+        "region": (
+            "the home region of {producer}",
+            "the region where {producer} is based",
+            "the wine region {producer} comes from",
+            "the region {producer} makes its wine in",
+            "the wine region that is home to {producer}",
+        ),
+    },
 )
 def get_producer_region(producer: Producer) -> Region:
     """Find the wine region (and sales region) where a winery is based.
@@ -562,8 +694,17 @@ def get_producer_region(producer: Producer) -> Region:
 
 
 @toolbox.tool(
-    asks=("what does a bottle of {wine_name} cost[ in {currency}]?", "get the retail price of {wine_name}[ in {currency}]",
-          "how much is {wine_name} per bottle[ in {currency}]?"),
+    asks=(
+        "what does a bottle of {wine_name} cost[ in {currency}]?",
+        "get the retail price of {wine_name}[ in {currency}]",
+        "how much is {wine_name} per bottle[ in {currency}]?",
+        "what's the shelf price of {wine_name}[ in {currency}]?",
+        "look up how much one bottle of {wine_name} sells for[ in {currency}]",
+        "I'm thinking of picking up {wine_name}. What does a bottle go for[ in {currency}]?",
+        "find the bottle price of {wine_name}[ in {currency}]",
+        "tell me what {wine_name} costs a bottle[ in {currency}]",
+        "how expensive is a bottle of {wine_name}[ in {currency}]?",
+    ),
 )
 def get_wine_price(wine_name: Wine, currency: NamedCurrency = "USD") -> float:
     """Get the retail price of one bottle of a wine.
@@ -580,9 +721,26 @@ def get_wine_price(wine_name: Wine, currency: NamedCurrency = "USD") -> float:
 
 
 @toolbox.tool(
-    asks=("which grape is {wine_name} made from?", "find the grape variety of {wine_name}",
-          "what grape goes into {wine_name}?"),
-    gives={"variety": ("the grape of {wine_name}", "the grape {wine_name} is made from")},
+    asks=(
+        "which grape is {wine_name} made from?",
+        "find the grape variety of {wine_name}",
+        "what grape goes into {wine_name}?",
+        "what variety is {wine_name}?",
+        "look up which grape {wine_name} is made of",
+        "tell me the grape behind {wine_name}",
+        "I'm curious about {wine_name}. Which grape is it?",
+        "which grape variety was used for {wine_name}?",
+        "name the grape of {wine_name}",
+    ),
+    gives={
+        "variety": (
+            "the grape of {wine_name}",
+            "the grape {wine_name} is made from",
+            "the grape variety behind {wine_name}",
+            "the variety used in {wine_name}",
+            "the grape that goes into {wine_name}",
+        ),
+    },
 )
 def get_grape_variety(wine_name: Wine) -> Variety:
     """Find the grape variety a wine is made from.
@@ -597,8 +755,17 @@ def get_grape_variety(wine_name: Wine) -> Variety:
 
 
 @toolbox.tool(
-    asks=("which {variety} wines are made in {country}?", "list the {variety} wines from {country}",
-          "I'm looking for {variety} from {country}. Which wines are there?"),
+    asks=(
+        "which wines made from {variety} come from {country}?",
+        "list the wines from {country} made with {variety}",
+        "I'm looking for a wine made from {variety} in {country}. Which ones are there?",
+        "what wines does {country} make from {variety}?",
+        "show me the wines made from {variety} in {country}",
+        "are there any wines from {country} made with {variety}? List them.",
+        "look up the wines produced in {country} from {variety}",
+        "I'd like a wine made from {variety} that comes from {country}. What are my options?",
+        "search the catalog for wines made from {variety} in {country}",
+    ),
     sense=(sensible("the country makes wine of that grape", ("variety", "country"),
                     lambda a: any(g == a["variety"] and _country_of(n) == a["country"] for n, (_, g) in WINES.items())),),
 )
@@ -618,9 +785,26 @@ def find_wines_by_variety(variety: Variety, country: OriginCountry) -> list[Wine
 
 
 @toolbox.tool(
-    asks=("what dish goes well with {variety}?", "suggest a dish to pair with {variety}",
-          "I'm planning dinner. Which dish pairs well with {variety}?"),
-    gives={"dish": ("the dish that pairs with {variety}", "the dish suggested with {variety}")},
+    asks=(
+        "what dish goes well with {variety}?",
+        "suggest a dish to pair with {variety}",
+        "I'm planning dinner. Which dish pairs well with {variety}?",
+        "what should I cook to go with {variety}?",
+        "what food matches {variety}?",
+        "recommend something to eat with {variety}",
+        "which dish is the classic match for {variety}?",
+        "I'm opening something made from {variety} tonight. What should I serve with it?",
+        "find a good food pairing for {variety}",
+    ),
+    gives={
+        "dish": (
+            "the dish that pairs with {variety}",
+            "the dish suggested with {variety}",
+            "the classic dish to serve with {variety}",
+            "the food that goes with {variety}",
+            "the dish recommended alongside {variety}",
+        ),
+    },
 )
 def get_food_pairing(variety: Variety) -> Dish:
     """Suggest a classic dish to pair with a grape variety.
@@ -636,8 +820,17 @@ def get_food_pairing(variety: Variety) -> Dish:
 
 
 @toolbox.tool(
-    asks=("how many calories are in a serving of {dish}?", "get the calories per serving of {dish}",
-          "I'm counting calories. What does one serving of {dish} come to?"),
+    asks=(
+        "how many calories are in a serving of {dish}?",
+        "get the calories per serving of {dish}",
+        "I'm counting calories. What does one serving of {dish} come to?",
+        "what's the calorie count for one portion of {dish}?",
+        "how fattening is {dish}? Give me the calories per serving.",
+        "look up the kilocalories in a serving of {dish}",
+        "tell me how many calories one serving of {dish} has",
+        "how many kcal does a portion of {dish} contain?",
+        "I'm on a diet. How many calories would a plate of {dish} be?",
+    ),
 )
 def get_dish_calories(dish: Dish) -> int:
     """Get the calories in one serving of a dish.
@@ -654,9 +847,26 @@ def get_dish_calories(dish: Dish) -> int:
 
 
 @toolbox.tool(
-    asks=("what vintage is {wine_name}?", "find the vintage year of {wine_name}",
-          "in which year were the grapes for {wine_name} harvested?"),
-    gives={"vintage": ("the vintage year of {wine_name}", "the year {wine_name} was harvested")},
+    asks=(
+        "what vintage is {wine_name}?",
+        "find the vintage year of {wine_name}",
+        "in which year were the grapes for {wine_name} harvested?",
+        "which year is {wine_name} from?",
+        "look up the harvest year of {wine_name}",
+        "tell me the vintage of {wine_name}",
+        "how old is {wine_name}? I mean which vintage.",
+        "what year does the label of {wine_name} show as its vintage?",
+        "I need the vintage of {wine_name} for my tasting notes.",
+    ),
+    gives={
+        "vintage": (
+            "the vintage year of {wine_name}",
+            "the year {wine_name} was harvested",
+            "the vintage of {wine_name}",
+            "the harvest year of {wine_name}",
+            "the year the grapes for {wine_name} were picked",
+        ),
+    },
 )
 def get_vintage(wine_name: Wine) -> Year:
     """Find the vintage (harvest year) of a wine.
@@ -671,8 +881,17 @@ def get_vintage(wine_name: Wine) -> Year:
 
 
 @toolbox.tool(
-    asks=("how big was the grape harvest in {region} in {year}?", "get the grape harvest of {region} in {year}",
-          "how many tonnes of grapes did {region} harvest in {year}?"),
+    asks=(
+        "how big was the grape harvest in {region} in {year}?",
+        "get the grape harvest of {region} in {year}",
+        "how many tonnes of grapes did {region} harvest in {year}?",
+        "what was the harvest yield in {region} for {year}?",
+        "look up how many tonnes of grapes were picked in {region} in {year}",
+        "how much fruit came in from the vineyards of {region} in {year}, in tonnes?",
+        "find the total grape harvest for {region} in {year}",
+        "I'm comparing vintages. How large was the harvest in {region} in {year}?",
+        "give me the tonnage of grapes harvested in {region} in {year}",
+    ),
     # A region and a year from earlier calls are about one wine: its home region and its vintage.
     sense=(together("region", "year"), within("year", 2012, 2021)),
 )
@@ -693,9 +912,24 @@ def get_harvest_yield(region: Region, year: Year) -> float:
 
 
 @toolbox.tool(
-    asks=("which wine in the catalog is {mention}?", "find the exact catalog name of the wine I know as {mention}",
-          "I only know the wine as {mention}. What is it called in the catalog?"),
-    gives={"wine_name": "{mention}"},  # people name the wine as they remember it; finding its label is the agent's part
+    asks=(
+        "which wine in the catalog is {mention}?",
+        "find the exact catalog name of the wine I know as {mention}",
+        "I only know the wine as {mention}. What is it called in the catalog?",
+        "what's the proper catalog name for {mention}?",
+        "look up the full catalog name of {mention}",
+        "match {mention} to a wine in the catalog and give me its exact name",
+        "a friend recommended a wine called {mention}. What's its official name?",
+        "which catalog wine do I mean by {mention}?",
+        "work out the exact wine name for {mention}",
+    ),
+    gives={
+        "wine_name": (
+            "{mention}",
+            "the wine I know as {mention}",
+            "the wine called {mention}",
+        ),
+    },  # people name the wine as they remember it; finding its label is the agent's part
     tags=("canonicalise",),
 )
 def resolve_wine_name(mention: Annotated[str, Kind("wine_mention")]) -> Wine:
@@ -716,9 +950,17 @@ def resolve_wine_name(mention: Annotated[str, Kind("wine_mention")]) -> Wine:
 
 
 @toolbox.tool(
-    asks=("add {bottles} bottle(s) of {wine_name} to my cellar and tell me how many I have now",
-          "put {bottles} bottle(s) of {wine_name} in my cellar inventory; how many of it do I hold afterwards?",
-          "I just bought {bottles} bottle(s) of {wine_name}. Log them in my cellar and say how many I've got."),
+    asks=(
+        "add {bottles} bottle(s) of {wine_name} to my cellar and tell me how many I have now",
+        "put {bottles} bottle(s) of {wine_name} in my cellar inventory; how many of it do I hold afterwards?",
+        "I just bought {bottles} bottle(s) of {wine_name}. Log the purchase in my cellar and say how many I've got.",
+        "record {bottles} more bottle(s) of {wine_name} in my cellar and give me the new total",
+        "my cellar needs {bottles} extra bottle(s) of {wine_name}. Update it and tell me the count.",
+        "log {bottles} bottle(s) of {wine_name} into my wine cellar; what's the total for that wine now?",
+        "stock {bottles} bottle(s) of {wine_name} in my cellar and report how many bottles of it I own",
+        "the delivery just came: {bottles} bottle(s) of {wine_name}. Add it to my cellar and tell me how many I have in all.",
+        "increase my cellar stock of {wine_name} by {bottles} bottle(s) and tell me the new number",
+    ),
     sense=(within("bottles", 1, 24),),
     tags=("state_change",),
 )
@@ -740,8 +982,17 @@ def add_wine_to_cellar(wine_name: Wine, bottles: Bottles) -> int:
 
 
 @toolbox.tool(
-    asks=("what is my wine cellar worth in {currency}?", "give me the retail value of my cellar in {currency}",
-          "I'm insuring my wine collection. How much is the whole cellar worth in {currency}?"),
+    asks=(
+        "what is my wine cellar worth in {currency}?",
+        "give me the retail value of my cellar in {currency}",
+        "I'm insuring my wine collection. How much is the whole cellar worth in {currency}?",
+        "how much would my cellar fetch at retail, in {currency}?",
+        "value my wine cellar in {currency}",
+        "what's the total value of all the bottles in my cellar, in {currency}?",
+        "tally up what my wine collection is worth in {currency}",
+        "work out the retail value of everything in my cellar, in {currency}",
+        "tell me what my cellar adds up to in {currency}",
+    ),
 )
 def get_cellar_value(currency: NamedCurrency) -> float:
     """Get the retail value of every bottle in the user's cellar.

@@ -320,9 +320,18 @@ def _dnd_switch(w: PhoneWorld) -> list[bool]:
 # --- contacts --------------------------------------------------------------------------------
 
 @toolbox.tool(
-    asks=('search my contacts for "{query}"[ and show me at most {max_results}]',
-          'which of my contacts match "{query}"?',
-          'I\'m looking for someone in my address book: "{query}". Who comes up[ (at most {max_results})]?'),
+    asks=(
+        'search my contacts for "{query}"[ and show me at most {max_results}]',
+        'which of my contacts match "{query}"?',
+        "I'm looking for someone in my address book: \"{query}\". Who comes up[ (at most {max_results})]?",
+        'find everyone in my contacts matching "{query}"[, up to {max_results}]',
+        'who in my address book comes up for "{query}"?',
+        'look up "{query}" in my contacts and list the names[, no more than {max_results}]',
+        'pull up the contacts that match "{query}"',
+        'do I have any contacts that match "{query}"? Give me their names[, {max_results} at most].',
+        'run a contact search for "{query}" and tell me who it finds',
+        'list the people in my phone that match "{query}"',
+    ),
     tags=("search",),
 )
 def search_contacts(query: Annotated[str, Kind("contact_search_terms")], max_results: int = 10) -> list[Contact]:
@@ -348,10 +357,24 @@ def search_contacts(query: Annotated[str, Kind("contact_search_terms")], max_res
 
 
 @toolbox.tool(
-    asks=('what is the full name of the contact I call "{mention}"?',
-          'which of my contacts is {mention}? Give me the full name.',
-          'work out which contact I mean by "{mention}" and tell me their full name'),
-    gives={"name": "{mention}"},  # people name a contact as they say it; resolving it is the agent's part
+    asks=(
+        'what is the full name of the contact I call "{mention}"?',
+        "which of my contacts is {mention}? Give me the full name.",
+        'work out which contact I mean by "{mention}" and tell me their full name',
+        "I only remember \"{mention}\". What's the full name of that contact?",
+        "give me the full name of {mention} from my contacts",
+        'who is "{mention}" in my address book? I need the first and last name.',
+        "look up the full name of the contact I know as {mention}",
+        'find the contact I mean when I say "{mention}" and tell me their full name',
+        'match "{mention}" to one of my contacts and give me the full name',
+    ),
+    gives={
+        "name": (
+            "{mention}",
+            "my contact {mention}",
+            "{mention} from my contacts",
+        ),
+    },  # people name a contact as they say it; resolving it is the agent's part
     tags=("canonicalise",),
 )
 def resolve_contact_name(mention: Annotated[str, Kind("contact_mention")]) -> Contact:
@@ -384,9 +407,25 @@ def resolve_contact_name(mention: Annotated[str, Kind("contact_mention")]) -> Co
 
 
 @toolbox.tool(
-    asks=("what's the phone number of {name}?", "get me the number I have for {name}",
-          "I need to call {name}. Which number do I have for them?"),
-    gives={"phone_number": "the phone number of {name}"},
+    asks=(
+        "what's the phone number of {name}?",
+        "get me the number I have for {name}",
+        "I need to call {name}. Which number do I have for them?",
+        "look up the phone number saved for {name}",
+        "what number is {name} on?",
+        "pull up the contact number of {name}",
+        "which number should I dial to reach {name}?",
+        "give me the phone number for {name}",
+        "I want to ring {name}. What's the number?",
+    ),
+    gives={
+        "phone_number": (
+            "the phone number of {name}",
+            "the number I have saved for {name}",
+            "the contact number of {name}",
+            "the number listed for {name} in my contacts",
+        ),
+    },
 )
 def get_contact_phone(name: Contact) -> ContactPhone:
     """Get a contact's phone number.
@@ -401,9 +440,25 @@ def get_contact_phone(name: Contact) -> ContactPhone:
 
 
 @toolbox.tool(
-    asks=("what's the email address of {name}?", "look up the email I have saved for {name}",
-          "I want to write to {name}. Which email address do I have for them?"),
-    gives={"email": "the email address of {name}"},
+    asks=(
+        "what's the email address of {name}?",
+        "look up the email I have saved for {name}",
+        "I want to write to {name}. Which email address do I have for them?",
+        "give me the email for {name}",
+        "what address do I email {name} at?",
+        "find the email address of {name} in my contacts",
+        "pull up the email of {name}",
+        "how do I reach {name} by email? I need the address.",
+        "I need the email address saved under {name}.",
+    ),
+    gives={
+        "email": (
+            "the email address of {name}",
+            "the email I have for {name}",
+            "the address I email {name} at",
+            "the email address saved for {name}",
+        ),
+    },
 )
 def get_contact_email(name: Contact) -> ContactEmail:
     """Get a contact's email address.
@@ -418,9 +473,31 @@ def get_contact_email(name: Contact) -> ContactEmail:
 
 
 @toolbox.tool(
-    asks=("where does {name} live? Give me the city and the country.", "which city and country does {name} live in?",
-          "find out which city {name} lives in, and in which country"),
-    gives={"city": ("the city {name} lives in", "where {name} lives"), "country": "the country {name} lives in"},
+    asks=(
+        "where does {name} live? Give me the city and the country.",
+        "which city and country does {name} live in?",
+        "find out which city {name} lives in, and in which country",
+        "what city is {name} based in, and what country is that?",
+        "look up the home city and country of {name}",
+        "where is {name} living these days? I need the city and country.",
+        "tell me the city and country listed for {name} in my contacts",
+        "pull up where {name} lives: city and country",
+        "I'm sending {name} a postcard. Which city and country do they live in?",
+    ),
+    gives={
+        "city": (
+            "the city {name} lives in",
+            "the home city of {name}",
+            "the city where {name} lives",
+            "the city {name} is based in",
+        ),
+        "country": (
+            "the country {name} lives in",
+            "the home country of {name}",
+            "the country where {name} lives",
+            "the country {name} is based in",
+        ),
+    },
 )
 def get_contact_city(name: Contact) -> tuple[City, Country]:
     """Get the city and country a contact lives in.
@@ -437,10 +514,25 @@ def get_contact_city(name: Contact) -> tuple[City, Country]:
 
 
 @toolbox.tool(
-    asks=("when is the next birthday of {name}, and how old will they turn?",
-          "find out when {name} next has a birthday and which age they turn",
-          "I don't want to miss the birthday of {name}. When is it, and how old will they be?"),
-    gives={"next_birthday": ("the next birthday of {name}", "the day {name} next has a birthday")},
+    asks=(
+        "when is the next birthday of {name}, and how old will they turn?",
+        "find out when {name} next has a birthday and which age they turn",
+        "I don't want to miss the birthday of {name}. When is it, and how old will they be?",
+        "when is {name} celebrating their next birthday, and what age?",
+        "look up the birthday of {name}: the next date and the age they'll reach",
+        "how old is {name} turning, and on what day?",
+        "what date is the next birthday of {name}, and how old will they be then?",
+        "I want to plan something for the birthday of {name}. When is it and what age are they turning?",
+        "check when {name} has a birthday coming up and how old they'll be",
+    ),
+    gives={
+        "next_birthday": (
+            "the next birthday of {name}",
+            "the day {name} next has a birthday",
+            "the date of the next birthday of {name}",
+            "the day {name} turns a year older",
+        ),
+    },
 )
 def get_contact_birthday(name: Contact) -> tuple[Day, int]:
     """Get the date of a contact's next birthday and the age they turn.
@@ -462,9 +554,25 @@ def get_contact_birthday(name: Contact) -> tuple[Day, int]:
 
 
 @toolbox.tool(
-    asks=("who in my contacts has the number {phone_number}?", "I missed a call from {phone_number}. Which contact was it?",
-          "find the contact whose number is {phone_number}"),
-    gives={"name": ("the contact whose number is {phone_number}", "whoever called me from {phone_number}")},
+    asks=(
+        "who in my contacts has the number {phone_number}?",
+        "I missed a call from {phone_number}. Which contact was it?",
+        "find the contact whose number is {phone_number}",
+        "whose number is {phone_number}?",
+        "who does {phone_number} belong to in my contacts?",
+        "look up which contact owns the number {phone_number}",
+        "{phone_number} just called me. Who is that?",
+        "there's a number in my call log, {phone_number}. Which of my contacts is it?",
+        "match {phone_number} to a name in my contacts",
+    ),
+    gives={
+        "name": (
+            "the contact whose number is {phone_number}",
+            "whoever called me from {phone_number}",
+            "the person with the number {phone_number}",
+            "whoever owns the number {phone_number}",
+        ),
+    },
 )
 def find_contact_by_phone(phone_number: DialledNumber) -> Contact:
     """Find the contact a phone number belongs to.
@@ -484,9 +592,17 @@ def find_contact_by_phone(phone_number: DialledNumber) -> Contact:
 
 
 @toolbox.tool(
-    asks=("add {name} to my contacts: number {phone_number}, lives in {city}, born {birthday}",
-          "save a new contact for {name}, who lives in {city}, with the number {phone_number} and the birthday {birthday}",
-          "I just met {name} (born {birthday}, living in {city}). Save them as a contact with the number {phone_number}."),
+    asks=(
+        "add {name} to my contacts (number {phone_number}, lives in {city}, born {birthday}) and confirm the name it's saved under",
+        "save a new contact for {name}, who lives in {city}, with the number {phone_number} and the birthday {birthday}, and tell me the name on the entry",
+        "I just met {name} (born {birthday}, living in {city}). Save them as a contact with the number {phone_number} and confirm the name.",
+        "create a contact: {name}, {phone_number}, based in {city}, birthday {birthday}. Confirm the name once it's saved.",
+        "put {name} in my address book with the number {phone_number}, the city {city} and the birth date {birthday}, and tell me the saved name",
+        "new contact, please: {name}, phone {phone_number}, from {city}, born {birthday}. What name did it go in under?",
+        "{name} gave me their number, {phone_number}. They live in {city} and were born {birthday}. Add them to my contacts and confirm the entry's name.",
+        "store {name} as a contact (phone {phone_number}, city {city}, date of birth {birthday}) and read back the name",
+        "could you add {name} to my phone? Number {phone_number}, home city {city}, birthday {birthday}. Tell me the name you saved.",
+    ),
     tags=("state_change",),
 )
 def add_contact(name: NewPerson, phone_number: NewNumber, city: NewHomeCity, birthday: Annotated[str, Kind("birth_date")]) -> str:
@@ -520,9 +636,17 @@ def add_contact(name: NewPerson, phone_number: NewNumber, city: NewHomeCity, bir
 
 
 @toolbox.tool(
-    asks=("{name} has moved to {city}. Update the contact and tell me where they lived before.",
-          "change the city of {name} to {city} and tell me the previous one",
-          "{name} lives in {city} now: update their contact. Which city did I have for them before?"),
+    asks=(
+        "{name} has moved to {city}. Update the contact and tell me where they lived before.",
+        "change the city of {name} to {city} and tell me the previous one",
+        "{name} lives in {city} now: update their contact. Which city did I have for them before?",
+        "update the home city of {name} to {city}; what was it before?",
+        "set {city} as the city for {name} in my contacts and tell me the old city",
+        "{name} relocated to {city}. Edit their contact and let me know which city it replaced.",
+        "edit the contact for {name} so the city reads {city}, and tell me what it said before",
+        "move {name} to {city} in my address book. Where did I have them living until now?",
+        "I heard {name} is in {city} these days. Fix their contact and tell me the city it used to show.",
+    ),
     tags=("state_change",),
 )
 def update_contact_city(name: Contact, city: HomeCity) -> str:
@@ -546,9 +670,17 @@ def update_contact_city(name: Contact, city: HomeCity) -> str:
 # --- messages --------------------------------------------------------------------------------
 
 @toolbox.tool(
-    asks=('text {recipient} "{text}" and tell me when it went out',
-          'send {recipient} a text saying "{text}"',
-          'please message {recipient}: "{text}". I need the message id and the time it was sent.'),
+    asks=(
+        'text {recipient} "{text}" and tell me the message id and when it went out',
+        'send {recipient} a text saying "{text}" and give me the message id and the time it was sent',
+        'please message {recipient}: "{text}" I need the message id and the time it was sent.',
+        'text "{text}" to {recipient} and tell me the message id and the send time',
+        'send a text to {recipient} with the words "{text}"; what id and timestamp did the message get?',
+        'send an SMS to {recipient} that says "{text}" and report its id and when it was sent',
+        'could you text {recipient} with "{text}"? Tell me the id and the time it was sent.',
+        'drop {recipient} a message saying "{text}" and let me know its id and when it went out',
+        'fire off a text to {recipient}, "{text}", and tell me the message id and sending time',
+    ),
     requires=("cellular",),
     tags=("state_change",),
 )
@@ -576,8 +708,17 @@ def send_text_message(recipient: Contact, text: OutgoingText) -> tuple[str, str]
 
 
 @toolbox.tool(
-    asks=("what did {name} last text me, and when?", "read me the latest message from {name} and when it arrived",
-          "show me the most recent text I got from {name}"),
+    asks=(
+        "what did {name} last text me, and when?",
+        "read me the latest message from {name} and when it arrived",
+        "show me the most recent text I got from {name}, with the time it came in",
+        "what was the last message {name} sent me, and at what time?",
+        "pull up the newest text from {name} and its timestamp",
+        "have I heard from {name} lately? Show me their latest message and when it came.",
+        "when did {name} last message me, and what did they say?",
+        "find the most recent message I received from {name}, and tell me when it arrived",
+        "I think {name} texted me recently. What did the message say and when did it come in?",
+    ),
 )
 def get_latest_message_from(name: Contact) -> tuple[str, str]:
     """Read the most recent text message received from a contact.
@@ -597,9 +738,18 @@ def get_latest_message_from(name: Contact) -> tuple[str, str]:
 
 
 @toolbox.tool(
-    asks=('search my texts for "{query}"[ and show me at most {max_results}]',
-          'which of my text messages mention "{query}"?',
-          'find the messages where "{query}" comes up[, {max_results} at most]'),
+    asks=(
+        'search my texts for "{query}"[ and show me at most {max_results}]',
+        'which of my text messages mention "{query}"?',
+        'find the messages where "{query}" comes up[, {max_results} at most]',
+        'look through my messages for "{query}"[ and give me up to {max_results}]',
+        'have I texted with anyone about "{query}"? Show me those messages[, at most {max_results}].',
+        'pull up every text containing "{query}"',
+        'dig up my messages about "{query}"[, no more than {max_results}]',
+        'show me the texts that mention "{query}", newest first',
+        'I remember a text about "{query}". Can you find the matching messages?',
+        'what messages do I have with "{query}" in them?',
+    ),
 )
 def search_messages(query: Annotated[str, Kind("message_search_terms")], max_results: int = 5) -> list[str]:
     """Search sent and received text messages by words in the text or the contact's name.
@@ -623,10 +773,38 @@ def search_messages(query: Annotated[str, Kind("message_search_terms")], max_res
 # --- location --------------------------------------------------------------------------------
 
 @toolbox.tool(
-    asks=("where am I right now? Give me my coordinates.", "get my current GPS coordinates",
-          "what are the latitude and longitude of my current position?"),
-    gives={"latitude, longitude": ("my current location", "where I am right now"),
-           "latitude": "my current latitude", "longitude": "my current longitude"},
+    asks=(
+        "where am I right now? Give me my coordinates.",
+        "get my current GPS coordinates",
+        "what are the latitude and longitude of my current position?",
+        "what are my coordinates at the moment?",
+        "tell me my current latitude and longitude",
+        "pin down my exact position in latitude and longitude",
+        "I need my location as coordinates.",
+        "read off the current GPS position of my phone",
+        "what's my latitude and longitude right now?",
+    ),
+    gives={
+        "latitude, longitude": (
+            "my current location",
+            "where I am right now",
+            "my current position",
+            "the spot I'm at right now",
+            "my present coordinates",
+        ),
+        "latitude": (
+            "my current latitude",
+            "the latitude I'm at right now",
+            "the latitude of my current position",
+            "my present latitude",
+        ),
+        "longitude": (
+            "my current longitude",
+            "the longitude I'm at right now",
+            "the longitude of my current position",
+            "my present longitude",
+        ),
+    },
     requires=("location_service",),
 )
 def get_current_location() -> tuple[Latitude, Longitude]:
@@ -642,11 +820,31 @@ def get_current_location() -> tuple[Latitude, Longitude]:
 
 
 @toolbox.tool(
-    asks=("which city is nearest to {point}, and how far away is it?",
-          "find the closest city to {point}, its country and the distance to it",
-          "what's the nearest city to {point}? Tell me the country and how many kilometres away it is."),
-    gives={"city": ("the city nearest to {point}", "the closest city to {point}"),
-           "country": "the country of the city nearest to {point}"},
+    asks=(
+        "which city is nearest to {point}, in which country, and how far away is it?",
+        "find the closest city to {point}, its country and the distance to it",
+        "what's the nearest city to {point}? Tell me the country and how many kilometres away it is.",
+        "what town is closest to {point}? I need its name, its country and the distance.",
+        "look up the nearest city to {point}, with its country and how far it is",
+        "how far is {point} from the nearest city, and which city and country is that?",
+        "name the city closest to {point}, its country and the distance in km",
+        "which city and country is {point} closest to, and by how many kilometres?",
+        "tell me the nearest known city to {point}, the country it's in and the distance",
+    ),
+    gives={
+        "city": (
+            "the city nearest to {point}",
+            "the closest city to {point}",
+            "the city that lies nearest to {point}",
+            "whichever city is closest to {point}",
+        ),
+        "country": (
+            "the country of the city nearest to {point}",
+            "the country of the closest city to {point}",
+            "the country the nearest city to {point} is in",
+            "the country whose city lies nearest to {point}",
+        ),
+    },
     groups={"point": "{latitude}, {longitude}"},
     requires=("wifi",),
 )
@@ -672,7 +870,17 @@ def get_city_from_coordinates(latitude: Latitude, longitude: Longitude) -> tuple
 # --- settings --------------------------------------------------------------------------------
 
 @toolbox.tool(
-    asks=('switch wifi {on}', 'turn {on} my wifi', 'can you turn {on} wifi on my phone and confirm its state?'),
+    asks=(
+        "switch wifi {on} and confirm its state",
+        "turn {on} my wifi and tell me whether it's on now",
+        "can you turn {on} wifi on my phone and confirm its state?",
+        "set wifi to {on}; is it on or off afterwards?",
+        "my wifi needs to be {on}. Change it and tell me where it stands.",
+        "flip the wifi {on} and let me know if it's on",
+        "wifi should be {on}. Can you set that and confirm?",
+        "put my phone's wifi {on} and report whether it's on",
+        "toggle wifi {on} and check that the setting took",
+    ),
     tags=("state_change",),
 )
 def set_wifi(on: Annotated[bool, Kind("wifi_switch")]) -> bool:
@@ -689,7 +897,17 @@ def set_wifi(on: Annotated[bool, Kind("wifi_switch")]) -> bool:
 
 
 @toolbox.tool(
-    asks=('switch cellular service {on}', 'turn {on} my mobile data and calls', 'turn {on} cellular service and confirm whether it is on'),
+    asks=(
+        "switch cellular service {on} and confirm its state",
+        "turn {on} my mobile data and calls, and tell me whether cellular is on now",
+        "turn {on} cellular service and confirm whether it is on",
+        "set cellular to {on}; is it on or off afterwards?",
+        "I'd like my mobile service {on}. Do that and tell me whether it's running.",
+        "flip cellular {on} on my phone and let me know if it's active",
+        "cellular service should be {on}. Can you set that and confirm?",
+        "put the mobile network {on} and report whether cellular is on",
+        "toggle cellular {on} and check that the setting took",
+    ),
     requires=("low_battery_off",),
     tags=("state_change",),
 )
@@ -710,7 +928,17 @@ def set_cellular(on: Annotated[bool, Kind("cellular_switch")]) -> bool:
 
 
 @toolbox.tool(
-    asks=('switch location services {on}', 'turn {on} location tracking on my phone', 'turn {on} location services and confirm the setting'),
+    asks=(
+        "switch location services {on} and confirm the setting",
+        "turn {on} location tracking on my phone and tell me whether it's on now",
+        "turn {on} location services and confirm the setting",
+        "set location services to {on}; are they on or off afterwards?",
+        "I want location services {on}. Make the change and tell me their state.",
+        "flip GPS {on} on my phone and let me know if location services are active",
+        "location services should be {on}. Can you set that and confirm?",
+        "put my location services {on} and report whether they're on",
+        "toggle location {on} and check that the setting took",
+    ),
     requires=("low_battery_off",),
     tags=("state_change",),
 )
@@ -731,7 +959,17 @@ def set_location_service(on: Annotated[bool, Kind("location_switch")]) -> bool:
 
 
 @toolbox.tool(
-    asks=('switch low-battery mode {on}', 'turn {on} battery saver mode', 'put low-battery mode {on} and tell me whether it is on now'),
+    asks=(
+        "switch low-battery mode {on} and confirm its state",
+        "turn {on} battery saver mode and tell me whether it's on now",
+        "put low-battery mode {on} and tell me whether it is on now",
+        "set the battery saver to {on}; is it on or off afterwards?",
+        "low-battery mode needs to be {on}. Switch it and tell me its state.",
+        "flip power saving {on} and let me know if low-battery mode is active",
+        "can you set low-battery mode {on} and confirm the change?",
+        "put my phone's battery saver {on} and report whether it's on",
+        "toggle low-power mode {on} and check that the setting took",
+    ),
     tags=("state_change",),
 )
 def set_low_battery_mode(on: Annotated[bool, Kind("low_battery_switch")]) -> bool:
@@ -752,7 +990,17 @@ def set_low_battery_mode(on: Annotated[bool, Kind("low_battery_switch")]) -> boo
 
 
 @toolbox.tool(
-    asks=('switch bluetooth {on}', 'turn {on} bluetooth', 'turn {on} bluetooth on my phone and confirm its state'),
+    asks=(
+        "switch bluetooth {on} and confirm its state",
+        "turn {on} bluetooth and tell me whether it's on now",
+        "turn {on} bluetooth on my phone and confirm its state",
+        "set bluetooth to {on}; is it on or off afterwards?",
+        "I want bluetooth {on}. Change it and tell me where it stands.",
+        "flip bluetooth {on} and let me know if it's active",
+        "bluetooth should be {on}. Can you set that and confirm?",
+        "put my phone's bluetooth {on} and report whether it's on",
+        "toggle bluetooth {on} and check that the setting took",
+    ),
     tags=("state_change",),
 )
 def set_bluetooth(on: Annotated[bool, Kind("bluetooth_switch")]) -> bool:
@@ -769,7 +1017,17 @@ def set_bluetooth(on: Annotated[bool, Kind("bluetooth_switch")]) -> bool:
 
 
 @toolbox.tool(
-    asks=('switch do-not-disturb {on}', 'turn {on} do not disturb', 'I need some quiet: turn {on} do-not-disturb and confirm it'),
+    asks=(
+        "switch do-not-disturb {on} and confirm its state",
+        "turn {on} do not disturb and tell me whether it's on now",
+        "I need some quiet: turn {on} do-not-disturb and confirm it",
+        "set do-not-disturb to {on}; is it on or off afterwards?",
+        "I'd like do not disturb {on}. Set it and tell me where it stands.",
+        "flip silent mode {on} and let me know if do-not-disturb is active",
+        "do not disturb should be {on}. Can you set that and confirm?",
+        "change do-not-disturb to {on} and report whether it's on",
+        "toggle do-not-disturb {on} and check that the setting took",
+    ),
     tags=("state_change",),
 )
 def set_do_not_disturb(on: Annotated[bool, Kind("do_not_disturb_switch")]) -> bool:
