@@ -458,7 +458,7 @@ def resolve_event_mention(mention: Annotated[str, Kind("event_mention")]) -> Eve
         "which meetings and appointments do I have on {date}?",
         "am I busy on {date}? Tell me which events I have.",
         "I'm planning around {date}. What's already in my calendar that day?",
-        "go through my calendar for {date} and list everything on it",
+        "run through my calendar for {date} and list everything on it",
         "how does my day look on {date}? List the events.",
     ),
     sense=(around("date", before=30, after=60),),
@@ -495,7 +495,6 @@ def list_events_on_date(date: Day) -> list[EventId]:
             "the next event in my calendar",
             "my next appointment",
             "the next thing on my schedule",
-            "whatever is next in my calendar",
         ),
         "start": (
             "the start of my next event",
@@ -587,8 +586,8 @@ def find_next_event_with(person: Attendee) -> tuple[EventId, Moment]:
         "city": (
             "the city of {event_id}",
             "the city where {event_id} takes place",
-            "the city {event_id} is held in",
-            "the location of {event_id}",
+            "the city hosting {event_id}",
+            "the host city of {event_id}",
         ),
     },
 )
@@ -768,7 +767,7 @@ def reschedule_event(event_id: EventId, new_start: NewTime) -> tuple[str, str]:
         "loop {person} into {event_id} and tell me how many people that makes",
         "include {person} in {event_id} and let me know how many are coming now",
         "{person} should join {event_id}. Send the invite and tell me the number of attendees.",
-        "extend an invitation to {event_id} to {person} and report the new number of attendees",
+        "extend an invitation for {event_id} to {person} and report the new number of attendees",
     ),
     requires=("calendar_sync",),
     tags=("state_change",),
@@ -839,7 +838,7 @@ def check_availability(start: ProposedTime, duration_minutes: Minutes) -> tuple[
         "slot_start, slot_minutes": (
             "my first free slot of {duration_minutes} on {date}",
             "the earliest gap of {duration_minutes} in my calendar on {date}",
-            "the first {duration_minutes} I have free on {date}",
+            "the earliest free slot of {duration_minutes} I have on {date}",
             "my earliest free window of {duration_minutes} on {date}",
             "the first opening of {duration_minutes} in my working day on {date}",
         ),

@@ -641,7 +641,7 @@ def add_contact(name: NewPerson, phone_number: NewNumber, city: NewHomeCity, bir
         "change the city of {name} to {city} and tell me the previous one",
         "{name} lives in {city} now: update their contact. Which city did I have for them before?",
         "update the home city of {name} to {city}; what was it before?",
-        "set {city} as the city for {name} in my contacts and tell me the old city",
+        "set the city on the contact card of {name} to {city} and tell me the old city",
         "{name} relocated to {city}. Edit their contact and let me know which city it replaced.",
         "edit the contact for {name} so the city reads {city}, and tell me what it said before",
         "move {name} to {city} in my address book. Where did I have them living until now?",
