@@ -372,7 +372,7 @@ def search_contacts(query: Annotated[str, Kind("contact_search_terms")], max_res
         "name": (
             "{mention}",
             "my contact {mention}",
-            "{mention} from my contacts",
+            "the contact I know as {mention}",
         ),
     },  # people name a contact as they say it; resolving it is the agent's part
     tags=("canonicalise",),
@@ -643,9 +643,9 @@ def add_contact(name: NewPerson, phone_number: NewNumber, city: NewHomeCity, bir
         "update the home city of {name} to {city}; what was it before?",
         "set the city on the contact card of {name} to {city} and tell me the old city",
         "{name} relocated to {city}. Edit their contact and let me know which city it replaced.",
-        "edit the contact for {name} so the city reads {city}, and tell me what it said before",
+        "edit the entry for {name} so the city reads {city}, and tell me what it said before",
         "move {name} to {city} in my address book. Where did I have them living until now?",
-        "I heard {name} is in {city} these days. Fix their contact and tell me the city it used to show.",
+        "I heard {name} is in {city} these days. Fix the contact entry and tell me the city it used to show.",
     ),
     tags=("state_change",),
 )
@@ -828,7 +828,7 @@ def get_current_location() -> tuple[Latitude, Longitude]:
         "look up the nearest city to {point}, with its country and how far it is",
         "how far is {point} from the nearest city, and which city and country is that?",
         "name the city closest to {point}, its country and the distance in km",
-        "which city and country is {point} closest to, and by how many kilometres?",
+        "which city is closest to {point}, which country is it in, and how many kilometres away is it?",
         "tell me the nearest known city to {point}, the country it's in and the distance",
     ),
     gives={
