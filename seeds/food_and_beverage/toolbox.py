@@ -493,7 +493,7 @@ def get_beer_origin(beer: Beer) -> str:
         "I'm studying the trade in {product}. How much of it did {location} ship abroad on {date}?",
         "what quantity of {product} left {location} as exports on {date}?",
         "how many bottles of {product} were exported from {location} on {date}?",
-        "look up the exports of {product} out of {location} for {date}",
+        "look up the exports of {product} out of {location} on {date}",
         "find the number of bottles of {product} shipped out of {location} on {date}",
         "what were the export figures for {product} from {location} on {date}, in bottles?",
         "give me the bottle count of {product} exported by {location} on {date}",
@@ -674,8 +674,7 @@ def get_product_manufacturer(product: Wine) -> Producer:
         "region": (
             "the home region of {producer}",
             "the region where {producer} is based",
-            "the wine region {producer} comes from",
-            "the region {producer} makes its wine in",
+            "the wine region of {producer}",
             "the wine region that is home to {producer}",
         ),
     },
@@ -829,7 +828,7 @@ def get_food_pairing(variety: Variety) -> Dish:
         "look up the kilocalories in a serving of {dish}",
         "tell me how many calories one serving of {dish} has",
         "how many kcal does a portion of {dish} contain?",
-        "I'm on a diet. How many calories would a plate of {dish} be?",
+        "I'm on a diet. How many calories are in a plate of {dish}?",
     ),
 )
 def get_dish_calories(dish: Dish) -> int:

@@ -489,13 +489,13 @@ def get_contact_email(name: Contact) -> ContactEmail:
             "the city {name} lives in",
             "the home city of {name}",
             "the city where {name} lives",
-            "the city {name} is based in",
+            "the city {name} calls home",
         ),
         "country": (
             "the country {name} lives in",
             "the home country of {name}",
             "the country where {name} lives",
-            "the country {name} is based in",
+            "the country {name} calls home",
         ),
     },
 )
@@ -841,7 +841,7 @@ def get_current_location() -> tuple[Latitude, Longitude]:
         "country": (
             "the country of the city nearest to {point}",
             "the country of the closest city to {point}",
-            "the country the nearest city to {point} is in",
+            "the country containing the city nearest to {point}",
             "the country whose city lies nearest to {point}",
         ),
     },
