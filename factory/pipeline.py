@@ -101,9 +101,11 @@ class Generator:
             outcome.reject = Reject(attempt=k, stage="checks", reasons=reasons, checks=results, instance=instance)
         else:
             outcome.instance = instance
-            # The duplicate check runs in attempt order on the main thread; embedding the query
-            # here, in parallel with other attempts, leaves it only a lookup.
-            self.contexts[composed.policy_slug].embeddings.vectors([instance.query])
+            if self.stages is not None:
+                # The duplicate check runs in attempt order on the main thread; embedding the
+                # query here, in parallel with other attempts, leaves it only a lookup. Offline
+                # attempts run one at a time: the check embeds a query only if it needs it.
+                self.contexts[composed.policy_slug].embeddings.vectors([instance.query])
         return outcome
 
     def _execute(self, composed: Composed) -> Trace:

@@ -40,7 +40,10 @@ class DuplicateIndex:
         self.blocking = ctx.policy.checks["duplicates"].blocking
         self.enabled = ctx.policy.checks["duplicates"].enabled
         self.signatures: dict[str, str] = {}
-        self.queries: dict[tuple[str, ...], list[tuple[str, np.ndarray]]] = defaultdict(list)
+        # Queries by gold tools, as text: a query is embedded only once another instance with
+        # the same gold tools needs the comparison (most never meet one). Each is embedded
+        # alone, as before, so its vector does not depend on when that happens.
+        self.queries: dict[tuple[str, ...], list[tuple[str, str]]] = defaultdict(list)
 
     def check(self, instance: Instance) -> CheckResult:
         reason = ""
@@ -51,10 +54,10 @@ class DuplicateIndex:
             reason = f"same chain and values as instance {same}"
         elif worded := self._same_wording(instance):
             reason = worded
-        else:
-            vector = self.ctx.embeddings.vectors([instance.query])[0]
-            for other, other_vector in self.queries[tuple(instance.gold_tools)]:
-                similarity = float(vector @ other_vector)
+        elif earlier := self.queries[tuple(instance.gold_tools)]:
+            vector = self._vector(instance.query)
+            for other, other_query in earlier:
+                similarity = float(vector @ self._vector(other_query))
                 if similarity >= self.threshold:
                     reason = f"query is a near-duplicate of instance {other} (cosine {similarity:.3f})"
                     break
@@ -67,8 +70,10 @@ class DuplicateIndex:
                 return f"same skeleton as instance {other} with nearly the same wording (Levenshtein ratio {ratio:.2f})"
         return ""
 
+    def _vector(self, query: str) -> np.ndarray:
+        return self.ctx.embeddings.vectors([query])[0]
+
     def add(self, instance: Instance) -> None:
         self.signatures[chain_signature(instance)] = instance.id
         self.skeletons[skeleton(instance)].append((instance.id, instance.query))
-        vector = self.ctx.embeddings.vectors([instance.query])[0]
-        self.queries[tuple(instance.gold_tools)].append((instance.id, vector))
+        self.queries[tuple(instance.gold_tools)].append((instance.id, instance.query))
