@@ -45,18 +45,25 @@ class ToolPool:
     limits: dict[str, Any] = field(default_factory=dict)  # the plausibility policy's thresholds (sense rules)
     facts: dict[str, dict[str, dict[Any, dict[str, Any]]]] = field(default_factory=dict)  # toolbox → kind → value → facts
     links: dict[tuple[str, str], list[tuple[int, str]]] = field(default_factory=dict)
+    # (producer, consumer) → their links, shared by the pools of one run: which output feeds
+    # which parameter depends only on the two tools and the consumer's seed's bridges.
+    known_links: dict[tuple[str, str], list[tuple[int, str]]] | None = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         self._options: dict[tuple[str | None, str | None, str | None, str], list[Any]] = {}
+        known = {} if self.known_links is None else self.known_links
         for a in self.specs.values():
             for b in self.specs.values():
                 if a.name == b.name:
                     continue
-                pairs = [(k, p.name) for k, out in enumerate(a.returns) for p in b.parameters
-                         if links_to(out, p, a, b, self.bridges)]
+                pairs = known.get((a.name, b.name))
+                if pairs is None:
+                    pairs = known[(a.name, b.name)] = [(k, p.name) for k, out in enumerate(a.returns)
+                                                       for p in b.parameters if links_to(out, p, a, b, self.bridges)]
                 if pairs:
                     self.links[(a.name, b.name)] = pairs
-        self.feeds = {name: any(a == name for a, _ in self.links) for name in self.specs}
+        producers = {a for a, _ in self.links}
+        self.feeds = {name: name in producers for name in self.specs}
         joint_kinds = sorted({kinds for by_toolbox in self.joint.values() for kinds in by_toolbox})
         self.groups = {name: groups_of(spec, self.entries.get(name), joint_kinds) for name, spec in self.specs.items()}
 
@@ -121,9 +128,11 @@ def seed_tables(seed: Any, world_seed: int) -> tuple[dict, dict, dict]:
 
 
 def pool_of(seeds: dict[str, Any], slugs: list[str] | tuple[str, ...], world_seed: int,
-            limits: dict[str, Any] | None = None) -> ToolPool:
+            limits: dict[str, Any] | None = None,
+            known_links: dict[tuple[str, str], list[tuple[int, str]]] | None = None) -> ToolPool:
     """The tools of these seeds, with every seed's values, joint values and facts (values of
-    other seeds serve as a fallback for kinds a seed has none of)."""
+    other seeds serve as a fallback for kinds a seed has none of). Pools built from the same
+    `seeds` may share `known_links`, so the links between two tools are found once."""
     tables = {slug: seed_tables(seed, world_seed) for slug, seed in seeds.items()}
     return ToolPool(
         specs={n: s for slug in slugs for n, s in seeds[slug].specs.items()},
@@ -134,6 +143,7 @@ def pool_of(seeds: dict[str, Any], slugs: list[str] | tuple[str, ...], world_see
         internal={slug: set(seeds[slug].toolbox.internal) for slug in slugs},
         limits=dict(limits or {}),
         facts={slug: t[2] for slug, t in tables.items()},
+        known_links=known_links,
     )
 
 

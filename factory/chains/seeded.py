@@ -58,6 +58,7 @@ class SeedComposer:
         self.specs: dict[str, ToolSpec] = {n: s for seed in seeds.values() for n, s in seed.specs.items()}
         self.entries = {n: e for seed in seeds.values() for n, e in seed.toolbox.tools.items()}
         self._pools: dict[tuple[str, ...], ToolPool] = {}
+        self._links: dict[tuple[str, str], list[tuple[int, str]]] = {}  # shared by the pools above
         self.partners = {t.slug: self._partners(t) for t in targets}
         largest = max(len(self.pool((t.slug,) if p == t.slug else (t.slug, p)).specs)
                       for t in targets for p in [t.slug, *self.partners[t.slug]])
@@ -69,7 +70,7 @@ class SeedComposer:
         """The tools of these toolboxes with their links, built once per run."""
         if toolboxes not in self._pools:
             limits = self.contexts[self.targets[0].slug].policy.checks["plausibility"].model_extra
-            self._pools[toolboxes] = pool_of(self.seeds, toolboxes, self.config.seed, limits)
+            self._pools[toolboxes] = pool_of(self.seeds, toolboxes, self.config.seed, limits, self._links)
         return self._pools[toolboxes]
 
     def _partners(self, seed: Seed) -> list[str]:
