@@ -71,6 +71,12 @@ class MapsWorld(World):
     by_name: dict[str, str] = field(default_factory=dict)  # lower-case place name → place id
     device_place: str = ""  # the place the user's phone is at
     search_index: dict[str, tuple[str, frozenset]] = field(default_factory=dict)  # place id → (text, words)
+    name_words: list[tuple[str, str]] = field(default_factory=list)  # (" the words of a name ", place id), as by_name
+
+
+def _named_in(w: MapsWorld, text: str) -> list[str]:
+    """Places whose whole name (its words, space-padded) occurs in `text`, in by_name order."""
+    return [pid for words, pid in w.name_words if words in text]
 
 
 def haversine_km(lat1: float, lon1: float, lat2: float, lon2: float) -> float:
@@ -213,8 +219,9 @@ def build_world(rng: random.Random) -> MapsWorld:
         text = f" {row['name']} {row['category']} {row['city']} {row['country']} ".lower()
         index[pid] = (text, frozenset(re.findall(r"[a-z0-9]+", text)))
     state = {"location_sharing": "precise", "favourites": []}
+    name_words = [(f" {' '.join(re.findall(r'[a-z0-9]+', key))} ", pid) for key, pid in by_name.items()]
     return MapsWorld(state=state, places=places, slots=slots, by_name=by_name, device_place=device_place,
-                     search_index=index)
+                     search_index=index, name_words=name_words)
 
 
 toolbox.condition(
@@ -419,7 +426,7 @@ def find_place_by_name(name: Annotated[str, Kind("place_mention")]) -> tuple[Pla
     """
     w = world(MapsWorld)
     text = " " + " ".join(re.findall(r"[a-z0-9']+", name.lower())) + " "
-    hits = [pid for key, pid in w.by_name.items() if f" {' '.join(re.findall(r'[a-z0-9]+', key))} " in text]
+    hits = _named_in(w, text)
     require(bool(hits), f"no mapped place is called {name!r}; search places by words instead")
     best = max(hits, key=lambda pid: (f" {w.places[pid]['city'].lower()} " in text, len(w.places[pid]["name"])))
     row = w.places[best]
@@ -1054,7 +1061,7 @@ def save_favourite_place(place_id: PlaceId) -> list[str]:
 @toolbox.facts_about("place_mention")
 def _mention_facts(w: MapsWorld, mention: str) -> dict:
     text = " " + " ".join(re.findall(r"[a-z0-9]+", mention.lower())) + " "
-    hits = [pid for key, pid in w.by_name.items() if f" {' '.join(re.findall(r'[a-z0-9]+', key))} " in text]
+    hits = _named_in(w, text)
     if not hits:
         return {}
     row = w.places[max(hits, key=lambda pid: (f" {w.places[pid]['city'].lower()} " in text, len(w.places[pid]["name"])))]
