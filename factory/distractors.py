@@ -53,9 +53,9 @@ def pick_distractors(
     candidates = [t for t in pool if t.name not in gold_names]
     if k <= 0 or not candidates:
         return []
-    sims = embeddings.tools(gold) @ embeddings.tools(candidates).T  # gold x candidates
+    closest = (embeddings.tools(gold) @ embeddings.tools(candidates).T).max(axis=0)  # per candidate, over gold
     same = description_similarity(gold, candidates, embeddings)
-    ranked = sorted(range(len(candidates)), key=lambda c: (-float(sims[:, c].max()), candidates[c].name))
+    ranked = sorted(range(len(candidates)), key=lambda c: (-float(closest[c]), candidates[c].name))
     shortlist: list[ToolSpec] = []
     for c in ranked:
         if len(shortlist) == 2 * k:
