@@ -21,6 +21,7 @@ from factory.chains.pool import groups_of, links_to
 from factory.checks.context import CheckContext
 from factory.distractors import alternative_to_gold
 from factory.milestones import blocked_calls, needed_values
+from factory.queries.wording import is_day
 from factory.records import CheckResult, Instance, Ref, Value, values_equal
 from factory.scenarios import needed_kinds, producers_of
 from factory.sense import SCENE_KINDS, Distinct, SameDay, Together, day_of, same_subjects, violations
@@ -114,7 +115,8 @@ def _together_problem(instance: Instance, index: int, params: tuple[str, ...], m
 
 
 def _days_found_for(instance: Instance, index: int, memo: dict[int, set]) -> set:
-    """The days call `index` was made for: its date and date-time arguments as executed, and
+    """The days call `index` was made for: its date and date-time arguments as executed, the
+    days it returned (a weather report found for "Vancouver in 3 days" is for that day), and
     those of the calls that fed it."""
     if index not in memo:
         call = instance.chain.calls[index]
@@ -128,6 +130,9 @@ def _days_found_for(instance: Instance, index: int, memo: dict[int, set]) -> set
                 days.add(day_of(step.arguments.get(name)))
             if isinstance(arg, Ref):
                 days |= _days_found_for(instance, producers[arg.ref], memo)
+        if spec is not None and step is not None:
+            days |= {day_of(step.outputs.get(var)) for var, out in zip(call.outputs, spec.returns, strict=False)
+                     if out.kind in SCENE_KINDS or is_day(out)}
         memo[index] = days - {None}
     return memo[index]
 

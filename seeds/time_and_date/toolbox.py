@@ -1121,7 +1121,7 @@ def get_sunrise_sunset(city: City, date: Day) -> tuple[Moment, Moment]:
         "work out the hours of daylight at {point} on {date}",
         "how long is the day at {point} on {date}, from sunrise to sunset?",
         "on {date}, how many hours of daylight will {point} have?",
-        "I'll be at {point} on {date}. How many daylight hours will I get?",
+        "how many daylight hours are there at {point} on {date}?",
         "tell me the length of daylight at {point} on {date}, in hours",
         "between sunrise and sunset, how many hours pass at {point} on {date}?",
         "give me the daylight duration for {point} on {date}",

@@ -320,6 +320,9 @@ def test_same_day_wants_a_time_on_the_day_its_nested_inputs_were_found_for():
     literal_city = ('c, t = find_hottest_city(country="Sweden", date="2025-06-14")\n'
                     'x, y = get_hourly_forecast(city="Stockholm", when="2025-06-09T21:00")')
     assert not any("same_day" in p for p in seed_problems("weather", literal_city))  # nothing nested: no day to keep
+    report = ('c, d, s = search_weather(query="will it rain in Vancouver in 3 days?")\n'
+              'x, y = get_hourly_forecast(city=c, when="2025-06-12T17:45")')
+    assert any("same_day" in p and "2025-06-16" in p for p in seed_problems("weather", report))  # the day it returned
 
 
 def test_completable_parts_must_not_depend_on_what_the_withheld_call_changes():
