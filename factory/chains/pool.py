@@ -51,6 +51,7 @@ class ToolPool:
 
     def __post_init__(self) -> None:
         self._options: dict[tuple[str | None, str | None, str | None, str], list[Any]] = {}
+        self._unfillable: dict[tuple[str | None, str], frozenset[str]] = {}
         known = {} if self.known_links is None else self.known_links
         for a in self.specs.values():
             for b in self.specs.values():
@@ -110,7 +111,11 @@ class ToolPool:
         return {}
 
     def fillable(self, spec: ToolSpec, bound: set[str]) -> bool:
-        return all(p.name in bound or self.options(spec, p) for p in spec.parameters if p.required)
+        """Whether every required parameter is bound or has literal values to draw from."""
+        key = (spec.toolbox, spec.name)
+        if key not in self._unfillable:  # the required parameters only an earlier call can give
+            self._unfillable[key] = frozenset(p.name for p in spec.parameters if p.required and not self.options(spec, p))
+        return self._unfillable[key] <= bound
 
 
 @lru_cache(maxsize=256)
