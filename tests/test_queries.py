@@ -116,6 +116,8 @@ def test_a_described_value_is_called_by_its_written_noun():
     assert noun_of([isbn], {}) == "isbn"
     agent = Output(name="agent", type="str", kind="person_name", role="agent")
     assert noun_of([agent], {"person_name/agent": "the estate agent {}"}) == "estate agent"
+    assert noun_of([Output(name="latitude", type="float", kind="latitude", role="listing")]) == "latitude"
+    assert noun_of([Output(name="name", type="str", kind="person_name", role="patient")]) == "patient"
     places = Output(name="place_ids", type="list[str]", kind="place_ids")
     assert that(noun_of([places]), [places]) == "those places"
     hotels = Output(name="hotels", type="list[str]", kind="hotel_ids")

@@ -23,12 +23,15 @@ from factory.toolbox import ToolEntry
 
 _OPTIONAL = re.compile(r"\[([^\[\]]*)\]")
 _SUFFIXES = ("_name", "_id", "_text", "_code", "_mention", "_names", "_ids", "_codes", "_numbers")
+# Kinds whose role only qualifies them: a listing's latitude is "that latitude", not "that listing".
+_PLAIN_KINDS = frozenset({"latitude", "longitude", "city", "country", "address", "date", "datetime"})
 GROUP_NOUNS = {frozenset({"latitude", "longitude"}): "location", frozenset({"money_amount", "currency_code"}): "amount"}
 
 
 def noun_of(outputs: list[Output], written: dict | None = None) -> str:
     """A short noun for a described value, for "that city": the noun of its kind's written form
-    ("the book with ISBN {}" → "book"), else its role, else its kind."""
+    ("the book with ISBN {}" → "book"), else its role ("that patient"; a place or a measure goes
+    by its kind), else its kind."""
     kinds = frozenset(o.kind or "" for o in outputs)
     if kinds in GROUP_NOUNS:
         return GROUP_NOUNS[kinds]
@@ -37,7 +40,7 @@ def noun_of(outputs: list[Output], written: dict | None = None) -> str:
     noun = literal_noun(forms.get(f"{first.kind}/{first.role}") or forms.get(first.kind or ""))
     if noun:
         return noun
-    word = first.role or first.kind or first.name
+    word = first.kind if first.kind in _PLAIN_KINDS else first.role or first.kind or first.name
     for suffix in _SUFFIXES:
         word = word.removesuffix(suffix)
     word = word.replace("_", " ")
