@@ -185,6 +185,7 @@ def test_text_tidying():
     assert tidy("book the the room for a the hottest city ,  please") == "book the room for the hottest city, please"
     assert tidy("the wind on tomorrow and on next saturday") == "the wind tomorrow and on next saturday"
     assert tidy("worth on today's market") == "worth on today's market"
+    assert tidy("I'd like to order the that item soon") == "I'd like to order that item soon"
     assert tidy("the UV index for the hottest city in Chile on that day on that day") == \
         "the UV index for the hottest city in Chile on that day"
     assert tidy("the UV index in the hottest city in Spain tomorrow on that date?") == \

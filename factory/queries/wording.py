@@ -86,7 +86,8 @@ def tidy(text: str) -> str:
     text = re.sub(r"\b(the|a|an|of|to|in|for|on|at|from|with|and)\s+\1\b", r"\1", text, flags=re.IGNORECASE)
     text = re.sub(r"\b((?:on|in|for|at) (?:that|the same) \w+)(?: \1)+\b", r"\1", text)  # "on that day on that day"
     text = re.sub(rf"\b({_DAY_SAID}),? (?:on|for) that (?:day|date)\b", r"\1", text)  # "tomorrow on that date"
-    text = re.sub(r"\b(a|an) (the|that|my|your|this)\b", r"\2", text)
+    text = re.sub(r"\b(a|an) (the|that|those|my|your|this)\b", r"\2", text)
+    text = re.sub(r"\b(the) (that|those|my|your|this)\b", r"\2", text, flags=re.IGNORECASE)  # "order the that item"
     text = re.sub(rf"\bon ({_BARE_DAYS})\b(?!')", r"\1", text)  # "on today's market" keeps its "on"
     text = re.sub(r"\s+([,.?!;:])", r"\1", text)
     return " ".join(text.split())
