@@ -268,12 +268,15 @@ def _countries(w: WeatherWorld) -> list[str]:
 
 @toolbox.values_for("date")
 def _dates(w: WeatherWorld) -> list[str]:
-    return [(FIRST_DAY + timedelta(days=i)).isoformat() for i in range((LAST_DAY - FIRST_DAY).days + 1)]
+    # Days a person asks the weather for: today and the forecast window. Past days are on record
+    # too, but the phrasings speak of what will be ("how warm will it get"), so a literal day is
+    # never in the past; a past day still reaches these tools from an earlier call.
+    return [(TODAY + timedelta(days=i)).isoformat() for i in range((LAST_DAY - TODAY).days + 1)]
 
 
 @toolbox.values_for("datetime")
 def _datetimes(w: WeatherWorld) -> list[str]:
-    days = [TODAY + timedelta(days=i) for i in range(-10, 15)]
+    days = [TODAY + timedelta(days=i) for i in range(0, 15)]
     return [f"{d.isoformat()}T{h}" for d in days for h in ("06:00", "09:30", "13:00", "17:45", "21:00")]
 
 
