@@ -153,6 +153,22 @@ def test_fix_up_calls_are_not_asked_for(weather):
     assert "sms" not in text and "Oslo" in text
 
 
+def test_asks_start_in_lower_case_for_frames_to_capitalise():
+    """A statement ask written as a sentence ("Give me an update on ...") reads "One more thing:
+    give me an update ..." after a follow-up frame; "I" and acronyms keep their capitals."""
+    from factory.queries.wording import sentence_start
+
+    assert sentence_start("Give me an update on {flight}.") == "give me an update on {flight}."
+    assert sentence_start("I'd like the {x}.") == "I'd like the {x}." and sentence_start("UV in {city}?") == "UV in {city}?"
+    assert sentence_start("{name} has moved to {city}.") == "{name} has moved to {city}."
+    travel = load_seeds(Path(resource_dir("seeds")))["travel"]
+    code = ('a, b, c = get_flight_status(flight_number="BW8242", date="2025-06-18")\n'
+            'd, e, f, g = get_flight_details(flight_number="BW8242", date="2025-06-18")\n')
+    for k in range(30):
+        text = word(code, travel, k)["template"]
+        assert not re.search(r"(?:: |, |And |Also )(?:Give|Get) ", text), text
+
+
 def test_frames_fit_the_ask():
     """Statements are not introduced as questions, and asks with lists of their own are not
     joined into one run-on list."""

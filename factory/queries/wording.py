@@ -81,6 +81,15 @@ def literal_noun(form: object) -> str | None:
     return match.group(1) if match else None
 
 
+def sentence_start(ask: str) -> str:
+    """An ask as frames expect it, starting in lower case ("And my bank is offering ..."), since
+    a frame capitalises what opens a sentence; "I" and acronyms ("UV", "IATA") keep theirs."""
+    first = ask.split(" ", 1)[0]
+    if first[:1].isupper() and first[1:2].islower():
+        return ask[:1].lower() + ask[1:]
+    return ask
+
+
 def tidy(text: str) -> str:
     """Spacing, doubled words and phrases, and articles left by filled templates."""
     text = re.sub(r"\b(the|a|an|of|to|in|for|on|at|from|with|and)\s+\1\b", r"\1", text, flags=re.IGNORECASE)
@@ -227,7 +236,7 @@ class Wording:
         """The request for call `index` in one of its seed's phrasings."""
         call = self.chain.calls[index]
         entry = self.entries.get(call.tool)
-        text = self._choose(index, entry.asks) if entry else None
+        text = self._choose(index, tuple(map(sentence_start, entry.asks))) if entry else None
         if text is None:
             text = self._fallback_ask(index)
         for var in call.outputs:  # what an asked call returns is "that booking" from now on

@@ -738,6 +738,7 @@ def get_weather_by_coordinates(latitude: Lat, longitude: Lon) -> tuple[Celsius, 
             "the minimum temperature in {city} on {date}",
         ),
     },
+    sense=(same_day("date"),),
 )
 def get_daily_forecast(city: CityName, date: Day) -> tuple[Celsius, Celsius, str]:
     """Get the day's high, low and sky condition for a city (recorded for past days, forecast up to 14 days ahead).
@@ -874,6 +875,7 @@ def get_historical_temperature(city: CityName, date: Day, years_back: Annotated[
             "the air quality reading for {city} on {date}",
         ),
     },
+    sense=(same_day("date"),),
 )
 def get_air_quality(city: CityName, date: Day) -> tuple[int, str, str]:
     """Get the daily air quality index (US AQI scale) of a city.
@@ -912,6 +914,7 @@ def get_air_quality(city: CityName, date: Day) -> tuple[int, str, str]:
             "the strongest UV level in {city} on {date}",
         ),
     },
+    sense=(same_day("date"),),
 )
 def get_uv_index(city: CityName, date: Day) -> tuple[float, str]:
     """Get the maximum UV index of the day in a city.
@@ -949,6 +952,7 @@ def get_uv_index(city: CityName, date: Day) -> tuple[float, str]:
             "the daily mean wind speed in {city} on {date}",
         ),
     },
+    sense=(same_day("date"),),
 )
 def get_wind_forecast(city: CityName, date: Day) -> tuple[WindKmh, str]:
     """Get the average wind speed and direction of the day in a city.

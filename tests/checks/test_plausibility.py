@@ -323,6 +323,11 @@ def test_same_day_wants_a_time_on_the_day_its_nested_inputs_were_found_for():
     report = ('c, d, s = search_weather(query="will it rain in Vancouver in 3 days?")\n'
               'x, y = get_hourly_forecast(city=c, when="2025-06-12T17:45")')
     assert any("same_day" in p and "2025-06-16" in p for p in seed_problems("weather", report))  # the day it returned
+    hottest_then_air = ('d = resolve_forecast_date(expression="june 20")\n'
+                        'c, t = find_hottest_city(country="Japan", date=d)\n'
+                        'a, b, p = get_air_quality(city=c, date="2025-06-25")')
+    assert any("same_day" in p and "get_air_quality" in p for p in seed_problems("weather", hottest_then_air))
+    assert seed_problems("weather", hottest_then_air.replace('"2025-06-25"', "d")) == []
 
 
 def test_completable_parts_must_not_depend_on_what_the_withheld_call_changes():
