@@ -18,6 +18,7 @@ from factory.seed_checks import library_pool
 from factory.seeds import load_seed
 from factory.world.simulator import Simulator, run_chain
 from tests.conftest import write_seed
+from tests.seeds.toolbox_helpers import chain_problems
 
 TRIPS = '''
     import random
@@ -282,19 +283,9 @@ def test_round_trip_rule_rejects_a_call_that_gives_back_what_the_user_said(trips
 
 
 def seed_problems(slug, code, world_seed=0, withheld=None):
-    """Plausibility problems of a chain of one real seed, run in its world; `withheld`: a gold
-    tool that is not offered (an insufficient-information item)."""
+    """Plausibility problems of a chain of one real seed, run in its world."""
     seed = load_seed(Path(resource_dir("seeds")) / slug)
-    ctx = CheckContext({slug: seed}, load_policy(Path(resource_dir("validators"))))
-    chain = parse_chain(code, seed.specs)
-    setup = WorldSetup(toolboxes=[slug], seed=world_seed)
-    trace = run_chain(chain, seed.specs, Simulator({slug: seed}, setup))
-    assert trace.ok, trace
-    made = Instance(domain=seed.domain, query="q", tools=[seed.specs[c.tool] for c in chain.calls if c.tool != withheld],
-                    withheld_tools=[seed.specs[withheld]] if withheld else [], gold_tools=[c.tool for c in chain.calls],
-                    chain=chain, trace=trace, depth=chain.depth(), shape=chain.shape(), world=setup,
-                    provenance=Provenance(generator="t", seed=0, attempt=0, factory_version=__version__))
-    return plausibility_problems(made, ctx)
+    return chain_problems({slug: seed}, code, world_seed=world_seed, withheld=withheld)
 
 
 def test_together_knows_a_value_by_what_its_call_returned_beside_it():

@@ -6,17 +6,14 @@ from pathlib import Path
 
 import pytest
 
-from factory import __version__
-from factory.chains.code import parse_chain
 from factory.checks.context import CheckContext
-from factory.checks.plausibility import plausibility_problems
 from factory.checks.policy import load_policy
 from factory.config import resource_dir
 from factory.gazetteer import COUNTRIES, NOW
-from factory.records import Instance, Provenance, WorldSetup
+from factory.records import WorldSetup
 from factory.seed_checks import library_pool, seed_problems
-from factory.world.simulator import Simulator, run_chain
-from tests.seeds.toolbox_helpers import ToolboxSession
+from factory.world.simulator import Simulator
+from tests.seeds.toolbox_helpers import ToolboxSession, chain_problems
 
 SLUG = "education"
 TODAY = NOW.date()
@@ -270,19 +267,9 @@ def judge(edu):
     """plausibility(code, state) → the plausibility problems of an executed chain over every seed."""
     seeds = edu.seeds
     ctx = CheckContext(seeds, load_policy(Path(resource_dir("validators"))))
-    specs = {name: spec for seed in seeds.values() for name, spec in seed.specs.items()}
 
     def plausibility(code, state=None):
-        chain = parse_chain(code, specs)
-        toolboxes = sorted({specs[c.tool].toolbox for c in chain.calls})
-        setup = WorldSetup(toolboxes=toolboxes, seed=0, state=state or {})
-        trace = run_chain(chain, specs, Simulator(seeds, setup))
-        assert trace.ok, [s.error for s in trace.steps if s.error]
-        instance = Instance(domain="Education", query="q", tools=[specs[c.tool] for c in chain.calls],
-                            gold_tools=[c.tool for c in chain.calls], chain=chain, trace=trace, depth=chain.depth(),
-                            shape=chain.shape(), world=setup,
-                            provenance=Provenance(generator="t", seed=0, attempt=0, factory_version=__version__))
-        return plausibility_problems(instance, ctx)
+        return chain_problems(seeds, code, state=state, ctx=ctx)
 
     return plausibility
 

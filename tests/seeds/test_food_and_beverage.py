@@ -5,18 +5,13 @@ from pathlib import Path
 
 import pytest
 
-from factory import __version__
-from factory.chains.code import parse_chain
 from factory.chains.pool import links_to
 from factory.checks.context import CheckContext
-from factory.checks.plausibility import plausibility_problems
 from factory.checks.policy import load_policy
 from factory.config import resource_dir
 from factory.gazetteer import CURRENCY_BY_CODE, NOW
-from factory.records import Instance, Provenance, WorldSetup
 from factory.sense import violations
-from factory.world.simulator import Simulator, run_chain
-from tests.seeds.toolbox_helpers import ToolboxSession
+from tests.seeds.toolbox_helpers import ToolboxSession, chain_problems
 
 SLUG = "food_and_beverage"
 DAY = "2025-05-08"
@@ -34,15 +29,7 @@ def ctx(fb):
 
 def problems(fb, ctx, code: str) -> list[str]:
     """The plausibility check's findings on a chain of this seed, executed in a fresh world."""
-    chain = parse_chain(code, fb.seed.specs)
-    setup = WorldSetup(toolboxes=[SLUG], seed=0)
-    trace = run_chain(chain, fb.seed.specs, Simulator(fb.seeds, setup))
-    assert trace.ok, trace
-    instance = Instance(domain="Food and Beverage", query="q", tools=[fb.seed.specs[c.tool] for c in chain.calls],
-                        gold_tools=[c.tool for c in chain.calls], chain=chain, trace=trace, depth=chain.depth(),
-                        shape=chain.shape(), world=setup,
-                        provenance=Provenance(generator="t", seed=0, attempt=0, factory_version=__version__))
-    return plausibility_problems(instance, ctx)
+    return chain_problems(fb.seeds, code, toolboxes=[SLUG], ctx=ctx)
 
 
 def broken(fb, tool: str, **args) -> list:

@@ -1,11 +1,12 @@
 """Behaviour of every Library Science tool, including its error cases and state changes."""
 
 from datetime import date, timedelta
+from pathlib import Path
 
 import pytest
 
 from factory.gazetteer import CITIES, CITY_BY_NAME, NOW
-from tests.seeds.toolbox_helpers import ToolboxSession
+from tests.seeds.toolbox_helpers import ToolboxSession, chain_problems
 
 SLUG = "library_science"
 TODAY = NOW.date()
@@ -286,31 +287,15 @@ def test_value_generators_give_accepted_values(lib):
 @pytest.fixture(scope="module")
 def judge(lib):
     """The plausibility problems of a chain written as code, executed over the default world."""
-    from pathlib import Path
-
-    from factory import __version__
-    from factory.chains.code import parse_chain
     from factory.checks.context import CheckContext
-    from factory.checks.plausibility import plausibility_problems
     from factory.checks.policy import load_policy
     from factory.config import resource_dir
-    from factory.records import Instance, Provenance, WorldSetup
-    from factory.world.simulator import Simulator, run_chain
 
     seeds = lib.seeds
     ctx = CheckContext(seeds, load_policy(Path(resource_dir("validators"))))
-    specs = {name: spec for seed in seeds.values() for name, spec in seed.specs.items()}
 
     def problems(code, toolboxes=(SLUG,)):
-        chain = parse_chain(code, specs)
-        setup = WorldSetup(toolboxes=list(toolboxes), seed=0)
-        trace = run_chain(chain, specs, Simulator(seeds, setup))
-        assert trace.ok, [s.error for s in trace.steps if s.error]
-        instance = Instance(domain="Library Science", query="q", tools=[specs[c.tool] for c in chain.calls],
-                            gold_tools=[c.tool for c in chain.calls], chain=chain, trace=trace, depth=chain.depth(),
-                            shape=chain.shape(), world=setup,
-                            provenance=Provenance(generator="t", seed=0, attempt=0, factory_version=__version__))
-        return plausibility_problems(instance, ctx)
+        return chain_problems(seeds, code, toolboxes=list(toolboxes), ctx=ctx)
 
     return problems
 

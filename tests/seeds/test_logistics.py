@@ -3,7 +3,7 @@
 import pytest
 
 from factory.gazetteer import CURRENCY_BY_CODE
-from tests.seeds.toolbox_helpers import ToolboxSession
+from tests.seeds.toolbox_helpers import ToolboxSession, chain_problems
 
 SLUG = "logistics"
 
@@ -211,23 +211,7 @@ def library(lg):
 
 def plausibility(lg, library, code):
     """The plausibility problems of a chain of logistics calls, executed in a fresh world."""
-    from factory import __version__
-    from factory.chains.code import parse_chain
-    from factory.checks.plausibility import plausibility_problems
-    from factory.records import Instance, Provenance, WorldSetup
-    from factory.world.simulator import Simulator, run_chain
-
-    _, ctx = library
-    specs = {name: spec for seed in lg.seeds.values() for name, spec in seed.specs.items()}
-    chain = parse_chain(code, specs)
-    setup = WorldSetup(toolboxes=sorted({specs[c.tool].toolbox for c in chain.calls}), seed=0)
-    trace = run_chain(chain, specs, Simulator(lg.seeds, setup))
-    assert trace.ok, trace
-    instance = Instance(domain="Logistics and Shipping", query="q", tools=[specs[c.tool] for c in chain.calls],
-                        gold_tools=[c.tool for c in chain.calls], chain=chain, trace=trace, depth=chain.depth(),
-                        shape=chain.shape(), world=setup,
-                        provenance=Provenance(generator="t", seed=0, attempt=0, factory_version=__version__))
-    return plausibility_problems(instance, ctx)
+    return chain_problems(lg.seeds, code, ctx=library[1])
 
 
 def going_to(session, city, statuses=("in transit", "out for delivery")):

@@ -41,3 +41,32 @@ class ToolboxSession:
         result = self.call(tool, **arguments)
         assert result.error is not None, f"{tool}({arguments}) should have failed, returned {result.values}"
         return result.error
+
+
+def chain_problems(seeds: dict[str, Any], code: str, *, toolboxes: list[str] | None = None,
+                   state: dict[str, Any] | None = None, world_seed: int = 0, withheld: str | None = None,
+                   ctx: Any = None) -> list[str]:
+    """The plausibility check's findings on a chain written as code, executed in a fresh world
+    of `toolboxes` (by default those of its tools); `withheld`: a gold tool that is not offered
+    (an insufficient-information item)."""
+    from factory import __version__
+    from factory.chains.code import parse_chain
+    from factory.checks.context import CheckContext
+    from factory.checks.plausibility import plausibility_problems
+    from factory.checks.policy import load_policy
+    from factory.records import Instance, Provenance
+    from factory.world.simulator import run_chain
+
+    specs = {name: spec for seed in seeds.values() for name, spec in seed.specs.items()}
+    chain = parse_chain(code, specs)
+    setup = WorldSetup(toolboxes=list(toolboxes or sorted({specs[c.tool].toolbox for c in chain.calls})),
+                       seed=world_seed, state=state or {})
+    trace = run_chain(chain, specs, Simulator(seeds, setup))
+    assert trace.ok, [s.error for s in trace.steps if s.error]
+    made = Instance(domain=seeds[setup.toolboxes[0]].domain, query="q",
+                    tools=[specs[c.tool] for c in chain.calls if c.tool != withheld],
+                    withheld_tools=[specs[withheld]] if withheld else [], gold_tools=[c.tool for c in chain.calls],
+                    chain=chain, trace=trace, depth=chain.depth(), shape=chain.shape(), world=setup,
+                    provenance=Provenance(generator="t", seed=0, attempt=0, factory_version=__version__))
+    ctx = ctx or CheckContext(seeds, load_policy(Path(resource_dir("validators"))))
+    return plausibility_problems(made, ctx)
