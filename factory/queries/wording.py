@@ -15,6 +15,7 @@ import re
 import string
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import Any
 
 from factory.chains.pool import groups_of, placeholders
 from factory.queries.values import render_value
@@ -28,6 +29,12 @@ _PLAIN_KINDS = frozenset({"latitude", "longitude", "city", "country", "address",
 GROUP_NOUNS = {frozenset({"latitude", "longitude"}): "location", frozenset({"money_amount", "currency_code"}): "amount"}
 
 
+def written_form(forms: dict[str, Any], kind: str | None, role: str | None) -> Any:
+    """How a value of this kind and role is written (`Toolbox.written_as`): the role's form
+    first, then the kind's; None when the seed declares neither."""
+    return forms.get(f"{kind}/{role}") or forms.get(kind or "")
+
+
 def noun_of(outputs: list[Output], written: dict | None = None) -> str:
     """A short noun for a described value, for "that city": the noun of its kind's written form
     ("the book with ISBN {}" → "book"), else its role ("that patient"; a place or a measure goes
@@ -36,8 +43,7 @@ def noun_of(outputs: list[Output], written: dict | None = None) -> str:
     if kinds in GROUP_NOUNS:
         return GROUP_NOUNS[kinds]
     first = outputs[0]
-    forms = written or {}
-    noun = literal_noun(forms.get(f"{first.kind}/{first.role}") or forms.get(first.kind or ""))
+    noun = literal_noun(written_form(written or {}, first.kind, first.role))
     if noun:
         return noun
     word = first.kind if first.kind in _PLAIN_KINDS else first.role or first.kind or first.name
@@ -68,9 +74,9 @@ def agree(text: str) -> str:
     return text.replace("(s)", "s")
 
 
-_DAY_SAID = (r"today|tonight|tomorrow|yesterday|next \w+|in \d+ days?|\d+ days? ago|\d{4}-\d{2}-\d{2}"
-             r"|(?:\w+day, )?[A-Z][a-z]+ \d{1,2}, \d{4}|\d{1,2} [A-Z][a-z]+ \d{4}|that (?:day|date)")  # a day just named
 _BARE_DAYS = r"today|tonight|tomorrow|yesterday|a week from today|the day after tomorrow|the day before yesterday|in \d+ \w+|\d+ \w+ ago|a week ago|in a week"
+_DAY_SAID = (rf"{_BARE_DAYS}|next \w+|\d{{4}}-\d{{2}}-\d{{2}}|(?:\w+day, )?[A-Z][a-z]+ \d{{1,2}}, \d{{4}}"
+             r"|\d{1,2} [A-Z][a-z]+ \d{4}|that (?:day|date)")  # a day just named, in words or as a date
 
 
 def literal_noun(form: object) -> str | None:
@@ -95,8 +101,7 @@ def tidy(text: str) -> str:
     text = re.sub(r"\b(the|a|an|of|to|in|for|on|at|from|with|and)\s+\1\b", r"\1", text, flags=re.IGNORECASE)
     text = re.sub(r"\b((?:on|in|for|at) (?:that|the same) \w+)(?: \1)+\b", r"\1", text)  # "on that day on that day"
     text = re.sub(rf"\b({_DAY_SAID}),? (?:on|for) that (?:day|date)\b", r"\1", text)  # "tomorrow on that date"
-    text = re.sub(r"\b(a|an) (the|that|those|my|your|this)\b", r"\2", text)
-    text = re.sub(r"\b(the) (that|those|my|your|this)\b", r"\2", text, flags=re.IGNORECASE)  # "order the that item"
+    text = re.sub(r"\b(?:a|an|the) (the|that|those|my|your|this)\b", r"\1", text, flags=re.IGNORECASE)  # "order the that item"
     text = re.sub(rf"\bon ({_BARE_DAYS})\b(?!')", r"\1", text)  # "on today's market" keeps its "on"
     text = re.sub(r"\s+([,.?!;:])", r"\1", text)
     return " ".join(text.split())
@@ -171,7 +176,7 @@ class Wording:
             if value not in self.days:
                 self.days.append(value)
         forms = self.written.get(spec.toolbox or "", {})
-        form = (forms.get(f"{param.kind}/{param.role}") or forms.get(param.kind or "")) if param else None
+        form = written_form(forms, param.kind, param.role) if param else None
         noun = literal_noun(form)
         if noun and not isinstance(value, list):
             key = (f"{spec.toolbox}/{param.kind}", repr(value))
@@ -216,12 +221,16 @@ class Wording:
             text = " and ".join(self.describe((v,)) for v in variables)
         if text is None:
             text = self._fallback_description(index, outputs[0])
+        self._name(variables, outputs, spec)
+        return text
+
+    def _name(self, variables: tuple[str, ...], outputs: list[Output], spec: ToolSpec) -> None:
+        """Remember a value once described or asked for, so that later it can be "that city"."""
         if variables not in self.said:
             noun = noun_of(outputs, self.written.get(spec.toolbox or ""))
             self.said[variables] = noun
             self.nouns[noun] += 1
-            self.dated += dated
-        return text
+            self.dated += any(is_day(o) for o in outputs)
 
     def _fallback_description(self, index: int, output: Output) -> str:
         """For a tool without a description of this output: its documented meaning and inputs."""
@@ -239,14 +248,9 @@ class Wording:
         text = self._choose(index, tuple(map(sentence_start, entry.asks))) if entry else None
         if text is None:
             text = self._fallback_ask(index)
-        for var in call.outputs:  # what an asked call returns is "that booking" from now on
-            key = (var,)
-            if key not in self.said:
-                output = self.specs[call.tool].returns[call.outputs.index(var)]
-                noun = noun_of([output], self.written.get(self.specs[call.tool].toolbox or ""))
-                self.said[key] = noun
-                self.nouns[noun] += 1
-                self.dated += is_day(output)
+        spec = self.specs[call.tool]
+        for var, output in zip(call.outputs, spec.returns, strict=False):  # what an asked call returns is "that booking" from now on
+            self._name((var,), [output], spec)
         return tidy(text)
 
     def _fallback_ask(self, index: int) -> str:
