@@ -208,6 +208,10 @@ def _run(run: RunDir, generator: Generator, kept: list[Instance], rejects: list[
     duplicates = {slug: DuplicateIndex(ctx) for slug, ctx in generator.contexts.items()}
     for instance in kept:
         duplicates[_slug(generator, instance)].add(instance)
+    kept_attempts = {instance.provenance.attempt for instance in kept}
+    for row in run.records("queries"):
+        if row["attempt"] in kept_attempts:
+            generator.count_phrasings(row.get("phrasings", ()))
     reasons = Counter(_reason(r) for r in rejects)  # kept up to date: the manifest is written per attempt
     run.write_manifest(_counted(manifest, attempt, len(kept), reasons, models))  # from now on the folder is a run
     workers = models.clients[config.generator].settings.concurrency if models else 1
@@ -217,6 +221,7 @@ def _run(run: RunDir, generator: Generator, kept: list[Instance], rejects: list[
         run.append(outcome)
         if outcome.instance is not None:
             kept.append(outcome.instance)
+            generator.count_phrasings(outcome.stages["queries"]["phrasings"])
         else:
             rejects.append(outcome.reject)
             reasons[_reason(outcome.reject)] += 1

@@ -1,14 +1,16 @@
 """The line of flow for one attempt: compose → execute → query → milestones → distractors →
 checks. Each stage has its backends: chains from the seed library's composer or from a model's
 chain writer; execution by seed code, recorded answers, a model simulator or the typed mock;
-queries from the seeds' phrasings or from a model. Attempt k depends only on (run seed, k)
-and the call cache, so a resumed run rebuilds exactly the candidates an uninterrupted run
-would have built."""
+queries from the seeds' phrasings or from a model. Attempt k depends only on (run seed, k),
+the call cache and, offline, the phrasings the run's earlier kept requests used (recorded with
+each request), so a resumed run rebuilds exactly the candidates an uninterrupted run would
+have built."""
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -69,6 +71,14 @@ class Generator:
         self.entries = {n: e for seed in seeds.values() for n, e in seed.toolbox.tools.items()}
         self.joint_kinds = sorted({kinds for seed in seeds.values() for kinds in seed.toolbox.joint_values})
         self.written = {slug: seed.toolbox.written for slug, seed in seeds.items()}
+        # Offline, attempts run one at a time in order, so each request can take the phrasings
+        # the run's kept requests have used least; with a model they run in parallel and draw.
+        self.phrasings: Counter | None = Counter() if stages is None else None
+
+    def count_phrasings(self, phrasings: Iterable[Sequence[str]]) -> None:
+        """The (tool, phrasing) pairs of a kept request."""
+        if self.phrasings is not None:
+            self.phrasings.update((tool, text) for tool, text in phrasings)
 
     def attempt(self, k: int) -> Outcome:
         rng = random.Random(f"{self.config.seed}:{k}")
@@ -88,11 +98,15 @@ class Generator:
         if failed:
             outcome.reject = Reject(attempt=k, stage="execution", reasons=[f"execution: {failed.tool}: {failed.error}"])
             return outcome
-        instance, rejected = self._instance(composed, trace, rng, k)
+        context, stated = fix_context(composed.chain, composed.specs, self.seeds, rng)
+        worded = template_query(composed.chain, composed.specs, self.entries, self.joint_kinds, rng, context=context,
+                                written=self.written, used=self.phrasings)
+        instance, rejected = self._instance(composed, trace, rng, k, worded.variants, stated)
         if rejected is not None:
             outcome.reject = rejected
             return outcome
-        outcome.stages["queries"] = {"query": instance.query, "variants": instance.query_variants}
+        outcome.stages["queries"] = {"query": instance.query, "variants": instance.query_variants,
+                                     "phrasings": worded.phrasings}
         results = run_checks(instance, self.contexts[composed.policy_slug])
         instance = instance.model_copy(update={"checks": results})
         failures = blocking_failures(results)
@@ -122,10 +136,9 @@ class Generator:
         composed.setup = composed.setup.model_copy(update={"recorded": recorded})
         return run_chain(composed.chain, composed.specs, Simulator(self.seeds, composed.setup))
 
-    def _instance(self, composed: Composed, trace: Trace, rng: random.Random, k: int) -> tuple[Instance, Reject | None]:
+    def _instance(self, composed: Composed, trace: Trace, rng: random.Random, k: int, queries: dict[str, str],
+                  stated: list[str]) -> tuple[Instance, Reject | None]:
         chain, specs = composed.chain, composed.specs
-        context, stated = fix_context(chain, specs, self.seeds, rng)
-        queries = template_query(chain, specs, self.entries, self.joint_kinds, rng, context=context, written=self.written)
         query = queries["template"]
         gold = list(dict.fromkeys(c.tool for c in chain.calls))
         toolbox_of = {name: spec.toolbox for name, spec in specs.items()}

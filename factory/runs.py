@@ -230,6 +230,10 @@ class RunDir:
             raise RunError(f"{self.path} holds candidates of a run with other settings and no manifest; "
                            "use --fresh to start over, or choose another --out")
 
+    def records(self, name: str) -> list[dict[str, Any]]:
+        """The lines of one stage file (after `open`, only those of committed attempts)."""
+        return _read_lines(self.file(name))
+
     def rows(self, attempt: int) -> dict[str, dict[str, Any]]:
         """The lines an attempt left, by file stem."""
         found = {}

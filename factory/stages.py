@@ -107,7 +107,7 @@ def query_demos(seeds: dict[str, Any]) -> list[tuple[str, str, str]]:
         for example in seed.scenario.examples:
             try:
                 chain = parse_chain(example.chain, specs)
-                draft = template_query(chain, specs, entries, joint, random.Random(0), written=written)["template"]
+                draft = template_query(chain, specs, entries, joint, random.Random(0), written=written).variants["template"]
             except Exception:  # seed examples are checked by the seed tests; a broken one is no demo
                 continue
             demos.append((draft, "\n".join(values_to_state(chain)), example.query))

@@ -21,7 +21,7 @@ def word(chain_code, seed, k=0):
     chain = parse_chain(chain_code, seed.specs)
     joint = sorted(seed.toolbox.joint_values)
     return template_query(chain, seed.specs, seed.toolbox.tools, joint, random.Random(k),
-                          written={seed.slug: seed.toolbox.written})
+                          written={seed.slug: seed.toolbox.written}).variants
 
 
 HOTTEST = re.compile(r"\b(?:hottest|warmest|highest temperature)\b")  # how the hottest city is described
@@ -145,11 +145,29 @@ def test_optional_parts_are_stated_only_when_given(weather):
     assert all("65%" in t for t in given)
 
 
+def test_a_run_that_counts_phrasings_uses_each_before_repeating_one(weather):
+    """Given the run's counts, a request takes a phrasing used least: over as many requests as
+    the tool has asks, every ask is used once (at random, two would likely repeat)."""
+    from collections import Counter
+
+    chain = parse_chain('data0, data1 = get_uv_index(city="Lyon", date="2025-06-14")\n', weather.specs)
+    asks = weather.toolbox.tools["get_uv_index"].asks
+    used = Counter()
+    for k in range(len(asks)):
+        worded = template_query(chain, weather.specs, weather.toolbox.tools, rng=random.Random(k), used=used)
+        assert [tool for tool, _ in worded.phrasings] == ["get_uv_index"]
+        used.update(worded.phrasings)
+    assert len(used) == len(asks) and set(used.values()) == {1}
+    drawn = Counter(p for k in range(len(asks)) for p in template_query(
+        chain, weather.specs, weather.toolbox.tools, rng=random.Random(k)).phrasings)
+    assert max(drawn.values()) > 1  # without counts the same seeds repeat a phrasing
+
+
 def test_fix_up_calls_are_not_asked_for(weather):
     chain = parse_chain('data0 = enable_weather_notifications(channel="sms")\n'
                         'data1 = subscribe_to_weather_alerts(city="Oslo")\n', weather.specs)
     chain.calls[0].fixes = "weather_notifications"
-    text = template_query(chain, weather.specs, weather.toolbox.tools)["template"]
+    text = template_query(chain, weather.specs, weather.toolbox.tools).variants["template"]
     assert "sms" not in text and "Oslo" in text
 
 
@@ -191,7 +209,7 @@ def test_the_variant_without_conjunctions_has_none(weather):
 
 def test_context_sentences_open_the_request(weather):
     chain = parse_chain('data0 = subscribe_to_weather_alerts(city="Oslo")\n', weather.specs)
-    text = template_query(chain, weather.specs, weather.toolbox.tools, context=["My alerts are off."])["template"]
+    text = template_query(chain, weather.specs, weather.toolbox.tools, context=["My alerts are off."]).variants["template"]
     assert text.startswith("My alerts are off.")
 
 

@@ -5,6 +5,8 @@ what they are, and a variant without conjunctions is kept for robustness runs.""
 from __future__ import annotations
 
 import random
+from collections import Counter
+from dataclasses import dataclass
 
 from factory.queries.frames import frame, greet, without_conjunctions
 from factory.queries.values import render_value
@@ -12,7 +14,7 @@ from factory.queries.wording import Wording, asked_calls, tidy
 from factory.records import Chain, ToolSpec
 from factory.toolbox import ToolEntry
 
-__all__ = ["render_value", "template_query"]
+__all__ = ["Worded", "render_value", "template_query"]
 
 
 def _order(asked: list[int], chain: Chain, entries: dict[str, ToolEntry], rng: random.Random) -> list[int]:
@@ -31,16 +33,27 @@ def _order(asked: list[int], chain: Chain, entries: dict[str, ToolEntry], rng: r
     return ordered + run
 
 
+@dataclass(frozen=True)
+class Worded:
+    """A chain worded as a request: its variants ("template", "no_conjunctions") and the
+    (tool, phrasing) pairs it used."""
+
+    variants: dict[str, str]
+    phrasings: list[tuple[str, str]]
+
+
 def template_query(chain: Chain, specs: dict[str, ToolSpec], entries: dict[str, ToolEntry],
                    joint_kinds: list[tuple[str, ...]] | None = None, rng: random.Random | None = None,
-                   context: list[str] | None = None, written: dict[str, dict[str, str]] | None = None) -> dict[str, str]:
-    """{"template": the request, "no_conjunctions": one plain sentence per ask}. `context`
-    sentences (a condition the user states, a value a fix-up needs) open the request;
-    `written` says per toolbox how literals of a kind are written (`Toolbox.written_as`)."""
+                   context: list[str] | None = None, written: dict[str, dict[str, str]] | None = None,
+                   used: Counter | None = None) -> Worded:
+    """The request and its variant without conjunctions. `context` sentences (a condition the
+    user states, a value a fix-up needs) open the request; `written` says per toolbox how
+    literals of a kind are written (`Toolbox.written_as`); `used` counts the phrasings a run
+    has used so far, and each ask or description then takes one used least."""
     rng = rng or random.Random(0)
-    wording = Wording(chain, specs, entries, joint_kinds or [], rng, written or {})
+    wording = Wording(chain, specs, entries, joint_kinds or [], rng, written or {}, used=used)
     asks = [wording.ask(i) for i in _order(asked_calls(chain, entries), chain, entries, rng)]
     opening = " ".join(context or [])
     request = tidy(greet(f"{opening} {frame(asks, rng)}".strip(), rng))
     plain = tidy(f"{opening} {without_conjunctions(asks)}")
-    return {"template": request, "no_conjunctions": plain}
+    return Worded({"template": request, "no_conjunctions": plain}, wording.chosen)

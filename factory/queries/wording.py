@@ -121,6 +121,8 @@ class Wording:
     dated: int = 0  # outputs of kind date described or asked for so far
     literals: dict[tuple[str, str], str] = field(default_factory=dict)  # (kind, value) stated → its noun
     timed: bool = False  # a literal date and time was stated
+    used: Counter | None = None  # (tool, phrasing) → times the run's kept requests used it
+    chosen: list[tuple[str, str]] = field(default_factory=list)  # (tool, phrasing) this request used
 
     def __post_init__(self) -> None:
         self.producers = self.chain.producers()
@@ -192,11 +194,17 @@ class Wording:
         return form(text) if callable(form) else form.format(text)
 
     def _choose(self, index: int, templates: tuple[str, ...]) -> str | None:
+        """A phrasing that states every argument given: drawn at random, or, when the run
+        counts phrasings, one its requests have used least (a random one among those)."""
+        tool = self.chain.calls[index].tool
         options = list(templates)
         self.rng.shuffle(options)
+        if self.used is not None:
+            options.sort(key=lambda t: self.used[tool, t])  # stable: ties keep the random order
         for template in options:
             text = self.fill(index, template)
             if text is not None:
+                self.chosen.append((tool, template))
                 return text
         return None
 
