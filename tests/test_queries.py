@@ -235,3 +235,19 @@ def test_values_render_as_people_write_them():
     assert {"2025-06-14", "June 14, 2025", "14 June 2025", "Saturday, June 14, 2025"} == forms
     moments = {render_value("2025-06-14T15:45", random.Random(k)) for k in range(40)}
     assert "3:45 pm on June 14, 2025" in moments and all("15:45" in m or "3:45 pm" in m for m in moments)
+
+
+def test_question_frames_go_only_before_a_plain_question():
+    """"Quick question: I'm sending a parcel to ..." reads wrong: a follow-up frame made for a
+    question goes only before an ask that is a question and nothing else."""
+    from factory.queries.frames import FOLLOW_QUESTION, FOLLOW_STATEMENT, frame, kind_of
+
+    assert kind_of("what's the UV index in Oslo?") == "question"
+    assert kind_of("I'm sending a parcel to Ana. Which city is her office in?") == "statement"
+    assert kind_of("record 3 days of leave; what request id comes back?") == "statement"
+    assert kind_of("check the UV index in Oslo") == "vp"
+    only_for_questions = [f.split("{")[0] for f in set(FOLLOW_QUESTION) - set(FOLLOW_STATEMENT)]
+    for k in range(60):
+        text = frame(["check the UV index in Oslo", "I'm sending a parcel to Ana. Which city is her office in?"],
+                     random.Random(k))
+        assert not any(f"{lead}I'm sending" in text for lead in only_for_questions), text

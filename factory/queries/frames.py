@@ -15,23 +15,40 @@ SINGLE = ("{Vp}.", "Please {vp}.", "Could you {vp}?", "Can you {vp}?", "I need y
           "Would you {vp}, please?", "{Vp}, please.", "I want you to {vp}.", "Go ahead and {vp}.",
           "Could you please {vp}?", "Kindly {vp}.", "Do me a favour and {vp}.", "When you get a chance, {vp}.",
           "I was hoping you could {vp}.", "Is it possible to {vp}?", "I'd appreciate it if you could {vp}.",
-          "Quick one: {vp}.", "Help me out and {vp}.")
+          "Quick one: {vp}.", "Help me out and {vp}.", "Any chance you could {vp}?", "If you don't mind, {vp}.",
+          "Can I ask you to {vp}?", "Would you be able to {vp}?", "If you have a minute, {vp}.",
+          "Please could you {vp}?", "I'd be grateful if you could {vp}.", "Think you could {vp}?",
+          "Before I forget, {vp}.", "Could I get you to {vp}?")
 JOINED = ("Could you {vps}?", "Please {vps}.", "I need you to {vps}.", "Can you {vps}?", "{Vps}.",
           "I'd like you to {vps}.", "Would you {vps}?", "I was hoping you could {vps}.", "Kindly {vps}.",
-          "When you have a moment, {vps}.", "Is it possible to {vps}?")
+          "When you have a moment, {vps}.", "Is it possible to {vps}?", "Any chance you could {vps}?",
+          "If you don't mind, {vps}.", "Would you be able to {vps}?", "Can I ask you to {vps}?",
+          "Please could you {vps}?", "If you have a minute, {vps}.")
 FOLLOW_VP = ("Also, {vp}.", "And please {vp}.", "Also {vp}, please.", "On top of that, {vp}.", "Then {vp}.",
              "Could you also {vp}?", "I also need you to {vp}.", "While you're at it, {vp}.", "Oh, and {vp}.",
              "Besides that, {vp}.", "Please {vp} as well.", "I'd also like you to {vp}.", "Can you {vp} too?",
-             "Additionally, {vp}.", "And {vp}.")
+             "Additionally, {vp}.", "And {vp}.", "Separately, {vp}.", "One other thing: {vp}.",
+             "And if you could, {vp}.", "Would you also {vp}?", "Don't forget to {vp}.",
+             "I'd also appreciate it if you could {vp}.", "Also, do me a favour and {vp}.", "And can you {vp}?")
 FOLLOW_STATEMENT = ("Also, {q}", "And {q}", "{Q}", "One more thing: {q}", "Oh, and {q}", "Besides that, {q}",
-                    "By the way, {q}", "While you're at it, {q}", "Plus, {q}")
-FOLLOW_QUESTION = (*FOLLOW_STATEMENT, "Another question: {q}")
+                    "By the way, {q}", "While you're at it, {q}", "Plus, {q}", "Separately, {q}", "On another note, {q}",
+                    "Something else: {q}")
+FOLLOW_QUESTION = (*FOLLOW_STATEMENT, "Another question: {q}", "Quick question: {q}", "I'm also wondering: {q}",
+                   "Also curious: {q}")
 GREETINGS = ("Hi! ", "Hey, ", "Hello, ", "Hi there, ", "Good morning! ", "Hey there! ")
 GREETING_RATE = 0.08
 
 
+_QUESTION_WORDS = frozenset("what what's which who whose when where why how is are was were do does did can could will "
+                            "would should has have".split())
+
+
 def kind_of(ask: str) -> str:
-    return "question" if ask.endswith("?") else "statement" if ask.endswith(".") else "vp"
+    """"question" (a question and nothing else: "what's the UV index ...?"), "statement" (a
+    sentence, or a sentence then a question: "I'm sending a parcel. Which city ...?") or "vp"."""
+    if ask.endswith("?") and ask.split(" ", 1)[0].lower() in _QUESTION_WORDS and not re.search(r"[.:;] ", ask):
+        return "question"
+    return "statement" if ask.endswith((".", "?")) else "vp"
 
 
 def _cap(text: str) -> str:
