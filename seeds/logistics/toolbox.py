@@ -461,7 +461,7 @@ def get_tracking_status(tracking_number: TrackingNumber) -> tuple[str, City, Eta
         "destination_city": (
             "the city {tracking_number} is going to",
             "the destination of {tracking_number}",
-            "the city {tracking_number} is headed for",
+            "the city {tracking_number} is on its way to",
             "the destination city of {tracking_number}",
             "the city where {tracking_number} will be delivered",
             "the city on the delivery label of {tracking_number}",
@@ -570,7 +570,7 @@ def create_shipment(origin_city: SenderCity, destination_address: Address, weigh
             "the cost of shipping a parcel of {weight_kg} from {origin_city} to {destination_city} by {service} service",
             "the price of {service} delivery for a parcel of {weight_kg} from {origin_city} to {destination_city}",
             "the {service} fee quoted for sending {weight_kg} from {origin_city} to {destination_city}",
-            "the postage for a parcel of {weight_kg} from {origin_city} to {destination_city} at the {service} rate",
+            "the {service}-service postage for a parcel of {weight_kg} from {origin_city} to {destination_city}",
         ),
     },
     sense=(distinct("origin_city", "destination_city"), together("origin_city", "destination_city"),
