@@ -378,7 +378,7 @@ def search_contacts(query: Annotated[str, Kind("contact_search_terms")], max_res
             "good old {mention}",
             "the contact I mean by {mention}",
             "the person I refer to as {mention}",
-            "the one I call {mention}",
+            "the person I have down as {mention}",
             "the contact I usually call {mention}",
             "my contact called {mention}",
             "the contact named {mention}",
