@@ -658,7 +658,7 @@ def get_doctor_details(doctor_id: DoctorId) -> tuple[DoctorName, Specialty, Clin
             "the specialty that handles {symptom}",
             "the right specialty for {symptom}",
             "the field of medicine that deals with {symptom}",
-            "the specialty {symptom} calls for",
+            "the specialty indicated for {symptom}",
             "the branch of medicine that covers {symptom}",
             "whichever specialty covers {symptom}",
             "the specialty best suited to {symptom}",
@@ -975,7 +975,7 @@ def check_drug_interaction(first_drug: Drug, second_drug: Drug) -> tuple[str, st
         "is {drug_name} in stock anywhere in {city}? Name the pharmacy with the most packs, the count and its address.",
         "get the pharmacy name, address and pack count of the top stockist of {drug_name} in {city}",
         "my usual pharmacy ran out of {drug_name}. Which one in {city} has the most packs left, how many, and at what address?",
-        "we're discharging a patient on {drug_name} in {city}; point me to the pharmacy with the deepest stock, its street address and the packs it holds.",
+        "we're discharging someone in {city} who needs {drug_name}; point me to the pharmacy with the deepest stock, its street address and the packs it holds.",
         "who has the most {drug_name} on the shelf in {city}? I need the pharmacy, its address and how many packs.",
     ),
     gives={
@@ -1057,7 +1057,7 @@ def get_lab_result(patient_id: PatientId, test: LabTest) -> tuple[float, str, st
         "when does {patient_id} need the next {vaccine} vaccination, and when was the previous one given?",
         "{patient_id} is travelling soon and wants to know about {vaccine}: when was the last dose given, and when does the next fall due?",
         "for an employer's health form I need the {vaccine} history of {patient_id}: date of the last dose and date the next is due.",
-        "confirm the dates on file for {patient_id} and {vaccine}, meaning the most recent shot and when the following one is due",
+        "confirm the {vaccine} dates on file for {patient_id}: the most recent shot and when the following one is due",
     ),
 )
 def get_vaccination_record(patient_id: PatientId, vaccine: Vaccine) -> tuple[str, str]:
