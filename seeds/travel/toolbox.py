@@ -675,7 +675,7 @@ def search_flights(origin_city: CityName, destination_city: CityName, date: Day)
                                    "the most affordable flight from {origin_airport} to {destination_airport} on {date}",
                                    "the most economical flight from {origin_airport} to {destination_airport} on {date}",
                                    "the flight with the rock-bottom fare from {origin_airport} to {destination_airport} on {date}",
-                                   "the least costly option for flying {origin_airport} to {destination_airport} on {date}",
+                                   "the least costly option for flying from {origin_airport} to {destination_airport} on {date}",
                                    "the thriftiest flight from {origin_airport} to {destination_airport} on {date}",
                                    "the cheapest departure out of {origin_airport} bound for {destination_airport} on {date}",
                                    "the lowest-cost flight out of {origin_airport} into {destination_airport} on {date}",
