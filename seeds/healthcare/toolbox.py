@@ -472,6 +472,21 @@ toolbox.written_as("medical_appointment_id", "appointment {}")
             "our patient {full_name}",
             "the patient named {full_name}",
             "the patient {full_name}",
+            "the patient registered as {full_name}",
+            "the patient signed up with us as {full_name}",
+            "the patient called {full_name}",
+            "the patient listed as {full_name}",
+            "the registered patient {full_name}",
+            "our existing patient {full_name}",
+            "the patient going by {full_name}",
+            "the patient by the name of {full_name}",
+            "the patient whose chart is under {full_name}",
+            "the {full_name} in our patient register",
+            "{full_name} from our patient list",
+            "the patient under the name {full_name}",
+            "the patient we know as {full_name}",
+            "the person registered with us as {full_name}",
+            "the patient whose record is filed under {full_name}",
         ),
     },  # a record stands for its patient, named as people name them
 )
@@ -508,6 +523,10 @@ def find_patient_id(full_name: PatientName) -> PatientId:
             "the city where {patient_id} lives",
             "the city {patient_id} lives in",
             "the city {patient_id} calls home",
+            "the town {patient_id} lives in",
+            "the city {patient_id} is based in",
+            "the city listed as home on the record of {patient_id}",
+            "the city {patient_id} resides in",
         ),
     },
 )
@@ -538,6 +557,9 @@ def get_patient_profile(patient_id: PatientId) -> tuple[BirthDate, HomeCity, Pat
         "search {city} for the top-rated doctor for {specialty} and give me the score out of 5",
         "who's the best doctor for {specialty} in {city}? I'd like to see the rating too.",
         "in {city}, which doctor do patients rate highest for {specialty}, and how many stars?",
+        "we're referring someone in {city} for {specialty}. Who's the top-rated doctor there, and what's the rating?",
+        "size up the doctors in {city} for {specialty} and name the one with the strongest reviews, score included",
+        "top-rated doctor for {specialty} in {city}, rating included.",
     ),
     gives={
         "doctor_id": (
@@ -546,6 +568,9 @@ def get_patient_profile(patient_id: PatientId) -> tuple[BirthDate, HomeCity, Pat
             "the doctor with the best reviews for {specialty} in {city}",
             "the most highly rated physician for {specialty} in {city}",
             "the best doctor for {specialty} in {city}",
+            "the doctor patients rate highest for {specialty} in {city}",
+            "the highest-scoring doctor for {specialty} in {city}",
+            "the most recommended doctor for {specialty} in {city}",
         ),
     },
 )
@@ -633,6 +658,14 @@ def get_doctor_details(doctor_id: DoctorId) -> tuple[DoctorName, Specialty, Clin
             "the specialty that handles {symptom}",
             "the right specialty for {symptom}",
             "the field of medicine that deals with {symptom}",
+            "the specialty indicated for {symptom}",
+            "the branch of medicine that covers {symptom}",
+            "whichever specialty covers {symptom}",
+            "the specialty best suited to {symptom}",
+            "the area of medicine responsible for {symptom}",
+            "the discipline that looks after {symptom}",
+            "the clinical specialty matching {symptom}",
+            "the specialist field dealing with {symptom}",
         ),
     },  # people name the complaint; mapping it to a specialty is the agent's part
     tags=("canonicalise",),
@@ -833,6 +866,9 @@ def reschedule_appointment(appointment_id: AppointmentId, new_slot: Slot) -> tup
         "pull the latest script for {patient_id} with drug name, strength and prescriber",
         "what medicine was {patient_id} last put on, at what strength, and who signed off on it?",
         "tell me the drug, dose and prescribing physician of the last prescription issued to {patient_id}",
+        "the pharmacist is asking what {patient_id} was last prescribed. Which drug, what dose, and who wrote the script?",
+        "I'm reconciling the medication list of {patient_id}: confirm the most recent drug, its dose in milligrams and the prescribing doctor.",
+        "double-check the last-issued prescription of {patient_id} for me: drug, milligrams, and the doctor who issued it",
     ),
     gives={
         "drug_name": (
@@ -938,6 +974,9 @@ def check_drug_interaction(first_drug: Drug, second_drug: Drug) -> tuple[str, st
         "search the pharmacies in {city} for {drug_name} and tell me which has the largest stock, how many packs, and the address",
         "is {drug_name} in stock anywhere in {city}? Name the pharmacy with the most packs, the count and its address.",
         "get the pharmacy name, address and pack count of the top stockist of {drug_name} in {city}",
+        "my usual pharmacy ran out of {drug_name}. Which one in {city} has the most packs left, how many, and at what address?",
+        "we're discharging someone in {city} who needs {drug_name}; point me to the pharmacy with the deepest stock, its street address and the packs it holds.",
+        "who has the most {drug_name} on the shelf in {city}? I need the pharmacy, its address and how many packs.",
     ),
     gives={
         "pharmacy_address": (
@@ -978,6 +1017,9 @@ def find_pharmacy_with_stock(drug_name: Drug, city: HomeCity) -> tuple[Pharmacy,
         "check the lab results of {patient_id} for {test}; what was the most recent value, on what date, and how does it compare to the reference range?",
         "what {test} level did {patient_id} have at the last blood test, on which date, and was it high, low or normal?",
         "get the last {test} value on file for {patient_id}, plus its date and range flag",
+        "before the follow-up, I want the latest {test} figure for {patient_id}, whether it's flagged low or high, and the sample date.",
+        "{patient_id} is asking about their {test}. What did the last result show, when was it drawn, and is it within range?",
+        "quote me the most recent {test} reading of {patient_id} along with the collection date and whether it falls inside the reference interval",
     ),
 )
 def get_lab_result(patient_id: PatientId, test: LabTest) -> tuple[float, str, str]:
@@ -1013,6 +1055,9 @@ def get_lab_result(patient_id: PatientId, test: LabTest) -> tuple[float, str, st
         "I'm checking whether {patient_id} is up to date on {vaccine}. When was the last dose, and when is the next one due?",
         "find the latest {vaccine} dose and the next due date of {patient_id}",
         "when does {patient_id} need the next {vaccine} vaccination, and when was the previous one given?",
+        "{patient_id} is travelling soon and wants to know about {vaccine}: when was the last dose given, and when does the next fall due?",
+        "for an employer's health form I need the {vaccine} history of {patient_id}: date of the last dose and date the next is due.",
+        "confirm the {vaccine} dates on file for {patient_id}: the most recent shot and when the following one is due",
     ),
 )
 def get_vaccination_record(patient_id: PatientId, vaccine: Vaccine) -> tuple[str, str]:
@@ -1120,6 +1165,15 @@ def get_clinic_details(clinic_name: Clinic) -> tuple[Address, str, Phone]:
         "before {patient_id} sees anyone for {specialty}, I'd like to know the share the insurer covers and the copay per visit.",
         "what does the plan of {patient_id} cover for {specialty}, in percent, and what's the copayment?",
         "would the insurance of {patient_id} cover a visit for {specialty}? How much, and what copay is due?",
+        "I'm filling in a referral for {patient_id} to {specialty}. How much of the visit will the insurer reimburse, and what does the patient pay per visit?",
+        "before we send {patient_id} to {specialty}, work out the coverage percentage and the per-visit copay on their policy.",
+        "what will {patient_id} pay out of pocket for each visit for {specialty}, and what percentage does the policy pick up?",
+        "quote the coverage for {specialty} under the policy of {patient_id}: the percent paid by the insurer and the copay, with its currency",
+        "the front desk needs the copay of {patient_id} for {specialty}, plus how much of the bill insurance absorbs.",
+        "tally up the benefits of {patient_id} for {specialty}: what percentage is reimbursed and how big is the copayment?",
+        "does the health plan of {patient_id} extend to {specialty}? Figure out the covered share and the copay owed at each appointment.",
+        "{patient_id} asked me what an appointment for {specialty} would cost them. Find the percentage their insurer covers and the copay amount.",
+        "coverage check on a visit for {specialty} by {patient_id}: percent covered and copay.",
     ),
     gives={
         "copay, currency": (

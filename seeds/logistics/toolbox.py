@@ -424,6 +424,9 @@ def _warehouse_facts(w: ShippingWorld, warehouse_id: str) -> dict:
             "the city where {tracking_number} currently is",
             "the current location of {tracking_number}",
             "the city where {tracking_number} was last scanned",
+            "the city {tracking_number} is sitting in right now",
+            "the city the tracking for {tracking_number} shows",
+            "the city {tracking_number} made it to most recently",
         ),
     },
 )
@@ -458,9 +461,12 @@ def get_tracking_status(tracking_number: TrackingNumber) -> tuple[str, City, Eta
         "destination_city": (
             "the city {tracking_number} is going to",
             "the destination of {tracking_number}",
-            "the city {tracking_number} is headed for",
+            "the city {tracking_number} is on its way to",
             "the destination city of {tracking_number}",
             "the city where {tracking_number} will be delivered",
+            "the city on the delivery label of {tracking_number}",
+            "the delivery city of {tracking_number}",
+            "the city at the receiving end of {tracking_number}",
         ),
         "carrier": (
             "the carrier of {tracking_number}",
@@ -561,6 +567,10 @@ def create_shipment(origin_city: SenderCity, destination_address: Address, weigh
             "the {service} shipping cost for a package of {weight_kg} from {origin_city} to {destination_city}",
             "the quoted {service} rate for a shipment of {weight_kg} from {origin_city} to {destination_city}",
             "the {service} shipping charge for a box of {weight_kg} from {origin_city} to {destination_city}",
+            "the cost of shipping a parcel of {weight_kg} from {origin_city} to {destination_city} by {service} service",
+            "the price of {service} delivery for a parcel of {weight_kg} from {origin_city} to {destination_city}",
+            "the {service} fee quoted for sending {weight_kg} from {origin_city} to {destination_city}",
+            "the {service}-service postage for a parcel of {weight_kg} from {origin_city} to {destination_city}",
         ),
     },
     sense=(distinct("origin_city", "destination_city"), together("origin_city", "destination_city"),
@@ -646,6 +656,8 @@ def get_warehouse_stock(sku: Sku, warehouse_id: WarehouseId) -> tuple[int, Resto
             "the nearest warehouse to {city}",
             "whichever warehouse is nearest to {city}",
             "the warehouse that lies closest to {city}",
+            "the warehouse with the shortest haul to {city}",
+            "the nearest of our warehouses to {city}",
         ),
     },
 )
@@ -676,6 +688,8 @@ def find_nearest_warehouse(city: City) -> tuple[WarehouseId, float]:
         "which city is home to {warehouse_id}? Give me its street address and phone number as well.",
         "find the street address, city and phone line of {warehouse_id}",
         "I'm driving over to {warehouse_id}. Which city and street address is it at, and what number can I call?",
+        "a driver needs directions and a number for {warehouse_id}: what city, what street address, and which phone line?",
+        "for the shipping label I need the full street address of {warehouse_id}, its city and a contact phone.",
     ),
     gives={
         "city": (
@@ -906,6 +920,7 @@ def book_delivery_slot(tracking_number: OpenParcel, slot: Slot) -> tuple[str, st
         "how long does air freight take from {origin_city} to {destination_city}, and what's the distance?",
         "how far apart are {origin_city} and {destination_city}, and what's the flight time for freight between them?",
         "for air cargo from {origin_city} to {destination_city}, what's the distance and how many hours does the flight take?",
+        "we're costing an air-freight lane from {origin_city} to {destination_city}. Size up the distance in kilometres and the hours of flying.",
     ),
     sense=(distinct("origin_city", "destination_city"), together("origin_city", "destination_city")),
 )

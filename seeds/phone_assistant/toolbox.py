@@ -373,6 +373,22 @@ def search_contacts(query: Annotated[str, Kind("contact_search_terms")], max_res
             "{mention}",
             "my contact {mention}",
             "the contact I know as {mention}",
+            "the contact I think of as {mention}",
+            "the {mention} I know",
+            "good old {mention}",
+            "the contact I mean by {mention}",
+            "the person I refer to as {mention}",
+            "the person I have down as {mention}",
+            "the contact I usually call {mention}",
+            "my contact called {mention}",
+            "the contact named {mention}",
+            "the person I know as {mention}",
+            "the contact I refer to simply as {mention}",
+            "the contact that goes by {mention}",
+            "the person I just call {mention}",
+            "the {mention} whose number I have",
+            "the person I mean when I say {mention}",
+            "the {mention} I keep in touch with",
         ),
     },  # people name a contact as they say it; resolving it is the agent's part
     tags=("canonicalise",),
@@ -450,6 +466,9 @@ def get_contact_phone(name: Contact) -> ContactPhone:
         "pull up the email of {name}",
         "how do I reach {name} by email? I need the address.",
         "I need the email address saved under {name}.",
+        "I'm sending out invitations and need the email address of {name}.",
+        "I want to copy {name} on a report. What email address is on file for them?",
+        "double-check the email address of {name} before I hit send",
     ),
     gives={
         "email": (
@@ -483,6 +502,9 @@ def get_contact_email(name: Contact) -> ContactEmail:
         "tell me the city and country listed for {name} in my contacts",
         "pull up where {name} lives: city and country",
         "I'm sending {name} a postcard. Which city and country do they live in?",
+        "I'm planning a trip and might drop in on {name}. What city and country are they in?",
+        "settle an argument for me: which city does {name} live in, and in what country?",
+        "for a parcel I'm posting to {name}, confirm the city and country they're in.",
     ),
     gives={
         "city": (
@@ -524,6 +546,9 @@ def get_contact_city(name: Contact) -> tuple[City, Country]:
         "what date is the next birthday of {name}, and how old will they be then?",
         "I want to plan something for the birthday of {name}. When is it and what age are they turning?",
         "check when {name} has a birthday coming up and how old they'll be",
+        "I'm organising a surprise party for {name}. On what date is the birthday, and what age will they reach?",
+        "how many candles will {name} blow out at their next birthday, and on what date?",
+        "remind me of the date of the upcoming birthday of {name} and the age they'll turn",
     ),
     gives={
         "next_birthday": (
@@ -571,6 +596,7 @@ def get_contact_birthday(name: Contact) -> tuple[Day, int]:
             "whoever called me from {phone_number}",
             "the person with the number {phone_number}",
             "whoever owns the number {phone_number}",
+            "the person behind the number {phone_number}",
         ),
     },
 )
@@ -646,6 +672,9 @@ def add_contact(name: NewPerson, phone_number: NewNumber, city: NewHomeCity, bir
         "edit the entry for {name} so the city reads {city}, and tell me what it said before",
         "move {name} to {city} in my address book. Where did I have them living until now?",
         "I heard {name} is in {city} these days. Fix the contact entry and tell me the city it used to show.",
+        "{name} took a job in {city}; update their address book entry and tell me which city it had before.",
+        "the contact card of {name} is out of date: they're in {city} now. Correct it and tell me the old city.",
+        "swap the city of {name} for {city} and let me know what was there before",
     ),
     tags=("state_change",),
 )
@@ -680,6 +709,9 @@ def update_contact_city(name: Contact, city: HomeCity) -> str:
         'could you text {recipient} with "{text}"? Tell me the id and the time it was sent.',
         'drop {recipient} a message saying "{text}" and let me know its id and when it went out',
         'fire off a text to {recipient}, "{text}", and tell me the message id and sending time',
+        'let {recipient} know "{text}" by text, and give me the message id and timestamp',
+        'shoot {recipient} a quick SMS reading "{text}", and confirm the id it got and the time it left',
+        'my hands are full. Text {recipient} "{text}" for me and report back the message id and the sending time.',
     ),
     requires=("cellular",),
     tags=("state_change",),
@@ -718,6 +750,9 @@ def send_text_message(recipient: Contact, text: OutgoingText) -> tuple[str, str]
         "when did {name} last message me, and what did they say?",
         "find the most recent message I received from {name}, and tell me when it arrived",
         "I think {name} texted me recently. What did the message say and when did it come in?",
+        "my phone buzzed while I was driving. What's the latest text from {name}, and what time did it come through?",
+        "catch me up on {name}: the last thing they messaged and the time stamp",
+        "quote the newest message in my inbox from {name}, and say when it was received",
     ),
 )
 def get_latest_message_from(name: Contact) -> tuple[str, str]:
@@ -791,6 +826,9 @@ def search_messages(query: Annotated[str, Kind("message_search_terms")], max_res
             "my current position",
             "the spot I'm at right now",
             "my present coordinates",
+            "the spot where I'm standing",
+            "wherever my phone says I am",
+            "my GPS position",
         ),
         "latitude": (
             "my current latitude",
