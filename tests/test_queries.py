@@ -251,3 +251,15 @@ def test_question_frames_go_only_before_a_plain_question():
         text = frame(["check the UV index in Oslo", "I'm sending a parcel to Ana. Which city is her office in?"],
                      random.Random(k))
         assert not any(f"{lead}I'm sending" in text for lead in only_for_questions), text
+
+
+def test_a_doubled_preposition_is_left_for_the_check_to_reject():
+    """"the city 12 Elm Road belongs to to Paris" collapsed would ship to the address itself:
+    tidying leaves it, and the faithfulness check names it."""
+    from factory.checks.faithfulness import text_glitches
+    from factory.queries.wording import tidy
+
+    text = tidy("Ship it from the city 12 Elm Road belongs to to Paris.")
+    assert "belongs to to Paris" in text
+    assert any("doubled word" in g for g in text_glitches(text))
+    assert tidy("Check the the forecast.") == "Check the forecast."

@@ -98,7 +98,9 @@ def sentence_start(ask: str) -> str:
 
 def tidy(text: str) -> str:
     """Spacing, doubled words and phrases, and articles left by filled templates."""
-    text = re.sub(r"\b(the|a|an|of|to|in|for|on|at|from|with|and)\s+\1\b", r"\1", text, flags=re.IGNORECASE)
+    # Not prepositions: "the city Anna lives in in June" collapsed would say something else; the
+    # faithfulness check rejects such a request instead.
+    text = re.sub(r"\b(the|a|an|and)\s+\1\b", r"\1", text, flags=re.IGNORECASE)
     text = re.sub(r"\b((?:on|in|for|at) (?:that|the same) \w+)(?: \1)+\b", r"\1", text)  # "on that day on that day"
     text = re.sub(rf"\b({_DAY_SAID}),? (?:on|for) that (?:day|date)\b", r"\1", text)  # "tomorrow on that date"
     text = re.sub(r"\b(?:a|an|the) (the|that|those|my|your|this)\b", r"\1", text, flags=re.IGNORECASE)  # "order the that item"
