@@ -57,9 +57,17 @@ def is_list(output: Output) -> bool:
     return output.type.startswith("list")
 
 
-def that(noun: str, outputs: list[Output]) -> str:
-    """"that hotel", "those hotels"."""
-    return f"{'those' if is_list(outputs[0]) else 'that'} {noun}"
+_AGAIN = (("that", "those"), ("the same", "the same"), ("this", "these"))
+_AGAIN_WEIGHTS = (6, 2, 2)
+_TIMES = frozenset({"day", "date", "time", "datetime"})
+
+
+def that(noun: str, plural: bool, rng: random.Random) -> str:
+    """A thing named again: "that hotel", "those hotels", now and then "the same hotel" or
+    "this hotel"; a day or a time is always "that day" (tidying knows that form)."""
+    if noun in _TIMES:
+        return f"{'those' if plural else 'that'} {noun}"
+    return f"{rng.choices(_AGAIN, _AGAIN_WEIGHTS)[0][plural]} {noun}"
 
 
 def is_day(output: Output) -> bool:
@@ -186,7 +194,7 @@ class Wording:
             key = (f"{spec.toolbox}/{param.kind}", repr(value))
             if key in self.literals:
                 if self.nouns[noun] == 1:
-                    return f"that {noun}"  # the order already named, when no other order is in play
+                    return that(noun, False, self.rng)  # the order already named, when no other order is in play
             else:
                 self.literals[key] = noun
                 self.nouns[noun] += 1
@@ -222,7 +230,7 @@ class Wording:
         dated = any(is_day(o) for o in outputs)
         ambiguous_day = dated and (self.days or self.timed or self.dated > 1)
         if variables in self.said and self.nouns[self.said[variables]] == 1 and not ambiguous_day:
-            return that(self.said[variables], outputs)  # a date is not "that day" once another day was stated too
+            return that(self.said[variables], is_list(outputs[0]), self.rng)  # a date is not "that day" once another day was stated too
         entry = self.entries.get(call.tool)
         names = frozenset(o.name for o in outputs)
         texts = next((t for key, t in entry.gives.items() if frozenset(key) == names), ()) if entry else ()
