@@ -150,9 +150,9 @@ def fix_context(chain: Chain, specs: dict[str, ToolSpec], seeds: dict[str, Seed]
         condition = seeds[slug].toolbox.conditions[call.fixes]
         values = {k: render_value(a.value) for k, a in call.arguments.items() if isinstance(a, Value)}
         if condition.context:
-            context.append(condition.context.format(**values))
-        knowable = set(call.arguments) <= set(placeholders(condition.context or ""))
+            context.append(rng.choice(condition.context).format(**values))
+        knowable = set(call.arguments) <= set(placeholders(condition.context[0] if condition.context else ""))
         if condition.says and knowable and rng.random() < STATE_SAYS_RATE:
-            context.insert(0, condition.says)
+            context.insert(0, rng.choice(condition.says))
             stated.append(f"{slug}:{call.fixes}")
     return context, stated

@@ -55,7 +55,10 @@ def _condition_problems(seed: Seed) -> list[str]:
     problems = []
     for condition in seed.toolbox.conditions.values():
         where = f"{seed.slug} condition {condition.name!r}"
-        stated = set(placeholders(condition.context or ""))
+        said = [set(placeholders(text)) for text in condition.context]
+        stated = said[0] if said else set()
+        if any(s != stated for s in said):
+            problems.append(f"{where}: its context wordings state different arguments")
         fix_args = set(condition.fix_arguments)
         for arg in sorted(fix_args - set(condition.free) - stated):
             problems.append(f"{where}: fix argument {arg!r} is neither free nor stated by its context sentence")

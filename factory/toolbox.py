@@ -57,7 +57,8 @@ class Condition:
     restores the condition, and the milestone accepts any), or stated by the `context`
     sentence the query then carries ("My billing address is {address}."). `says` is how a
     user states the broken condition ("my cellular data is off"); a query that says it
-    gives the fix call a reason, so the instance can be scored statically too.
+    gives the fix call a reason, so the instance can be scored statically too. Each is one
+    or more wordings, one drawn per query.
     """
 
     name: str
@@ -66,8 +67,13 @@ class Condition:
     fix_tool: str
     fix_arguments: dict[str, Any]
     free: tuple[str, ...] = ()
-    context: str | None = None
-    says: str | None = None
+    context: tuple[str, ...] = ()
+    says: tuple[str, ...] = ()
+
+
+def wordings(text: str | tuple[str, ...] | list[str] | None) -> tuple[str, ...]:
+    """One wording or several, as a tuple."""
+    return () if text is None else (text,) if isinstance(text, str) else tuple(text)
 
 
 @dataclass(frozen=True)
@@ -209,10 +215,10 @@ class Toolbox:
         broken_state: dict[str, Any],
         fix: tuple[str, dict[str, Any]],
         free: tuple[str, ...] = (),
-        context: str | None = None,
-        says: str | None = None,
+        context: str | tuple[str, ...] | None = None,
+        says: str | tuple[str, ...] | None = None,
     ) -> None:
         """Declare a state condition, the state that breaks it, the call that restores it, and
         how its fix arguments are known (`free`, `context`) and the condition is stated (`says`)."""
         self.conditions[name] = Condition(name, holds, dict(broken_state), fix[0], dict(fix[1]), tuple(free),
-                                          context, says)
+                                          wordings(context), wordings(says))

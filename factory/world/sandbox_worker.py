@@ -195,7 +195,7 @@ class Worker:
                 dropped.append(f"written_as({kind!r}) is a function of the toolbox; a model-written toolbox keeps "
                                "only string templates (and the factory's own functions)")
         conditions = [{"name": c.name, "broken_state": c.broken_state, "fix_tool": c.fix_tool,
-                       "fix_arguments": c.fix_arguments, "free": list(c.free), "context": c.context, "says": c.says}
+                       "fix_arguments": c.fix_arguments, "free": list(c.free), "context": list(c.context), "says": list(c.says)}
                       for c in toolbox.conditions.values()]
         data = {"tools": tools, "bridges": sorted(toolbox.bridges), "internal": sorted(toolbox.internal),
                 "written": written, "conditions": conditions, "values": list(toolbox.values),

@@ -92,8 +92,8 @@ class ConditionData(_Strict):
     fix_tool: str
     fix_arguments: dict[str, Any]
     free: list[str]
-    context: str | None
-    says: str | None
+    context: list[str]
+    says: list[str]
 
 
 class WrittenData(_Strict):
@@ -284,7 +284,7 @@ def settle(declarations: Declarations, specs: dict[str, ToolSpec], spec_errors: 
                                         tuple(requires), tuple(data.tags))
     for c in conditions.values():
         toolbox.conditions[c.name] = Condition(c.name, _condition_holds(runner, c.name), dict(c.broken_state),
-                                               c.fix_tool, dict(c.fix_arguments), tuple(c.free), c.context, c.says)
+                                               c.fix_tool, dict(c.fix_arguments), tuple(c.free), tuple(c.context), tuple(c.says))
     toolbox.bridges.update(declarations.bridges)
     toolbox.internal.update(declarations.internal)
     for kind, written in declarations.written.items():

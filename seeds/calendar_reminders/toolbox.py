@@ -149,16 +149,24 @@ toolbox.condition(
     holds=lambda w: w.state.get("calendar_sync", True),
     broken_state={"calendar_sync": False},
     fix=("set_calendar_sync", {"enabled": True}),
-    context="You can turn calendar sync {enabled} if you need to.",
-    says="I think calendar sync is switched off.",
+    context=("You can turn calendar sync {enabled} if you need to.",
+             "Feel free to turn calendar sync {enabled} if that helps.",
+             "Go ahead and switch calendar sync {enabled} if it gets in the way."),
+    says=("I think calendar sync is switched off.",
+          "My calendar stopped syncing a while back.",
+          "Calendar sync seems to be disabled on my account."),
 )
 toolbox.condition(
     "reminder_alerts",
     holds=lambda w: w.state.get("reminder_alerts", True),
     broken_state={"reminder_alerts": False},
     fix=("set_reminder_alerts", {"enabled": True}),
-    context="You can turn reminder alerts {enabled} if you need to.",
-    says="I turned my reminder alerts off a while ago.",
+    context=("You can turn reminder alerts {enabled} if you need to.",
+             "It's fine to switch reminder alerts {enabled} if necessary.",
+             "Turn reminder alerts {enabled} if you have to."),
+    says=("I turned my reminder alerts off a while ago.",
+          "My reminder alerts are muted at the moment.",
+          "I haven't been getting reminder alerts since I disabled them."),
 )
 
 # Days from elsewhere (what's on my calendar on Maria's birthday, next friday) make sense here.

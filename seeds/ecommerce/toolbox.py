@@ -1096,13 +1096,19 @@ toolbox.condition(
     broken_state={"payment_methods": []},
     fix=("add_payment_method", {"method": "credit-card"}),
     free=("method",),  # any kind of payment method lets an order through
-    says="I don't have a payment method saved on my store account.",
+    says=("I don't have a payment method saved on my store account.",
+          "There's no card on file in my shop account.",
+          "My store account has no way to pay saved yet."),
 )
 toolbox.condition(
     "billing_address_on_file",
     holds=lambda w: bool(w.state.get("billing_address")),
     broken_state={"billing_address": None},
     fix=("set_billing_address", {"address": "500 Market Street, San Francisco"}),
-    context="My billing address is {address}.",
-    says="My store account has no billing address yet.",
+    context=("My billing address is {address}.",
+             "Bill me at {address}.",
+             "For billing, use {address}."),
+    says=("My store account has no billing address yet.",
+          "I never added a billing address to my shop account.",
+          "There's no billing address on my store profile."),
 )

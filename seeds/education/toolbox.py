@@ -1129,7 +1129,9 @@ toolbox.condition(
     holds=lambda w: w.state.get("tuition_due", 0.0) == 0,
     broken_state={"tuition_due": TERM_TUITION},
     fix=("pay_tuition", {}),
-    says="I haven't paid my tuition for this term yet.",
+    says=("I haven't paid my tuition for this term yet.",
+          "My tuition for this term is still outstanding.",
+          "The fees for this term are still unpaid on my account."),
 )
 toolbox.condition(
     "payment_card_on_file",
@@ -1137,5 +1139,7 @@ toolbox.condition(
     broken_state={"payment_card": ""},
     fix=("add_payment_card", {"card_brand": "Visa"}),
     free=("card_brand",),  # any card on file lets tuition be paid
-    says="There's no payment card on my student account any more.",
+    says=("There's no payment card on my student account any more.",
+          "My card was removed from my student account.",
+          "My student account doesn't have a card on file now."),
 )

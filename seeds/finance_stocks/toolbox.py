@@ -968,13 +968,19 @@ toolbox.condition(
     broken_state={"account_verified": False},
     fix=("verify_trading_account", {"document": "passport"}),
     free=("document",),  # any identity document verifies the account
-    says="My brokerage account still hasn't been verified.",
+    says=("My brokerage account still hasn't been verified.",
+          "The identity check on my trading account is still pending.",
+          "My brokerage account is still waiting on verification."),
 )
 toolbox.condition(
     "two_factor_enabled",
     holds=lambda w: bool(w.state.get("two_factor_phone")),
     broken_state={"two_factor_phone": None},
     fix=("enable_two_factor_auth", {"phone_number": "+1-415-555-0134"}),
-    context="My mobile number is {phone_number}.",
-    says="I never set up two-factor sign-in on my brokerage account.",
+    context=("My mobile number is {phone_number}.",
+             "You can reach my phone at {phone_number}.",
+             "Use my mobile, {phone_number}."),
+    says=("I never set up two-factor sign-in on my brokerage account.",
+          "Two-step login isn't turned on for my trading account.",
+          "My brokerage login still has no second factor."),
 )

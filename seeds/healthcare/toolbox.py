@@ -427,14 +427,18 @@ toolbox.condition(
     holds=lambda w: bool(w.state.get("insurance_verified")),
     broken_state={"insurance_verified": False},
     fix=("verify_insurance_on_file", {}),
-    says="I don't think the insurance on my booking account has been verified yet.",
+    says=("I don't think the insurance on my booking account has been verified yet.",
+          "My insurance details still show as unverified when I book.",
+          "The clinic hasn't confirmed my insurance on my booking account."),
 )
 toolbox.condition(
     "data_sharing_consent",
     holds=lambda w: bool(w.state.get("data_sharing_consent")),
     broken_state={"data_sharing_consent": False},
     fix=("sign_data_sharing_consent", {}),
-    says="I never signed the insurer's data-sharing consent.",
+    says=("I never signed the insurer's data-sharing consent.",
+          "My insurer is still waiting for my consent to share records.",
+          "I haven't given my insurance company permission to share my data."),
 )
 
 # Nothing is bridged in: a patient is looked up by a name the user states, never by a

@@ -1171,13 +1171,19 @@ toolbox.condition(
     holds=lambda w: bool(w.state.get("timesheets_submitted")),
     broken_state={"timesheets_submitted": False},
     fix=("submit_week_timesheets", {"week_start": CURRENT_WEEK.isoformat()}),
-    context="This week began on {week_start}.",
-    says="This week's timesheets are still open.",
+    context=("This week began on {week_start}.",
+             "The current week started on {week_start}.",
+             "We're in the week that began on {week_start}."),
+    says=("This week's timesheets are still open.",
+          "Nobody has closed this week's timesheets yet.",
+          "The timesheets for this week haven't been locked."),
 )
 toolbox.condition(
     "approval_delegation",
     holds=lambda w: bool(w.state.get("approval_delegation")),
     broken_state={"approval_delegation": False},
     fix=("enable_approval_delegation", {}),
-    says="My manager's approval delegation isn't active for me.",
+    says=("My manager's approval delegation isn't active for me.",
+          "I can't approve on my manager's behalf right now.",
+          "The approval rights my manager delegated to me aren't switched on."),
 )

@@ -1231,7 +1231,9 @@ toolbox.condition(
     holds=lambda w: bool(w.state.get("card_active")),
     broken_state={"card_active": False},
     fix=("activate_library_card", {}),
-    says="My library card seems to have been deactivated.",
+    says=("My library card seems to have been deactivated.",
+          "My library card stopped working.",
+          "The library says my card isn't active."),
 )
 toolbox.condition(
     "fines_under_limit",
@@ -1239,5 +1241,7 @@ toolbox.condition(
     broken_state={"fines_due": 6.5},
     fix=("pay_library_fines", {"payment_method": "card"}),
     free=("payment_method",),  # paying by card or in cash clears the fines alike
-    says="I owe the library more than $5 in fines.",
+    says=("I owe the library more than $5 in fines.",
+          "I've racked up over $5 in library fines.",
+          "There are more than five dollars of overdue fines on my card."),
 )

@@ -1168,8 +1168,12 @@ toolbox.condition(
     holds=lambda w: bool(w.state.get("sender_address_verified")),
     broken_state={"sender_address_verified": False},
     fix=("verify_sender_address", {"address": DEFAULT_SENDER}),
-    context="My sender address is {address}.",
-    says="My sender address hasn't been verified yet.",
+    context=("My sender address is {address}.",
+             "I ship from {address}.",
+             "Parcels go out from my address, {address}."),
+    says=("My sender address hasn't been verified yet.",
+          "The address I ship from is still unverified.",
+          "My return address hasn't been confirmed by the carrier."),
 )
 toolbox.condition(
     "postage_funded",
@@ -1177,6 +1181,10 @@ toolbox.condition(
     broken_state={"postage_balance": 0.0},
     # Enough for the heaviest parcel to the farthest city overnight; the query states the amount.
     fix=("add_postage_credit", {"amount": 1000.0}),
-    context="If my postage needs topping up, add {amount} US dollars.",
-    says="My postage balance is empty.",
+    context=("If my postage needs topping up, add {amount} US dollars.",
+             "Top my postage up by {amount} US dollars if it runs low.",
+             "Should my postage balance be short, load {amount} US dollars onto it."),
+    says=("My postage balance is empty.",
+          "I've run out of postage credit.",
+          "There's nothing left on my postage account."),
 )

@@ -230,7 +230,9 @@ toolbox.condition(
     broken_state={"location_sharing": "off"},
     fix=("enable_location_sharing", {"precision": "precise"}),
     free=("precision",),  # approximate sharing restores the condition too
-    says="I think location sharing is switched off on my phone.",
+    says=("I think location sharing is switched off on my phone.",
+          "My phone isn't sharing its location right now.",
+          "I turned off location sharing on my phone."),
 )
 
 # Cities, points and street addresses named by other seeds (a contact's home, a listing's location,

@@ -117,24 +117,36 @@ toolbox.condition(
     holds=lambda w: w.state.get("cellular", True),
     broken_state={"cellular": False},
     fix=("set_cellular", {"on": True}),
-    context="You can turn cellular service {on} if you need to.",
-    says="I think my cellular service is switched off.",
+    context=("You can turn cellular service {on} if you need to.",
+             "Feel free to switch mobile data {on} if that's needed.",
+             "Switch cellular {on} if you have to."),
+    says=("I think my cellular service is switched off.",
+          "My mobile data is off.",
+          "I have no cellular signal because I turned it off."),
 )
 toolbox.condition(
     "location_service",
     holds=lambda w: w.state.get("location_service", True),
     broken_state={"location_service": False},
     fix=("set_location_service", {"on": True}),
-    context="You can turn location services {on} if you need to.",
-    says="I switched location services off earlier.",
+    context=("You can turn location services {on} if you need to.",
+             "It's fine to switch location services {on} if necessary.",
+             "Turn location {on} if you need it."),
+    says=("I switched location services off earlier.",
+          "Location services are off on my phone.",
+          "I disabled GPS on my phone earlier today."),
 )
 toolbox.condition(
     "wifi",
     holds=lambda w: w.state.get("wifi", True),
     broken_state={"wifi": False},
     fix=("set_wifi", {"on": True}),
-    context="You can turn wifi {on} if you need to.",
-    says="My wifi is off at the moment.",
+    context=("You can turn wifi {on} if you need to.",
+             "Switch wifi {on} if it helps.",
+             "Feel free to turn the wifi {on} if you must."),
+    says=("My wifi is off at the moment.",
+          "I turned wifi off on my phone.",
+          "My phone isn't on wifi right now."),
 )
 toolbox.condition(
     "low_battery_off",
@@ -142,8 +154,12 @@ toolbox.condition(
     # Low-battery mode switches cellular service and the location service off with it.
     broken_state={"low_battery_mode": True, "cellular": False, "location_service": False},
     fix=("set_low_battery_mode", {"on": False}),
-    context="You can switch low-battery mode {on} if you need to.",
-    says="My phone is in low-battery mode.",
+    context=("You can switch low-battery mode {on} if you need to.",
+             "Turn battery saver {on} if you have to.",
+             "It's okay to switch low-power mode {on} if that's what it takes."),
+    says=("My phone is in low-battery mode.",
+          "My phone has battery saver turned on.",
+          "My phone switched itself into low-power mode."),
 )
 
 # Contacts and attendees are one directory, so the calendar's organisers can be texted or

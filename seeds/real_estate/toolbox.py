@@ -1011,6 +1011,10 @@ toolbox.condition(
     holds=lambda w: bool(w.state.get("buyer_profile")),
     broken_state={"buyer_profile": None},
     fix=("create_buyer_profile", {"full_name": "Maria Lopez", "email": "maria.lopez@example.com"}),
-    context="I'm {full_name}, and my email is {email}.",
-    says="I haven't set up a buyer profile yet.",
+    context=("I'm {full_name}, and my email is {email}.",
+             "My name's {full_name}; reach me at {email}.",
+             "This is {full_name} ({email})."),
+    says=("I haven't set up a buyer profile yet.",
+          "I don't have a buyer profile with the agency.",
+          "I'm not registered as a buyer yet."),
 )

@@ -258,16 +258,24 @@ toolbox.condition(
     holds=lambda w: w.state.get("traveller_profile") is not None,
     broken_state={"traveller_profile": None, "passport": None},
     fix=("create_traveller_profile", {"full_name": TRAVELLER["name"], "email": TRAVELLER["email"]}),
-    context="My name is {full_name} and my email address is {email}.",
-    says="I haven't set up a traveller profile on this account yet.",
+    context=("My name is {full_name} and my email address is {email}.",
+             "I'm {full_name}, email {email}.",
+             "You can put me down as {full_name}, {email}."),
+    says=("I haven't set up a traveller profile on this account yet.",
+          "There's no traveller profile on my account.",
+          "I never created a traveller profile here."),
 )
 toolbox.condition(
     "passport_on_file",
     holds=lambda w: w.state.get("passport") is not None,
     broken_state={"passport": None},
     fix=("save_passport_details", dict(PASSPORT)),
-    context="My passport number is {passport_number} ({nationality}), valid until {expiry_date}.",
-    says="My passport details aren't saved on my travel profile.",
+    context=("My passport number is {passport_number} ({nationality}), valid until {expiry_date}.",
+             "I travel on passport {passport_number} ({nationality}), which expires on {expiry_date}.",
+             "Passport: {passport_number}, issued by {nationality}, valid until {expiry_date}."),
+    says=("My passport details aren't saved on my travel profile.",
+          "My travel profile has no passport on it.",
+          "I never added my passport to my traveller profile."),
 )
 
 # Cities and countries named by other seeds (where a contact lives, an office, the hottest city of

@@ -239,7 +239,9 @@ toolbox.condition(
     broken_state={"notifications": "off"},
     fix=("enable_weather_notifications", {"channel": "push"}),
     free=("channel",),  # any delivery channel turns notifications back on
-    says="I think my weather notifications are switched off.",
+    says=("I think my weather notifications are switched off.",
+          "I'm not getting weather notifications any more.",
+          "Weather notifications are muted on my phone."),
 )
 
 # Cities, countries, days and points named by other seeds (a contact's city, a flight's

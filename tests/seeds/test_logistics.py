@@ -287,10 +287,11 @@ p, cur, days = quote_shipping_rate(origin_city=c, destination_city=d, weight_kg=
 def test_condition_fixes_are_knowable_and_restore_the_condition(lg):
     conditions = lg.seed.toolbox.conditions
     for condition in conditions.values():
-        stated = condition.context.format(**{k: v if not isinstance(v, float) else f"{v:g}"
-                                             for k, v in condition.fix_arguments.items()})
-        for value in condition.fix_arguments.values():
-            assert (f"{value:g}" if isinstance(value, float) else value) in stated
+        for context in condition.context:
+            stated = context.format(**{k: v if not isinstance(v, float) else f"{v:g}"
+                                       for k, v in condition.fix_arguments.items()})
+            for value in condition.fix_arguments.values():
+                assert (f"{value:g}" if isinstance(value, float) else value) in stated
         assert condition.says and not set(condition.free)
     session = ToolboxSession(SLUG, state={"sender_address_verified": False, "postage_balance": 0.0})
     for name in ("sender_address_verified", "postage_funded"):

@@ -232,6 +232,7 @@ def test_switches_are_drawn_as_a_change_from_the_usual_settings(ph):
 
 def test_conditions_state_the_value_their_fix_needs(ph):
     for name, condition in ph.seed.toolbox.conditions.items():
-        assert condition.says and condition.says.endswith(".")
-        stated = condition.context.format(**{k: render_value(v) for k, v in condition.fix_arguments.items()})
-        assert render_value(condition.fix_arguments["on"]) in stated.split(), name
+        assert condition.says and all(says.endswith(".") for says in condition.says)
+        for context in condition.context:
+            stated = context.format(**{k: render_value(v) for k, v in condition.fix_arguments.items()})
+            assert render_value(condition.fix_arguments["on"]) in stated.split(), (name, context)

@@ -287,4 +287,4 @@ def test_facts_and_conditions(tv):
     assert facts["booking_id"](tv.world, "BK-40211")["person_name"] == "Maria Lopez"
     assert facts["travel_search_terms"](tv.world, "hotels in Paris") == {"city": "Paris", "country": "France"}
     for condition in tv.seed.toolbox.conditions.values():
-        assert condition.context.format(**condition.fix_arguments) and condition.says
+        assert all(context.format(**condition.fix_arguments) for context in condition.context) and condition.says
