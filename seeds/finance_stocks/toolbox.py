@@ -805,7 +805,7 @@ def get_fx_rate_on_date(base_currency: NamedCurrency, quote_currency: ReferenceC
                              "the money they use in {country}",
                              "the currency people pay with in {country}",
                              "the legal tender in {country}",
-                             "the currency you'd spend in {country}",
+                             "the currency visitors spend in {country}",
                              "the domestic currency of {country}",
                              "the currency that circulates in {country}",
                              "the currency a traveller needs in {country}",
