@@ -606,9 +606,9 @@ def find_sector_peers(symbol: Ticker) -> list[Ticker]:
                                               "the dividend paid per share of {symbol} over the last year",
                                               "a year's dividends on one share of {symbol}",
                                               "the yearly payout per share of {symbol}",
-                                              "the cash dividend one share of {symbol} earned over the past twelve months",
+                                              "the cash dividend per share of {symbol} over the past twelve months",
                                               "the trailing twelve-month dividend per share of {symbol}",
-                                              "the income a single share of {symbol} paid out over the past year")},
+                                              "the per-share income from {symbol} over the past year")},
 )
 def get_dividend_yield(symbol: Ticker) -> tuple[float, Money, Currency]:
     """Get a stock's trailing dividend yield at today's price and its annual dividend per share.
