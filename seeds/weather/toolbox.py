@@ -783,8 +783,8 @@ def get_daily_forecast(city: CityName, date: Day) -> tuple[Celsius, Celsius, str
         "for {when} in {city}, what's the temperature going to be and how likely is precipitation?",
         "what should I expect in {city} around {when}? Temperature and chance of precipitation, please.",
         "look up the temperature and rain probability for {city} for {when}",
-        "we've booked a rooftop table in {city} for {when}. What are the odds of rain, in percent, and what will the temperature be?",
-        "planning a photo shoot in {city} at {when}: forecast temperature and probability of a shower at that hour?",
+        "our outdoor shift in {city} covers {when}. What's the chance of rain, in percent, and the temperature at that hour?",
+        "photo shoot in {city} at {when}: temperature and probability of a shower at that hour?",
         "the ground crew in {city} needs the temperature and the chance of precipitation at {when}.",
     ),
     gives={
