@@ -586,10 +586,10 @@ def get_course_location(course_code: CourseCode) -> tuple[Building, str]:
             "the campus city of {building}",
             "the city housing {building}",
             "the city that is home to {building}",
-            "the city where {building} stands",
-            "the city in which {building} is located",
+            "the city that contains {building}",
+            "the city where you'll find {building}",
             "the city whose campus includes {building}",
-            "the city where {building} can be found",
+            "the city named in the address of {building}",
         ),
     },
 )
@@ -764,7 +764,7 @@ def get_course_textbook(course_code: CourseCode) -> tuple[Isbn, Title]:
             "the building of the first office hours {instructor} holds on or after {date}",
             "the building where I can meet {instructor} in office hours on or after {date}",
             "the building where {instructor} sees students on or after {date}",
-            "the office-hours building of {instructor} from {date} on",
+            "the office-hours building of {instructor} from {date} onwards",
         ),
     },
     # Office hours after the first class of a course are those of its own instructor.
