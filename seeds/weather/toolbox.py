@@ -644,7 +644,7 @@ def calculate_feels_like(temperature_c: Celsius, wind_speed_kmh: WindKmh, humidi
         "what are conditions like at the moment in {city}? Give me the temperature and humidity along with the sky.",
         "I'm about to hang laundry out in {city}. What's the temperature there now, how humid is it, and is the sky clear or overcast?",
         "give me a snapshot of conditions in {city} as of now: thermometer reading, humidity percentage and sky",
-        "our team in {city} is deciding whether to eat lunch outside. What's the current temperature, the humidity and the sky condition there?",
+        "our team is deciding whether to eat lunch outside in {city}. What's the current temperature, the humidity and the sky condition there?",
     ),
     gives={
         "temperature_c": (
@@ -783,9 +783,9 @@ def get_daily_forecast(city: CityName, date: Day) -> tuple[Celsius, Celsius, str
         "for {when} in {city}, what's the temperature going to be and how likely is precipitation?",
         "what should I expect in {city} around {when}? Temperature and chance of precipitation, please.",
         "look up the temperature and rain probability for {city} for {when}",
-        "our outdoor shift in {city} covers {when}. What's the chance of rain, in percent, and the temperature at that hour?",
+        "our outdoor shift covers {when}. What's the chance of rain, in percent, and the temperature in {city} at that hour?",
         "photo shoot in {city} at {when}: temperature and probability of a shower at that hour?",
-        "the ground crew in {city} needs the temperature and the chance of precipitation at {when}.",
+        "the ground crew needs the temperature and the chance of precipitation in {city} at {when}.",
     ),
     gives={
         "temperature_c": (
