@@ -596,6 +596,7 @@ def find_next_event_with(person: Attendee) -> tuple[EventId, Moment]:
             "the city where {event_id} takes place",
             "the city hosting {event_id}",
             "the host city of {event_id}",
+            "the city in which {event_id} is held",
         ),
     },
 )

@@ -402,6 +402,29 @@ def search_courses(query: CourseQuery, max_results: int = 5) -> list[CourseCode]
             "the course {text}",
             "the course listed as {text}",
             "the course I wrote down as {text}",
+            "the {text} course",
+            "the class I have written down as {text}",
+            "the course my adviser referred to as {text}",
+            "the module noted as {text}",
+            "the course listed in my planner as {text}",
+            "the course people call {text}",
+            "the course that appears as {text} in my notes",
+            "the class I know as {text}",
+            "the course that goes by {text}",
+            "the course advertised on the flyer as {text}",
+            "the course my roommate calls {text}",
+            "the course scribbled as {text} in my notebook",
+            "the subject I've pencilled in as {text}",
+            "the course that students write as {text}",
+            "the course mentioned on the noticeboard as {text}",
+            "the course my study group calls {text}",
+            "the course I saw advertised as {text}",
+            "the course I typed in as {text}",
+            "the course known around campus as {text}",
+            "the course the department email calls {text}",
+            "the class shown as {text} on the timetable",
+            "the course everyone refers to as {text}",
+            "the course someone jotted down as {text}",
         ),
     },  # people name the course as they write it; resolving it is the agent's part
     tags=("canonicalise",),
@@ -511,6 +534,7 @@ def get_course_prerequisites(course_code: CourseCode) -> list[CourseCode]:
         "get me the location of the classes for {course_code}, with the room number and the building",
         "which building and which room is {course_code} taught in?",
         "I'm new on campus. Where does {course_code} meet? Building and room number, please.",
+        "I've lost the room details for {course_code}. Which building is it in, and what's the room number?",
     ),
     gives={
         "building": (
@@ -562,6 +586,10 @@ def get_course_location(course_code: CourseCode) -> tuple[Building, str]:
             "the campus city of {building}",
             "the city housing {building}",
             "the city that is home to {building}",
+            "the city that contains {building}",
+            "the home city of {building}",
+            "the city whose campus includes {building}",
+            "the city named in the address of {building}",
         ),
     },
 )
@@ -629,6 +657,9 @@ def get_nearest_campus(city: HomeCity) -> tuple[str, Building, float]:
         "check the exam timetable for {course_code}: when does the final start, in which building, and for how many minutes?",
         "when's the final for {course_code}, where's it held, and what's the duration?",
         "find out the date, time, place and length of the final exam in {course_code}",
+        "my parents want to visit around exam week. When does the final for {course_code} start, where is it, and how many minutes does it run?",
+        "I get extra time through disability services, so I need the basics for {course_code}: when the final begins, which building it's in and its standard length in minutes.",
+        "confirm the final-exam slot for {course_code}: start date and time, exam building and duration",
     ),
     gives={
         "exam_start": (
@@ -671,6 +702,9 @@ def get_exam_schedule(course_code: CourseCode) -> tuple[Moment, Building, int]:
         "tell me the title and ISBN of the book assigned in {course_code}",
         "get the textbook on the reading list of {course_code}: its title and its ISBN number",
         "does {course_code} have a required textbook? What's it called and what's its ISBN?",
+        "I'm hunting for a second-hand copy of the book for {course_code}. What's the title, and which ISBN should I search for?",
+        "the campus bookshop won't order anything without an ISBN. Which title is required for {course_code}, and what's its ISBN?",
+        "for my library hold request, I need the title and ISBN of the set book in {course_code}.",
     ),
     gives={
         "isbn": (
@@ -730,6 +764,7 @@ def get_course_textbook(course_code: CourseCode) -> tuple[Isbn, Title]:
             "the building of the first office hours {instructor} holds on or after {date}",
             "the building where I can meet {instructor} in office hours on or after {date}",
             "the building where {instructor} sees students on or after {date}",
+            "the office-hours building of {instructor} from {date} onwards",
         ),
     },
     # Office hours after the first class of a course are those of its own instructor.
@@ -777,6 +812,10 @@ def get_instructor_office_hours(instructor: Instructor, date: Day) -> tuple[Mome
             "the student {student_name}",
             "the student named {student_name}",
             "the student called {student_name}",
+            "the student on file as {student_name}",
+            "the student listed as {student_name}",
+            "our student {student_name}",
+            "the student by the name of {student_name}",
         ),
     },  # a record stands for its student
 )
@@ -806,6 +845,9 @@ def find_student_id(student_name: StudentName) -> StudentId:
         "which courses has {student_id} passed, how many credits does that make, and what's the GPA?",
         "summarise the record of {student_id}: GPA, earned credits and passed courses.",
         "before my progress meeting with {student_id}, I want their GPA, the credits they have and the courses they've passed.",
+        "the scholarship paperwork for {student_id} asks for the GPA, the number of credits earned and the courses passed so far.",
+        "I'm writing a reference letter for {student_id}. What grade point average, how many earned credits and which passed courses are on the record?",
+        "run an academic standing check on {student_id}: GPA, credit total and passed courses",
     ),
 )
 def get_student_transcript(student_id: StudentId) -> tuple[float, int, list[CourseCode]]:
@@ -841,6 +883,10 @@ def get_student_transcript(student_id: StudentId) -> tuple[float, int, list[Cour
         "I'm reviewing grades. For {student_id} in {course_code}, what's the final percentage and the letter?",
         "check the mark and letter grade on record for {student_id} in {course_code}",
         "tell me how {student_id} scored in {course_code}: percentage and letter grade.",
+        "a parent is asking how {student_id} got on in {course_code}. What percentage and letter grade are on file?",
+        "I'm preparing a grade appeal for {student_id} in {course_code}. What's the recorded final percentage, and which letter does it carry?",
+        "for the dean's list review, confirm the final percentage and letter grade of {student_id} in {course_code}.",
+        "double-check what's been posted for {student_id} in {course_code}: the mark out of 100 and the letter grade.",
     ),
     gives={
         "percentage": (
@@ -848,6 +894,10 @@ def get_student_transcript(student_id: StudentId) -> tuple[float, int, list[Cour
             "the percentage earned by {student_id} in {course_code}",
             "the final score of {student_id} for {course_code}",
             "the mark achieved by {student_id} in {course_code}",
+            "the percentage {student_id} scored in {course_code}",
+            "the final course mark on record for {student_id} in {course_code}",
+            "the score out of 100 that {student_id} got in {course_code}",
+            "the final percentage posted for {student_id} in {course_code}",
         ),
     },
 )
@@ -881,6 +931,9 @@ def get_course_grade(student_id: StudentId, course_code: CourseCode) -> tuple[Pe
         "on the university's grading scale, where does {percentage} land? Letter grade and grade points, please.",
         "tell me the letter and the grade points that {percentage} corresponds to",
         "what grade points and what letter go with {percentage}?",
+        "for my scholarship paperwork, what letter grade and how many grade points does {percentage} translate to?",
+        "map {percentage} onto the university grading scale: letter and grade-point value",
+        "I'm working out my GPA by hand. What letter and grade points does a mark of {percentage} give?",
     ),
     sense=(within("percentage", 0, 100),),
     tags=("arithmetic",),  # the standard US scale: a careful person can look it up, so it is never withheld
@@ -961,6 +1014,14 @@ def get_largest_scholarship(country: Nationality) -> tuple[str, Award, AwardCurr
         "book my seat in {course_code} and tell me when the first meeting is and what my registration number is",
         "I'm ready to commit to {course_code}. Enrol me. Which registration number do I get, and on what date is my first class?",
         "enrol me in {course_code}. I need the registration number for my records and the date of the first session.",
+        "the advising office has cleared me for {course_code}. Please enrol me and tell me my registration number and the date of my first class.",
+        "lock in my place in {course_code} before it fills up. I'll want the registration number and the day of the first class.",
+        "my scholarship requires a full course load, so add {course_code} for me. What registration number do I get, and what date is the first lecture?",
+        "process my enrolment in {course_code} and send back the registration reference and the date my classes start",
+        "time to register for {course_code}. Put me on the class list and tell me my registration number and when my first class falls.",
+        "I've got a free slot in my week for {course_code}. Enrol me, please, and give me the registration number and the date of my opening class.",
+        "my employer reimburses tuition but wants proof, so enrol me in {course_code} and give me the registration number plus the date of the first class.",
+        "reserve me a place in {course_code} and confirm both my registration number and the first day of teaching",
     ),
     gives={
         "first_class": (

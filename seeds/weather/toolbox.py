@@ -586,6 +586,15 @@ def convert_wind_speed_reading(reading: Annotated[str, Kind("wind_speed_reading"
         "how cold or hot will it feel out there at {temperature_c} if the wind is blowing at {wind_speed_kmh}[ and the humidity is {humidity_percent}]?",
         "figure out how {temperature_c} feels on the skin given a wind of {wind_speed_kmh}[ and the humidity at {humidity_percent}]",
         "if the temperature is {temperature_c} and the wind speed is {wind_speed_kmh}[ and the humidity is {humidity_percent}], what does it feel like?",
+        "I'm dressing the kids for the school run. If the air is at {temperature_c} and the wind is blowing at {wind_speed_kmh}[ with the humidity at {humidity_percent}], what does that feel like to a small child?",
+        "our site safety officer needs the apparent temperature for the outdoor crews, given an air temperature of {temperature_c} and a wind speed of {wind_speed_kmh}[ and the humidity standing at {humidity_percent}].",
+        "work out the wind chill or heat index a runner would face at {temperature_c} with the wind around {wind_speed_kmh}[ and the humidity at {humidity_percent}]",
+        "for the hiking club newsletter: what does {temperature_c} amount to on exposed skin once you factor in a wind of {wind_speed_kmh}[ and humidity of {humidity_percent}]?",
+        "estimate the perceived temperature at {temperature_c} when the breeze is {wind_speed_kmh}[ and the humidity sits at {humidity_percent}]",
+        "double-check a number for me: with the thermometer at {temperature_c} and wind speeds of {wind_speed_kmh}[ plus humidity at {humidity_percent}], what's the real-feel temperature?",
+        "deciding between a parka and a light jacket. The temperature is {temperature_c} and the wind is {wind_speed_kmh}[, with humidity at {humidity_percent}]. What does that combination feel like?",
+        "combine {temperature_c} with a wind speed of {wind_speed_kmh}[ and a humidity of {humidity_percent}] and give me the resulting feels-like figure",
+        "quote me the apparent temperature for an air temperature of {temperature_c} and a wind of {wind_speed_kmh}[ at a humidity of {humidity_percent}]",
     ),
     gives={
         "feels_like_c": (
@@ -635,6 +644,9 @@ def calculate_feels_like(temperature_c: Celsius, wind_speed_kmh: WindKmh, humidi
         "is it sunny or grey right now in {city}, how hot is it, and what's the humidity?",
         "pull up the live weather for {city}: temperature, humidity and conditions",
         "what are conditions like at the moment in {city}? Give me the temperature and humidity along with the sky.",
+        "I'm about to hang laundry out in {city}. What's the temperature there now, how humid is it, and is the sky clear or overcast?",
+        "give me a snapshot of conditions in {city} as of now: thermometer reading, humidity percentage and sky",
+        "our team is deciding whether to eat lunch outside in {city}. What's the current temperature, the humidity and the sky condition there?",
     ),
     gives={
         "temperature_c": (
@@ -725,6 +737,9 @@ def get_weather_by_coordinates(latitude: Lat, longitude: Lon) -> tuple[Celsius, 
         "packing for {city} on {date}: how warm does it get, how cool does it get, and what's the sky doing?",
         "tell me the top and bottom temperatures and the general conditions in {city} on {date}",
         "what's {date} looking like in {city}? High, low and conditions, please.",
+        "for an open-air ceremony in {city} on {date}, I need the high, the low and the sky conditions.",
+        "size up {date} in {city} for me: the daytime maximum, the overnight minimum and the sky conditions",
+        "for the events log, I need the high, the low and whether it's sunny, cloudy or wet in {city} on {date}.",
     ),
     gives={
         "high_c": (
@@ -770,6 +785,9 @@ def get_daily_forecast(city: CityName, date: Day) -> tuple[Celsius, Celsius, str
         "for {when} in {city}, what's the temperature going to be and how likely is precipitation?",
         "what should I expect in {city} around {when}? Temperature and chance of precipitation, please.",
         "look up the temperature and rain probability for {city} for {when}",
+        "our outdoor shift covers {when}. What's the chance of rain, in percent, and the temperature in {city} at that hour?",
+        "photo shoot in {city} at {when}: temperature and probability of a shower at that hour?",
+        "the ground crew needs the temperature and the chance of precipitation in {city} at {when}.",
     ),
     gives={
         "temperature_c": (
@@ -809,6 +827,9 @@ def get_hourly_forecast(city: CityName, when: Moment) -> tuple[Celsius, int]:
         "how warm was {city} {years_back} year(s) before {date}? Give me the high and the low.",
         "look up the historical high and low for {city} on the date {years_back} year(s) before {date}",
         "go back {years_back} year(s) from {date} and tell me the high and low recorded in {city}",
+        "I'm writing a climate piece for the local paper. What were the recorded high and low in {city} on the same calendar day a year before {date}?",
+        "settle a bet: going by the records, how hot and how cold did {city} get {years_back} year(s) before {date}?",
+        "dig out the archived maximum and minimum temperatures for {city} from {years_back} year(s) before {date}",
     ),
     gives={
         "high_c": (
@@ -868,6 +889,9 @@ def get_historical_temperature(city: CityName, date: Day, years_back: Annotated[
         "which pollutant is worst in {city} on {date}, and what are the air quality index and rating?",
         "tell me how breathable the air is in {city} on {date}, by AQI and category, and what's driving it",
         "air quality for {city} on {date}? I need the index, the category and the main pollutant.",
+        "with asthma in the family, I watch the air closely. For {city} on {date}, give me the AQI reading, its category and the pollutant responsible.",
+        "for our cycling commute in {city} on {date}, report the air quality index, which health band it falls in and the leading pollutant.",
+        "smog check for {city} on {date}: the index value, the category it comes under and the chief culprit among pollutants.",
     ),
     gives={
         "aqi": (
@@ -907,6 +931,9 @@ def get_air_quality(city: CityName, date: Day) -> tuple[int, str, str]:
         "what UV level and sunburn risk should I expect in {city} on {date}?",
         "look up how intense the sun will be in {city} on {date}: UV index and risk category",
         "UV in {city} on {date}? The index and the risk level, please.",
+        "beach day with the baby in {city} on {date}: the peak UV index and its risk category, please.",
+        "gardening all afternoon in {city} on {date}: how fierce does the sun get on the UV scale, and what risk band is that?",
+        "for the outdoor sports day in {city} on {date}, report the maximum UV index and the sunburn risk rating.",
     ),
     gives={
         "uv_index": (
@@ -945,6 +972,9 @@ def get_uv_index(city: CityName, date: Day) -> tuple[float, str]:
         "will it be breezy in {city} on {date}? Give me the speed and direction of the wind.",
         "look up the wind for {city} on {date}: how strong, and from where?",
         "wind in {city} on {date}? Speed and direction, please.",
+        "kite-flying with the kids in {city} on {date}: how strong is the wind, and which direction does it come from?",
+        "drone pilot here, checking conditions for a flight in {city} on {date}. Average wind speed and prevailing direction, please.",
+        "cycling across {city} on {date}: what's the average wind speed, and what compass direction does it blow from?",
     ),
     gives={
         "wind_speed_kmh": (
@@ -952,6 +982,10 @@ def get_uv_index(city: CityName, date: Day) -> tuple[float, str]:
             "the forecast wind speed in {city} on {date}",
             "the typical wind speed in {city} on {date}",
             "the daily mean wind speed in {city} on {date}",
+            "the wind strength in {city} on {date}",
+            "the mean wind for {city} on {date}",
+            "the all-day average wind in {city} on {date}",
+            "the sustained wind speed in {city} on {date}",
         ),
     },
     sense=(same_day("date"),),
@@ -996,6 +1030,10 @@ def get_wind_forecast(city: CityName, date: Day) -> tuple[WindKmh, str]:
             "the city the worst weather warning in {country} covers",
             "the city affected by the most serious weather alert in {country}",
             "the city hit by the worst current weather warning in {country}",
+            "the city facing the most severe weather warning in {country}",
+            "the city named in the top weather alert for {country}",
+            "the city with the gravest weather warning in {country}",
+            "the city where the most serious alert in {country} is in force",
         ),
     },
 )
@@ -1074,6 +1112,9 @@ def get_alert_details(alert_id: AlertId) -> tuple[str, Moment, Moment]:
         "chasing the sun in {country} on {date}: which city gets the warmest, and what's its high?",
         "name the city in {country} with the top temperature on {date}, along with the temperature",
         "on {date}, which city of {country} heats up the most, and to what temperature?",
+        "for an ad shoot in {country} on {date} we want the warmest location. Which city is it, and what high does it reach?",
+        "scan the cities of {country} for {date} and name the one that comes out hottest, with its maximum temperature",
+        "sun-seeker here, looking at {country} on {date}: which city is the hottest, and what high does it hit?",
     ),
     gives={
         "city": (
@@ -1081,12 +1122,30 @@ def get_alert_details(alert_id: AlertId) -> tuple[str, Moment, Moment]:
             "the city with the highest temperature in {country} on {date}",
             "the warmest city in {country} on {date}",
             "the city with the warmest weather in {country} on {date}",
+            "the city that gets hottest in {country} on {date}",
+            "the warmest of the big cities in {country} on {date}",
+            "the city that ends up hottest in {country} on {date}",
+            "the city posting the highest temperature in {country} on {date}",
+            "whichever city in {country} is hottest on {date}",
+            "the warmest city {country} has on {date}",
+            "the hottest of the cities of {country} on {date}",
+            "the city that comes out hottest in {country} on {date}",
+            "the warmest spot among the cities of {country} on {date}",
+            "the city with the highest temperature reading in {country} on {date}",
+            "the city that reaches the highest temperature in {country} on {date}",
+            "the hottest urban centre in {country} on {date}",
+            "the warmest major city in {country} on {date}",
+            "the city where it's hottest in {country} on {date}",
         ),
         "high_c": (
             "the high in the hottest city of {country} on {date}",
             "the top temperature of any city in {country} on {date}",
             "the highest temperature reached in {country} on {date}",
             "the hottest high anywhere in {country} on {date}",
+            "the top temperature in the warmest city of {country} on {date}",
+            "the peak reading anywhere in {country} on {date}",
+            "the national high for {country} on {date}",
+            "the warmest reading across the cities of {country} on {date}",
         ),
     },
 )
@@ -1202,6 +1261,10 @@ def get_station_reading(station_id: StationId) -> tuple[Celsius, float, str]:
         "I'd like to be warned about severe weather in {city}. Subscribe me and tell me how many cities I track now.",
         "can you put {city} on my severe-weather alert list? And how many cities are on it now?",
         "set up severe weather alerts for {city}, and tell me the number of cities I'm now getting alerts for",
+        "I want to keep an eye on dangerous weather in {city}. Subscribe me, and tell me how many cities I'm tracking now.",
+        "add severe-weather warnings for {city} to my feed and report back the total number of cities on my watch list",
+        "please register {city} for severe weather warnings; how many cities does that bring my list to?",
+        "I'd like to hear about storms, floods and heatwaves in {city}. Sign me up for severe weather alerts there and tell me my new total of followed cities.",
     ),
     requires=("weather_notifications",),
     tags=("state_change",),
