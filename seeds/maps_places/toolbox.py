@@ -675,7 +675,7 @@ def calculate_distance(from_latitude: Lat, from_longitude: Lon, to_latitude: Lat
           "what does the map list in the {category} category in {city}?",
           "all {category} listings in {city}, please.",
           "my parents are visiting {city} and asked me about the {category} options. Which ones does the map have?",
-          "scouting {city} for a blog post: enumerate all the {category} spots on the map",
+          "I'm scouting {city} for a blog post. Which {category} spots does the map list?",
           "catalogue the {category} entries the map holds for {city}"),
     gives={"place_ids": ("the {category} listings in {city}", "the places listed as {category} in {city}",
                          "the {category} spots listed in {city}", "the places filed under {category} in {city}",
@@ -751,7 +751,7 @@ def find_nearest_place(latitude: Lat, longitude: Lon, category: Category) -> tup
           "compare the ratings of {place_ids}: which comes out on top, and with what rating?",
           "settle it for me: among {place_ids}, which gets the best reviews, and what score does it carry?",
           "we're choosing a venue from {place_ids}. Go with whichever has the strongest rating and tell me that rating.",
-          "of {place_ids}, name the crowd favourite by stars and give its average"),
+          "name the crowd favourite among {place_ids} by stars, and give its average rating"),
     gives={"place_id": ("the best-rated of {place_ids}", "the top-rated place among {place_ids}",
                         "the highest-rated of {place_ids}", "whichever of {place_ids} is rated best")},
     sense=(sensible("a comparison needs at least two places", ("place_ids",), lambda a: len(a["place_ids"]) >= 2),),
@@ -1040,7 +1040,7 @@ def get_my_location() -> tuple[Lat, Lon, CityName]:
           "I want the maps app to have my {precision} location. Turn sharing on and tell me the mode now active.",
           "switch on {precision} location sharing and confirm the setting",
           "share my location with the map using the {precision} setting, and confirm which mode is on",
-          "please allow {precision} location access for maps and tell me the sharing mode"),
+          "allow {precision} location access for maps and tell me the sharing mode"),
     tags=("state_change",),
 )
 def enable_location_sharing(precision: Literal["precise", "approximate"]) -> str:
