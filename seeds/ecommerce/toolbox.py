@@ -451,7 +451,7 @@ def resolve_product_sku(product: ProductMention) -> Sku:
             "the department {sku} belongs to",
             "the catalog section {sku} is filed under",
             "whatever category {sku} is listed in",
-            "the kind of product {sku} is",
+            "the product type of {sku}",
         ),
         "seller_name": (
             "the seller of {sku}",
@@ -526,7 +526,7 @@ def check_product_stock(sku: Sku) -> tuple[int, str]:
         "I need a freight quote for {sku} to {destination_city}, with the cost and the expected arrival date.",
         "we're comparing suppliers. For {sku} going to {destination_city}, tell me the carriage charge and the day it would turn up.",
         "figure out what it costs to get {sku} to {destination_city} and the date it'd be on the doorstep",
-        "before I check out: how much extra is delivery of {sku} to {destination_city}, and on what date would it arrive?",
+        "before I check out, how much extra is delivery of {sku} to {destination_city}, and on what date would it arrive?",
         "is shipping {sku} to {destination_city} expensive? Tell me the fee and the estimated delivery day.",
         "I'm ordering {sku} today for an address in {destination_city}. What are the shipping price and the ETA?",
         "I'm relocating to {destination_city} and want {sku} waiting there. How much to ship it, and when would it get in?",
