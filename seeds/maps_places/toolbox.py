@@ -501,9 +501,9 @@ def convert_dms_coordinates(coordinates: Annotated[str, Kind("dms_coordinates")]
                                    "the spot the map marks as {city}", "the map pin for {city}",
                                    "the midpoint of {city}"),
            "country": ("the country {city} is in", "the country of {city}", "the country {city} belongs to",
-                       "the country where {city} lies", "the country {city} is located in",
-                       "the nation containing {city}", "the country {city} is situated in",
-                       "the country {city} falls within")},
+                       "the country where {city} lies", "the country in which {city} is located",
+                       "the nation containing {city}", "the country where {city} is situated",
+                       "the country whose borders include {city}")},
 )
 def geocode_city(city: CityName) -> tuple[Lat, Lon, CountryName]:
     """Get the coordinates of a city centre and the country it is in.
@@ -1008,8 +1008,8 @@ def get_route_to_nearest(place_id: PlaceId, category: Category, mode: Mode) -> t
                                    "the spot I'm at", "my phone's current position", "where I am right now",
                                    "the spot where I'm standing", "my live location", "my phone's GPS fix"),
            "city": ("the city I'm in", "the city I am in right now", "the city I'm currently in",
-                    "the city I'm in at the moment", "my current city", "the city I'm standing in",
-                    "whichever city I'm in now", "the city my phone says I'm in")},
+                    "the city I'm in at the moment", "my current city", "the city where I'm standing",
+                    "whichever city I'm in now", "the city where my phone says I am")},
     requires=("location_sharing",),
 )
 def get_my_location() -> tuple[Lat, Lon, CityName]:
