@@ -687,7 +687,7 @@ def get_product_manufacturer(product: Wine) -> Producer:
         "where is {producer} located? I need the wine region.",
         "which region does {producer} make its wine in?",
         "look up the wine region of {producer}",
-        "tell me the region {producer} comes from",
+        "point me to the wine region of {producer}",
         "what part of the wine world is {producer} in? Just the region.",
         "which wine region is home to {producer}?",
         "I'd like to visit {producer}. Which wine region should I head to?",

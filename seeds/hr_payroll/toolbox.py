@@ -418,7 +418,7 @@ def _opening_facts(w: HRWorld, opening_id: str) -> dict:
         "search the directory for {full_name}. I need the employee id.",
         "security is printing a badge for {full_name} and wants the employee number. Which one is it?",
         "which personnel ID belongs to {full_name}?",
-        "payroll keeps asking me for an ID. Which one is {full_name} registered under?",
+        "payroll keeps asking me for an ID. Which one is registered to {full_name}?",
         "confirm the staff number HR has on record for {full_name}",
     ),
     gives={"employee_id": "{full_name}"},  # people name a colleague; the id is the agent's part
@@ -820,7 +820,7 @@ def get_leave_balance(employee_id: EmployeeId, leave_type: LeaveType) -> int:
         "can you enter {days} day(s) of {leave_type} leave for {employee_id} beginning {start_date}? Tell me the request id and the remaining days.",
         "record {days} day(s) of {leave_type} leave for {employee_id} from {start_date}; what request id comes back, and how many days are left?",
         "raise a leave request for {employee_id}: {days} day(s) of {leave_type} leave from {start_date}. Quote back the request reference and the balance that remains.",
-        "HR admin here. File {leave_type} leave for {employee_id} covering {days} day(s) from {start_date}, and report the request id plus the days still available.",
+        "on behalf of HR, please file {leave_type} leave for {employee_id} covering {days} day(s) from {start_date}, and report the request id plus the days still available.",
         "I'm processing absences for payroll. Enter {leave_type} leave for {employee_id}, {days} day(s) with {start_date} as the first day; which request number is assigned, and how many days does that leave behind?",
         "mark {employee_id} down for {days} day(s) of {leave_type} leave from {start_date}; I'll need the request number and what's left of that allowance afterwards.",
         "key in {days} day(s) of {leave_type} leave for {employee_id}, effective {start_date}, and report the request number and the remaining balance",
