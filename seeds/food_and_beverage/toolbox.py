@@ -541,7 +541,7 @@ def get_export_quantity(location: OriginCountry, date: Day, product: Wine) -> in
     asks=(
         "how many bottles of {product} did {country} import on {date}?",
         "get the import volume of {product} into {country} on {date}",
-        "how much {product} was shipped into {country} on {date}?",
+        "how much of {product} was shipped into {country} on {date}?",
         "how many bottles of {product} arrived in {country} as imports on {date}?",
         "look up the imports of {product} into {country} for {date}",
         "I'm checking demand for {product} abroad. How many bottles did {country} bring in on {date}?",
@@ -695,7 +695,7 @@ def get_product_manufacturer(product: Wine) -> Producer:
     gives={
         "region": (
             "the home region of {producer}",
-            "the region where {producer} is based",
+            "the region home to {producer}",
             "the wine region of {producer}",
             "the wine region that is home to {producer}",
             "the wine region that houses {producer}",

@@ -647,7 +647,7 @@ def list_team_members(employee_id: EmployeeId) -> list[PersonName]:
             "the annual pay of {employee_id} before tax",
             "the yearly salary of {employee_id}",
             "the base annual compensation of {employee_id}",
-            "the salary {employee_id} draws each year",
+            "the yearly salary drawn by {employee_id}",
         ),
         "salary, country": (
             "the annual base salary of {employee_id}",
@@ -657,7 +657,7 @@ def list_team_members(employee_id: EmployeeId) -> list[PersonName]:
             "the annual pay of {employee_id} before tax",
             "the yearly salary of {employee_id}",
             "the base annual compensation of {employee_id}",
-            "the salary {employee_id} draws each year",
+            "the yearly salary drawn by {employee_id}",
         ),
     },
 )
@@ -787,7 +787,7 @@ def convert_salary_currency(amount: Salary, from_currency: CurrencyCode, to_curr
         "{employee_id} wants to take some time off. How many {leave_type} leave days are still available?",
         "give me the current {leave_type} leave balance on file for {employee_id}",
         "how many days of {leave_type} leave has {employee_id} got left for the year?",
-        "before I approve more time off: how many {leave_type} days does {employee_id} still have available?",
+        "before I approve more time off: how many days of {leave_type} leave does {employee_id} still have available?",
         "{employee_id} asked how much {leave_type} leave is left. How many days remain?",
         "count the unused {leave_type} leave days of {employee_id} for this year",
         "what {leave_type} leave entitlement remains for {employee_id}, in days?",
