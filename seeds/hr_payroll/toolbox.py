@@ -416,6 +416,10 @@ def _opening_facts(w: HRWorld, opening_id: str) -> dict:
         "get me the personnel number of {full_name}",
         "what ID is {full_name} listed under in the staff directory?",
         "search the directory for {full_name}. I need the employee id.",
+        "security is printing a badge for {full_name} and wants the employee number. Which one is it?",
+        "which personnel ID belongs to {full_name}?",
+        "payroll keeps asking me for an ID. Which one is registered to {full_name}?",
+        "confirm the staff number HR has on record for {full_name}",
     ),
     gives={"employee_id": "{full_name}"},  # people name a colleague; the id is the agent's part
 )
@@ -453,6 +457,9 @@ def find_employee_id(full_name: PersonName) -> EmployeeId:
             "the department {employee_id} belongs to",
             "the part of the company {employee_id} works in",
             "the business unit of {employee_id}",
+            "the department where {employee_id} works",
+            "the department that employs {employee_id}",
+            "the home department of {employee_id}",
         ),
         "job_title": (
             "the job title of {employee_id}",
@@ -498,6 +505,10 @@ def get_employee_profile(employee_id: EmployeeId) -> tuple[Department, JobTitle,
         "I'm sending a package to {employee_id} at work. What's the office address, and in which city and country?",
         "in which city and country does {employee_id} work, and at what address?",
         "get me the street address, city and country of the workplace of {employee_id}",
+        "IT is shipping a new laptop to {employee_id}. Which office address should it go to, in what city and country?",
+        "confirm where {employee_id} is stationed: street address, city and country of the office",
+        "I'm arranging a visitor pass. What office does {employee_id} work out of? Street address, city and country, please.",
+        "for the relocation file, I need the office street address, city and country of {employee_id}.",
     ),
     gives={
         "office_city": (
@@ -511,6 +522,10 @@ def get_employee_profile(employee_id: EmployeeId) -> tuple[Department, JobTitle,
             "the country {employee_id} works in",
             "the office country of {employee_id}",
             "the country {employee_id} is based in",
+            "the country of the office of {employee_id}",
+            "the country where {employee_id} is stationed",
+            "the country hosting the office of {employee_id}",
+            "the office country on file for {employee_id}",
         ),
         "office_address": (
             "the address of the office of {employee_id}",
@@ -546,6 +561,10 @@ def get_employee_office(employee_id: EmployeeId) -> tuple[City, Country, Address
         "who leads {department}, and how do I email them?",
         "get the name and email of the top person in {department}",
         "which executive is responsible for {department}, and what's their email?",
+        "an escalation has to go to the head of {department}. Who is that, and at what email address?",
+        "name the executive over {department} and the address to email them at",
+        "I'm sending the quarterly headcount report to the most senior person in {department}. Whom should I address it to, and at which email?",
+        "identify who runs {department} and how to reach them by email",
     ),
     gives={
         "head_name": (
@@ -583,6 +602,10 @@ def get_department_head(department: Department) -> tuple[PersonName, Email]:
         "give me the list of people on the team of {employee_id}",
         "who are the coworkers of {employee_id} under the same manager?",
         "show the peers of {employee_id}",
+        "name the people who sit under the same line manager as {employee_id}",
+        "{employee_id} is going on parental leave, and I want to brief the rest of the team. Who are they?",
+        "for the offsite invite list, which coworkers report to the same boss as {employee_id}?",
+        "list everybody who works under the same manager as {employee_id}",
     ),
 )
 def list_team_members(employee_id: EmployeeId) -> list[PersonName]:
@@ -610,6 +633,10 @@ def list_team_members(employee_id: EmployeeId) -> list[PersonName]:
         "what does {employee_id} make per year, and in what currency and country is that paid?",
         "pull the annual base pay of {employee_id}, plus the pay currency and the country of employment",
         "tell me the gross yearly salary of {employee_id}, the currency and the payroll country",
+        "we're benchmarking pay. Quote the annual base of {employee_id}, the currency it's paid in and the country of employment.",
+        "{employee_id} asked for a letter for the mortgage lender. Confirm the yearly base salary, its currency and the country of employment.",
+        "what base pay does {employee_id} draw per year, in which currency, and which country's payroll is it on?",
+        "compensation review: annual base salary of {employee_id}, with currency and employing country.",
     ),
     gives={
         "salary, currency": (
@@ -618,6 +645,9 @@ def list_team_members(employee_id: EmployeeId) -> list[PersonName]:
             "the base salary {employee_id} earns a year",
             "the gross yearly salary of {employee_id}",
             "the annual pay of {employee_id} before tax",
+            "the yearly salary of {employee_id}",
+            "the base annual compensation of {employee_id}",
+            "the yearly salary drawn by {employee_id}",
         ),
         "salary, country": (
             "the annual base salary of {employee_id}",
@@ -625,6 +655,9 @@ def list_team_members(employee_id: EmployeeId) -> list[PersonName]:
             "the base salary {employee_id} earns a year",
             "the gross yearly salary of {employee_id}",
             "the annual pay of {employee_id} before tax",
+            "the yearly salary of {employee_id}",
+            "the base annual compensation of {employee_id}",
+            "the yearly salary drawn by {employee_id}",
         ),
     },
 )
@@ -720,6 +753,10 @@ def calculate_income_tax(country: TaxCountry, annual_income: Salary) -> tuple[fl
         "change {pay} into {to_currency} with the payroll exchange rates",
         "at the payroll exchange rate, how many {to_currency} is {pay}?",
         "run {pay} through the payroll conversion into {to_currency}",
+        "a candidate abroad is comparing offers. Restate {pay} in {to_currency} using payroll's exchange rate.",
+        "for the relocation package, please translate {pay} into {to_currency} at the internal payroll rate.",
+        "what figure in {to_currency} does payroll put on {pay}?",
+        "recalculate {pay} as {to_currency} with the rates payroll applies",
     ),
     groups={"pay": "{amount} {from_currency}"},  # an amount never travels without its currency
     sense=(distinct("from_currency", "to_currency"),),
@@ -750,6 +787,10 @@ def convert_salary_currency(amount: Salary, from_currency: CurrencyCode, to_curr
         "{employee_id} wants to take some time off. How many {leave_type} leave days are still available?",
         "give me the current {leave_type} leave balance on file for {employee_id}",
         "how many days of {leave_type} leave has {employee_id} got left for the year?",
+        "before I approve more time off: how many days of {leave_type} leave does {employee_id} still have available?",
+        "{employee_id} asked how much {leave_type} leave is left. How many days remain?",
+        "count the unused {leave_type} leave days of {employee_id} for this year",
+        "what {leave_type} leave entitlement remains for {employee_id}, in days?",
     ),
 )
 def get_leave_balance(employee_id: EmployeeId, leave_type: LeaveType) -> int:
@@ -778,6 +819,11 @@ def get_leave_balance(employee_id: EmployeeId, leave_type: LeaveType) -> int:
         "request {leave_type} leave for {employee_id}: {days} day(s) starting {start_date}. Which request id did it get, and what's left of the allowance?",
         "can you enter {days} day(s) of {leave_type} leave for {employee_id} beginning {start_date}? Tell me the request id and the remaining days.",
         "record {days} day(s) of {leave_type} leave for {employee_id} from {start_date}; what request id comes back, and how many days are left?",
+        "raise a leave request for {employee_id}: {days} day(s) of {leave_type} leave from {start_date}. Quote back the request reference and the balance that remains.",
+        "on behalf of HR, please file {leave_type} leave for {employee_id} covering {days} day(s) from {start_date}, and report the request id plus the days still available.",
+        "I'm processing absences for payroll. Enter {leave_type} leave for {employee_id}, {days} day(s) with {start_date} as the first day; which request number is assigned, and how many days does that leave behind?",
+        "mark {employee_id} down for {days} day(s) of {leave_type} leave from {start_date}; I'll need the request number and what's left of that allowance afterwards.",
+        "key in {days} day(s) of {leave_type} leave for {employee_id}, effective {start_date}, and report the request number and the remaining balance",
     ),
     sense=(within("days", 1, 10), around("start_date", before=14, after=120),
            sensible("sick leave is taken, not planned", ("leave_type", "start_date"),
@@ -874,6 +920,10 @@ def approve_leave_request(request_id: RequestId) -> tuple[PersonName, str]:
         "pull the hours and overtime from the timesheet of {employee_id} for the week including {week_of}",
         "how long did {employee_id} work in the week of {week_of}, and how many of those hours were over 40?",
         "I'm checking overtime for payroll. For the week of {week_of}, what were the total and overtime hours of {employee_id}?",
+        "payroll flagged {employee_id} for the week of {week_of}. How many hours were logged, and how many count as overtime?",
+        "audit the timesheet of {employee_id} covering the week of {week_of}: total hours logged and anything past 40",
+        "to approve an overtime claim from {employee_id}, I have to confirm the hours booked in the week of {week_of} and how many were overtime. What are they?",
+        "sum up the hours {employee_id} recorded in the week of {week_of}, with overtime shown separately",
     ),
     sense=(around("week_of", before=180, after=0),),
 )
@@ -1009,6 +1059,10 @@ def normalize_job_title(title_text: TitleText) -> JobTitle:
         "how low and how high can pay go for {job_title} in {country}?",
         "in {country}, what does the band for {job_title} run from and to?",
         "give me the minimum and maximum annual salary for {job_title} in {country}, with the currency",
+        "a recruiter asks what we can offer for {job_title} in {country}. Quote the band floor and ceiling with the currency.",
+        "to benchmark a counteroffer, I want the minimum and maximum of the band for {job_title} in {country}, and its currency.",
+        "size up the compensation range for {job_title} in {country}: lowest, highest and the currency it's set in",
+        "is pay for {job_title} in {country} capped? Show the lower and upper limits of the band and its currency.",
     ),
     gives={
         "band_min, currency": (
@@ -1016,6 +1070,8 @@ def normalize_job_title(title_text: TitleText) -> JobTitle:
             "the minimum of the pay band for {job_title} in {country}",
             "the lowest salary in the band for {job_title} in {country}",
             "the floor of the pay range for {job_title} in {country}",
+            "the lower limit of the band for {job_title} in {country}",
+            "the starting point of the salary range for {job_title} in {country}",
         ),
         "band_max, currency": (
             "the top of the salary band in {country} for {job_title}",
@@ -1137,6 +1193,10 @@ def get_job_opening(opening_id: OpeningId) -> tuple[JobTitle, City, Country, str
         "who reviewed {employee_id} in {year}, and what score did they give?",
         "pull the {year} performance review of {employee_id} with the rating and the name of the reviewer",
         "how did {employee_id} do in the {year} review cycle? Give me the score and the reviewer.",
+        "calibration prep: the {year} appraisal score of {employee_id} and the name of the manager who wrote it.",
+        "what mark did {employee_id} receive in the {year} review round, and which manager signed it off?",
+        "for the bonus committee I have to confirm the {year} rating of {employee_id} along with the reviewer. What are they?",
+        "which manager assessed {employee_id} for {year}, and with what score?",
     ),
     gives={
         "reviewer": (
@@ -1144,6 +1204,10 @@ def get_job_opening(opening_id: OpeningId) -> tuple[JobTitle, City, Country, str
             "the reviewer of {employee_id} in {year}",
             "the person who wrote the {year} review of {employee_id}",
             "the manager who rated {employee_id} in the {year} cycle",
+            "the manager who appraised {employee_id} in {year}",
+            "the person who scored {employee_id} in the {year} review",
+            "the reviewing manager of {employee_id} for {year}",
+            "the manager who signed off the {year} review of {employee_id}",
         ),
     },
 )

@@ -533,6 +533,13 @@ def get_book_details(isbn: Isbn) -> tuple[Title, Author, PubYear, Publisher]:
             "the branch that stocks {title}",
             "the library that has {title} on its shelves",
             "the branch where copies of {title} are kept",
+            "the branch carrying {title}",
+            "the branch with {title} in its collection",
+            "the branch I'd have to visit for {title}",
+            "the branch listed as holding {title}",
+            "the branch housing {title}",
+            "the branch whose shelves have {title}",
+            "the branch the catalogue lists for {title}",
         ),
         "shelf_mark": (
             "the shelf where {title} is kept",
@@ -575,6 +582,10 @@ def locate_book(title: Title) -> tuple[Branch, ShelfMark]:
         "fire up the augmented-reality shelf finder for {shelf_mark}, telling it {availability}, and share its spoken directions and the expected minutes",
         "I'm in the library and can't find {shelf_mark}. Start the augmented-reality guide, tell it {availability}, and let me know the directions and how long it'll take.",
         "run the AR wayfinding to {shelf_mark}, letting it know {availability}, and give me its instructions and the estimated walking time",
+        "I'm standing in the lobby with my phone out. Point the AR guide at {shelf_mark}, let it know {availability}, and pass on what it says and how long I'll be walking.",
+        "my kid wants to find {shelf_mark} with the augmented-reality app. Start it, tell it {availability}, and relay its directions and the number of minutes the walk takes.",
+        "set the AR navigator going toward {shelf_mark}, noting {availability}; what route does it describe, and how many minutes will that take?",
+        "these stacks are a maze. Have the augmented-reality guide lead me to {shelf_mark}, informing it {availability}, and repeat its directions along with the expected minutes on foot.",
     ),
     # The guide leads to the shelf when a copy is there and to the holds desk when it is not:
     # both values are about the same book.
@@ -623,6 +634,10 @@ def launch_ar_shelf_guide(shelf_mark: ShelfMark, availability: Availability) -> 
             "the book listed under {isbn_text}",
             "the edition with {isbn_text}",
             "the book printed with {isbn_text}",
+            "the book identified by {isbn_text}",
+            "the volume with {isbn_text} on its back cover",
+            "the book my reading list cites as {isbn_text}",
+            "the book that carries {isbn_text}",
         ),
     },
     tags=("canonicalise",),
@@ -660,6 +675,10 @@ def convert_isbn(isbn_text: IsbnText) -> tuple[Isbn, Isbn10]:
         "my professor wants APA. How should {book}[, published by {publisher},] appear in my reference list?",
         "I need an APA reference-list entry for {book}[, published by {publisher}].",
         "cite {book}[, published by {publisher},] for me in APA format",
+        "our journal follows APA. Produce the reference entry for {book}[ (publisher: {publisher})].",
+        "the thesis office keeps bouncing my references. Write {book}[, published by {publisher},] as a proper APA entry.",
+        "draft the APA line for {book}[ with {publisher} as the publisher] so I can paste it into my reference list",
+        "set {book}[, published by {publisher},] in APA format for the references section of my essay",
     ),
     groups={"book": "{title} by {author} ({year})"},
     # Title, author, year and publisher of one reference all describe the same book.
@@ -737,6 +756,10 @@ def get_author_profile(author: Author) -> tuple[BirthCity, BirthCountry, int]:
         "show me the ISBNs of all the books by {author} in the collection, sorted newest first",
         "has the library got anything written by {author}? List the ISBNs, newest first.",
         "I'm working through everything by {author}. Which of their books can I borrow here? ISBNs, newest first, please.",
+        "we're setting up a display on {author}. Which of their titles do we own? ISBNs, most recent publication first.",
+        "compile the ISBNs of every catalogue title by {author}, ordered from the latest publication backwards",
+        "my book club is reading {author} this term. Which of their books could we borrow here? List the ISBNs, starting with the newest.",
+        "how many works by {author} sit in our collection? Show every ISBN, newest at the top.",
     ),
 )
 def list_books_by_author(author: Author) -> list[Isbn]:
@@ -780,6 +803,14 @@ def list_books_by_author(author: Author) -> list[Isbn]:
             "the moment {branch} opens its doors on {date}",
             "the hour {branch} opens on {date}",
             "the start of opening hours at {branch} on {date}",
+            "the opening time at {branch} on {date}",
+            "the time the doors of {branch} open on {date}",
+            "the first open hour at {branch} on {date}",
+            "the hour the doors are unlocked at {branch} on {date}",
+            "the official opening time of {branch} on {date}",
+            "the doors-open time at {branch} on {date}",
+            "the time staff unlock {branch} on {date}",
+            "the earliest admission time at {branch} on {date}",
         ),
     },
     # A day found for one branch (a hold's pickup day) is a visit to that branch.
@@ -855,6 +886,10 @@ def get_branch_address(branch: Branch) -> tuple[Address, BranchCity]:
         "can I borrow {isbn}? Please check it out and tell me the loan number and due date.",
         "sign {isbn} out to me and tell me the loan number and the date it's due",
         "I need {isbn} for the next few weeks. Check it out to me, and what's the loan number and due date?",
+        "I'm at the self-service kiosk with {isbn}. Check it out to my card and read me the loan number and due date.",
+        "my exam is in a month, and I want {isbn} at home until then. Register the loan on my card; which loan number and return deadline does it get?",
+        "charge {isbn} to my library account and note the loan reference and the deadline for bringing it back",
+        "sign out {isbn} on my patron account. Which loan number is that, and by what date must it come back?",
     ),
     # A loan just made is not renewed or returned in the same breath: its number feeds nothing.
     gives={
@@ -981,6 +1016,10 @@ def renew_loan(loan_id: LoanDueSoon) -> VisitDay:
         "can you put a hold on {isbn} with pickup at {pickup_branch}? I'd like to know my queue position and when it'll be ready.",
         "request {isbn} for pickup at {pickup_branch} and tell me where I stand in the hold queue and the expected ready date",
         "how long until I can collect {isbn} at {pickup_branch}, and what's my queue position? Place the hold, please.",
+        "add me to the waiting list for {isbn}, collecting at {pickup_branch}; which position do I hold, and when should it be on the hold shelf?",
+        "I'd rather collect {isbn} at {pickup_branch} than hunt for it. Set up a hold there and report my spot in the queue and the expected pickup day.",
+        "line me up for {isbn} at {pickup_branch}: queue number and the day it'll be waiting.",
+        "queue me for {isbn} with collection at the holds desk of {pickup_branch}. How far up the line am I, and which day will it be ready?",
     ),
     gives={
         "ready_date": (
@@ -1091,6 +1130,11 @@ def request_interlibrary_loan(isbn: Isbn, partner_city: PartnerCity, pickup_bran
         "set aside a room to study in at {branch} from {start}[ for {hours} hour(s)] and send me the room name and the booking number",
         "could I have a reading room at {branch} from {start}[ for {hours} hour(s)]? Which one do I get, and under what reservation number?",
         "reserve me somewhere quiet to work at {branch}, starting from {start}[, for {hours} hour(s)], and tell me the room and the booking reference",
+        "my study group meets at {branch} from {start}[ for {hours} hour(s)]. Lock in a reading room and send the room name with the reservation code.",
+        "I have a thesis deadline. Secure me a reading room at {branch} from {start}[ for {hours} hour(s)]; which room, and under which reservation number?",
+        "put a reading-room booking in my name at {branch} beginning {start}[, {hours} hour(s) long], and report the room assigned plus its reservation number",
+        "I'll be revising at {branch} from {start}[ for {hours} hour(s)] and need somewhere silent. Book a reading room; which one did I get, and what reservation number goes with it?",
+        "claim a study room for me at {branch} from {start}[ for {hours} hour(s)] and note which room it is and the reservation number",
     ),
     # A room is booked from a time the branch itself is open (its own opening time that day).
     sense=(around("start", before=0, after=60), together("branch", "start")),
