@@ -265,3 +265,19 @@ def test_a_doubled_preposition_is_left_for_the_check_to_reject():
     assert "belongs to to Paris" in text
     assert any("doubled word" in g for g in text_glitches(text))
     assert tidy("Check the the forecast.") == "Check the forecast."
+
+
+def test_a_value_is_named_again_by_how_any_toolbox_writes_its_kind():
+    """A textbook's ISBN comes from the education seed, which does not say how ISBNs are
+    written; the library seed does, so the book is "that book" again, never "that isbn"."""
+    seeds = load_seeds(Path(resource_dir("seeds")))
+    education, library = seeds["education"], seeds["library_science"]
+    specs = {**education.specs, **library.specs}
+    tools = {**education.toolbox.tools, **library.toolbox.tools}
+    chain = parse_chain('data0 = get_course_textbook(course_code="ECON201")\n'
+                        'data1, data2 = scan_isbn(isbn=data0)\n'
+                        'data3, data4 = checkout_book(isbn=data0)\n', specs)
+    written = {s.slug: s.toolbox.written for s in (education, library)}
+    for k in range(20):
+        text = template_query(chain, specs, tools, rng=random.Random(k), written=written).variants["template"]
+        assert "isbn" not in text.lower().replace("isbn number", "").replace("with isbn", ""), text

@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 import re
 import string
-from collections import Counter
+from collections import ChainMap, Counter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -245,7 +245,10 @@ class Wording:
     def _name(self, variables: tuple[str, ...], outputs: list[Output], spec: ToolSpec) -> None:
         """Remember a value once described or asked for, so that later it can be "that city"."""
         if variables not in self.said:
-            noun = noun_of(outputs, self.written.get(spec.toolbox or ""))
+            # The producer's own forms first, then another toolbox's: a textbook's ISBN from the
+            # education seed is "that book", as the library seed writes ISBNs, not "that isbn".
+            forms = ChainMap(self.written.get(spec.toolbox or "", {}), *(self.written[t] for t in sorted(self.written)))
+            noun = noun_of(outputs, forms)
             self.said[variables] = noun
             self.nouns[noun] += 1
             self.dated += any(is_day(o) for o in outputs)
