@@ -11,7 +11,7 @@ from datetime import date, datetime, timedelta
 from typing import Annotated, Literal
 
 from factory.gazetteer import CITIES, CITY_BY_NAME, COUNTRY_BY_NAME, NOW, City, country_phrase
-from factory.sense import same_day, together
+from factory.sense import around, same_day, together
 from factory.toolbox import Kind, Toolbox, ToolError, World, require, world
 
 toolbox = Toolbox()
@@ -30,7 +30,8 @@ StationId = Annotated[str, Kind("weather_station_id")]
 
 TODAY = NOW.date()
 FIRST_DAY = TODAY - timedelta(days=30)  # observations kept for 30 days
-LAST_DAY = TODAY + timedelta(days=14)  # forecasts reach 14 days ahead
+FORECAST_DAYS = 14
+LAST_DAY = TODAY + timedelta(days=FORECAST_DAYS)  # forecasts reach 14 days ahead
 WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
 MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august", "september",
           "october", "november", "december"]
@@ -755,7 +756,7 @@ def get_weather_by_coordinates(latitude: Lat, longitude: Lon) -> tuple[Celsius, 
             "the minimum temperature in {city} on {date}",
         ),
     },
-    sense=(same_day("date"),),
+    sense=(same_day("date"), around("date", before=0, after=FORECAST_DAYS)),  # forecasts speak of days to come
 )
 def get_daily_forecast(city: CityName, date: Day) -> tuple[Celsius, Celsius, str]:
     """Get the day's high, low and sky condition for a city (recorded for past days, forecast up to 14 days ahead).
@@ -797,7 +798,7 @@ def get_daily_forecast(city: CityName, date: Day) -> tuple[Celsius, Celsius, str
             "the temperature predicted for {city} around {when}",
         ),
     },
-    sense=(same_day("when"),),
+    sense=(same_day("when"), around("when", before=0, after=FORECAST_DAYS)),  # forecasts speak of days to come
 )
 def get_hourly_forecast(city: CityName, when: Moment) -> tuple[Celsius, int]:
     """Get the temperature and chance of precipitation in a city at a given local hour.
@@ -901,7 +902,7 @@ def get_historical_temperature(city: CityName, date: Day, years_back: Annotated[
             "the air quality reading for {city} on {date}",
         ),
     },
-    sense=(same_day("date"),),
+    sense=(same_day("date"), around("date", before=0, after=FORECAST_DAYS)),  # forecasts speak of days to come
 )
 def get_air_quality(city: CityName, date: Day) -> tuple[int, str, str]:
     """Get the daily air quality index (US AQI scale) of a city.
@@ -943,7 +944,7 @@ def get_air_quality(city: CityName, date: Day) -> tuple[int, str, str]:
             "the strongest UV level in {city} on {date}",
         ),
     },
-    sense=(same_day("date"),),
+    sense=(same_day("date"), around("date", before=0, after=FORECAST_DAYS)),  # forecasts speak of days to come
 )
 def get_uv_index(city: CityName, date: Day) -> tuple[float, str]:
     """Get the maximum UV index of the day in a city.
@@ -988,7 +989,7 @@ def get_uv_index(city: CityName, date: Day) -> tuple[float, str]:
             "the sustained wind speed in {city} on {date}",
         ),
     },
-    sense=(same_day("date"),),
+    sense=(same_day("date"), around("date", before=0, after=FORECAST_DAYS)),  # forecasts speak of days to come
 )
 def get_wind_forecast(city: CityName, date: Day) -> tuple[WindKmh, str]:
     """Get the average wind speed and direction of the day in a city.

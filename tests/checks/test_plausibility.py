@@ -321,6 +321,17 @@ def test_same_day_wants_a_time_on_the_day_its_nested_inputs_were_found_for():
     assert seed_problems("weather", hottest_then_air.replace('"2025-06-25"', "d")) == []
 
 
+def test_forecasts_are_for_days_to_come():
+    """Kite-flying with the kids in Bangalore "the day before yesterday": a forecast tool fed a
+    past day reads absurd, whether the day was stated or resolved from the user's words."""
+    past = ('d = resolve_forecast_date(expression="the day before yesterday")\n'
+            'w, b = get_wind_forecast(city="Bangalore", date=d)')
+    assert any("around" in p and "get_wind_forecast" in p for p in seed_problems("weather", past))
+    assert seed_problems("weather", past.replace("the day before yesterday", "next saturday")) == []
+    issued = 'x, y = get_hourly_forecast(city="Berlin", when="2025-06-11T06:00")'
+    assert any("around" in p and "get_hourly_forecast" in p for p in seed_problems("weather", issued))
+
+
 def test_completable_parts_must_not_depend_on_what_the_withheld_call_changes():
     """A checkout that is never made leaves the book on the shelf: an item whose completable
     part would then answer differently is not honest, whatever the gold trace says."""
