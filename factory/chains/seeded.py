@@ -65,8 +65,9 @@ class SeedComposer:
                       for t in targets for p in [t.slug, *self.partners[t.slug]])
         # shapes some target's tools (with a partner's, for a cross-domain chain) are numerous enough to fill
         self.shape_rows = [row for row in candidates(config.min_depth, config.max_depth, config.shape) if row[1] <= largest]
-        for slug in sorted(seeds):  # distractors come from every toolbox
-            self._embed_toolbox(seeds[slug])
+        # Distractors come from every toolbox: embed all their texts at once, as one batch
+        # (sorted by length, it pads least) that later runs read from the store.
+        contexts[targets[0].slug].embeddings.preload([t for slug in sorted(seeds) for t in self._toolbox_texts(seeds[slug])])
         self.subdomains = {t.slug: self._subdomain_index(t) for t in targets}
 
     def pool(self, toolboxes: tuple[str, ...]) -> ToolPool:
@@ -87,12 +88,12 @@ class SeedComposer:
                 partners.append(slug)
         return partners
 
-    def _embed_toolbox(self, seed: Seed) -> None:
-        """A seed's texts that runs embed (its tools for retrieval, their descriptions for the
-        distractor rule, its subdomains), as one batch that later runs read from the store."""
+    @staticmethod
+    def _toolbox_texts(seed: Seed) -> list[str]:
+        """A seed's texts that runs embed: its tools for retrieval, their descriptions for the
+        distractor rule, its subdomains to place each tool."""
         tools = list(seed.specs.values())
-        texts = [*map(tool_text, tools), *(t.description for t in tools), *map(seed.subdomain_text, seed.scenario.subdomains)]
-        self.contexts[self.targets[0].slug].embeddings.preload(texts)
+        return [*map(tool_text, tools), *(t.description for t in tools), *map(seed.subdomain_text, seed.scenario.subdomains)]
 
     def _subdomain_index(self, seed: Seed) -> dict[str, str]:
         """Each tool's closest subdomain by embedding similarity."""
