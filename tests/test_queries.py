@@ -221,6 +221,7 @@ def test_text_tidying():
     assert tidy("book the the room for a the hottest city ,  please") == "book the room for the hottest city, please"
     assert tidy("the wind on tomorrow and on next saturday") == "the wind tomorrow and next saturday"
     assert tidy("the sun in Italy on last monday on that date?") == "the sun in Italy last monday?"
+    assert tidy("sundown in Austin on the end of the week") == "sundown in Austin at the end of the week"
     assert tidy("worth on today's market") == "worth on today's market"
     assert tidy("I'd like to order the that item soon") == "I'd like to order that item soon"
     assert tidy("the UV index for the hottest city in Chile on that day on that day") == \

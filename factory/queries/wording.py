@@ -114,6 +114,7 @@ def tidy(text: str) -> str:
     text = re.sub(rf"\b({_DAY_SAID}),? (?:on|for) that (?:day|date)\b", r"\1", text)  # "tomorrow on that date"
     text = re.sub(r"\b(?:a|an|the) (the|that|those|my|your|this)\b", r"\1", text, flags=re.IGNORECASE)  # "order the that item"
     text = re.sub(rf"\bon ({_BARE_DAYS})\b(?!')", r"\1", text)  # "on today's market" keeps its "on"
+    text = re.sub(r"\bon (the (?:end|start|beginning) of the (?:week|month|year))\b", r"at \1", text)
     text = re.sub(r"\s+([,.?!;:])", r"\1", text)
     return " ".join(text.split())
 
