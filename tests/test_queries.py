@@ -283,3 +283,36 @@ def test_a_value_is_named_again_by_how_any_toolbox_writes_its_kind():
     for k in range(20):
         text = template_query(chain, specs, tools, rng=random.Random(k), written=written).variants["template"]
         assert "isbn" not in text.lower().replace("isbn number", "").replace("with isbn", ""), text
+
+
+def test_the_model_query_writer_repairs_a_request_about_another_place(weather):
+    """A real small model rewrote "the city under the worst warning in the United Kingdom" as
+    "London" while the chain is about another city: the writer names the problem in a repair
+    request with the draft, and a request still about another place is a reject."""
+    from factory.config import resource_dir
+    from factory.lm.dspy_bridge import fake_dspy_lm
+    from factory.lm.fake import FakeLM, in_prose
+    from factory.queries.model_writer import QueryWriter
+    from factory.records import WorldSetup
+    from factory.world.simulator import Simulator, run_chain
+
+    chain = parse_chain('a, t, c = get_severe_weather_alerts(country="United Kingdom")\n'
+                        'h, l, s = get_daily_forecast(city=c, date="2025-06-16")\n', weather.specs)
+    trace = run_chain(chain, weather.specs, Simulator({"weather": weather}, WorldSetup(toolboxes=["weather"], seed=0)))
+    other = "London" if trace.steps[0].outputs["c"] != "London" else "Edinburgh"
+    prompts = Path(resource_dir("prompts"))
+    writer = QueryWriter((prompts / "query_writer.md").read_text(), (prompts / "query_repair.md").read_text(), [])
+    draft = word('a, t, c = get_severe_weather_alerts(country="United Kingdom")\n'
+                 'h, l, s = get_daily_forecast(city=c, date="2025-06-16")\n', weather)["template"]
+    about_other = (f"[[ ## request ## ]]\nWhat was the weather in {other}, United Kingdom, on June 16, 2025?\n\n"
+                   "[[ ## plain_sentences ## ]]\nx\n\n[[ ## completed ## ]]")
+    described = ("[[ ## rewritten ## ]]\nHow will June 16, 2025 look in the city under the worst weather warning "
+                 "in the United Kingdom?\n\n[[ ## completed ## ]]")
+    fake = FakeLM([in_prose(about_other), described])
+    written = writer(fake_dspy_lm(fake), chain, draft, [], random.Random(0), None, trace, weather.specs)
+    assert written.reason == "" and written.variants["model"].startswith("How will June 16"), written.reason
+    repair = fake.requests[1].prompt
+    assert f"names '{other}'" in repair and draft in repair
+    stubborn = FakeLM([about_other, about_other.replace("## request ##", "## rewritten ##")])
+    written = writer(fake_dspy_lm(stubborn), chain, draft, [], random.Random(0), None, trace, weather.specs)
+    assert f"names '{other}'" in written.reason

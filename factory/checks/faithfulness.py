@@ -1,23 +1,27 @@
 """Query faithfulness: every literal argument is recoverable from the query (after normalising
-case, number formatting, date and time forms), no tool name, or a near-miss of one, appears
-in it as an identifier (plain words that happen to describe a tool are fine), and nothing
-reads as a template leftover (a step number, a doubled word or phrase, an empty slot)."""
+case, number formatting, date and time forms), no value a nested call must find is given away
+in it, no tool name, or a near-miss of one, appears in it as an identifier (plain words that
+happen to describe a tool are fine), and nothing reads as a template leftover (a step number,
+a doubled word or phrase, an empty slot)."""
 
 from __future__ import annotations
 
 import re
 from datetime import date, datetime
+from collections.abc import Mapping
 from typing import Any
 
 import Levenshtein
 
 from factory.checks.context import CheckContext
-from factory.records import Chain, CheckResult, Instance, Value
+from factory.gazetteer import CITIES, COUNTRIES
+from factory.records import Chain, CheckResult, Instance, Ref, ToolSpec, Trace, Value
 
 _QUOTES = str.maketrans({c: " " for c in "\"'`‘’“”"})
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 _DATETIME = re.compile(r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2})?")
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\s*\()?")
+PLACE_NAMES = tuple(sorted({c.name for c in CITIES} | {c.name for c in COUNTRIES}, key=lambda n: (-len(n), n)))
 
 
 def normalise(text: str) -> str:
@@ -96,6 +100,47 @@ def missing_values(chain: Chain, query: str, free: set[tuple[int, str]] | None =
     return missing
 
 
+def _without_literals(chain: Chain, query: str) -> str:
+    """The normalised query with every stated literal blanked out."""
+    rest = normalise(query)
+    for call in chain.calls:
+        for arg in call.arguments.values():
+            if isinstance(arg, Value):
+                for form in (f for group in value_groups(arg.value) for f in group):
+                    rest = re.sub(rf"(?<![0-9a-z]){re.escape(normalise(form))}(?![0-9a-z])", " | ", rest)
+    return rest
+
+
+def given_away(chain: Chain, trace: Trace, query: str, specs: Mapping[str, ToolSpec]) -> list[str]:
+    """Text values that a call finds and a later call consumes, stated in the query apart from
+    its literals ("the weather in Edinburgh" where the chain must first find the city under the
+    worst alert): an agent could skip the calls that find them, and the nesting is for show. A
+    value consumed only by parameters with a closed set of options ("available" or "on loan")
+    may be named as an option."""
+    rest = _without_literals(chain, query)
+    def closed(tool: str, name: str) -> bool:
+        param = specs[tool].param(name) if tool in specs else None
+        return bool(param and param.enum)
+
+    open_refs = {a.ref for call in chain.calls for name, a in call.arguments.items()
+                 if isinstance(a, Ref) and not closed(call.tool, name)}
+    stated: list[str] = []
+    for step in trace.steps:
+        for var, value in step.outputs.items():
+            if var in open_refs and isinstance(value, str) and len(value.strip()) >= 3 and value not in stated and all(
+                    any(found(normalise(form), rest) for form in group) for group in value_groups(value)):
+                stated.append(value)
+    return stated
+
+
+def places_not_in_chain(chain: Chain, trace: Trace, query: str) -> list[str]:
+    """Cities and countries the query names that no call takes or returns ("the weather in
+    London" when the chain is about Edinburgh): a request about something else."""
+    used = normalise(" | ".join(repr(v) for step in trace.steps for v in (*step.arguments.values(), *step.outputs.values())))
+    rest = _without_literals(chain, query)
+    return [name for name in PLACE_NAMES if found(normalise(name), rest) and not found(normalise(name), used)]
+
+
 def free_arguments(instance: Instance, ctx: CheckContext) -> set[tuple[int, str]]:
     """(call, argument) of fix-up calls whose condition accepts any value for the argument."""
     free = set()
@@ -144,6 +189,11 @@ def text_glitches(query: str) -> list[str]:
 def check_faithfulness(instance: Instance, ctx: CheckContext) -> CheckResult:
     policy = ctx.policy.checks["faithfulness"]
     problems = [f"value not stated: {m}" for m in missing_values(instance.chain, instance.query, free_arguments(instance, ctx))]
+    specs = {t.name: t for t in (*instance.tools, *instance.withheld_tools)}
+    problems += [f"query states {v!r}, which a nested call must find"
+                 for v in given_away(instance.chain, instance.trace, instance.query, specs)]
+    problems += [f"query names {p!r}, which no call takes or returns"
+                 for p in places_not_in_chain(instance.chain, instance.trace, instance.query)]
     problems += [f"query {g}" for g in text_glitches(instance.query)]
     names = [t.name for t in (*instance.tools, *instance.withheld_tools)]
     problems += [f"tool name in query: {leak}" for leak in leaked_names(instance.query, names, policy.get("name_distance"))]

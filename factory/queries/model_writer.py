@@ -1,7 +1,8 @@
 """The model query writer: a chain's request in a person's words. It starts from the offline
 wording (every value stated, every nested value described) and the list of values the request
-must state; what the model writes is checked like any query (every value stated, no tool
-name), and a request that drops a value or names a tool gets one repair pass. Demos are
+must state; what the model writes is checked like any query (every value stated, no value a
+nested call must find given away, no place the chain is not about, no tool name), and a request
+that fails gets one repair pass. Demos are
 seed examples' requests; a request still unfaithful after the repair is a reject."""
 
 from __future__ import annotations
@@ -11,9 +12,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from factory.chains.model_writer import model_answer
-from factory.checks.faithfulness import leaked_names, missing_values
+from factory.checks.faithfulness import given_away, leaked_names, missing_values, places_not_in_chain
 from factory.queries.values import render_value
-from factory.records import Chain, Value
+from factory.records import Chain, ToolSpec, Trace, Value
 
 DEMOS_PER_CALL = 2
 
@@ -44,6 +45,7 @@ def _signatures(write: str, repair: str) -> tuple[Any, Any]:
         plain_sentences: str = dspy.OutputField(desc="the same request as separate sentences without conjunctions")
 
     class RepairRequest(dspy.Signature):
+        draft: str = dspy.InputField(desc="a plain draft of the request: what the assistant will do")
         request: str = dspy.InputField(desc="the request as written")
         problems: str = dspy.InputField(desc="what is wrong with it")
         values: str = dspy.InputField(desc="every value the request must state, one per line")
@@ -62,12 +64,18 @@ class QueryWriter:
         self.write, self.repair = dspy.Predict(write), dspy.Predict(repair)
         self.demos = demos  # (draft, values, request)
 
-    def problems(self, chain: Chain, text: str, tool_names: list[str], free: set[tuple[int, str]]) -> list[str]:
+    def problems(self, chain: Chain, text: str, tool_names: list[str], free: set[tuple[int, str]],
+                 trace: Trace | None = None, specs: dict[str, ToolSpec] | None = None) -> list[str]:
         found = [f"does not state {m.split('=', 1)[1]}" for m in missing_values(chain, text, free)]
+        if trace is not None:
+            found += [f"states {v!r}, which the assistant must find: describe it as the draft does"
+                      for v in given_away(chain, trace, text, specs or {})]
+            found += [f"names {p!r}, which the request is not about" for p in places_not_in_chain(chain, trace, text)]
         return found + [f"names the tool {leak}" for leak in leaked_names(text, tool_names, 2)]
 
     def __call__(self, lm: Any, chain: Chain, draft: str, tool_names: list[str], rng: random.Random,
-                 free: set[tuple[int, str]] | None = None) -> WrittenQuery:
+                 free: set[tuple[int, str]] | None = None, trace: Trace | None = None,
+                 specs: dict[str, ToolSpec] | None = None) -> WrittenQuery:
         import dspy
 
         values = "\n".join(values_to_state(chain)) or "(none)"
@@ -84,17 +92,17 @@ class QueryWriter:
         if failed:
             return WrittenQuery({"template": draft}, f"query writer: {failed}", text)
         text = " ".join(text.strip().strip('"').split())
-        problems = self.problems(chain, text, tool_names, free or set())
+        problems = self.problems(chain, text, tool_names, free or set(), trace, specs)
         if problems:
-            fixed, failed = model_answer(lambda: self.repair(request=text, problems="; ".join(problems),
+            fixed, failed = model_answer(lambda: self.repair(draft=draft, request=text, problems="; ".join(problems),
                                                              values=values).rewritten, lm)
             fixed = " ".join(fixed.strip().strip('"').split())
-            problems = self.problems(chain, fixed, tool_names, free or set()) if not failed else [failed]
+            problems = self.problems(chain, fixed, tool_names, free or set(), trace, specs) if not failed else [failed]
             text, pred["plain"] = fixed, ""
             if problems:
                 return WrittenQuery({"template": draft, "model": text}, f"query writer: after a repair the request "
                                     f"still {'; '.join(problems[:3])}", text)
         plain = " ".join((pred.get("plain") or "").split())
-        if not plain or self.problems(chain, plain, tool_names, free or set()):
+        if not plain or self.problems(chain, plain, tool_names, free or set(), trace, specs):
             plain = text  # the variant must be as faithful as the request; else it is the request itself
         return WrittenQuery({"template": draft, "model": text, "no_conjunctions": plain}, "", text)

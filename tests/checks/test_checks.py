@@ -162,3 +162,52 @@ def test_a_policy_can_switch_checks_off(food_instances, ctx):
     index = DuplicateIndex(relaxed_ctx)
     index.add(food_instances[0])
     assert index.check(food_instances[0]).passed
+
+
+def test_faithfulness_catches_a_found_value_given_away_and_a_place_the_chain_is_not_about():
+    """A model rewrote "the daily forecast for the city under the worst alert in the United
+    Kingdom" as "the weather in London": the chain is about Edinburgh, which the alert call must
+    find. Naming the found city gives the nesting away; naming another city changes the task."""
+    from pathlib import Path
+
+    from factory.chains.code import parse_chain
+    from factory.checks.faithfulness import given_away, places_not_in_chain
+    from factory.config import resource_dir
+    from factory.records import WorldSetup
+    from factory.seeds import load_seeds
+    from factory.world.simulator import Simulator, run_chain
+
+    seeds = load_seeds(Path(resource_dir("seeds")))
+    weather = seeds["weather"]
+    chain = parse_chain('a, t, c = get_severe_weather_alerts(country="United Kingdom")\n'
+                        'h, l, s = get_daily_forecast(city=c, date="2025-06-16")\n', weather.specs)
+    trace = run_chain(chain, weather.specs, Simulator(seeds, WorldSetup(toolboxes=["weather"], seed=0)))
+    city = trace.steps[0].outputs["c"]
+    other = "London" if city != "London" else "Edinburgh"
+    described = "What's June 16, 2025 looking like in the city under the worst warning in the United Kingdom?"
+    assert given_away(chain, trace, described, weather.specs) == [] and places_not_in_chain(chain, trace, described) == []
+    assert given_away(chain, trace, f"What's June 16, 2025 looking like in {city}, United Kingdom?", weather.specs) == [city]
+    assert places_not_in_chain(chain, trace, f"What's June 16, 2025 looking like in {other}, United Kingdom?") == [other]
+
+
+def test_a_found_value_may_be_named_as_one_of_a_closed_set_of_options():
+    """"whether that book is available or on loan" names the options of an enum parameter, not
+    the answer."""
+    from pathlib import Path
+
+    from factory.chains.code import parse_chain
+    from factory.checks.faithfulness import given_away
+    from factory.config import resource_dir
+    from factory.records import WorldSetup
+    from factory.seeds import load_seeds
+    from factory.world.simulator import Simulator, run_chain
+
+    seeds = load_seeds(Path(resource_dir("seeds")))
+    library = seeds["library_science"]
+    chain = parse_chain('b, s = locate_book(title="Essentials of Game Theory")\n'
+                        't, a = scan_isbn(isbn="9781317878667")\n'
+                        'g, m = launch_ar_shelf_guide(shelf_mark=s, availability=a)\n', library.specs)
+    trace = run_chain(chain, library.specs, Simulator(seeds, WorldSetup(toolboxes=["library_science"], seed=0)))
+    query = ("Guide me to the shelf of Essentials of Game Theory, telling the guide whether the book with ISBN "
+             "9781317878667 is available or on loan.")
+    assert given_away(chain, trace, query, library.specs) == []
