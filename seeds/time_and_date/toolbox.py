@@ -684,6 +684,15 @@ def add_time_to_datetime(start: Moment, amount: Annotated[int, Kind("time_amount
     return fmt(shifted)
 
 
+def _within_a_week(args: dict) -> bool:
+    """A gap people count in minutes and hours: a week at most (from 7:30 am on July 4 to a
+    sunset in October is no such gap)."""
+    try:
+        return parse_moment(str(args["end"]), "end") - parse_moment(str(args["start"]), "start") <= timedelta(days=7)
+    except ToolError:
+        return True  # the tool itself rejects an unreadable time
+
+
 @toolbox.tool(
     asks=(
         "how long is it from {start} to {end}, in minutes and in hours?",
@@ -698,7 +707,8 @@ def add_time_to_datetime(start: Moment, amount: Annotated[int, Kind("time_amount
     ),
     # both ends read on one clock: times of different cities are not subtracted
     sense=(distinct("start", "end"), together("start", "end"),
-           sensible("the period runs backwards", ("start", "end"), lambda a: str(a["start"]) < str(a["end"]))),
+           sensible("the period runs backwards", ("start", "end"), lambda a: str(a["start"]) < str(a["end"])),
+           sensible("months counted in minutes and hours", ("start", "end"), _within_a_week)),
     tags=("arithmetic",),
 )
 def get_time_between(start: Moment, end: Moment) -> tuple[int, float]:

@@ -196,6 +196,9 @@ def test_sense_rules_reject_requests_nobody_makes(td):
     assert broken("add_time_to_datetime", start="2025-06-20T17:00", amount=45, unit="weeks")
     assert not broken("add_time_to_datetime", start="2025-06-20T17:00", amount=45, unit="minutes")
     assert broken("get_time_between", start="2025-06-21T08:00", end="2025-06-20T17:00")
+    assert broken("get_time_between", start="2025-07-04T07:30", end="2025-10-27T19:03") == [
+        ("sensible", "months counted in minutes and hours")]
+    assert not broken("get_time_between", start="2025-06-20T08:00", end="2025-06-22T17:00")
     assert broken("count_business_days", start="2025-01-01", end="2027-01-01", country="France")
     # the tool takes either order, but a request names the earlier day first
     assert broken("count_business_days", start="2025-07-01", end="2025-06-20", country="France") == [
