@@ -1,14 +1,14 @@
 """Query faithfulness: every literal argument is recoverable from the query (after normalising
 case, number formatting, date and time forms), no value a nested call must find is given away
-in it, no tool name, or a near-miss of one, appears in it as an identifier (plain words that
-happen to describe a tool are fine), and nothing reads as a template leftover (a step number,
-a doubled word or phrase, an empty slot)."""
+in it and it names no city or country the chain is not about, no tool name, or a near-miss of
+one, appears in it as an identifier (plain words that happen to describe a tool are fine), and
+nothing reads as a template leftover (a step number, a doubled word or phrase, an empty slot)."""
 
 from __future__ import annotations
 
 import re
-from datetime import date, datetime
 from collections.abc import Mapping
+from datetime import date, datetime
 from typing import Any
 
 import Levenshtein
@@ -118,6 +118,7 @@ def given_away(chain: Chain, trace: Trace, query: str, specs: Mapping[str, ToolS
     value consumed only by parameters with a closed set of options ("available" or "on loan")
     may be named as an option."""
     rest = _without_literals(chain, query)
+
     def closed(tool: str, name: str) -> bool:
         param = specs[tool].param(name) if tool in specs else None
         return bool(param and param.enum)
