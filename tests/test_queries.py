@@ -316,3 +316,21 @@ def test_the_model_query_writer_repairs_a_request_about_another_place(weather):
     stubborn = FakeLM([about_other, about_other.replace("## request ##", "## rewritten ##")])
     written = writer(fake_dspy_lm(stubborn), chain, draft, [], random.Random(0), None, trace, weather.specs)
     assert f"names '{other}'" in written.reason
+
+
+def test_a_value_named_again_with_its_currency_is_that_value():
+    """The salary feeding a tax calculation and, with its currency, a conversion was described
+    twice in different words ("the base salary E-1207 earns a year", then "the annual base
+    salary of that employee"); the second time it is "that pay" or "that amount". Another
+    value of the same call (the hottest city's temperature) is never "that city"."""
+    hr = load_seeds(Path(resource_dir("seeds")))["hr_payroll"]
+    code = ('s, c, k = get_annual_salary(employee_id="E-1207")\n'
+            't, r = calculate_income_tax(country=k, annual_income=s)\n'
+            'v = convert_salary_currency(amount=s, from_currency=c, to_currency="SGD")\n')
+    for k in range(12):
+        text = word(code, hr, k)["template"]
+        assert re.search(r"\b(?:that|the same|this) (?:amount|pay|salary)\b", text), text
+    for k in range(12):  # the hottest city's temperature is another value than the city: never "that city"
+        text = word(HOTTEST_THEN_WIND + 'f = calculate_feels_like(temperature_c=data1, wind_speed_kmh=data2)\n',
+                    load_seeds(Path(resource_dir("seeds")))["weather"], k)["template"]
+        assert not re.search(r"(?:temperature|feel)\w* (?:of|at|is) (?:that|the same|this) city", text), text

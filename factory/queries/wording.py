@@ -26,6 +26,7 @@ _OPTIONAL = re.compile(r"\[([^\[\]]*)\]")
 _SUFFIXES = ("_name", "_id", "_text", "_code", "_mention", "_names", "_ids", "_codes", "_numbers")
 # Kinds whose role only qualifies them: a listing's latitude is "that latitude", not "that listing".
 _PLAIN_KINDS = frozenset({"latitude", "longitude", "city", "country", "address", "date", "datetime"})
+_COMPANION_KINDS = frozenset({"currency_code", "country"})  # what travels with a value (a salary's currency, its tax country)
 GROUP_NOUNS = {frozenset({"latitude", "longitude"}): "location", frozenset({"money_amount", "currency_code"}): "amount"}
 
 
@@ -231,8 +232,15 @@ class Wording:
         outputs = [spec.returns[call.outputs.index(v)] for v in variables]
         dated = any(is_day(o) for o in outputs)
         ambiguous_day = dated and (self.days or self.timed or self.dated > 1)
-        if variables in self.said and self.nouns[self.said[variables]] == 1 and not ambiguous_day:
-            return that(self.said[variables], is_list(outputs[0]), self.rng)  # a date is not "that day" once another day was stated too
+        # Named before, with or without what travels with it ("the salary of E-1207" with its
+        # tax country, then with its currency): "that salary". A date is not "that day" once
+        # another day was stated too.
+        before = variables if variables in self.said else next(
+            (k for k in self.said if set(k) & set(variables) and self.producers[k[0]] == index
+             and all(spec.returns[call.outputs.index(v)].kind in _COMPANION_KINDS for v in set(k) ^ set(variables))),
+            None)
+        if before is not None and self.nouns[self.said[before]] == 1 and not ambiguous_day:
+            return that(self.said[before], is_list(outputs[0]), self.rng)
         entry = self.entries.get(call.tool)
         names = frozenset(o.name for o in outputs)
         texts = next((t for key, t in entry.gives.items() if frozenset(key) == names), ()) if entry else ()
