@@ -134,6 +134,15 @@ def tool_to_withhold(chain: Chain, specs: dict[str, ToolSpec], tags: dict[str, t
 STATE_SAYS_RATE = 0.5  # how often a query states a broken condition it can state
 
 
+def _unlike(previous: str | None, wordings: tuple[str, ...]) -> list[str]:
+    """Wordings that neither open nor end like the sentence before them: "Turn battery saver off
+    if you have to. Switch cellular on if you have to." reads like a form."""
+    if previous is None:
+        return list(wordings)
+    opening, ending = previous.split()[0], previous.split()[-3:]
+    return [w for w in wordings if w.split()[0] != opening and w.split()[-3:] != ending] or list(wordings)
+
+
 def fix_context(chain: Chain, specs: dict[str, ToolSpec], seeds: dict[str, Seed],
                 rng: random.Random) -> tuple[list[str], list[str]]:
     """(sentences the query opens with, conditions it states) for a chain's fix-up calls: the
@@ -143,6 +152,7 @@ def fix_context(chain: Chain, specs: dict[str, ToolSpec], seeds: dict[str, Seed]
     from factory.queries.values import render_value
 
     context, stated = [], []
+    previous = None  # the wording of the last context sentence
     for call in chain.calls:
         if call.fixes is None:
             continue
@@ -150,7 +160,8 @@ def fix_context(chain: Chain, specs: dict[str, ToolSpec], seeds: dict[str, Seed]
         condition = seeds[slug].toolbox.conditions[call.fixes]
         values = {k: render_value(a.value) for k, a in call.arguments.items() if isinstance(a, Value)}
         if condition.context:
-            context.append(rng.choice(condition.context).format(**values))
+            previous = rng.choice(_unlike(previous, condition.context))
+            context.append(previous.format(**values))
         knowable = set(call.arguments) <= set(placeholders(condition.context[0] if condition.context else ""))
         if condition.says and knowable and rng.random() < STATE_SAYS_RATE:
             context.insert(0, rng.choice(condition.says))

@@ -154,3 +154,16 @@ def test_the_nestools_export_marks_unsolvable_items_and_fix_ups(mixed_run):
             assert "solvable" not in row
         for call, exported in zip(instance.chain.calls, row["call"], strict=True):
             assert ("state_dependency" in exported) == (call.fixes is not None)
+
+
+def test_two_context_sentences_do_not_read_like_a_form(seeds):
+    """"Turn battery saver off if you have to. Switch cellular on if you have to.": the second
+    of two context sentences neither opens nor ends like the first."""
+    phone = seeds["phone_assistant"]
+    chain = parse_chain('a = set_low_battery_mode(on=False)\n'
+                        'b = set_cellular(on=True)\n', phone.specs)
+    chain.calls[0].fixes, chain.calls[1].fixes = "low_battery_off", "cellular"
+    for k in range(30):
+        context, _ = fix_context(chain, phone.specs, seeds, random.Random(k))
+        first, second = context[-2:]  # what a condition says opens the request; the context sentences end it
+        assert first.split()[0] != second.split()[0] and first.split()[-3:] != second.split()[-3:], context
