@@ -318,7 +318,7 @@ def test_the_model_query_writer_repairs_a_request_about_another_place(weather):
     assert f"names '{other}'" in written.reason
 
 
-def test_a_value_named_again_with_its_currency_is_that_value():
+def test_a_value_named_again_with_its_currency_is_that_value(weather):
     """The salary feeding a tax calculation and, with its currency, a conversion was described
     twice in different words ("the base salary E-1207 earns a year", then "the annual base
     salary of that employee"); the second time it is "that pay" or "that amount". Another
@@ -332,5 +332,5 @@ def test_a_value_named_again_with_its_currency_is_that_value():
         assert re.search(r"\b(?:that|the same|this) (?:amount|pay|salary)\b", text), text
     for k in range(12):  # the hottest city's temperature is another value than the city: never "that city"
         text = word(HOTTEST_THEN_WIND + 'f = calculate_feels_like(temperature_c=data1, wind_speed_kmh=data2)\n',
-                    load_seeds(Path(resource_dir("seeds")))["weather"], k)["template"]
+                    weather, k)["template"]
         assert not re.search(r"(?:temperature|feel)\w* (?:of|at|is) (?:that|the same|this) city", text), text
