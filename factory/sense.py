@@ -15,6 +15,7 @@ from datetime import date, datetime
 from typing import Any
 
 from factory.gazetteer import NOW, distance_km
+from factory.records import Output
 
 Limits = Mapping[str, Any]  # the plausibility policy's thresholds
 # Kinds that set the scene rather than say what a request is about: two requests for the same
@@ -35,6 +36,16 @@ def _day(value: Any) -> date | None:
         return None
 
 
+class _OneParam:
+    """A rule about one parameter."""
+
+    param: str
+
+    @property
+    def params(self) -> tuple[str, ...]:
+        return (self.param,)
+
+
 @dataclass(frozen=True)
 class Distinct:
     """The parameters must differ (origin and destination, old and new slot)."""
@@ -52,17 +63,13 @@ class Distinct:
 
 
 @dataclass(frozen=True)
-class Within:
+class Within(_OneParam):
     """A number a person would use: a quantity, a price, a stay length."""
 
     param: str
     low: float
     high: float
     kind = "within"
-
-    @property
-    def params(self) -> tuple[str, ...]:
-        return (self.param,)
 
     def violation(self, args: Mapping[str, Any], limits: Limits) -> str | None:
         value = args.get(self.param)
@@ -72,17 +79,13 @@ class Within:
 
 
 @dataclass(frozen=True)
-class Around:
+class Around(_OneParam):
     """A date or date-time near the simulated now: `before` days back to `after` days ahead."""
 
     param: str
     before: int
     after: int
     kind = "around"
-
-    @property
-    def params(self) -> tuple[str, ...]:
-        return (self.param,)
 
     def violation(self, args: Mapping[str, Any], limits: Limits) -> str | None:
         if self.param not in args:
@@ -151,17 +154,13 @@ class Together:
 
 
 @dataclass(frozen=True)
-class SameDay:
+class SameDay(_OneParam):
     """The day of this date or date-time parameter is a day the call's nested inputs were found
     for: the hourly forecast of the hottest city on Saturday is for Saturday. Checked on the
     chain by the plausibility check, which knows the days each nested value was found for."""
 
     param: str
     kind = "same_day"
-
-    @property
-    def params(self) -> tuple[str, ...]:
-        return (self.param,)
 
     def violation(self, args: Mapping[str, Any], limits: Limits) -> str | None:
         return None  # needs the chain: factory.checks.plausibility applies it
@@ -205,6 +204,12 @@ def together(*params: str) -> Together:
 
 def same_day(param: str) -> SameDay:
     return SameDay(param)
+
+
+def is_day(output: Output) -> bool:
+    """Whether an output is a day: of kind date, or documented in the date format (an answer
+    that feeds nothing may carry no kind)."""
+    return output.kind == "date" or "(YYYY-MM-DD)" in output.description
 
 
 def day_of(value: Any) -> date | None:

@@ -21,10 +21,9 @@ from factory.chains.pool import groups_of, links_to
 from factory.checks.context import CheckContext
 from factory.distractors import alternative_to_gold
 from factory.milestones import blocked_calls, needed_values
-from factory.queries.wording import is_day
 from factory.records import CheckResult, Instance, Ref, Value, values_equal
 from factory.scenarios import needed_kinds, producers_of
-from factory.sense import SCENE_KINDS, Distinct, SameDay, Together, day_of, same_subjects, violations
+from factory.sense import SCENE_KINDS, Distinct, SameDay, Together, day_of, is_day, same_subjects, violations
 from factory.world.simulator import Simulator
 
 RULES = ("link", "group", "sense", "coherent", "no_op", "undone", "round_trip", "unrelated", "withheld")

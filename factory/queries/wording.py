@@ -20,6 +20,7 @@ from typing import Any
 from factory.chains.pool import groups_of, placeholders
 from factory.queries.values import render_value
 from factory.records import Chain, Output, Ref, ToolSpec, Value
+from factory.sense import is_day
 from factory.toolbox import ToolEntry
 
 _OPTIONAL = re.compile(r"\[([^\[\]]*)\]")
@@ -69,12 +70,6 @@ def that(noun: str, plural: bool, rng: random.Random) -> str:
     if noun in _TIMES:
         return f"{'those' if plural else 'that'} {noun}"
     return f"{rng.choices(_AGAIN, _AGAIN_WEIGHTS)[0][plural]} {noun}"
-
-
-def is_day(output: Output) -> bool:
-    """Whether an output is a day: of kind date, or documented in the date format (an answer
-    that feeds nothing may carry no kind)."""
-    return output.kind == "date" or "(YYYY-MM-DD)" in output.description
 
 
 def agree(text: str) -> str:
@@ -138,6 +133,7 @@ class Wording:
     chosen: list[tuple[str, str]] = field(default_factory=list)  # (tool, phrasing) this request used
 
     def __post_init__(self) -> None:
+        self.any_forms = ChainMap(*(self.written[t] for t in sorted(self.written)))  # every toolbox's written forms
         self.producers = self.chain.producers()
         self.groups = [{g.name: g for g in groups_of(self.specs[c.tool], self.entries.get(c.tool), self.joint_kinds)}
                        for c in self.chain.calls]
@@ -257,8 +253,7 @@ class Wording:
         if variables not in self.said:
             # The producer's own forms first, then another toolbox's: a textbook's ISBN from the
             # education seed is "that book", as the library seed writes ISBNs, not "that isbn".
-            forms = ChainMap(self.written.get(spec.toolbox or "", {}), *(self.written[t] for t in sorted(self.written)))
-            noun = noun_of(outputs, forms)
+            noun = noun_of(outputs, ChainMap(self.written.get(spec.toolbox or "", {}), self.any_forms))
             self.said[variables] = noun
             self.nouns[noun] += 1
             self.dated += any(is_day(o) for o in outputs)

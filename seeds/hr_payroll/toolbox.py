@@ -622,6 +622,18 @@ def list_team_members(employee_id: EmployeeId) -> list[PersonName]:
     return sorted(row["name"] for e, row in w.employees.items() if row["manager"] == manager and manager and e != employee_id)
 
 
+SALARY_NAMES = (
+    "the annual base salary of {employee_id}",
+    "the yearly base pay of {employee_id}",
+    "the base salary {employee_id} earns a year",
+    "the gross yearly salary of {employee_id}",
+    "the annual pay of {employee_id} before tax",
+    "the yearly salary of {employee_id}",
+    "the base annual compensation of {employee_id}",
+    "the yearly salary drawn by {employee_id}",
+)
+
+
 @toolbox.tool(
     asks=(
         "what is the annual base salary of {employee_id}, in which currency, and in which country are they paid?",
@@ -638,28 +650,8 @@ def list_team_members(employee_id: EmployeeId) -> list[PersonName]:
         "what base pay does {employee_id} draw per year, in which currency, and which country's payroll is it on?",
         "compensation review: annual base salary of {employee_id}, with currency and employing country.",
     ),
-    gives={
-        "salary, currency": (
-            "the annual base salary of {employee_id}",
-            "the yearly base pay of {employee_id}",
-            "the base salary {employee_id} earns a year",
-            "the gross yearly salary of {employee_id}",
-            "the annual pay of {employee_id} before tax",
-            "the yearly salary of {employee_id}",
-            "the base annual compensation of {employee_id}",
-            "the yearly salary drawn by {employee_id}",
-        ),
-        "salary, country": (
-            "the annual base salary of {employee_id}",
-            "the yearly base pay of {employee_id}",
-            "the base salary {employee_id} earns a year",
-            "the gross yearly salary of {employee_id}",
-            "the annual pay of {employee_id} before tax",
-            "the yearly salary of {employee_id}",
-            "the base annual compensation of {employee_id}",
-            "the yearly salary drawn by {employee_id}",
-        ),
-    },
+    # the salary with its currency (for a conversion) or with its tax country (for the tax)
+    gives={"salary, currency": SALARY_NAMES, "salary, country": SALARY_NAMES},
 )
 def get_annual_salary(employee_id: EmployeeId) -> tuple[Salary, CurrencyCode, TaxCountry]:
     """Get an employee's annual base salary in the currency they are paid in.
