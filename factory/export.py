@@ -23,7 +23,7 @@ def features():
 
     string = Value("string")
     columns: dict[str, Any] = {
-        "id": string, "domain": string, "subdomain": string, "query": string,
+        "id": string, "domain": string, "subdomain": string, "goal": string, "query": string,
         "gold_tools": List(string), "categories": List(string), "stated_conditions": List(string),
         "depth": Value("int32"), "shape": string, "n_calls": Value("int32"),
         "chain_code": string, "answer": Json(),
@@ -42,7 +42,7 @@ def instance_row(instance: Instance) -> dict[str, Any]:
     from factory.chains.code import render_chain
 
     data = instance.model_dump(mode="json")
-    row = {k: data[k] for k in ("id", "domain", "subdomain", "query", "gold_tools", "categories", "stated_conditions",
+    row = {k: data[k] for k in ("id", "domain", "subdomain", "goal", "query", "gold_tools", "categories", "stated_conditions",
                                 "depth", "shape")}
     row.update({k: _json_text(data[k]) for k in JSON_COLUMNS})
     row["n_calls"] = len(instance.chain.calls)

@@ -154,10 +154,12 @@ def _open_and_run(run: RunDir, generator: Generator, fresh: bool, max_attempts: 
 
 
 def _pools(composer: SeedComposer) -> list[tuple[ToolPool, bool]]:
-    """The tools each target seed composes with: its own, then with each seed it links to
-    (whose chains must pass a value across seeds)."""
-    own = [(composer.pool((t.slug,)), False) for t in composer.targets]
-    return own + [(composer.pool((t.slug, p)), True) for t in composer.targets for p in composer.partners[t.slug]]
+    """The tools each target seed composes with: each of its goals' tools; for a seed without
+    goals its own, then with each seed it links to (whose chains must pass a value across seeds)."""
+    goals = [(composer.goal_pool(t, g), False) for t in composer.targets for g in t.toolbox.goals.values()]
+    bare = [t for t in composer.targets if not t.toolbox.goals]
+    own = [(composer.pool((t.slug,)), False) for t in bare]
+    return goals + own + [(composer.pool((t.slug, p)), True) for t in bare for p in composer.partners[t.slug]]
 
 
 def _attempts(generator: Generator, start: int, limit: int, workers: int,

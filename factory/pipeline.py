@@ -153,6 +153,7 @@ class Generator:
         instance = Instance(
             domain=composed.domain,
             subdomain=composed.subdomain,
+            goal=composed.goal,
             query=query,
             query_variants=queries,
             tools=self._offered(composed, trace, gold, rng),

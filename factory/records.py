@@ -356,6 +356,7 @@ class Instance(Record):
     id: str = ""
     domain: str
     subdomain: str = ""
+    goal: str = ""  # "seed-slug:goal name": what the person wants (Toolbox.goal); "" when the seed declares none
     query: str
     query_variants: dict[str, str] = Field(default_factory=dict)
     tools: list[ToolSpec]  # what the model sees: gold tools (minus any withheld) and distractors

@@ -55,6 +55,8 @@ class StateFixes:
         condition = seed.toolbox.conditions[name]
         if condition.fix_tool in self.asked:
             return []  # the request itself makes the call that would restore it
+        if condition.consent and not condition.context:
+            return []  # a fix the person must authorise, and no sentence in which they do
         world = base_world(seed, self.world_seed)
         broken = replace(world, state={**world.state, **self.state[seed.slug], **condition.broken_state})
         if condition.holds(broken):

@@ -9,8 +9,10 @@ from factory.chains.composer import can_feed
 from factory.chains.pool import ToolPool, groups_of, placeholders, pool_of
 from factory.seeds import Seed
 from factory.sense import Trip
+from factory.toolbox import CONSENTS
 
 MIN_ASKS = 3
+MIN_GOAL_TOOLS = 3
 
 
 def _mentions(template: str, groups: dict[str, tuple[str, ...]]) -> set[str]:
@@ -64,6 +66,35 @@ def _condition_problems(seed: Seed) -> list[str]:
             problems.append(f"{where}: fix argument {arg!r} is neither free nor stated by its context sentence")
         for arg in sorted((set(condition.free) | stated) - fix_args):
             problems.append(f"{where}: {arg!r} is not an argument of the fix call")
+        if condition.consent is not None and condition.consent not in CONSENTS:
+            problems.append(f"{where}: consent {condition.consent!r} is not one of {', '.join(CONSENTS)}")
+    return problems
+
+
+def _goal_problems(seed: Seed, pool: ToolPool) -> list[str]:
+    """Goals name real tools, each has a role and enough tools to nest, and every tool a
+    request may ask for serves at least one goal."""
+    goals = seed.toolbox.goals
+    if not goals:
+        return [f"{seed.slug}: declares no goals (toolbox.goal): chains would mix every tool of the seed"]
+    problems = []
+    for goal in goals.values():
+        where = f"{seed.slug} goal {goal.name!r}"
+        unknown = sorted(t for t in goal.tools if t not in pool.specs)
+        if unknown:
+            problems.append(f"{where}: names unknown tools {unknown}")
+        if not goal.role or not goal.wants:
+            problems.append(f"{where}: says neither who asks (role) nor what they want (wants)")
+        own = [t for t in goal.tools if t in seed.toolbox.tools]
+        if len(own) < MIN_GOAL_TOOLS:
+            problems.append(f"{where}: {len(own)} of this seed's tools, want at least {MIN_GOAL_TOOLS}")
+        fix_only = sorted(t for t in own if "fix_only" in seed.toolbox.tools[t].tags)
+        if fix_only:
+            problems.append(f"{where}: fix-only tools {fix_only} are never asked for; leave them out")
+    served = {t for goal in goals.values() for t in goal.tools}
+    for name, entry in seed.toolbox.tools.items():
+        if name not in served and "fix_only" not in entry.tags:
+            problems.append(f"{seed.slug}.{name}: serves no goal")
     return problems
 
 
@@ -80,6 +111,7 @@ def seed_problems(seed: Seed, pool: ToolPool) -> list[str]:
     for name in seed.toolbox.tools:
         problems += _tool_problems(seed, name, linked.get(name, set()), joint_kinds)
     problems += _condition_problems(seed)
+    problems += _goal_problems(seed, pool)
     for kind in seed.toolbox.facts:
         if kind not in seed.toolbox.values:
             problems.append(f"{seed.slug}: facts_about({kind!r}) but no values_for({kind!r}) to draw such values from")

@@ -87,6 +87,7 @@ def distribution(instances: list[Instance]) -> dict[str, Any]:
         "instances": n,
         "domains": dict(Counter(i.domain for i in instances).most_common()),
         "subdomains": dict(Counter(f"{i.domain}/{i.subdomain}" for i in instances).most_common()),
+        "goals": dict(Counter(i.goal for i in instances if i.goal).most_common()),
         "depth": {str(d): depth[d] for d in sorted(depth)},
         "depth_3_plus_share": round(sum(v for d, v in depth.items() if d >= 3) / n, 4) if n else 0.0,
         "calls": dict(sorted(Counter(str(len(i.chain.calls)) for i in instances).items())),

@@ -69,6 +69,26 @@ class Condition:
     free: tuple[str, ...] = ()
     context: tuple[str, ...] = ()
     says: tuple[str, ...] = ()
+    consent: str | None = None  # what restoring it does on the person's behalf (CONSENTS), if anything
+
+
+# Fix-ups a person must authorise: spending money, signing, sharing personal data, using an
+# identity document, submitting on someone's behalf. Such a condition is broken only with a
+# `context` sentence that authorises its fix ("Pay whatever fines are blocking it."); a
+# setting an agent may flip on discovering it (wifi, location) needs no consent.
+CONSENTS = ("spend", "sign", "share", "identity", "submit")
+
+
+@dataclass(frozen=True)
+class Goal:
+    """One thing a person in one role wants, and the tools that serve it: a chain is composed
+    within one goal, so every part of a request serves the same purpose. `tools` may name
+    other seeds' tools where the goal says why (the weather in the city of my next event)."""
+
+    name: str
+    wants: str  # what the person wants, in their words ("find a home to buy and go and see it")
+    role: str  # who asks: "buyer", "student", "HR admin", ...
+    tools: tuple[str, ...]
 
 
 def wordings(text: str | tuple[str, ...] | list[str] | None) -> tuple[str, ...]:
@@ -128,6 +148,7 @@ class Toolbox:
         self.internal: set[str] = set()
         self.written: dict[str, str | Callable[[str], str]] = {}
         self.facts: dict[str, Callable[[Any, Any], dict[str, Any]]] = {}
+        self.goals: dict[str, Goal] = {}
 
     def world(self, fn: Callable[[random.Random], World]) -> Callable[[random.Random], World]:
         """Register the world builder: a function of a seeded `random.Random`."""
@@ -217,8 +238,17 @@ class Toolbox:
         free: tuple[str, ...] = (),
         context: str | tuple[str, ...] | None = None,
         says: str | tuple[str, ...] | None = None,
+        consent: str | None = None,
     ) -> None:
         """Declare a state condition, the state that breaks it, the call that restores it, and
-        how its fix arguments are known (`free`, `context`) and the condition is stated (`says`)."""
+        how its fix arguments are known (`free`, `context`) and the condition is stated (`says`).
+        `consent` (one of CONSENTS) marks a fix the person must authorise: its `context`
+        wordings are that authorisation, and every query that breaks it carries one."""
         self.conditions[name] = Condition(name, holds, dict(broken_state), fix[0], dict(fix[1]), tuple(free),
-                                          wordings(context), wordings(says))
+                                          wordings(context), wordings(says), consent)
+
+    def goal(self, name: str, *, wants: str, role: str, tools: tuple[str, ...] | list[str]) -> None:
+        """Declare a goal: what a person in `role` wants and the tools that serve it (this
+        seed's, or another seed's where the goal says why). Chains are composed within one
+        goal; every tool a request may ask for belongs to at least one."""
+        self.goals[name] = Goal(name, wants, role, tuple(tools))

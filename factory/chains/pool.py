@@ -134,16 +134,22 @@ def seed_tables(seed: Any, world_seed: int) -> tuple[dict, dict, dict]:
 
 def pool_of(seeds: dict[str, Any], slugs: list[str] | tuple[str, ...], world_seed: int,
             limits: dict[str, Any] | None = None,
-            known_links: dict[tuple[str, str], list[tuple[int, str]]] | None = None) -> ToolPool:
-    """The tools of these seeds, with every seed's values, joint values and facts (values of
-    other seeds serve as a fallback for kinds a seed has none of). Pools built from the same
-    `seeds` may share `known_links`, so the links between two tools are found once."""
+            known_links: dict[tuple[str, str], list[tuple[int, str]]] | None = None,
+            tools: frozenset[str] | None = None) -> ToolPool:
+    """The tools of these seeds (only those named in `tools`, when given: a goal's), with every
+    seed's values, joint values and facts (values of other seeds serve as a fallback for kinds
+    a seed has none of). Pools built from the same `seeds` may share `known_links`, so the
+    links between two tools are found once."""
     tables = {slug: seed_tables(seed, world_seed) for slug, seed in seeds.items()}
+
+    def kept(name: str) -> bool:
+        return tools is None or name in tools
+
     return ToolPool(
-        specs={n: s for slug in slugs for n, s in seeds[slug].specs.items()},
+        specs={n: s for slug in slugs for n, s in seeds[slug].specs.items() if kept(n)},
         values={slug: t[0] for slug, t in tables.items()},
         joint={slug: t[1] for slug, t in tables.items()},
-        entries={n: e for slug in slugs for n, e in seeds[slug].toolbox.tools.items()},
+        entries={n: e for slug in slugs for n, e in seeds[slug].toolbox.tools.items() if kept(n)},
         bridges={slug: set(seeds[slug].toolbox.bridges) for slug in slugs},
         internal={slug: set(seeds[slug].toolbox.internal) for slug in slugs},
         limits=dict(limits or {}),

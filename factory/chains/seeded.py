@@ -1,9 +1,11 @@
 """Chains from the seed library: the graph composer's backend of the compose stage.
 
-For one attempt it draws a target seed and a scenario (plain, canonicalisation, state
-dependency, insufficient information, cross-domain), fills a nesting shape with that seed's
-tools (and a linked seed's, for cross-domain chains), and sets the scenario up: fix-up calls
-for a broken world state, a withheld tool whose value nothing else can give.
+For one attempt it draws a target seed, one of its goals (what a person in one role wants,
+and the tools that serve it) and a scenario (plain, canonicalisation, state dependency,
+insufficient information, cross-domain), fills a nesting shape with the goal's tools (which
+may include another seed's, where the goal says why), and sets the scenario up: fix-up calls
+for a broken world state, a withheld tool whose value nothing else can give. A seed that
+declares no goals is one goal of all its tools, linked to other seeds through its bridges.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from factory.embeddings import tool_text
 from factory.records import Chain, GenerateConfig, ToolSpec, WorldSetup, parse_shape
 from factory.scenarios import SCENARIO_WEIGHTS, StateFixes, tool_to_withhold
 from factory.seeds import Seed
+from factory.toolbox import Goal
 
 FILL_TRIES = 4  # seeds and scenarios tried per attempt for the drawn shape
 TOOL_TRIES = 3  # tool draws per seed and scenario
@@ -39,6 +42,7 @@ class Composed:
     subdomain: str
     policy_slug: str | None  # the seed whose policy and duplicate index apply (None: a model-written domain)
     scenario: str = "plain"
+    goal: str = ""  # "seed-slug:goal name" of the goal the chain serves ("" for a seed without goals)
     withheld: str | None = None
     draft: str | None = None  # the request as the chain's author wrote it (the model's raw task)
     record: dict[str, Any] = field(default_factory=dict)  # what chains.jsonl keeps of the attempt
@@ -60,9 +64,11 @@ class SeedComposer:
         self.entries = {n: e for seed in seeds.values() for n, e in seed.toolbox.tools.items()}
         self._pools: dict[tuple[str, ...], ToolPool] = {}
         self._links: dict[tuple[str, str], list[tuple[int, str]]] = {}  # shared by the pools above
+        self._goal_pools: dict[tuple[str, str], ToolPool] = {}
         self.partners = {t.slug: self._partners(t) for t in targets}
-        largest = max(len(self.pool((t.slug,) if p == t.slug else (t.slug, p)).specs)
-                      for t in targets for p in [t.slug, *self.partners[t.slug]])
+        largest = max([*(len(self.pool((t.slug,) if p == t.slug else (t.slug, p)).specs)
+                         for t in targets if not t.toolbox.goals for p in [t.slug, *self.partners[t.slug]]),
+                       *(len(self.goal_pool(t, g).specs) for t in targets for g in t.toolbox.goals.values())])
         # shapes some target's tools (with a partner's, for a cross-domain chain) are numerous enough to fill
         self.shape_rows = [row for row in candidates(config.min_depth, config.max_depth, config.shape) if row[1] <= largest]
         # Distractors come from every toolbox: embed all their texts at once, as one batch
@@ -76,6 +82,20 @@ class SeedComposer:
             limits = self.contexts[self.targets[0].slug].policy.checks["plausibility"].model_extra
             self._pools[toolboxes] = pool_of(self.seeds, toolboxes, self.config.seed, limits, self._links)
         return self._pools[toolboxes]
+
+    def goal_toolboxes(self, seed: Seed, goal: Goal) -> list[str]:
+        """The seed first, then the other seeds whose tools the goal names."""
+        others = {self.specs[t].toolbox for t in goal.tools if t in self.specs} - {seed.slug}
+        return [seed.slug, *sorted(o for o in others if o)]
+
+    def goal_pool(self, seed: Seed, goal: Goal) -> ToolPool:
+        """The goal's tools with their links, built once per run."""
+        key = (seed.slug, goal.name)
+        if key not in self._goal_pools:
+            limits = self.contexts[self.targets[0].slug].policy.checks["plausibility"].model_extra
+            self._goal_pools[key] = pool_of(self.seeds, self.goal_toolboxes(seed, goal), self.config.seed, limits,
+                                            self._links, tools=frozenset(goal.tools))
+        return self._goal_pools[key]
 
     def _partners(self, seed: Seed) -> list[str]:
         """Seeds one of whose tools can feed one of this seed's tools, or the other way round
@@ -103,15 +123,23 @@ class SeedComposer:
         sims = ctx.embeddings.tools(tools) @ ctx.embeddings.vectors(list(map(seed.subdomain_text, subs))).T
         return {t.name: subs[int(np.argmax(row))] for t, row in zip(tools, sims, strict=True)}
 
-    def _scenario(self, seed: Seed, rng: random.Random, nested: bool = True) -> str:
-        """Draw a scenario among those this seed and the drawn shape make possible (withholding
-        a tool needs a chain that nests)."""
+    def _scenario(self, seed: Seed, rng: random.Random, nested: bool = True, goal: Goal | None = None) -> str:
+        """Draw a scenario among those this seed (or its drawn goal) and the drawn shape make
+        possible (withholding a tool needs a chain that nests)."""
+        if goal is None:
+            entries, pool = list(seed.toolbox.tools.values()), self.pool((seed.slug,))
+            crosses = bool(self.partners[seed.slug])
+        else:
+            pool = self.goal_pool(seed, goal)
+            entries = list(pool.entries.values())
+            crosses = len(self.goal_toolboxes(seed, goal)) > 1 and any(
+                pool.specs[a].toolbox != pool.specs[b].toolbox for a, b in pool.links)
         possible = {
             "plain": True,
-            "canonicalisation": any("canonicalise" in e.tags for e in seed.toolbox.tools.values()),
-            "state_dependency": bool(seed.toolbox.conditions),
-            "insufficient_information": nested and bool(self.pool((seed.slug,)).links),
-            "cross_domain": bool(self.partners[seed.slug]),
+            "canonicalisation": any("canonicalise" in e.tags for e in entries),
+            "state_dependency": any(e.requires for e in entries),
+            "insufficient_information": nested and bool(pool.links),
+            "cross_domain": crosses,
         }
         names = [s for s in SCENARIO_WEIGHTS if possible[s]]
         return rng.choices(names, weights=[SCENARIO_WEIGHTS[s] for s in names])[0]
@@ -127,18 +155,22 @@ class SeedComposer:
         n, edges = parse_shape(shape)
         for _ in range(FILL_TRIES):
             seed = self.targets[0] if len(self.targets) == 1 else rng.choice(self.targets)
-            scenario = self._scenario(seed, rng, nested=bool(edges))
-            toolboxes = [seed.slug]
-            if scenario == "cross_domain":
-                toolboxes.append(rng.choice(self.partners[seed.slug]))
-            pool = self.pool(tuple(toolboxes))
+            goal = rng.choice(sorted(seed.toolbox.goals.values(), key=lambda g: g.name)) if seed.toolbox.goals else None
+            scenario = self._scenario(seed, rng, nested=bool(edges), goal=goal)
+            if goal is not None:
+                toolboxes, pool = self.goal_toolboxes(seed, goal), self.goal_pool(seed, goal)
+            else:
+                toolboxes = [seed.slug]
+                if scenario == "cross_domain":
+                    toolboxes.append(rng.choice(self.partners[seed.slug]))
+                pool = self.pool(tuple(toolboxes))
             if n > len(pool.specs):
                 continue
-            allowed, accept = self._constraints(seed, scenario, toolboxes)
+            allowed, accept = self._constraints(seed, scenario, toolboxes, goal)
             for _ in range(TOOL_TRIES):
                 chain = compose(pool, n, edges, rng, allowed=allowed, accept=accept)
                 if chain is not None and (scenario != "cross_domain" or self._crosses(chain)):
-                    composed = self._finish(seed, chain, toolboxes, scenario, rng)
+                    composed = self._finish(seed, chain, toolboxes, scenario, rng, goal)
                     if composed is not None:
                         return composed
         return NotComposed(f"compose: the drawn shape {shape} could not be filled")
@@ -148,14 +180,14 @@ class SeedComposer:
         toolbox = [self.specs[c.tool].toolbox for c in chain.calls]
         return any(toolbox[i] != toolbox[j] for i, j in chain.graph().edges)
 
-    def _constraints(self, seed: Seed, scenario: str, toolboxes: list[str]):
+    def _constraints(self, seed: Seed, scenario: str, toolboxes: list[str], goal: Goal | None = None):
         tags = {name: seed.toolbox.tools[name].tags for name in seed.specs}
         checks = []
         if scenario == "canonicalisation":
             checks.append(lambda tools: any("canonicalise" in tags.get(t, ()) for t in tools))
         if scenario == "state_dependency":
             checks.append(lambda tools: any(t in tags and seed.toolbox.tools[t].requires for t in tools))
-        if scenario == "cross_domain":
+        if scenario == "cross_domain" and goal is None:
             checks.append(lambda tools: {self.specs[t].toolbox for t in tools} == set(toolboxes))
         if self.subdomain:
             index = self.subdomains[seed.slug]
@@ -166,7 +198,7 @@ class SeedComposer:
         return allowed, (lambda tools: all(c(tools) for c in checks)) if checks else None
 
     def _finish(self, seed: Seed, chain: Chain, toolboxes: list[str], scenario: str,
-                rng: random.Random) -> Composed | None:
+                rng: random.Random, goal: Goal | None = None) -> Composed | None:
         state: dict[str, dict[str, Any]] = {}
         withheld = None
         if scenario == "state_dependency":
@@ -180,6 +212,12 @@ class SeedComposer:
         index = self.subdomains[seed.slug]
         subs = Counter(index[c.tool] for c in chain.calls if c.tool in index)
         subdomain = self.subdomain or (subs.most_common(1)[0][0] if subs else seed.scenario.subdomains[0])
+        if goal is not None:  # the world holds the toolboxes the chain uses, its own seed first
+            used = {self.specs[c.tool].toolbox for c in chain.calls}
+            toolboxes = [t for t in toolboxes if t == seed.slug or t in used]
         setup = WorldSetup(toolboxes=toolboxes, seed=self.config.seed, state=state)
-        record = {"domain": seed.slug, "scenario": scenario, "toolboxes": toolboxes, "state": state}
-        return Composed(chain, self.specs, setup, seed.domain, subdomain, seed.slug, scenario, withheld, record=record)
+        named = f"{seed.slug}:{goal.name}" if goal else ""
+        record = {"domain": seed.slug, "scenario": scenario, "toolboxes": toolboxes, "state": state,
+                  **({"goal": named} if goal else {})}
+        return Composed(chain, self.specs, setup, seed.domain, subdomain, seed.slug, scenario, named, withheld,
+                        record=record)

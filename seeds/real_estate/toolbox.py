@@ -1093,3 +1093,36 @@ toolbox.condition(
           "I don't have a buyer profile with the agency.",
           "I'm not registered as a buyer yet."),
 )
+
+
+# --- goals: what a person wants, and the tools that serve it ------------------------------
+
+toolbox.goal(
+    "see a home near a place",
+    wants="find the home for sale nearest to an address, learn about it and arrange to see it",
+    role="buyer",
+    tools=("geocode_property_address", "find_nearest_listing", "get_listing_details", "get_listing_location",
+           "get_neighbourhood_stats", "get_listing_agent", "get_agent_contact", "schedule_property_viewing"),
+)
+toolbox.goal(
+    "weigh up a home to buy",
+    wants="judge whether a home for sale is worth its price and what it would cost each month",
+    role="buyer",
+    tools=("search_property_listings", "find_properties", "get_listing_details", "get_listing_location",
+           "get_price_per_square_metre", "get_comparable_sales", "get_city_market_summary", "get_neighbourhood_stats",
+           "estimate_property_value", "convert_floor_area", "calculate_mortgage_payment"),
+)
+toolbox.goal(
+    "buy to let",
+    wants="find a home for sale that would pay its way as a rental",
+    role="investor",
+    tools=("search_property_listings", "find_properties", "get_listing_details", "get_rental_yield",
+           "get_price_per_square_metre", "get_city_market_summary", "get_comparable_sales", "calculate_mortgage_payment"),
+)
+toolbox.goal(
+    "manage my viewings",
+    wants="keep track of the viewings I have booked, change them and reach the agents",
+    role="buyer",
+    tools=("list_property_viewings", "cancel_property_viewing", "schedule_property_viewing", "get_listing_details",
+           "get_listing_agent", "get_agent_contact", "create_buyer_profile"),
+)
