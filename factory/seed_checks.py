@@ -5,7 +5,7 @@ prints these problems; the seed library's tests require none."""
 
 from __future__ import annotations
 
-from factory.chains.composer import can_feed
+from factory.chains.composer import NEVER_COMPOSED, can_feed
 from factory.chains.pool import ToolPool, groups_of, placeholders, pool_of
 from factory.seeds import Seed
 from factory.sense import Trip
@@ -93,7 +93,7 @@ def _goal_problems(seed: Seed, pool: ToolPool) -> list[str]:
             problems.append(f"{where}: fix-only tools {fix_only} are never asked for; leave them out")
     served = {t for goal in goals.values() for t in goal.tools}
     for name, entry in seed.toolbox.tools.items():
-        if name not in served and "fix_only" not in entry.tags:
+        if name not in served and not NEVER_COMPOSED & set(entry.tags):
             problems.append(f"{seed.slug}.{name}: serves no goal")
     return problems
 

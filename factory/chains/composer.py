@@ -17,6 +17,10 @@ from factory.records import Call, Chain, Ref, Value
 from factory.sense import SCENE_KINDS, Subjects, Together, same_subjects
 
 Binding = dict[str, tuple[int, int]]  # parameter → (producing call, output index)
+# Tools never drawn into a chain: fix-ups (made only to restore a condition), and tools whose
+# answer a careful person writes from the input alone (a date in another format, a currency's
+# ISO code): calling one is a detour the request gives no reason for.
+NEVER_COMPOSED = frozenset({"fix_only", "self_evident"})
 
 
 def _match(pool: ToolPool, preds: list[str], consumer: str, rng: random.Random) -> Binding | None:
@@ -130,7 +134,7 @@ def compose(
     parts = shape_parts(n_calls, edges)
     keys_memo: dict = {}
     has_succ = {i: any(a == i for a, _ in edges) for i in range(n_calls)}
-    names = [n for n in sorted(pool.specs) if "fix_only" not in (pool.entry(n).tags if pool.entry(n) else ())]
+    names = [n for n in sorted(pool.specs) if not NEVER_COMPOSED & set(pool.entry(n).tags if pool.entry(n) else ())]
     tools: list[str] = []
     bindings: list[Binding] = []
     spent = 0

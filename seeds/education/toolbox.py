@@ -238,13 +238,10 @@ def _course_codes(w: EducationWorld) -> list[str]:
 
 @toolbox.values_for("course_code_text")
 def _course_texts(w: EducationWorld) -> list[str]:
-    """How people write course codes: "cs 201", "Computer Science 201", "CS-201", "cs201"."""
-    forms = []
-    for code in _open_courses(w):
-        row = w.courses[code]
-        forms += [f"{row['dept'].lower()} {row['level']}", f"{row['subject']} {row['level']}",
-                  f"{row['dept']}-{row['level']}", f"{row['dept'].lower()}{row['level']}"]
-    return forms
+    """How people write course codes by subject ("Computer Science 201"): only the catalogue
+    knows the code's letters. "cs 201" or "CS-201" are not drawn: anyone writes them as CS201,
+    so looking them up would be a detour."""
+    return [f"{w.courses[code]['subject']} {w.courses[code]['level']}" for code in _open_courses(w)]
 
 
 @toolbox.values_for("course_query")

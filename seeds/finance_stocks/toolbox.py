@@ -670,7 +670,7 @@ def get_market_cap(symbol: Ticker, currency: ReportingCurrency = "USD") -> float
           "look up the standard currency code for {currency_name}",
           'give me the code forex sites use for "{currency_name}"'),
     gives={"currency_code": "{currency_name}"},  # people say "yen"; the code is the agent's part
-    tags=("canonicalise",),
+    tags=("canonicalise", "self_evident"),  # "Argentine peso" is ARS to any careful agent: calling it is a detour
 )
 def currency_name_to_code(currency_name: CurrencyName) -> NamedCurrency:
     """Turn the name of a currency, as people say it, into its ISO 4217 code.

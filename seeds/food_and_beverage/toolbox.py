@@ -250,10 +250,12 @@ def _search_terms(w: BeverageWorld) -> list[str]:
 
 @toolbox.values_for("wine_mention")
 def _wine_mentions(w: BeverageWorld) -> list[str]:
-    """How people write a wine's name from memory: in lower case and without the hyphen
-    ("clos saint andre"), or by its short name ("red hills" for Red Hills Reserve). None names
-    the producer or the grape, so looking those up afterwards is a real question."""
-    return sorted(SHORT_NAMES.values()) + [_plain(name) for name in sorted(WINES)]
+    """How people write a wine's name from memory: by its short name ("red hills" for Red Hills
+    Reserve), which only the catalogue completes. A name merely in lower case or without its
+    hyphen is not drawn: anyone writes it as the catalogue does, so resolving it would be a
+    detour. None names the producer or the grape, so looking those up afterwards is a real
+    question."""
+    return sorted(SHORT_NAMES.values())
 
 
 @toolbox.values_for("currency_code")

@@ -640,7 +640,7 @@ def launch_ar_shelf_guide(shelf_mark: ShelfMark, availability: Availability) -> 
             "the book that carries {isbn_text}",
         ),
     },
-    tags=("canonicalise",),
+    tags=("canonicalise", "self_evident"),  # an ISBN without its hyphens needs no tool: calling it is a detour
 )
 def convert_isbn(isbn_text: IsbnText) -> tuple[Isbn, Isbn10]:
     """Convert an ISBN as written (ISBN-10 or ISBN-13, with or without hyphens) to its canonical forms.

@@ -632,7 +632,7 @@ def resolve_relative_time(expression: Annotated[str, Kind("relative_time")]) -> 
         "which day is \"{text}\", written the standard way?",
     ),
     gives={"day": "{text}"},
-    tags=("canonicalise",),
+    tags=("canonicalise", "self_evident"),  # "11 June 2025" is 2025-06-11 to anyone: calling it is a detour
 )
 def parse_date_text(text: Annotated[str, Kind("date_text")]) -> Day:
     """Convert a date written in words or a regional format to an ISO date.

@@ -137,3 +137,18 @@ def test_nested_coordinates_come_from_one_producing_call():
                     assert all(isinstance(a, Ref) for a in args)  # never a literal half
                     assert len({producers[a.ref] for a in args}) == 1  # one place, not two
     assert checked >= 10
+
+
+def test_a_self_evident_canonicaliser_is_never_composed():
+    """"11 June 2025" is 2025-06-11 to anyone: a chain that calls parse_date_text first is a
+    detour that an agent writing the date itself would be marked down for."""
+    from pathlib import Path
+
+    from factory.seed_checks import library_pool
+
+    seeds = load_seeds(Path(resource_dir("seeds")))
+    pool = library_pool(seeds, slugs=["time_and_date"])
+    assert "self_evident" in pool.entry("parse_date_text").tags
+    drawn = [compose(pool, 2, [(0, 1)], random.Random(k)) for k in range(150)]
+    tools = {c.tool for chain in drawn if chain for c in chain.calls}
+    assert "resolve_relative_time" in tools and "parse_date_text" not in tools
