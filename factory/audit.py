@@ -13,27 +13,76 @@ from factory.chains.code import render_chain
 from factory.checks import run_checks
 from factory.checks.context import CheckContext
 from factory.checks.faithfulness import text_glitches
-from factory.records import Instance
+from factory.errors import ConfigError
+from factory.records import Instance, ToolSpec
+
+
+# What a cold reading draws at least, per 40 instances (AUDIT_RUBRIC.md): deep requests and
+# every scenario, so a sheet shows the hard cases, not just the common ones.
+QUOTAS_PER_40 = (
+    ("depth 3+", 12, lambda i: i.depth >= 3),
+    ("state dependency, condition stated", 2, lambda i: "state_dependency" in i.categories and bool(i.stated_conditions)),
+    ("state dependency, condition not stated", 2,
+     lambda i: "state_dependency" in i.categories and not i.stated_conditions),
+    ("insufficient information", 4, lambda i: "insufficient_information" in i.categories),
+    ("canonicalisation", 4, lambda i: "canonicalisation" in i.categories),
+    ("cross-domain", 4, lambda i: "cross_domain" in i.categories),
+)
 
 
 def stratified_sample(instances: list[Instance], k: int, seed: int) -> list[Instance]:
-    """Up to k instances, drawn round-robin over (domain, depth) strata in a seeded order."""
+    """Up to k instances: first the rubric's quotas (scaled to k), each drawn across domains,
+    then round-robin over (domain, depth) strata, all in a seeded order."""
     rng = random.Random(seed)
-    strata: dict[tuple[str, int], list[Instance]] = defaultdict(list)
-    for instance in instances:
-        strata[(instance.domain, instance.depth)].append(instance)
-    queues = []
-    for key in sorted(strata):
-        members = strata[key][:]
-        rng.shuffle(members)
-        queues.append(members)
-    rng.shuffle(queues)
+    pool = instances[:]
+    rng.shuffle(pool)
     picked: list[Instance] = []
+    taken: set[str] = set()
+
+    def take(candidates: list[Instance], wanted: int) -> None:
+        by_domain: dict[str, list[Instance]] = defaultdict(list)
+        for instance in candidates:
+            if instance.id not in taken:
+                by_domain[instance.domain].append(instance)
+        order = sorted(by_domain, key=lambda d: (sum(p.domain == d for p in picked), rng.random()))
+        while wanted > 0 and len(picked) < k and any(by_domain.values()):
+            for domain in order:
+                if by_domain[domain] and wanted > 0 and len(picked) < k:
+                    instance = by_domain[domain].pop()
+                    picked.append(instance)
+                    taken.add(instance.id)
+                    wanted -= 1
+    for _, per_40, fits in QUOTAS_PER_40:
+        already = sum(1 for p in picked if fits(p))
+        take([i for i in pool if fits(i)], max(0, round(per_40 * k / 40) - already))
+    strata: dict[tuple[str, int], list[Instance]] = defaultdict(list)
+    for instance in pool:
+        if instance.id not in taken:
+            strata[(instance.domain, instance.depth)].append(instance)
+    queues = [strata[key] for key in sorted(strata)]
+    rng.shuffle(queues)
     while len(picked) < k and any(queues):
         for queue in queues:
             if queue and len(picked) < k:
                 picked.append(queue.pop())
     return picked
+
+
+def call_in_world(instance: Instance, seeds: dict[str, Any], tool: str, arguments: dict[str, Any],
+                  after: int = 0) -> tuple[ToolSpec, Any]:
+    """Run one tool of an instance (offered, withheld, or any seed's) in the instance's own
+    world as it starts, or after its first `after` gold calls, to test another reading of the
+    request. Returns the tool's spec and the simulator's result (values or error)."""
+    from factory.world.simulator import Simulator, run_chain
+
+    specs = {t.name: t for t in (*instance.tools, *instance.withheld_tools)}
+    specs.update({n: s for seed in seeds.values() for n, s in seed.specs.items() if n not in specs})
+    if tool not in specs:
+        raise ConfigError(f"no tool {tool!r} in instance {instance.id} or any seed")
+    simulator = Simulator(seeds, instance.world)
+    if after:
+        run_chain(instance.chain.model_copy(update={"calls": instance.chain.calls[:after]}), specs, simulator)
+    return specs[tool], simulator.call(specs[tool], arguments)
 
 
 def _value(value: Any) -> str:
@@ -49,7 +98,15 @@ def _findings(instance: Instance, ctx: CheckContext | None) -> list[str]:
     return found
 
 
-def instance_sheet(number: int, instance: Instance, ctx: CheckContext | None) -> str:
+def _tool_line(tool: ToolSpec, gold: bool) -> str:
+    """A tool as the agent sees it: name, description, parameters and returns."""
+    params = "; ".join(f"{p.name}: {p.type}{'' if p.required else ', optional'}: {p.description}" for p in tool.parameters)
+    returns = "; ".join(f"{o.name}: {o.type}: {o.description}" for o in tool.returns)
+    return f"- `{tool.name}`{' (gold)' if gold else ''}: {tool.description} Parameters: {params or 'none'}. Returns: {returns}."
+
+
+def instance_sheet(number: int, instance: Instance, ctx: CheckContext | None,
+                   nestools_row: dict[str, Any] | None = None) -> str:
     gold = set(instance.gold_tools)
     lines = [
         f"## {number}. {instance.domain} / {instance.subdomain} · depth {instance.depth} · shape `{instance.shape}`",
@@ -58,10 +115,12 @@ def instance_sheet(number: int, instance: Instance, ctx: CheckContext | None) ->
         "",
         f"> {instance.query}",
         "",
-        "**Offered tools:** " + ", ".join(f"`{t.name}`" + (" (gold)" if t.name in gold else "") for t in instance.tools),
+        "**Offered tools:**",
+        "",
+        *(_tool_line(t, t.name in gold) for t in instance.tools),
     ]
     if instance.withheld_tools:
-        lines.append("**Withheld:** " + ", ".join(f"`{t.name}`" for t in instance.withheld_tools))
+        lines += ["", "**Withheld (gold tools not offered):**", "", *(_tool_line(t, True) for t in instance.withheld_tools)]
     lines += ["", "**Gold chain**", "", "```python", render_chain(instance.chain), "```", "", "**Trace**", ""]
     for step in instance.trace.steps:
         call = instance.chain.calls[step.call]
@@ -73,6 +132,8 @@ def instance_sheet(number: int, instance: Instance, ctx: CheckContext | None) ->
               for m in instance.milestones]
     if instance.minefields:
         lines += ["", "**Minefields**", ""] + [f"- `{m.tool}`: {m.reason}" for m in instance.minefields]
+    if nestools_row is not None:
+        lines += ["", "**NesTools export row**", "", "```json", json.dumps(nestools_row, ensure_ascii=False), "```"]
     findings = _findings(instance, ctx)
     lines += ["", "**Automatic findings:** " + ("; ".join(findings) if findings else "none"), "",
               "**Reviewer:** sensible request? [ ] yes [ ] no · defect that changes a score? [ ] no [ ] yes: ____", ""]
@@ -80,14 +141,19 @@ def instance_sheet(number: int, instance: Instance, ctx: CheckContext | None) ->
 
 
 def audit_sheet(instances: list[Instance], k: int, seed: int, ctx: CheckContext | None, title: str) -> str:
+    from factory.nestools import instance_to_nestools
+
     sample = stratified_sample(instances, k, seed)
     strata = sorted({(i.domain, i.depth) for i in sample})
+    quotas = ", ".join(f"{sum(1 for i in sample if fits(i))} {label}" for label, _, fits in QUOTAS_PER_40)
     head = [
         f"# Review sheet: {title}",
         "",
-        f"{len(sample)} of {len(instances)} instances, stratified by domain and depth (seed {seed}); "
-        f"{len(strata)} strata. For each: would a person make this request, and can a careful agent "
-        "reach the gold answer from what the query and the offered tools give it?",
+        f"{len(sample)} of {len(instances)} instances (seed {seed}): {quotas}; the rest spread over "
+        f"{len(strata)} (domain, depth) strata. For each: would a person make this request, and can a careful "
+        "agent reach the gold answer from what the query and the offered tools give it? "
+        "`factory call RUN ID TOOL --args JSON` runs any tool in an instance's own world.",
         "",
     ]
-    return "\n".join(head + [instance_sheet(n, i, ctx) for n, i in enumerate(sample, start=1)])
+    sheets = [instance_sheet(n, i, ctx, instance_to_nestools(i, n)) for n, i in enumerate(sample, start=1)]
+    return "\n".join(head + sheets)

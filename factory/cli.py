@@ -14,7 +14,7 @@ from rich.console import Console
 from rich.text import Text
 
 from factory.config import offline_defaults
-from factory.errors import FactoryError, FactoryWarning
+from factory.errors import ConfigError, FactoryError, FactoryWarning
 
 app = typer.Typer(
     help="Generate fresh, verified, executable benchmarks of nested tool use, and score models on them.",
@@ -289,6 +289,39 @@ def audit(
     else:
         out.write_text(sheet + "\n", encoding="utf-8")
         console.print(f"wrote {out}")
+
+
+@app.command()
+@command
+def call(
+    path: Annotated[Path, typer.Argument(help="A run directory or an exported dataset folder.")],
+    instance_id: Annotated[str, typer.Argument(help="The instance's id (as on an audit sheet).")],
+    tool: Annotated[str, typer.Argument(help="The tool to run: offered, withheld, or any seed tool.")],
+    args: Annotated[str, typer.Option("--args", help="The arguments as a JSON object.")] = "{}",
+    after: Annotated[int, typer.Option("--after", help="Run the first N gold calls first (0: the world as the instance starts).")] = 0,
+) -> None:
+    """Run one tool in an instance's own world, to test another reading of its request."""
+    import json
+
+    from factory.audit import call_in_world
+    from factory.export import load_instances
+    from factory.seeds import seeds_for
+
+    try:
+        arguments = json.loads(args)
+    except json.JSONDecodeError as exc:
+        raise ConfigError(f"--args is not a JSON object: {exc}") from None
+    if not isinstance(arguments, dict):
+        raise ConfigError("--args must be a JSON object, e.g. '{\"city\": \"Paris\"}'")
+    instance = next((i for i in load_instances(_dataset_dir(path)) if i.id == instance_id), None)
+    if instance is None:
+        raise ConfigError(f"no instance {instance_id!r} in {path}")
+    spec, result = call_in_world(instance, seeds_for(settings()), tool, arguments, after)
+    if result.error is not None:  # a tool's error is an answer an agent would read, not a failure of the command
+        console.print(f"error: {result.error}", markup=False, highlight=False)
+        return
+    outputs = dict(zip((o.name for o in spec.returns), result.values, strict=False))
+    console.print(json.dumps(outputs, ensure_ascii=False), markup=False, highlight=False)
 
 
 @app.command()
