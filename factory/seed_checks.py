@@ -71,12 +71,12 @@ def _condition_problems(seed: Seed) -> list[str]:
     return problems
 
 
-def _goal_problems(seed: Seed, pool: ToolPool) -> list[str]:
+def _goal_problems(seed: Seed, pool: ToolPool, require_goals: bool) -> list[str]:
     """Goals name real tools, each has a role and enough tools to nest, and every tool a
     request may ask for serves at least one goal."""
     goals = seed.toolbox.goals
     if not goals:
-        return [f"{seed.slug}: declares no goals (toolbox.goal): chains would mix every tool of the seed"]
+        return [f"{seed.slug}: declares no goals (toolbox.goal): chains would mix every tool of the seed"] if require_goals else []
     problems = []
     for goal in goals.values():
         where = f"{seed.slug} goal {goal.name!r}"
@@ -98,9 +98,10 @@ def _goal_problems(seed: Seed, pool: ToolPool) -> list[str]:
     return problems
 
 
-def seed_problems(seed: Seed, pool: ToolPool) -> list[str]:
+def seed_problems(seed: Seed, pool: ToolPool, require_goals: bool = True) -> list[str]:
     """Every declaration problem of one seed; `pool` holds every seed's tools, so outputs that
-    feed other seeds (through their bridges) count as used."""
+    feed other seeds (through their bridges) count as used. A model-written seed is vetted
+    without `require_goals`: the sandbox carries no goals yet, so it composes as one goal."""
     linked: dict[str, set[str]] = {}
     for (producer, consumer), pairs in pool.links.items():
         if can_feed(pool, producer, consumer):  # a half of a group alone feeds nothing
@@ -111,7 +112,7 @@ def seed_problems(seed: Seed, pool: ToolPool) -> list[str]:
     for name in seed.toolbox.tools:
         problems += _tool_problems(seed, name, linked.get(name, set()), joint_kinds)
     problems += _condition_problems(seed)
-    problems += _goal_problems(seed, pool)
+    problems += _goal_problems(seed, pool, require_goals)
     for kind in seed.toolbox.facts:
         if kind not in seed.toolbox.values:
             problems.append(f"{seed.slug}: facts_about({kind!r}) but no values_for({kind!r}) to draw such values from")

@@ -15,9 +15,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+import networkx as nx
 import numpy as np
 
-from factory.chains.composer import can_feed, compose
+from factory.chains.composer import NEVER_COMPOSED, can_feed, compose
 from factory.chains.pool import ToolPool, pool_of
 from factory.chains.shapes import candidates, sample_shape
 from factory.checks.context import CheckContext
@@ -28,6 +29,7 @@ from factory.seeds import Seed
 from factory.toolbox import Goal
 
 FILL_TRIES = 4  # seeds and scenarios tried per attempt for the drawn shape
+MAX_PATH = 5  # the deepest shape has five calls in a row
 TOOL_TRIES = 3  # tool draws per seed and scenario
 
 
@@ -65,6 +67,7 @@ class SeedComposer:
         self._pools: dict[tuple[str, ...], ToolPool] = {}
         self._links: dict[tuple[str, str], list[tuple[int, str]]] = {}  # shared by the pools above
         self._goal_pools: dict[tuple[str, str], ToolPool] = {}
+        self._reach: dict[tuple[str, str], tuple[int, int, int, int]] = {}
         self.partners = {t.slug: self._partners(t) for t in targets}
         largest = max([*(len(self.pool((t.slug,) if p == t.slug else (t.slug, p)).specs)
                          for t in targets if not t.toolbox.goals for p in [t.slug, *self.partners[t.slug]]),
@@ -87,6 +90,19 @@ class SeedComposer:
         """The seed first, then the other seeds whose tools the goal names."""
         others = {self.specs[t].toolbox for t in goal.tools if t in self.specs} - {seed.slug}
         return [seed.slug, *sorted(o for o in others if o)]
+
+    def goal_reaches(self, seed: Seed, goal: Goal, n: int, edges: list[tuple[int, int]]) -> bool:
+        """Whether the goal's tools could fill a shape at all: enough tools, a link path as
+        long as its depth, producers and consumers with as many partners as its widest call.
+        Drawing only such goals keeps the drawn shape mix instead of failing on small goals."""
+        key = (seed.slug, goal.name)
+        if key not in self._reach:
+            self._reach[key] = reach_of(self.goal_pool(seed, goal))
+        tools, longest, fan_in, fan_out = self._reach[key]
+        depth = nx.dag_longest_path_length(nx.DiGraph(edges)) + 1 if edges else 1
+        ins = max((sum(1 for _, j in edges if j == c) for c in range(n)), default=0)
+        outs = max((sum(1 for i, _ in edges if i == c) for c in range(n)), default=0)
+        return n <= tools and depth <= longest and ins <= fan_in and outs <= fan_out
 
     def goal_pool(self, seed: Seed, goal: Goal) -> ToolPool:
         """The goal's tools with their links, built once per run."""
@@ -155,7 +171,13 @@ class SeedComposer:
         n, edges = parse_shape(shape)
         for _ in range(FILL_TRIES):
             seed = self.targets[0] if len(self.targets) == 1 else rng.choice(self.targets)
-            goal = rng.choice(sorted(seed.toolbox.goals.values(), key=lambda g: g.name)) if seed.toolbox.goals else None
+            goal = None
+            if seed.toolbox.goals:
+                fit = [g for g in sorted(seed.toolbox.goals.values(), key=lambda g: g.name)
+                       if self.goal_reaches(seed, g, n, edges)]
+                if not fit:
+                    continue
+                goal = rng.choice(fit)
             scenario = self._scenario(seed, rng, nested=bool(edges), goal=goal)
             if goal is not None:
                 toolboxes, pool = self.goal_toolboxes(seed, goal), self.goal_pool(seed, goal)
@@ -189,6 +211,8 @@ class SeedComposer:
             checks.append(lambda tools: any(t in tags and seed.toolbox.tools[t].requires for t in tools))
         if scenario == "cross_domain" and goal is None:
             checks.append(lambda tools: {self.specs[t].toolbox for t in tools} == set(toolboxes))
+        if goal is not None and len(toolboxes) > 1:  # a goal borrowing another seed's tools still uses its own
+            checks.append(lambda tools: any(self.specs[t].toolbox == seed.slug for t in tools))
         if self.subdomain:
             index = self.subdomains[seed.slug]
             checks.append(lambda tools: any(index.get(t) == self.subdomain for t in tools))
@@ -221,3 +245,22 @@ class SeedComposer:
                   **({"goal": named} if goal else {})}
         return Composed(chain, self.specs, setup, seed.domain, subdomain, seed.slug, scenario, named, withheld,
                         record=record)
+
+
+def reach_of(pool: ToolPool) -> tuple[int, int, int, int]:
+    """(tools, longest link path in calls, widest fan-in, widest fan-out) of a pool's composable
+    tools: bounds on the shapes it can fill, from its link graph alone."""
+    names = [n for n in pool.specs if not NEVER_COMPOSED & set(pool.entry(n).tags if pool.entry(n) else ())]
+    feeds = {n: sorted({b for (a, b) in pool.links if a == n and b in names}) for n in names}
+    fan_in = max((min(len({a for (a, b) in pool.links if b == n and a in names}),
+                      len({p for (a, b), pairs in pool.links.items() if b == n and a in names for _, p in pairs}))
+                  for n in names), default=0)
+    fan_out = max((len(v) for v in feeds.values()), default=0)
+
+    def longest(node: str, seen: frozenset[str]) -> int:
+        if len(seen) >= MAX_PATH:
+            return len(seen)
+        return max((longest(b, seen | {b}) for b in feeds[node] if b not in seen), default=len(seen))
+
+    path = max((longest(n, frozenset({n})) for n in names), default=0)
+    return len(names), path, fan_in, fan_out
