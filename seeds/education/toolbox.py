@@ -1244,5 +1244,6 @@ toolbox.goal(
           "I would attend",
     role="prospective student",
     tools=("get_largest_scholarship", "get_nearest_campus", "get_building_address", "search_courses",
-           "get_course_details", "convert_currency_amount", "get_country_currency_code", "currency_name_to_code"),
+           "normalise_course_code", "get_course_details", "get_course_prerequisites", "convert_currency_amount",
+           "get_country_currency_code", "currency_name_to_code"),
 )
