@@ -1201,3 +1201,46 @@ toolbox.condition(
           "My card was removed from my student account.",
           "My student account doesn't have a card on file now."),
 )
+
+
+# --- goals: what a person wants, and the tools that serve it ------------------------------
+# A student acts on their own registration ("enrol me", "my enrolments") and reads the
+# catalogue; reading a student's transcript or grades by student ID is an adviser's errand,
+# never the same request as enrolling oneself (a student who registers, then reads another
+# student's grade). The catalogue's tools speak as the student ("which courses do I need to
+# pass before taking ...", "the course my roommate calls ..."), so they stay out of the
+# adviser's goal. Borrowing a course's set book is the library seed's goal; the weather at the
+# time of an exam is no goal: forecasts end before exam week, and the weather seed's phrasings
+# speak from other errands ("the ground crew needs ...").
+
+toolbox.goal(
+    "plan my courses this term",
+    wants="pick courses for this term, check I can take them, sign up or drop, and know when the exams are",
+    role="student",
+    tools=("search_courses", "normalise_course_code", "get_course_details", "get_course_prerequisites",
+           "enrol_in_course", "drop_course", "list_my_enrolments", "add_payment_card", "get_exam_schedule",
+           "get_instructor_office_hours", "get_course_textbook", "list_events_on_date"),
+)
+toolbox.goal(
+    "find my way to class",
+    wants="know where and when my class, exam or instructor's office hours are, and the address to go to",
+    role="student",
+    tools=("normalise_course_code", "get_course_details", "get_course_location", "get_exam_schedule",
+           "get_instructor_office_hours", "get_building_address"),
+)
+toolbox.goal(
+    "advise a student",
+    wants="go over a student's record and their grades in their courses",
+    role="academic adviser",
+    tools=("find_student_id", "get_student_transcript", "get_course_grade", "convert_percentage_to_letter"),
+)
+# What the largest scholarship for my country is worth in my own currency is the finance seed's.
+toolbox.goal(
+    "study here from abroad",
+    wants="find the scholarship I can get from my country, what it is worth to me, and the campus and courses "
+          "I would attend",
+    role="prospective student",
+    tools=("get_largest_scholarship", "get_nearest_campus", "get_building_address", "search_courses",
+           "normalise_course_code", "get_course_details", "get_course_prerequisites", "convert_currency_amount",
+           "get_country_currency_code", "currency_name_to_code"),
+)

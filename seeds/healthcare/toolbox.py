@@ -1294,3 +1294,53 @@ def _appointment_facts(w: HealthWorld, appointment_id: str) -> dict:
 @toolbox.facts_about("clinic_name")
 def _clinic_facts(w: HealthWorld, clinic_name: str) -> dict:
     return {"city": w.clinics[clinic_name]["city"]}
+
+
+
+# --- goals: what a person wants, and the tools that serve it ------------------------------
+# Most tools speak from a clinic's desk about a patient by record ("book patient P-10020");
+# a few speak from the patient ("where in Lyon can I get ...", "verify my insurance"). Each goal
+# keeps to one of the two, and to one errand: a referral, a chart, a prescription. No goal
+# crosses seeds: the one natural errand, getting to the clinic or pharmacy from where I am,
+# draws my position in another city than the clinic's, and the place nearest a clinic may be a
+# museum as well as a pharmacy.
+
+toolbox.goal(
+    "book a patient in with a specialist",
+    wants="find the right specialist for a patient in their city, check their cover and book the first free slot",
+    role="clinic receptionist",
+    tools=("find_patient_id", "get_patient_profile", "match_symptom_to_specialty", "find_top_doctor",
+           "get_doctor_details", "get_next_available_slot", "book_appointment", "check_insurance_coverage",
+           "get_latest_prescription", "get_clinic_details", "cancel_appointment"),
+)
+toolbox.goal(
+    "go over a patient's chart",
+    wants="read a patient's record before a visit: details, latest results, vaccinations and medication",
+    role="nurse",
+    tools=("find_patient_id", "get_patient_profile", "get_lab_result", "get_vaccination_record",
+           "get_latest_prescription", "get_drug_information", "get_doctor_details"),
+)
+toolbox.goal(
+    "sort out a patient's prescription",
+    wants="check a patient's latest prescription is safe and find a pharmacy in their city that has it",
+    role="nurse",
+    tools=("find_patient_id", "get_patient_profile", "get_latest_prescription", "get_drug_information",
+           "check_drug_interaction", "find_pharmacy_with_stock", "get_doctor_details"),
+)
+# The patient's own errands. Moving an appointment and cancelling it are never one request
+# (both name the same appointment), so they serve different goals.
+toolbox.goal(
+    "find a doctor for my symptoms",
+    wants="find the best doctor for what ails me, when they are free and where their clinic is, and get my "
+          "insurance ready for booking",
+    role="patient",
+    tools=("match_symptom_to_specialty", "find_top_doctor", "get_doctor_details", "get_next_available_slot",
+           "get_clinic_details", "search_health_directory", "verify_insurance_on_file", "sign_data_sharing_consent",
+           "reschedule_appointment"),
+)
+toolbox.goal(
+    "get my medicine",
+    wants="find the pharmacy in my city with the most of my drug, and how to take it safely",
+    role="patient",
+    tools=("find_pharmacy_with_stock", "get_drug_information", "check_drug_interaction"),
+)

@@ -1243,3 +1243,49 @@ toolbox.condition(
           "I can't approve on my manager's behalf right now.",
           "The approval rights my manager delegated to me aren't switched on."),
 )
+
+
+# --- goals: what a person wants, and the tools that serve it ------------------------------
+# The tools speak from HR and payroll about an employee by id; who asks differs by errand: a
+# manager's delegate handles the team's time off, payroll pays people, a recruiter prices a
+# role. An employee's performance review and pay are not a colleague's business, so looking
+# people up around the office stays apart from both, and a pay review names the employee by
+# id: with the directory in it, the manager who wrote the review became the one whose salary
+# was asked for. No goal crosses seeds: the seed takes no kind from another (a party guest's
+# country never picks a leave policy).
+
+toolbox.goal(
+    "handle my manager's team's time off",
+    wants="file, approve and check leave and timesheets for my manager's team, on my manager's behalf",
+    role="manager's delegate",
+    tools=("find_employee_id", "get_leave_balance", "request_leave", "approve_leave_request", "get_timesheet_hours",
+           "submit_week_timesheets", "enable_approval_delegation"),
+)
+toolbox.goal(
+    "check an employee's pay",
+    wants="check what an employee earns, was paid and owes in tax, in their currency or another",
+    role="payroll administrator",
+    tools=("find_employee_id", "get_annual_salary", "get_payslip", "calculate_income_tax", "convert_salary_currency",
+           "get_timesheet_hours"),
+)
+toolbox.goal(
+    "review an employee's pay against their band",
+    wants="see whether an employee is paid within the band for their job where they work, ahead of a pay review",
+    role="HR business partner",
+    tools=("get_employee_profile", "get_employee_office", "get_annual_salary", "get_salary_band",
+           "convert_salary_currency", "get_performance_review", "normalize_job_title"),
+)
+toolbox.goal(
+    "price an open position",
+    wants="find an open position and what the company pays for that job in its country, before tax and after",
+    role="recruiter",
+    tools=("search_job_openings", "get_job_opening", "normalize_job_title", "get_salary_band",
+           "convert_salary_currency", "calculate_income_tax"),
+)
+toolbox.goal(
+    "find who is who around a colleague",
+    wants="find a colleague, their team, their manager, their department head and where they sit",
+    role="employee",
+    tools=("find_employee_id", "get_employee_profile", "get_department_head", "list_team_members",
+           "get_employee_office"),
+)

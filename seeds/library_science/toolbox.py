@@ -1289,3 +1289,57 @@ toolbox.condition(
           "I've racked up over $5 in library fines.",
           "There are more than five dollars of overdue fines on my card."),
 )
+
+
+# --- goals: what a person wants, and the tools that serve it ------------------------------
+# Every tool serves a patron on their own card; what differs is the errand: a book on the
+# shelf today, a book that is out, the loans and fines on my card, a reference for a paper.
+# Checking a book out, holding it and asking a partner library for it are three answers to
+# one question, never one request about the same book, so each serves its own goal.
+# No goal goes to the maps seed: my phone's position is in one city and the branches in many,
+# so "how long to the branch from here" is mostly a trip across the world, and the coordinates
+# of a branch's address are a detour nobody asks for.
+
+toolbox.goal(
+    "fetch a book from the shelf",
+    wants="find a book, check a copy is in, walk to its shelf and take it home or read it there",
+    role="patron",
+    tools=("search_library_catalogue", "convert_isbn", "scan_isbn", "get_book_details", "locate_book",
+           "launch_ar_shelf_guide", "get_branch_hours", "get_branch_address", "checkout_book", "reserve_reading_room"),
+)
+toolbox.goal(
+    "hold a book that is out",
+    wants="find a book none of whose copies is on the shelf, hold it at a branch and know when to collect it",
+    role="patron",
+    tools=("search_library_catalogue", "convert_isbn", "scan_isbn", "get_book_details", "list_books_by_author",
+           "place_hold", "get_branch_hours", "get_branch_address"),
+)
+toolbox.goal(
+    "borrow a book from a partner library",
+    wants="have a book the library here lacks sent from a partner library in another city, and know when to collect it",
+    role="patron",
+    tools=("convert_isbn", "scan_isbn", "get_book_details", "request_interlibrary_loan", "get_branch_hours",
+           "get_branch_address"),
+)
+toolbox.goal(
+    "keep my loans and card in order",
+    wants="return or renew what I have borrowed, see to the fines on my card, and plan my next visit to the branch",
+    role="patron",
+    tools=("return_book", "renew_loan", "get_patron_fines", "pay_library_fines", "get_branch_hours",
+           "get_branch_address", "reserve_reading_room"),
+)
+toolbox.goal(
+    "cite a book and its author",
+    wants="get a book's details and its author's for a paper, and a reference to cite it by",
+    role="student writing a paper",
+    tools=("search_library_catalogue", "convert_isbn", "scan_isbn", "get_book_details", "format_apa_citation",
+           "get_author_profile", "list_books_by_author", "locate_book"),
+)
+# A course's set book, found in the course catalogue (the education seed's), then at the library.
+toolbox.goal(
+    "borrow the textbook for my course",
+    wants="find the book my course sets, where it is kept, and hold a copy at the library",
+    role="student",
+    tools=("get_course_textbook", "scan_isbn", "get_book_details", "locate_book", "launch_ar_shelf_guide",
+           "place_hold", "get_branch_hours"),
+)

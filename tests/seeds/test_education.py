@@ -378,3 +378,15 @@ def test_conditions_are_knowable_and_paying_is_only_a_fix(edu):
     assert "canonicalise" in toolbox.tools["normalise_course_code"].tags
     assert {n for n, e in toolbox.tools.items() if "state_change" in e.tags} == \
         {"enrol_in_course", "drop_course", "pay_tuition", "add_payment_card"}
+
+
+def test_goals_keep_a_student_apart_from_other_students_records(edu):
+    """A student who enrols never reads another student's grade in the same request: records
+    by student ID are an adviser's goal, and no goal of the adviser acts on "my" registration."""
+    goals = edu.seed.toolbox.goals.values()
+    by_student = {name for name, spec in edu.seed.specs.items() if any(p.kind == "student_id" for p in spec.parameters)}
+    mine = {"enrol_in_course", "drop_course", "list_my_enrolments", "add_payment_card"}
+    assert by_student and mine <= {t for g in goals for t in g.tools}
+    for goal in goals:
+        assert not (by_student & set(goal.tools) and mine & set(goal.tools)), goal.name
+    assert {g.role for g in goals if by_student & set(g.tools)} == {"academic adviser"}

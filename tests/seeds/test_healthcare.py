@@ -251,3 +251,13 @@ def test_patients_doctors_and_openings_link_by_role(pool):
     for other in ("get_event_organizer", "resolve_contact_name", "get_doctor_details"):
         assert (other, "find_patient_id") not in links  # patients are named by the user, never by another role
     assert ("book_appointment", "cancel_appointment") not in links  # no cancelling what was just booked
+
+
+def test_goals_keep_the_desk_apart_from_the_patient(hc):
+    """A goal is one role's errand: what is looked up by patient record is the clinic's, and
+    moving an appointment and cancelling it (the same appointment) never meet in one request."""
+    goals = hc.seed.toolbox.goals.values()
+    by_record = {name for name, spec in hc.seed.specs.items() if any(p.kind == "patient_id" for p in spec.parameters)}
+    assert by_record and {g.role for g in goals if by_record & set(g.tools)} <= {"clinic receptionist", "nurse"}
+    assert all("patient" not in g.role or not by_record & set(g.tools) for g in goals)
+    assert not any({"cancel_appointment", "reschedule_appointment"} <= set(g.tools) for g in goals)

@@ -248,3 +248,17 @@ def test_fix_ups_only_and_renewals_change_the_world():
     # Submitting this week's timesheets is only ever a fix-up: its kind has no literal values.
     week = s.seed.specs["submit_week_timesheets"].parameters[0]
     assert week.kind not in s.seed.toolbox.values
+
+
+def test_goals_keep_pay_apart_from_the_directory(hr):
+    """A colleague looking people up sees no pay or review, and a pay review names its employee
+    by id: with the directory in it, the manager who wrote the review became the one whose
+    salary was asked for ("the salary of the manager who appraised E-1795")."""
+    goals = hr.seed.toolbox.goals.values()
+    confidential = {"get_annual_salary", "get_payslip", "get_performance_review", "get_salary_band"}
+    for goal in goals:
+        tools = set(goal.tools)
+        assert not ({"get_performance_review", "find_employee_id"} <= tools), goal.name
+        if goal.role == "employee":
+            assert not tools & confidential, goal.name
+    assert any(g.role == "employee" for g in goals)

@@ -438,3 +438,14 @@ def test_literal_values_agree_with_what_they_imply(lib):
         assert facts["library_branch"](lib.world, branch)["city"] == lib.ok("get_branch_address", branch=branch)[1]
     written = lib.seed.toolbox.written
     assert written["fine_payment"]("cash") == "in cash" and written["isbn"].format("978") == "the book with ISBN 978"
+
+
+def test_goals_ask_for_one_book_one_way(lib):
+    """Checking a book out, holding it and asking a partner library for it answer one question:
+    no goal holds two of them, so a request never holds a book and checks it out as well."""
+    ways = {"checkout_book", "place_hold", "request_interlibrary_loan"}
+    goals = lib.seed.toolbox.goals.values()
+    assert ways <= {t for g in goals for t in g.tools}
+    assert all(len(ways & set(g.tools)) <= 1 for g in goals)
+    # The course's set book comes from the education seed: the one goal that crosses seeds.
+    assert {g.name for g in goals if "get_course_textbook" in g.tools} == {"borrow the textbook for my course"}
