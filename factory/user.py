@@ -50,6 +50,6 @@ USER = User(
     latitude=37.78412,
     longitude=-122.40773,
     card="Visa ending 4242",
-    passport_number="X4829153",
+    passport_number="X4827193",
     nationality="USA",
 )

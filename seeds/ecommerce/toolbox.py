@@ -13,6 +13,7 @@ from typing import Annotated, Literal
 from factory.gazetteer import CITIES, CITY_BY_NAME, CURRENCY_BY_CODE, FIRST_NAMES, LAST_NAMES, NOW, city_distance_km
 from factory.sense import within
 from factory.toolbox import Kind, Toolbox, World, require, world
+from factory.user import USER
 
 toolbox = Toolbox()
 
@@ -218,7 +219,10 @@ def build_world(rng: random.Random) -> StoreWorld:
             returns[f"RET-{number}"] = {"id": f"RET-{number}", "order": oid, "status": rng.choice(sorted(REFUND_STATUS)),
                                         "reason": rng.choice(RETURN_REASONS), "refund": order["total"]}
             number += 1
-    account = "CUS-1001"
+    # The signed-in shopper is the user every seed serves (factory.user), a customer like the others.
+    account = "CUS-1000"
+    customers[account] = {"id": account, "name": USER.name, "email": USER.email, "phone": USER.phone,
+                          "address": USER.home_address, "city": USER.home_city}
     state = {"payment_methods": ["visa-4242"], "billing_address": customers[account]["address"]}
     return StoreWorld(state=state, products=products, customers=customers, orders=orders, returns=returns,
                       account=account)

@@ -14,6 +14,7 @@ from factory.gazetteer import (CITIES, CITY_BY_NAME, COUNTRIES, COUNTRY_BY_NAME,
                                NOW, SUBJECTS, book_catalogue, city_distance_km, country_phrase)
 from factory.sense import around, sensible, together, within
 from factory.toolbox import Kind, Toolbox, ToolError, World, require, world
+from factory.user import USER
 
 toolbox = Toolbox()
 
@@ -167,7 +168,7 @@ def build_world(rng: random.Random) -> EducationWorld:
             offers.append((f"{country.name} {word} Scholarship", float(round(usd * rate, -1 if rate >= 10 else 0)),
                            country.currency, (TODAY + timedelta(days=rng.randint(14, 200))).isoformat(), usd))
         scholarships[country.name] = offers
-    state = {"tuition_due": 0.0, "payment_card": "Visa ending 4242", "registrations": registrations, "next_number": 4}
+    state = {"tuition_due": 0.0, "payment_card": USER.card, "registrations": registrations, "next_number": 4}
     return EducationWorld(state=state, courses=courses, instructors=instructors, students=students, ids_by_name=ids,
                           scholarships=scholarships, books={row["isbn"]: row for row in catalogue}, me=me)
 

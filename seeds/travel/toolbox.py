@@ -23,6 +23,7 @@ from factory.gazetteer import (
 )
 from factory.sense import around, distinct, sensible, within
 from factory.toolbox import Kind, Toolbox, ToolError, World, require, world
+from factory.user import USER
 
 toolbox = Toolbox()
 
@@ -125,8 +126,8 @@ STREETS = ["Harbour Street", "Market Road", "Station Avenue", "Park Lane", "King
 HOTEL_WORDS = ["Grand", "Royal", "Harbour", "Garden", "Central", "Riverside", "Park", "Plaza", "Palace", "Crown",
                "Meridian", "Summit", "Lantern", "Atlas", "Orchid", "Beacon"]
 SCHENGEN = {"France", "Germany", "Spain", "Italy", "Netherlands", "Switzerland", "Sweden"}
-TRAVELLER = {"name": "Maria Lopez", "email": "maria.lopez@example.com"}  # the account holder in every world
-PASSPORT = {"passport_number": "X4827193", "nationality": "USA", "expiry_date": "2031-05-01"}
+TRAVELLER = {"name": USER.name, "email": USER.email}  # the account holder: the user every seed serves
+PASSPORT = {"passport_number": USER.passport_number, "nationality": USER.nationality, "expiry_date": "2031-05-01"}
 ADVICE = {
     1: "Exercise normal precautions.",
     2: "Exercise increased caution: {reason}.",
