@@ -114,7 +114,8 @@ def twins_of(tools: list[ToolSpec], others: list[ToolSpec], embeddings: Embeddin
     """Every twin pair (tool, other), `tool` on the a side."""
     if not tools or not others:
         return []
-    similarity = embeddings.vectors([t.description for t in tools]) @ embeddings.vectors([o.description for o in others]).T
+    described = embeddings.vectors([t.description for t in tools])
+    similarity = described @ embeddings.vectors([o.description for o in others]).T
     found = []
     for i, j in zip(*np.nonzero(similarity >= rule.min_similarity), strict=True):
         pair = twin(tools[i], others[j], float(similarity[i, j]), rule)

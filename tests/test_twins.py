@@ -20,6 +20,10 @@ from factory.user import USER
 from factory.world.simulator import Simulator, run_chain
 
 
+WEATHER_HERE = ("lat, lon, city = get_my_location()\n"
+                "t, sky, near = get_weather_by_coordinates(latitude=lat, longitude=lon)")
+
+
 @pytest.fixture(scope="module")
 def seeds():
     return load_seeds(Path(resource_dir("seeds")))
@@ -57,7 +61,8 @@ def test_the_library_twins_are_the_tools_that_answer_one_question(seeds, rule, s
 
 def test_a_twin_needs_the_same_inputs_and_outputs_of_one_kind():
     rule = TwinRule(0.5)
-    point = [Param(name="latitude", type="float", kind="latitude"), Param(name="longitude", type="float", kind="longitude")]
+    point = [Param(name="latitude", type="float", kind="latitude"),
+             Param(name="longitude", type="float", kind="longitude")]
     a = ToolSpec(name="where", description="d", parameters=point,
                  returns=[Output(name="city", type="str", kind="city"), Output(name="distance_km", type="float")])
     b = ToolSpec(name="nearest", description="d", parameters=point,
@@ -141,10 +146,37 @@ def test_a_twin_of_a_gold_tool_is_no_distractor(seeds, rule, specs):
     assert why and "differently" in why and "latitude" in why
     assert twin_of_gold(specs["get_nearest_city"], chain, trace, gold, world, rule, embeddings) is None
     # when the chain needs only the position, the twin gives all of it: an alternative, not a twin to keep out
-    both = parse_chain("lat, lon, city = get_my_location()\nw = get_weather_by_coordinates(latitude=lat, longitude=lon)",
-                       specs)
+    both = parse_chain(WEATHER_HERE, specs)
     setup = WorldSetup(toolboxes=["maps_places", "weather"], seed=0)
     trace = run_chain(both, specs, Simulator(seeds, setup))
+    assert trace.ok
     gold = {name: specs[name] for name in ("get_my_location", "get_weather_by_coordinates")}
     assert twin_of_gold(specs["get_current_location"], both, trace, gold, world, rule, embeddings) is None
     assert alternative_to_gold(specs["get_current_location"], both, trace, gold, world)
+
+
+def test_an_offered_twin_that_disagrees_fails_the_distractors_check_and_shows_in_the_audit(seeds, specs):
+    from factory import __version__
+    from factory.audit import audit_sheet
+    from factory.checks.context import CheckContext
+    from factory.checks.distractors import check_distractors
+    from factory.records import Instance, Provenance
+
+    # Approximate sharing puts the user at the city centre on the map; the phone knows better.
+    chain = parse_chain(WEATHER_HERE, specs)
+    setup = WorldSetup(toolboxes=["maps_places", "weather"], seed=0,
+                       state={"maps_places": {"location_sharing": "approximate"}})
+    trace = run_chain(chain, specs, Simulator(seeds, setup))
+    assert trace.ok
+    gold = [specs["get_my_location"], specs["get_weather_by_coordinates"]]
+    instance = Instance(domain="Maps and Places", query="What's the weather where I am?",
+                        tools=[*gold, specs["get_current_location"]], gold_tools=[g.name for g in gold], chain=chain,
+                        trace=trace, depth=chain.depth(), shape=chain.shape(), world=setup,
+                        provenance=Provenance(generator="t", seed=0, attempt=0, factory_version=__version__))
+    ctx = CheckContext(seeds, load_policy(Path(resource_dir("validators"))))
+    result = check_distractors(instance, ctx)
+    assert not result.passed and "twin of gold tool get_my_location and answers call 1 differently" in result.reason
+    sheet = audit_sheet([instance.with_id()], 1, 0, ctx, "twins")
+    assert "get_current_location is a twin of gold tool get_my_location" in sheet
+    offered = instance.model_copy(update={"tools": gold})
+    assert check_distractors(offered, ctx).passed
