@@ -180,3 +180,12 @@ def test_an_offered_twin_that_disagrees_fails_the_distractors_check_and_shows_in
     assert "get_current_location is a twin of gold tool get_my_location" in sheet
     offered = instance.model_copy(update={"tools": gold})
     assert check_distractors(offered, ctx).passed
+
+
+def test_domains_check_lists_no_problem():
+    from typer.testing import CliRunner
+
+    from factory.cli import app
+
+    result = CliRunner().invoke(app, ["domains", "--check"])
+    assert result.exit_code == 0 and "0 declaration problem(s)" in result.output
