@@ -79,20 +79,26 @@ def settings(**flags: Any):
 @app.command()
 @command
 def domains(
-    check: Annotated[bool, typer.Option("--check", help="Also check every seed's declarations (phrasings, descriptions, groups, sense rules, fix-ups) and list the problems.")] = False,
+    check: Annotated[bool, typer.Option("--check", help="Also check every seed's declarations (phrasings, descriptions, groups, sense rules, fix-ups) and that twin tools of different seeds agree in one world, and list the problems.")] = False,
 ) -> None:
     """List the seed domains (offline generation works for these) with their tool counts."""
     from rich.table import Table
 
     from factory.seeds import seeds_for
 
-    seeds = seeds_for(settings())
+    config = settings()
+    seeds = seeds_for(config)
     if check:
-        from factory.seed_checks import library_pool, seed_problems
+        from factory.checks.policy import load_policy
+        from factory.embeddings import EmbeddingCache
+        from factory.seed_checks import library_pool, seed_problems, twin_problems
+        from factory.twins import library_rule
 
         pool = library_pool(seeds)
         problems = [p for seed in seeds.values()
                     for p in seed_problems(seed, pool, require_goals=not getattr(seed, "sandboxed", False))]
+        policy = load_policy(config.validators_dir).checks["distractors"]
+        problems += twin_problems(seeds, pool, EmbeddingCache(), library_rule(seeds, policy.get("twin_similarity")))
         for problem in problems:
             console.print(problem, highlight=False, soft_wrap=True)
         console.print(f"{len(problems)} declaration problem(s) in {len(seeds)} seeds")

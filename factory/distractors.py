@@ -1,8 +1,10 @@
 """Distractor tools: retrieved by embedding similarity to the gold tools, so they are
 plausible; kept only when their names are far enough (Levenshtein) from every gold name,
-their descriptions are not near-copies of a gold tool's, and running them on the gold
+their descriptions are not near-copies of a gold tool's, running them on the gold
 arguments does not yield what the chain needs (then they are alternatives, not distractors),
-so the query stays unambiguous and the right answer is the gold one."""
+and they are no twin of a gold tool (factory.twins: a tool that answers the same question,
+which must agree with it and then is an alternative), so the query stays unambiguous and the
+right answer is the gold one."""
 
 from __future__ import annotations
 
@@ -15,7 +17,8 @@ import numpy as np
 
 from factory.embeddings import EmbeddingCache
 from factory.milestones import needed_values
-from factory.records import Chain, ToolSpec, Trace, value_matches_type, values_equal
+from factory.records import Chain, ToolSpec, Trace, TraceStep, value_matches_type, values_equal
+from factory.twins import TwinRule, disagreement, twin
 from factory.world.simulator import Simulator, ToolCrash
 
 
@@ -94,13 +97,52 @@ def alternative_to_gold(candidate: ToolSpec, chain: Chain, trace: Trace, specs: 
         arguments = mapped_arguments(candidate, specs[step.tool], step.arguments) if needs else None
         if arguments is None:
             continue
-        world = simulator()
-        for earlier in trace.steps[: trace.steps.index(step)]:
-            world.call(specs[earlier.tool], earlier.arguments)
         try:
-            result = world.call(candidate, arguments)
+            result = _before(step, trace, specs, simulator).call(candidate, arguments)
         except ToolCrash:
             continue
-        if result.error is None and all(any(values_equal(n, v, loose_strings=True) for v in result.values) for n in needs):
+        if result.error is None and _gives(needs, result.values):
             return f"{candidate.name} gives what gold call {step.call + 1} ({step.tool}) gives the chain"
     return None
+
+
+def twin_of_gold(candidate: ToolSpec, chain: Chain, trace: Trace, specs: dict[str, ToolSpec],
+                 simulator: Callable[[], Simulator], rule: TwinRule, embeddings: EmbeddingCache) -> str | None:
+    """Why an offered non-gold tool may not stand beside the gold tools: it is a twin of one
+    (it answers the same question) and, run on that gold call's arguments in the world as it was
+    before the call, answers differently (the world would contradict itself), or answers only
+    part of what the chain needs from the call (an agent that uses it did the job, yet would not
+    meet the call's milestone). A twin that gives everything is an alternative
+    (`alternative_to_gold`); one that cannot answer these arguments is an ordinary distractor."""
+    for step in trace.steps:
+        gold = specs[step.tool]
+        similarity = embeddings.vectors([gold.description, candidate.description])
+        pair = twin(gold, candidate, float(similarity[0] @ similarity[1]), rule)
+        if pair is None:
+            continue
+        try:
+            result = _before(step, trace, specs, simulator).call(candidate, pair.arguments_for_b(step.arguments))
+        except ToolCrash:
+            continue
+        if result.error is not None:
+            continue
+        where = f"{candidate.name} is a twin of gold tool {step.tool}"
+        why = disagreement(pair, list(step.outputs.values()), result.values)
+        if why:
+            return f"{where} and answers call {step.call + 1} differently: {why}"
+        if not _gives(needed_values(chain, trace, step.call), result.values):
+            return f"{where} but gives only part of what the chain needs from call {step.call + 1}"
+    return None
+
+
+def _before(step: TraceStep, trace: Trace, specs: dict[str, ToolSpec], simulator: Callable[[], Simulator]) -> Simulator:
+    """A fresh world as it was before the gold call of `step`: the calls before it replayed."""
+    world = simulator()
+    for earlier in trace.steps[: trace.steps.index(step)]:
+        world.call(specs[earlier.tool], earlier.arguments)
+    return world
+
+
+def _gives(needs: list[Any], values: list[Any]) -> bool:
+    """Whether the values include every needed one, in any order (an equivalent call's outputs)."""
+    return all(any(values_equal(n, v, loose_strings=True) for v in values) for n in needs)

@@ -1,13 +1,19 @@
 """Facts every seed world shares: the simulated clock, cities, countries, currencies and
-names. Seeds draw from here so values cross domains (a contact's city has weather, a
-flight's destination has places and listings)."""
+names, and the one way to place an address, measure a distance and find the nearest city.
+Seeds draw from here so values cross domains (a contact's city has weather, a flight's
+destination has places and listings) and tools of two seeds that answer the same question
+agree (a street address lies at one point, whichever seed geocodes it). Who "I" am is in
+`factory.user`."""
 
 from __future__ import annotations
 
 import math
 import random
+import re
 from datetime import datetime
 from typing import NamedTuple
+
+from factory.errors import ToolError
 
 # The simulated "now" of every world: tools that need the current time read this, never the
 # machine clock, so traces are reproducible. It is a Friday.
@@ -69,11 +75,59 @@ CITY_BY_NAME = {c.name: c for c in CITIES}
 
 
 def distance_km(lat1: float, lon1: float, lat2: float, lon2: float) -> float:
-    """Great-circle distance between two points in decimal degrees."""
+    """Great-circle (haversine) distance between two points in decimal degrees, unrounded."""
     p1, p2 = math.radians(lat1), math.radians(lat2)
     dp, dl = p2 - p1, math.radians(lon2 - lon1)
     a = math.sin(dp / 2) ** 2 + math.cos(p1) * math.cos(p2) * math.sin(dl / 2) ** 2
     return 2 * 6371.0 * math.asin(min(1.0, math.sqrt(a)))
+
+
+def city_distance_km(a: str, b: str) -> float:
+    """Great-circle distance between the centres of two gazetteer cities."""
+    first, second = CITY_BY_NAME[a], CITY_BY_NAME[b]
+    return distance_km(first.latitude, first.longitude, second.latitude, second.longitude)
+
+
+def nearest_city(latitude: float, longitude: float) -> tuple[City, float]:
+    """The gazetteer city whose centre is nearest to a point, and its distance in km (ties by name)."""
+    return min(((c, distance_km(latitude, longitude, c.latitude, c.longitude)) for c in CITIES),
+               key=lambda found: (found[1], found[0].name))
+
+
+_ADDRESS = re.compile(r"^\s*(\d{1,4})\s+([A-Za-z][A-Za-z .'-]*?)\s*,\s*(.+?)\s*$")
+
+
+def parse_address(address: str) -> tuple[int, str, City]:
+    """(house number, street, city) of a one-line address "12 King Street, London[, Country]";
+    a `ToolError` that says how to write it otherwise."""
+    match = _ADDRESS.match(address)
+    if match is None:
+        raise ToolError(f"cannot read address {address!r}: write it as '<number> <street>, <city>', "
+                        "e.g. '12 King Street, London'")
+    number, street, rest = match.groups()
+    parts = [p.strip() for p in rest.split(",") if p.strip()]
+    if len(parts) == 2 and parts[1] in COUNTRY_BY_NAME:
+        parts = parts[:1]
+    if len(parts) != 1 or parts[0] not in CITY_BY_NAME:
+        raise ToolError(f"no map data for {rest!r}: the address must end with a known city, e.g. '..., Paris'")
+    return int(number), " ".join(street.split()), CITY_BY_NAME[parts[0]]
+
+
+def address_point(number: int, street: str, city: City) -> tuple[float, float]:
+    """Where an address lies: each street of a city has a fixed start and bearing, numbers run along it."""
+    r = random.Random(f"street:{city.name}:{street.lower()}")
+    dlat, dlon, bearing = r.uniform(-0.05, 0.05), r.uniform(-0.05, 0.05), r.uniform(0, 2 * math.pi)
+    step = 0.00009 * number
+    lat = city.latitude + dlat + step * math.cos(bearing)
+    lon = city.longitude + (dlon + step * math.sin(bearing)) / math.cos(math.radians(city.latitude))
+    return round(lat, 5), round(lon, 5)
+
+
+def geocode(address: str) -> tuple[float, float, str]:
+    """The latitude, longitude and city of a one-line street address: the one place every seed
+    puts it (a listing, an office or a café at that address stands on that point)."""
+    number, street, city = parse_address(address)
+    return (*address_point(number, street, city), city.name)
 
 
 class Country(NamedTuple):

@@ -19,7 +19,7 @@ from factory.chains.seeded import Composed, NotComposed
 from factory.checks import blocking_failures, run_checks
 from factory.checks.context import CheckContext
 from factory.checks.faithfulness import free_arguments
-from factory.distractors import alternative_to_gold, pick_distractors
+from factory.distractors import alternative_to_gold, pick_distractors, twin_of_gold
 from factory.milestones import derive_milestones, unsolvable_milestones, withheld_tool_minefields
 from factory.queries import template_query
 from factory.records import (
@@ -33,6 +33,7 @@ from factory.records import (
 )
 from factory.scenarios import fix_context, needed_kinds, producers_of
 from factory.seeds import Seed
+from factory.twins import library_rule
 from factory.world.simulator import Simulator, ToolBackend, ToolCrash, run_chain
 
 
@@ -191,19 +192,25 @@ class Generator:
 
     def _offered(self, composed: Composed, trace: Trace, gold: list[str], rng: random.Random) -> list[ToolSpec]:
         """The gold tools (less a withheld one) and distractors: similar tools that are no
-        alternative to a gold call and, when a tool is withheld, produce nothing it gives."""
+        alternative to a gold call nor a twin of a gold tool and, when a tool is withheld,
+        produce nothing it gives."""
         chain, specs = composed.chain, composed.specs
         gold_specs = [specs[t] for t in gold]
         kinds = set()
         if composed.withheld:
             kinds = needed_kinds(chain, specs, next(i for i, c in enumerate(chain.calls) if c.tool == composed.withheld))
 
-        def admissible(tool: ToolSpec) -> bool:
-            return not producers_of(kinds, [tool]) and alternative_to_gold(
-                tool, chain, trace, specs, lambda: Simulator(self.seeds, composed.setup)) is None
-
         ctx = self.contexts[composed.policy_slug]
         policy = ctx.policy.checks["distractors"]
+        rule = library_rule(self.seeds, policy.get("twin_similarity"))
+
+        def world() -> Simulator:
+            return Simulator(self.seeds, composed.setup)
+
+        def admissible(tool: ToolSpec) -> bool:
+            return (not producers_of(kinds, [tool]) and alternative_to_gold(tool, chain, trace, specs, world) is None
+                    and twin_of_gold(tool, chain, trace, specs, world, rule, ctx.embeddings) is None)
+
         distractors = pick_distractors(
             gold_specs, list(specs.values()), self.config.distractors, rng, ctx.embeddings,
             min_name_distance=policy.get("min_name_distance"), max_similarity=policy.get("max_description_similarity"),

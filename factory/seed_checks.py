@@ -1,15 +1,22 @@
 """What a seed's declarations must satisfy for its requests to read well and make sense:
 phrasings that state every argument, descriptions for every output a later call can use,
-groups and sense rules over real parameters, knowable fix-ups. `factory domains --check`
-prints these problems; the seed library's tests require none."""
+groups and sense rules over real parameters, knowable fix-ups; and across seeds, twin tools
+that agree in one world. `factory domains --check` prints these problems; the seed library's
+tests require none."""
 
 from __future__ import annotations
 
+import random
+
 from factory.chains.composer import NEVER_COMPOSED, can_feed
 from factory.chains.pool import ToolPool, groups_of, placeholders, pool_of
+from factory.embeddings import EmbeddingCache
+from factory.records import WorldSetup
 from factory.seeds import Seed
 from factory.sense import Trip
 from factory.toolbox import CONSENTS
+from factory.twins import Twin, TwinRule, disagreement, library_twins, sampled_arguments
+from factory.world.simulator import Simulator, ToolCrash
 
 MIN_ASKS = 3
 MIN_GOAL_TOOLS = 3
@@ -122,3 +129,36 @@ def seed_problems(seed: Seed, pool: ToolPool, require_goals: bool = True) -> lis
 def library_pool(seeds: dict[str, Seed], world_seed: int = 0, slugs: list[str] | None = None) -> ToolPool:
     """Every seed's tools (or those of `slugs`) in one pool, with links, bridges and literal values."""
     return pool_of(seeds, slugs or list(seeds), world_seed)
+
+
+def twin_problems(seeds: dict[str, Seed], pool: ToolPool, embeddings: EmbeddingCache, rule: TwinRule,
+                  world_seed: int = 0, samples: int = 8) -> list[str]:
+    """Twin tools (factory.twins) that answer differently in one world: each pair is run, both
+    ways, on argument sets drawn from the seeds' values, and the first set on which both answer
+    and a shared output differs is reported."""
+    problems = []
+    for pair in library_twins(list(pool.specs.values()), embeddings, rule):
+        found = _disagreeing_call(seeds, pool, pair, world_seed, samples) or _disagreeing_call(
+            seeds, pool, pair.flipped(), world_seed, samples)
+        if found:
+            where = f"{pair.a.toolbox}.{pair.a.name} and {pair.b.toolbox}.{pair.b.name}"
+            problems.append(f"{where} answer the same question differently in one world: {found}")
+    return problems
+
+
+def _disagreeing_call(seeds: dict[str, Seed], pool: ToolPool, pair: Twin, world_seed: int, samples: int) -> str | None:
+    groups = [(g.params, pool.joint_options(pair.a, g)) for g in pool.groups.get(pair.a.name, [])]
+    rng = random.Random(f"twins:{pair.a.name}:{pair.b.name}")
+    setup = WorldSetup(toolboxes=sorted({pair.a.toolbox or "", pair.b.toolbox or ""} & set(seeds)), seed=world_seed)
+    for arguments in sampled_arguments(pair.a, pool.options, groups, rng, samples):
+        simulator = Simulator(seeds, setup)
+        try:
+            first = simulator.call(pair.a, arguments)
+            second = simulator.call(pair.b, pair.arguments_for_b(arguments))
+        except ToolCrash:
+            continue  # a seed defect, reported by the run that meets it
+        if first.error is None and second.error is None:
+            why = disagreement(pair, first.values, second.values)
+            if why:
+                return f"on {arguments}, {why}"
+    return None

@@ -1,12 +1,15 @@
-"""Distractor check: every offered non-gold tool keeps its distance from the gold tools, and
-none is an alternative that yields what the chain needs from a gold call (run on the gold
-arguments), so the gold answer is the only right one."""
+"""Distractor check: every offered non-gold tool keeps its distance from the gold tools, none
+is an alternative that yields what the chain needs from a gold call (run on the gold
+arguments), and none is a twin of a gold tool (factory.twins) that answers the gold call
+differently or only in part, so the gold answer is the only right one and the world does not
+contradict itself."""
 
 from __future__ import annotations
 
 from factory.checks.context import CheckContext
-from factory.distractors import alternative_to_gold, description_similarity, too_close
+from factory.distractors import alternative_to_gold, description_similarity, too_close, twin_of_gold
 from factory.records import CheckResult, Instance
+from factory.twins import library_rule
 from factory.world.simulator import Simulator
 
 
@@ -23,9 +26,14 @@ def check_distractors(instance: Instance, ctx: CheckContext) -> CheckResult:
                 problems.append(why)
     if instance.world is not None:
         specs = {t.name: t for t in gold}
+        rule = library_rule(ctx.seeds, policy.get("twin_similarity"))
+
+        def world() -> Simulator:
+            return Simulator(ctx.seeds, instance.world)
+
         for tool in distractors:
-            why = alternative_to_gold(tool, instance.chain, instance.trace, specs,
-                                      lambda: Simulator(ctx.seeds, instance.world))
+            why = alternative_to_gold(tool, instance.chain, instance.trace, specs, world) or twin_of_gold(
+                tool, instance.chain, instance.trace, specs, world, rule, ctx.embeddings)
             if why:
                 problems.append(why)
     return CheckResult(name="distractors", passed=not problems, blocking=policy.blocking, reason="; ".join(problems[:5]))

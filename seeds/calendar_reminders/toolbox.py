@@ -17,6 +17,7 @@ from typing import Annotated
 from factory.gazetteer import CITIES, CITY_BY_NAME, FIRST_NAMES, LAST_NAMES, NOW
 from factory.sense import around, within
 from factory.toolbox import Kind, Toolbox, ToolError, World, require, world
+from factory.user import USER
 
 toolbox = Toolbox()
 
@@ -64,8 +65,8 @@ Minutes = Annotated[int, Kind("duration_minutes")]
 PEOPLE = [f"{FIRST_NAMES[i]} {LAST_NAMES[i]}" for i in range(30)] + [
     f"{FIRST_NAMES[i]} {LAST_NAMES[(i + 13) % 30]}" for i in range(0, 30, 3)
 ]
-OWNER = "Chloe Garcia"  # the calendar's owner; organiser of personal appointments
-HOME_CITY = "San Francisco"
+OWNER = USER.name  # the calendar's owner, the user every seed serves; organiser of personal appointments
+HOME_CITY = USER.home_city
 FIRST_DAY = NOW.date() - timedelta(days=30)
 LAST_DAY = NOW.date() + timedelta(days=60)
 WORK_START, WORK_END = 9 * 60, 18 * 60  # free slots are searched within working hours

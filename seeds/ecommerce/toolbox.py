@@ -10,9 +10,10 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 from typing import Annotated, Literal
 
-from factory.gazetteer import CITIES, CITY_BY_NAME, CURRENCY_BY_CODE, FIRST_NAMES, LAST_NAMES, NOW
+from factory.gazetteer import CITIES, CITY_BY_NAME, CURRENCY_BY_CODE, FIRST_NAMES, LAST_NAMES, NOW, city_distance_km
 from factory.sense import within
 from factory.toolbox import Kind, Toolbox, World, require, world
+from factory.user import USER
 
 toolbox = Toolbox()
 
@@ -143,17 +144,9 @@ def _words(text: str) -> list[str]:
     return [w for w in re.sub(r"[^a-z0-9 ]", " ", text.lower()).split() if w not in STOP_WORDS]
 
 
-def _distance_km(a: str, b: str) -> float:
-    ca, cb = CITY_BY_NAME[a], CITY_BY_NAME[b]
-    la, lb = math.radians(ca.latitude), math.radians(cb.latitude)
-    dlat, dlon = lb - la, math.radians(cb.longitude - ca.longitude)
-    h = math.sin(dlat / 2) ** 2 + math.cos(la) * math.cos(lb) * math.sin(dlon / 2) ** 2
-    return 2 * 6371 * math.asin(math.sqrt(h))
-
-
 def _shipping(from_city: str, to_city: str) -> tuple[float, int]:
     """(cost in USD, days in transit) from a seller's warehouse to a city."""
-    km = _distance_km(from_city, to_city)
+    km = city_distance_km(from_city, to_city)
     domestic = CITY_BY_NAME[from_city].country == CITY_BY_NAME[to_city].country
     days = 2 + math.ceil(km / 2500) + (0 if domestic else 1)
     return (4.99 if domestic else round(9.99 + km * 0.0015, 2)), days
@@ -226,7 +219,10 @@ def build_world(rng: random.Random) -> StoreWorld:
             returns[f"RET-{number}"] = {"id": f"RET-{number}", "order": oid, "status": rng.choice(sorted(REFUND_STATUS)),
                                         "reason": rng.choice(RETURN_REASONS), "refund": order["total"]}
             number += 1
-    account = "CUS-1001"
+    # The signed-in shopper is the user every seed serves (factory.user), a customer like the others.
+    account = "CUS-1000"
+    customers[account] = {"id": account, "name": USER.name, "email": USER.email, "phone": USER.phone,
+                          "address": USER.home_address, "city": USER.home_city}
     state = {"payment_methods": ["visa-4242"], "billing_address": customers[account]["address"]}
     return StoreWorld(state=state, products=products, customers=customers, orders=orders, returns=returns,
                       account=account)

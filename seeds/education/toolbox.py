@@ -4,7 +4,6 @@ tuition."""
 
 from __future__ import annotations
 
-import math
 import random
 import re
 from dataclasses import dataclass, field
@@ -12,9 +11,10 @@ from datetime import date, timedelta
 from typing import Annotated, Literal
 
 from factory.gazetteer import (CITIES, CITY_BY_NAME, COUNTRIES, COUNTRY_BY_NAME, CURRENCY_BY_CODE, FIRST_NAMES, LAST_NAMES,
-                               NOW, SUBJECTS, book_catalogue, country_phrase)
+                               NOW, SUBJECTS, book_catalogue, city_distance_km, country_phrase)
 from factory.sense import around, sensible, together, within
 from factory.toolbox import Kind, Toolbox, ToolError, World, require, world
+from factory.user import USER
 
 toolbox = Toolbox()
 
@@ -168,7 +168,7 @@ def build_world(rng: random.Random) -> EducationWorld:
             offers.append((f"{country.name} {word} Scholarship", float(round(usd * rate, -1 if rate >= 10 else 0)),
                            country.currency, (TODAY + timedelta(days=rng.randint(14, 200))).isoformat(), usd))
         scholarships[country.name] = offers
-    state = {"tuition_due": 0.0, "payment_card": "Visa ending 4242", "registrations": registrations, "next_number": 4}
+    state = {"tuition_due": 0.0, "payment_card": USER.card, "registrations": registrations, "next_number": 4}
     return EducationWorld(state=state, courses=courses, instructors=instructors, students=students, ids_by_name=ids,
                           scholarships=scholarships, books={row["isbn"]: row for row in catalogue}, me=me)
 
@@ -201,14 +201,6 @@ def _parse_day(text: str) -> date:
 
 def _registered_credits(w: EducationWorld) -> int:
     return sum(w.courses[code]["credits"] for code in w.state["registrations"].values())
-
-
-def _distance_km(a: str, b: str) -> float:
-    ca, cb = CITY_BY_NAME[a], CITY_BY_NAME[b]
-    lat1, lat2 = math.radians(ca.latitude), math.radians(cb.latitude)
-    dlat, dlon = lat2 - lat1, math.radians(cb.longitude - ca.longitude)
-    h = math.sin(dlat / 2) ** 2 + math.cos(lat1) * math.cos(lat2) * math.sin(dlon / 2) ** 2
-    return 6371 * 2 * math.asin(math.sqrt(h))
 
 
 def _open_courses(w: EducationWorld) -> list[str]:
@@ -639,8 +631,8 @@ def get_nearest_campus(city: HomeCity) -> tuple[str, Building, float]:
         distance_km: the distance from the city to that campus (kilometres, rounded to 1 km).
     """
     require(city in CITY_BY_NAME, f"unknown city {city!r}; use a major world city such as Paris or Tokyo")
-    nearest = min(CAMPUSES, key=lambda campus: (_distance_km(city, campus), campus))
-    return f"{UNIVERSITY} {nearest} Campus", CAMPUSES[nearest], float(round(_distance_km(city, nearest)))
+    nearest = min(CAMPUSES, key=lambda campus: (city_distance_km(city, campus), campus))
+    return f"{UNIVERSITY} {nearest} Campus", CAMPUSES[nearest], float(round(city_distance_km(city, nearest)))
 
 
 @toolbox.tool(

@@ -14,6 +14,7 @@ from factory.gazetteer import (
 )
 from factory.sense import around, distinct, sensible, within
 from factory.toolbox import Kind, Toolbox, ToolError, World, require, world
+from factory.user import USER
 
 toolbox = Toolbox()
 
@@ -180,7 +181,7 @@ def build_world(rng: random.Random) -> MarketWorld:
         }
     holdings = {ticker: rng.randint(25, 300) for ticker in sorted(COMPANIES)}
     state = {"cash_usd": START_CASH_USD, "holdings": holdings, "account_verified": True,
-             "two_factor_phone": "+1-415-555-0134"}
+             "two_factor_phone": USER.phone}  # the account holder's own phone (factory.user)
     return MarketWorld(state=state, companies=companies, closes=closes, quotes=quotes, fx=fx)
 
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import Annotated, Literal
 
-from factory.gazetteer import CITIES, CITY_BY_NAME, NOW, PUBLISHERS, book_catalogue, isbn13_check
+from factory.gazetteer import CITIES, CITY_BY_NAME, NOW, PUBLISHERS, book_catalogue, city_distance_km, isbn13_check
 from factory.sense import around, distinct, sensible, together
 from factory.toolbox import Kind, Toolbox, ToolError, World, require, world
 
@@ -191,14 +191,6 @@ def _next_number(w: LibraryWorld) -> int:
     n = w.state["next_number"]
     w.state["next_number"] = n + 1
     return n
-
-
-def _distance_km(a: str, b: str) -> float:
-    ca, cb = CITY_BY_NAME[a], CITY_BY_NAME[b]
-    lat1, lat2 = math.radians(ca.latitude), math.radians(cb.latitude)
-    dlat, dlon = lat2 - lat1, math.radians(cb.longitude - ca.longitude)
-    h = math.sin(dlat / 2) ** 2 + math.cos(lat1) * math.cos(lat2) * math.sin(dlon / 2) ** 2
-    return 6371 * 2 * math.asin(math.sqrt(h))
 
 
 def _isbn10_check(first9: str) -> str:
@@ -1107,7 +1099,7 @@ def request_interlibrary_loan(isbn: Isbn, partner_city: PartnerCity, pickup_bran
     require(isbn not in w.state["ill_requests"], f"you already requested '{row['title']}' through interlibrary loan")
     require(_on_shelf(w, isbn) == 0, f"a copy of '{row['title']}' is on the shelf at {w.holdings[isbn]['branch']}: "
                                      "check it out or place a hold instead of an interlibrary loan")
-    days = 2 + math.ceil(_distance_km(partner_city, branch["city"]) / 2000)
+    days = 2 + math.ceil(city_distance_km(partner_city, branch["city"]) / 2000)
     request_id = f"ILL-{50000 + _next_number(w)}"
     arrival = (TODAY + timedelta(days=days)).isoformat()
     w.state["ill_requests"][isbn] = {"id": request_id, "city": partner_city, "branch": pickup_branch, "arrival": arrival}

@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import Annotated, Literal
 
-from factory.gazetteer import CITIES, CITY_BY_NAME, COUNTRIES, COUNTRY_BY_NAME, CURRENCY_BY_CODE, NOW, country_phrase
+from factory.gazetteer import (CITIES, CITY_BY_NAME, COUNTRIES, COUNTRY_BY_NAME, CURRENCY_BY_CODE, NOW, city_distance_km,
+                               country_phrase)
 from factory.sense import around, distinct, sensible, together, within
 from factory.toolbox import Kind, Toolbox, ToolError, World, require, world
 
@@ -123,14 +124,6 @@ _CITY_PATTERN = re.compile(r"\b(" + "|".join(sorted((re.escape(c.name) for c in 
                            re.IGNORECASE)
 
 
-def haversine_km(a: str, b: str) -> float:
-    """Great-circle distance between two gazetteer cities in kilometres."""
-    p, q = CITY_BY_NAME[a], CITY_BY_NAME[b]
-    lat1, lon1, lat2, lon2 = map(math.radians, (p.latitude, p.longitude, q.latitude, q.longitude))
-    h = math.sin((lat2 - lat1) / 2) ** 2 + math.cos(lat1) * math.cos(lat2) * math.sin((lon2 - lon1) / 2) ** 2
-    return 2 * 6371.0 * math.asin(math.sqrt(h))
-
-
 @dataclass
 class ShippingWorld(World):
     shipments: dict[str, dict] = field(default_factory=dict)  # tracking number → route, carrier, weight, status, eta
@@ -217,12 +210,12 @@ def _weight(kg: float) -> float:
 
 
 def _price_usd(origin: str, destination: str, kg: float, service: str) -> float:
-    distance = haversine_km(origin, destination)
+    distance = city_distance_km(origin, destination)
     return round((5.0 + 1.6 * kg) * min(1.0 + distance / 5000.0, 3.0) * SERVICE_FACTOR[service], 2)
 
 
 def _transit_days(origin: str, destination: str, service: str) -> int:
-    distance = haversine_km(origin, destination)
+    distance = city_distance_km(origin, destination)
     if service == "standard":
         return 2 + math.ceil(distance / 2000)
     if service == "express":
@@ -672,7 +665,7 @@ def find_nearest_warehouse(city: City) -> tuple[WarehouseId, float]:
         distance_km: the distance from the city to that warehouse (kilometres).
     """
     _city(city)
-    distance, warehouse_id = min((haversine_km(city, c), w) for w, c in sorted(WAREHOUSES.items()))
+    distance, warehouse_id = min((city_distance_km(city, c), w) for w, c in sorted(WAREHOUSES.items()))
     return warehouse_id, round(distance, 1)
 
 
@@ -935,7 +928,7 @@ def get_shipping_route_distance(origin_city: City, destination_city: Destination
         distance_km: the great-circle distance (kilometres).
         flight_hours: the air-freight flight time (hours, at 800 km/h plus one hour of taxi and climb).
     """
-    distance = haversine_km(_city(origin_city), _city(destination_city))
+    distance = city_distance_km(_city(origin_city), _city(destination_city))
     return round(distance, 1), round(distance / 800.0 + (1.0 if distance else 0.0), 1)
 
 

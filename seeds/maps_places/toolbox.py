@@ -3,7 +3,6 @@ gazetteer cities, opening hours, travel-time estimates and the user's own locati
 
 from __future__ import annotations
 
-import math
 import random
 import re
 from dataclasses import dataclass, field
@@ -11,9 +10,10 @@ from datetime import date, datetime, timedelta
 from functools import cache
 from typing import Annotated, Any, Literal
 
-from factory.gazetteer import CITIES, CITY_BY_NAME, COUNTRY_BY_NAME, NOW, City
+from factory.gazetteer import CITIES, CITY_BY_NAME, NOW, City, address_point, distance_km, geocode, nearest_city
 from factory.sense import around, sensible, trip, within
 from factory.toolbox import Kind, Toolbox, ToolError, World, require, world
+from factory.user import USER
 
 toolbox = Toolbox()
 
@@ -61,7 +61,6 @@ SPEEDS_KMH = {"walking": 4.8, "cycling": 15.0, "driving": 35.0, "transit": 22.0}
 ROUTE_FACTOR = {"walking": 1.25, "cycling": 1.3, "driving": 1.4, "transit": 1.35}  # route vs straight line
 WEEKDAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
 DATE_WINDOW = (NOW.date() - timedelta(days=30), NOW.date() + timedelta(days=30))
-DEVICE_OFFSET = (0.00041, -0.00034)  # the phone stands a few dozen metres from the place it is at
 
 
 @dataclass
@@ -69,7 +68,6 @@ class MapsWorld(World):
     places: dict[str, dict] = field(default_factory=dict)  # place id → name, category, city, address, ...
     slots: dict[tuple[str, str, int], str] = field(default_factory=dict)  # (city, category, n) → place id
     by_name: dict[str, str] = field(default_factory=dict)  # lower-case place name → place id
-    device_place: str = ""  # the place the user's phone is at
     search_index: dict[str, tuple[str, frozenset]] = field(default_factory=dict)  # place id → (text, words)
     name_words: list[tuple[str, str]] = field(default_factory=list)  # (" the words of a name ", place id), as by_name
 
@@ -77,41 +75,6 @@ class MapsWorld(World):
 def _named_in(w: MapsWorld, text: str) -> list[str]:
     """Places whose whole name (its words, space-padded) occurs in `text`, in by_name order."""
     return [pid for words, pid in w.name_words if words in text]
-
-
-def haversine_km(lat1: float, lon1: float, lat2: float, lon2: float) -> float:
-    r = 6371.0
-    p1, p2 = math.radians(lat1), math.radians(lat2)
-    dp, dl = p2 - p1, math.radians(lon2 - lon1)
-    a = math.sin(dp / 2) ** 2 + math.cos(p1) * math.cos(p2) * math.sin(dl / 2) ** 2
-    return 2 * r * math.asin(min(1.0, math.sqrt(a)))
-
-
-_ADDRESS = re.compile(r"^\s*(\d{1,4})\s+([A-Za-z][A-Za-z .'-]*?)\s*,\s*(.+?)\s*$")
-
-
-def parse_address(address: str) -> tuple[int, str, City]:
-    """(house number, street, city) of a one-line address "12 King Street, London[, Country]"."""
-    match = _ADDRESS.match(address)
-    require(match is not None, f"cannot read address {address!r}: write it as '<number> <street>, <city>', "
-                               "e.g. '12 King Street, London'")
-    number, street, rest = match.groups()
-    parts = [p.strip() for p in rest.split(",") if p.strip()]
-    if len(parts) == 2 and parts[1] in COUNTRY_BY_NAME:
-        parts = parts[:1]
-    require(len(parts) == 1 and parts[0] in CITY_BY_NAME,
-            f"no map data for {rest!r}: the address must end with a known city, e.g. '..., Paris'")
-    return int(number), " ".join(street.split()), CITY_BY_NAME[parts[0]]
-
-
-def address_coordinates(number: int, street: str, city: City) -> tuple[float, float]:
-    """Where an address lies: each street of a city has a fixed start and bearing, numbers run along it."""
-    r = random.Random(f"street:{city.name}:{street.lower()}")
-    dlat, dlon, bearing = r.uniform(-0.05, 0.05), r.uniform(-0.05, 0.05), r.uniform(0, 2 * math.pi)
-    step = 0.00009 * number
-    lat = city.latitude + dlat + step * math.cos(bearing)
-    lon = city.longitude + (dlon + step * math.sin(bearing)) / math.cos(math.radians(city.latitude))
-    return round(lat, 5), round(lon, 5)
 
 
 def _check_coordinates(latitude: float, longitude: float) -> None:
@@ -186,7 +149,7 @@ def build_world(rng: random.Random) -> MapsWorld:
                     if address not in addresses:
                         addresses.add(address)
                         break
-                lat, lon = address_coordinates(number, street, city)
+                lat, lon = address_point(number, street, city)
                 opens, closes = HOURS[category]
                 if category not in ("hotel", "park"):
                     opens += rng.choice([-60, -30, 0, 0, 30])
@@ -213,15 +176,13 @@ def build_world(rng: random.Random) -> MapsWorld:
     slots = {slot: f"PL-{number}" for slot, number in zip(rows, numbers, strict=True)}
     places = {slots[slot]: row for slot, row in rows.items()}
     by_name = {row["name"].lower(): pid for pid, row in places.items()}
-    device_place = rng.choice(sorted(places))
     index = {}
     for pid, row in places.items():
         text = f" {row['name']} {row['category']} {row['city']} {row['country']} ".lower()
         index[pid] = (text, frozenset(re.findall(r"[a-z0-9]+", text)))
     state = {"location_sharing": "precise", "favourites": []}
     name_words = [(f" {' '.join(re.findall(r'[a-z0-9]+', key))} ", pid) for key, pid in by_name.items()]
-    return MapsWorld(state=state, places=places, slots=slots, by_name=by_name, device_place=device_place,
-                     search_index=index, name_words=name_words)
+    return MapsWorld(state=state, places=places, slots=slots, by_name=by_name, search_index=index, name_words=name_words)
 
 
 toolbox.condition(
@@ -248,7 +209,7 @@ toolbox.internal_kinds("place_id", "place_ids")
 def _address_points(city_name: str) -> frozenset[tuple[float, float]]:
     """Every point a street address of one city geocodes to (computed when first asked)."""
     city = CITY_BY_NAME[city_name]
-    return frozenset(address_coordinates(number, street, city) for street in STREETS for number in range(1, 241))
+    return frozenset(address_point(number, street, city) for street in STREETS for number in range(1, 241))
 
 
 def _not_known_point(args: dict[str, Any]) -> bool:
@@ -553,9 +514,7 @@ def geocode_address(address: Address) -> tuple[Lat, Lon, CityName]:
         longitude: the address's longitude (decimal degrees).
         city: the city the address is in.
     """
-    number, street, city = parse_address(address)
-    lat, lon = address_coordinates(number, street, city)
-    return lat, lon, city.name
+    return geocode(address)
 
 
 @toolbox.tool(
@@ -586,7 +545,7 @@ def reverse_geocode(latitude: Lat, longitude: Lon) -> tuple[str, str]:
     """
     _check_coordinates(latitude, longitude)
     w = world(MapsWorld)
-    pid = min(w.places, key=lambda p: (haversine_km(latitude, longitude, w.places[p]["latitude"], w.places[p]["longitude"]), p))
+    pid = min(w.places, key=lambda p: (distance_km(latitude, longitude, w.places[p]["latitude"], w.places[p]["longitude"]), p))
     return w.places[pid]["address"], w.places[pid]["city"]
 
 
@@ -625,8 +584,8 @@ def get_nearest_city(latitude: Lat, longitude: Lon) -> tuple[CityName, CountryNa
         distance_km: the straight-line distance to that city's centre (km, one decimal).
     """
     _check_coordinates(latitude, longitude)
-    dist, city = min((haversine_km(latitude, longitude, c.latitude, c.longitude), c.name) for c in CITIES)
-    return city, CITY_BY_NAME[city].country, round(dist, 1)
+    city, dist = nearest_city(latitude, longitude)
+    return city.name, city.country, round(dist, 1)
 
 
 @toolbox.tool(
@@ -662,7 +621,7 @@ def calculate_distance(from_latitude: Lat, from_longitude: Lon, to_latitude: Lat
     """
     _check_coordinates(from_latitude, from_longitude)
     _check_coordinates(to_latitude, to_longitude)
-    return round(haversine_km(from_latitude, from_longitude, to_latitude, to_longitude), 1)
+    return round(distance_km(from_latitude, from_longitude, to_latitude, to_longitude), 1)
 
 
 @toolbox.tool(
@@ -735,7 +694,7 @@ def find_nearest_place(latitude: Lat, longitude: Lon, category: Category) -> tup
     _check_coordinates(latitude, longitude)
     w = world(MapsWorld)
     require(category in CATEGORY_COUNTS, f"unknown category {category!r}; use one of {', '.join(CATEGORY_COUNTS)}")
-    dist, pid = min((haversine_km(latitude, longitude, r["latitude"], r["longitude"]), p)
+    dist, pid = min((distance_km(latitude, longitude, r["latitude"], r["longitude"]), p)
                     for p, r in w.places.items() if r["category"] == category)
     return pid, round(dist, 2)
 
@@ -951,7 +910,7 @@ def estimate_travel_time(from_latitude: Lat, from_longitude: Lon, to_latitude: L
     """
     _check_coordinates(from_latitude, from_longitude)
     _check_coordinates(to_latitude, to_longitude)
-    distance = haversine_km(from_latitude, from_longitude, to_latitude, to_longitude)
+    distance = distance_km(from_latitude, from_longitude, to_latitude, to_longitude)
     return _trip(distance, mode)
 
 
@@ -987,7 +946,7 @@ def get_route_to_nearest(place_id: PlaceId, category: Category, mode: Mode) -> t
     w = world(MapsWorld)
     start = _place(place_id)
     require(category in CATEGORY_COUNTS, f"unknown category {category!r}; use one of {', '.join(CATEGORY_COUNTS)}")
-    options = [(haversine_km(start["latitude"], start["longitude"], r["latitude"], r["longitude"]), p)
+    options = [(distance_km(start["latitude"], start["longitude"], r["latitude"], r["longitude"]), p)
                for p, r in w.places.items() if r["city"] == start["city"] and r["category"] == category and p != place_id]
     require(bool(options), f"{start['name']} is the only {category} mapped in {start['city']}; choose another category")
     distance, destination = min(options)
@@ -1025,12 +984,10 @@ def get_my_location() -> tuple[Lat, Lon, CityName]:
     w = world(MapsWorld)
     sharing = w.state.get("location_sharing", "off")
     require(sharing != "off", "Location sharing is off: turn location sharing on first")
-    row = w.places[w.device_place]
+    city = USER.city  # the user's phone, wherever a seed asks for it (factory.user)
     if sharing == "approximate":
-        city = CITY_BY_NAME[row["city"]]
         return round(city.latitude, 2), round(city.longitude, 2), city.name
-    # The phone is near a mapped place, not on its doorstep: a position, not a known address.
-    return round(row["latitude"] + DEVICE_OFFSET[0], 5), round(row["longitude"] + DEVICE_OFFSET[1], 5), row["city"]
+    return USER.latitude, USER.longitude, city.name
 
 
 @toolbox.tool(
@@ -1112,8 +1069,8 @@ def _query_facts(w: MapsWorld, query: str) -> dict:
 @toolbox.facts_about("dms_coordinates")
 def _dms_facts(w: MapsWorld, coordinates: str) -> dict:
     lat, lon = _dms_decimal(coordinates)
-    dist, city = min((haversine_km(lat, lon, c.latitude, c.longitude), c.name) for c in CITIES)
-    return {"city": city, "country": CITY_BY_NAME[city].country} if dist < 50 else {}
+    city, dist = nearest_city(lat, lon)
+    return {"city": city.name, "country": city.country} if dist < 50 else {}
 
 
 @toolbox.facts_about("latitude")
@@ -1122,6 +1079,6 @@ def _latitude_facts(w: MapsWorld, latitude: float) -> dict:
     other end of a trip is drawn in the same city."""
     for lat, lon in _points(w):
         if lat == latitude:
-            dist, city = min((haversine_km(lat, lon, c.latitude, c.longitude), c.name) for c in CITIES)
-            return {"city": city, "country": CITY_BY_NAME[city].country} if dist < 30 else {}
+            city, dist = nearest_city(lat, lon)
+            return {"city": city.name, "country": city.country} if dist < 30 else {}
     return {}

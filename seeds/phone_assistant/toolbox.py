@@ -9,15 +9,15 @@ people that the calendar's attendees come from; their cities are gazetteer citie
 
 from __future__ import annotations
 
-import math
 import random
 import re
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import Annotated
 
-from factory.gazetteer import CITIES, CITY_BY_NAME, FIRST_NAMES, LAST_NAMES, NOW
+from factory.gazetteer import CITIES, CITY_BY_NAME, FIRST_NAMES, LAST_NAMES, NOW, nearest_city
 from factory.toolbox import Kind, Toolbox, ToolError, World, require, world
+from factory.user import USER
 
 toolbox = Toolbox()
 
@@ -45,8 +45,8 @@ OutgoingText = Annotated[str, Kind("message_text")]
 PEOPLE = [f"{FIRST_NAMES[i]} {LAST_NAMES[i]}" for i in range(30)] + [
     f"{FIRST_NAMES[i]} {LAST_NAMES[(i + 13) % 30]}" for i in range(0, 30, 3)
 ]
-OWNER = "Chloe Garcia"  # the phone's owner
-HOME_CITY = "San Francisco"
+OWNER = USER.name  # the phone's owner: the user every seed serves
+HOME_CITY = USER.home_city
 CALLING_CODES = {
     "USA": 1, "Canada": 1, "Mexico": 52, "Brazil": 55, "Argentina": 54, "United Kingdom": 44, "France": 33,
     "Germany": 49, "Spain": 34, "Italy": 39, "Netherlands": 31, "Switzerland": 41, "Sweden": 46, "Egypt": 20,
@@ -106,8 +106,7 @@ def build_world(rng: random.Random) -> PhoneWorld:
     messages.sort(key=lambda m: (m["at"], m["contact"]))
     for k, message in enumerate(messages):
         message["id"] = f"MSG-{2001 + k}"
-    home = CITY_BY_NAME[HOME_CITY]
-    location = (round(home.latitude + rng.uniform(-0.03, 0.03), 4), round(home.longitude + rng.uniform(-0.03, 0.03), 4))
+    location = (USER.latitude, USER.longitude)  # where the maps app places the user too (factory.user)
     return PhoneWorld(contacts=contacts, messages=messages, location=location, state=dict(DEFAULT_SETTINGS))
 
 
@@ -208,11 +207,6 @@ def _all_messages(w: PhoneWorld) -> list[dict]:
     return [*w.messages, *w.state.get("sent", [])]
 
 
-def _km(lat1: float, lon1: float, lat2: float, lon2: float) -> float:
-    p1, p2 = math.radians(lat1), math.radians(lat2)
-    dp, dl = p2 - p1, math.radians(lon2 - lon1)
-    a = math.sin(dp / 2) ** 2 + math.cos(p1) * math.cos(p2) * math.sin(dl / 2) ** 2
-    return 2 * 6371.0 * math.asin(math.sqrt(min(1.0, a)))
 
 
 def _anniversary(born: date, year: int) -> date:
@@ -917,8 +911,8 @@ def get_city_from_coordinates(latitude: Latitude, longitude: Longitude) -> tuple
     require(_setting("wifi"), "Wifi is off, so the online map cannot be reached: turn wifi on first")
     require(-90 <= latitude <= 90, f"latitude {latitude} is out of range: use -90 to 90")
     require(-180 <= longitude <= 180, f"longitude {longitude} is out of range: use -180 to 180")
-    nearest = min(CITIES, key=lambda c: (_km(latitude, longitude, c.latitude, c.longitude), c.name))
-    return nearest.name, nearest.country, round(_km(latitude, longitude, nearest.latitude, nearest.longitude), 1)
+    nearest, km = nearest_city(latitude, longitude)
+    return nearest.name, nearest.country, round(km, 1)
 
 
 # --- settings --------------------------------------------------------------------------------

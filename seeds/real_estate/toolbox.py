@@ -3,7 +3,6 @@ comparable sales, valuation and mortgage arithmetic, and booking viewings."""
 
 from __future__ import annotations
 
-import math
 import random
 import re
 import statistics
@@ -12,9 +11,11 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Annotated, Literal
 
-from factory.gazetteer import CITIES, CITY_BY_NAME, COUNTRY_BY_NAME, CURRENCY_BY_CODE, FIRST_NAMES, LAST_NAMES, NOW
+from factory.gazetteer import (CITIES, CITY_BY_NAME, COUNTRY_BY_NAME, CURRENCY_BY_CODE, FIRST_NAMES, LAST_NAMES, NOW,
+                               distance_km, geocode)
 from factory.sense import around, sensible, within
 from factory.toolbox import Kind, Toolbox, ToolError, World, require, world
+from factory.user import USER
 
 toolbox = Toolbox()
 
@@ -67,9 +68,8 @@ PRICE_PER_M2_USD = {  # typical asking price per square metre of each gazetteer 
     "Shanghai": 10500, "Tokyo": 10000, "Osaka": 6000, "Seoul": 11000, "Sydney": 9800, "Melbourne": 6800,
     "Auckland": 7300,
 }
-# neighbourhood → (latitude offset, longitude offset, price factor); every city has all four
-NEIGHBOURHOODS = {"Old Town": (0.0, 0.0, 1.15), "Riverside": (0.02, -0.015, 1.05),
-                  "Hillcrest": (-0.025, 0.02, 0.95), "Parkside": (0.012, 0.03, 0.9)}
+# neighbourhood → price factor; every city has all four
+NEIGHBOURHOODS = {"Old Town": 1.15, "Riverside": 1.05, "Hillcrest": 0.95, "Parkside": 0.9}
 PROPERTY_TYPES = {  # type → (bedrooms range, floor area range in m²)
     "studio": ((0, 0), (26, 45)), "apartment": ((1, 3), (45, 120)), "loft": ((1, 2), (60, 140)),
     "townhouse": ((2, 4), (90, 180)), "house": ((3, 5), (120, 320)),
@@ -98,12 +98,6 @@ def _currency(city: str) -> str:
 def _round_money(value: float, currency: str) -> float:
     """Prices in large-unit currencies (yen, won...) are rounded to thousands, others to whole units."""
     return float(round(value, -3 if CURRENCY_BY_CODE[currency].per_usd > 100 else 0))
-
-
-def _distance_km(lat1: float, lon1: float, lat2: float, lon2: float) -> float:
-    a, b = math.radians(lat1), math.radians(lat2)
-    h = math.sin((b - a) / 2) ** 2 + math.cos(a) * math.cos(b) * math.sin(math.radians(lon2 - lon1) / 2) ** 2
-    return 2 * 6371 * math.asin(math.sqrt(min(1.0, h)))
 
 
 @dataclass
@@ -145,7 +139,7 @@ def build_world(rng: random.Random) -> PropertyWorld:
         yield_pct = rng.uniform(2.8, 6.5)
         code = re.sub(r"[^A-Z]", "", city.name.upper())[:3]
         assert not any(k.startswith(code + "-") for k in listings), f"listing id prefix {code} is not unique"
-        for hood, (dlat, dlon, factor) in NEIGHBOURHOODS.items():
+        for hood, factor in NEIGHBOURHOODS.items():
             key = f"{hood}|{city.name}"
             areas[key] = {"school": round(rng.uniform(4.0, 9.8), 1), "crime": rng.randint(8, 85)}
             sales[key] = []
@@ -160,16 +154,17 @@ def build_world(rng: random.Random) -> PropertyWorld:
             kind = rng.choice(sorted(PROPERTY_TYPES))
             (bed_lo, bed_hi), (area_lo, area_hi) = PROPERTY_TYPES[kind]
             hood = rng.choice(sorted(NEIGHBOURHOODS))
-            dlat, dlon, factor = NEIGHBOURHOODS[hood]
+            factor = NEIGHBOURHOODS[hood]
             area = float(rng.randint(area_lo, area_hi))
             price = _round_money(per_m2 * factor * area * rng.uniform(0.88, 1.15), currency)
             listing_id = f"{code}-{101 + i}"
+            bedrooms = rng.randint(bed_lo, bed_hi)
+            address = f"{rng.randint(1, 400)} {rng.choice(STREETS)}, {city.name}"
+            latitude, longitude, _ = geocode(address)  # a home stands where its address geocodes, in every seed
             listings[listing_id] = {
                 "id": listing_id, "city": city.name, "country": country, "currency": currency, "type": kind,
-                "bedrooms": rng.randint(bed_lo, bed_hi), "area": area, "neighbourhood": hood, "price": price,
-                "address": f"{rng.randint(1, 400)} {rng.choice(STREETS)}, {city.name}",
-                "latitude": round(city.latitude + dlat + rng.uniform(-0.006, 0.006), 5),
-                "longitude": round(city.longitude + dlon + rng.uniform(-0.006, 0.006), 5),
+                "bedrooms": bedrooms, "area": area, "neighbourhood": hood, "price": price,
+                "address": address, "latitude": latitude, "longitude": longitude,
                 "rent": _round_money(price * yield_pct * rng.uniform(0.85, 1.15) / 100 / 12, currency),
                 "agent": city_agents[i % 2], "days_on_market": rng.randint(1, 120),
             }
@@ -178,7 +173,7 @@ def build_world(rng: random.Random) -> PropertyWorld:
         "VW-101": {"id": "VW-101", "listing": first_two[0], "start": f"{TODAY + timedelta(days=2)}T11:00", "status": "scheduled"},
         "VW-102": {"id": "VW-102", "listing": first_two[1], "start": f"{TODAY + timedelta(days=5)}T17:30", "status": "scheduled"},
     }
-    state = {"buyer_profile": {"id": "BUY-0001", "name": "Maria Lopez", "email": "maria.lopez@example.com"},
+    state = {"buyer_profile": {"id": "BUY-0001", "name": USER.name, "email": USER.email},  # the user's own
              "viewings": viewings}
     return PropertyWorld(state=state, listings=listings, agents=agents, areas=areas, sales=sales)
 
@@ -608,8 +603,8 @@ def find_nearest_listing(latitude: Latitude, longitude: Longitude) -> tuple[List
     require(-90 <= latitude <= 90, "latitude must be between -90 and 90")
     require(-180 <= longitude <= 180, "longitude must be between -180 and 180")
     best = min(sorted(w.listings.values(), key=lambda r: r["id"]),
-               key=lambda r: _distance_km(latitude, longitude, r["latitude"], r["longitude"]))
-    km = round(_distance_km(latitude, longitude, best["latitude"], best["longitude"]), 2)
+               key=lambda r: distance_km(latitude, longitude, r["latitude"], r["longitude"]))
+    km = round(distance_km(latitude, longitude, best["latitude"], best["longitude"]), 2)
     require(km <= NEAREST_RADIUS_KM, f"no home for sale within {NEAREST_RADIUS_KM} km of ({latitude}, {longitude}); "
                                      f"the nearest is {best['id']} in {best['city']}, {km:.0f} km away")
     return best["id"], km
@@ -638,20 +633,8 @@ def geocode_property_address(address: Address) -> tuple[Latitude, Longitude]:
         latitude: the address's latitude (decimal degrees).
         longitude: the address's longitude (decimal degrees).
     """
-    w = world(PropertyWorld)
-    text = " ".join(address.split())
-    for r in w.listings.values():
-        if r["address"].lower() == text.lower():
-            return r["latitude"], r["longitude"]
-    street, _, city = text.rpartition(",")
-    city = city.strip()
-    require(bool(street.strip()) and city in CITY_BY_NAME,
-            f"cannot place {address!r}: write it as a street address ending with a major city, e.g. \"12 Elm Street, Paris\"")
-    spot = zlib.crc32(street.strip().lower().encode())
-    centre = CITY_BY_NAME[city]
-    lat = centre.latitude + ((spot % 1000) / 1000 - 0.5) * 0.06
-    lon = centre.longitude + ((spot // 1000 % 1000) / 1000 - 0.5) * 0.06
-    return round(lat, 5), round(lon, 5)
+    latitude, longitude, _ = geocode(address)  # the map's own geocoder: one point per address in every seed
+    return latitude, longitude
 
 
 # --- prices and valuation -------------------------------------------------------------------

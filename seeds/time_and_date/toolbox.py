@@ -18,6 +18,7 @@ from typing import Annotated, Any, Literal
 from factory.gazetteer import CITIES, CITY_BY_NAME, NOW, country_phrase
 from factory.sense import around, distinct, sensible, together, within
 from factory.toolbox import Kind, Toolbox, ToolError, World, require, world
+from factory.user import USER
 
 toolbox = Toolbox()
 
@@ -36,7 +37,7 @@ HolidayCountry = Annotated[str, Kind("holiday_country")]
 Latitude = Annotated[float, Kind("latitude")]
 Longitude = Annotated[float, Kind("longitude")]
 
-DEFAULT_HOME = "San Francisco"  # NOW is local time here
+DEFAULT_HOME = USER.home_city  # NOW is local time here (factory.user)
 FIRST_YEAR, LAST_YEAR = 1970, 2100  # dates the tools accept
 WEEKDAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
 MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September",

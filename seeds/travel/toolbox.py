@@ -4,7 +4,6 @@ passport on file, visa requirements and travel advisories."""
 
 from __future__ import annotations
 
-import math
 import random
 import re
 from dataclasses import dataclass, field
@@ -20,9 +19,11 @@ from factory.gazetteer import (
     LAST_NAMES,
     NOW,
     country_phrase,
+    distance_km,
 )
 from factory.sense import around, distinct, sensible, within
 from factory.toolbox import Kind, Toolbox, ToolError, World, require, world
+from factory.user import USER
 
 toolbox = Toolbox()
 
@@ -125,8 +126,8 @@ STREETS = ["Harbour Street", "Market Road", "Station Avenue", "Park Lane", "King
 HOTEL_WORDS = ["Grand", "Royal", "Harbour", "Garden", "Central", "Riverside", "Park", "Plaza", "Palace", "Crown",
                "Meridian", "Summit", "Lantern", "Atlas", "Orchid", "Beacon"]
 SCHENGEN = {"France", "Germany", "Spain", "Italy", "Netherlands", "Switzerland", "Sweden"}
-TRAVELLER = {"name": "Maria Lopez", "email": "maria.lopez@example.com"}  # the account holder in every world
-PASSPORT = {"passport_number": "X4827193", "nationality": "USA", "expiry_date": "2031-05-01"}
+TRAVELLER = {"name": USER.name, "email": USER.email}  # the account holder: the user every seed serves
+PASSPORT = {"passport_number": USER.passport_number, "nationality": USER.nationality, "expiry_date": "2031-05-01"}
 ADVICE = {
     1: "Exercise normal precautions.",
     2: "Exercise increased caution: {reason}.",
@@ -161,13 +162,6 @@ class TravelWorld(World):
         return round(self.hotels[hotel]["nightly_usd"] * weekend * self.figure("night", hotel, day).uniform(0.9, 1.1), 2)
 
 
-def _haversine_km(lat1: float, lon1: float, lat2: float, lon2: float) -> float:
-    p1, p2 = math.radians(lat1), math.radians(lat2)
-    dp, dl = p2 - p1, math.radians(lon2 - lon1)
-    a = math.sin(dp / 2) ** 2 + math.cos(p1) * math.cos(p2) * math.sin(dl / 2) ** 2
-    return 2 * 6371.0 * math.asin(min(1.0, math.sqrt(a)))
-
-
 def _words(text: str) -> list[str]:
     return re.findall(r"[a-z0-9]+", text.lower().replace("'", ""))
 
@@ -182,7 +176,7 @@ def build_world(rng: random.Random) -> TravelWorld:
             if from_city == to_city:
                 continue
             a, b = CITY_BY_NAME[from_city], CITY_BY_NAME[to_city]
-            km = _haversine_km(a.latitude, a.longitude, b.latitude, b.longitude)
+            km = distance_km(a.latitude, a.longitude, b.latitude, b.longitude)
             minutes = int(km / 820 * 60 + 35) // 5 * 5
             main = MAIN_AIRPORT[from_city] == origin and MAIN_AIRPORT[to_city] == destination
             slots = [(6 * 60, 11 * 60 + 55), (15 * 60, 22 * 60 + 55)] if main else [(7 * 60, 21 * 60)]

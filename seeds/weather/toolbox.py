@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import Annotated, Literal
 
-from factory.gazetteer import CITIES, CITY_BY_NAME, COUNTRY_BY_NAME, NOW, City, country_phrase
+from factory.gazetteer import CITIES, CITY_BY_NAME, COUNTRY_BY_NAME, NOW, City, country_phrase, distance_km, nearest_city
 from factory.sense import around, same_day, together
 from factory.toolbox import Kind, Toolbox, ToolError, World, require, world
 
@@ -100,17 +100,6 @@ def _window_moment(text: str) -> datetime:
 def _check_coordinates(latitude: float, longitude: float) -> None:
     require(-90 <= latitude <= 90, f"latitude {latitude} is out of range: use decimal degrees between -90 and 90")
     require(-180 <= longitude <= 180, f"longitude {longitude} is out of range: use decimal degrees between -180 and 180")
-
-
-def _haversine_km(lat1: float, lon1: float, lat2: float, lon2: float) -> float:
-    p1, p2 = math.radians(lat1), math.radians(lat2)
-    dp, dl = p2 - p1, math.radians(lon2 - lon1)
-    a = math.sin(dp / 2) ** 2 + math.cos(p1) * math.cos(p2) * math.sin(dl / 2) ** 2
-    return 2 * 6371.0 * math.asin(min(1.0, math.sqrt(a)))
-
-
-def _nearest_city(latitude: float, longitude: float) -> City:
-    return min(CITIES, key=lambda c: (_haversine_km(latitude, longitude, c.latitude, c.longitude), c.name))
 
 
 def _normal_mean(city: City, day: date) -> float:
@@ -723,7 +712,7 @@ def get_weather_by_coordinates(latitude: Lat, longitude: Lon) -> tuple[Celsius, 
     """
     _check_coordinates(latitude, longitude)
     w = world(WeatherWorld)
-    city = _nearest_city(latitude, longitude)
+    city, _ = nearest_city(latitude, longitude)
     return _temperature_at(w, city, NOW), _daily(w, city, TODAY)["condition"], city.name
 
 
@@ -1205,7 +1194,7 @@ def find_nearest_weather_station(latitude: Lat, longitude: Lon) -> tuple[Station
     """
     _check_coordinates(latitude, longitude)
     w = world(WeatherWorld)
-    dist, sid = min((_haversine_km(latitude, longitude, s["latitude"], s["longitude"]), sid) for sid, s in w.stations.items())
+    dist, sid = min((distance_km(latitude, longitude, s["latitude"], s["longitude"]), sid) for sid, s in w.stations.items())
     return sid, round(dist, 1)
 
 

@@ -3,6 +3,7 @@
 import pytest
 
 from factory.seed_checks import library_pool
+from factory.user import USER
 from tests.seeds.toolbox_helpers import ToolboxSession
 
 NOW = "2025-06-13T09:30"
@@ -33,7 +34,7 @@ def test_next_event_and_details(cal):
     title, start2, city, attendees = cal.ok("get_event_details", event_id=event_id)
     assert start2 == start and city and isinstance(attendees, list) and title == cal.world.events[event_id]["title"]
     organizer = cal.ok("get_event_organizer", event_id=event_id)
-    assert organizer in attendees or (not attendees and organizer == "Chloe Garcia")
+    assert organizer in attendees or (not attendees and organizer == USER.name)
     assert "unknown event id" in cal.error("get_event_details", event_id="EVT-0")
     assert "unknown event id" in cal.error("get_event_organizer", event_id="meeting")
 
@@ -43,7 +44,7 @@ def test_find_next_event_with_unknown_people(cal):
     assert "not a full name" in cal.error("find_next_event_with", person="Maria")
     assert cal.ok("find_next_event_with", person="maria lopez") == cal.ok("find_next_event_with", person="Maria Lopez")
     # The owner attends everything: "my next meeting with myself" is an error pointing to the next event.
-    assert "ask for the next event" in cal.error("find_next_event_with", person="Chloe Garcia")
+    assert "ask for the next event" in cal.error("find_next_event_with", person=USER.name)
 
 
 def test_events_on_a_date(cal):
@@ -97,7 +98,7 @@ def test_create_event_changes_the_calendar():
     event_id = s.ok("create_event", title="Contract review", start="2025-06-20T14:00", duration_minutes=60, city="Boston")
     assert event_id == "EVT-5001"
     assert s.ok("get_event_details", event_id=event_id) == ("Contract review", "2025-06-20T14:00", "Boston", [])
-    assert s.ok("get_event_organizer", event_id=event_id) == "Chloe Garcia"
+    assert s.ok("get_event_organizer", event_id=event_id) == USER.name
     assert event_id in s.ok("list_events_on_date", date="2025-06-20")
     assert s.ok("check_availability", start="2025-06-20T14:30", duration_minutes=15)[0] is False
     assert event_id in s.ok("search_calendar", query="contract boston")
@@ -214,7 +215,7 @@ def test_invitations_go_to_guests_other_than_the_owner():
     personal = next(e for e, row in s.world.events.items() if row["start"] > NOW and not row["attendees"])
     assert "personal appointment" in s.error("invite_to_event", event_id=personal, person="Maria Lopez")
     meeting = s.values("event_id")[0]
-    assert "owns this calendar" in s.error("invite_to_event", event_id=meeting, person="Chloe Garcia")
+    assert "owns this calendar" in s.error("invite_to_event", event_id=meeting, person=USER.name)
 
 
 def test_changes_that_contradict_each_other_are_refused():

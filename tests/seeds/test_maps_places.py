@@ -2,6 +2,7 @@
 
 import pytest
 
+from factory.user import USER
 from tests.seeds.toolbox_helpers import ToolboxSession
 
 
@@ -23,7 +24,7 @@ def test_world_is_dense_and_deterministic(maps):
         for category in ("restaurant", "cafe", "museum", "park", "hotel", "landmark", "pharmacy", "mall"):
             assert maps.ok("list_places_in_city", city=city, category=category)
     again = ToolboxSession("maps_places")
-    assert again.world.places == maps.world.places and again.world.device_place == maps.world.device_place
+    assert again.world.places == maps.world.places
     other = ToolboxSession("maps_places", world_seed=7)
     assert other.world.places != maps.world.places
 
@@ -159,20 +160,18 @@ def test_route_to_nearest_stays_in_the_city(maps):
 def test_my_location_needs_location_sharing():
     session = ToolboxSession("maps_places")
     lat, lon, city = session.ok("get_my_location")
-    home = session.world.places[session.world.device_place]
-    # the phone is a few dozen metres from the place it is at, not on a mapped doorstep
-    assert city == home["city"] and (lat, lon) != (home["latitude"], home["longitude"])
-    assert session.ok("calculate_distance", from_latitude=lat, from_longitude=lon,
-                      to_latitude=home["latitude"], to_longitude=home["longitude"]) <= 0.1
-    nearest, _ = session.ok("reverse_geocode", latitude=lat, longitude=lon)
-    assert nearest == home["address"]
+    # the user every seed shares (factory.user), out in their home city: a point, not a mapped doorstep
+    assert (lat, lon, city) == (USER.latitude, USER.longitude, USER.home_city)
+    assert all((lat, lon) != (row["latitude"], row["longitude"]) for row in session.world.places.values())
+    nearest, near_city = session.ok("reverse_geocode", latitude=lat, longitude=lon)
+    assert near_city == city
     broken = ToolboxSession("maps_places", state={"location_sharing": "off"})
     cond = broken.seed.toolbox.conditions["location_sharing"]
     assert not cond.holds(broken.world) and cond.holds(session.world)
     assert "turn location sharing on" in broken.error("get_my_location")
     assert broken.ok("enable_location_sharing", precision="approximate") == "approximate"
     lat, lon, city = broken.ok("get_my_location")
-    assert city == home["city"] and (lat, lon) != (home["latitude"], home["longitude"])
+    assert city == USER.home_city and (lat, lon) == (round(USER.city.latitude, 2), round(USER.city.longitude, 2))
     assert "must be one of" in broken.error("enable_location_sharing", precision="exact")
 
 

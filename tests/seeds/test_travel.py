@@ -2,6 +2,7 @@
 
 import pytest
 
+from factory.user import USER
 from tests.seeds.toolbox_helpers import ToolboxSession
 
 
@@ -180,7 +181,7 @@ def test_booking_a_hotel():
 def test_default_bookings_exist(tv):
     assert tv.values("booking_id") == ["BK-40211", "BK-40212"] == tv.ok("list_my_bookings")
     traveller, start, status = tv.ok("get_booking_details", booking_id="BK-40212")
-    assert traveller == "Maria Lopez" and status == "confirmed" and start > "2025-06-13"
+    assert traveller == USER.name and status == "confirmed" and start > "2025-06-13"
     assert tv.ok("list_my_bookings", status="all") == ["BK-40211", "BK-40212"]
 
 
@@ -195,7 +196,7 @@ def test_flight_booking_needs_a_passport_which_needs_a_profile():
     assert "No traveller profile" in session.error("save_passport_details", **passport.fix_arguments)
     assert "No traveller profile" in session.error("book_hotel", hotel_id=session.values("hotel_id")[0],
                                                    check_in="2025-06-20", nights=1, guest_name="Maria Lopez")
-    assert session.ok(profile.fix_tool, **profile.fix_arguments) == "Maria Lopez"
+    assert session.ok(profile.fix_tool, **profile.fix_arguments) == USER.name
     assert profile.holds(session.world) and not passport.holds(session.world)
     assert "No passport on file" in session.error("book_flight", flight_number=number, date="2025-06-18",
                                                   passenger_name="Maria Lopez")
@@ -284,7 +285,7 @@ def test_facts_and_conditions(tv):
     lands_in = tv.ok("get_flight_details", flight_number=flight, date="2025-06-20")[2]
     hotel_there = tv.ok("search_hotels", city=lands_in)[0]
     assert facts["flight_number"](tv.world, flight) == {"country": facts["hotel_id"](tv.world, hotel_there)["country"]}
-    assert facts["booking_id"](tv.world, "BK-40211")["person_name"] == "Maria Lopez"
+    assert facts["booking_id"](tv.world, "BK-40211")["person_name"] == USER.name
     assert facts["travel_search_terms"](tv.world, "hotels in Paris") == {"city": "Paris", "country": "France"}
     for condition in tv.seed.toolbox.conditions.values():
         assert all(context.format(**condition.fix_arguments) for context in condition.context) and condition.says
