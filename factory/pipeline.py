@@ -22,6 +22,7 @@ from factory.checks.faithfulness import free_arguments
 from factory.distractors import alternative_to_gold, pick_distractors
 from factory.milestones import derive_milestones, unsolvable_milestones, withheld_tool_minefields
 from factory.queries import template_query
+from factory.queries.wording import mark_asked
 from factory.records import (
     GenerateConfig,
     Instance,
@@ -87,6 +88,7 @@ class Generator:
         if isinstance(composed, NotComposed):
             outcome.reject = Reject(attempt=k, stage="compose", reasons=[composed.reason], raw=composed.raw)
             return outcome
+        composed.chain = mark_asked(composed.chain, self.entries)
         outcome.stages["chains"] = {**composed.record, "chain": composed.chain.model_dump(mode="json")}
         try:
             trace = self._execute(composed)

@@ -182,6 +182,7 @@ class Call(Record):
     outputs: list[str] = Field(default_factory=list)  # variables bound to the tool's returns, in order
     after: list[int] = Field(default_factory=list)  # earlier calls it needs for a state reason, not data
     fixes: str | None = None  # the world-state condition this call restores (not asked for in the query)
+    asked: bool = False  # the request asks for this call: its outputs belong in the final answer
 
 
 class Chain(Record):
@@ -221,9 +222,16 @@ class Chain(Record):
         return shape_of(len(self.calls), self.graph().edges)
 
     def sinks(self) -> list[int]:
-        """Task calls whose outputs no later call consumes: their results form the final answer."""
+        """Task calls whose outputs no later call consumes."""
         g = self.graph()
         return [i for i in g.nodes if g.out_degree(i) == 0 and self.calls[i].fixes is None]
+
+    def asked(self) -> list[int]:
+        """Calls the request asks for, whose outputs form the final answer: those marked `asked`
+        (the sinks and every action, `factory.queries.wording.asked_calls`). A chain that marks
+        none (imported from NesTools, or recorded before calls were marked) asks for its sinks."""
+        marked = [i for i, call in enumerate(self.calls) if call.asked]
+        return marked or self.sinks()
 
 
 def shape_of(n_calls: int, edges: Any) -> str:

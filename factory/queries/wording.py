@@ -295,3 +295,10 @@ def asked_calls(chain: Chain, entries: dict[str, ToolEntry]) -> list[int]:
                if c.fixes is None and "state_change" in (entries[c.tool].tags if c.tool in entries else ())}
     return sorted(sinks | actions)
 
+
+def mark_asked(chain: Chain, entries: dict[str, ToolEntry]) -> Chain:
+    """The chain with its asked calls marked (`Call.asked`), so that the answer, the milestones
+    and the checks read them from the chain, whatever order its calls later take."""
+    asked = set(asked_calls(chain, entries))
+    return Chain(calls=[call.model_copy(update={"asked": i in asked}) for i, call in enumerate(chain.calls)])
+
