@@ -25,6 +25,7 @@ from factory.queries import template_query
 from factory.queries.order import in_request_order
 from factory.queries.wording import mark_asked
 from factory.records import (
+    Chain,
     GenerateConfig,
     Instance,
     Provenance,
@@ -154,9 +155,11 @@ class Generator:
         toolboxes = [composed.specs[c.tool].toolbox for c in chain.calls]
         actions = {i for i, c in enumerate(chain.calls)
                    if c.fixes is not None or "state_change" in getattr(self.entries.get(c.tool), "tags", ())}
-        composed.chain, trace = in_request_order(
-            chain, trace, mentions, lambda moved: run_chain(moved, composed.specs, Simulator(self.seeds, composed.setup)),
-            toolboxes, actions)
+
+        def run(moved: Chain) -> Trace:
+            return run_chain(moved, composed.specs, Simulator(self.seeds, composed.setup))
+
+        composed.chain, trace = in_request_order(chain, trace, mentions, run, toolboxes, actions)
         return trace
 
     def _instance(self, composed: Composed, trace: Trace, rng: random.Random, k: int, queries: dict[str, str],
