@@ -12,7 +12,7 @@ import math
 from typing import Any, Literal
 
 import networkx as nx
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
 
 # The type vocabulary of tool parameters and return values (NesTools uses the bare forms).
 SCALAR_TYPES = ("str", "int", "float", "bool")
@@ -183,6 +183,15 @@ class Call(Record):
     after: list[int] = Field(default_factory=list)  # earlier calls it needs for a state reason, not data
     fixes: str | None = None  # the world-state condition this call restores (not asked for in the query)
     asked: bool = False  # the request asks for this call: its outputs belong in the final answer
+
+    @model_serializer(mode="wrap")
+    def _without_unasked(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        """`asked` is written only when set, so a record made before calls were marked (or
+        imported) keeps its bytes and its content id."""
+        data = handler(self)
+        if not self.asked:
+            data.pop("asked", None)
+        return data
 
 
 class Chain(Record):
