@@ -92,6 +92,33 @@ def test_a_look_up_keeps_its_side_of_an_action_that_changes_what_it_reads(seeds)
     assert again.steps[0].outputs["data0"] == trace.steps[0].outputs["data0"] != "Paris"
 
 
+def test_a_fix_up_spoken_of_first_still_waits_for_the_fix_up_it_needs(seeds):
+    """"My passport isn't on my travel profile. I have no traveller profile yet. ...": saving
+    the passport needs the profile, though the composer only recorded that the hotel booking
+    waits for it; read literally the passport comes first, fails, and is kept after the
+    profile alone (not after the hotel booking too)."""
+    travel = seeds["travel"]
+    chain = parse_chain(
+        'data0 = create_traveller_profile(full_name="Maria Lopez", email="maria.lopez@example.com")\n'
+        'data1, data2 = book_hotel(hotel_id="HTL-5748", check_in="2025-06-26", nights=1, guest_name="Omar Dubois")\n'
+        'data3, data4 = save_passport_details(passport_number="X4827193", nationality="USA", expiry_date="2031-05-01")\n'
+        'data5, data6 = book_flight(flight_number="BW241", date="2025-06-26", passenger_name="Omar Dubois")\n',
+        travel.specs)
+    fixes = {0: "traveller_profile", 2: "passport_on_file"}
+    waits = {1: [0], 3: [2]}
+    chain = mark_asked(Chain(calls=[c.model_copy(update={"fixes": fixes.get(i), "after": waits.get(i, [])})
+                                    for i, c in enumerate(chain.calls)]), travel.toolbox.tools)
+    broken = {k: v for name in fixes.values() for k, v in travel.toolbox.conditions[name].broken_state.items()}
+    setup = WorldSetup(toolboxes=["travel"], seed=23, state={"travel": broken})
+    run = lambda moved: run_chain(moved, travel.specs, Simulator(seeds, setup))  # noqa: E731
+    trace = run(chain)
+    assert trace.ok
+    ordered, again = in_request_order(chain, trace, [2, 0, 1, 3], run, ["travel"] * 4, {0, 1, 2, 3})
+    assert [c.tool for c in ordered.calls] == ["create_traveller_profile", "save_passport_details", "book_hotel",
+                                               "book_flight"]
+    assert ordered.calls[1].after == [0] and again.ok
+
+
 def test_a_rewritten_request_that_swaps_two_independent_parts_is_caught(seeds):
     weather = seeds["weather"]
     chain = parse_chain('data0, data1 = get_wind_forecast(city="Rome", date="2025-06-14")\n'

@@ -9,9 +9,10 @@ waits for it). Of the orders the dependencies allow (data, and the state reasons
 
 Moving a call across a change to the world it reads would change what it returns: a chain put
 in request order is run again, and every call must give the same results and the world end in
-the same state. Where a call does not, the composition order of that call and the same
-toolbox's calls that change the world around it is kept, and written into the chain as a state
-reason (`Call.after`), so that every reader of the chain, agents included, orders them alike.
+the same state. Where a call does not, its composition order with a call of its toolbox that
+changes the world (the one whose crossing changed it) is kept, and written into the chain as a
+state reason (`Call.after`), so that every reader of the chain, agents included, orders them
+alike.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import itertools
 import json
 import re
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import networkx as nx
@@ -81,32 +83,49 @@ def _first_change(trace: Trace, again: Trace, order: Sequence[int]) -> int | Non
     return -1 if again.steps[-1].state != trace.steps[-1].state else None
 
 
-def _kept_pairs(order: Sequence[int], changed: int, toolboxes: Sequence[str | None],
-                actions: set[int]) -> set[tuple[int, int]]:
-    """Pairs (earlier, later) in composition order to keep: the changed call with each call of
-    its toolbox that crossed it, where one of the two changes the world (any crossing call of
-    its toolbox when none does); for a different end state, the actions of one toolbox that
-    crossed each other."""
+def _suspects(chain: Chain, order: Sequence[int], changed: int, toolboxes: Sequence[str | None],
+              actions: set[int]) -> list[tuple[int, int]]:
+    """Pairs (earlier, later) in composition order whose crossing may have changed the call
+    `changed` (-1: the end state), most likely first: the call with each call of its toolbox
+    that crossed it where one of the two changes the world (a fix-up first, then the nearest);
+    for the end state, two actions of one toolbox that crossed each other."""
     position = {old: new for new, old in enumerate(order)}
 
     def crossed(a: int, b: int) -> bool:
         return a != b and toolboxes[a] == toolboxes[b] and (a < b) != (position[a] < position[b])
 
     if changed == -1:
-        pairs = {(a, b) for a in actions for b in actions if a < b and crossed(a, b)}
-    else:
-        partners = [s for s in range(len(order)) if crossed(s, changed)]
-        partners = [s for s in partners if s in actions or changed in actions] or partners
-        pairs = {(min(s, changed), max(s, changed)) for s in partners}
-    return pairs
+        pairs = [(a, b) for a in sorted(actions) for b in sorted(actions) if a < b and crossed(a, b)]
+        return sorted(pairs, key=lambda p: p[1] - p[0])
+    partners = [s for s in range(len(order)) if crossed(s, changed) and (s in actions or changed in actions)]
+    partners.sort(key=lambda s: (chain.calls[s].fixes is None, abs(s - changed)))
+    return [(min(s, changed), max(s, changed)) for s in partners]
 
 
-def _with_after(chain: Chain, pairs: set[tuple[int, int]]) -> Chain:
+def _with_after(chain: Chain, pairs: Sequence[tuple[int, int]]) -> Chain:
     calls = list(chain.calls)
-    for earlier, later in sorted(pairs):
+    for earlier, later in pairs:
         call = calls[later]
         calls[later] = call.model_copy(update={"after": sorted({*call.after, earlier})})
     return Chain(calls=calls)
+
+
+@dataclass(frozen=True)
+class _Attempt:
+    chain: Chain  # in composition order, with the state reasons kept so far
+    order: list[int]
+    moved: Chain | None  # the chain in that order (None: the order is the composition's)
+    again: Trace | None
+    changed: int | None  # the first call whose outcome the order changes (-1: the end state)
+
+
+def _attempt(chain: Chain, trace: Trace, mentions: Sequence[int], run: Callable[[Chain], Trace]) -> _Attempt:
+    order = request_order(chain, mentions)
+    if order == sorted(order):
+        return _Attempt(chain, order, None, None, None)
+    moved = reordered(chain, order)
+    again = run(moved)
+    return _Attempt(chain, order, moved, again, _first_change(trace, again, order))
 
 
 def in_request_order(chain: Chain, trace: Trace, mentions: Sequence[int], run: Callable[[Chain], Trace],
@@ -114,26 +133,21 @@ def in_request_order(chain: Chain, trace: Trace, mentions: Sequence[int], run: C
     """The chain and its trace with the calls in request order (`request_order`), as far as
     running them in that order gives every call the same results and the world the same end
     state. `run` executes a chain in a fresh world; `toolboxes` is each call's toolbox (whose
-    world it reads), `actions` the calls that change the world. Each call changed by the new
-    order keeps its composition order with the calls that crossed it (`_kept_pairs`), until
-    none is; a chain whose calls cannot be kept apart so keeps its composition order."""
-    original = chain
-    for _ in range(len(chain.calls) ** 2 + 1):
-        order = request_order(chain, mentions)
-        if order == sorted(order):
-            return chain, trace
-        moved = reordered(chain, order)
-        again = run(moved)
-        changed = _first_change(trace, again, order)
-        if changed is None:
-            return moved, again
-        pairs = _kept_pairs(order, changed, toolboxes, actions)
-        if not pairs:
+    world it reads), `actions` the calls that change the world. The first call the new order
+    changes keeps its composition order with one call that crossed it, the first of
+    `_suspects` whose kept order leaves that call as it was (all of them if none does), until
+    no call changes; a chain whose calls cannot be kept apart so keeps its composition order."""
+    current = _attempt(chain, trace, mentions, run)
+    for _ in range(len(chain.calls) ** 2):
+        if current.changed is None:
+            return (current.moved, current.again) if current.moved is not None else (current.chain, trace)
+        suspects = _suspects(current.chain, current.order, current.changed, toolboxes, actions)
+        if not suspects:
             break
-        chain = _with_after(chain, pairs)
-    return original, trace
-
-
+        tries = (_attempt(_with_after(current.chain, [pair]), trace, mentions, run) for pair in suspects)
+        current = next((t for t in tries if t.changed != current.changed), None) or _attempt(
+            _with_after(current.chain, suspects), trace, mentions, run)
+    return chain, trace
 def literal_places(value: Any, text: str) -> list[int]:
     """Where a normalised text (`factory.checks.faithfulness.normalise`) states a literal value,
     in any of its written forms."""
