@@ -5,7 +5,7 @@ opening sentences are about, then each ask in turn, and before a call whatever i
 (the calls whose values it takes, described where it is asked for, in the order the text
 describes them; a fix-up the request never speaks of comes just before the first call that
 waits for it). Of the orders the dependencies allow (data, and the state reasons of
-`Call.after`), the gold calls take that one, and so do every record derived from them.
+`Call.after`), the gold calls take that one, and so does every record derived from them.
 
 Moving a call across a change to the world it reads would change what it returns: a chain put
 in request order is run again, and every call must give the same results and the world end in
@@ -13,6 +13,9 @@ the same state. Where a call does not, its composition order with a call of its 
 changes the world (the one whose crossing changed it) is kept, and written into the chain as a
 state reason (`Call.after`), so that every reader of the chain, agents included, orders them
 alike.
+
+A request written in other words (a model's rewrite of the draft) must keep that order; it is
+judged where values that only one part takes show where it is asked for (`order_problems`).
 """
 
 from __future__ import annotations
