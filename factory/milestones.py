@@ -4,7 +4,8 @@ One milestone per call: the tool and the value each argument must have (a nested
 must equal the value the referenced call produced in the trace), plus the values the chain
 needs from the call, so that another tool producing them meets it too. A fix-up call is a
 state milestone instead: met by whatever call restores its condition. Edges come from data
-and state dependencies; a final milestone holds the answer, after every sink call.
+and state dependencies; a final milestone holds the answer (the outputs of every call the request
+asks for), after those calls.
 """
 
 from __future__ import annotations
@@ -52,11 +53,11 @@ def _milestone(chain: Chain, trace: Trace, position: int, step_call: int, after:
                      needs=needed_values(chain, trace, step_call), description=_describe(call.tool, expected))
 
 
-def _answer(trace: Trace, sinks: list[int], position: int, refuse: bool, missing: str = "") -> Milestone:
+def _answer(trace: Trace, asked: list[int], position: int, refuse: bool, missing: str = "") -> Milestone:
     text = ", ".join(f"{k}={v!r}" for k, v in trace.answer.items())
     if refuse:
         text = (f"{text}; " if text else "") + f"say the rest cannot be done: {missing}"
-    return Milestone(index=position, kind="answer", answer=dict(trace.answer), refuse=refuse, after=sinks,
+    return Milestone(index=position, kind="answer", answer=dict(trace.answer), refuse=refuse, after=asked,
                      description=f"final answer: {text}" if text else "final answer: report that the task is done")
 
 
@@ -67,7 +68,7 @@ def derive_milestones(chain: Chain, trace: Trace, toolbox_of: Mapping[str, str |
                    sorted(set(graph.predecessors(step.call)) | set(chain.calls[step.call].after)), toolbox_of or {})
         for step in trace.steps
     ]
-    milestones.append(_answer(trace, chain.sinks(), len(milestones), refuse=False))
+    milestones.append(_answer(trace, chain.asked(), len(milestones), refuse=False))
     return milestones
 
 
@@ -95,10 +96,10 @@ def unsolvable_milestones(chain: Chain, trace: Trace, withheld: str, missing: st
     for call in kept:
         after = sorted(position[a] for a in set(graph.predecessors(call)) | set(chain.calls[call].after) if a in position)
         milestones.append(_milestone(chain, trace, position[call], call, after, toolbox_of or {}))
-    sinks = [i for i in chain.sinks() if i in position]
-    answer = {var: trace.answer[var] for i in sinks for var in chain.calls[i].outputs if var in trace.answer}
+    asked = [i for i in chain.asked() if i in position]
+    answer = {var: trace.answer[var] for i in asked for var in chain.calls[i].outputs if var in trace.answer}
     partial = Trace(steps=trace.steps, answer=answer)
-    milestones.append(_answer(partial, [position[i] for i in sinks], len(milestones), refuse=True, missing=missing))
+    milestones.append(_answer(partial, [position[i] for i in asked], len(milestones), refuse=True, missing=missing))
     return milestones, answer
 
 

@@ -1,10 +1,10 @@
-"""The line of flow for one attempt: compose → execute → query → milestones → distractors →
-checks. Each stage has its backends: chains from the seed library's composer or from a model's
-chain writer; execution by seed code, recorded answers, a model simulator or the typed mock;
-queries from the seeds' phrasings or from a model. Attempt k depends only on (run seed, k),
-the call cache and, offline, the phrasings the run's earlier kept requests used (recorded with
-each request), so a resumed run rebuilds exactly the candidates an uninterrupted run would
-have built."""
+"""The line of flow for one attempt: compose → execute → query (the gold calls then take the
+order the request speaks of them in) → milestones → distractors → checks. Each stage has its
+backends: chains from the seed library's composer or from a model's chain writer; execution by
+seed code, recorded answers, a model simulator or the typed mock; queries from the seeds'
+phrasings or from a model. Attempt k depends only on (run seed, k), the call cache and, offline,
+the phrasings the run's earlier kept requests used (recorded with each request), so a resumed
+run rebuilds exactly the candidates an uninterrupted run would have built."""
 
 from __future__ import annotations
 
@@ -22,7 +22,10 @@ from factory.checks.faithfulness import free_arguments
 from factory.distractors import alternative_to_gold, pick_distractors, twin_of_gold
 from factory.milestones import derive_milestones, unsolvable_milestones, withheld_tool_minefields
 from factory.queries import template_query
+from factory.queries.order import in_request_order
+from factory.queries.wording import mark_asked
 from factory.records import (
+    Chain,
     GenerateConfig,
     Instance,
     Provenance,
@@ -88,6 +91,7 @@ class Generator:
         if isinstance(composed, NotComposed):
             outcome.reject = Reject(attempt=k, stage="compose", reasons=[composed.reason], raw=composed.raw)
             return outcome
+        composed.chain = mark_asked(composed.chain, self.entries)
         outcome.stages["chains"] = {**composed.record, "chain": composed.chain.model_dump(mode="json")}
         try:
             trace = self._execute(composed)
@@ -99,15 +103,21 @@ class Generator:
         if failed:
             outcome.reject = Reject(attempt=k, stage="execution", reasons=[f"execution: {failed.tool}: {failed.error}"])
             return outcome
-        context, stated = fix_context(composed.chain, composed.specs, self.seeds, rng)
-        worded = template_query(composed.chain, composed.specs, self.entries, self.joint_kinds, rng, context=context,
-                                written=self.written, used=self.phrasings)
-        instance, rejected = self._instance(composed, trace, rng, k, worded.variants, stated)
+        fixes = fix_context(composed.chain, composed.specs, self.seeds, rng)
+        worded = template_query(composed.chain, composed.specs, self.entries, self.joint_kinds, rng,
+                                context=fixes.sentences, written=self.written, used=self.phrasings,
+                                speaks_of=fixes.speaks_of)
+        try:
+            trace = self._in_request_order(composed, trace, worded.mentions)
+        except ToolCrash as exc:
+            outcome.reject = Reject(attempt=k, stage="seed_defect", reasons=[f"seed defect: {exc}"])
+            return outcome
+        instance, rejected = self._instance(composed, trace, rng, k, worded.variants, fixes.stated)
         if rejected is not None:
             outcome.reject = rejected
             return outcome
         outcome.stages["queries"] = {"query": instance.query, "variants": instance.query_variants,
-                                     "phrasings": worded.phrasings}
+                                     "phrasings": worded.phrasings, "mentions": worded.mentions}
         results = run_checks(instance, self.contexts[composed.policy_slug])
         instance = instance.model_copy(update={"checks": results})
         failures = blocking_failures(results)
@@ -136,6 +146,22 @@ class Generator:
         recorded = [*composed.setup.recorded, *(r for r in answered if (r.tool, repr(r.arguments)) not in known)]
         composed.setup = composed.setup.model_copy(update={"recorded": recorded})
         return run_chain(composed.chain, composed.specs, Simulator(self.seeds, composed.setup))
+
+    def _in_request_order(self, composed: Composed, trace: Trace, mentions: list[int]) -> Trace:
+        """Put the chain's calls in the order the request speaks of them (`in_request_order`);
+        the trace of the chain as it now runs."""
+        if composed.draft and self.stages and self.stages.query_writer is not None:
+            return trace  # a model rewrites its own chain's draft, in the draft's order: the chain's own
+        chain = composed.chain
+        toolboxes = [composed.specs[c.tool].toolbox for c in chain.calls]
+        actions = {i for i, c in enumerate(chain.calls)
+                   if c.fixes is not None or "state_change" in getattr(self.entries.get(c.tool), "tags", ())}
+
+        def run(moved: Chain) -> Trace:
+            return run_chain(moved, composed.specs, Simulator(self.seeds, composed.setup))
+
+        composed.chain, trace = in_request_order(chain, trace, mentions, run, toolboxes, actions)
+        return trace
 
     def _instance(self, composed: Composed, trace: Trace, rng: random.Random, k: int, queries: dict[str, str],
                   stated: list[str]) -> tuple[Instance, Reject | None]:

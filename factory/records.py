@@ -12,7 +12,7 @@ import math
 from typing import Any, Literal
 
 import networkx as nx
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
 
 # The type vocabulary of tool parameters and return values (NesTools uses the bare forms).
 SCALAR_TYPES = ("str", "int", "float", "bool")
@@ -182,6 +182,16 @@ class Call(Record):
     outputs: list[str] = Field(default_factory=list)  # variables bound to the tool's returns, in order
     after: list[int] = Field(default_factory=list)  # earlier calls it needs for a state reason, not data
     fixes: str | None = None  # the world-state condition this call restores (not asked for in the query)
+    asked: bool = False  # the request asks for this call: its outputs belong in the final answer
+
+    @model_serializer(mode="wrap")
+    def _without_unasked(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        """`asked` is written only when set, so a record made before calls were marked (or
+        imported) keeps its bytes and its content id."""
+        data = handler(self)
+        if not self.asked:
+            data.pop("asked", None)
+        return data
 
 
 class Chain(Record):
@@ -221,9 +231,16 @@ class Chain(Record):
         return shape_of(len(self.calls), self.graph().edges)
 
     def sinks(self) -> list[int]:
-        """Task calls whose outputs no later call consumes: their results form the final answer."""
+        """Task calls whose outputs no later call consumes."""
         g = self.graph()
         return [i for i in g.nodes if g.out_degree(i) == 0 and self.calls[i].fixes is None]
+
+    def asked(self) -> list[int]:
+        """Calls the request asks for, whose outputs form the final answer: those marked `asked`
+        (the sinks and every action, `factory.queries.wording.asked_calls`). A chain that marks
+        none (imported from NesTools, or recorded before calls were marked) asks for its sinks."""
+        marked = [i for i, call in enumerate(self.calls) if call.asked]
+        return marked or self.sinks()
 
 
 def shape_of(n_calls: int, edges: Any) -> str:

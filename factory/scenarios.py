@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import random
 from collections import defaultdict
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from factory.records import Call, Chain, Ref, ToolSpec, Value
@@ -145,17 +145,25 @@ def _unlike(previous: str | None, wordings: tuple[str, ...]) -> list[str]:
     return [w for w in wordings if w.split()[0] != opening and w.split()[-3:] != ending] or list(wordings)
 
 
-def fix_context(chain: Chain, specs: dict[str, ToolSpec], seeds: dict[str, Seed],
-                rng: random.Random) -> tuple[list[str], list[str]]:
-    """(sentences the query opens with, conditions it states) for a chain's fix-up calls: the
-    context that makes every fix argument knowable, and sometimes the user saying the
-    condition is broken (then the fix call has a reason in the query)."""
+@dataclass(frozen=True)
+class FixContext:
+    """What a query says about a chain's fix-up calls, before its asks."""
+
+    sentences: list[str]  # the sentences the query opens with
+    speaks_of: list[int]  # the fix-up call each sentence is about
+    stated: list[str]  # the conditions it states ("toolbox:condition")
+
+
+def fix_context(chain: Chain, specs: dict[str, ToolSpec], seeds: dict[str, Seed], rng: random.Random) -> FixContext:
+    """The sentences a query opens with for a chain's fix-up calls: the context that makes
+    every fix argument knowable, and sometimes the user saying the condition is broken (then
+    the fix call has a reason in the query)."""
     from factory.chains.pool import placeholders
     from factory.queries.values import render_value
 
-    context, stated = [], []
+    context, speaks_of, stated = [], [], []
     previous = None  # the wording of the last context sentence
-    for call in chain.calls:
+    for index, call in enumerate(chain.calls):
         if call.fixes is None:
             continue
         slug = specs[call.tool].toolbox or ""
@@ -164,8 +172,10 @@ def fix_context(chain: Chain, specs: dict[str, ToolSpec], seeds: dict[str, Seed]
         if condition.context:
             previous = rng.choice(_unlike(previous, condition.context))
             context.append(previous.format(**values))
+            speaks_of.append(index)
         knowable = set(call.arguments) <= set(placeholders(condition.context[0] if condition.context else ""))
         if condition.says and knowable and rng.random() < STATE_SAYS_RATE:
             context.insert(0, rng.choice(condition.says))
+            speaks_of.insert(0, index)
             stated.append(f"{slug}:{call.fixes}")
-    return context, stated
+    return FixContext(context, speaks_of, stated)

@@ -1,5 +1,12 @@
+from pathlib import Path
+
+from factory.chains.code import parse_chain
+from factory.config import resource_dir
 from factory.milestones import blocked_calls, derive_milestones, needed_values, unsolvable_milestones, withheld_tool_minefields
-from factory.records import Call, Chain, Ref, Trace, TraceStep, Value
+from factory.queries.wording import mark_asked
+from factory.records import Call, Chain, Ref, Trace, TraceStep, Value, WorldSetup
+from factory.seeds import load_seeds
+from factory.world.simulator import Simulator, run_chain
 
 
 def example():
@@ -63,3 +70,30 @@ def test_an_unsolvable_item_keeps_milestones_for_what_can_still_be_done():
     final = milestones[-1]
     assert final.kind == "answer" and final.refuse and final.answer == {"data2": 7} == answer
     assert "cannot be done: no tool finds the wine" in final.description
+
+
+def test_the_answer_holds_what_an_action_gives_though_a_later_call_takes_it():
+    """"Approve leave request LR-3001 and tell me whose it is and their employee id": the
+    approval is asked for even though a later call takes the employee's name from it, so its
+    values (the name, the last day of the leave) are in the gold answer with the id, and the
+    answer milestone waits for both calls; not only the last call's values count."""
+    seeds = {slug: seed for slug, seed in load_seeds(Path(resource_dir("seeds"))).items() if slug == "hr_payroll"}
+    hr = seeds["hr_payroll"]
+    code = 'data0, data1 = approve_leave_request(request_id="LR-3001")\ndata2 = find_employee_id(full_name=data0)\n'
+    chain = mark_asked(parse_chain(code, hr.specs), hr.toolbox.tools)
+    assert [c.asked for c in chain.calls] == [True, True] and chain.sinks() == [1]
+    trace = run_chain(chain, hr.specs, Simulator(seeds, WorldSetup(toolboxes=["hr_payroll"], seed=0)))
+    assert trace.ok and set(trace.answer) == {"data0", "data1", "data2"}
+    assert trace.answer["data0"] == trace.steps[1].arguments["full_name"]
+    answer = derive_milestones(chain, trace)[-1]
+    assert answer.answer == trace.answer and answer.after == [0, 1]
+    kept, reported = unsolvable_milestones(chain, trace, "find_employee_id", "no tool finds an employee id")
+    assert set(reported) == {"data0", "data1"} and kept[-1].answer == reported  # the approval can still be done
+
+
+def test_a_chain_that_marks_no_asked_call_asks_for_its_sinks():
+    chain, _ = example()
+    assert chain.asked() == chain.sinks() == [3]
+    assert '"asked"' not in chain.to_json()  # such a record keeps its bytes and content id
+    marked = Chain(calls=[c.model_copy(update={"asked": i in (0, 3)}) for i, c in enumerate(chain.calls)])
+    assert marked.asked() == [0, 3] and Chain.model_validate_json(marked.to_json()) == marked

@@ -126,7 +126,8 @@ def test_fix_ups_are_knowable_and_sometimes_stated(seeds):
     for k in range(20):
         fixed, state = StateFixes(seeds, dict(weather.specs), random.Random(k), 0).apply(chain)
         assert fixed.calls[0].fixes == "weather_notifications" and state["weather"] == {"notifications": "off"}
-        context, stated = fix_context(fixed, weather.specs, seeds, random.Random(k))
+        fixes = fix_context(fixed, weather.specs, seeds, random.Random(k))
+        stated, context = fixes.stated, fixes.sentences
         assert stated == [] and context == []  # the channel is free: the condition is not stated for static mode
         stated_runs += bool(stated)
     assert stated_runs == 0
@@ -164,6 +165,6 @@ def test_two_context_sentences_do_not_read_like_a_form(seeds):
                         'b = set_cellular(on=True)\n', phone.specs)
     chain.calls[0].fixes, chain.calls[1].fixes = "low_battery_off", "cellular"
     for k in range(30):
-        context, _ = fix_context(chain, phone.specs, seeds, random.Random(k))
+        context = fix_context(chain, phone.specs, seeds, random.Random(k)).sentences
         first, second = context[-2:]  # what a condition says opens the request; the context sentences end it
         assert first.split()[0] != second.split()[0] and first.split()[-3:] != second.split()[-3:], context

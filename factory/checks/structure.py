@@ -1,4 +1,4 @@
-"""Structural checks: format (record and chain code), signature, data flow."""
+"""Structural checks: format (record and chain code), signature, data flow and the answer it gives."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ import re
 
 from factory.chains.code import ChainParseError, parse_chain, render_chain
 from factory.checks.context import CheckContext
+from factory.milestones import blocked_calls
 from factory.records import TYPES, CheckResult, Instance, Ref, type_accepts, value_matches_type
 
 _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -102,8 +103,25 @@ def check_dataflow(instance: Instance, ctx: CheckContext) -> CheckResult:
             bound.add(var)
         if any(not 0 <= a < index for a in call.after):
             problems.append(f"call {index + 1} waits for a call that does not precede it")
-    if not problems:
-        sinks = {v for i in instance.chain.sinks() for v in instance.chain.calls[i].outputs}
-        if instance.trace.answer and set(instance.trace.answer) != sinks:
-            problems.append("the answer is not the outputs of the final (sink) calls")
+    if not problems and instance.trace.ok:
+        problems += _answer_problems(instance)
     return _result("dataflow", problems, ctx)
+
+
+def _answer_problems(instance: Instance) -> list[str]:
+    """The gold answer is every value the request asks for and nothing else: the outputs of the
+    asked calls, intermediate or last. The answer milestone reports them all, or, when a tool
+    is withheld, those of the asked calls that can still be made."""
+    chain, answer = instance.chain, instance.trace.answer
+    asked = [i for i in chain.asked() if chain.calls[i].fixes is None]
+    problems = []
+    if len(asked) != len(chain.asked()):
+        problems.append("a fix-up call is marked as asked for")
+    if set(answer) != {v for i in asked for v in chain.calls[i].outputs}:
+        problems.append("the answer is not the outputs of the calls the request asks for")
+    blocked = set().union(*(blocked_calls(chain, t.name) for t in instance.withheld_tools))
+    reported = {v: answer[v] for i in asked if i not in blocked for v in chain.calls[i].outputs if v in answer}
+    milestone = next((m for m in instance.milestones if m.kind == "answer"), None)
+    if milestone is not None and milestone.answer != reported:
+        problems.append("the answer milestone does not report every asked value that can be had")
+    return problems

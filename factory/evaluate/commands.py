@@ -39,7 +39,7 @@ err_console = _Console(stderr=True)
 def evaluate(
     dataset: Annotated[Path, typer.Argument(help="A generated run directory, an exported dataset folder, or an import's --out directory.")],
     mode: Annotated[str, typer.Option("--mode", help="static (whole call list, NesTools metrics) or interactive (tool by tool, milestones).")] = "static",
-    agent: Annotated[Optional[str], typer.Option("--agent", help="Reference agent: oracle, noisy:P (0..1) or random.")] = None,
+    agent: Annotated[Optional[str], typer.Option("--agent", help="Reference agent: oracle, noisy:P (0..1), random, or request-order (static mode: the gold calls in the order the request's text gives).")] = None,
     model: Annotated[Optional[str], typer.Option("--model", help="Model name (e.g. openai/gpt-4o-mini, hosted_vllm/NAME, ollama/NAME); default from FACTORY_MODEL.")] = None,
     api_base: Annotated[Optional[str], typer.Option("--api-base", help="OpenAI-compatible endpoint (vLLM, llama.cpp, Ollama...), e.g. http://localhost:8000/v1.")] = None,
     predictions: Annotated[Optional[list[Path]], typer.Option("--predictions", help="Static mode: score NesTools raw responses ({\"test_id\", \"response\"} per line); repeat for several files (the dataset is loaded once).")] = None,

@@ -72,7 +72,7 @@ def validate(request: EvalRequest) -> None:
     given = [name for name, v in (("--agent", request.agent), ("--model", request.model),
                                   ("--predictions", request.predictions)) if v]
     if len(given) != 1:
-        raise ConfigError("give exactly one of --agent (oracle, noisy:P, random), --model M or --predictions FILE"
+        raise ConfigError("give exactly one of --agent (oracle, noisy:P, random, request-order), --model M or --predictions FILE"
                           + (f" (got {', '.join(given)})" if given else ""))
     if request.trials < 1 or (request.limit is not None and request.limit < 1):
         raise ConfigError(f"--trials and --limit must be at least 1 (got {request.trials}, {request.limit})")
@@ -161,7 +161,7 @@ def _static(request: EvalRequest, instances: list[Instance], folder: Path, setti
     if request.agent:
         from factory.evaluate.static.agents import agent_responder, static_agent
 
-        samples = run_static(tasks, agent_responder(static_agent(request.agent, request.seed)), request.who(),
+        samples = run_static(tasks, agent_responder(static_agent(request.agent, request.seed, seeds)), request.who(),
                              request.trials, seeds)
         return [Evaluation(out, samples, info)]
     from factory.evaluate.static.scoring import model_responder

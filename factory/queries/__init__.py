@@ -35,25 +35,30 @@ def _order(asked: list[int], chain: Chain, entries: dict[str, ToolEntry], rng: r
 
 @dataclass(frozen=True)
 class Worded:
-    """A chain worded as a request: its variants ("template", "no_conjunctions") and the
-    (tool, phrasing) pairs it used."""
+    """A chain worded as a request: its variants ("template", "no_conjunctions"), the
+    (tool, phrasing) pairs it used, and the calls in the order its text first speaks of them
+    (a context sentence, an ask, or a description of a call's value), from which the gold
+    calls take their order (`factory.queries.order`)."""
 
     variants: dict[str, str]
     phrasings: list[tuple[str, str]]
+    mentions: list[int]
 
 
 def template_query(chain: Chain, specs: dict[str, ToolSpec], entries: dict[str, ToolEntry],
                    joint_kinds: list[tuple[str, ...]] | None = None, rng: random.Random | None = None,
                    context: list[str] | None = None, written: dict[str, dict[str, str]] | None = None,
-                   used: Counter | None = None) -> Worded:
+                   used: Counter | None = None, speaks_of: list[int] | None = None) -> Worded:
     """The request and its variant without conjunctions. `context` sentences (a condition the
-    user states, a value a fix-up needs) open the request; `written` says per toolbox how
-    literals of a kind are written (`Toolbox.written_as`); `used` counts the phrasings a run
-    has used so far, and each ask or description then takes one used least."""
+    user states, a value a fix-up needs) open the request, `speaks_of` naming the fix-up call
+    each is about; `written` says per toolbox how literals of a kind are written
+    (`Toolbox.written_as`); `used` counts the phrasings a run has used so far, and each ask or
+    description then takes one used least."""
     rng = rng or random.Random(0)
     wording = Wording(chain, specs, entries, joint_kinds or [], rng, written or {}, used=used)
     asks = [wording.ask(i) for i in _order(asked_calls(chain, entries), chain, entries, rng)]
     opening = " ".join(context or [])
     request = tidy(greet(f"{opening} {frame(asks, rng)}".strip(), rng))
     plain = tidy(f"{opening} {without_conjunctions(asks)}")
-    return Worded({"template": request, "no_conjunctions": plain}, wording.chosen)
+    mentions = list(dict.fromkeys([*(speaks_of or []), *wording.mentioned]))
+    return Worded({"template": request, "no_conjunctions": plain}, wording.chosen, mentions)

@@ -1,8 +1,9 @@
 """The model query writer: a chain's request in a person's words. It starts from the offline
 wording (every value stated, every nested value described) and the list of values the request
 must state; what the model writes is checked like any query (every value stated, no value a
-nested call must find given away, no place the chain is not about, no tool name), and a request
-that fails gets one repair pass. Demos are
+nested call must find given away, no place the chain is not about, no tool name, the parts
+asked for in the draft's order, which the gold calls follow), and a request that fails gets one
+repair pass. Demos are
 seed examples' requests; a request still unfaithful after the repair is a reject."""
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import Any
 
 from factory.chains.model_writer import model_answer
 from factory.checks.faithfulness import given_away, leaked_names, missing_values, places_not_in_chain
+from factory.queries.order import order_problems
 from factory.queries.values import render_value
 from factory.records import Chain, ToolSpec, Trace, Value
 
@@ -71,6 +73,7 @@ class QueryWriter:
             found += [f"states {v!r}, which the assistant must find: describe it as the draft does"
                       for v in given_away(chain, trace, text, specs or {})]
             found += [f"names {p!r}, which the request is not about" for p in places_not_in_chain(chain, trace, text)]
+        found += order_problems(chain, text)
         return found + [f"names the tool {leak}" for leak in leaked_names(text, tool_names, 2)]
 
     def __call__(self, lm: Any, chain: Chain, draft: str, tool_names: list[str], rng: random.Random,

@@ -131,6 +131,7 @@ class Wording:
     timed: bool = False  # a literal date and time was stated
     used: Counter | None = None  # (tool, phrasing) → times the run's kept requests used it
     chosen: list[tuple[str, str]] = field(default_factory=list)  # (tool, phrasing) this request used
+    mentioned: list[int] = field(default_factory=list)  # calls in the order the text first speaks of them
 
     def __post_init__(self) -> None:
         self.any_forms = ChainMap(*(self.written[t] for t in sorted(self.written)))  # every toolbox's written forms
@@ -223,6 +224,7 @@ class Wording:
         """A noun phrase for output variables of one call: what they are, or "that X" when
         already described and unambiguous."""
         index = self.producers[variables[0]]
+        self._mention(index)
         call = self.chain.calls[index]
         spec = self.specs[call.tool]
         outputs = [spec.returns[call.outputs.index(v)] for v in variables]
@@ -248,6 +250,12 @@ class Wording:
         self._name(variables, outputs, spec)
         return text
 
+    def _mention(self, index: int) -> None:
+        """The text now speaks of call `index` (its ask, or a description of its value): where it
+        does first is where the call's place in the request is (`factory.queries.order`)."""
+        if index not in self.mentioned:
+            self.mentioned.append(index)
+
     def _name(self, variables: tuple[str, ...], outputs: list[Output], spec: ToolSpec) -> None:
         """Remember a value once described or asked for, so that later it can be "that city"."""
         if variables not in self.said:
@@ -270,6 +278,7 @@ class Wording:
     def ask(self, index: int) -> str:
         """The request for call `index` in one of its seed's phrasings."""
         call = self.chain.calls[index]
+        self._mention(index)
         entry = self.entries.get(call.tool)
         text = self._choose(index, tuple(map(sentence_start, entry.asks))) if entry else None
         if text is None:
@@ -294,4 +303,11 @@ def asked_calls(chain: Chain, entries: dict[str, ToolEntry]) -> list[int]:
     actions = {i for i, c in enumerate(chain.calls)
                if c.fixes is None and "state_change" in (entries[c.tool].tags if c.tool in entries else ())}
     return sorted(sinks | actions)
+
+
+def mark_asked(chain: Chain, entries: dict[str, ToolEntry]) -> Chain:
+    """The chain with its asked calls marked (`Call.asked`), so that the answer, the milestones
+    and the checks read them from the chain, whatever order its calls later take."""
+    asked = set(asked_calls(chain, entries))
+    return Chain(calls=[call.model_copy(update={"asked": i in asked}) for i, call in enumerate(chain.calls)])
 

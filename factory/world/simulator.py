@@ -199,7 +199,7 @@ def run_chain(chain: Chain, specs: dict[str, ToolSpec], simulator: Simulator) ->
         bound.update(outputs)
     answer = {}
     if all(s.error is None for s in steps):
-        for i in chain.sinks():
+        for i in chain.asked():
             for var in chain.calls[i].outputs:
                 answer[var] = bound[var]
     return Trace(steps=steps, answer=answer)

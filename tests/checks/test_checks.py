@@ -72,6 +72,15 @@ def test_dataflow_catches_rebinding_and_use_before_binding(nested, ctx):
     assert "rebinds" in failed(nested, ctx, "dataflow")
 
 
+def test_dataflow_catches_an_answer_that_leaves_out_an_asked_value(nested, ctx):
+    asked = nested.chain.asked()[0]
+    var = nested.chain.calls[asked].outputs[0]
+    del nested.trace.answer[var]
+    assert "not the outputs of the calls the request asks for" in failed(nested, ctx, "dataflow")
+    nested.trace.answer[var] = "reported"
+    assert "answer milestone does not report" in failed(nested, ctx, "dataflow")
+
+
 def test_execution_catches_a_stored_trace_that_is_not_what_the_chain_produces(nested, ctx):
     step = nested.trace.steps[-1]
     var = next(iter(step.outputs))

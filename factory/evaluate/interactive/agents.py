@@ -300,6 +300,8 @@ def reference_agent(spec: str, seed: int = 0) -> OracleAgent | NoisyAgent | Rand
         return OracleAgent(seed=seed)
     if spec == "random":
         return RandomAgent(seed=seed)
+    if spec == "request-order":
+        raise ConfigError("request-order is a static-mode agent (it writes the whole call list): use --mode static")
     kind, _, rate = spec.partition(":")
     try:
         value = float(rate)

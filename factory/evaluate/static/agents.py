@@ -5,6 +5,9 @@
   probability P: wrong tool, order swap, wrong literal, wrong nested reference, omitted
   call, hallucinated tool, malformed output. Seeded per instance and trial.
 - `random` calls random offered tools with random typed arguments.
+- `request-order` writes the gold calls in the order a literal-minded agent takes from the
+  request's text (`factory.evaluate.static.reading`): the gold order is that order, so it
+  scores 100 where the gold calls follow the request.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from typing import Any, Protocol
 
 from factory.errors import ConfigError
 from factory.evaluate.static.noise import ERRORS, inject
+from factory.evaluate.static.reading import Phrasings, read_order
 from factory.evaluate.static.scoring import Answer, Job, Responder
 from factory.evaluate.static.tasks import StaticTask
 from factory.records import content_hash
@@ -69,6 +73,32 @@ class NoisyAgent:
         return inject(oracle_calls(task), chosen, task, rng)
 
 
+def in_order(calls: list[dict[str, Any]], order: Sequence[int]) -> list[dict[str, Any]]:
+    """The calls in another order, their output placeholders numbered again in that order."""
+    names: dict[str, str] = {}
+    for index in order:
+        for out in calls[index]["responses"].values():
+            names.setdefault(out, f"API_call_{len(names)}")
+
+    def rename(value: Any) -> Any:
+        if isinstance(value, list):
+            return [rename(v) for v in value]
+        return names.get(value, value) if isinstance(value, str) else value
+
+    return [{**calls[i], "parameters": {k: rename(v) for k, v in calls[i]["parameters"].items()},
+             "responses": {k: rename(v) for k, v in calls[i]["responses"].items()}} for i in order]
+
+
+@dataclass
+class RequestOrderAgent:
+    phrasings: Phrasings
+    name: str = "request-order"
+
+    def respond(self, task: StaticTask, trial: int) -> str:
+        order = read_order(task.instance, task.query, self.phrasings)
+        return json.dumps(in_order(oracle_calls(task), order), ensure_ascii=False)
+
+
 @dataclass
 class RandomAgent:
     seed: int = 0
@@ -91,10 +121,13 @@ class RandomAgent:
         return json.dumps(calls, ensure_ascii=False)
 
 
-def static_agent(spec: str, seed: int = 0) -> StaticAgent:
-    """`oracle`, `random` or `noisy:P` (0 <= P <= 1)."""
+def static_agent(spec: str, seed: int = 0, seeds: dict[str, Any] | None = None) -> StaticAgent:
+    """`oracle`, `request-order`, `random` or `noisy:P` (0 <= P <= 1); `seeds` give the
+    request-order agent the tools' phrasings."""
     if spec == "oracle":
         return OracleAgent()
+    if spec == "request-order":
+        return RequestOrderAgent(Phrasings.of(seeds))
     if spec == "random":
         return RandomAgent(seed=seed)
     kind, _, rate = spec.partition(":")
@@ -103,7 +136,7 @@ def static_agent(spec: str, seed: int = 0) -> StaticAgent:
     except ValueError:
         value = -1.0
     if kind != "noisy" or not 0.0 <= value <= 1.0:
-        raise ConfigError(f"unknown agent {spec!r}: use oracle, random or noisy:P with 0 <= P <= 1")
+        raise ConfigError(f"unknown agent {spec!r}: use oracle, request-order, random or noisy:P with 0 <= P <= 1")
     return NoisyAgent(value, seed=seed)
 
 
