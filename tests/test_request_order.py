@@ -47,29 +47,54 @@ WIND_AND_UV = (
 )
 
 
-def test_the_gold_calls_follow_the_request_not_the_composition(seeds):
-    """Two independent parts, worded in either order: the gold calls run in the order the
-    request asks for them, the nested call just before the call that takes its value, and the
-    output variables are numbered in that order."""
+UV_AND_WIND = (
+    'data0, data1 = get_uv_index(city="Tokyo", date="2025-06-14")\n'
+    'data2, data3 = find_hottest_city(country="Spain", date="2025-06-14")\n'
+    'data4, data5 = get_wind_forecast(city=data2, date="2025-06-14")\n'
+)
+WIND_LAST = (
+    'data0, data1 = find_hottest_city(country="Spain", date="2025-06-14")\n'
+    'data2, data3 = get_uv_index(city="Tokyo", date="2025-06-14")\n'
+    'data4, data5 = get_wind_forecast(city=data0, date="2025-06-14")\n'
+)
+
+
+def test_the_gold_calls_follow_the_request_in_either_composition(seeds):
+    """Two independent parts, composed (and so asked) in either order: the gold calls run in
+    the order the request asks for them, the nested call just before the call that takes its
+    value, and the output variables are numbered in that order."""
     weather = seeds["weather"]
-    chain = mark_asked(parse_chain(WIND_AND_UV, weather.specs), weather.toolbox.tools)
     run = runner(seeds, weather.specs, ["weather"])
-    trace = run(chain)
-    assert trace.ok
     orders = set()
-    for k in range(12):
-        worded = template_query(chain, weather.specs, weather.toolbox.tools, rng=random.Random(k))
-        text = normalise(worded.variants["template"])
-        ordered, again = in_request_order(chain, trace, worded.mentions, run, ["weather"] * 3, set())
-        tools = [c.tool for c in ordered.calls]
-        uv_first = text.index("tokyo") < text.index("spain")
-        assert tools == (["get_uv_index", "find_hottest_city", "get_wind_forecast"] if uv_first
-                         else ["find_hottest_city", "get_wind_forecast", "get_uv_index"]), text
-        assert [v for c in ordered.calls for v in c.outputs] == [f"data{n}" for n in range(6)]
-        assert again.ok and sorted(map(repr, again.answer.values())) == sorted(map(repr, trace.answer.values()))
-        assert not order_problems(ordered, worded.variants["template"])
-        orders.add(tuple(tools))
-    assert len(orders) == 2  # the request asks in both orders over these draws
+    for code in (WIND_AND_UV, UV_AND_WIND):
+        chain = mark_asked(parse_chain(code, weather.specs), weather.toolbox.tools)
+        trace = run(chain)
+        assert trace.ok
+        for k in range(4):
+            worded = template_query(chain, weather.specs, weather.toolbox.tools, rng=random.Random(k))
+            text = normalise(worded.variants["template"])
+            ordered, again = in_request_order(chain, trace, worded.mentions, run, ["weather"] * 3, set())
+            tools = [c.tool for c in ordered.calls]
+            uv_first = text.index("tokyo") < text.index("spain")
+            assert tools == (["get_uv_index", "find_hottest_city", "get_wind_forecast"] if uv_first
+                             else ["find_hottest_city", "get_wind_forecast", "get_uv_index"]), text
+            assert [v for c in ordered.calls for v in c.outputs] == [f"data{n}" for n in range(6)]
+            assert again.ok and sorted(map(repr, again.answer.values())) == sorted(map(repr, trace.answer.values()))
+            assert not order_problems(ordered, worded.variants["template"])
+            orders.add(tuple(tools))
+    assert len(orders) == 2
+
+
+def test_a_value_spoken_of_after_a_later_part_is_asked_for_itself(seeds):
+    """Composed as hottest city, UV in Tokyo, wind in the hottest city (NesTools' 3:1>3): the
+    request asks for the hottest city itself first, so it speaks of its parts in composed order
+    and the shape survives the gold order."""
+    weather = seeds["weather"]
+    code = WIND_LAST
+    chain = mark_asked(parse_chain(code, weather.specs), weather.toolbox.tools)
+    assert [c.asked for c in chain.calls] == [True, True, True] and chain.shape() == "3:1>3"
+    worded = template_query(chain, weather.specs, weather.toolbox.tools, rng=random.Random(0))
+    assert worded.mentions == [0, 1, 2]
 
 
 def test_a_look_up_keeps_its_side_of_an_action_that_changes_what_it_reads(seeds):

@@ -17,22 +17,6 @@ from factory.toolbox import ToolEntry
 __all__ = ["Worded", "render_value", "template_query"]
 
 
-def _order(asked: list[int], chain: Chain, entries: dict[str, ToolEntry], rng: random.Random) -> list[int]:
-    """Asks in chain order, except that runs of look-ups between actions are shuffled: an
-    action stays where it is, so nothing asked after it moves before it."""
-    ordered, run = [], []
-    for index in asked:
-        entry = entries.get(chain.calls[index].tool)
-        if entry and "state_change" in entry.tags:
-            rng.shuffle(run)
-            ordered += run + [index]
-            run = []
-        else:
-            run.append(index)
-    rng.shuffle(run)
-    return ordered + run
-
-
 @dataclass(frozen=True)
 class Worded:
     """A chain worded as a request: its variants ("template", "no_conjunctions"), the
@@ -56,7 +40,11 @@ def template_query(chain: Chain, specs: dict[str, ToolSpec], entries: dict[str, 
     description then takes one used least."""
     rng = rng or random.Random(0)
     wording = Wording(chain, specs, entries, joint_kinds or [], rng, written or {}, used=used)
-    asks = [wording.ask(i) for i in _order(asked_calls(chain, entries), chain, entries, rng)]
+    # Asks in chain order: the gold calls follow the request, so a shuffle here would relabel the
+    # composed nesting shape (two independent parts asked the other way round are another
+    # NesTools shape) and pull the run's shapes away from the drawn mix.
+    marked = [i for i, call in enumerate(chain.calls) if call.asked]
+    asks = [wording.ask(i) for i in marked or asked_calls(chain, entries)]
     opening = " ".join(context or [])
     request = tidy(greet(f"{opening} {frame(asks, rng)}".strip(), rng))
     plain = tidy(f"{opening} {without_conjunctions(asks)}")

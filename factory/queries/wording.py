@@ -305,9 +305,37 @@ def asked_calls(chain: Chain, entries: dict[str, ToolEntry]) -> list[int]:
     return sorted(sinks | actions)
 
 
+def spoken_order(chain: Chain, asked: set[int]) -> list[int]:
+    """The task calls in the order a request asking for `asked` in chain order speaks of them:
+    each ask after the values it describes, those in the order of its arguments."""
+    producers = chain.producers()
+    spoken: list[int] = []
+
+    def speak(index: int) -> None:
+        for arg in chain.calls[index].arguments.values():
+            source = producers.get(arg.ref) if isinstance(arg, Ref) else None
+            if source is not None and source not in spoken:
+                speak(source)
+        if index not in spoken:
+            spoken.append(index)
+
+    for index in sorted(asked):
+        speak(index)
+    return [i for i in spoken if chain.calls[i].fixes is None]
+
+
 def mark_asked(chain: Chain, entries: dict[str, ToolEntry]) -> Chain:
     """The chain with its asked calls marked (`Call.asked`), so that the answer, the milestones
-    and the checks read them from the chain, whatever order its calls later take."""
+    and the checks read them from the chain, whatever order its calls later take.
+
+    Besides the sinks and the actions, a call whose value would otherwise be spoken of only
+    after a later part of the request is asked for itself ("What sold best in Rioja on June 8?
+    Separately, ... And how much of that wine did Spain export?"), so that the request speaks
+    of its parts in the order they were composed: the gold calls follow the request, and the
+    composed nesting shape (as NesTools numbers it) survives that order."""
     asked = set(asked_calls(chain, entries))
+    tasks = [i for i, call in enumerate(chain.calls) if call.fixes is None]
+    while (spoken := spoken_order(chain, asked)) != tasks:
+        asked.add(next(t for s, t in zip(spoken, tasks, strict=False) if s != t))
     return Chain(calls=[call.model_copy(update={"asked": i in asked}) for i, call in enumerate(chain.calls)])
 
