@@ -1096,3 +1096,70 @@ def set_reminder_alerts(enabled: Annotated[bool, Kind("reminder_alerts_switch")]
 @toolbox.facts_about("event_id")
 def _event_facts(w: CalendarWorld, event_id: str) -> dict:
     return {"city": w.events[event_id]["city"]}
+
+
+# --- goals: what a person wants, and the tools that serve it ------------------------------
+# One person and their own calendar. Looking up an event (the next one, the next one with
+# someone, one I name) serves every goal about an event; the rest of a goal says why I
+# looked it up. The tools a goal borrows from another seed cannot make a request on their
+# own (they neither feed each other nor take the same thing from me), so every request
+# uses the calendar: the forecast, the clock or the contact is there because of the event.
+
+EVENT_LOOKUPS = ("get_next_event", "find_next_event_with", "resolve_event_mention")
+
+toolbox.goal(
+    "rearrange my schedule",
+    wants="look up my coming events and move, cancel or add people to them",
+    role="calendar owner",
+    tools=(*EVENT_LOOKUPS, "search_calendar", "list_events_on_date", "get_event_details", "get_event_organizer",
+           "cancel_event", "reschedule_event", "invite_to_event", "check_availability", "set_calendar_sync"),
+)
+toolbox.goal(
+    "fit a new event in",
+    wants="see what a day holds (a day I name, or the next public holiday) and book a free slot",
+    role="calendar owner",
+    tools=("list_events_on_date", "check_availability", "find_free_slot", "create_event", "set_calendar_sync",
+           # time_and_date: the day I plan is the next public holiday
+           "get_next_public_holiday"),
+)
+toolbox.goal(
+    "weather at my next event",
+    wants="know what the weather is doing in the city of my coming event",
+    role="calendar owner",
+    tools=(*EVENT_LOOKUPS, "get_event_details",
+           # weather: the conditions in the event's city. Not the hourly forecast at the
+           # event's start: a chain gives it the start and, as often as not, some other city
+           # ("the forecast for Rome when my next event starts", an event in San Francisco)
+           "get_current_weather"),
+)
+toolbox.goal(
+    "the clock where my next event is",
+    wants="know what time it will be elsewhere when my coming event starts, to join it from another city",
+    role="calendar owner",
+    tools=(*EVENT_LOOKUPS, "get_event_details",
+           # time_and_date: the event's start, in the event's city, read in another city
+           "convert_time_between_cities"),
+)
+toolbox.goal(
+    "somewhere to go near my next event",
+    wants="find a café, restaurant or other place in the city of my coming event",
+    role="calendar owner",
+    tools=(*EVENT_LOOKUPS, "get_event_details",
+           # maps_places: the places of a kind in the event's city
+           "list_places_in_city"),
+)
+toolbox.goal(
+    "reach an event's organiser",
+    wants="get in touch with whoever set up an event of mine, to say I'm late, can't come or want to move it",
+    role="calendar owner",
+    tools=(*EVENT_LOOKUPS, "get_event_organizer", "cancel_event", "reschedule_event",
+           # phone_assistant: the organiser is one of my contacts
+           "send_text_message"),
+)
+toolbox.goal(
+    "keep on top of my reminders",
+    wants="add, check off and clear out my reminders",
+    role="calendar owner",
+    tools=("add_reminder", "list_reminders", "get_reminder", "complete_reminder", "delete_reminder",
+           "set_reminder_alerts"),
+)

@@ -1082,3 +1082,46 @@ def _latitude_facts(w: MapsWorld, latitude: float) -> dict:
             city, dist = nearest_city(lat, lon)
             return {"city": city.name, "country": city.country} if dist < 30 else {}
     return {}
+
+
+# --- goals: what a person wants, and the tools that serve it ------------------------------
+# The tools a goal borrows from another seed cannot make a request on their own (they
+# neither feed each other nor take the same thing from the person), so every request is
+# about places: the forecast or the daylight is there because of the place. An address
+# names its city ("123 King Street, Edinburgh"), so geocode_address serves only the goal in
+# which nothing takes the city it gives back: the places or the centre of "the city where
+# 123 King Street, Edinburgh is" is a detour nobody takes.
+
+toolbox.goal(
+    "find somewhere nearby",
+    wants="find the nearest place of a kind to where I am, whether it's open, and how to get there",
+    role="someone out and about",
+    tools=("get_my_location", "enable_location_sharing", "find_nearest_place", "get_route_to_nearest",
+           "get_place_details", "get_opening_hours", "check_place_open", "get_place_location", "estimate_travel_time",
+           "save_favourite_place", "geocode_address", "convert_dms_coordinates", "find_place_by_name"),
+)
+toolbox.goal(
+    "pick the best place in a city",
+    wants="choose the best-rated place of a kind in a city I'm visiting, when and where I can go, and the weather then",
+    role="visitor",
+    tools=("list_places_in_city", "search_places", "pick_top_rated_place", "get_place_details", "get_opening_hours",
+           "check_place_open", "get_place_location", "save_favourite_place", "get_nearest_city",
+           # weather: the forecast in the city on the day
+           "get_daily_forecast"),
+)
+toolbox.goal(
+    "get my bearings",
+    wants="know where an address, a place or a set of coordinates is, and how far it is from another",
+    role="someone finding their way",
+    tools=("convert_dms_coordinates", "geocode_city", "reverse_geocode", "get_nearest_city",
+           "calculate_distance", "estimate_travel_time", "find_place_by_name", "get_place_location"),
+)
+toolbox.goal(
+    "plan a visit to a place",
+    wants="know when a place is open, what the weather is doing there, and how much daylight it gets",
+    role="visitor",
+    tools=("find_place_by_name", "get_place_location", "get_opening_hours", "check_place_open", "get_place_details",
+           # weather and time_and_date: the weather and the daylight at the place's own position (a
+           # place's name often says its city: "the city where the tower in Osaka is" is a detour)
+           "get_weather_by_coordinates", "get_daylight_hours"),
+)

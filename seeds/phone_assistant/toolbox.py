@@ -1089,3 +1089,66 @@ def set_do_not_disturb(on: Annotated[bool, Kind("do_not_disturb_switch")]) -> bo
     """
     world(PhoneWorld).state["do_not_disturb"] = on
     return on
+
+
+# --- goals: what a person wants, and the tools that serve it ------------------------------
+# One person and their own phone: their contacts, their messages, their settings. The
+# tools a goal borrows from another seed cannot make a request on their own (they neither
+# feed each other nor take the same thing from me), so every request uses the phone: the
+# clock or the weather is there because of the contact or the place.
+
+CONTACT_LOOKUPS = ("resolve_contact_name", "find_contact_by_phone")
+
+toolbox.goal(
+    "get in touch with a contact",
+    wants="find someone in my contacts and call, email or text them",
+    role="phone owner",
+    tools=(*CONTACT_LOOKUPS, "search_contacts", "get_contact_phone", "get_contact_email", "get_latest_message_from",
+           "send_text_message", "search_messages", "set_cellular"),
+)
+toolbox.goal(
+    "keep my contacts up to date",
+    wants="add new people to my contacts and correct what I have on the ones I know",
+    role="phone owner",
+    tools=(*CONTACT_LOOKUPS, "search_contacts", "add_contact", "update_contact_city", "get_contact_city",
+           "get_contact_phone", "get_contact_email", "get_contact_birthday"),
+)
+toolbox.goal(
+    "call someone in another time zone",
+    wants="know what time it is where a contact lives before I call or text them",
+    role="phone owner",
+    tools=(*CONTACT_LOOKUPS, "get_contact_city", "get_contact_phone", "send_text_message",
+           # time_and_date: the clock in the contact's city
+           "get_local_time_in"),
+)
+toolbox.goal(
+    "check on family far away",
+    wants="know whether severe weather threatens the country someone close to me lives in, and message them",
+    role="phone owner",
+    tools=(*CONTACT_LOOKUPS, "get_contact_city", "send_text_message", "get_latest_message_from",
+           # weather: the warnings in the contact's country
+           "get_severe_weather_alerts"),
+)
+toolbox.goal(
+    "remember a birthday",
+    wants="know when a contact's next birthday is, what day it falls on and whether I'm free, and wish them well",
+    role="phone owner",
+    tools=(*CONTACT_LOOKUPS, "get_contact_birthday", "send_text_message",
+           # time_and_date and calendar_reminders: the birthday's weekday, and my plans that day
+           "get_weekday", "list_events_on_date"),
+)
+toolbox.goal(
+    "find out where I am",
+    wants="know where my phone says I am, which city that is, and what time it is there",
+    role="phone owner",
+    tools=("get_current_location", "get_city_from_coordinates", "set_location_service", "set_wifi",
+           # time_and_date: the clock in that city
+           "get_local_time_in"),
+)
+toolbox.goal(
+    "set up my phone",
+    wants="switch my phone's connections and modes the way I need them now",
+    role="phone owner",
+    tools=("set_wifi", "set_cellular", "set_location_service", "set_low_battery_mode", "set_bluetooth",
+           "set_do_not_disturb"),
+)

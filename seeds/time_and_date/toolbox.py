@@ -1296,3 +1296,48 @@ def _latitude_facts(w: TimeWorld, latitude: float) -> dict:
         if row["latitude"] == latitude:
             return {"city": name, "country": row["country"]}
     return {}
+
+
+# --- goals: what a person wants, and the tools that serve it ------------------------------
+# The tools a goal borrows from another seed cannot make a request on their own (they
+# neither feed each other nor take the same thing from the person), so every request is
+# about dates and times: the weather or the place is there because of the holiday or the
+# daylight.
+
+toolbox.goal(
+    "talk across time zones",
+    wants="work out what time it is, or will be, in another city, to set up a call or a meeting",
+    role="someone arranging a call",
+    tools=("get_current_local_datetime", "get_local_time_in", "convert_time_between_cities", "get_city_utc_offset",
+           "get_time_between", "add_time_to_datetime", "resolve_relative_time", "search_time_and_date",
+           "set_home_city"),
+)
+toolbox.goal(
+    "count working days",
+    wants="work out a deadline or a job's length in working days, around weekends and public holidays",
+    role="someone planning work",
+    tools=("count_business_days", "add_business_days", "is_public_holiday", "get_next_public_holiday",
+           "list_public_holidays", "get_weekday", "get_week_number", "get_next_weekday_date", "parse_date_text",
+           "resolve_relative_time", "get_current_local_datetime", "get_city_utc_offset", "search_time_and_date"),
+)
+toolbox.goal(
+    "plan a day off around a holiday",
+    wants="find the next public holiday and the day it falls on, whether I'm free, and where it will be warmest",
+    role="holidaymaker",
+    tools=("get_next_public_holiday", "is_public_holiday", "list_public_holidays", "get_weekday",
+           "get_next_weekday_date", "get_current_local_datetime", "resolve_relative_time", "parse_date_text",
+           "get_city_utc_offset",
+           # weather and calendar_reminders: the warmest city on the holiday, and what I have on
+           "find_hottest_city", "list_events_on_date"),
+)
+toolbox.goal(
+    "catch the daylight",
+    wants="plan something outdoors around sunrise, sunset and the hours of daylight, and the weather then",
+    role="someone planning an outing",
+    # Not my home city and today (get_current_local_datetime): beside a sunset elsewhere it
+    # asks for the weather at home at the hour the sun sets in Amsterdam.
+    tools=("get_sunrise_sunset", "get_daylight_hours", "get_time_between", "add_time_to_datetime",
+           "resolve_relative_time", "parse_date_text",
+           # weather and maps_places: the forecast at sunrise or sunset, and where a place is
+           "get_hourly_forecast", "find_place_by_name"),
+)

@@ -1316,3 +1316,47 @@ def _alert_facts(w: WeatherWorld, alert_id: str) -> dict:
 def _station_facts(w: WeatherWorld, station_id: str) -> dict:
     station = w.stations[station_id]
     return {"city": station["city"], "country": CITY_BY_NAME[station["city"]].country}
+
+
+# --- goals: what a person wants, and the tools that serve it ------------------------------
+
+toolbox.goal(
+    "dress for the weather",
+    wants="know how warm, wet, windy and sunny it will be where I'm going, and what it will feel like",
+    role="someone heading out",
+    tools=("get_current_weather", "get_daily_forecast", "get_hourly_forecast", "get_wind_forecast", "get_uv_index",
+           "get_air_quality", "calculate_feels_like", "resolve_forecast_date", "convert_temperature_reading",
+           "convert_wind_speed_reading", "search_weather"),
+)
+toolbox.goal(
+    "stay safe in severe weather",
+    wants="know the worst weather warning in a country, how long it lasts and what the weather will do, and be warned",
+    role="resident",
+    # Not the hourly forecast: a chain gives it the alert's expiry and, as often as not,
+    # another city ("the forecast for Osaka when Singapore's alert expires").
+    tools=("get_severe_weather_alerts", "get_alert_details", "get_current_weather", "get_wind_forecast",
+           "get_daily_forecast", "subscribe_to_weather_alerts", "enable_weather_notifications"),
+)
+toolbox.goal(
+    "chase the sun",
+    wants="pick the warmest city of a country for a day out and know what that day will be like there",
+    role="holidaymaker",
+    tools=("find_hottest_city", "resolve_forecast_date", "get_daily_forecast", "get_uv_index", "get_air_quality",
+           "get_wind_forecast", "calculate_feels_like", "search_weather"),
+)
+toolbox.goal(
+    "compare with past weather",
+    wants="know how a day's weather in a city compares with the same day in earlier years",
+    role="someone curious about the climate",
+    tools=("get_historical_temperature", "get_daily_forecast", "get_current_weather", "resolve_forecast_date",
+           "search_weather"),
+)
+toolbox.goal(
+    "weather right where I am",
+    wants="know the conditions at my own position, from the nearest station or the nearest city",
+    role="someone outdoors",
+    tools=("get_weather_by_coordinates", "find_nearest_weather_station", "get_station_reading", "calculate_feels_like",
+           "convert_temperature_reading", "convert_wind_speed_reading", "get_hourly_forecast", "get_wind_forecast",
+           # phone_assistant: my position is where my phone says I am
+           "get_current_location"),
+)

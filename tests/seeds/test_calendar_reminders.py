@@ -4,6 +4,7 @@ import pytest
 
 from factory.seed_checks import library_pool
 from factory.user import USER
+from tests.seeds.goal_helpers import requests_without_the_seed
 from tests.seeds.toolbox_helpers import ToolboxSession
 
 NOW = "2025-06-13T09:30"
@@ -255,3 +256,9 @@ def test_moments_and_people_feed_only_where_a_person_would_use_them(pool):
     assert ("resolve_contact_name", "find_next_event_with") not in links
     assert ("get_next_available_slot", "check_availability") not in links  # moments are not bridged in
     assert ("get_contact_birthday", "list_events_on_date") in links  # days are
+
+
+def test_every_goal_request_uses_the_calendar():
+    # The weather, the clock, the places or the contact a goal borrows are there because of
+    # an event: on their own they would make a request about something else, filed here.
+    assert requests_without_the_seed("calendar_reminders") == {}

@@ -3,6 +3,7 @@
 import pytest
 
 from factory.user import USER
+from tests.seeds.goal_helpers import consumers_of, requests_without_the_seed
 from tests.seeds.toolbox_helpers import ToolboxSession
 
 
@@ -234,3 +235,14 @@ def test_facts_tie_places_to_their_city(maps):
         assert facts["place_mention"](maps.world, mention)["city"] == maps.world.places[found]["city"]
     assert facts["place_search_query"](maps.world, "museum paris") == {"city": "Paris", "country": "France"}
     assert facts["dms_coordinates"](maps.world, "48°51'24\"N 2°21'08\"E")["city"] == "Paris"
+
+
+def test_every_goal_request_is_about_places():
+    # The forecast or the daylight a goal borrows is there because of a place.
+    assert requests_without_the_seed("maps_places") == {}
+
+
+def test_no_goal_asks_for_the_city_an_address_already_names():
+    # "The best hotel in the city where 123 King Street, Edinburgh is" is a detour: the
+    # address says Edinburgh. Its coordinates lead on; its city does not.
+    assert consumers_of("maps_places", "geocode_address", "city") == []

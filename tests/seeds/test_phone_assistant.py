@@ -8,6 +8,7 @@ import pytest
 from factory.gazetteer import CITY_BY_NAME
 from factory.queries.values import render_value
 from factory.seed_checks import library_pool
+from tests.seeds.goal_helpers import requests_without_the_seed
 from tests.seeds.toolbox_helpers import ToolboxSession
 
 SLUG = "phone_assistant"
@@ -236,3 +237,9 @@ def test_conditions_state_the_value_their_fix_needs(ph):
         for context in condition.context:
             stated = context.format(**{k: render_value(v) for k, v in condition.fix_arguments.items()})
             assert render_value(condition.fix_arguments["on"]) in stated.split(), (name, context)
+
+
+def test_every_goal_request_uses_the_phone():
+    # The clock, the warnings or the calendar a goal borrows are there because of a contact
+    # or of where I am: on their own they would make a request about something else.
+    assert requests_without_the_seed("phone_assistant") == {}

@@ -4,6 +4,7 @@ from datetime import date
 
 import pytest
 
+from tests.seeds.goal_helpers import requests_without_the_seed
 from tests.seeds.toolbox_helpers import ToolboxSession
 
 
@@ -220,3 +221,9 @@ def test_a_moment_is_converted_from_the_clock_it_comes_with(td):
     assert td.seed.specs["is_public_holiday"].param("country").kind == "holiday_country"
     assert td.values("holiday_country") == td.values("country")
     assert td.seed.toolbox.written["holiday_country"]("USA") == "the USA"
+
+
+def test_every_goal_request_is_about_dates_and_times():
+    # The warmest city, my calendar, the forecast or the place a goal borrows are there
+    # because of a holiday or the daylight, never a request of their own.
+    assert requests_without_the_seed("time_and_date") == {}

@@ -2,6 +2,7 @@
 
 import pytest
 
+from tests.seeds.goal_helpers import consumers_of, requests_without_the_seed
 from tests.seeds.toolbox_helpers import ToolboxSession
 
 
@@ -194,3 +195,14 @@ def test_coordinate_pairs_are_real_points(wx):
     for lat, lon in pairs:
         _, km = wx.ok("find_nearest_weather_station", latitude=lat, longitude=lon)
         assert km < 30
+
+
+def test_every_goal_request_is_about_the_weather():
+    assert requests_without_the_seed("weather") == {}
+
+
+def test_no_goal_reads_a_forecast_at_an_alerts_hour():
+    # A chain gives the forecast the alert's expiry and, as often as not, a city of its own:
+    # "the forecast for Osaka when Singapore's alert expires".
+    for moment in ("issued_at", "expires_at"):
+        assert consumers_of("weather", "get_alert_details", moment) == []
