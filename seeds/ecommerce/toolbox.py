@@ -1161,3 +1161,42 @@ toolbox.condition(
           "I never added a billing address to my shop account.",
           "There's no billing address on my store profile."),
 )
+
+
+# --- goals: what a person wants, and the tools that serve it ------------------------------
+# A shopper acts on their own account; looking up any customer by email is the store's
+# support staff, a goal of its own, without the tools whose requests speak as the buyer
+# ("if I order it today", "I no longer want it").
+
+toolbox.goal(
+    "find and buy a product",
+    wants="find a product that suits me, learn enough to decide (price, reviews, stock, seller, delivery) and order it "
+          "with my coupon, setting up how I pay",
+    role="shopper",
+    tools=("search_store", "resolve_product_sku", "get_product_details", "get_product_reviews", "check_product_stock",
+           "get_seller_info", "estimate_shipping", "validate_coupon", "set_billing_address", "add_payment_method",
+           "place_order"),
+)
+toolbox.goal(
+    "sort out an order",
+    wants="see where an order of mine is, and cancel it or send it back and get my money",
+    role="shopper",
+    tools=("get_order_details", "track_shipment", "cancel_order", "start_return", "get_refund_status"),
+)
+toolbox.goal(
+    "help a customer",
+    wants="find a customer's account and answer their questions about their orders and deliveries",
+    role="support agent",
+    tools=("find_customer_by_email", "get_customer_profile", "list_customer_orders", "get_order_details",
+           "track_shipment", "get_refund_status"),
+)
+# Across seeds: a shopper abroad is billed in their own currency (finance_stocks names the
+# currency of a country or of a currency's name). Without a delivery quote: its city and the
+# currency's country would be drawn apart ("I pay in euros of Italy; ship it to Boston").
+toolbox.goal(
+    "shop from abroad",
+    wants="see what a product would cost me in my own currency, who sells it and where it ships from",
+    role="shopper",
+    tools=("resolve_product_sku", "get_product_details", "get_seller_info", "get_product_price", "check_product_stock",
+           "currency_name_to_code", "get_country_currency_code"),
+)

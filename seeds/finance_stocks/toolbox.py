@@ -1064,3 +1064,36 @@ toolbox.condition(
           "Two-step login isn't turned on for my trading account.",
           "My brokerage login still has no second factor."),
 )
+
+
+# --- goals: what a person wants, and the tools that serve it ------------------------------
+
+toolbox.goal(
+    "research a stock",
+    wants="size up a listed company before I invest: its price and how it moved, its size, dividend, sector and peers",
+    role="investor",
+    tools=("lookup_ticker_symbol", "search_markets", "get_stock_quote", "get_historical_close",
+           "get_price_change_percent", "get_company_profile", "find_sector_peers", "get_dividend_yield",
+           "get_market_cap", "currency_name_to_code", "convert_currency_amount"),
+)
+toolbox.goal(
+    "manage my portfolio",
+    wants="see what I hold and what it is worth in my own currency, and buy or sell shares on a secured account",
+    role="investor",
+    tools=("get_portfolio_summary", "get_portfolio_position", "lookup_ticker_symbol", "get_stock_quote",
+           "get_price_change_percent", "get_dividend_yield", "currency_name_to_code", "convert_currency_amount",
+           "enable_two_factor_auth", "verify_trading_account", "buy_shares", "sell_shares"),
+)
+toolbox.goal(
+    "reach a company I own",
+    wants="find out who runs a company I hold shares in and how to write to or call its head office",
+    role="shareholder",
+    tools=("get_portfolio_summary", "get_portfolio_position", "lookup_ticker_symbol", "get_company_profile",
+           "get_company_headquarters"),
+)
+toolbox.goal(
+    "change money",
+    wants="know which currency a country uses and what an amount is worth in it, today or on a past day",
+    role="someone paying in another currency",
+    tools=("get_country_currency_code", "currency_name_to_code", "convert_currency_amount", "get_fx_rate_on_date"),
+)

@@ -1063,3 +1063,48 @@ def get_cellar_value(currency: NamedCurrency) -> float:
     rate = _currency(currency)
     total = sum(w.wines[name]["price_usd"] * count for name, count in w.state.get("cellar", {}).items())
     return round(total * rate, 2)
+
+
+# --- goals: what a person wants, and the tools that serve it ------------------------------
+# Sales and trade are a market analyst's questions; a wine's maker, grape, dish and price are
+# a drinker's. A dinner is never chosen through the wine that sold best in a region, nor a
+# region's sales asked through the home region of its own best seller's maker.
+
+toolbox.goal(
+    "study a drinks market",
+    wants="see what sold in a region on a day, where the best sellers come from and how much of them crossed borders",
+    role="market analyst",
+    tools=("get_top_selling_wine", "get_best_selling_beer", "get_total_beverage_sales", "get_product_origin",
+           "get_beer_origin", "get_export_quantity", "get_import_quantity"),
+)
+toolbox.goal(
+    "know a wine's background",
+    wants="learn where a wine comes from, who makes it, its grape and vintage, and how that year's harvest went",
+    role="wine lover",
+    tools=("resolve_wine_name", "search_wine_catalog", "get_product_origin", "get_product_manufacturer",
+           "get_producer_region", "get_grape_variety", "get_vintage", "get_harvest_yield", "get_wine_rating"),
+)
+toolbox.goal(
+    "plan a dinner around a wine",
+    wants="choose a wine and the dish to serve with it, and know what that dish and bottle come to",
+    role="host",
+    tools=("resolve_wine_name", "search_wine_catalog", "get_wine_rating", "get_wine_price", "get_grape_variety",
+           "get_food_pairing", "get_dish_calories", "find_wines_by_variety"),
+)
+toolbox.goal(
+    "build my cellar",
+    wants="find wines worth buying, like one I know, add them to my cellar and know what it is worth",
+    role="collector",
+    tools=("resolve_wine_name", "search_wine_catalog", "get_wine_rating", "get_wine_price", "get_vintage",
+           "get_grape_variety", "get_product_origin", "find_wines_by_variety", "add_wine_to_cellar",
+           "get_cellar_value"),
+)
+# Across seeds: a wine bought from abroad is priced in the buyer's own currency
+# (finance_stocks names the currency of a country or of a currency's name).
+toolbox.goal(
+    "buy wine from abroad",
+    wants="know what a wine, and my cellar, come to in my own currency before I buy",
+    role="collector",
+    tools=("resolve_wine_name", "get_wine_price", "get_wine_rating", "add_wine_to_cellar", "get_cellar_value",
+           "currency_name_to_code", "get_country_currency_code"),
+)

@@ -1181,3 +1181,39 @@ toolbox.condition(
           "I've run out of postage credit.",
           "There's nothing left on my postage account."),
 )
+
+
+# --- goals: what a person wants, and the tools that serve it ------------------------------
+# Pricing a parcel and sending one are two goals: a shipment leaves from the sender's own
+# city (city/sender_city) while a quote names any route, so one request doing both would
+# price one route and send along another.
+
+toolbox.goal(
+    "receive a parcel",
+    wants="follow a parcel sent to me, get it delivered when I'm in, or send it back",
+    role="recipient",
+    tools=("get_tracking_status", "get_shipment_details", "get_carrier_details", "find_delivery_slot",
+           "book_delivery_slot", "create_return_label"),
+)
+# Across seeds: a parcel sent abroad is paid for in the sender's own currency
+# (finance_stocks converts an amount from another seed).
+toolbox.goal(
+    "price a parcel in my currency",
+    wants="know what sending a parcel would cost me in my own currency, with the duty, and how long it takes",
+    role="sender",
+    tools=("convert_weight_to_kg", "quote_shipping_rate", "get_shipping_route_distance", "get_carrier_details",
+           "estimate_customs_duty", "currency_name_to_code", "convert_currency_amount"),
+)
+toolbox.goal(
+    "send parcels",
+    wants="send my parcels from my own address, with postage on my account, together where I can",
+    role="sender",
+    tools=("convert_weight_to_kg", "verify_sender_address", "add_postage_credit", "create_shipment",
+           "search_shipments", "consolidate_shipments"),
+)
+toolbox.goal(
+    "stock near a city",
+    wants="find the warehouse nearest a city where my customers are, how to reach it and what it holds of a product",
+    role="merchant",
+    tools=("lookup_inventory_sku", "get_warehouse_stock", "find_nearest_warehouse", "get_warehouse_info"),
+)

@@ -1340,3 +1340,49 @@ def _search_facts(w: TravelWorld, query: str) -> dict:
     words = " " + " ".join(_words(query)) + " "
     named = [c for c in CITIES if f" {' '.join(_words(c.name))} " in words]
     return {"city": named[0].name, "country": named[0].country} if len(named) == 1 else {}
+
+
+# --- goals: what a person wants, and the tools that serve it ------------------------------
+# A flight found by its route is not then asked where it lands: goals that send a flight's
+# destination on (hotels, weather there) start from a flight the person names.
+
+toolbox.goal(
+    "fly somewhere",
+    wants="find a flight to where I'm going on a day, make sure I may enter and it is safe, and get a seat",
+    role="traveller",
+    tools=("lookup_airport_code", "search_flights", "find_cheapest_flight", "choose_earliest_flight",
+           "get_flight_status", "get_visa_requirement", "get_travel_advisory", "save_passport_details", "book_flight"),
+)
+toolbox.goal(
+    "stay in a city",
+    wants="find a hotel in a city for the nights I need and book a room",
+    role="traveller",
+    tools=("search_travel", "search_hotels", "compare_hotel_prices", "get_hotel_details", "check_room_availability",
+           "get_booking_details", "create_traveller_profile", "book_hotel"),
+)
+toolbox.goal(
+    "change a trip I booked",
+    wants="look over my bookings, cancel one and book another flight or room around the same day",
+    role="traveller",
+    tools=("list_my_bookings", "get_booking_details", "cancel_booking", "search_flights", "choose_earliest_flight",
+           "book_flight", "search_hotels", "check_room_availability", "compare_hotel_prices", "book_hotel"),
+)
+# Across seeds: the city a flight lands in is where the hotel and the weather matter (weather
+# takes a city, a day and a moment from another seed). Not a time-zone conversion: asked on
+# its own, it names a moment and two cities that have nothing to do with the trip.
+toolbox.goal(
+    "arrive on a flight I know",
+    wants="know when and where my flight lands and whether it is on time, find a hotel there and know "
+          "the weather I land into",
+    role="traveller",
+    tools=("get_flight_details", "get_flight_status", "book_flight", "search_hotels", "compare_hotel_prices",
+           "book_hotel", "get_daily_forecast", "get_hourly_forecast"),
+)
+# Across seeds: an event in my calendar in another city is why I fly and need a hotel there.
+toolbox.goal(
+    "travel to an event in my calendar",
+    wants="get to the city of an event in my calendar and stay there",
+    role="traveller",
+    tools=("get_next_event", "find_next_event_with", "get_event_details", "search_flights",
+           "choose_earliest_flight", "book_flight", "search_hotels", "compare_hotel_prices", "book_hotel"),
+)

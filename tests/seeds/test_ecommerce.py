@@ -238,3 +238,12 @@ def test_store_amounts_are_dollars_and_ids_read_with_their_noun(shop):
     assert toolbox.written["order_id"].format("ORD-50001") == "order ORD-50001"
     order = shop.values("order_id")[0]
     assert toolbox.facts["order_id"](shop.world, order)["customer_id"] == shop.world.orders[order]["customer"]
+
+
+def test_support_goals_hold_no_tool_that_speaks_as_the_buyer(shop):
+    # Looking any customer up by email is the store's support staff; a request that also says
+    # "before I check out" or "I no longer want it" puts one "I" in two roles.
+    buyer = {"place_order", "cancel_order", "start_return", "validate_coupon", "estimate_shipping",
+             "add_payment_method", "set_billing_address"}
+    support = [g for g in shop.seed.toolbox.goals.values() if "find_customer_by_email" in g.tools]
+    assert support and all(not buyer & set(g.tools) for g in support)

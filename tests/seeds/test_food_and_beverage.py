@@ -275,3 +275,13 @@ def test_worlds_are_deterministic():
     assert a.world.wines == b.world.wines and a.world.state == b.world.state
     assert ToolboxSession(SLUG, world_seed=3).world.wines != a.world.wines
     assert set(ToolboxSession(SLUG, world_seed=3).world.wines) == set(a.world.wines)  # the catalog is fixed
+
+
+def test_goals_keep_the_market_apart_from_the_table(fb):
+    # "Dinner chosen through the grape of the wine that sold best in a producer's region":
+    # a region's sales are an analyst's, a dish and a cellar a drinker's, and a region's sales
+    # are not asked through the home region of its own best seller's maker.
+    sales = {"get_top_selling_wine", "get_best_selling_beer", "get_total_beverage_sales"}
+    table = {"get_food_pairing", "get_dish_calories", "add_wine_to_cellar", "get_cellar_value", "get_producer_region"}
+    for goal in fb.seed.toolbox.goals.values():
+        assert not (sales & set(goal.tools) and table & set(goal.tools)), goal.name

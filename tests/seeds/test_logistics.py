@@ -338,3 +338,12 @@ def test_ids_and_weights_read_with_their_nouns_and_units(lg):
     assert written["tracking_number"] == "parcel {}" and written["warehouse_id"] == "warehouse {}"
     assert written["weight"] == "{} kg"
     assert "inventory_sku" in lg.seed.toolbox.internal
+
+
+def test_goals_keep_pricing_and_sending_apart(lg):
+    # A shipment leaves from the sender's own city while a quote names any route: one request
+    # doing both priced one route and sent along another. A recipient never sends.
+    sending = {"create_shipment", "verify_sender_address", "add_postage_credit"}
+    for goal in lg.seed.toolbox.goals.values():
+        assert not ("quote_shipping_rate" in goal.tools and "create_shipment" in goal.tools), goal.name
+        assert goal.role != "recipient" or not sending & set(goal.tools), goal.name

@@ -289,3 +289,11 @@ def test_facts_and_conditions(tv):
     assert facts["travel_search_terms"](tv.world, "hotels in Paris") == {"city": "Paris", "country": "France"}
     for condition in tv.seed.toolbox.conditions.values():
         assert all(context.format(**condition.fix_arguments) for context in condition.context) and condition.says
+
+
+def test_no_goal_asks_where_a_flight_found_by_its_route_lands(tv):
+    # "Hotels in the city where the cheapest flight from CAI to MDW lands": the person named
+    # that city. A goal that sends a flight's destination on starts from a flight they name.
+    by_route = {"search_flights", "find_cheapest_flight", "choose_earliest_flight"}
+    for goal in tv.seed.toolbox.goals.values():
+        assert not ("get_flight_details" in goal.tools and by_route & set(goal.tools)), goal.name
