@@ -18,7 +18,7 @@ from factory import __version__
 from factory.chains.seeded import Composed, NotComposed
 from factory.checks import blocking_failures, run_checks
 from factory.checks.context import CheckContext
-from factory.checks.faithfulness import free_arguments
+from factory.checks.faithfulness import free_arguments, shows_a_literal
 from factory.distractors import alternative_to_gold, pick_distractors
 from factory.milestones import derive_milestones, unsolvable_milestones, withheld_tool_minefields
 from factory.queries import template_query
@@ -190,7 +190,8 @@ class Generator:
 
     def _offered(self, composed: Composed, trace: Trace, gold: list[str], rng: random.Random) -> list[ToolSpec]:
         """The gold tools (less a withheld one) and distractors: similar tools that are no
-        alternative to a gold call and, when a tool is withheld, produce nothing it gives."""
+        alternative to a gold call, show none of its literals as a documented example and, when
+        a tool is withheld, produce nothing it gives."""
         chain, specs = composed.chain, composed.specs
         gold_specs = [specs[t] for t in gold]
         kinds = set()
@@ -198,7 +199,7 @@ class Generator:
             kinds = needed_kinds(chain, specs, next(i for i, c in enumerate(chain.calls) if c.tool == composed.withheld))
 
         def admissible(tool: ToolSpec) -> bool:
-            return not producers_of(kinds, [tool]) and alternative_to_gold(
+            return not producers_of(kinds, [tool]) and not shows_a_literal(tool, chain) and alternative_to_gold(
                 tool, chain, trace, specs, lambda: Simulator(self.seeds, composed.setup)) is None
 
         ctx = self.contexts[composed.policy_slug]

@@ -187,9 +187,10 @@ def _build_chain(pool: ToolPool, tools: list[str], bindings: list[Binding], aske
     known = Known()
     subjects: list[Subjects] = []
     counter = 0
+    examples = pool.examples(tools)
     for name, binding, is_asked in zip(tools, bindings, asked, strict=True):
         spec = pool.specs[name]
-        literals = draw_arguments(pool, spec, set(binding), known, is_asked, rng)
+        literals = draw_arguments(pool, spec, set(binding), known, is_asked, rng, examples)
         if literals is None or not _together(pool, name, binding, subjects):
             return None
         about: Subjects = {}

@@ -137,3 +137,65 @@ def test_nested_coordinates_come_from_one_producing_call():
                     assert all(isinstance(a, Ref) for a in args)  # never a literal half
                     assert len({producers[a.ref] for a in args}) == 1  # one place, not two
     assert checked >= 10
+
+
+EXAMPLES_TOOLBOX = '''
+    import random
+    from typing import Annotated
+    from factory.toolbox import Kind, Toolbox, World
+
+    toolbox = Toolbox()
+
+    @toolbox.world
+    def build(rng: random.Random) -> World:
+        return World()
+
+    @toolbox.values_for("city")
+    def cities(w: World) -> list[str]:
+        return ["Lyon", "Paris", "Tokyo"]
+
+    @toolbox.values_for("code")
+    def codes(w: World) -> list[str]:
+        return ["AB-1"]
+
+    @toolbox.tool(asks="check the weather in {city}")
+    def weather(city: Annotated[str, Kind("city")]) -> float:
+        """The temperature in a city.
+
+        Args:
+            city: City name, e.g. "Paris".
+
+        Returns:
+            temperature: in degrees.
+        """
+        return 20.0
+
+    @toolbox.tool(asks="look up {code}")
+    def lookup(code: Annotated[str, Kind("code")]) -> str:
+        """Look up a code.
+
+        Args:
+            code: The code, e.g. "AB-1" (the only one there is).
+
+        Returns:
+            name: what it names.
+        """
+        return "x"
+'''
+
+
+def test_literals_are_never_a_documented_example_when_another_value_can_be_had(tmp_path):
+    """'city: City name, e.g. "Paris"': an agent could copy Paris from the description without
+    reading the request, so the composer draws Lyon or Tokyo; a parameter whose only value is
+    its example still gets it (the faithfulness check then rejects the instance)."""
+    from factory.seeds import load_seed
+    from tests.conftest import write_seed
+
+    seed = load_seed(write_seed(tmp_path, "examples", EXAMPLES_TOOLBOX))
+    world = base_world(seed, 0)
+    pool = ToolPool(seed.specs, {"examples": {k: f(world) for k, f in seed.toolbox.values.items()}})
+    cities, codes = set(), set()
+    for k in range(40):
+        for call in compose(pool, 1, [], random.Random(k)).calls:
+            (cities if call.tool == "weather" else codes).add(call.arguments[next(iter(call.arguments))].value)
+    assert cities == {"Lyon", "Tokyo"} and codes == {"AB-1"}
