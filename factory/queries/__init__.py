@@ -51,7 +51,7 @@ def template_query(chain: Chain, specs: dict[str, ToolSpec], entries: dict[str, 
     literals of a kind are written (`Toolbox.written_as`); `used` counts the phrasings a run
     has used so far, and each ask or description then takes one used least."""
     rng = rng or random.Random(0)
-    wording = Wording(chain, specs, entries, joint_kinds or [], rng, written or {}, used=used)
+    wording = Wording(chain, specs, entries, joint_kinds or [], rng, written or {}, used=used, stated=" ".join(context or []))
     asks = [wording.ask(i) for i in _order(asked_calls(chain, entries), chain, entries, rng)]
     opening = " ".join(context or [])
     request = tidy(greet(f"{opening} {frame(asks, rng)}".strip(), rng))
