@@ -199,3 +199,30 @@ def test_literals_are_never_a_documented_example_when_another_value_can_be_had(t
         for call in compose(pool, 1, [], random.Random(k)).calls:
             (cities if call.tool == "weather" else codes).add(call.arguments[next(iter(call.arguments))].value)
     assert cities == {"Lyon", "Tokyo"} and codes == {"AB-1"}
+
+
+def test_no_call_finds_again_what_a_call_feeding_it_returned():
+    """The nearest city's country, geocoded again from that city: once run, the second call
+    finds only what the first returned. The composer leaves such chains out."""
+    from factory.chains.detours import re_derives
+    from factory.seed_checks import library_pool
+
+    seeds = load_seeds(Path(resource_dir("seeds")))
+    pool = library_pool(seeds, slugs=["maps_places", "travel"])
+    composed = 0
+    for k in range(120):
+        chain = compose(pool, 3, [(0, 1), (1, 2)], random.Random(k))
+        if chain is None:
+            continue
+        composed += 1
+        producers = chain.producers()
+        for j, call in enumerate(chain.calls):
+            consumed = {(o.kind, o.role) for c in chain.calls for a in c.arguments.values() if isinstance(a, Ref)
+                        and producers[a.ref] == j for o in [pool.specs[call.tool].returns[call.outputs.index(a.ref)]]}
+            feeders = {producers[a.ref] for a in call.arguments.values() if isinstance(a, Ref)}
+            for i in feeders | {producers[a.ref] for f in feeders for a in chain.calls[f].arguments.values() if isinstance(a, Ref)}:
+                assert not consumed or not consumed <= {(o.kind, o.role) for o in pool.specs[chain.calls[i].tool].returns}, chain
+    assert composed >= 60
+    nearest, geocode = pool.specs["get_nearest_city"], pool.specs["geocode_city"]
+    bindings = [{}, {"city": (0, 0)}, {"country": (1, 2)}]
+    assert re_derives(pool, [nearest.name, geocode.name, "get_travel_advisory"], bindings)
