@@ -1,5 +1,5 @@
 """A generation run: resolve the domain, resume or start the run directory, stream attempts
-until n instances are kept, then export the dataset, the NesTools JSONL and the manifest."""
+until n instances are kept, then export the dataset, the NesTools JSONL files and the manifest."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ from factory.checks.policy import load_policy
 from factory.config import Settings
 from factory.embeddings import EmbeddingCache
 from factory.errors import ConfigError, FactoryWarning, RunError
-from factory.export import write_dataset, write_nestools
+from factory.export import nestools_split, write_dataset, write_nestools
 from factory.chains.seeded import SeedComposer
 from factory.pipeline import Generator, Outcome
 from factory.records import GenerateConfig, Instance, Manifest, Reject, content_hash
@@ -303,10 +303,11 @@ def _export(run: RunDir, config: GenerateConfig, manifest: Manifest, kept: list[
     instances = kept[: config.n]
     stats = distribution(instances)
     title = f"{config.domain} tool-use benchmark" if config.domain != ALL_DOMAINS else "Multi-domain tool-use benchmark"
+    nestools = nestools_split(instances)
     def card(num_bytes: int) -> str:
-        return dataset_card(config, stats, manifest.reject_reasons, manifest.attempts, title, num_bytes)
+        return dataset_card(config, stats, manifest.reject_reasons, manifest.attempts, title, num_bytes, nestools)
 
     manifest.dataset_fingerprint = write_dataset(instances, run.path / "dataset", config.split, card)
-    write_nestools(instances, run.path / "nestools.jsonl")
+    write_nestools(instances, run.path)
     manifest.status = "complete"
     return run.write_manifest(manifest)

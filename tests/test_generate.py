@@ -39,7 +39,8 @@ def test_run_layout_and_offline_loading(food_run):
     assert card.startswith("---\nlicense:") and "synthetic" in card and "num_examples: 16" in card
     assert "| Reject reason |" in card and str(path) not in card  # no machine paths in the card
 
-    nestools = [json.loads(line) for line in (path / "nestools.jsonl").read_text().splitlines()]
+    nestools = [json.loads(line) for name in ("nestools.jsonl", "nestools_excluded.jsonl")
+                for line in (path / name).read_text().splitlines()]
     assert len(nestools) == 16 and {"test_id", "api", "task", "call", "field"} <= set(nestools[0])
 
 
