@@ -111,7 +111,7 @@ def generate(
     embeddings = EmbeddingCache(settings.embeddings_store)
     contexts: dict[str | None, CheckContext] = {
         t.slug: CheckContext(seeds, load_policy(settings.validators_dir, t.slug, config.policy), embeddings) for t in targets}
-    composer = SeedComposer(config, seeds, targets, subdomain, contexts)
+    composer = SeedComposer(config, seeds, targets, subdomain, contexts, balance=not with_model)
     check_fillable(_pools(composer), domain, config.min_depth, config.max_depth, config.shape)
     run = RunDir(out or run_dir_for(config, settings))
     models = build_models(config, settings, run.path, seeds) if with_model else None
@@ -208,6 +208,7 @@ def _run(run: RunDir, generator: Generator, kept: list[Instance], rejects: list[
     duplicates = {slug: DuplicateIndex(ctx) for slug, ctx in generator.contexts.items()}
     for instance in kept:
         duplicates[_slug(generator, instance)].add(instance)
+        generator.count_kept(instance)
     kept_attempts = {instance.provenance.attempt for instance in kept}
     for row in run.records("queries"):
         if row["attempt"] in kept_attempts:
@@ -222,6 +223,7 @@ def _run(run: RunDir, generator: Generator, kept: list[Instance], rejects: list[
         if outcome.instance is not None:
             kept.append(outcome.instance)
             generator.count_phrasings(outcome.stages["queries"]["phrasings"])
+            generator.count_kept(outcome.instance)
         else:
             rejects.append(outcome.reject)
             reasons[_reason(outcome.reject)] += 1

@@ -3,8 +3,8 @@ checks. Each stage has its backends: chains from the seed library's composer or 
 chain writer; execution by seed code, recorded answers, a model simulator or the typed mock;
 queries from the seeds' phrasings or from a model. Attempt k depends only on (run seed, k),
 the call cache and, offline, the phrasings the run's earlier kept requests used (recorded with
-each request), so a resumed run rebuilds exactly the candidates an uninterrupted run would
-have built."""
+each request) and how many instances of each seed were kept, so a resumed run rebuilds exactly
+the candidates an uninterrupted run would have built."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from factory import __version__
-from factory.chains.seeded import Composed, NotComposed
+from factory.chains.seeded import Composed, NotComposed, SeedComposer
 from factory.checks import blocking_failures, run_checks
 from factory.checks.context import CheckContext
 from factory.checks.faithfulness import free_arguments, shows_a_literal
@@ -79,6 +79,11 @@ class Generator:
         """The (tool, phrasing) pairs of a kept request."""
         if self.phrasings is not None:
             self.phrasings.update((tool, text) for tool, text in phrasings)
+
+    def count_kept(self, instance: Instance) -> None:
+        """A kept instance, for its seed's share of the run (offline, attempts in order)."""
+        if self.phrasings is not None and isinstance(self.composer, SeedComposer):
+            self.composer.count_kept(instance.domain)
 
     def attempt(self, k: int) -> Outcome:
         rng = random.Random(f"{self.config.seed}:{k}")
