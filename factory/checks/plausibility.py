@@ -261,7 +261,7 @@ def _known_values(instance: Instance, index: int) -> list[tuple[str | None, Any,
     return known
 
 
-def _detour_problems(instance: Instance, ctx: CheckContext) -> list[str]:
+def detours(instance: Instance, ctx: CheckContext) -> list[str]:
     """A call whose consumed outputs are all values available without it (the city of airport
     code AUS when the request spells out Austin; a city's coordinates that an earlier call
     already returned): a shorter correct path skips it and loses its milestone."""
@@ -285,7 +285,7 @@ def _detour_problems(instance: Instance, ctx: CheckContext) -> list[str]:
             sources.append(source)
         else:
             problems.append(f"call {step.call + 1} {step.tool} finds only what is known without it "
-                            f"({'; '.join(dict.fromkeys(sources))})")
+                            f"({', '.join(dict.fromkeys(sources))})")
     return problems
 
 
@@ -385,7 +385,7 @@ def plausibility_problems(instance: Instance, ctx: CheckContext) -> list[str]:
         "no_op": lambda: _no_op_problems(instance, ctx),
         "undone": lambda: _undone_problems(instance, ctx),
         "round_trip": lambda: _round_trip_problems(instance),
-        "detour": lambda: _detour_problems(instance, ctx),
+        "detour": lambda: detours(instance, ctx),
         "unrelated": lambda: _unrelated_problems(instance),
         "withheld": lambda: _withheld_problems(instance, ctx),
     }
