@@ -1,5 +1,7 @@
 """Tool specs derived from a typed, documented Python function: its signature and docstring
-are the single source of the spec."""
+are the single source of the spec. Also the example values a spec's descriptions show
+(`e.g. "Jane Doe"`), which no gold literal may equal: an agent reads them without reading the
+request."""
 
 from __future__ import annotations
 
