@@ -220,16 +220,19 @@ def _print_validation(report, target: Path, all_checks: bool) -> None:
 
     from factory.validate import IMPORTED, RUN_FILES_CHECK
 
-    table = Table("check", "passed", "failed", "skipped", box=None, pad_edge=False)
+    table = Table("check", "passed", "failed", "skipped", "not applied", box=None, pad_edge=False)
     for name, count in report.checks.items():
-        table.add_row(name, str(count.passed), str(count.failed), str(count.skipped))
+        why = "; ".join(f"{n} ({reason})" for reason, n in count.not_applied.most_common())
+        table.add_row(name, str(count.passed), str(count.failed), str(count.skipped), why or "0")
     console.print(table)
     files = [f for f in report.failures if f.check == RUN_FILES_CHECK]
     shown = files + [f for f in report.failures if f.check != RUN_FILES_CHECK][:SHOWN_FAILURES]
     for failure in shown:
         where = f"{failure.instance} {failure.check}: " if failure.instance else ""
         err_console.print(f"[red]FAIL[/red] {where}{failure.reason}", highlight=False, soft_wrap=True)
-    console.print(f"{report.passed} of {report.total} instances pass every check", highlight=False)
+    idle = [name for name, count in report.checks.items() if count.not_applied]
+    applied = f" applied ({', '.join(idle)} not applied)" if idle else ""
+    console.print(f"{report.passed} of {report.total} instances pass every check{applied}", highlight=False)
     if report.failures:
         more = f"the first {len(shown)} shown; " if len(shown) < len(report.failures) else ""
         console.print(f"{len(report.failures)} failures ({more}all, with instance, check and reason, in {target})",

@@ -1,11 +1,12 @@
-"""Export: a Hub-ready dataset folder (Parquet with explicit Features, a dataset card) and a
-NesTools-format JSONL; and loading Instance records back from such a folder."""
+"""Export: a Hub-ready dataset folder (Parquet with explicit Features, a dataset card) and the
+NesTools-format JSONL files; and loading Instance records back from such a folder."""
 
 from __future__ import annotations
 
 import json
 import os
 import shutil
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -109,9 +110,31 @@ def _as_text(schema):
     return pa.schema([pa.field(f.name, pa.string()) if f.name in JSON_COLUMNS or f.name == "answer" else f for f in schema])
 
 
-def write_nestools(instances: list[Instance], path: Path) -> None:
-    from factory.nestools import instance_to_nestools
+NESTOOLS = "nestools.jsonl"  # items a stock NesTools scorer scores fairly
+NESTOOLS_EXCLUDED = "nestools_excluded.jsonl"  # the others, each with why it is not in nestools.jsonl
 
-    with path.open("w", encoding="utf-8") as handle:
+
+def nestools_split(instances: list[Instance]) -> dict[str, Counter[str]]:
+    """How many instances go to each NesTools file, by reason for the excluded ones."""
+    from factory.nestools import stock_unfair
+
+    split: dict[str, Counter[str]] = {NESTOOLS: Counter(), NESTOOLS_EXCLUDED: Counter()}
+    for instance in instances:
+        unfair = stock_unfair(instance)
+        split[NESTOOLS_EXCLUDED if unfair else NESTOOLS][unfair[0] if unfair else "fair"] += 1
+    return split
+
+
+def write_nestools(instances: list[Instance], folder: Path) -> None:
+    """nestools.jsonl with the items a stock NesTools scorer scores fairly, and
+    nestools_excluded.jsonl with the others, each row saying why in `excluded`. A row's
+    test_id is the instance's position in the dataset, from 1, in either file."""
+    from factory.nestools import instance_to_nestools, stock_unfair
+
+    with (folder / NESTOOLS).open("w", encoding="utf-8") as fair, (folder / NESTOOLS_EXCLUDED).open("w", encoding="utf-8") as other:
         for test_id, instance in enumerate(instances, start=1):
-            handle.write(json.dumps(instance_to_nestools(instance, test_id), ensure_ascii=False) + "\n")
+            row = instance_to_nestools(instance, test_id)
+            unfair = stock_unfair(instance)
+            if unfair:
+                row["excluded"] = {"reason": unfair[0], "detail": unfair[1]}
+            (other if unfair else fair).write(json.dumps(row, ensure_ascii=False) + "\n")

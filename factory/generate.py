@@ -1,5 +1,5 @@
 """A generation run: resolve the domain, resume or start the run directory, stream attempts
-until n instances are kept, then export the dataset, the NesTools JSONL and the manifest."""
+until n instances are kept, then export the dataset, the NesTools JSONL files and the manifest."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ from factory.checks.policy import load_policy
 from factory.config import Settings
 from factory.embeddings import EmbeddingCache
 from factory.errors import ConfigError, FactoryWarning, RunError
-from factory.export import write_dataset, write_nestools
+from factory.export import nestools_split, write_dataset, write_nestools
 from factory.chains.seeded import SeedComposer
 from factory.pipeline import Generator, Outcome
 from factory.records import GenerateConfig, Instance, Manifest, Reject, content_hash
@@ -111,7 +111,7 @@ def generate(
     embeddings = EmbeddingCache(settings.embeddings_store)
     contexts: dict[str | None, CheckContext] = {
         t.slug: CheckContext(seeds, load_policy(settings.validators_dir, t.slug, config.policy), embeddings) for t in targets}
-    composer = SeedComposer(config, seeds, targets, subdomain, contexts)
+    composer = SeedComposer(config, seeds, targets, subdomain, contexts, balance=not with_model)
     check_fillable(_pools(composer), domain, config.min_depth, config.max_depth, config.shape)
     run = RunDir(out or run_dir_for(config, settings))
     models = build_models(config, settings, run.path, seeds) if with_model else None
@@ -210,6 +210,7 @@ def _run(run: RunDir, generator: Generator, kept: list[Instance], rejects: list[
     duplicates = {slug: DuplicateIndex(ctx) for slug, ctx in generator.contexts.items()}
     for instance in kept:
         duplicates[_slug(generator, instance)].add(instance)
+        generator.count_kept(instance)
     kept_attempts = {instance.provenance.attempt for instance in kept}
     for row in run.records("queries"):
         if row["attempt"] in kept_attempts:
@@ -224,6 +225,7 @@ def _run(run: RunDir, generator: Generator, kept: list[Instance], rejects: list[
         if outcome.instance is not None:
             kept.append(outcome.instance)
             generator.count_phrasings(outcome.stages["queries"]["phrasings"])
+            generator.count_kept(outcome.instance)
         else:
             rejects.append(outcome.reject)
             reasons[_reason(outcome.reject)] += 1
@@ -305,10 +307,11 @@ def _export(run: RunDir, config: GenerateConfig, manifest: Manifest, kept: list[
     instances = kept[: config.n]
     stats = distribution(instances)
     title = f"{config.domain} tool-use benchmark" if config.domain != ALL_DOMAINS else "Multi-domain tool-use benchmark"
+    nestools = nestools_split(instances)
     def card(num_bytes: int) -> str:
-        return dataset_card(config, stats, manifest.reject_reasons, manifest.attempts, title, num_bytes)
+        return dataset_card(config, stats, manifest.reject_reasons, manifest.attempts, title, num_bytes, nestools)
 
     manifest.dataset_fingerprint = write_dataset(instances, run.path / "dataset", config.split, card)
-    write_nestools(instances, run.path / "nestools.jsonl")
+    write_nestools(instances, run.path)
     manifest.status = "complete"
     return run.write_manifest(manifest)

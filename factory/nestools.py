@@ -1,5 +1,9 @@
 """The NesTools format at the edges: an Instance as a row of NesTools' test_data.jsonl, and back.
 
+A stock NesTools scorer reads only the request, the tools and the gold calls: an item is fair
+to it only if the whole gold call list follows from the request (`stock_unfair`). The others
+are exported beside it, each with the reason (see `factory.export.write_nestools`).
+
 Inside the project a nested argument is a typed `Ref`; here, and only here, it becomes the
 `API_call_N` placeholder NesTools uses, numbered globally over every return value of the
 chain in call order. Types lose their item type on the way out (`list[str]` → `list`).
@@ -98,6 +102,32 @@ def instance_to_nestools(instance: Instance, test_id: int) -> dict[str, Any]:
     if withheld:
         row.update({"solvable": False, "withheld_api": withheld})
     return row
+
+
+# Why a stock scorer cannot score an item fairly: the reasons, in the order they are tested.
+UNSOLVABLE = "unsolvable"  # a gold tool is withheld: the right answer is to say it cannot be done
+UNSTATED_CONDITION = "unstated_condition"  # a fix-up restores a condition the request never mentions
+UNSTATED_VALUE = "unstated_value"  # a gold call needs a literal the request does not state
+
+
+def stock_unfair(instance: Instance) -> tuple[str, str] | None:
+    """(reason, detail) when a stock NesTools scorer, which reads neither `solvable` nor
+    `state_dependency`, would misjudge the item; None when every gold call follows from the
+    request and the offered tools, every literal argument stated in it (as the faithfulness
+    check reads "stated", free fix-up arguments included)."""
+    from factory.checks.faithfulness import missing_values
+
+    if instance.withheld_tools:
+        return UNSOLVABLE, "withholds " + ", ".join(t.name for t in instance.withheld_tools)
+    toolbox_of = {t.name: t.toolbox for t in instance.tools}
+    unstated = [c for c in instance.chain.calls
+                if c.fixes is not None and f"{toolbox_of.get(c.tool) or ''}:{c.fixes}" not in instance.stated_conditions]
+    if unstated:
+        return UNSTATED_CONDITION, "fixes " + ", ".join(f"{c.fixes} ({c.tool})" for c in unstated)
+    missing = missing_values(instance.chain, instance.query)
+    if missing:
+        return UNSTATED_VALUE, "; ".join(missing)
+    return None
 
 
 # --- in: NesTools → Instance -------------------------------------------------------

@@ -3,8 +3,9 @@ order the request speaks of them in) → milestones → distractors → checks. 
 backends: chains from the seed library's composer or from a model's chain writer; execution by
 seed code, recorded answers, a model simulator or the typed mock; queries from the seeds'
 phrasings or from a model. Attempt k depends only on (run seed, k), the call cache and, offline,
-the phrasings the run's earlier kept requests used (recorded with each request), so a resumed
-run rebuilds exactly the candidates an uninterrupted run would have built."""
+the phrasings the run's earlier kept requests used (recorded with each request) and how many
+instances of each seed were kept, so a resumed run rebuilds exactly the candidates an
+uninterrupted run would have built."""
 
 from __future__ import annotations
 
@@ -15,10 +16,10 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from factory import __version__
-from factory.chains.seeded import Composed, NotComposed
+from factory.chains.seeded import Composed, NotComposed, SeedComposer
 from factory.checks import blocking_failures, run_checks
 from factory.checks.context import CheckContext
-from factory.checks.faithfulness import free_arguments
+from factory.checks.faithfulness import free_arguments, shows_a_literal
 from factory.distractors import alternative_to_gold, pick_distractors, twin_of_gold
 from factory.milestones import derive_milestones, unsolvable_milestones, withheld_tool_minefields
 from factory.queries import template_query
@@ -83,6 +84,11 @@ class Generator:
         """The (tool, phrasing) pairs of a kept request."""
         if self.phrasings is not None:
             self.phrasings.update((tool, text) for tool, text in phrasings)
+
+    def count_kept(self, instance: Instance) -> None:
+        """A kept instance, for its seed's share of the run (offline, attempts in order)."""
+        if self.phrasings is not None and isinstance(self.composer, SeedComposer):
+            self.composer.count_kept(instance.domain)
 
     def attempt(self, k: int) -> Outcome:
         rng = random.Random(f"{self.config.seed}:{k}")
@@ -218,8 +224,8 @@ class Generator:
 
     def _offered(self, composed: Composed, trace: Trace, gold: list[str], rng: random.Random) -> list[ToolSpec]:
         """The gold tools (less a withheld one) and distractors: similar tools that are no
-        alternative to a gold call nor a twin of a gold tool and, when a tool is withheld,
-        produce nothing it gives."""
+        alternative to a gold call nor a twin of a gold tool, show none of its literals as a
+        documented example and, when a tool is withheld, produce nothing it gives."""
         chain, specs = composed.chain, composed.specs
         gold_specs = [specs[t] for t in gold]
         kinds = set()
@@ -234,7 +240,8 @@ class Generator:
             return Simulator(self.seeds, composed.setup)
 
         def admissible(tool: ToolSpec) -> bool:
-            return (not producers_of(kinds, [tool]) and alternative_to_gold(tool, chain, trace, specs, world) is None
+            return (not producers_of(kinds, [tool]) and not shows_a_literal(tool, chain)
+                    and alternative_to_gold(tool, chain, trace, specs, world) is None
                     and twin_of_gold(tool, chain, trace, specs, world, rule, ctx.embeddings) is None)
 
         distractors = pick_distractors(

@@ -32,7 +32,8 @@ VALIDATION_FAILURES = "validation-failures.jsonl"  # written by `factory validat
 # Everything a run (or `factory validate` on it) writes: --fresh removes these and nothing else.
 # A run with a model keeps its call caches beside the stage files (a rerun asks nothing twice).
 CACHES = frozenset(f"{name}.sqlite{suffix}" for name in ("calls", "simulated") for suffix in ("", "-journal", "-wal", "-shm"))
-RUN_FILES = frozenset({*JSONL, MANIFEST, f"{MANIFEST}.tmp", LOCK, "dataset", "dataset.tmp", "nestools.jsonl",
+NESTOOLS_FILES = ("nestools.jsonl", "nestools_excluded.jsonl")  # factory.export.NESTOOLS, NESTOOLS_EXCLUDED
+RUN_FILES = frozenset({*JSONL, MANIFEST, f"{MANIFEST}.tmp", LOCK, "dataset", "dataset.tmp", *NESTOOLS_FILES,
                        VALIDATION_FAILURES, *CACHES})
 # What a run may hold before its manifest exists (older versions wrote it at candidate 25).
 EARLY_FILES = frozenset({*JSONL, f"{MANIFEST}.tmp", *CACHES})
@@ -150,7 +151,7 @@ class RunDir:
         return manifest
 
     def _export_digests(self) -> dict[str, FileDigest]:
-        exported = [self.path / "nestools.jsonl", *sorted((self.path / "dataset").rglob("*"))]
+        exported = [*(self.path / name for name in NESTOOLS_FILES), *sorted((self.path / "dataset").rglob("*"))]
         return {p.relative_to(self.path).as_posix(): FileDigest(bytes=len(data := p.read_bytes()), sha256=_sha256(data))
                 for p in exported if p.is_file()}
 

@@ -9,6 +9,7 @@ live in `validators/`, not here.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import date, datetime
@@ -215,6 +216,21 @@ def is_day(output: Output) -> bool:
 def day_of(value: Any) -> date | None:
     """The day a date or date-time value names; None for anything else."""
     return _day(value) if isinstance(value, str) else None
+
+
+_ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?)?")
+
+
+def is_named(value: Any, min_words: int = 2) -> bool:
+    """Whether a value names one thing in full, which a request states once (later "that
+    library"): text of at least `min_words` words, an email address, or one token of letters
+    and digits ("BK-40212"); not a date or a time."""
+    if not isinstance(value, str) or _ISO_DAY.fullmatch(value.strip()):
+        return False
+    words = value.split()
+    if len(words) >= min_words or "@" in value:
+        return True
+    return len(words) == 1 and re.search(r"[A-Za-z]", value) is not None and re.search(r"\d", value) is not None
 
 
 def violations(rules: tuple[Rule, ...], args: Mapping[str, Any], limits: Limits) -> list[tuple[str, str]]:

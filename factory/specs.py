@@ -1,5 +1,7 @@
 """Tool specs derived from a typed, documented Python function: its signature and docstring
-are the single source of the spec."""
+are the single source of the spec. Also the example values a spec's descriptions show
+(`e.g. "Jane Doe"`), which no gold literal may equal: an agent reads them without reading the
+request."""
 
 from __future__ import annotations
 
@@ -116,3 +118,53 @@ def _outputs(fn: Callable[..., Any], where: str, annotation: Any, documented: li
         outputs.append(Output(name=name, type=type_, description=desc, kind=kind.name if kind else None,
                               role=kind.role if kind else None))
     return outputs
+
+
+_EXAMPLE_CUE = re.compile(r"\b(?:e\.g\.|for example|for instance|such as|like)\s*,?\s*", re.IGNORECASE)
+_EXAMPLE_PART = re.compile(r'"([^"]*)"|“([^”]*)”|([);]|\.(?=\s|$))')
+
+
+def examples_in(text: str) -> list[str]:
+    """The example values a description shows (`e.g. "Maria Lopez" or "maria"`, `e.g. CS201`,
+    `like "P-10001"`): the quoted strings of the clause after the cue, else the one bare token
+    after "e.g."."""
+    found = []
+    for cue in _EXAMPLE_CUE.finditer(text):
+        rest = text[cue.end():]
+        quoted = []
+        for part in _EXAMPLE_PART.finditer(rest):
+            if part.group(3) is not None:
+                break
+            quoted.append(part.group(1) if part.group(1) is not None else part.group(2))
+        if quoted:
+            found += quoted
+        elif cue.group(0).lower().startswith("e.g."):
+            bare = re.match(r"[^\s,;)\]]+", rest)
+            if bare and bare.group(0).rstrip("."):
+                found.append(bare.group(0).rstrip("."))
+    return found
+
+
+def documented_examples(spec: ToolSpec) -> frozenset[str]:
+    """Every example value the tool's description and its parameters' and returns' descriptions
+    show (an agent reads them without reading the request), case-folded for comparing."""
+    texts = [spec.description, *(p.description for p in spec.parameters), *(o.description for o in spec.returns)]
+    return frozenset(example.strip().casefold() for text in texts for example in examples_in(text))
+
+
+def shows_example(value: Any, examples: frozenset[str]) -> bool:
+    """Whether a literal value is one of `documented_examples` (text ignoring case, numbers by
+    value, a list when any item is)."""
+    if isinstance(value, list):
+        return any(shows_example(item, examples) for item in value)
+    if isinstance(value, bool) or not isinstance(value, (str, int, float)):
+        return False
+    if isinstance(value, str):
+        return value.strip().casefold() in examples
+    for example in examples:
+        try:
+            if float(example) == value:
+                return True
+        except ValueError:
+            continue
+    return False

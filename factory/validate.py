@@ -1,5 +1,6 @@
 """`factory validate`: every check re-run on an exported dataset in a fresh process, counted
-per check; for a run directory also the files its manifest vouches for, and whether
+per check (passed, failed, skipped, or not applied with the reason: the model judges without a
+model); for a run directory also the files its manifest vouches for, and whether
 instances.jsonl still agrees with the dataset.
 
 Imported instances (another benchmark converted by `factory import`) were written by that
@@ -20,6 +21,7 @@ from pydantic import BaseModel
 from factory.checks import CHECKS, run_checks
 from factory.checks.context import CheckContext
 from factory.checks.duplicates import DuplicateIndex
+from factory.checks.judges import NOT_APPLIED
 from factory.checks.policy import CheckPolicy, Policy, load_policy
 from factory.config import Settings
 from factory.embeddings import EmbeddingCache, tool_text
@@ -70,6 +72,7 @@ class CheckCount:
     passed: int = 0
     failed: int = 0
     skipped: int = 0
+    not_applied: Counter[str] = field(default_factory=Counter)  # why the check did not run (a judge without a model) → instances
 
 
 @dataclass
@@ -144,6 +147,8 @@ def validate_dataset(dataset_dir: Path, settings: Settings, run_dir: Path | None
             result = results.get(name)
             if result is None:
                 count.skipped += 1
+            elif result.reason.startswith(NOT_APPLIED):
+                count.not_applied[result.reason.removeprefix(NOT_APPLIED)] += 1
             elif result.passed or not result.blocking:
                 count.passed += 1
             else:

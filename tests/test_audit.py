@@ -1,13 +1,24 @@
 """`factory audit` draws a sheet as the reading rubric asks (deep requests and every scenario),
-shows the tools as an agent sees them and the NesTools row, and `factory call` runs any tool
-in an instance's own world so a reader can test another reading."""
+shows the tools as an agent sees them and the NesTools row, names in their own words the defects
+a cold reading found, and `factory call` runs any tool in an instance's own world so a reader
+can test another reading."""
 
 import json
+from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
-from factory.audit import QUOTAS_PER_40, audit_sheet, stratified_sample
+from factory import __version__
+from factory.audit import QUOTAS_PER_40, audit_sheet, instance_sheet, stratified_sample
+from factory.chains.code import parse_chain
+from factory.checks.context import CheckContext
+from factory.checks.policy import load_policy
 from factory.cli import app
+from factory.config import resource_dir
+from factory.records import Instance, Provenance, WorldSetup
+from factory.seeds import load_seeds
+from factory.world.simulator import Simulator, run_chain
 
 runner = CliRunner()
 
@@ -41,3 +52,48 @@ def test_call_runs_a_tool_in_the_instances_world(mixed_run):
                                                  step.outputs.values(), strict=True))
     refused = runner.invoke(app, ["call", str(mixed_run.path), instance.id, step.tool, "--args", "[1]"])
     assert refused.exit_code == 1 and "must be a JSON object" in refused.output
+
+
+@pytest.fixture(scope="module")
+def seeds():
+    return load_seeds(Path(resource_dir("seeds")))
+
+
+@pytest.fixture(scope="module")
+def ctx(seeds):
+    return CheckContext(seeds, load_policy(Path(resource_dir("validators"))))
+
+
+def made(seeds, code: str, query: str) -> Instance:
+    specs = {name: spec for seed in seeds.values() for name, spec in seed.specs.items()}
+    chain = parse_chain(code, specs)
+    setup = WorldSetup(toolboxes=sorted({specs[c.tool].toolbox for c in chain.calls}), seed=0)
+    trace = run_chain(chain, specs, Simulator(seeds, setup))
+    assert trace.ok, [s.error for s in trace.steps if s.error]
+    return Instance(domain=seeds[setup.toolboxes[0]].domain, query=query, tools=[specs[c.tool] for c in chain.calls],
+                    gold_tools=[c.tool for c in chain.calls], chain=chain, trace=trace, depth=chain.depth(),
+                    shape=chain.shape(), world=setup,
+                    provenance=Provenance(generator="t", seed=0, attempt=0, factory_version=__version__)).with_id()
+
+
+def test_the_sheet_names_what_a_cold_reader_found(seeds, ctx):
+    library = made(seeds, 'h, c = get_branch_hours(branch="Boston Central Library", date="2025-06-20")\n'
+                          'r, k = reserve_reading_room(branch="Boston Central Library", start=h)\n',
+                   "Book me a reading room at Boston Central Library from the time the doors open at Boston Central "
+                   "Library.")
+    sheet = instance_sheet(1, library, ctx)
+    assert "gold literal copied from a documented example: call 2 reserve_reading_room.branch='Boston Central Library'" in sheet
+    assert "name stated in full more than once: 'Boston Central Library' is stated in full 2 times" in sheet
+    assert "gold needs a value the request does not state: call 1 get_branch_hours.date='2025-06-20'" in sheet
+    assert "**NesTools row:** in `nestools_excluded.jsonl` (unstated_value: call 1 get_branch_hours.date=" in sheet
+    assert sheet.count("Boston Central Library' is stated in full") == 1  # not again as a faithfulness failure
+    detour = made(seeds, 'c, n, d = get_nearest_city(latitude=1.33329, longitude=103.80512)\n'
+                         'la, lo, k = geocode_city(city=c)\n'
+                         'l, s, u = get_travel_advisory(country=k)\n',
+                  "Has the travel advisory changed for the country of the city nearest to 1.33329, 103.80512?")
+    sheet = instance_sheet(2, detour, ctx)
+    assert "detour: call 2 geocode_city finds only what is known without it (call 1 get_nearest_city already returned" in sheet
+    assert "**NesTools row:** in `nestools.jsonl`" in sheet
+    whole = audit_sheet([library, detour] + [library] * 40, 2, 0, ctx, "t")
+    assert whole.count("**Automatic findings:**") == 2
+    assert "**Domains:** Maps and Places 1, Library Science 41 (below 3% of the instances: Maps and Places)." in whole

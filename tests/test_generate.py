@@ -39,7 +39,8 @@ def test_run_layout_and_offline_loading(food_run):
     assert card.startswith("---\nlicense:") and "synthetic" in card and "num_examples: 16" in card
     assert "| Reject reason |" in card and str(path) not in card  # no machine paths in the card
 
-    nestools = [json.loads(line) for line in (path / "nestools.jsonl").read_text().splitlines()]
+    nestools = [json.loads(line) for name in ("nestools.jsonl", "nestools_excluded.jsonl")
+                for line in (path / name).read_text().splitlines()]
     assert len(nestools) == 16 and {"test_id", "api", "task", "call", "field"} <= set(nestools[0])
 
 
@@ -250,3 +251,55 @@ def test_every_instance_field_survives_the_dataset_round_trip(mixed_run):
     assert [i.id for i in loaded] == [i.id for i in mixed_run.instances]
     assert all(i.id == i.content_id() for i in loaded)
     assert any(i.stated_conditions for i in loaded)
+
+
+def test_every_seed_of_a_mixed_run_gets_its_share(mixed_run):
+    """--domain all: a seed whose tools fill few shapes (calendar) still gets at least
+    MIN_SEED_SHARE of the instances, rather than 7 of 1,000."""
+    from collections import Counter
+
+    from factory.chains.seeded import MIN_SEED_SHARE
+    from factory.seeds import load_seeds
+
+    shares = Counter(i.domain for i in mixed_run.instances)
+    from factory.config import resource_dir
+
+    domains = {seed.domain for seed in load_seeds(Path(resource_dir("seeds"))).values()}
+    assert {d: shares[d] for d in domains if shares[d] < MIN_SEED_SHARE * len(mixed_run.instances)} == {}
+
+
+def test_a_seed_below_its_share_is_tried_first_until_it_proves_hopeless():
+    """The first try of an attempt goes to the seed furthest below its share; one that has kept
+    nothing after GIVE_UP_AFTER attempts per instance is left to the random draw, so a seed that
+    cannot compose at all does not stall the run."""
+    import random
+    from collections import Counter
+    from types import SimpleNamespace
+
+    from factory.chains.seeded import GIVE_UP_AFTER, SeedComposer
+
+    seeds = [SimpleNamespace(domain=d) for d in ("A", "B", "C")]
+    composer = SimpleNamespace(targets=seeds, kept=Counter({"A": 50, "B": 50, "C": 0}))
+    assert SeedComposer._target(composer, random.Random(0), 150, first=True).domain == "C"
+    assert {SeedComposer._target(composer, random.Random(k), 150, first=False).domain for k in range(30)} == {"A", "B", "C"}
+    picks = {SeedComposer._target(composer, random.Random(k), GIVE_UP_AFTER + 1, first=True).domain for k in range(30)}
+    assert picks == {"A", "B", "C"}  # C kept nothing in GIVE_UP_AFTER attempts: drawn like the others
+    composer.kept = Counter({"A": 50, "B": 50, "C": 3})
+    assert SeedComposer._target(composer, random.Random(0), 3 * GIVE_UP_AFTER, first=True).domain == "C"
+
+
+def test_a_killed_mixed_run_resumes_to_the_same_dataset(tmp_path):
+    """The seeds' shares steer which seed an attempt tries first; a resumed run counts the
+    instances it kept before, so it builds the candidates an uninterrupted run builds."""
+    config = GenerateConfig(domain="all", n=40, seed=2, max_depth=3)
+    whole = generate(config, load_settings(), tmp_path / "whole")
+
+    def stop(kept, tried, note=""):
+        if tried == 23:
+            raise Interrupt
+
+    with pytest.raises(Interrupt):
+        generate(config, load_settings(), tmp_path / "resumed", on_attempt=stop)
+    resumed = generate(config, load_settings(), tmp_path / "resumed")
+    assert resumed.resumed_from == 23
+    assert digest(resumed.path / "dataset") == digest(whole.path / "dataset")

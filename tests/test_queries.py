@@ -334,3 +334,50 @@ def test_a_value_named_again_with_its_currency_is_that_value(weather):
         text = word(HOTTEST_THEN_WIND + 'f = calculate_feels_like(temperature_c=data1, wind_speed_kmh=data2)\n',
                     weather, k)["template"]
         assert not re.search(r"(?:temperature|feel)\w* (?:of|at|is) (?:that|the same|this) city", text), text
+
+
+def test_a_name_stated_twice_is_that_thing_the_second_time():
+    """A branch named by two calls ("hours at Boston Central Library ... a room at Boston Central
+    Library from the time it opens at Boston Central Library") is named in full once, then "that
+    library branch"; a second branch in play keeps both names in full."""
+    from factory.checks.faithfulness import repeated_names
+
+    library = load_seeds(Path(resource_dir("seeds")))["library_science"]
+    same = ('data0, data1 = get_branch_hours(branch="Boston Central Library", date="2025-06-20")\n'
+            'data2, data3 = reserve_reading_room(branch="Boston Central Library", start=data0)\n'
+            'data4, data5 = get_branch_address(branch="Boston Central Library")\n')
+    chain = parse_chain(same, library.specs)
+    for k in range(12):
+        text = word(same, library, k)["template"]
+        assert text.count("Boston Central Library") == 1, text
+        assert re.search(r"\b(?:[Tt]hat|[Tt]he same|[Tt]his) library branch\b", text), text
+        assert repeated_names(chain, text) == []
+    two = ('data0, data1 = get_branch_hours(branch="Boston Central Library", date="2025-06-20")\n'
+           'data2, data3 = get_branch_address(branch="London Central Library")\n'
+           'data4, data5 = reserve_reading_room(branch="Boston Central Library", start=data0)\n')
+    for k in range(12):
+        text = word(two, library, k)["template"]
+        assert "London Central Library" in text and text.count("Boston Central Library") == 2, text
+        assert not re.search(r"(?:that|same|this) library branch", text, re.IGNORECASE), text
+
+
+def test_a_name_the_opening_sentences_state_is_not_stated_again():
+    """A name a fix-up's context already states ("My name is Maria Lopez.") is "that traveller"
+    in the request itself."""
+    travel = load_seeds(Path(resource_dir("seeds")))["travel"]
+    chain = parse_chain('data0, data1 = book_hotel(hotel_id="HTL-2041", check_in="2025-06-20", nights=2, '
+                        'guest_name="Maria Lopez")\n', travel.specs)
+    for k in range(6):
+        text = template_query(chain, travel.specs, travel.toolbox.tools, context=["My name is Maria Lopez."],
+                              rng=random.Random(k), written={"travel": travel.toolbox.written}).variants["template"]
+        assert text.count("Maria Lopez") == 1 and re.search(r"\b(?:that|the same|this) traveller\b", text, re.I), text
+
+
+def test_nouns_for_named_literals():
+    from factory.queries.wording import reference_noun
+
+    assert reference_noun("library_branch", None) == "library branch"
+    assert reference_noun("person_name", "patient") == "patient" and reference_noun("person_name", None) == "person"
+    assert reference_noun("course_code", None) == "course" and reference_noun("passport_number", None) == "passport"
+    assert reference_noun("email", "buyer") == "email address"
+    assert reference_noun("catalogue_query", None) is None and reference_noun("date", None) is None

@@ -207,7 +207,7 @@ def test_the_manifest_records_a_digest_of_every_file(food_run):
 
     files = json.loads((food_run.path / "manifest.json").read_text())["files"]
     expected = {"chains.jsonl", "traces.jsonl", "queries.jsonl", "instances.jsonl", "rejects.jsonl", "nestools.jsonl",
-                "dataset/README.md", "dataset/data/test-00000-of-00001.parquet"}
+                "nestools_excluded.jsonl", "dataset/README.md", "dataset/data/test-00000-of-00001.parquet"}
     assert set(files) == expected
     for name, recorded in files.items():
         data = (food_run.path / name).read_bytes()

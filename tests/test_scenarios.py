@@ -168,3 +168,36 @@ def test_two_context_sentences_do_not_read_like_a_form(seeds):
         context = fix_context(chain, phone.specs, seeds, random.Random(k)).sentences
         first, second = context[-2:]  # what a condition says opens the request; the context sentences end it
         assert first.split()[0] != second.split()[0] and first.split()[-3:] != second.split()[-3:], context
+
+
+def test_nestools_jsonl_holds_only_what_a_stock_scorer_scores_fairly(mixed_run):
+    """A stock NesTools scorer reads neither `solvable` nor `state_dependency`: unsolvable items,
+    fix-ups the request gives no reason for, and gold literals it never states (a fix-up's free
+    argument, `document='passport'`) go to nestools_excluded.jsonl, each with its reason; the
+    dataset card counts both files."""
+    import json
+
+    from factory.checks.faithfulness import missing_values
+    from factory.nestools import UNSTATED_VALUE, stock_unfair
+
+    def rows(name):
+        return [json.loads(line) for line in (mixed_run.path / name).read_text().splitlines()]
+
+    fair, excluded = rows("nestools.jsonl"), rows("nestools_excluded.jsonl")
+    assert sorted(r["test_id"] for r in fair + excluded) == list(range(1, len(mixed_run.instances) + 1))
+    for row in fair:
+        instance = mixed_run.instances[row["test_id"] - 1]
+        assert "solvable" not in row and "excluded" not in row
+        assert all(c.get("state_dependency", {}).get("stated", True) for c in row["call"])
+        assert missing_values(instance.chain, row["task"]) == [], row["test_id"]
+    reasons = {r["excluded"]["reason"] for r in excluded}
+    assert {"unsolvable", "unstated_condition"} <= reasons
+    assert all(stock_unfair(mixed_run.instances[r["test_id"] - 1])[0] == r["excluded"]["reason"] for r in excluded)
+    card = (mixed_run.path / "dataset" / "README.md").read_text()
+    assert f"holds the {len(fair)} instances a stock NesTools scorer scores" in card
+    assert f"| `unsolvable` | {sum(r['excluded']['reason'] == 'unsolvable' for r in excluded)} |" in card
+
+    instance = mixed_run.instances[fair[0]["test_id"] - 1].model_copy(deep=True)
+    literal = next(a.value for c in instance.chain.calls for a in c.arguments.values() if hasattr(a, "value"))
+    instance.query = instance.query.replace(str(literal), "it")
+    assert stock_unfair(instance)[0] == UNSTATED_VALUE

@@ -140,3 +140,17 @@ def test_a_folder_of_broken_seeds_names_the_first_problem(tmp_path):
     write_seed(tmp_path, "cracked", "x = 1")
     with pytest.warns(UserWarning), pytest.raises(SeedError, match=r"no seed in .* loads \(1 failed\); .*defines no `toolbox"):
         load_seeds(tmp_path)
+
+
+def test_no_fix_up_value_is_a_documented_example(seeds):
+    """A fix-up call's stated arguments are the seed's constants (the traveller's own name and
+    passport), which the composer cannot draw otherwise: no tool of the library may show one as
+    its example, or an agent could copy it from the tool description instead of the request."""
+    from factory.specs import documented_examples, shows_example
+
+    shown = {name: documented_examples(spec) for seed in seeds.values() for name, spec in seed.specs.items()}
+    found = [f"{seed.slug} {condition.name}: {condition.fix_tool}.{arg}={value!r} is an example of {tool}"
+             for seed in seeds.values() for condition in seed.toolbox.conditions.values()
+             for arg, value in condition.fix_arguments.items() if arg not in condition.free
+             for tool, examples in shown.items() if shows_example(value, examples)]
+    assert found == []

@@ -113,3 +113,19 @@ def test_bad_tools_are_seed_errors_naming_file_and_function(fn, message):
     with pytest.raises(SeedError) as err:
         spec_from_function(fn)
     assert message in str(err.value) and "test_specs.py" in str(err.value) and fn.__name__ in str(err.value)
+
+
+def test_documented_examples_are_the_values_a_description_shows():
+    from factory.specs import documented_examples, examples_in, shows_example
+
+    assert examples_in('Words to look for, e.g. "budget review" or "maria"; all words must match.') == ["budget review", "maria"]
+    assert examples_in('Mark in percent, 0-100 (e.g. 87.5).') == ["87.5"]
+    assert examples_in("the named course (its canonical code, e.g. CS201).") == ["CS201"]
+    assert examples_in('the patient\'s record (its id, like "P-10001").') == ["P-10001"]
+    assert examples_in("Ids to compare, e.g. [\"PL-48213\", \"PL-70561\"]; ties go first.") == ["PL-48213", "PL-70561"]
+    assert examples_in("A city the user likes.") == []
+    examples = documented_examples(spec_from_function(top_wine, "food"))
+    assert examples == {"california"}
+    assert shows_example("California", examples) and shows_example(["Oregon", "california"], examples)
+    assert not shows_example("Oregon", examples) and not shows_example(True, examples)
+    assert shows_example(87.5, frozenset({"87.5"})) and not shows_example(87, frozenset({"87.5"}))

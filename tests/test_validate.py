@@ -70,3 +70,14 @@ def test_failures_go_where_asked(food_run, tmp_path):
     result = runner.invoke(app, ["validate", str(copy), "--failures", str(target)])
     assert result.exit_code == 1 and "dataset/README.md changed since the run wrote it" in result.output
     assert [json.loads(line)["check"] for line in target.read_text().splitlines()] == ["run files"]
+
+
+def test_checks_that_did_not_run_say_so_instead_of_passing(food_run):
+    """Without a model the judges never ran: 'not applied (no model configured)', not '16 passed'."""
+    result = runner.invoke(app, ["validate", str(food_run.path)])
+    assert result.exit_code == 0, result.output
+    for judge in ("judge_plausibility", "judge_semantics"):
+        line = next(line for line in result.output.splitlines() if line.split()[:1] == [judge])
+        assert line.split()[1:5] == ["0", "0", "0", "16"] and "(no model configured)" in line, line
+    assert table_row(result.output, "format") == [16, 0, 0]
+    assert "16 of 16 instances pass every check applied (judge_plausibility, judge_semantics not applied)" in " ".join(result.output.split())

@@ -2,7 +2,8 @@
 producer → consumer link (factory.chains.pool), parameters that travel together come from
 one place, independent parts of a request are about the same things, and every other
 argument is a literal drawn from the world (factory.chains.literals), so the chain executes
-and reads as one task."""
+and reads as one task; no call finds again what a call feeding it returned
+(factory.chains.detours)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from collections.abc import Callable
 
 import networkx as nx
 
+from factory.chains.detours import re_derives
 from factory.chains.literals import Known, draw_arguments
 from factory.chains.pool import ToolPool, links_to
 from factory.records import Call, Chain, Ref, Value
@@ -142,7 +144,8 @@ def compose(
     def extend(j: int) -> bool:
         nonlocal spent
         if j == n_calls:
-            return (accept is None or accept(tools)) and about_one_thing(pool, tools, bindings, parts, keys_memo)
+            return ((accept is None or accept(tools)) and about_one_thing(pool, tools, bindings, parts, keys_memo)
+                    and not re_derives(pool, tools, bindings))
         order = names[:]
         rng.shuffle(order)
         for name in order:
@@ -191,9 +194,10 @@ def _build_chain(pool: ToolPool, tools: list[str], bindings: list[Binding], aske
     known = Known()
     subjects: list[Subjects] = []
     counter = 0
+    examples = pool.examples(tools)
     for name, binding, is_asked in zip(tools, bindings, asked, strict=True):
         spec = pool.specs[name]
-        literals = draw_arguments(pool, spec, set(binding), known, is_asked, rng)
+        literals = draw_arguments(pool, spec, set(binding), known, is_asked, rng, examples)
         if literals is None or not _together(pool, name, binding, subjects):
             return None
         about: Subjects = {}

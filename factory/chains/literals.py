@@ -1,6 +1,8 @@
 """Literal arguments of a composed call: drawn from the world's values so the call executes,
 coherent (a group's values come as one tuple), about the same things as the rest of the
-chain (a city already named is named again), and obeying the tool's sense rules."""
+chain (a city already named is named again), obeying the tool's sense rules, and never a value
+the chain's tools show as an example in their documentation (an agent could copy it from
+there without reading the request)."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ from typing import Any
 from factory.chains.pool import ToolPool, placeholders
 from factory.records import Param, ToolSpec
 from factory.sense import Distinct, violations
+from factory.specs import shows_example
 
 OPTIONAL_ARGUMENT_RATE = 0.25  # how often an optional parameter is given a literal
 TRIES = 60  # drawings tried before a call is given up as senseless
@@ -70,10 +73,12 @@ class Known:
 
 
 def _pick(pool: ToolPool, spec: ToolSpec, param: Param, known: Known, taken: list[Any], prefer: bool | None,
-          rng: random.Random) -> Any:
+          rng: random.Random, avoid: frozenset[str] = frozenset()) -> Any:
     """A value for one literal parameter: while `prefer`, one that agrees with what the chain
-    already names; never one another parameter of this call already took, if avoidable."""
-    options = [v for v in pool.options(spec, param) if v not in taken] or pool.options(spec, param)
+    already names; never one another parameter of this call already took, nor a documented
+    example (`avoid`), if avoidable."""
+    drawable = [v for v in pool.options(spec, param) if not shows_example(v, avoid)] or pool.options(spec, param)
+    options = [v for v in drawable if v not in taken] or drawable
     if prefer is None:  # must differ from a nested value: avoid whatever the chain names
         return rng.choice([v for v in options if v not in known.named.get(param.kind or "", [])] or options)
     if prefer and param.kind:
@@ -84,9 +89,10 @@ def _pick(pool: ToolPool, spec: ToolSpec, param: Param, known: Known, taken: lis
 
 
 def draw_arguments(pool: ToolPool, spec: ToolSpec, bound: set[str], known: Known, asked: bool,
-                   rng: random.Random) -> dict[str, Any] | None:
-    """Literal values for the parameters `bound` leaves open, or None when no drawing within
-    TRIES obeys the tool's sense rules."""
+                   rng: random.Random, avoid: frozenset[str] = frozenset()) -> dict[str, Any] | None:
+    """Literal values for the parameters `bound` leaves open, none of them a value in `avoid`
+    (the chain's tools' documented examples) where another can be had, or None when no drawing
+    within TRIES obeys the tool's sense rules."""
     chosen = _chosen(pool, spec, bound, asked, rng)
     names = {p.name for p in chosen}
     groups = [g for g in pool.groups[spec.name] if set(g.params) <= names]
@@ -98,6 +104,7 @@ def draw_arguments(pool: ToolPool, spec: ToolSpec, bound: set[str], known: Known
         trial = known.copy()  # what this drawing names so far, the call's own earlier values included
         for group in groups:
             tuples = pool.joint_options(spec, group)
+            tuples = [t for t in tuples if not any(shows_example(v, avoid) for v in t)] or tuples
             params = [spec.param(p) for p in group.params]
             if attempt < FRESH_AFTER:
                 tuples = [t for t in tuples if all(trial.agrees(pool, p, v) for p, v in zip(params, t, strict=True))] or tuples
@@ -110,7 +117,7 @@ def draw_arguments(pool: ToolPool, spec: ToolSpec, bound: set[str], known: Known
                 continue
             same_kind = [values[p.name] for p in chosen if p.name in values and p.kind == param.kind and p.role == param.role]
             prefer = None if param.name in apart else attempt < FRESH_AFTER
-            values[param.name] = _pick(pool, spec, param, trial, same_kind, prefer, rng)
+            values[param.name] = _pick(pool, spec, param, trial, same_kind, prefer, rng, avoid)
             trial.add(pool, param, values[param.name])
         if not violations(rules, values, pool.limits):
             known.named = trial.named

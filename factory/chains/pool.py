@@ -10,6 +10,7 @@ from functools import lru_cache
 from typing import Any
 
 from factory.records import Output, Param, ToolSpec, type_accepts, value_matches_type
+from factory.specs import documented_examples
 from factory.toolbox import ToolEntry
 
 
@@ -52,6 +53,7 @@ class ToolPool:
     def __post_init__(self) -> None:
         self._options: dict[tuple[str | None, str | None, str | None, str], list[Any]] = {}
         self._unfillable: dict[tuple[str | None, str], frozenset[str]] = {}
+        self._examples = {name: documented_examples(spec) for name, spec in self.specs.items()}
         known = {} if self.known_links is None else self.known_links
         for a in self.specs.values():
             for b in self.specs.values():
@@ -70,6 +72,10 @@ class ToolPool:
 
     def entry(self, tool: str) -> ToolEntry | None:
         return self.entries.get(tool)
+
+    def examples(self, tools: list[str]) -> frozenset[str]:
+        """The example values these tools' documentation shows (`documented_examples`)."""
+        return frozenset().union(*(self._examples[t] for t in tools))
 
     def options(self, spec: ToolSpec, param: Param) -> list[Any]:
         """Literal values a parameter can take: its enum, its kind's values of the right type

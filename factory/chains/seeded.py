@@ -6,6 +6,11 @@ insufficient information, cross-domain), fills a nesting shape with the goal's t
 may include another seed's, where the goal says why), and sets the scenario up: fix-up calls
 for a broken world state, a withheld tool whose value nothing else can give. A seed that
 declares no goals is one goal of all its tools, linked to other seeds through its bridges.
+
+With several target seeds (`--domain all`) and attempts run in order (offline), a seed whose
+kept instances fall below MIN_SEED_SHARE of the run is tried first, so that seeds whose tools
+fill few shapes (calendar, 1 drawn shape in 4) still get their share; a seed that keeps nothing
+is given up after GIVE_UP_AFTER attempts per instance it kept, so it cannot stall the run.
 """
 
 from __future__ import annotations
@@ -31,6 +36,8 @@ from factory.toolbox import Goal
 FILL_TRIES = 4  # seeds and scenarios tried per attempt for the drawn shape
 MAX_PATH = 5  # the deepest shape has five calls in a row
 TOOL_TRIES = 3  # tool draws per seed and scenario
+MIN_SEED_SHARE = 0.03  # of the kept instances, for every target seed of a mixed run
+GIVE_UP_AFTER = 200  # attempts per kept instance beyond which a seed below its share is no longer tried first
 
 
 @dataclass
@@ -60,8 +67,11 @@ class SeedComposer:
     """Composes chains from seed toolboxes; holds what is computed once per run."""
 
     def __init__(self, config: GenerateConfig, seeds: dict[str, Seed], targets: list[Seed], subdomain: str | None,
-                 contexts: dict[str, CheckContext]):
+                 contexts: dict[str, CheckContext], balance: bool = False):
         self.config, self.seeds, self.targets, self.subdomain, self.contexts = config, seeds, targets, subdomain, contexts
+        # Kept instances per domain, counted only when attempts run in order (`balance`): their
+        # outcome before an attempt is then the same whenever the run is resumed.
+        self.kept: Counter[str] | None = Counter() if balance and len(targets) > 1 else None
         self.specs: dict[str, ToolSpec] = {n: s for seed in seeds.values() for n, s in seed.specs.items()}
         self.entries = {n: e for seed in seeds.values() for n, e in seed.toolbox.tools.items()}
         self._pools: dict[tuple[str, ...], ToolPool] = {}
@@ -160,6 +170,22 @@ class SeedComposer:
         names = [s for s in SCENARIO_WEIGHTS if possible[s]]
         return rng.choices(names, weights=[SCENARIO_WEIGHTS[s] for s in names])[0]
 
+    def count_kept(self, domain: str) -> None:
+        """An instance of this domain was kept (in attempt order)."""
+        if self.kept is not None:
+            self.kept[domain] += 1
+
+    def _target(self, rng: random.Random, attempt: int, first: bool) -> Seed:
+        """The seed to fill the shape with: drawn at random, except that the first try of an
+        attempt goes to the seed furthest below its share of the run, if any is still worth it."""
+        drawn = self.targets[0] if len(self.targets) == 1 else rng.choice(self.targets)
+        if not first or self.kept is None:
+            return drawn
+        floor = MIN_SEED_SHARE * (sum(self.kept.values()) + 1)
+        behind = [t for t in self.targets
+                  if self.kept[t.domain] < floor and (self.kept[t.domain] + 1) * GIVE_UP_AFTER > attempt]
+        return min(behind, key=lambda t: self.kept[t.domain]) if behind else drawn
+
     def compose(self, rng: random.Random, attempt: int) -> Composed | NotComposed:
         """Draw one shape, then fill it: several tool draws per seed and scenario, and several
         seeds and scenarios. Drawing another shape after a failed fill would favour the shapes
@@ -169,8 +195,8 @@ class SeedComposer:
             return NotComposed("compose: no shape fits the depth bounds")
         shape = sample_shape(rng, self.shape_rows)
         n, edges = parse_shape(shape)
-        for _ in range(FILL_TRIES):
-            seed = self.targets[0] if len(self.targets) == 1 else rng.choice(self.targets)
+        for fill in range(FILL_TRIES):
+            seed = self._target(rng, attempt, first=fill == 0)
             goal = None
             if seed.toolbox.goals:
                 fit = [g for g in sorted(seed.toolbox.goals.values(), key=lambda g: g.name)

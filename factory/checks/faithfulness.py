@@ -2,7 +2,13 @@
 case, number formatting, date and time forms), no value a nested call must find is given away
 in it and it names no city or country the chain is not about, no tool name, or a near-miss of
 one, appears in it as an identifier (plain words that happen to describe a tool are fine), and
-nothing reads as a template leftover (a step number, a doubled word or phrase, an empty slot)."""
+nothing reads as a template leftover (a step number, a doubled word or phrase, an empty slot).
+
+Rules (reasons read "rule: detail"): `unstated`, `given_away`, `elsewhere` (a place the chain
+is not about), `glitch`, `tool_name`, `example` (a literal an agent could copy from a tool's
+documented example instead of reading the request), `repeated` (a name, address or id stated
+in full more than once in one request, where "that library" would do).
+"""
 
 from __future__ import annotations
 
@@ -16,6 +22,10 @@ import Levenshtein
 from factory.checks.context import CheckContext
 from factory.gazetteer import CITIES, COUNTRIES
 from factory.records import Chain, CheckResult, Instance, Ref, ToolSpec, Trace, Value
+from factory.sense import is_named
+from factory.specs import documented_examples, shows_example
+
+RULES = ("unstated", "given_away", "elsewhere", "glitch", "tool_name", "example", "repeated")
 
 _QUOTES = str.maketrans({c: " " for c in "\"'`‘’“”"})
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
@@ -187,15 +197,67 @@ def text_glitches(query: str) -> list[str]:
     return found
 
 
-def check_faithfulness(instance: Instance, ctx: CheckContext) -> CheckResult:
+def shows_a_literal(tool: ToolSpec, chain: Chain) -> bool:
+    """Whether a tool's documentation shows a literal argument of the chain as an example (such
+    a tool is not offered as a distractor)."""
+    examples = documented_examples(tool)
+    return any(isinstance(a, Value) and shows_example(a.value, examples) for c in chain.calls for a in c.arguments.values())
+
+
+def example_literals(instance: Instance) -> list[str]:
+    """Literal arguments equal to an example value a tool's documentation shows (offered or
+    withheld tools): an agent that copies the example without reading the request gets them."""
+    shown = [(t.name, documented_examples(t)) for t in (*instance.tools, *instance.withheld_tools)]
+    problems = []
+    for index, call in enumerate(instance.chain.calls):
+        for name, arg in call.arguments.items():
+            if not isinstance(arg, Value):
+                continue
+            source = next((tool for tool, examples in shown if shows_example(arg.value, examples)), None)
+            if source is not None:
+                problems.append(f"call {index + 1} {call.tool}.{name}={arg.value!r} is an example in {source}'s documentation")
+    return problems
+
+
+def repeated_names(chain: Chain, query: str, min_words: int = 2) -> list[str]:
+    """Names, addresses and ids the query states in full more than once."""
+    text = normalise(query)
+    seen, problems = set(), []
+    for call in chain.calls:
+        for arg in call.arguments.values():
+            if not isinstance(arg, Value) or not is_named(arg.value, min_words) or normalise(arg.value) in seen:
+                continue
+            form = normalise(arg.value)
+            seen.add(form)
+            count = len(re.findall(rf"(?<![0-9a-z]){re.escape(form)}(?![0-9a-z])", text))
+            if count > 1:
+                problems.append(f"{arg.value!r} is stated in full {count} times")
+    return problems
+
+
+def faithfulness_problems(instance: Instance, ctx: CheckContext) -> list[str]:
+    """'rule: detail' for every rule the query breaks."""
     policy = ctx.policy.checks["faithfulness"]
-    problems = [f"value not stated: {m}" for m in missing_values(instance.chain, instance.query, free_arguments(instance, ctx))]
+    limits = dict(policy.model_extra or {})
     specs = {t.name: t for t in (*instance.tools, *instance.withheld_tools)}
-    problems += [f"query states {v!r}, which a nested call must find"
-                 for v in given_away(instance.chain, instance.trace, instance.query, specs)]
-    problems += [f"query names {p!r}, which no call takes or returns"
-                 for p in places_not_in_chain(instance.chain, instance.trace, instance.query)]
-    problems += [f"query {g}" for g in text_glitches(instance.query)]
     names = [t.name for t in (*instance.tools, *instance.withheld_tools)]
-    problems += [f"tool name in query: {leak}" for leak in leaked_names(instance.query, names, policy.get("name_distance"))]
-    return CheckResult(name="faithfulness", passed=not problems, blocking=policy.blocking, reason="; ".join(problems[:5]))
+    found = {
+        "unstated": lambda: [f"{m} is not stated" for m in missing_values(instance.chain, instance.query,
+                                                                         free_arguments(instance, ctx))],
+        "given_away": lambda: [f"the query states {v!r}, which a nested call must find"
+                               for v in given_away(instance.chain, instance.trace, instance.query, specs)],
+        "elsewhere": lambda: [f"the query names {p!r}, which no call takes or returns"
+                              for p in places_not_in_chain(instance.chain, instance.trace, instance.query)],
+        "glitch": lambda: text_glitches(instance.query),
+        "tool_name": lambda: leaked_names(instance.query, names, limits["name_distance"]),
+        "example": lambda: example_literals(instance),
+        "repeated": lambda: repeated_names(instance.chain, instance.query, limits.get("repeated_name_min_words", 2)),
+    }
+    skip = set(limits.get("skip", []))
+    return [f"{rule}: {problem}" for rule in RULES if rule not in skip for problem in found[rule]()]
+
+
+def check_faithfulness(instance: Instance, ctx: CheckContext) -> CheckResult:
+    problems = faithfulness_problems(instance, ctx)
+    return CheckResult(name="faithfulness", passed=not problems, blocking=ctx.policy.checks["faithfulness"].blocking,
+                       reason="; ".join(problems[:5]))

@@ -12,6 +12,8 @@ from typing import Any
 from factory.checks.context import CheckContext
 from factory.records import CheckResult, Instance
 
+NOT_APPLIED = "not applied: "  # how a check that did not run says so, with the reason after it
+
 
 def _signature(instructions: str) -> Any:
     import dspy
@@ -72,7 +74,7 @@ class Judge:
 def _verdict(instance: Instance, ctx: CheckContext, name: str, which: int) -> CheckResult:
     policy = ctx.policy.checks[name]
     if ctx.judge is None:
-        return CheckResult(name=name, passed=True, blocking=False, reason="not applied: no model configured")
+        return CheckResult(name=name, passed=True, blocking=False, reason=NOT_APPLIED + "no model configured")
     verdict = ctx.judge(instance)
     value, reason = verdict[which], verdict[2]
     if value is None:

@@ -6,9 +6,11 @@ Rules: `link` (an output feeds only a parameter of its kind and role, across see
 through a declared bridge), `group` (values that belong together come together), `sense` (the
 seed's rules per tool, factory.sense), `coherent` (literals agree with what the others imply,
 `Toolbox.facts_about`), `undone` (actions that cancel each other out), `round_trip` (a call that
-gives back what the user already said), `no_op` (an action that leaves the world as it found
-it), `unrelated` (independent parts of one request share nothing they are about), `withheld`
-(an insufficient-information item's missing value truly cannot be had).
+gives back what the user already said), `detour` (a call whose consumed outputs are all known
+without it: stated in the request, or returned by a call that does not depend on it), `no_op`
+(an action that leaves the world as it found it), `unrelated` (independent parts of one
+request share nothing they are about), `withheld` (an insufficient-information item's missing
+value truly cannot be had).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import networkx as nx
 
 from factory.chains.pool import groups_of, links_to
 from factory.checks.context import CheckContext
+from factory.checks.faithfulness import free_arguments
 from factory.distractors import alternative_to_gold
 from factory.milestones import blocked_calls, needed_values
 from factory.records import CheckResult, Instance, Ref, Value, values_equal
@@ -26,7 +29,7 @@ from factory.scenarios import needed_kinds, producers_of
 from factory.sense import SCENE_KINDS, Distinct, SameDay, Together, day_of, is_day, same_subjects, violations
 from factory.world.simulator import Simulator
 
-RULES = ("link", "group", "sense", "coherent", "no_op", "undone", "round_trip", "unrelated", "withheld")
+RULES = ("link", "group", "sense", "coherent", "no_op", "undone", "round_trip", "detour", "unrelated", "withheld")
 
 
 def _link_problems(instance: Instance, ctx: CheckContext) -> list[str]:
@@ -241,6 +244,69 @@ def _round_trip_problems(instance: Instance) -> list[str]:
     return problems
 
 
+def _known_values(instance: Instance, index: int, free: set[tuple[int, str]]) -> list[tuple[str | None, Any, str]]:
+    """(kind, value, where it is known from) of every value available without call `index`:
+    the request's literals (not a fix-up's `free` arguments, which it need not state), and the
+    outputs of every other call that does not depend on it."""
+    known = []
+    for call_index, call in enumerate(instance.chain.calls):
+        spec = instance.tool(call.tool)
+        for name, arg in call.arguments.items():
+            param = spec.param(name) if spec else None
+            if isinstance(arg, Value) and (call_index, name) not in free:
+                known.append((param.kind if param else None, arg.value, f"the request states {arg.value!r}"))
+    downstream = nx.descendants(instance.chain.graph(), index) | {index}
+    for step in instance.trace.steps:
+        if step.call in downstream:
+            continue
+        spec = instance.tool(step.tool)
+        for out, value in zip(spec.returns if spec else [], step.outputs.values(), strict=False):
+            known.append((out.kind, value, f"call {step.call + 1} {step.tool} already returned {value!r}"))
+    return known
+
+
+def detours(instance: Instance, ctx: CheckContext) -> list[str]:
+    """A call whose consumed outputs are all values available without it (the city of airport
+    code AUS when the request spells out Austin; a city's coordinates that an earlier call
+    already returned): a shorter correct path skips it and loses its milestone."""
+    consumed = {a.ref for call in instance.chain.calls for a in call.arguments.values() if isinstance(a, Ref)}
+    free = free_arguments(instance, ctx)
+    problems = []
+    for step in instance.trace.steps:
+        call, spec = instance.chain.calls[step.call], instance.tool(step.tool)
+        entry = ctx.entry(spec)
+        if spec is None or call.fixes is not None or (entry is not None and "state_change" in entry.tags):
+            continue
+        used = [(out, step.outputs[var]) for var, out in zip(call.outputs, spec.returns, strict=False)
+                if var in consumed and var in step.outputs]
+        if not used:
+            continue
+        known = _known_values(instance, step.call, free)
+        sources = []
+        for out, value in used:
+            source = next((where for kind, v, where in known if _same_value(out.kind, value, kind, v)), None)
+            if source is None:
+                break
+            sources.append(source)
+        else:
+            problems.append(f"call {step.call + 1} {step.tool} finds only what is known without it "
+                            f"({', '.join(dict.fromkeys(sources))})")
+    return problems
+
+
+def _same_value(kind: str | None, value: Any, other_kind: str | None, other: Any) -> bool:
+    """The same value of the same kind. Without a kind on either side only text is compared:
+    numbers of different meaning coincide too easily."""
+    if kind and other_kind:
+        if kind != other_kind:
+            return False
+    elif not (isinstance(value, str) and isinstance(other, str)):
+        return False
+    if isinstance(value, bool) or isinstance(other, bool) or value is None:
+        return False
+    return values_equal(value, other, loose_strings=True)
+
+
 def _unrelated_problems(instance: Instance) -> list[str]:
     """Parts of the request with no data flow between them must name a common thing."""
     chain = instance.chain
@@ -328,6 +394,7 @@ def plausibility_problems(instance: Instance, ctx: CheckContext) -> list[str]:
         "no_op": lambda: _no_op_problems(instance, ctx),
         "undone": lambda: _undone_problems(instance, ctx),
         "round_trip": lambda: _round_trip_problems(instance),
+        "detour": lambda: detours(instance, ctx),
         "unrelated": lambda: _unrelated_problems(instance),
         "withheld": lambda: _withheld_problems(instance, ctx),
     }

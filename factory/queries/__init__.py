@@ -39,7 +39,8 @@ def template_query(chain: Chain, specs: dict[str, ToolSpec], entries: dict[str, 
     (`Toolbox.written_as`); `used` counts the phrasings a run has used so far, and each ask or
     description then takes one used least."""
     rng = rng or random.Random(0)
-    wording = Wording(chain, specs, entries, joint_kinds or [], rng, written or {}, used=used)
+    wording = Wording(chain, specs, entries, joint_kinds or [], rng, written or {}, used=used,
+                      stated=" ".join(context or []))
     # Asks in chain order: the gold calls follow the request, so a shuffle here would relabel the
     # composed nesting shape (two independent parts asked the other way round are another
     # NesTools shape) and pull the run's shapes away from the drawn mix.

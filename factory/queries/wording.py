@@ -5,7 +5,9 @@ A phrasing (`asks`) or description (`gives`) is a template over the call's param
 `{param}`, a group placeholder `{point}` standing for parameters that travel together,
 `[...]` around a part stated only when its optional parameters are given, and `word(s)` after
 a number for agreement. A nested argument is filled with the description of the value that
-feeds it, recursively; a value described once is later called "that city".
+feeds it, recursively; a value described once is later called "that city", and a name, an
+address or an id stated once in full (in the request or the sentences that open it) is later
+"that library branch", "that patient", whenever nothing else in the request goes by that noun.
 """
 
 from __future__ import annotations
@@ -19,8 +21,8 @@ from typing import Any
 
 from factory.chains.pool import groups_of, placeholders
 from factory.queries.values import render_value
-from factory.records import Chain, Output, Ref, ToolSpec, Value
-from factory.sense import is_day
+from factory.records import Chain, Output, Param, Ref, ToolSpec, Value
+from factory.sense import SCENE_KINDS, is_day, is_named
 from factory.toolbox import ToolEntry
 
 _OPTIONAL = re.compile(r"\[([^\[\]]*)\]")
@@ -47,7 +49,7 @@ def noun_of(outputs: list[Output], written: dict | None = None) -> str:
     first = outputs[0]
     noun = literal_noun(written_form(written or {}, first.kind, first.role))
     if noun:
-        return noun
+        return noun + "s" if is_list(first) and not noun.endswith("s") else noun
     word = first.kind if first.kind in _PLAIN_KINDS else first.role or first.kind or first.name
     for suffix in _SUFFIXES:
         word = word.removesuffix(suffix)
@@ -92,6 +94,27 @@ def literal_noun(form: object) -> str | None:
     return match.group(1) if match else None
 
 
+# Kinds of free text (a search, a message, a surface form to resolve): said again, they are
+# not a thing to call "that search".
+_FREE_TEXT = ("_search_terms", "_query", "_text", "_mention", "_description")
+
+
+def reference_noun(kind: str | None, role: str | None) -> str | None:
+    """The noun a named literal goes by when mentioned again: a person by their role ("that
+    patient"), anything else by its kind ("that library branch", "that course"); None for free
+    text, days and times, and values without a kind."""
+    if not kind or kind in SCENE_KINDS or kind.endswith(_FREE_TEXT):
+        return None
+    if kind == "person_name":
+        return (role or "person").replace("_", " ")
+    if kind == "email":
+        return "email address"
+    word = kind
+    for suffix in (*_SUFFIXES, "_title", "_number"):
+        word = word.removesuffix(suffix)
+    return word.replace("_", " ")
+
+
 def sentence_start(ask: str) -> str:
     """An ask as frames expect it, starting in lower case ("And my bank is offering ..."), since
     a frame capitalises what opens a sentence; "I" and acronyms ("UV", "IATA") keep theirs."""
@@ -132,6 +155,9 @@ class Wording:
     used: Counter | None = None  # (tool, phrasing) → times the run's kept requests used it
     chosen: list[tuple[str, str]] = field(default_factory=list)  # (tool, phrasing) this request used
     mentioned: list[int] = field(default_factory=list)  # calls in the order the text first speaks of them
+    stated: str = ""  # what the sentences opening the request already state (a fix-up's context)
+    unnamed: Counter = field(default_factory=Counter)  # noun → literals stated that go by it and are no name ("Paris")
+    given: dict[int, set[str]] = field(default_factory=dict)  # call → nouns of the literals it was given
 
     def __post_init__(self) -> None:
         self.any_forms = ChainMap(*(self.written[t] for t in sorted(self.written)))  # every toolbox's written forms
@@ -191,6 +217,7 @@ class Wording:
         form = written_form(forms, param.kind, param.role) if param else None
         noun = literal_noun(form)
         if noun and not isinstance(value, list):
+            self.given.setdefault(index, set()).add(noun)
             key = (f"{spec.toolbox}/{param.kind}", repr(value))
             if key in self.literals:
                 if self.nouns[noun] == 1:
@@ -198,10 +225,36 @@ class Wording:
             else:
                 self.literals[key] = noun
                 self.nouns[noun] += 1
+        elif param is not None and not isinstance(value, list):
+            again = self._named_again(index, param, value)
+            if again is not None:
+                return again
         text = render_value(value, self.rng)
         if form is None:
             return text
         return form(text) if callable(form) else form.format(text)
+
+    def _named_again(self, index: int, param: Param, value: object) -> str | None:
+        """"that library branch" for a name, address or id stated in full before (here or in
+        the opening sentences), when nothing else stated goes by that noun; None otherwise."""
+        noun = reference_noun(param.kind, param.role)
+        if noun is None:
+            return None
+        self.given.setdefault(index, set()).add(noun)
+        key = (param.kind or "", " ".join(str(value).casefold().split()))
+        if not is_named(value):
+            if key not in self.literals:
+                self.literals[key] = noun
+                self.unnamed[noun] += 1
+            return None
+        before = key in self.literals or re.search(rf"(?<!\w){re.escape(key[1])}(?!\w)",
+                                                    " ".join(self.stated.casefold().split())) is not None
+        if key not in self.literals:
+            self.literals[key] = noun
+            self.nouns[noun] += 1
+        if before and self.nouns[noun] + self.unnamed[noun] == 1:
+            return that(noun, False, self.rng)
+        return None
 
     def _choose(self, index: int, templates: tuple[str, ...]) -> str | None:
         """A phrasing that states every argument given: drawn at random, or, when the run
@@ -247,7 +300,7 @@ class Wording:
             text = " and ".join(self.describe((v,)) for v in variables)
         if text is None:
             text = self._fallback_description(index, outputs[0])
-        self._name(variables, outputs, spec)
+        self._name(variables, outputs, spec, index)
         return text
 
     def _mention(self, index: int) -> None:
@@ -256,14 +309,16 @@ class Wording:
         if index not in self.mentioned:
             self.mentioned.append(index)
 
-    def _name(self, variables: tuple[str, ...], outputs: list[Output], spec: ToolSpec) -> None:
-        """Remember a value once described or asked for, so that later it can be "that city"."""
+    def _name(self, variables: tuple[str, ...], outputs: list[Output], spec: ToolSpec, index: int) -> None:
+        """Remember a value once described or asked for, so that later it can be "that city".
+        A value that goes by the noun of a literal its call was given is about that same thing
+        (the name of hotel HTL-2041): it leaves "that hotel" unambiguous."""
         if variables not in self.said:
             # The producer's own forms first, then another toolbox's: a textbook's ISBN from the
             # education seed is "that book", as the library seed writes ISBNs, not "that isbn".
             noun = noun_of(outputs, ChainMap(self.written.get(spec.toolbox or "", {}), self.any_forms))
             self.said[variables] = noun
-            self.nouns[noun] += 1
+            self.nouns[noun] += noun not in self.given.get(index, ())
             self.dated += any(is_day(o) for o in outputs)
 
     def _fallback_description(self, index: int, output: Output) -> str:
@@ -285,7 +340,10 @@ class Wording:
             text = self._fallback_ask(index)
         spec = self.specs[call.tool]
         for var, output in zip(call.outputs, spec.returns, strict=False):  # what an asked call returns is "that booking" from now on
-            self._name((var,), [output], spec)
+            self._name((var,), [output], spec, index)
+        # A thing named again at the start of a sentence within the ask: "... on June 3. That
+        # library branch ..."
+        text = re.sub(r"([.?!] )(that|those|this|these|the same) ", lambda m: f"{m.group(1)}{m.group(2).capitalize()} ", text)
         return tidy(text)
 
     def _fallback_ask(self, index: int) -> str:

@@ -266,7 +266,7 @@ def _overlaps(w: CalendarWorld, start: datetime, minutes: int, skip: str = "") -
 def _person(name: str) -> str:
     cleaned = " ".join(name.split())
     require(bool(re.fullmatch(r"[A-Za-z][A-Za-z'\-]*( [A-Za-z][A-Za-z'\-]*)+", cleaned)),
-            f"{name!r} is not a full name; give first and last name, e.g. 'Maria Lopez'")
+            f"{name!r} is not a full name; give first and last name, e.g. 'Jane Doe'")
     return cleaned
 
 
@@ -557,7 +557,7 @@ def find_next_event_with(person: Attendee) -> tuple[EventId, Moment]:
     """Find the next upcoming event a person attends.
 
     Args:
-        person: The attendee's full name, e.g. "Maria Lopez" (not the calendar's owner, who attends every event).
+        person: The attendee's full name, e.g. "Jane Doe" (not the calendar's owner, who attends every event).
 
     Returns:
         event_id: the next event with that person (its event id).
@@ -787,7 +787,7 @@ def invite_to_event(event_id: EventId, person: Invitee) -> int:
 
     Args:
         event_id: The event id, e.g. "EVT-1042".
-        person: The invitee's full name, e.g. "Maria Lopez".
+        person: The invitee's full name, e.g. "Jane Doe".
 
     Returns:
         attendee_count: the number of attendees after the invitation.

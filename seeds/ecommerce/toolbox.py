@@ -729,7 +729,7 @@ def find_customer_by_email(email: CustomerEmail) -> CustomerId:
     """Find the customer account registered to an email address.
 
     Args:
-        email: Email address, e.g. "maria.lopez@example.com" (case does not matter).
+        email: Email address, e.g. "jane.doe@example.com" (case does not matter).
 
     Returns:
         customer_id: the customer registered to that email (their customer id).

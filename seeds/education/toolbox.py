@@ -812,7 +812,7 @@ def find_student_id(student_name: StudentName) -> StudentId:
     """Look up a student's ID by their full name in the student directory.
 
     Args:
-        student_name: Student's full name, e.g. "Maria Lopez".
+        student_name: Student's full name, e.g. "Jane Doe".
 
     Returns:
         student_id: the student's ID.

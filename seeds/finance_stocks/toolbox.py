@@ -1030,7 +1030,7 @@ def enable_two_factor_auth(phone_number: MyPhone) -> str:
     """Turn on two-factor sign-in for the brokerage account, sending codes by text message to a phone.
 
     Args:
-        phone_number: Mobile number in international form, e.g. "+1-415-555-0134".
+        phone_number: Mobile number in international form, e.g. "+1-999-555-0100".
 
     Returns:
         confirmed_phone: the phone number the sign-in codes go to.

@@ -498,7 +498,7 @@ def find_patient_id(full_name: PatientName) -> PatientId:
     """Look up a patient's record id from their full name.
 
     Args:
-        full_name: The patient's first and last name, e.g. "Maria Lopez".
+        full_name: The patient's first and last name, e.g. "Jane Doe".
 
     Returns:
         patient_id: the patient's record (its id, like "P-10001").

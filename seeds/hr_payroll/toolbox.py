@@ -427,7 +427,7 @@ def find_employee_id(full_name: PersonName) -> EmployeeId:
     """Look up an employee's id in the company directory from their full name.
 
     Args:
-        full_name: The employee's first and last name, e.g. "Maria Lopez".
+        full_name: The employee's first and last name, e.g. "Jane Doe".
 
     Returns:
         employee_id: the employee's id (like "E-1001").

@@ -510,7 +510,7 @@ def create_shipment(origin_city: SenderCity, destination_address: Address, weigh
     """Create a shipment from the account's postage balance and get its tracking number.
 
     Args:
-        origin_city: City the parcel is sent from, e.g. "Seattle".
+        origin_city: City the parcel is sent from, e.g. "Berlin".
         destination_address: Recipient street address including a served city, e.g. "12 Market Street, Paris".
         weight_kg: Parcel weight in kilograms (up to 70).
         service: Service level: standard, express or overnight.
@@ -1078,7 +1078,7 @@ def verify_sender_address(address: SenderAddress) -> tuple[SenderCity, SenderCou
     """Verify a street address and make it the account's sender and return address.
 
     Args:
-        address: Street address including a served city, e.g. "500 Harbor Way, Seattle".
+        address: Street address including a served city, e.g. "7 Quay Lane, Paris".
 
     Returns:
         city: the sender address's city.

@@ -457,7 +457,7 @@ def get_contact_phone(name: Contact) -> ContactPhone:
     """Get a contact's phone number.
 
     Args:
-        name: The contact's full name, e.g. "Maria Lopez".
+        name: The contact's full name, e.g. "Jane Doe".
 
     Returns:
         phone_number: the contact's phone number (international format).
@@ -493,7 +493,7 @@ def get_contact_email(name: Contact) -> ContactEmail:
     """Get a contact's email address.
 
     Args:
-        name: The contact's full name, e.g. "Maria Lopez".
+        name: The contact's full name, e.g. "Jane Doe".
 
     Returns:
         email: the contact's email address.
@@ -535,7 +535,7 @@ def get_contact_city(name: Contact) -> tuple[City, Country]:
     """Get the city and country a contact lives in.
 
     Args:
-        name: The contact's full name, e.g. "Maria Lopez".
+        name: The contact's full name, e.g. "Jane Doe".
 
     Returns:
         city: the contact's city.
@@ -573,7 +573,7 @@ def get_contact_birthday(name: Contact) -> tuple[Day, int]:
     """Get the date of a contact's next birthday and the age they turn.
 
     Args:
-        name: The contact's full name, e.g. "Maria Lopez".
+        name: The contact's full name, e.g. "Jane Doe".
 
     Returns:
         next_birthday: the contact's next birthday (YYYY-MM-DD, today or later).
@@ -614,7 +614,7 @@ def find_contact_by_phone(phone_number: DialledNumber) -> Contact:
     """Find the contact a phone number belongs to.
 
     Args:
-        phone_number: The phone number in international format, e.g. "+1-415-555-0134" (punctuation is ignored).
+        phone_number: The phone number in international format, e.g. "+1-999-555-0100" (punctuation is ignored).
 
     Returns:
         name: the contact with that number (full name).
@@ -692,7 +692,7 @@ def update_contact_city(name: Contact, city: HomeCity) -> str:
     """Change the city a contact lives in (setting the same city again changes nothing).
 
     Args:
-        name: The contact's full name, e.g. "Maria Lopez".
+        name: The contact's full name, e.g. "Jane Doe".
         city: The contact's new city, e.g. "Berlin".
 
     Returns:
@@ -730,7 +730,7 @@ def send_text_message(recipient: Contact, text: OutgoingText) -> tuple[str, str]
     """Send a text message (SMS) to a contact.
 
     Args:
-        recipient: The contact's full name, e.g. "Maria Lopez".
+        recipient: The contact's full name, e.g. "Jane Doe".
         text: The message to send (1-500 characters).
 
     Returns:
@@ -769,7 +769,7 @@ def get_latest_message_from(name: Contact) -> tuple[str, str]:
     """Read the most recent text message received from a contact.
 
     Args:
-        name: The contact's full name, e.g. "Maria Lopez".
+        name: The contact's full name, e.g. "Jane Doe".
 
     Returns:
         text: the latest message's text.

@@ -1050,8 +1050,8 @@ def create_buyer_profile(full_name: BuyerName, email: BuyerEmail) -> str:
     """Create (or replace) the buyer profile that agents see when a viewing is booked.
 
     Args:
-        full_name: The buyer's full name, e.g. "Maria Lopez".
-        email: The buyer's email address, e.g. "maria.lopez@example.com".
+        full_name: The buyer's full name, e.g. "Jane Doe".
+        email: The buyer's email address, e.g. "jane.doe@example.com".
 
     Returns:
         buyer_id: the id of the buyer profile.

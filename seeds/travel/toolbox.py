@@ -1003,7 +1003,7 @@ def book_flight(flight_number: FlightNumber, date: Departure, passenger_name: Tr
     Args:
         flight_number: Flight number, e.g. "SK1234".
         date: Departure day in YYYY-MM-DD (from today to 90 days ahead).
-        passenger_name: Full name of the passenger as on their passport, e.g. "Maria Lopez".
+        passenger_name: Full name of the passenger as on their passport, e.g. "Jane Doe".
 
     Returns:
         booking_id: the new flight booking (its booking id).
@@ -1054,7 +1054,7 @@ def book_hotel(hotel_id: StayHotel, check_in: StayDay, nights: StayNights, guest
         hotel_id: Hotel id, e.g. "HTL-2041".
         check_in: Check-in day in YYYY-MM-DD (from today to 90 days ahead).
         nights: Number of nights (1-28).
-        guest_name: Full name of the guest, e.g. "Maria Lopez".
+        guest_name: Full name of the guest, e.g. "Jane Doe".
 
     Returns:
         booking_id: the new hotel booking (its booking id).
@@ -1090,7 +1090,7 @@ def cancel_booking(booking_id: BookingId) -> tuple[str, float]:
     """Cancel a flight or hotel booking and get the refund due.
 
     Args:
-        booking_id: Booking id, e.g. "BK-40211".
+        booking_id: Booking id, e.g. "BK-10001".
 
     Returns:
         status: the booking's status after the call ("cancelled").
@@ -1139,7 +1139,7 @@ def get_booking_details(booking_id: BookingId) -> tuple[str, Day, str]:
     """Get who a booking is for, when it starts and whether it is still confirmed.
 
     Args:
-        booking_id: Booking id, e.g. "BK-40212".
+        booking_id: Booking id, e.g. "BK-10001".
 
     Returns:
         traveller_name: the person the booking is for.
@@ -1193,8 +1193,8 @@ def create_traveller_profile(full_name: Traveller, email: Email) -> str:
     """Create the user's traveller profile, or update its name and email (a saved passport is kept).
 
     Args:
-        full_name: The traveller's full name, e.g. "Maria Lopez".
-        email: Contact email address, e.g. "maria.lopez@example.com".
+        full_name: The traveller's full name, e.g. "Jane Doe".
+        email: Contact email address, e.g. "jane.doe@example.com".
 
     Returns:
         traveller_name: the name on my traveller profile.
@@ -1223,8 +1223,8 @@ def save_passport_details(passport_number: Annotated[str, Kind("passport_number"
     """Save passport details to the traveller profile (replaces any saved passport).
 
     Args:
-        passport_number: Passport number, 6 to 9 letters and digits, e.g. "X4827193".
-        nationality: Country that issued the passport, e.g. "USA".
+        passport_number: Passport number, 6 to 9 letters and digits, e.g. "A1234567".
+        nationality: Country that issued the passport, e.g. "Canada".
         expiry_date: Expiry day in YYYY-MM-DD; must be at least 6 months after today.
 
     Returns:

@@ -1143,7 +1143,7 @@ def find_hottest_city(country: CountryName, date: Day) -> tuple[CityName, Celsiu
     """Find which covered city of a country has the highest daytime temperature on a day.
 
     Args:
-        country: Country name, e.g. "USA".
+        country: Country name, e.g. "Spain".
         date: Day in YYYY-MM-DD, from 30 days ago to 14 days ahead.
 
     Returns:

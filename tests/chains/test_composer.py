@@ -152,3 +152,92 @@ def test_a_self_evident_canonicaliser_is_never_composed():
     drawn = [compose(pool, 2, [(0, 1)], random.Random(k)) for k in range(150)]
     tools = {c.tool for chain in drawn if chain for c in chain.calls}
     assert "resolve_relative_time" in tools and "parse_date_text" not in tools
+
+
+EXAMPLES_TOOLBOX = '''
+    import random
+    from typing import Annotated
+    from factory.toolbox import Kind, Toolbox, World
+
+    toolbox = Toolbox()
+
+    @toolbox.world
+    def build(rng: random.Random) -> World:
+        return World()
+
+    @toolbox.values_for("city")
+    def cities(w: World) -> list[str]:
+        return ["Lyon", "Paris", "Tokyo"]
+
+    @toolbox.values_for("code")
+    def codes(w: World) -> list[str]:
+        return ["AB-1"]
+
+    @toolbox.tool(asks="check the weather in {city}")
+    def weather(city: Annotated[str, Kind("city")]) -> float:
+        """The temperature in a city.
+
+        Args:
+            city: City name, e.g. "Paris".
+
+        Returns:
+            temperature: in degrees.
+        """
+        return 20.0
+
+    @toolbox.tool(asks="look up {code}")
+    def lookup(code: Annotated[str, Kind("code")]) -> str:
+        """Look up a code.
+
+        Args:
+            code: The code, e.g. "AB-1" (the only one there is).
+
+        Returns:
+            name: what it names.
+        """
+        return "x"
+'''
+
+
+def test_literals_are_never_a_documented_example_when_another_value_can_be_had(tmp_path):
+    """'city: City name, e.g. "Paris"': an agent could copy Paris from the description without
+    reading the request, so the composer draws Lyon or Tokyo; a parameter whose only value is
+    its example still gets it (the faithfulness check then rejects the instance)."""
+    from factory.seeds import load_seed
+    from tests.conftest import write_seed
+
+    seed = load_seed(write_seed(tmp_path, "examples", EXAMPLES_TOOLBOX))
+    world = base_world(seed, 0)
+    pool = ToolPool(seed.specs, {"examples": {k: f(world) for k, f in seed.toolbox.values.items()}})
+    cities, codes = set(), set()
+    for k in range(40):
+        for call in compose(pool, 1, [], random.Random(k)).calls:
+            (cities if call.tool == "weather" else codes).add(call.arguments[next(iter(call.arguments))].value)
+    assert cities == {"Lyon", "Tokyo"} and codes == {"AB-1"}
+
+
+def test_no_call_finds_again_what_a_call_feeding_it_returned():
+    """The nearest city's country, geocoded again from that city: once run, the second call
+    finds only what the first returned. The composer leaves such chains out."""
+    from factory.chains.detours import re_derives
+    from factory.seed_checks import library_pool
+
+    seeds = load_seeds(Path(resource_dir("seeds")))
+    pool = library_pool(seeds, slugs=["maps_places", "travel"])
+    composed = 0
+    for k in range(120):
+        chain = compose(pool, 3, [(0, 1), (1, 2)], random.Random(k))
+        if chain is None:
+            continue
+        composed += 1
+        producers = chain.producers()
+        for j, call in enumerate(chain.calls):
+            consumed = {(o.kind, o.role) for c in chain.calls for a in c.arguments.values() if isinstance(a, Ref)
+                        and producers[a.ref] == j for o in [pool.specs[call.tool].returns[call.outputs.index(a.ref)]]}
+            feeders = {producers[a.ref] for a in call.arguments.values() if isinstance(a, Ref)}
+            for i in feeders | {producers[a.ref] for f in feeders for a in chain.calls[f].arguments.values() if isinstance(a, Ref)}:
+                assert not consumed or not consumed <= {(o.kind, o.role) for o in pool.specs[chain.calls[i].tool].returns}, chain
+    assert composed >= 60
+    nearest, geocode = pool.specs["get_nearest_city"], pool.specs["geocode_city"]
+    bindings = [{}, {"city": (0, 0)}, {"country": (1, 2)}]
+    assert re_derives(pool, [nearest.name, geocode.name, "get_travel_advisory"], bindings)

@@ -98,7 +98,7 @@ def test_execution_catches_a_chain_that_fails(nested, ctx):
 def test_faithfulness_catches_unstated_values_and_tool_names(nested, ctx):
     literal = next(a.value for c in nested.chain.calls for a in c.arguments.values() if isinstance(a, Value))
     nested.query = nested.query.replace(str(literal), "somewhere")
-    assert "value not stated" in failed(nested, ctx, "faithfulness")
+    assert "unstated: " in failed(nested, ctx, "faithfulness")
     tool = nested.gold_tools[0]
     nested.query = nested.query_variants["template"] + f" Use {tool[:-1]}() for it."  # a near-miss
     assert f"~ {tool}" in failed(nested, ctx, "faithfulness")
@@ -220,3 +220,40 @@ def test_a_found_value_may_be_named_as_one_of_a_closed_set_of_options():
     query = ("Guide me to the shelf of Essentials of Game Theory, telling the guide whether the book with ISBN "
              "9781317878667 is available or on loan.")
     assert given_away(chain, trace, query, library.specs) == []
+
+
+def test_faithfulness_catches_a_literal_copied_from_a_documented_example(nested, ctx):
+    """A gold literal that a tool's documentation shows as an example ('e.g. "Maria Lopez"') can
+    be had without reading the request."""
+    call = next(c for c in nested.chain.calls if any(isinstance(a, Value) for a in c.arguments.values()))
+    name = next(n for n, a in call.arguments.items() if isinstance(a, Value))
+    value = call.arguments[name].value
+    assert CHECKS["faithfulness"](nested, ctx).passed
+    tool = nested.tool(call.tool)
+    shown = tool.model_copy(update={"parameters": [
+        p.model_copy(update={"description": f'{p.description} e.g. "{value}".'}) if p.name == name else p
+        for p in tool.parameters]})
+    nested.tools = [shown if t.name == tool.name else t for t in nested.tools]
+    assert f"example: call {nested.chain.calls.index(call) + 1} {call.tool}.{name}={value!r}" in failed(nested, ctx, "faithfulness")
+
+
+def test_faithfulness_catches_a_name_stated_in_full_twice(ctx):
+    """A name of two words or more, or an id, stated twice in one request: the second mention
+    should have been "that library branch"."""
+    from pathlib import Path
+
+    from factory.chains.code import parse_chain
+    from factory.checks.faithfulness import repeated_names
+    from factory.config import resource_dir
+    from factory.seeds import load_seeds
+    from factory.sense import is_named
+
+    library = load_seeds(Path(resource_dir("seeds")))["library_science"]
+    chain = parse_chain('data0, data1 = get_branch_hours(branch="Boston Central Library", date="2025-06-20")\n'
+                        'data2, data3 = reserve_reading_room(branch="Boston Central Library", start=data0)\n', library.specs)
+    twice = ("Book me a reading room at Boston Central Library from the earliest admission time at Boston Central "
+             "Library on June 20, 2025.")
+    assert repeated_names(chain, twice) == ["'Boston Central Library' is stated in full 2 times"]
+    assert repeated_names(chain, twice.replace("admission time at Boston Central Library", "admission time there")) == []
+    assert is_named("BK-40212") and is_named("12 King Street, London") and is_named("ana@example.com")
+    assert not is_named("Paris") and not is_named("2025-06-20") and not is_named("2025-06-20T09:30") and not is_named(3)

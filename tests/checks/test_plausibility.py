@@ -346,3 +346,27 @@ def test_completable_parts_must_not_depend_on_what_the_withheld_call_changes():
     assert any("scan_isbn gives another result when checkout_book is not called" in p for p in found), found
     steady = drift.replace('data2, data3 = scan_isbn(isbn="9781581426601")', 'data2, data3 = locate_book(title="Foundations of Classical Mechanics")')
     assert not any("another result" in p for p in withheld_problems(steady))
+
+
+def test_detour_rule_rejects_a_call_that_finds_only_what_is_known(trips):
+    """The city of hotel H-TOK, when the request spells out Tokyo anyway: a shorter correct
+    path skips the look-up and loses its milestone."""
+    found = problems(trips, 'c = hotel_city(hotel_id="H-TOK")\np = buy_maps(city=c, n=2)\nk = distance(a="Tokyo", b="Paris")')
+    assert any(p.startswith("detour: call 1 hotel_city") and "the request states 'Tokyo'" in p for p in found), found
+    found = problems(trips, 'c = hotel_city(hotel_id="H-TOK")\np = buy_maps(city=c, n=2)\nk = distance(a="Lyon", b="Paris")')
+    assert not any(p.startswith("detour:") for p in found), found
+
+
+def test_detour_rule_rejects_re_deriving_what_an_earlier_call_returned():
+    """geocode_city for the country of the nearest city, which get_nearest_city already returned;
+    taking the country straight from it is no detour."""
+    seeds = {slug: load_seed(Path(resource_dir("seeds")) / slug) for slug in ("maps_places", "travel")}
+    detour = ('c, n, d = get_nearest_city(latitude=1.33329, longitude=103.80512)\n'
+              'la, lo, k = geocode_city(city=c)\n'
+              'l, s, u = get_travel_advisory(country=k)')
+    found = chain_problems(seeds, detour)
+    assert any(p.startswith("detour: call 2 geocode_city") and "call 1 get_nearest_city already returned" in p
+               for p in found), found
+    direct = ('c, n, d = get_nearest_city(latitude=1.33329, longitude=103.80512)\n'
+              'l, s, u = get_travel_advisory(country=n)')
+    assert not any(p.startswith("detour:") for p in chain_problems(seeds, direct))
