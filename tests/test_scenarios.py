@@ -201,3 +201,83 @@ def test_nestools_jsonl_holds_only_what_a_stock_scorer_scores_fairly(mixed_run):
     literal = next(a.value for c in instance.chain.calls for a in c.arguments.values() if hasattr(a, "value"))
     instance.query = instance.query.replace(str(literal), "it")
     assert stock_unfair(instance)[0] == UNSTATED_VALUE
+
+
+def test_a_fix_up_that_spends_or_signs_is_authorised_by_the_request(mixed_run):
+    """Paying fines, paying tuition, signing a consent, using a passport: the request says the
+    person wants it done ("If fines are holding this up, pay them off by card."), every time."""
+    from factory.checks.context import CheckContext
+    from factory.checks.plausibility import _consent_problems
+    from factory.checks.policy import load_policy
+    from factory.config import load_settings
+    from factory.seeds import load_seeds
+
+    settings = load_settings()
+    seeds = load_seeds(settings.seeds_dir)
+    ctx = CheckContext(seeds, load_policy(settings.validators_dir))
+    consenting = {f"{slug}:{name}" for slug, seed in seeds.items() for name, c in seed.toolbox.conditions.items()
+                  if c.consent}
+    assert {"library_science:fines_under_limit", "education:tuition_paid", "healthcare:data_sharing_consent",
+            "finance_stocks:account_verified", "travel:passport_on_file"} <= consenting
+    fixed = [i for i in mixed_run.instances
+             if any(c.fixes and f"{i.tool(c.tool).toolbox}:{c.fixes}" in consenting for c in i.chain.calls)]
+    assert fixed, "no consent fix-up in the run"
+    for instance in fixed:
+        assert _consent_problems(instance, ctx) == [], instance.query
+        unsaid = instance.model_copy(update={"query": "Check out the book for me."})
+        assert _consent_problems(unsaid, ctx), instance.query
+
+
+def test_a_consent_condition_without_an_authorising_sentence_is_never_broken(tmp_path):
+    import random
+
+    from factory.scenarios import StateFixes
+    from factory.seeds import load_seed
+    from tests.conftest import write_seed
+
+    code = '''
+        import random
+        from typing import Annotated
+        from factory.toolbox import Kind, Toolbox, World, require, world
+
+        toolbox = Toolbox()
+
+        @toolbox.world
+        def build(rng: random.Random) -> World:
+            return World(state={"paid": True})
+
+        @toolbox.values_for("thing")
+        def things(w: World) -> list[str]:
+            return ["a", "b"]
+
+        @toolbox.tool(asks=("get {thing}", "fetch {thing}", "bring {thing}"), requires=("paid",), tags=("state_change",))
+        def get(thing: Annotated[str, Kind("thing")]) -> str:
+            """Get a thing.
+
+            Args:
+                thing: The thing.
+
+            Returns:
+                got: what was got.
+            """
+            require(world().state["paid"], "pay first")
+            return thing
+
+        @toolbox.tool(asks=("pay", "pay up", "settle up"), tags=("state_change", "fix_only"))
+        def pay() -> bool:
+            """Pay what is due.
+
+            Returns:
+                paid: whether it is paid.
+            """
+            world().state["paid"] = True
+            return True
+
+        toolbox.condition("paid", holds=lambda w: w.state["paid"], broken_state={"paid": False}, fix=("pay", {}),
+                          consent="spend")
+    '''
+    seed = load_seed(write_seed(tmp_path, "shop", code))
+    from factory.chains.code import parse_chain
+
+    chain = parse_chain('x = get(thing="a")\n', seed.specs)
+    assert StateFixes({"shop": seed}, dict(seed.specs), random.Random(0), 0).apply(chain) is None

@@ -10,11 +10,13 @@ gives back what the user already said), `detour` (a call whose consumed outputs 
 without it: stated in the request, or returned by a call that does not depend on it), `no_op`
 (an action that leaves the world as it found it), `unrelated` (independent parts of one
 request share nothing they are about), `withheld` (an insufficient-information item's missing
-value truly cannot be had).
+value truly cannot be had), `consent` (a fix-up that spends, signs, shares data or uses an identity
+document is made only where the request authorises it in one of its condition's words).
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import networkx as nx
@@ -29,7 +31,8 @@ from factory.scenarios import needed_kinds, producers_of
 from factory.sense import SCENE_KINDS, Distinct, SameDay, Together, day_of, is_day, same_subjects, violations
 from factory.world.simulator import Simulator
 
-RULES = ("link", "group", "sense", "coherent", "no_op", "undone", "round_trip", "detour", "unrelated", "withheld")
+RULES = ("link", "group", "sense", "coherent", "no_op", "undone", "round_trip", "detour", "unrelated", "withheld",
+         "consent")
 
 
 def _link_problems(instance: Instance, ctx: CheckContext) -> list[str]:
@@ -381,6 +384,29 @@ def _completable_drift(instance: Instance, ctx: CheckContext, withheld: str, spe
     return problems
 
 
+def _authorised(query: str, wording: str) -> bool:
+    """Whether the query carries a wording of a context sentence, whatever values fill it."""
+    fragments = [re.escape(part.strip()) for part in re.split(r"\{[^{}]*\}", wording) if part.strip()]
+    return bool(re.search(r".+?".join(fragments), query, flags=re.IGNORECASE | re.DOTALL)) if fragments else True
+
+
+def _consent_problems(instance: Instance, ctx: CheckContext) -> list[str]:
+    """A fix-up the person must authorise (`consent=` on its condition) comes with one of the
+    condition's authorising sentences in the request; otherwise paying, signing, sharing or
+    using an identity document is the agent's own decision."""
+    problems = []
+    for index, call in enumerate(instance.chain.calls):
+        spec = instance.tool(call.tool)
+        seed = ctx.seeds.get(spec.toolbox or "") if spec and call.fixes else None
+        condition = seed.toolbox.conditions.get(call.fixes) if seed else None
+        if condition is None or condition.consent is None:
+            continue
+        if not any(_authorised(instance.query, wording) for wording in condition.context):
+            problems.append(f"call {index + 1} {call.tool} restores {call.fixes} ({condition.consent}) "
+                            "but the request never authorises it")
+    return problems
+
+
 def plausibility_problems(instance: Instance, ctx: CheckContext) -> list[str]:
     """'rule: detail' for every rule the instance breaks."""
     policy = ctx.policy.checks["plausibility"]
@@ -397,6 +423,7 @@ def plausibility_problems(instance: Instance, ctx: CheckContext) -> list[str]:
         "detour": lambda: detours(instance, ctx),
         "unrelated": lambda: _unrelated_problems(instance),
         "withheld": lambda: _withheld_problems(instance, ctx),
+        "consent": lambda: _consent_problems(instance, ctx),
     }
     return [f"{rule}: {problem}" for rule in RULES if rule not in skip for problem in found[rule]()]
 

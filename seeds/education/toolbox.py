@@ -1179,6 +1179,10 @@ toolbox.condition(
     holds=lambda w: w.state.get("tuition_due", 0.0) == 0,
     broken_state={"tuition_due": TERM_TUITION},
     fix=("pay_tuition", {}),
+    consent="spend",
+    context=("If unpaid tuition is in the way, go ahead and pay it.",
+             "Pay my tuition for the term if that's what's blocking it.",
+             "Should my tuition still be due, settle it."),
     says=("I haven't paid my tuition for this term yet.",
           "My tuition for this term is still outstanding.",
           "The fees for this term are still unpaid on my account."),
@@ -1188,7 +1192,10 @@ toolbox.condition(
     holds=lambda w: bool(w.state.get("payment_card")),
     broken_state={"payment_card": ""},
     fix=("add_payment_card", {"card_brand": "Visa"}),
-    free=("card_brand",),  # any card on file lets tuition be paid
+    consent="share",  # a card goes on the account only with the student's word
+    context=("If the account needs a card, add my {card_brand}.",
+             "My {card_brand} card can go on the account if one is needed.",
+             "Put my {card_brand} on file if it asks for a card."),
     says=("There's no payment card on my student account any more.",
           "My card was removed from my student account.",
           "My student account doesn't have a card on file now."),

@@ -1047,7 +1047,10 @@ toolbox.condition(
     holds=lambda w: w.state.get("account_verified") is True,
     broken_state={"account_verified": False},
     fix=("verify_trading_account", {"document": "passport"}),
-    free=("document",),  # any identity document verifies the account
+    consent="identity",  # an identity document is used only when the account holder says so
+    context=("If the account has to be verified first, use my {document}.",
+             "Verify the account with my {document} if it needs it.",
+             "Should the brokerage want my ID, send my {document}."),
     says=("My brokerage account still hasn't been verified.",
           "The identity check on my trading account is still pending.",
           "My brokerage account is still waiting on verification."),

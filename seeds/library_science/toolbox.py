@@ -1276,7 +1276,10 @@ toolbox.condition(
     holds=lambda w: w.state.get("fines_due", 0.0) < FINE_LIMIT,
     broken_state={"fines_due": 6.5},
     fix=("pay_library_fines", {"payment_method": "card"}),
-    free=("payment_method",),  # paying by card or in cash clears the fines alike
+    consent="spend",
+    context=("If fines are holding this up, pay them off by {payment_method}.",
+             "Settle any fines on my account by {payment_method} if you have to.",
+             "Should my fines be in the way, pay them by {payment_method}."),
     says=("I owe the library more than $5 in fines.",
           "I've racked up over $5 in library fines.",
           "There are more than five dollars of overdue fines on my card."),

@@ -1174,6 +1174,7 @@ toolbox.condition(
     broken_state={"postage_balance": 0.0},
     # Enough for the heaviest parcel to the farthest city overnight; the query states the amount.
     fix=("add_postage_credit", {"amount": 1000.0}),
+    consent="spend",
     context=("If my postage needs topping up, add {amount} US dollars.",
              "Top my postage up by {amount} US dollars if it runs low.",
              "Should my postage balance be short, load {amount} US dollars onto it."),

@@ -191,6 +191,10 @@ toolbox.condition(
     broken_state={"location_sharing": "off"},
     fix=("enable_location_sharing", {"precision": "precise"}),
     free=("precision",),  # approximate sharing restores the condition too
+    consent="share",
+    context=("Turn location sharing on if you need it.",
+             "You can switch my location sharing on if that's what it takes.",
+             "If location sharing is off, go ahead and turn it on."),
     says=("I think location sharing is switched off on my phone.",
           "My phone isn't sharing its location right now.",
           "I turned off location sharing on my phone."),

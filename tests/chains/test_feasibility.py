@@ -91,11 +91,11 @@ def every_seed():
 
 def test_the_deepest_nesting_is_allowed_wherever_a_seed_reaches_it(every_seed):
     """--min-depth 5 --domain all must run; so must a seed that reaches depth 5 only with a
-    tool its goal borrows from another seed (time and date: the warmest city on a holiday)."""
+    tool its goal borrows from another seed (travel: the forecast where a flight lands)."""
     seeds, generator = every_seed
     config = GenerateConfig(domain="all", n=5, min_depth=5, max_depth=5)
     check_fillable(_pools(generator(config, list(seeds))), "all", 5, 5, None)
-    check_fillable(_pools(generator(config, ["time_and_date"])), "Time and Date", 5, 5, None)
+    check_fillable(_pools(generator(config, ["travel"])), "Travel", 5, 5, None)
 
 
 def test_a_shape_the_food_tools_cannot_fill_is_refused(every_seed):

@@ -372,7 +372,10 @@ def test_conditions_are_knowable_and_paying_is_only_a_fix(edu):
     toolbox = edu.seed.toolbox
     assert [p for p in seed_problems(edu.seed, library_pool(edu.seeds)) if "condition" in p] == []
     assert all(c.says for c in toolbox.conditions.values())
-    assert toolbox.conditions["payment_card_on_file"].free == ("card_brand",)
+    # Paying and putting a card on file are the student's decisions: each is authorised in words.
+    assert {name: c.consent for name, c in toolbox.conditions.items()} == {"tuition_paid": "spend",
+                                                                           "payment_card_on_file": "share"}
+    assert all(c.context for c in toolbox.conditions.values())
     assert "fix_only" in toolbox.tools["pay_tuition"].tags
     assert {"arithmetic"} == set(toolbox.tools["convert_percentage_to_letter"].tags)
     assert "canonicalise" in toolbox.tools["normalise_course_code"].tags
