@@ -90,7 +90,13 @@ def unsolvable_milestones(chain: Chain, trace: Trace, withheld: str, missing: st
     Returns the milestones and the answer values."""
     blocked = blocked_calls(chain, withheld)
     graph = chain.graph()
-    kept = [i for i in range(len(chain.calls)) if i not in blocked]
+    graph.add_edges_from((a, i) for i, c in enumerate(chain.calls) for a in c.after)
+    # A part that can still be done is one the request asks for, with what it needs; a call
+    # whose values only the blocked part would take is no milestone (declining at once loses
+    # nothing: its result would go unreported and unused).
+    reported = {i for i in chain.asked() if i not in blocked}
+    useful = reported | {a for i in reported for a in nx.ancestors(graph, i)}
+    kept = [i for i in range(len(chain.calls)) if i in useful and i not in blocked]
     position = {call: p for p, call in enumerate(kept)}
     milestones = []
     for call in kept:

@@ -41,8 +41,10 @@ def renumber_outputs(chain: Chain) -> Chain:
 class StateFixes:
     """Builds a chain in which every condition a call requires starts broken and is fixed first."""
 
-    def __init__(self, seeds: dict[str, Seed], specs: dict[str, ToolSpec], rng: random.Random, world_seed: int):
+    def __init__(self, seeds: dict[str, Seed], specs: dict[str, ToolSpec], rng: random.Random, world_seed: int,
+                 breakable: set[str] | None = None):
         self.seeds, self.specs, self.rng, self.world_seed = seeds, specs, rng, world_seed
+        self.breakable = breakable  # "toolbox:condition" the goal's role meets and may fix; None: any
         self.calls: list[Call] = []
         self.state: dict[str, dict[str, Any]] = defaultdict(dict)
         self.fixed: set[tuple[str, str]] = set()
@@ -57,6 +59,8 @@ class StateFixes:
             return []  # the request itself makes the call that would restore it
         if condition.consent and not condition.context:
             return []  # a fix the person must authorise, and no sentence in which they do
+        if self.breakable is not None and f"{seed.slug}:{name}" not in self.breakable:
+            return []  # not a condition the person asking meets (a receptionist and a patient's consent)
         world = base_world(seed, self.world_seed)
         broken = replace(world, state={**world.state, **self.state[seed.slug], **condition.broken_state})
         if condition.holds(broken):

@@ -95,6 +95,9 @@ def _goal_problems(seed: Seed, pool: ToolPool, require_goals: bool) -> list[str]
         own = [t for t in goal.tools if t in seed.toolbox.tools]
         if len(own) < MIN_GOAL_TOOLS:
             problems.append(f"{where}: {len(own)} of this seed's tools, want at least {MIN_GOAL_TOOLS}")
+        unknown_conditions = sorted(set(goal.conditions or ()) - set(seed.toolbox.conditions))
+        if unknown_conditions:
+            problems.append(f"{where}: names unknown conditions {unknown_conditions}")
         fix_only = sorted(t for t in own if "fix_only" in seed.toolbox.tools[t].tags)
         if fix_only:
             problems.append(f"{where}: fix-only tools {fix_only} are never asked for; leave them out")

@@ -89,6 +89,10 @@ class Goal:
     wants: str  # what the person wants, in their words ("find a home to buy and go and see it")
     role: str  # who asks: "buyer", "student", "HR admin", ...
     tools: tuple[str, ...]
+    # The conditions its requests may start broken (names of this seed's conditions): those
+    # this role meets and may set right. None: every condition its tools require. A clinic's
+    # receptionist never signs a patient's data-sharing consent.
+    conditions: tuple[str, ...] | None = None
 
 
 def wordings(text: str | tuple[str, ...] | list[str] | None) -> tuple[str, ...]:
@@ -247,8 +251,10 @@ class Toolbox:
         self.conditions[name] = Condition(name, holds, dict(broken_state), fix[0], dict(fix[1]), tuple(free),
                                           wordings(context), wordings(says), consent)
 
-    def goal(self, name: str, *, wants: str, role: str, tools: tuple[str, ...] | list[str]) -> None:
+    def goal(self, name: str, *, wants: str, role: str, tools: tuple[str, ...] | list[str],
+             conditions: tuple[str, ...] | list[str] | None = None) -> None:
         """Declare a goal: what a person in `role` wants and the tools that serve it (this
         seed's, or another seed's where the goal says why). Chains are composed within one
-        goal; every tool a request may ask for belongs to at least one."""
-        self.goals[name] = Goal(name, wants, role, tuple(tools))
+        goal; every tool a request may ask for belongs to at least one. `conditions` limits the
+        state conditions its requests may start broken to those this role meets and may fix."""
+        self.goals[name] = Goal(name, wants, role, tuple(tools), None if conditions is None else tuple(conditions))

@@ -72,6 +72,25 @@ def test_an_unsolvable_item_keeps_milestones_for_what_can_still_be_done():
     assert "cannot be done: no tool finds the wine" in final.description
 
 
+def test_a_call_only_the_blocked_part_would_use_is_no_milestone():
+    """"The best-rated doctor for stomach cramps in Rome" with the doctor finder withheld: the
+    specialty would only feed the missing call and is never reported, so an agent that says at
+    once it cannot be done loses nothing; a part the request asks for still counts."""
+    chain = Chain(calls=[
+        Call(tool="match", arguments={"symptom": Value(value="cramps")}, outputs=["data0"]),
+        Call(tool="top", arguments={"specialty": Ref(ref="data0")}, outputs=["data1"], asked=True),
+        Call(tool="clinic", arguments={"city": Value(value="Rome")}, outputs=["data2"], asked=True),
+    ])
+    trace = Trace(steps=[
+        TraceStep(call=0, tool="match", arguments={"symptom": "cramps"}, outputs={"data0": "Gastro"}),
+        TraceStep(call=1, tool="top", arguments={"specialty": "Gastro"}, outputs={"data1": "D-1"}),
+        TraceStep(call=2, tool="clinic", arguments={"city": "Rome"}, outputs={"data2": "C-1"}),
+    ], answer={"data1": "D-1", "data2": "C-1"})
+    milestones, answer = unsolvable_milestones(chain, trace, "top", "no tool finds the doctor")
+    assert [m.tool for m in milestones if m.kind == "call"] == ["clinic"] and answer == {"data2": "C-1"}
+    assert milestones[-1].after == [0]
+
+
 def test_the_answer_holds_what_an_action_gives_though_a_later_call_takes_it():
     """"Approve leave request LR-3001 and tell me whose it is and their employee id": the
     approval is asked for even though a later call takes the employee's name from it, so its

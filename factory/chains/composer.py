@@ -170,14 +170,22 @@ def compose(
     return _build_chain(pool, tools, bindings, [not has_succ[j] for j in range(n_calls)], rng)
 
 
-def _together(pool: ToolPool, tool: str, binding: Binding, subjects: list[Subjects]) -> bool:
-    """A call's `together` rules hold for the calls feeding it (their literals are known)."""
+def _together(pool: ToolPool, tool: str, binding: Binding, subjects: list[Subjects],
+              literals: dict[str, object] | None = None) -> bool:
+    """A call's `together` rules hold for the calls feeding it (their literals are known), and
+    a literal member names the same thing as they do (the branch whose opening time it is)."""
     entry = pool.entry(tool)
+    spec = pool.specs[tool]
     for rule in entry.sense if entry else ():
         if isinstance(rule, Together):
             fed = [subjects[binding[p][0]] for p in rule.params if p in binding]
             if any(not same_subjects(a, b) for i, a in enumerate(fed) for b in fed[i + 1:]):
                 return False
+            for p in rule.params:
+                param, value = spec.param(p), (literals or {}).get(p)
+                if param is not None and param.kind and isinstance(value, (str, int, float)) and any(
+                        param.kind in about and value not in about[param.kind] for about in fed):
+                    return False
     return True
 
 
@@ -198,7 +206,7 @@ def _build_chain(pool: ToolPool, tools: list[str], bindings: list[Binding], aske
     for name, binding, is_asked in zip(tools, bindings, asked, strict=True):
         spec = pool.specs[name]
         literals = draw_arguments(pool, spec, set(binding), known, is_asked, rng, examples)
-        if literals is None or not _together(pool, name, binding, subjects):
+        if literals is None or not _together(pool, name, binding, subjects, literals):
             return None
         about: Subjects = {}
         for producer, _ in binding.values():

@@ -252,7 +252,8 @@ class SeedComposer:
         state: dict[str, dict[str, Any]] = {}
         withheld = None
         if scenario == "state_dependency":
-            fixed = StateFixes(self.seeds, dict(self.specs), rng, self.config.seed).apply(chain)
+            breakable = None if goal is None or goal.conditions is None else {f"{seed.slug}:{c}" for c in goal.conditions}
+            fixed = StateFixes(self.seeds, dict(self.specs), rng, self.config.seed, breakable).apply(chain)
             if fixed:
                 chain, state = fixed
         if scenario == "insufficient_information":

@@ -116,6 +116,13 @@ def _together_problem(instance: Instance, index: int, params: tuple[str, ...], m
         for q, b in nested[i + 1:]:
             if not same_subjects(a, b):
                 return f"{p} and {q} come from calls about different things"
+    spec = instance.tool(call.tool)
+    for p in params:  # a literal member names its own thing: the nested ones must not be about another
+        arg, param = call.arguments.get(p), spec.param(p) if spec else None
+        if isinstance(arg, Value) and param is not None and param.kind and isinstance(arg.value, (str, int, float)):
+            for q, about in nested:
+                if param.kind in about and arg.value not in about[param.kind]:
+                    return f"{q} comes from a call about another {param.kind.replace('_', ' ')} than {arg.value!r}"
     return None
 
 
@@ -244,6 +251,30 @@ def _round_trip_problems(instance: Instance) -> list[str]:
             literal_here = any(isinstance(a, Value) and a.value == value for a in call.arguments.values())
             if out.kind and isinstance(value, str) and (out.kind, value.casefold()) in stated and not literal_here:
                 problems.append(f"call {step.call + 1} {step.tool} gives back {value!r}, which the request already states")
+    return problems + _asked_again_problems(instance)
+
+
+def _asked_again_problems(instance: Instance) -> list[str]:
+    """The request asks for what it already has: a value its own words spell out (the city of
+    "91 Freight Avenue, Vancouver"), or everything an earlier call returned (the cafés listed in
+    the city of the best-rated result of a search for cafés there)."""
+    problems = []
+    earlier: list[Any] = []
+    for step in instance.trace.steps:
+        call = instance.chain.calls[step.call]
+        values = list(step.outputs.values())
+        if call.asked:
+            said = [a.value.casefold() for a in call.arguments.values() if isinstance(a, Value) and isinstance(a.value, str)]
+            for value in values:
+                if isinstance(value, str) and len(value) > 2 and any(
+                        value.casefold() != text and re.search(rf"\b{re.escape(value.casefold())}\b", text) for text in said):
+                    problems.append(f"call {step.call + 1} {step.tool} is asked for {value!r}, which its own arguments spell out")
+            texts = [v for v in values if v not in (None, "", [])]
+            # Numbers and flags repeat by chance (two counts of 2); names and lists do not.
+            if texts and earlier and all(isinstance(v, (str, list)) for v in texts) and all(
+                    any(values_equal(v, e, loose_strings=True) for e in earlier) for v in texts):
+                problems.append(f"call {step.call + 1} {step.tool} returns only what an earlier call returned")
+        earlier += values
     return problems
 
 

@@ -1160,7 +1160,7 @@ toolbox.condition(
     consent="share",
     context=("If the shop wants a billing address, use mine: {address}.",
              "Put {address} on the account as my billing address if it's missing.",
-             "Should it need a billing address, add {address}."),
+             "Should the shop need a billing address, add {address}."),
     says=("My store account has no billing address yet.",
           "I never added a billing address to my shop account.",
           "There's no billing address on my store profile."),

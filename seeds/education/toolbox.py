@@ -1181,7 +1181,7 @@ toolbox.condition(
     fix=("pay_tuition", {}),
     consent="spend",
     context=("If unpaid tuition is in the way, go ahead and pay it.",
-             "Pay my tuition for the term if that's what's blocking it.",
+             "If my tuition for the term is still due, pay it.",
              "Should my tuition still be due, settle it."),
     says=("I haven't paid my tuition for this term yet.",
           "My tuition for this term is still outstanding.",
@@ -1195,7 +1195,7 @@ toolbox.condition(
     consent="share",  # a card goes on the account only with the student's word
     context=("If the account needs a card, add my {card_brand}.",
              "My {card_brand} card can go on the account if one is needed.",
-             "Put my {card_brand} on file if it asks for a card."),
+             "Put my {card_brand} on file if the account asks for a card."),
     says=("There's no payment card on my student account any more.",
           "My card was removed from my student account.",
           "My student account doesn't have a card on file now."),

@@ -811,6 +811,7 @@ def get_fx_rate_on_date(base_currency: NamedCurrency, quote_currency: ReferenceC
                              "the currency that circulates in {country}",
                              "the currency a traveller needs in {country}",
                              "the currency that prices in {country} are quoted in")},
+    tags=("self_evident",),  # Kenya pays in KES, as any careful agent knows: a lookup first is a detour
 )
 def get_country_currency_code(country: Country) -> NamedCurrency:
     """Find the official currency of a country.

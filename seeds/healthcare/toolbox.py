@@ -1320,6 +1320,8 @@ toolbox.goal(
     tools=("find_patient_id", "get_patient_profile", "match_symptom_to_specialty", "find_top_doctor",
            "get_doctor_details", "get_next_available_slot", "book_appointment", "check_insurance_coverage",
            "get_latest_prescription", "get_clinic_details", "cancel_appointment"),
+    # The insurance and the data-sharing consent are the patient's to settle, not the desk's.
+    conditions=(),
 )
 toolbox.goal(
     "go over a patient's chart",

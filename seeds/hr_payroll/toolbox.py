@@ -1229,7 +1229,7 @@ toolbox.condition(
     fix=("submit_week_timesheets", {"week_start": CURRENT_WEEK.isoformat()}),
     consent="submit",  # submitting the team's timesheets is done on the managers' behalf
     context=("If this week's timesheets (the week of {week_start}) have to go in first, submit them.",
-             "Submit the open timesheets for the week of {week_start} if that's what's holding it up.",
+             "If the open timesheets for the week of {week_start} are in the way, submit them.",
              "Should the timesheets for the week that began on {week_start} still be open, send them to payroll."),
     says=("This week's timesheets are still open.",
           "Nobody has closed this week's timesheets yet.",

@@ -1007,7 +1007,7 @@ def renew_loan(loan_id: LoanDueSoon) -> VisitDay:
         "I want {isbn} waiting for me at {pickup_branch}. Put a hold on it and tell me my place in line and the pickup date.",
         "can you put a hold on {isbn} with pickup at {pickup_branch}? I'd like to know my queue position and when it'll be ready.",
         "request {isbn} for pickup at {pickup_branch} and tell me where I stand in the hold queue and the expected ready date",
-        "how long until I can collect {isbn} at {pickup_branch}, and what's my queue position? Place the hold, please.",
+        "which day can I collect {isbn} at {pickup_branch}, and what's my queue position? Place the hold, please.",
         "add me to the waiting list for {isbn}, collecting at {pickup_branch}; which position do I hold, and when should it be on the hold shelf?",
         "I'd rather collect {isbn} at {pickup_branch} than hunt for it. Set up a hold there and report my spot in the queue and the expected pickup day.",
         "line me up for {isbn} at {pickup_branch}: queue number and the day it'll be waiting.",

@@ -109,8 +109,9 @@ DEFAULT_SENDER = "500 Harbor Way, Seattle"
 UNITS_TO_KG = {"kg": 1.0, "kgs": 1.0, "kilo": 1.0, "kilos": 1.0, "kilogram": 1.0, "kilograms": 1.0, "g": 0.001,
                "gram": 0.001, "grams": 0.001, "lb": 0.45359237, "lbs": 0.45359237, "pound": 0.45359237,
                "pounds": 0.45359237, "oz": 0.028349523, "ounce": 0.028349523, "ounces": 0.028349523}
-WEIGHT_FORMS = ("12 lb", "3.5 kg", "40 oz", "750 g", "2 lb 8 oz", "7 pounds", "18 kilograms", "1.5 lbs",
-                "25 lb", "500 grams", "9 kg", "64 ounces", "30 lbs", "4 kilos", "0.8 kg")
+# Weights as people write them in other units: "0.8 kg" turned into kilograms is no conversion.
+WEIGHT_FORMS = ("12 lb", "40 oz", "750 g", "2 lb 8 oz", "7 pounds", "1.5 lbs", "25 lb", "500 grams", "64 ounces",
+                "30 lbs", "1200 g", "18 oz")
 STREETS = ("Dock Road", "Freight Avenue", "Commerce Way", "Harbour Street", "Market Street", "Station Road",
            "Industrial Park Drive", "Canal Street", "Airport Road", "Terminal Lane")
 CALLING_CODES = {

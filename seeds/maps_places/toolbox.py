@@ -28,12 +28,14 @@ Moment = Annotated[str, Kind("datetime")]
 PlaceId = Annotated[str, Kind("place_id")]
 PlaceIds = Annotated[list[str], Kind("place_ids")]
 PlaceName = Annotated[str, Kind("place_name")]
-Category = Literal["restaurant", "cafe", "museum", "park", "hotel", "landmark", "pharmacy", "mall"]
+# No hotels and no pharmacies: the travel seed keeps the hotels and the healthcare seed the
+# pharmacies of this one world, and a second register of either would answer "the hotels in
+# Seoul" with other names.
+Category = Literal["restaurant", "cafe", "museum", "park", "landmark", "mall"]
 Mode = Literal["walking", "cycling", "driving", "transit"]
 
 # How many places of each category every city has: every (city, category) pair has a row.
-CATEGORY_COUNTS = {"restaurant": 3, "cafe": 2, "museum": 2, "park": 2, "hotel": 2,
-                   "landmark": 1, "pharmacy": 1, "mall": 1}
+CATEGORY_COUNTS = {"restaurant": 3, "cafe": 2, "museum": 2, "park": 2, "landmark": 1, "mall": 1}
 STREETS = ["High Street", "Market Road", "Station Avenue", "Park Lane", "King Street", "Garden Row",
            "Church Street", "Mill Road", "Bridge Street", "Victoria Avenue", "River Walk", "Castle Hill",
            "Harbour Street", "Oak Avenue", "Elm Street", "Queen Street", "Canal Road", "Union Square",
@@ -55,7 +57,7 @@ DIAL_CODES = {"USA": "1", "Canada": "1", "Mexico": "52", "Brazil": "55", "Argent
               "China": "86", "Japan": "81", "South Korea": "82", "Australia": "61", "New Zealand": "64"}
 HOURS = {  # category → (opening, closing) in minutes after midnight; 1440 means midnight
     "restaurant": (690, 1380), "cafe": (420, 1140), "museum": (600, 1080), "park": (360, 1320),
-    "hotel": (0, 1440), "landmark": (540, 1140), "pharmacy": (480, 1260), "mall": (600, 1200),
+    "landmark": (540, 1140), "mall": (600, 1200),
 }
 SPEEDS_KMH = {"walking": 4.8, "cycling": 15.0, "driving": 35.0, "transit": 22.0}  # urban door-to-door
 ROUTE_FACTOR = {"walking": 1.25, "cycling": 1.3, "driving": 1.4, "transit": 1.35}  # route vs straight line
@@ -124,9 +126,7 @@ def _name(rng: random.Random, category: str, city: City, taken: set[str]) -> str
             "museum": f"{city.name} Museum of {rng.choice(MUSEUM_TOPICS)}",
             "park": rng.choice([f"{last} {rng.choice(['Park', 'Gardens', 'Commons'])}", f"{noun} Hill Park",
                                 f"{city.name} Botanical Gardens", f"{adj} Meadows"]),
-            "hotel": rng.choice([f"Hotel {adj} {noun}", f"The {noun} House Hotel", f"{last} Grand Hotel"]),
             "landmark": f"{city.name} {rng.choice(LANDMARKS)}",
-            "pharmacy": rng.choice([f"{last} Pharmacy", f"{adj} Cross Pharmacy", f"{noun} Street Chemist"]),
             "mall": rng.choice([f"{noun} Arcade", f"{adj} Market Hall", f"{last} Galleria"]),
         }[category]
         if name not in taken:
@@ -151,7 +151,7 @@ def build_world(rng: random.Random) -> MapsWorld:
                         break
                 lat, lon = address_point(number, street, city)
                 opens, closes = HOURS[category]
-                if category not in ("hotel", "park"):
+                if category != "park":
                     opens += rng.choice([-60, -30, 0, 0, 30])
                     closes += rng.choice([-60, 0, 0, 30, 60])
                 closed_on = {"museum": rng.choice(["Monday", "Monday", "Tuesday", ""]),
@@ -297,7 +297,7 @@ def _mentions(w: MapsWorld) -> list[str]:
 def _search_queries(w: MapsWorld) -> list[str]:
     queries = []
     for city in CITIES:
-        for category in ("restaurant", "cafe", "museum", "park", "hotel"):
+        for category in ("restaurant", "cafe", "museum", "park"):
             queries.append(f"{category} {city.name.lower()}")
     for _, row in sorted(w.places.items())[::11]:
         words = [x for x in row["name"].split() if x.lower() not in row["city"].lower().split() and len(x) > 3]
@@ -652,7 +652,7 @@ def list_places_in_city(city: CityName, category: Category) -> PlaceIds:
 
     Args:
         city: City name, e.g. "Berlin".
-        category: Kind of place: restaurant, cafe, museum, park, hotel, landmark, pharmacy or mall.
+        category: Kind of place: restaurant, cafe, museum, park, landmark or mall.
 
     Returns:
         place_ids: the places of that category in the city (place ids, best rated first).
@@ -689,7 +689,7 @@ def find_nearest_place(latitude: Lat, longitude: Lon, category: Category) -> tup
     Args:
         latitude: Latitude in decimal degrees (-90 to 90).
         longitude: Longitude in decimal degrees (-180 to 180).
-        category: Kind of place: restaurant, cafe, museum, park, hotel, landmark, pharmacy or mall.
+        category: Kind of place: restaurant, cafe, museum, park, landmark or mall.
 
     Returns:
         place_id: the nearest place of that category (its place id).
@@ -939,7 +939,7 @@ def get_route_to_nearest(place_id: PlaceId, category: Category, mode: Mode) -> t
 
     Args:
         place_id: Starting place id, e.g. "PL-66120".
-        category: Kind of destination: restaurant, cafe, museum, park, hotel, landmark, pharmacy or mall.
+        category: Kind of destination: restaurant, cafe, museum, park, landmark or mall.
         mode: How to travel: walking, cycling, driving or transit.
 
     Returns:

@@ -61,8 +61,10 @@ INCOMING = ["Running 10 minutes late, sorry!", "Can we move our lunch to Thursda
             "I sent the contract over by email.", "Let's catch up next week.", "Don't forget the book club meeting.",
             "The weather in {city} is lovely today.", "Can you send me the slides from the review?",
             "Parking is full, I'll be a bit late.", "Congrats on the new job!"]
-OUTGOING = ["On my way!", "Running 5 minutes late.", "Can you call me back?", "See you at the meeting.",
-            "Thanks, talk soon.", "Happy birthday!", "I'll be there at 6.", "Please send me the address."]
+# Texts that hold whenever they are sent: "On my way!" or "Happy birthday!" to someone whose
+# meeting or birthday is weeks away reads as nothing a person would send.
+OUTGOING = ["Can you call me back?", "Are we still on?", "Thanks, talk soon.", "Could we find another time?",
+            "Please send me the address.", "Let me know when you're free.", "I'll call you later today."]
 SEARCH_WORDS = ["late", "lunch", "landed", "budget", "move", "call", "tickets", "dinner", "coffee", "contract",
                 "catch up", "book club", "weather", "slides", "parking", "congrats", "thursday", "saturday"]
 

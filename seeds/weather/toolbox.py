@@ -11,7 +11,7 @@ from datetime import date, datetime, timedelta
 from typing import Annotated, Literal
 
 from factory.gazetteer import CITIES, CITY_BY_NAME, COUNTRY_BY_NAME, NOW, City, country_phrase, distance_km, nearest_city
-from factory.sense import around, same_day, together
+from factory.sense import around, same_day, sensible, together
 from factory.toolbox import Kind, Toolbox, ToolError, World, require, world
 
 toolbox = Toolbox()
@@ -1138,6 +1138,9 @@ def get_alert_details(alert_id: AlertId) -> tuple[str, Moment, Moment]:
             "the warmest reading across the cities of {country} on {date}",
         ),
     },
+    # A country with one covered city has no "hottest city" to find: naming the country names it.
+    sense=(sensible("several cities to compare", ("country",),
+                    lambda a: sum(c.country == a["country"] for c in CITIES) > 1),),
 )
 def find_hottest_city(country: CountryName, date: Day) -> tuple[CityName, Celsius]:
     """Find which covered city of a country has the highest daytime temperature on a day.

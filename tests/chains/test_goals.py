@@ -138,3 +138,23 @@ def test_domains_check_finds_what_goals_miss(tmp_path, goals, problem):
     problems = seed_problems(seed, library_pool({"town": seed}))
     assert any(problem in p for p in problems), problems
 
+
+
+def test_a_goal_breaks_only_the_conditions_its_role_may_fix():
+    """A receptionist booking a patient in never signs the patient's data-sharing consent: the
+    goal declares conditions=(), so its bookings start with the insurance settled."""
+    import random
+
+    from factory.chains.code import parse_chain
+    from factory.scenarios import StateFixes
+    from factory.seeds import load_seeds
+
+    seeds = load_seeds(load_settings().seeds_dir)
+    health = seeds["healthcare"]
+    assert health.toolbox.goals["book a patient in with a specialist"].conditions == ()
+    code = ('s, d = get_next_available_slot(doctor_id="D-2001", day="2025-06-20")\n'
+            'a, c = book_appointment(patient_id="P-10001", doctor_id=d, slot=s)\n')
+    chain = parse_chain(code, health.specs)
+    specs = dict(health.specs)
+    assert StateFixes(seeds, specs, random.Random(0), 0).apply(chain) is not None  # a patient's own goal may
+    assert StateFixes(seeds, specs, random.Random(0), 0, breakable=set()).apply(chain) is None

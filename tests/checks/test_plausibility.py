@@ -291,11 +291,11 @@ def seed_problems(slug, code, world_seed=0, withheld=None):
 def test_together_knows_a_value_by_what_its_call_returned_beside_it():
     """The hottest city's temperature and the wind in another city share only the day as
     literals; the city returned beside the temperature tells them apart."""
-    same = ('c, t = find_hottest_city(country="Argentina", date="2025-06-14")\n'
+    same = ('c, t = find_hottest_city(country="Australia", date="2025-06-14")\n'
             'w, d = get_wind_forecast(city=c, date="2025-06-14")\n'
             'f = calculate_feels_like(temperature_c=t, wind_speed_kmh=w)')
     assert seed_problems("weather", same) == []
-    apart = same.replace("get_wind_forecast(city=c,", 'get_wind_forecast(city="Sydney",')
+    apart = same.replace("get_wind_forecast(city=c,", 'get_wind_forecast(city="Tokyo",')
     assert any("together" in p and "temperature_c and wind_speed_kmh" in p for p in seed_problems("weather", apart))
 
 
@@ -303,13 +303,13 @@ def test_same_day_wants_a_time_on_the_day_its_nested_inputs_were_found_for():
     """The hourly forecast of the hottest city on Saturday is for Saturday, not for a Monday;
     the day counts whether it came as a literal or from an earlier call."""
     saturday = ('d = resolve_forecast_date(expression="next saturday")\n'
-                'c, t = find_hottest_city(country="Sweden", date=d)\n'
+                'c, t = find_hottest_city(country="Spain", date=d)\n'
                 'x, y = get_hourly_forecast(city=c, when="2025-06-14T21:00")')
     assert seed_problems("weather", saturday) == []
     monday = saturday.replace("2025-06-14T21:00", "2025-06-09T21:00")
     assert any("same_day" in p and "2025-06-14" in p for p in seed_problems("weather", monday))
-    literal_city = ('c, t = find_hottest_city(country="Sweden", date="2025-06-14")\n'
-                    'x, y = get_hourly_forecast(city="Stockholm", when="2025-06-09T21:00")')
+    literal_city = ('c, t = find_hottest_city(country="Spain", date="2025-06-14")\n'
+                    'x, y = get_hourly_forecast(city="Madrid", when="2025-06-09T21:00")')
     assert not any("same_day" in p for p in seed_problems("weather", literal_city))  # nothing nested: no day to keep
     report = ('c, d, s = search_weather(query="will it rain in Vancouver in 3 days?")\n'
               'x, y = get_hourly_forecast(city=c, when="2025-06-12T17:45")')
@@ -370,3 +370,15 @@ def test_detour_rule_rejects_re_deriving_what_an_earlier_call_returned():
     direct = ('c, n, d = get_nearest_city(latitude=1.33329, longitude=103.80512)\n'
               'l, s, u = get_travel_advisory(country=n)')
     assert not any(p.startswith("detour:") for p in chain_problems(seeds, direct))
+
+
+def test_a_literal_member_of_together_names_the_same_thing_as_the_nested_one():
+    """A reading room at one branch from the time another branch opens: the branch is stated,
+    the opening time is found for another branch, and `together("branch", "start")` says no."""
+    same = ('o, c = get_branch_hours(branch="Boston Central Library", date="2025-06-20")\n'
+            'r, k = reserve_reading_room(branch="Boston Central Library", start=o)\n')
+    assert not any("together" in p for p in seed_problems("library_science", same))
+    other = same.replace('reserve_reading_room(branch="Boston Central Library"',
+                         'reserve_reading_room(branch="Chicago Lakeside Branch"')
+    found = [p for p in seed_problems("library_science", other) if "together" in p]
+    assert found and "another library branch than 'Chicago Lakeside Branch'" in found[0]
