@@ -97,7 +97,7 @@ class Generator:
         if isinstance(composed, NotComposed):
             outcome.reject = Reject(attempt=k, stage="compose", reasons=[composed.reason], raw=composed.raw)
             return outcome
-        composed.chain = mark_asked(composed.chain, self.entries)
+        composed.chain = mark_asked(composed.chain, self.entries, composed.specs, self.joint_kinds)
         outcome.stages["chains"] = {**composed.record, "chain": composed.chain.model_dump(mode="json")}
         try:
             trace = self._execute(composed)
