@@ -10,6 +10,7 @@ from factory.config import resource_dir
 from factory.queries import render_value, template_query
 from factory.queries.placement import day_first
 from factory.queries.readable import walk
+from factory.queries.situations import fits_goal, situation, situations_in
 from factory.queries.wording import agree, literal_noun, mark_asked, tidy
 from factory.seeds import load_seeds
 
@@ -392,14 +393,14 @@ def library():
     return load_seeds(Path(resource_dir("seeds")))
 
 
-def asked_and_worded(code, seeds, k=0):
+def asked_and_worded(code, seeds, k=0, goal=None):
     """The chain with its asked calls marked as the generator marks them, and its request."""
     specs = {n: s for seed in seeds.values() for n, s in seed.specs.items()}
     entries = {n: e for seed in seeds.values() for n, e in seed.toolbox.tools.items()}
     joint = sorted({kinds for seed in seeds.values() for kinds in seed.toolbox.joint_values})
     written = {slug: seed.toolbox.written for slug, seed in seeds.items()}
     chain = mark_asked(parse_chain(code, specs), entries, specs, joint)
-    worded = template_query(chain, specs, entries, joint, random.Random(k), written=written)
+    worded = template_query(chain, specs, entries, joint, random.Random(k), written=written, goal=goal)
     return chain, worded.variants["template"]
 
 
@@ -493,3 +494,61 @@ def test_a_day_moves_before_the_slot_with_its_preposition():
         "an open slot from {date} on in {city}, please"
     assert day_first("flights from {origin_city} to {destination_city} on {date}", "origin_city", "date") is None
     assert day_first("the low recorded in {city} {date}", "city", "date") == "the low recorded {date} in {city}"
+
+
+def test_situations_are_told_from_plain_requests():
+    assert situation("I'm planning around {date}. What's already in my calendar that day?") == "I'm planning around {date}."
+    assert situation("For the events log, I need the high and the low in {city} on {date}.") == "For the events log"
+    assert situation("our site safety officer needs the apparent temperature for the outdoor crews, given {t}")
+    assert situation("Cycling across {city} on {date}: what's the average wind speed?")
+    assert situation("what's the forecast for {city} on {date}?") is None
+    assert situation("which event in my calendar is {mention}? Give me its id.") is None
+    assert situation("I'd like to return {order_id}. The reason is {reason}.") is None
+    assert situation("For the week of {week_of}, what were the total hours?") is None
+    assert situations_in("I was hoping you could check the UV in Oslo. Also, I'm planning a picnic. Will it rain?") == \
+        ["I'm planning a picnic."]
+
+
+
+
+A_DAY_OUT = ('data0, data1, data2 = get_daily_forecast(city="Paris", date="2025-06-14")\n'
+             'data3, data4 = get_uv_index(city="Paris", date="2025-06-14")\n'
+             'data5, data6 = get_wind_forecast(city="Paris", date="2025-06-14")\n')
+
+
+def test_a_request_says_at_most_one_situation(library):
+    """"For an open-air ceremony ... Separately, kite-flying with the kids ... our site safety
+    officer needs ...": one person on one occasion says one situation; the other parts take a
+    plain phrasing."""
+    weather = library["weather"]
+    chain = parse_chain(A_DAY_OUT, weather.specs)
+    for k in range(40):
+        worded = template_query(chain, weather.specs, weather.toolbox.tools, rng=random.Random(k))
+        assert sum(situation(phrasing) is not None for _, phrasing in worded.phrasings) <= 1, worded.variants
+        assert len(situations_in(worded.variants["template"])) <= 1, worded.variants
+
+
+def test_a_situation_fits_the_role_of_the_goal(library):
+    """A wine lover does not recommend a wine "to a client"."""
+    food = library["food_and_beverage"]
+    lover = food.toolbox.goals["know a wine's background"]
+    code = 'data0, data1 = get_wine_rating(wine_name="Saltbush Creek")\n'
+    said = [asked_and_worded(code, library, k, goal=lover)[1] for k in range(40)]
+    assert not any(re.search(r"\bclient\b", text) for text in said), said
+    assert any(re.search(r"\bclient\b", asked_and_worded(code, library, k)[1]) for k in range(40))
+    assert not fits_goal("before I recommend it to a client", lover) and fits_goal("I'm thinking of buying it", lover)
+
+
+def test_a_time_just_named_is_that_time_and_its_day_that_day(library):
+    """"... in Tokyo at 9:30 on June 20? And what time is that time in Paris? And the UV that
+    day?": a time or its day, named again right after, is not stated again."""
+    specs = {n: s for seed in library.values() for n, s in seed.specs.items()}
+    entries = {n: e for seed in library.values() for n, e in seed.toolbox.tools.items()}
+    chain = parse_chain('t, r = get_hourly_forecast(city="Tokyo", when="2025-06-20T09:30")\n'
+                        'm, o = convert_time_between_cities(moment="2025-06-20T09:30", from_city="Tokyo", '
+                        'to_city="Paris")\n'
+                        'u, k = get_uv_index(city="Tokyo", date="2025-06-20")\n', specs)
+    for k in range(6):
+        text = template_query(chain, specs, entries, rng=random.Random(k)).variants["template"]
+        assert len(re.findall(r"9:30|09:30", text)) == 1 and re.search(r"\bthat time\b", text), text
+        assert re.search(r"\bthat day\b", text), text

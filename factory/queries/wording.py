@@ -22,10 +22,11 @@ from typing import Any
 from factory.chains.pool import groups_of, placeholders
 from factory.queries.placement import day_first
 from factory.queries.readable import COMPANION_KINDS, to_ask, transparent
+from factory.queries.situations import fits_goal, situation
 from factory.queries.values import render_value
 from factory.records import Chain, Output, Param, Ref, ToolSpec, Value
 from factory.sense import SCENE_KINDS, is_day, is_named
-from factory.toolbox import ToolEntry
+from factory.toolbox import Goal, ToolEntry
 
 _OPTIONAL = re.compile(r"\[([^\[\]]*)\]")
 _SUFFIXES = ("_name", "_id", "_text", "_code", "_mention", "_names", "_ids", "_codes", "_numbers",
@@ -162,6 +163,8 @@ class Wording:
     stated: str = ""  # what the sentences opening the request already state (a fix-up's context)
     unnamed: Counter = field(default_factory=Counter)  # noun → literals stated that go by it and are no name ("Paris")
     given: dict[int, set[str]] = field(default_factory=dict)  # call → nouns of the literals it was given
+    goal: Goal | None = None  # what the person wants, in which role: a situation must fit it
+    situated: bool = False  # an ask already said the person's situation ("I'm planning around June 3.")
 
     def __post_init__(self) -> None:
         self.any_forms = ChainMap(*(self.written[t] for t in sorted(self.written)))  # every toolbox's written forms
@@ -241,8 +244,11 @@ class Wording:
         param = spec.param(name)
         if param is not None and param.kind in ("date", "datetime") and isinstance(value, str):
             said = ("day" if param.kind == "date" else "moment", value)
-            if self.last_day == said and param.kind == "date":
-                return "that day"  # the day just named, not repeated in another form
+            if self.last_day == said:
+                return "that day" if param.kind == "date" else "that time"  # just named: not repeated in another form
+            if param.kind == "date" and self.last_day is not None and self.last_day[0] == "moment" and \
+                    str(self.last_day[1])[:10] == value:
+                return "that day"  # the day of the time just named
             self.last_day = said
         forms = self.written.get(spec.toolbox or "", {})
         form = written_form(forms, param.kind, param.role) if param else None
@@ -291,18 +297,27 @@ class Wording:
 
     def _choose(self, index: int, templates: tuple[str, ...]) -> str | None:
         """A phrasing that states every argument given: drawn at random, or, when the run
-        counts phrasings, one its requests have used least (a random one among those)."""
+        counts phrasings, one its requests have used least (a random one among those). One
+        person on one occasion: a phrasing that says the person's situation comes last once
+        another has, or when it puts them at work their goal does not (`factory.queries.situations`)."""
         tool = self.chain.calls[index].tool
         options = list(templates)
         self.rng.shuffle(options)
         if self.used is not None:
             options.sort(key=lambda t: self.used[tool, t])  # stable: ties keep the random order
+        options.sort(key=self._out_of_place)
         for template in options:
             text = self.fill(index, template)
             if text is not None:
                 self.chosen.append((tool, template))
+                self.situated = self.situated or situation(template) is not None
                 return text
         return None
+
+    def _out_of_place(self, template: str) -> bool:
+        """Whether a phrasing would say a second situation, or one that does not fit the goal."""
+        said = situation(template)
+        return said is not None and (self.situated or not fits_goal(said, self.goal))
 
     # --- nested values ------------------------------------------------------------------
 
