@@ -24,10 +24,12 @@ from typing import Any
 from factory.checks.context import CheckContext
 from factory.checks.faithfulness import normalise, value_groups
 from factory.queries.readable import transparent, walk
+from factory.queries.frames import GREETINGS
 from factory.queries.situations import fits_goal, situations_in
 from factory.records import CheckResult, Instance, Value
 from factory.sense import is_day
 
+GREETING = re.compile("^(?:" + "|".join(re.escape(g.strip()) for g in GREETINGS) + r")\s*", re.IGNORECASE)
 RULES = ("stacked", "redescribed", "restated", "day_after_day", "situations", "role")
 
 # What may stand between a day and the next without a word of its own: "June 3, on June 5".
@@ -102,7 +104,7 @@ def _conditions_said(instance: Instance, ctx: CheckContext) -> list[re.Pattern[s
 
 def without_opening(instance: Instance, ctx: CheckContext) -> str:
     """The request without the sentences that open it for its fix-ups."""
-    text = instance.query.strip()
+    text = GREETING.sub("", instance.query.strip())
     patterns = _conditions_said(instance, ctx)
     while patterns and (match := next((m for p in patterns if (m := p.match(text))), None)) is not None and match.end():
         text = text[match.end():].lstrip()

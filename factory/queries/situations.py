@@ -26,9 +26,9 @@ _SUBJECT = re.compile(r"^(?:i\b|i'|we\b|we'|our\b|my\b|the\b|a\b|an\b|every\b|th
 # ("The index and the risk level, please." is a request).
 _PERSONAL = re.compile(r"^(?:i\b|i'|we\b|we'|our\b|my\b|someone\b|something\b|there's\b|[a-z-]+ing (?!and\b)[a-z]"
                        r"|[a-z-]+ (?:pilot|here)\b)", re.IGNORECASE)
-_REQUEST = re.compile(r"^(?:i'd like|i would like|i want(?! to\b)|i need(?! to\b)|i'll need(?! to\b)|i'd rather|i'd also)\b",
-                      re.IGNORECASE)
-_LEAD_SENTENCE = re.compile(r"^([^?!]*?[.:])\s+\S")
+_REQUEST = re.compile(r"^(?:i'd like|i would like|i want(?! to\b)|i need(?! to\b)|i'll (?:need|want)(?! to\b)|i'd rather"
+                      r"|i'd also|i (?:need|want|would like|'d like) to (?:know|find out|see|check|get)\b)", re.IGNORECASE)
+_LEAD_SENTENCE = re.compile(r"^([^?!]*?[.:])(?:\s+\S|\s*$)")
 # ... or a clause before what follows from it: "my salary is paid in {to_currency}, so convert ...".
 _LEAD_CLAUSE = re.compile(r"^([^?!.]*?), (?:so|and so) ")
 # An opening clause of purpose or occasion, about the person's own affairs: "For my notes on
@@ -50,7 +50,7 @@ _LEAD = re.compile(r"^(?:(?:" + "|".join(_FRAME_STARTS) + r")\s*)*", re.IGNORECA
 WORK_WORDS = frozenset("""
     client clients customer customers team staff crew crews colleague colleagues employee employees office
     hr payroll report file log piece article paper readers newsletter officer distributor supplier suppliers
-    manager boss invoice audit shift firm department relocation referral referring
+    manager boss invoice audit shift firm relocation referral referring
 """.split())
 # ... and roles that are one: a goal of such a role takes a situation at work.
 PROFESSIONS = frozenset("analyst adviser agent administrator receptionist recruiter nurse merchant delegate partner".split())
