@@ -12,6 +12,7 @@ from factory.queries.placement import day_first
 from factory.queries.readable import walk
 from factory.queries.situations import fits_goal, situation, situations_in
 from factory.queries.wording import agree, literal_noun, mark_asked, tidy
+from factory.records import Chain
 from factory.seeds import load_seeds
 
 
@@ -552,3 +553,47 @@ def test_a_time_just_named_is_that_time_and_its_day_that_day(library):
         text = template_query(chain, specs, entries, rng=random.Random(k)).variants["template"]
         assert len(re.findall(r"9:30|09:30", text)) == 1 and re.search(r"\bthat time\b", text), text
         assert re.search(r"\bthat day\b", text), text
+
+
+def test_a_point_stated_once_is_that_location_after(library):
+    """"The walk from 41.8812, -87.6322 to the closest cafe to that location", not the point twice."""
+    specs = {n: s for seed in library.values() for n, s in seed.specs.items()}
+    entries = {n: e for seed in library.values() for n, e in seed.toolbox.tools.items()}
+    joint = sorted({kinds for seed in library.values() for kinds in seed.toolbox.joint_values})
+    chain = parse_chain('p, d = find_nearest_place(latitude=41.8812, longitude=-87.6322, category="cafe")\n'
+                        'la, lo, c = get_place_location(place_id=p)\n'
+                        't, k = estimate_travel_time(from_latitude=41.8812, from_longitude=-87.6322, to_latitude=la, '
+                        'to_longitude=lo, mode="walking")\n', specs)
+    for k in range(6):
+        text = template_query(chain, specs, entries, joint, rng=random.Random(k)).variants["template"]
+        assert text.count("41.8812") <= 1 and re.search(r"\b(?:that|the same|this) location\b", text), text
+
+
+def test_values_of_a_call_asked_for_are_those_values_together(library):
+    """"What flights go from Munich to Seattle on June 20? Book Jordan Avery on the first to
+    leave of those flights", not the search described again with its day."""
+    specs = {n: s for seed in library.values() for n, s in seed.specs.items()}
+    entries = {n: e for seed in library.values() for n, e in seed.toolbox.tools.items()}
+    chain = mark_asked(parse_chain(
+        'f, d = search_flights(origin_city="Munich", destination_city="Seattle", date="2025-06-20")\n'
+        'n, t, e = choose_earliest_flight(flight_numbers=f, date=d)\n'
+        'b, s = book_flight(flight_number=n, date=e, passenger_name="Jordan Avery")\n', specs), entries)
+    chain = Chain(calls=[c.model_copy(update={"asked": i != 1}) for i, c in enumerate(chain.calls)])
+    for k in range(6):
+        text = template_query(chain, specs, entries, rng=random.Random(k)).variants["template"]
+        assert text.count("Munich") == 1 and re.search(r"\b(?:those|these|the same) flights\b", text), text
+
+
+def test_what_a_call_finds_about_a_thing_it_is_given_is_that_thing(library):
+    """The next slot with the best doctor for a rash in Boston names its doctor: a later part
+    still says "that doctor", not the best doctor for a rash in Boston again."""
+    specs = {n: s for seed in library.values() for n, s in seed.specs.items()}
+    entries = {n: e for seed in library.values() for n, e in seed.toolbox.tools.items()}
+    chain = parse_chain('s = match_symptom_to_specialty(symptom="an itchy rash")\n'
+                        'd, r = find_top_doctor(specialty=s, city="Boston")\n'
+                        't, n = get_next_available_slot(doctor_id=d, day="2025-06-28")\n'
+                        'a, b, c, e = get_doctor_details(doctor_id=d)\n', specs)
+    chain = Chain(calls=[c.model_copy(update={"asked": i >= 2}) for i, c in enumerate(chain.calls)])
+    for k in range(6):
+        text = template_query(chain, specs, entries, rng=random.Random(k)).variants["template"]
+        assert text.count("Boston") == 1 and re.search(r"\b(?:that|the same|this) doctor\b", text), text

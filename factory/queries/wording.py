@@ -33,6 +33,9 @@ _SUFFIXES = ("_name", "_id", "_text", "_code", "_mention", "_names", "_ids", "_c
              "_c", "_kmh", "_percent", "_m2", "_minutes")  # a unit is not part of the noun: "that temperature"
 # Kinds whose role only qualifies them: a listing's latitude is "that latitude", not "that listing".
 _PLAIN_KINDS = frozenset({"latitude", "longitude", "city", "country", "address", "date", "datetime"})
+# Nouns of places, days and amounts: a call given one may find another ("the warehouse nearest
+# that city" is in another city).
+_PLACE_NOUNS = frozenset({"city", "country", "address", "location", "date", "time", "latitude", "longitude", "amount"})
 GROUP_NOUNS = {frozenset({"latitude", "longitude"}): "location", frozenset({"money_amount", "currency_code"}): "amount"}
 
 
@@ -233,8 +236,18 @@ class Wording:
         if all(isinstance(a, Ref) for a in args):
             sources = {self.producers[a.ref] for a in args}
             if len(sources) == 1:
-                return self.describe(tuple(a.ref for a in args))
+                variables = tuple(a.ref for a in args)
+                text = self.describe(variables)
+                # What a call finds about a thing it is given goes by that thing's noun and is
+                # that thing (the name of the doctor it is given), as with a named literal.
+                noun = self.said.get(variables)
+                if noun is not None and noun not in _PLACE_NOUNS:
+                    self.given.setdefault(index, set()).add(noun)
+                return text
         if group and all(isinstance(a, Value) for a in args):
+            again = self._group_again(index, members, args)
+            if again is not None:
+                return again
             return group.template.format(**{p: self._literal(index, p, a.value) for p, a in zip(members, args, strict=True)})
         return " and ".join(self.describe((a.ref,)) if isinstance(a, Ref) else self._literal(index, p, a.value)
                             for p, a in zip(members, args, strict=True))
@@ -272,6 +285,20 @@ class Wording:
         if form is None:
             return text
         return form(text) if callable(form) else form.format(text)
+
+    def _group_again(self, index: int, members: tuple[str, ...], args: list[Any]) -> str | None:
+        """"that location" for a point (or an amount) stated in full before, when nothing else in
+        the request goes by that noun; None the first time, or when another would."""
+        spec = self.specs[self.chain.calls[index].tool]
+        noun = GROUP_NOUNS.get(frozenset((p.kind or "") for m in members if (p := spec.param(m)) is not None))
+        if noun is None:
+            return None
+        key = (noun, repr([a.value for a in args]))
+        if key not in self.literals:
+            self.literals[key] = noun
+            self.nouns[noun] += 1
+            return None
+        return that(noun, False, self.rng) if self.nouns[noun] == 1 else None
 
     def _named_again(self, index: int, param: Param, value: object) -> str | None:
         """"that library branch" for a name, address or id stated in full before (here or in
@@ -352,15 +379,19 @@ class Wording:
         call = self.chain.calls[index]
         spec = self.specs[call.tool]
         outputs = [spec.returns[call.outputs.index(v)] for v in variables]
-        timed = any(is_day(o) or o.kind == "datetime" for o in outputs)
+        days = [is_day(o) or o.kind == "datetime" for o in outputs]
         # Named before, with or without what travels with it ("the salary of E-1207" with its
-        # tax country, then with its currency): "that salary". A day or a time is "that day"
-        # only while it is the last one the request named: after another, it reads as that one.
+        # tax country, then with its currency): "that salary"; values of a call asked for, each
+        # named, together: "those flights" for the flights found and their day. A day or a time
+        # is "that day" only while it is the last one the request named: after another, it
+        # reads as that one.
         before = variables if variables in self.said else next(
             (k for k in self.said if set(k) & set(variables) and self.producers[k[0]] == index
              and all(spec.returns[call.outputs.index(v)].kind in COMPANION_KINDS for v in set(k) ^ set(variables))),
             None)
-        recent = not timed or self.last_day == ("call", index)
+        if before is None and len(variables) > 1 and not all(days) and all((v,) in self.said for v in variables):
+            before = (next(v for v, day in zip(variables, days, strict=True) if not day),)
+        recent = not all(days) or self.last_day == ("call", index)
         if before is not None and self.nouns[self.said[before]] == 1 and recent:
             return self.said[before]
         if before is None and recent and transparent(call.tool, self.entries) and any(
