@@ -495,6 +495,8 @@ def test_a_day_moves_before_the_slot_with_its_preposition():
         "an open slot from {date} on in {city}, please"
     assert day_first("flights from {origin_city} to {destination_city} on {date}", "origin_city", "date") is None
     assert day_first("the low recorded in {city} {date}", "city", "date") == "the low recorded {date} in {city}"
+    assert day_first("I'm in {city} on {date}. How clean is the air?", "city", "date") is None  # not "I'm on June 3"
+    assert day_first("the clocks in {to_city} when it is {moment} in {from_city}", "to_city", "moment") is None
 
 
 def test_situations_are_told_from_plain_requests():

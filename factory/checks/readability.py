@@ -57,10 +57,15 @@ def _days(instance: Instance, entries: dict) -> list[tuple[int, int, Any]]:
         for arg in call.arguments.values():
             if not isinstance(arg, Value) or not isinstance(arg.value, str):
                 continue
-            if named or re.fullmatch(r"\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2})?", arg.value):
+            if named or re.fullmatch(r"\d{4}-\d{2}-\d{2}", arg.value):
                 found += [(start, end, arg.value) for start, end in _places(arg.value, text)]
-    # the longest form at a place: "thursday june 26 2025" over "june 26 2025"
-    found.sort(key=lambda s: (s[0], -s[1], "T" in str(s[2])))  # a date's own literal over a date-time's day
+            elif re.fullmatch(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}", arg.value):  # its day, where its time is said beside it
+                clock = [normalise(f) for f in value_groups(arg.value)[1]]
+                found += [(start, end, arg.value) for start, end in _places(arg.value, text)
+                          if any(form in text[max(0, start - 16):end + 16] for form in clock)]
+    # the longest form at a place ("thursday june 26 2025" over "june 26 2025"), a time's day
+    # over a date where the time is said
+    found.sort(key=lambda s: (s[0], -s[1], "T" not in str(s[2])))
     kept: list[tuple[int, int, Any]] = []
     for span in found:
         if not kept or span[0] >= kept[-1][1]:
@@ -69,15 +74,15 @@ def _days(instance: Instance, entries: dict) -> list[tuple[int, int, Any]]:
 
 
 def restated(instance: Instance, entries: dict) -> list[str]:
-    """A day or a time the user named stated twice in a row, where no call finds a day that
-    "that day" could be taken for."""
+    """A day or a time the user named stated twice in a row (or the day of a time just named),
+    where no call finds a day that "that day" could be taken for."""
     finds_days = any(is_day(o) or o.kind == "datetime" for c in instance.chain.calls
                      if not transparent(c.tool, entries) and (s := instance.tool(c.tool)) for o in s.returns)
     days = _days(instance, entries)
     if finds_days:
         return []
     return [f"{a!r} is stated twice in a row, where 'that day' would do"
-            for (_, _, a), (_, _, b) in zip(days, days[1:], strict=False) if str(a)[:10] == str(b)[:10]][:1]
+            for (_, _, a), (_, _, b) in zip(days, days[1:], strict=False) if a == b or b == str(a)[:10]][:1]
 
 
 def days_in_a_row(instance: Instance, entries: dict) -> list[str]:

@@ -16,8 +16,14 @@ from __future__ import annotations
 import re
 from collections.abc import Collection
 
-# Prepositions that open the part of a phrasing a nested description sits in ("in {city}").
-_PREPOSITIONS = "in|at|for|from|to|near|of|around|across|within|into|by|with|over|nearest|closest"
+# Kinds of a time a phrasing puts last: a day, a moment, a year, a month or a week of pay.
+TIME_KINDS = frozenset({"date", "datetime", "year", "review_year", "pay_month", "timesheet_week"})
+# Prepositions that open the part of a phrasing a nested description sits in ("in {city}"); not
+# "of", which binds its noun too closely ("the office-hours building from June 24 of ..." reads worse).
+_PREPOSITIONS = "in|at|for|from|to|near|around|across|within|into|by|with|over|nearest|closest"
+# The words that may open the part holding a day: "on or after {date}", "starting {date}" (not a
+# clause: "when it is {moment}" stays where it is).
+_DAY_WORDS = "on|or|after|before|from|for|starting|beginning|since|until|by|at|in|during"
 # What may follow a day and belong to it: "from {date} on", "{date} or later".
 _AFTER_DAY = r"(?: on(?=[ ,.?!;:]|$)| onwards| or later| or after)?"
 
@@ -27,9 +33,9 @@ def day_first(template: str, nested: str, day: str) -> str | None:
     {date}") moved before the preposition of slot `nested`, which it directly follows; None
     when the phrasing has no such part."""
     match = re.search(rf"(?<![\w{{])((?:{_PREPOSITIONS}) )\{{{re.escape(nested)}\}}"
-                      rf"((?: [a-z]+){{0,4}} \{{{re.escape(day)}\}}{_AFTER_DAY})(?![\w}}])", template)
-    if match is None:
-        return None
+                      rf"((?: (?:{_DAY_WORDS})){{0,4}} \{{{re.escape(day)}\}}{_AFTER_DAY})(?![\w}}])", template)
+    if match is None or re.search(r"(?:\b(?:am|is|are|be|was|were|been)|'m|'re) $", template[:match.start()]):
+        return None  # "I'm in {city} on {date}": the place is where I am, the day stays after it
     return f"{template[:match.start()]}{match.group(2).strip()} {match.group(1)}{{{nested}}}{template[match.end():]}"
 
 

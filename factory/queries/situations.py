@@ -27,7 +27,8 @@ _SUBJECT = re.compile(r"^(?:i\b|i'|we\b|we'|our\b|my\b|the\b|a\b|an\b|every\b|th
 _PERSONAL = re.compile(r"^(?:i\b|i'|we\b|we'|our\b|my\b|someone\b|something\b|there's\b|[a-z-]+ing (?!and\b)[a-z]"
                        r"|[a-z-]+ (?:pilot|here)\b)", re.IGNORECASE)
 _REQUEST = re.compile(r"^(?:i'd like|i would like|i want(?! to\b)|i need(?! to\b)|i'll (?:need|want)(?! to\b)|i'd rather"
-                      r"|i'd also|i (?:need|want|would like|'d like) to (?:know|find out|see|check|get)\b)", re.IGNORECASE)
+                      r"|i'd also|i also (?:need|want)|i (?:need|want|would like|'d like) to (?:know|find out|see|check|get)\b)",
+                      re.IGNORECASE)
 _LEAD_SENTENCE = re.compile(r"^([^?!]*?[.:])(?:\s+\S|\s*$)")
 # ... or a clause before what follows from it: "my salary is paid in {to_currency}, so convert ...".
 _LEAD_CLAUSE = re.compile(r"^([^?!.]*?), (?:so|and so) ")
@@ -49,7 +50,7 @@ _LEAD = re.compile(r"^(?:(?:" + "|".join(_FRAME_STARTS) + r")\s*)*", re.IGNORECA
 # Words that put a person in a line of work, or acting for an organisation ...
 WORK_WORDS = frozenset("""
     client clients customer customers team staff crew crews colleague colleagues employee employees office
-    hr payroll report file log piece article paper readers newsletter officer distributor supplier suppliers
+    hr payroll file log piece article paper readers newsletter officer distributor supplier suppliers
     manager boss invoice audit shift firm relocation referral referring
 """.split())
 # ... and roles that are one: a goal of such a role takes a situation at work.
@@ -62,8 +63,9 @@ def situation(text: str, personal: bool = False) -> str | None:
     own counts (how a request's sentences are read)."""
     text = _LEAD.sub("", text.strip())
     match = _OPENING.match(text) or _VOICED.match(text)
-    if match and personal and re.match(r"\w+ the\b", match.group(0), re.IGNORECASE) and not work_words(match.group(0)):
-        match = None  # "For the home nearest to 200 Station Road, what's ...": no situation
+    if match and personal and re.match(r"\w+ (?:the|this|that)\b", match.group(0), re.IGNORECASE) and \
+            not work_words(match.group(0)):
+        match = None  # "For the home nearest to 200 Station Road, what's ...", "For this listing, ...": no situation
     if match:
         return match.group(0).rstrip()
     lead = _LEAD_SENTENCE.match(text) or _LEAD_CLAUSE.match(text)
@@ -72,8 +74,13 @@ def situation(text: str, personal: bool = False) -> str | None:
     return None
 
 
+# A report someone writes, not the weather report a search turns up.
+_REPORT = re.compile(r"\b(?:my|our|expense|quarterly|annual|monthly|trade|board|for a|for the) reports?\b")
+
+
 def work_words(text: str) -> set[str]:
-    return {w for w in re.findall(r"[a-z][a-z-]*", text.lower()) if w in WORK_WORDS}
+    text = re.sub(r'"[^"]*"', " ", text.lower())  # what is quoted is someone's words, not the situation's
+    return {w for w in re.findall(r"[a-z][a-z-]*", text) if w in WORK_WORDS} | ({"report"} if _REPORT.search(text) else set())
 
 
 def fits_goal(text: str, goal: Goal | None) -> bool:

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from factory.chains.pool import groups_of, placeholders
-from factory.queries.placement import day_first
+from factory.queries.placement import TIME_KINDS, day_first
 from factory.queries.readable import COMPANION_KINDS, to_ask, transparent
 from factory.queries.situations import fits_goal, situation
 from factory.queries.values import render_value
@@ -209,7 +209,7 @@ class Wording:
         for day in placeholders(template):
             members = self._members(index, day)
             if not set(members) <= set(given) or self._describes(index, day) or not any(
-                    (p := spec.param(m)) is not None and p.kind in ("date", "datetime") for m in members):
+                    (p := spec.param(m)) is not None and p.kind in TIME_KINDS for m in members):
                 continue  # (a day that is itself a description stays where it is: two clauses would run together)
             for nested in placeholders(template):
                 if nested != day and self._describes(index, nested):

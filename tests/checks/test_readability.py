@@ -54,6 +54,10 @@ def test_a_day_the_user_named_said_twice_in_a_row(seeds, ctx):
     between = made(seeds, NEXT_TUESDAY + 'v, s = get_uv_index(city="Nairobi", date="2025-06-20")\n',
                    "What's the UV index in Nairobi next tuesday? And on 2025-06-20? And the wind in Nairobi next tuesday?")
     assert "restated" not in rules(between, ctx)  # after June 20, "that day" would be June 20
+    timed = made(seeds, 'w, b = get_wind_forecast(city="Nairobi", date="2025-06-23")\n'
+                        't, r = get_hourly_forecast(city="Nairobi", when="2025-06-23T21:00")\n',
+                 "How windy will Nairobi be on June 23, 2025? And around 21:00 on June 23, 2025?")
+    assert rules(timed, ctx) == []  # a time on that day is stated in full
 
 
 LOW_IN_THE_HOTTEST_CITY = ('c, h = find_hottest_city(country="Spain", date="2025-06-14")\n'

@@ -27,7 +27,7 @@ from typing import Any
 from factory.chains.pool import groups_of
 from factory.checks.faithfulness import normalise, value_groups
 from factory.queries.order import literal_places, request_order
-from factory.queries.placement import day_first_forms
+from factory.queries.placement import TIME_KINDS, day_first_forms
 from factory.records import Call, Instance, Ref, Value, content_hash
 from factory.toolbox import Condition, ToolEntry
 
@@ -196,7 +196,7 @@ class Reading:
         forms = []
         for template in templates:
             days = [slot for slot in re.findall(r"\{(\w+)\}", template) if spec and any(
-                (p := spec.param(m)) is not None and p.kind in ("date", "datetime") for m in self._members(index, slot))]
+                (p := spec.param(m)) is not None and p.kind in TIME_KINDS for m in self._members(index, slot))]
             forms += [template, *day_first_forms(template, days)]
         return forms
 
