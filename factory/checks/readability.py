@@ -138,7 +138,8 @@ def readability_problems(instance: Instance, ctx: CheckContext) -> list[str]:
 
     def redescribed() -> list[str]:
         found = walk(chain, chain.asked(), specs, entries, ctx.joint_kinds)
-        return [f"{chain.calls[i].tool} is described again in full for another of its values" for i in found.redescribed]
+        return [f"{chain.calls[i].tool} is described again in full for another of its values"
+                for i in found.redescribed]
 
     def role() -> list[str]:
         goal = goal_of(instance, ctx)
@@ -149,8 +150,8 @@ def readability_problems(instance: Instance, ctx: CheckContext) -> list[str]:
         "redescribed": redescribed,
         "restated": lambda: restated(instance, entries),
         "day_after_day": lambda: days_in_a_row(instance, entries),
-        "situations": lambda: [f"{len(said)} situations: {' / '.join(said)}"] if len(said) > limits.get("max_situations", 1)
-        else [],
+        "situations": lambda: [f"{len(said)} situations: {' / '.join(said)}"]
+        if len(said) > limits.get("max_situations", 1) else [],
         "role": role,
     }
     skip = set(limits.get("skip", []))

@@ -20,27 +20,25 @@ from factory.toolbox import Goal
 # A statement about the person, someone they act with or for, or something they hold or do,
 # before the question: "I'm planning around {date}.", "the pharmacist is asking ...",
 # "Cycling across {city} on {date}: ...". Not a request put as a statement ("I'd like ...").
-_SUBJECT = re.compile(r"^(?:i\b|i'|we\b|we'|our\b|my\b|the\b|a\b|an\b|every\b|these\b|there's\b|someone\b"
-                      r"|something\b|security\b|hr\b|\{|[a-z-]+ing (?!and\b)[a-z]|[a-z-]+ (?:pilot|here)\b)", re.IGNORECASE)
+_PERSON = r"i\b|i'|we\b|we'|our\b|my\b|someone\b|something\b|there's\b|[a-z-]+ing (?!and\b)[a-z]|[a-z-]+ (?:pilot|here)\b"
+_SUBJECT = re.compile(rf"^(?:{_PERSON}|the\b|a\b|an\b|every\b|these\b|security\b|hr\b|\{{)", re.IGNORECASE)
 # In a request's text, only a statement about the person or their own is a situation for sure
 # ("The index and the risk level, please." is a request).
-_PERSONAL = re.compile(r"^(?:i\b|i'|we\b|we'|our\b|my\b|someone\b|something\b|there's\b|[a-z-]+ing (?!and\b)[a-z]"
-                       r"|[a-z-]+ (?:pilot|here)\b)", re.IGNORECASE)
-_REQUEST = re.compile(r"^(?:i'd like|i would like|i want(?! to\b)|i need(?! to\b)|i'll (?:need|want)(?! to\b)|i'd rather"
-                      r"|i'd also|i also (?:need|want)|i (?:need|want|would like|'d like) to (?:know|find out|see|check|get)\b)",
-                      re.IGNORECASE)
+_PERSONAL = re.compile(rf"^(?:{_PERSON})", re.IGNORECASE)
+_REQUEST = re.compile(r"^(?:i'd like|i would like|i want(?! to\b)|i need(?! to\b)|i'll (?:need|want)(?! to\b)"
+                      r"|i'd rather|i'd also|i also (?:need|want)"
+                      r"|i (?:need|want|would like|'d like) to (?:know|find out|see|check|get)\b)", re.IGNORECASE)
 _LEAD_SENTENCE = re.compile(r"^([^?!]*?[.:])(?:\s+\S|\s*$)")
 # ... or a clause before what follows from it: "my salary is paid in {to_currency}, so convert ...".
 _LEAD_CLAUSE = re.compile(r"^([^?!.]*?), (?:so|and so) ")
 # An opening clause of purpose or occasion, about the person's own affairs: "For my notes on
 # {symbol}, ...", "for the bonus committee I have to ...".
-_OPENING = re.compile(r"^(?:(?:for|before|ahead of|since|while|because|after|with) (?:my|our|the|a|an|this|her|his|their|i|we)"
-                      r"|to \w+ (?:my|our|the|a|an|this|her|his|their))\b(?! (?:week|day|month|year|weekend)\b)[^,?.]*",
-                      re.IGNORECASE)
+_OWN = r"(?:my|our|the|a|an|this|her|his|their)"
+_OPENING = re.compile(rf"^(?:(?:for|before|ahead of|since|while|because|after|with) (?:{_OWN}|i|we)|to \w+ {_OWN})\b"
+                      r"(?! (?:week|day|month|year|weekend)\b)[^,?.]*", re.IGNORECASE)
 # Another party's need, voiced for them: "our site safety officer needs", "HR needs".
-_VOICED = re.compile(r"^(?:(?:my|our) [a-z' -]{2,40}|hr|it|payroll|security|the \w+ office) (?:needs|wants|asked|requires"
-                     r"|is asking|is shipping|flagged)\b",
-                     re.IGNORECASE)
+_VOICED = re.compile(r"^(?:(?:my|our) [a-z' -]{2,40}|hr|it|payroll|security|the \w+ office)"
+                     r" (?:needs|wants|asked|requires|is asking|is shipping|flagged)\b", re.IGNORECASE)
 # What opens a sentence of a request before the ask itself: a greeting, a frame ("Could you ",
 # "One more thing: ", "I was hoping you could "). It says no situation.
 _FRAME_STARTS = sorted({re.escape(f.split("{")[0].strip()) for f in (*SINGLE, *JOINED, *FOLLOW_VP, *FOLLOW_QUESTION)
@@ -54,7 +52,11 @@ WORK_WORDS = frozenset("""
     manager boss invoice audit shift firm relocation referral referring
 """.split())
 # ... and roles that are one: a goal of such a role takes a situation at work.
-PROFESSIONS = frozenset("analyst adviser agent administrator receptionist recruiter nurse merchant delegate partner".split())
+PROFESSIONS = frozenset("""
+    analyst adviser agent administrator receptionist recruiter nurse merchant delegate partner
+""".split())
+# A report someone writes, not the weather report a search turns up.
+_REPORT = re.compile(r"\b(?:my|our|expense|quarterly|annual|monthly|trade|board|for a|for the) reports?\b")
 
 
 def situation(text: str, personal: bool = False) -> str | None:
@@ -63,9 +65,10 @@ def situation(text: str, personal: bool = False) -> str | None:
     own counts (how a request's sentences are read)."""
     text = _LEAD.sub("", text.strip())
     match = _OPENING.match(text) or _VOICED.match(text)
-    if match and personal and re.match(r"\w+ (?:the|this|that)\b", match.group(0), re.IGNORECASE) and \
-            not work_words(match.group(0)):
-        match = None  # "For the home nearest to 200 Station Road, what's ...", "For this listing, ...": no situation
+    if match and personal and re.match(r"\w+ (?:the|this|that)\b", match.group(0), re.IGNORECASE):
+        # "For the home nearest to 200 Station Road, what's ...", "For this listing, ...": no
+        # situation, unless it is one at work ("For the events log, ...")
+        match = match if work_words(match.group(0)) else None
     if match:
         return match.group(0).rstrip()
     lead = _LEAD_SENTENCE.match(text) or _LEAD_CLAUSE.match(text)
@@ -74,13 +77,11 @@ def situation(text: str, personal: bool = False) -> str | None:
     return None
 
 
-# A report someone writes, not the weather report a search turns up.
-_REPORT = re.compile(r"\b(?:my|our|expense|quarterly|annual|monthly|trade|board|for a|for the) reports?\b")
-
-
 def work_words(text: str) -> set[str]:
-    text = re.sub(r'"[^"]*"', " ", text.lower())  # what is quoted is someone's words, not the situation's
-    return {w for w in re.findall(r"[a-z][a-z-]*", text) if w in WORK_WORDS} | ({"report"} if _REPORT.search(text) else set())
+    """The words of a text that put someone at work (what is quoted is someone else's words)."""
+    text = re.sub(r'"[^"]*"', " ", text.lower())
+    found = {w for w in re.findall(r"[a-z][a-z-]*", text) if w in WORK_WORDS}
+    return found | {"report"} if _REPORT.search(text) else found
 
 
 def fits_goal(text: str, goal: Goal | None) -> bool:
