@@ -3,7 +3,8 @@ release before trusting it: each instance with its query, offered tools, gold ch
 final answer, milestones, minefields, where its NesTools row went, and what the automatic
 checks found. Defects a cold reading found are named on the sheet in their own words (a gold
 literal copied from a tool's documented example, a name stated in full twice, a detour, an
-item a stock NesTools scorer cannot score fairly), whether or not the policy rejects them."""
+item a stock NesTools scorer cannot score fairly, descriptions stacked, a value said twice,
+situations stacked), whether or not the policy rejects them."""
 
 from __future__ import annotations
 
@@ -18,6 +19,8 @@ from factory.checks import run_checks
 from factory.checks.context import CheckContext
 from factory.checks.faithfulness import example_literals, repeated_names, text_glitches
 from factory.checks.plausibility import detours
+from factory.checks.readability import RULES as READABILITY_RULES
+from factory.checks.readability import readability_problems
 from factory.errors import ConfigError
 from factory.export import NESTOOLS, NESTOOLS_EXCLUDED
 from factory.nestools import UNSTATED_VALUE, stock_unfair
@@ -36,7 +39,16 @@ QUOTAS_PER_40 = (
     ("cross-domain", 4, lambda i: "cross_domain" in i.categories),
 )
 
-NAMED_RULES = ("glitch", "example", "repeated", "detour")  # said on the sheet in their own words
+NAMED_RULES = ("glitch", "example", "repeated", "detour", *READABILITY_RULES)  # said on the sheet in their own words
+# How the sheet says what the readability check finds (factory.checks.readability).
+READABILITY_WORDS = {
+    "stacked": "descriptions stacked",
+    "redescribed": "a value described again in full",
+    "restated": "a value said twice",
+    "day_after_day": "a day right after another day",
+    "situations": "situations stacked",
+    "role": "a situation off the goal's role",
+}
 
 
 def stratified_sample(instances: list[Instance], k: int, seed: int) -> list[Instance]:
@@ -105,6 +117,10 @@ def _findings(instance: Instance, ctx: CheckContext | None) -> list[str]:
     found += [f"name stated in full more than once: {r}" for r in repeated_names(instance.chain, instance.query)]
     if ctx is not None and instance.world is not None and all(t in ctx.seeds for t in instance.world.toolboxes):
         found += [f"detour: {d}" for d in detours(instance, ctx)]
+    if ctx is not None and "readability" in ctx.policy.checks:
+        for problem in readability_problems(instance, ctx):
+            rule, _, detail = problem.partition(": ")
+            found.append(f"{READABILITY_WORDS[rule]}: {detail}")
     unfair = stock_unfair(instance)
     if unfair and unfair[0] == UNSTATED_VALUE:  # the other reasons are scenarios by design, said on the NesTools line
         found.append(f"gold needs a value the request does not state: {unfair[1]}")

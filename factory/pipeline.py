@@ -37,6 +37,7 @@ from factory.records import (
 )
 from factory.scenarios import fix_context, needed_kinds, producers_of
 from factory.seeds import Seed
+from factory.toolbox import Goal
 from factory.twins import library_rule
 from factory.world.simulator import Simulator, ToolBackend, ToolCrash, run_chain
 
@@ -97,7 +98,7 @@ class Generator:
         if isinstance(composed, NotComposed):
             outcome.reject = Reject(attempt=k, stage="compose", reasons=[composed.reason], raw=composed.raw)
             return outcome
-        composed.chain = mark_asked(composed.chain, self.entries)
+        composed.chain = mark_asked(composed.chain, self.entries, composed.specs, self.joint_kinds)
         outcome.stages["chains"] = {**composed.record, "chain": composed.chain.model_dump(mode="json")}
         try:
             trace = self._execute(composed)
@@ -112,7 +113,7 @@ class Generator:
         fixes = fix_context(composed.chain, composed.specs, self.seeds, rng)
         worded = template_query(composed.chain, composed.specs, self.entries, self.joint_kinds, rng,
                                 context=fixes.sentences, written=self.written, used=self.phrasings,
-                                speaks_of=fixes.speaks_of)
+                                speaks_of=fixes.speaks_of, goal=self._goal(composed.goal))
         try:
             trace = self._in_request_order(composed, trace, worded.mentions)
         except ToolCrash as exc:
@@ -138,6 +139,12 @@ class Generator:
                 # attempts run one at a time: the check embeds a query only if it needs it.
                 self.contexts[composed.policy_slug].embeddings.vectors([instance.query])
         return outcome
+
+    def _goal(self, name: str) -> Goal | None:
+        """The goal a composed chain serves ("seed-slug:goal name"), None for a seed without goals."""
+        slug, _, goal = name.partition(":")
+        seed = self.seeds.get(slug)
+        return seed.toolbox.goals.get(goal) if seed is not None else None
 
     def _execute(self, composed: Composed) -> Trace:
         """Run the chain. Answers of tools without an implementation are recorded in the world

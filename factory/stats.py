@@ -21,10 +21,11 @@ NEAR_DUPLICATE_RATIO = 0.9
 
 def reject_reason_key(reason: str) -> str:
     """A reason's category: the check or stage that raised it ("execution"), and for the
-    checks with named rules the rule too ("plausibility/no_op", "faithfulness/example")."""
+    checks with named rules the rule too ("plausibility/no_op", "faithfulness/example",
+    "readability/stacked")."""
     check, _, rest = reason.partition(":")
     check = check.strip()
-    if check in ("plausibility", "faithfulness") and rest.strip():
+    if check in ("plausibility", "faithfulness", "readability") and rest.strip():
         return f"{check}/{rest.strip().split(':', 1)[0].strip()}"
     return check
 

@@ -47,6 +47,8 @@ IMPORTED = {  # provenance.generator of an importer → what its instances are
         not_applicable={
             "faithfulness": "its queries were written by its authors' model and do not state every argument "
                             "literally (booleans and defaults implied, values paraphrased or given with units)",
+            "readability": "its queries were written by its authors' model, one sentence per task, without this "
+                           "factory's descriptions or situations to judge",
             "plausibility": "its tools declare no kinds or roles to judge links by, and a task may join "
                             "independent requests",
             "distractors": "its distractors follow its own protocol (the most similar tools of other instances), "

@@ -97,3 +97,28 @@ def test_the_sheet_names_what_a_cold_reader_found(seeds, ctx):
     whole = audit_sheet([library, detour] + [library] * 40, 2, 0, ctx, "t")
     assert whole.count("**Automatic findings:**") == 2
     assert "**Domains:** Maps and Places 1, Library Science 41 (below 3% of the instances: Maps and Places)." in whole
+
+
+def test_the_sheet_names_a_request_that_reads_badly(seeds, ctx):
+    """Descriptions stacked inside one noun phrase, a call described again in full, and a
+    request that says two situations, one of them at work for a holidaymaker."""
+    stacked = made(seeds, 'r = get_producer_region(producer="Muga")\n'
+                          'w, s = get_top_selling_wine(location=r, date="2025-06-08")\n'
+                          'o = get_product_origin(product=w)\n'
+                          'q = get_export_quantity(location=o, date="2025-06-08", product=w)\n',
+                   "How many bottles went out of the country where the bestseller among wines in the wine region "
+                   "that is home to Muga on 2025-06-08 is produced as exports on that day?")
+    sheet = instance_sheet(1, stacked, ctx)
+    assert "descriptions stacked: the description of what get_product_origin finds holds those of " \
+           "get_producer_region, get_top_selling_wine" in sheet
+    again = made(seeds, 'c, h = find_hottest_city(country="India", date="2025-06-19")\n'
+                        'w, d = get_wind_forecast(city=c, date="2025-06-19")\n'
+                        'f = calculate_feels_like(temperature_c=h, wind_speed_kmh=w)\n',
+                 "I'm packing for the trip. For the events log, what would the hottest high anywhere in India on "
+                 "2025-06-19 feel like with the wind at the wind speed in the hottest city of India that day?")
+    again = again.model_copy(update={"goal": "weather:chase the sun"})
+    sheet = instance_sheet(2, again, ctx)
+    assert "a value described again in full: find_hottest_city is described again in full" in sheet
+    assert "situations stacked: 2 situations: I'm packing for the trip. / For the events log" in sheet
+    assert "a situation off the goal's role: 'For the events log' puts the holidaymaker at work" in sheet
+    assert "readability:" not in sheet  # said once, in its own words

@@ -8,7 +8,11 @@ from factory.chains.code import parse_chain
 from factory.checks.faithfulness import normalise, value_groups, found
 from factory.config import resource_dir
 from factory.queries import render_value, template_query
-from factory.queries.wording import agree, literal_noun, tidy
+from factory.queries.placement import day_first
+from factory.queries.readable import walk
+from factory.queries.situations import fits_goal, situation, situations_in
+from factory.queries.wording import agree, literal_noun, mark_asked, tidy
+from factory.records import Chain
 from factory.seeds import load_seeds
 
 
@@ -381,3 +385,217 @@ def test_nouns_for_named_literals():
     assert reference_noun("course_code", None) == "course" and reference_noun("passport_number", None) == "passport"
     assert reference_noun("email", "buyer") == "email address"
     assert reference_noun("catalogue_query", None) is None and reference_noun("date", None) is None
+
+
+# --- readable at every depth ---------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def library():
+    return load_seeds(Path(resource_dir("seeds")))
+
+
+def asked_and_worded(code, seeds, k=0, goal=None):
+    """The chain with its asked calls marked as the generator marks them, and its request."""
+    specs = {n: s for seed in seeds.values() for n, s in seed.specs.items()}
+    entries = {n: e for seed in seeds.values() for n, e in seed.toolbox.tools.items()}
+    joint = sorted({kinds for seed in seeds.values() for kinds in seed.toolbox.joint_values})
+    written = {slug: seed.toolbox.written for slug, seed in seeds.items()}
+    chain = mark_asked(parse_chain(code, specs), entries, specs, joint)
+    worded = template_query(chain, specs, entries, joint, random.Random(k), written=written, goal=goal)
+    return chain, worded.variants["template"]
+
+
+MUGA_EXPORTS = (
+    'data0 = get_producer_region(producer="Muga")\n'
+    'data1, data2 = get_top_selling_wine(location=data0, date="2025-06-08")\n'
+    'data3 = get_product_origin(product=data1)\n'
+    'data4 = get_export_quantity(location=data3, date="2025-06-08", product=data1)\n'
+)
+
+
+def test_a_description_never_holds_two_others(library):
+    """"How many bottles went out of the country where the bestseller among wines in the wine
+    region that is home to Muga is produced?": the wine is asked for in its own sentence, and
+    the exports speak of "that wine"."""
+    specs = {n: s for seed in library.values() for n, s in seed.specs.items()}
+    entries = {n: e for seed in library.values() for n, e in seed.toolbox.tools.items()}
+    for k in range(8):
+        chain, text = asked_and_worded(MUGA_EXPORTS, library, k)
+        assert [c.asked for c in chain.calls] == [False, True, False, True], text
+        assert all(len(d.inside) <= 1 for d in walk(chain, chain.asked(), specs, entries).descriptions)
+        assert text.count("Muga") == 1 and re.search(r"\b(?:that|the same|this) wine\b", text), text
+
+
+FEELS_LIKE_IN_THE_HOTTEST_CITY = (
+    'data0, data1 = find_hottest_city(country="India", date="2025-06-19")\n'
+    'data2, data3 = get_wind_forecast(city=data0, date="2025-06-19")\n'
+    'data4 = calculate_feels_like(temperature_c=data1, wind_speed_kmh=data2)\n'
+)
+
+
+def test_another_value_of_a_described_call_is_not_described_again_in_full(library):
+    """The hottest high and the wind in the hottest city: the hottest city is asked for, and the
+    request says India once ("the wind in that city"), not "the hottest city of India" twice."""
+    for k in range(8):
+        chain, text = asked_and_worded(FEELS_LIKE_IN_THE_HOTTEST_CITY, library, k)
+        assert chain.calls[0].asked, text
+        assert text.count("India") == 1, text
+
+
+SUNSET_WAIT = (
+    'data0, data1 = resolve_relative_time(expression="this saturday at 10am")\n'
+    'data2, data3 = get_sunrise_sunset(city="Toronto", date=data1)\n'
+    'data4, data5 = get_time_between(start=data0, end=data3)\n'
+)
+
+
+def test_a_time_the_user_named_is_said_once_then_referred_to(library):
+    """"From this saturday at 10am until sunset in Toronto that day", not the words twice."""
+    for k in range(8):
+        _, text = asked_and_worded(SUNSET_WAIT, library, k)
+        assert text.count("this saturday at 10am") == 1 and re.search(r"\bthat (?:day|date)\b", text), text
+
+
+def test_a_day_is_that_day_while_it_is_the_last_day_named(library):
+    """"... in Lima on June 14? And in Quito on June 20? And the wind in Quito that day?": the
+    day named last is "that day" to a reader, even with another day named before it; a day
+    named before another is stated again."""
+    specs = {n: s for seed in library.values() for n, s in seed.specs.items()}
+    entries = {n: e for seed in library.values() for n, e in seed.toolbox.tools.items()}
+    first = r"(?:2025-06-14|June 14, 2025|14 June 2025)"
+    for last_city, last_day, again in (("Quito", "2025-06-20", True), ("Lima", "2025-06-14", False)):
+        chain = parse_chain('data0, data1 = get_uv_index(city="Lima", date="2025-06-14")\n'
+                            'data2, data3 = get_uv_index(city="Quito", date="2025-06-20")\n'
+                            f'data4, data5 = get_wind_forecast(city="{last_city}", date="{last_day}")\n', specs)
+        for k in range(6):
+            text = template_query(chain, specs, entries, rng=random.Random(k)).variants["template"]
+            assert ("that day" in text) == again, text
+            assert len(re.findall(first, text)) == (1 if again else 2), text
+
+
+LOW_IN_THE_HOTTEST_CITY = (
+    'data0, data1 = find_hottest_city(country="Spain", date="2025-06-14")\n'
+    'data2, data3, data4 = get_daily_forecast(city=data0, date="2025-06-20")\n'
+)
+
+
+def test_a_day_goes_before_a_description_it_would_otherwise_follow(library):
+    """"The forecast on June 20 for the city that gets hottest in Spain on June 14", never
+    "... hottest in Spain on June 14 on June 20": the later day would read as the inner one's."""
+    inner, later = r"(?:2025-06-14|June 14, 2025|14 June 2025)", r"(?:\w+day, )?(?:2025-06-20|June 20, 2025|20 June 2025)"
+    for k in range(12):
+        _, text = asked_and_worded(LOW_IN_THE_HOTTEST_CITY, library, k)
+        assert not re.search(rf"{inner},? (?:(?:on|for|from|in|at|by|to|or|after) ){{0,3}}{later}", text), text
+
+
+def test_a_day_moves_before_the_slot_with_its_preposition():
+    assert day_first("the earliest free delivery slot in {city} on or after {date}", "city", "date") == \
+        "the earliest free delivery slot on or after {date} in {city}"
+    assert day_first("an open slot in {city} from {date} on, please", "city", "date") == \
+        "an open slot from {date} on in {city}, please"
+    assert day_first("flights from {origin_city} to {destination_city} on {date}", "origin_city", "date") is None
+    assert day_first("the low recorded in {city} {date}", "city", "date") == "the low recorded {date} in {city}"
+    assert day_first("I'm in {city} on {date}. How clean is the air?", "city", "date") is None  # not "I'm on June 3"
+    assert day_first("the clocks in {to_city} when it is {moment} in {from_city}", "to_city", "moment") is None
+
+
+def test_situations_are_told_from_plain_requests():
+    assert situation("I'm planning around {date}. What's already in my calendar that day?") == "I'm planning around {date}."
+    assert situation("For the events log, I need the high and the low in {city} on {date}.") == "For the events log"
+    assert situation("our site safety officer needs the apparent temperature for the outdoor crews, given {t}")
+    assert situation("Cycling across {city} on {date}: what's the average wind speed?")
+    assert situation("what's the forecast for {city} on {date}?") is None
+    assert situation("which event in my calendar is {mention}? Give me its id.") is None
+    assert situation("I'd like to return {order_id}. The reason is {reason}.") is None
+    assert situation("For the week of {week_of}, what were the total hours?") is None
+    assert situations_in("I was hoping you could check the UV in Oslo. Also, I'm planning a picnic. Will it rain?") == \
+        ["I'm planning a picnic."]
+
+
+
+
+A_DAY_OUT = ('data0, data1, data2 = get_daily_forecast(city="Paris", date="2025-06-14")\n'
+             'data3, data4 = get_uv_index(city="Paris", date="2025-06-14")\n'
+             'data5, data6 = get_wind_forecast(city="Paris", date="2025-06-14")\n')
+
+
+def test_a_request_says_at_most_one_situation(library):
+    """"For an open-air ceremony ... Separately, kite-flying with the kids ... our site safety
+    officer needs ...": one person on one occasion says one situation; the other parts take a
+    plain phrasing."""
+    weather = library["weather"]
+    chain = parse_chain(A_DAY_OUT, weather.specs)
+    for k in range(40):
+        worded = template_query(chain, weather.specs, weather.toolbox.tools, rng=random.Random(k))
+        assert sum(situation(phrasing) is not None for _, phrasing in worded.phrasings) <= 1, worded.variants
+        assert len(situations_in(worded.variants["template"])) <= 1, worded.variants
+
+
+def test_a_situation_fits_the_role_of_the_goal(library):
+    """A wine lover does not recommend a wine "to a client"."""
+    food = library["food_and_beverage"]
+    lover = food.toolbox.goals["know a wine's background"]
+    code = 'data0, data1 = get_wine_rating(wine_name="Saltbush Creek")\n'
+    said = [asked_and_worded(code, library, k, goal=lover)[1] for k in range(40)]
+    assert not any(re.search(r"\bclient\b", text) for text in said), said
+    assert any(re.search(r"\bclient\b", asked_and_worded(code, library, k)[1]) for k in range(40))
+    assert not fits_goal("before I recommend it to a client", lover) and fits_goal("I'm thinking of buying it", lover)
+
+
+def test_a_time_just_named_is_that_time_and_its_day_that_day(library):
+    """"... in Tokyo at 9:30 on June 20? And what time is that time in Paris? And the UV that
+    day?": a time or its day, named again right after, is not stated again."""
+    specs = {n: s for seed in library.values() for n, s in seed.specs.items()}
+    entries = {n: e for seed in library.values() for n, e in seed.toolbox.tools.items()}
+    chain = parse_chain('t, r = get_hourly_forecast(city="Tokyo", when="2025-06-20T09:30")\n'
+                        'm, o = convert_time_between_cities(moment="2025-06-20T09:30", from_city="Tokyo", '
+                        'to_city="Paris")\n'
+                        'u, k = get_uv_index(city="Tokyo", date="2025-06-20")\n', specs)
+    for k in range(6):
+        text = template_query(chain, specs, entries, rng=random.Random(k)).variants["template"]
+        assert len(re.findall(r"9:30|09:30", text)) == 1 and re.search(r"\bthat time\b", text), text
+        assert re.search(r"\bthat day\b", text), text
+
+
+def test_a_point_stated_once_is_that_location_after(library):
+    """"The walk from 41.8812, -87.6322 to the closest cafe to that location", not the point twice."""
+    specs = {n: s for seed in library.values() for n, s in seed.specs.items()}
+    entries = {n: e for seed in library.values() for n, e in seed.toolbox.tools.items()}
+    joint = sorted({kinds for seed in library.values() for kinds in seed.toolbox.joint_values})
+    chain = parse_chain('p, d = find_nearest_place(latitude=41.8812, longitude=-87.6322, category="cafe")\n'
+                        'la, lo, c = get_place_location(place_id=p)\n'
+                        't, k = estimate_travel_time(from_latitude=41.8812, from_longitude=-87.6322, to_latitude=la, '
+                        'to_longitude=lo, mode="walking")\n', specs)
+    for k in range(6):
+        text = template_query(chain, specs, entries, joint, rng=random.Random(k)).variants["template"]
+        assert text.count("41.8812") <= 1 and re.search(r"\b(?:that|the same|this) location\b", text), text
+
+
+def test_values_of_a_call_asked_for_are_those_values_together(library):
+    """"What flights go from Munich to Seattle on June 20? Book Jordan Avery on the first to
+    leave of those flights", not the search described again with its day."""
+    specs = {n: s for seed in library.values() for n, s in seed.specs.items()}
+    entries = {n: e for seed in library.values() for n, e in seed.toolbox.tools.items()}
+    chain = mark_asked(parse_chain(
+        'f, d = search_flights(origin_city="Munich", destination_city="Seattle", date="2025-06-20")\n'
+        'n, t, e = choose_earliest_flight(flight_numbers=f, date=d)\n'
+        'b, s = book_flight(flight_number=n, date=e, passenger_name="Jordan Avery")\n', specs), entries)
+    chain = Chain(calls=[c.model_copy(update={"asked": i != 1}) for i, c in enumerate(chain.calls)])
+    for k in range(6):
+        text = template_query(chain, specs, entries, rng=random.Random(k)).variants["template"]
+        assert text.count("Munich") == 1 and re.search(r"\b(?:those|these|the same) flights\b", text), text
+
+
+def test_what_a_call_finds_about_a_thing_it_is_given_is_that_thing(library):
+    """The next slot with the best doctor for a rash in Boston names its doctor: a later part
+    still says "that doctor", not the best doctor for a rash in Boston again."""
+    specs = {n: s for seed in library.values() for n, s in seed.specs.items()}
+    entries = {n: e for seed in library.values() for n, e in seed.toolbox.tools.items()}
+    chain = parse_chain('s = match_symptom_to_specialty(symptom="an itchy rash")\n'
+                        'd, r = find_top_doctor(specialty=s, city="Boston")\n'
+                        't, n = get_next_available_slot(doctor_id=d, day="2025-06-28")\n'
+                        'a, b, c, e = get_doctor_details(doctor_id=d)\n', specs)
+    chain = Chain(calls=[c.model_copy(update={"asked": i >= 2}) for i, c in enumerate(chain.calls)])
+    for k in range(6):
+        text = template_query(chain, specs, entries, rng=random.Random(k)).variants["template"]
+        assert text.count("Boston") == 1 and re.search(r"\b(?:that|the same|this) doctor\b", text), text

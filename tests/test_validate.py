@@ -49,7 +49,8 @@ def test_every_failure_is_written_to_a_file_and_its_place_is_said(imported):
     assert result.exit_code == 1
     failures = [json.loads(line) for line in (imported / "validation-failures.jsonl").read_text().splitlines()]
     counted = sum(table_row(result.output, check)[1] for check in
-                  ("format", "signature", "dataflow", "execution", "faithfulness", "plausibility", "distractors", "duplicates"))
+                  ("format", "signature", "dataflow", "execution", "faithfulness", "readability", "plausibility",
+                   "distractors", "duplicates"))
     assert len(failures) == counted > 5  # all of them, not only the 5 shown
     assert {f["check"] for f in failures} >= {"plausibility"} and all(f["imported_from"] == "NesTools" for f in failures)
     text = " ".join(result.output.split())

@@ -11,6 +11,7 @@ from factory.checks.execution import check_execution
 from factory.checks.faithfulness import check_faithfulness
 from factory.checks.judges import check_judge_plausibility, check_judge_semantics
 from factory.checks.plausibility import check_plausibility
+from factory.checks.readability import check_readability
 from factory.checks.structure import check_dataflow, check_format, check_signature
 from factory.records import CheckResult, Instance
 
@@ -21,6 +22,7 @@ CHECKS: dict[str, Callable[[Instance, CheckContext], CheckResult]] = {
     "execution": check_execution,
     "plausibility": check_plausibility,
     "faithfulness": check_faithfulness,
+    "readability": check_readability,
     "distractors": check_distractors,
     "judge_plausibility": check_judge_plausibility,
     "judge_semantics": check_judge_semantics,

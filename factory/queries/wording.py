@@ -20,16 +20,22 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from factory.chains.pool import groups_of, placeholders
+from factory.queries.placement import TIME_KINDS, day_first
+from factory.queries.readable import COMPANION_KINDS, to_ask, transparent
+from factory.queries.situations import fits_goal, situation
 from factory.queries.values import render_value
 from factory.records import Chain, Output, Param, Ref, ToolSpec, Value
 from factory.sense import SCENE_KINDS, is_day, is_named
-from factory.toolbox import ToolEntry
+from factory.toolbox import Goal, ToolEntry
 
 _OPTIONAL = re.compile(r"\[([^\[\]]*)\]")
-_SUFFIXES = ("_name", "_id", "_text", "_code", "_mention", "_names", "_ids", "_codes", "_numbers")
+_SUFFIXES = ("_name", "_id", "_text", "_code", "_mention", "_names", "_ids", "_codes", "_numbers",
+             "_c", "_kmh", "_percent", "_m2", "_minutes")  # a unit is not part of the noun: "that temperature"
 # Kinds whose role only qualifies them: a listing's latitude is "that latitude", not "that listing".
 _PLAIN_KINDS = frozenset({"latitude", "longitude", "city", "country", "address", "date", "datetime"})
-_COMPANION_KINDS = frozenset({"currency_code", "country"})  # what travels with a value (a salary's currency, its tax country)
+# Nouns of places, days and amounts: a call given one may find another ("the warehouse nearest
+# that city" is in another city).
+_PLACE_NOUNS = frozenset({"city", "country", "address", "location", "date", "time", "latitude", "longitude", "amount"})
 GROUP_NOUNS = {frozenset({"latitude", "longitude"}): "location", frozenset({"money_amount", "currency_code"}): "amount"}
 
 
@@ -51,6 +57,8 @@ def noun_of(outputs: list[Output], written: dict | None = None) -> str:
     if noun:
         return noun + "s" if is_list(first) and not noun.endswith("s") else noun
     word = first.kind if first.kind in _PLAIN_KINDS else first.role or first.kind or first.name
+    if word == "datetime":
+        return "time"  # "at that time"
     for suffix in _SUFFIXES:
         word = word.removesuffix(suffix)
     word = word.replace("_", " ")
@@ -147,17 +155,19 @@ class Wording:
     rng: random.Random
     written: dict[str, dict[str, str]] = field(default_factory=dict)  # toolbox → kind → how a literal is written
     said: dict[tuple[str, ...], str] = field(default_factory=dict)  # described outputs → short noun
-    days: list[str] = field(default_factory=list)  # literal dates stated so far
     nouns: Counter = field(default_factory=Counter)  # short noun → how many things were called so
-    dated: int = 0  # outputs of kind date described or asked for so far
     literals: dict[tuple[str, str], str] = field(default_factory=dict)  # (kind, value) stated → its noun
-    timed: bool = False  # a literal date and time was stated
+    # The day or time the request named last: ("day", date), ("moment", date-time) for a literal,
+    # ("call", index) for a value described or asked for. "That day" means this one to a reader.
+    last_day: tuple[str, Any] | None = None
     used: Counter | None = None  # (tool, phrasing) → times the run's kept requests used it
     chosen: list[tuple[str, str]] = field(default_factory=list)  # (tool, phrasing) this request used
     mentioned: list[int] = field(default_factory=list)  # calls in the order the text first speaks of them
     stated: str = ""  # what the sentences opening the request already state (a fix-up's context)
     unnamed: Counter = field(default_factory=Counter)  # noun → literals stated that go by it and are no name ("Paris")
     given: dict[int, set[str]] = field(default_factory=dict)  # call → nouns of the literals it was given
+    goal: Goal | None = None  # what the person wants, in which role: a situation must fit it
+    situated: bool = False  # an ask already said the person's situation ("I'm planning around June 3.")
 
     def __post_init__(self) -> None:
         self.any_forms = ChainMap(*(self.written[t] for t in sorted(self.written)))  # every toolbox's written forms
@@ -183,12 +193,40 @@ class Wording:
             ok = all(set(self._members(index, s)) <= given for s in placeholders(inner))
             return inner if ok else ""
 
-        text = _OPTIONAL.sub(optional, template)
+        text = _OPTIONAL.sub(optional, self._days_first(index, template))
         slots = placeholders(text)
         if any(not set(self._members(index, s)) <= given for s in slots):
             return None
         values = {slot: self._slot(index, slot) for slot in slots}
         return agree(string.Formatter().vformat(text, (), values))
+
+    def _days_first(self, index: int, template: str) -> str:
+        """The template with a day that follows a slot holding a description moved before that
+        slot (`factory.queries.placement`): "the earliest slot on or after June 20 in the city
+        that parcel is going to", not "... going to on or after June 20"."""
+        given = self.chain.calls[index].arguments
+        spec = self.specs[self.chain.calls[index].tool]
+        for day in placeholders(template):
+            members = self._members(index, day)
+            if not set(members) <= set(given) or self._describes(index, day) or not any(
+                    (p := spec.param(m)) is not None and p.kind in TIME_KINDS for m in members):
+                continue  # (a day that is itself a description stays where it is: two clauses would run together)
+            for nested in placeholders(template):
+                if nested != day and self._describes(index, nested):
+                    template = day_first(template, nested, day) or template
+        return template
+
+    def _describes(self, index: int, slot: str) -> bool:
+        """Whether a slot of call `index` will hold a description (not a value, not "that city")."""
+        call = self.chain.calls[index]
+        args = [call.arguments.get(p) for p in self._members(index, slot)]
+        if not args or not all(isinstance(a, Ref) for a in args):
+            return False
+        refs = [a.ref for a in args if isinstance(a, Ref)]
+        grouped = len({self.producers[r] for r in refs}) == 1 and slot in self.groups[index]
+        parts = [tuple(refs)] if grouped or len(refs) == 1 else [(r,) for r in refs]
+        return any(self._reference(part) is None and not transparent(self.chain.calls[self.producers[part[0]]].tool,
+                                                                      self.entries) for part in parts)
 
     def _slot(self, index: int, slot: str) -> str:
         call = self.chain.calls[index]
@@ -198,8 +236,18 @@ class Wording:
         if all(isinstance(a, Ref) for a in args):
             sources = {self.producers[a.ref] for a in args}
             if len(sources) == 1:
-                return self.describe(tuple(a.ref for a in args))
+                variables = tuple(a.ref for a in args)
+                text = self.describe(variables)
+                # What a call finds about a thing it is given goes by that thing's noun and is
+                # that thing (the name of the doctor it is given), as with a named literal.
+                noun = self.said.get(variables)
+                if noun is not None and noun not in _PLACE_NOUNS:
+                    self.given.setdefault(index, set()).add(noun)
+                return text
         if group and all(isinstance(a, Value) for a in args):
+            again = self._group_again(index, members, args)
+            if again is not None:
+                return again
             return group.template.format(**{p: self._literal(index, p, a.value) for p, a in zip(members, args, strict=True)})
         return " and ".join(self.describe((a.ref,)) if isinstance(a, Ref) else self._literal(index, p, a.value)
                             for p, a in zip(members, args, strict=True))
@@ -207,12 +255,14 @@ class Wording:
     def _literal(self, index: int, name: str, value: object) -> str:
         spec = self.specs[self.chain.calls[index].tool]
         param = spec.param(name)
-        self.timed = self.timed or (param is not None and param.kind == "datetime")
-        if param is not None and param.kind == "date" and isinstance(value, str):
-            if self.days == [value] and not self.dated:
-                return "that day"  # the one date already stated, not repeated in another form
-            if value not in self.days:
-                self.days.append(value)
+        if param is not None and param.kind in ("date", "datetime") and isinstance(value, str):
+            said = ("day" if param.kind == "date" else "moment", value)
+            if self.last_day == said:
+                return "that day" if param.kind == "date" else "that time"  # just named: not repeated in another form
+            if param.kind == "date" and self.last_day is not None and self.last_day[0] == "moment" and \
+                    str(self.last_day[1])[:10] == value:
+                return "that day"  # the day of the time just named
+            self.last_day = said
         forms = self.written.get(spec.toolbox or "", {})
         form = written_form(forms, param.kind, param.role) if param else None
         noun = literal_noun(form)
@@ -225,7 +275,9 @@ class Wording:
             else:
                 self.literals[key] = noun
                 self.nouns[noun] += 1
-        elif param is not None and not isinstance(value, list):
+        elif param is not None and not isinstance(value, list) and not transparent(spec.name, self.entries):
+            # (what a canonicalising call is given is the user's own words: "next Tuesday" twice,
+            # never "that relative day")
             again = self._named_again(index, param, value)
             if again is not None:
                 return again
@@ -233,6 +285,20 @@ class Wording:
         if form is None:
             return text
         return form(text) if callable(form) else form.format(text)
+
+    def _group_again(self, index: int, members: tuple[str, ...], args: list[Any]) -> str | None:
+        """"that location" for a point (or an amount) stated in full before, when nothing else in
+        the request goes by that noun; None the first time, or when another would."""
+        spec = self.specs[self.chain.calls[index].tool]
+        noun = GROUP_NOUNS.get(frozenset((p.kind or "") for m in members if (p := spec.param(m)) is not None))
+        if noun is None:
+            return None
+        key = (noun, repr([a.value for a in args]))
+        if key not in self.literals:
+            self.literals[key] = noun
+            self.nouns[noun] += 1
+            return None
+        return that(noun, False, self.rng) if self.nouns[noun] == 1 else None
 
     def _named_again(self, index: int, param: Param, value: object) -> str | None:
         """"that library branch" for a name, address or id stated in full before (here or in
@@ -258,18 +324,27 @@ class Wording:
 
     def _choose(self, index: int, templates: tuple[str, ...]) -> str | None:
         """A phrasing that states every argument given: drawn at random, or, when the run
-        counts phrasings, one its requests have used least (a random one among those)."""
+        counts phrasings, one its requests have used least (a random one among those). One
+        person on one occasion: a phrasing that says the person's situation comes last once
+        another has, or when it puts them at work their goal does not (`factory.queries.situations`)."""
         tool = self.chain.calls[index].tool
         options = list(templates)
         self.rng.shuffle(options)
         if self.used is not None:
             options.sort(key=lambda t: self.used[tool, t])  # stable: ties keep the random order
+        options.sort(key=self._out_of_place)
         for template in options:
             text = self.fill(index, template)
             if text is not None:
                 self.chosen.append((tool, template))
+                self.situated = self.situated or situation(template) is not None
                 return text
         return None
+
+    def _out_of_place(self, template: str) -> bool:
+        """Whether a phrasing would say a second situation, or one that does not fit the goal."""
+        said = situation(template)
+        return said is not None and (self.situated or not fits_goal(said, self.goal))
 
     # --- nested values ------------------------------------------------------------------
 
@@ -281,17 +356,10 @@ class Wording:
         call = self.chain.calls[index]
         spec = self.specs[call.tool]
         outputs = [spec.returns[call.outputs.index(v)] for v in variables]
-        dated = any(is_day(o) for o in outputs)
-        ambiguous_day = dated and (self.days or self.timed or self.dated > 1)
-        # Named before, with or without what travels with it ("the salary of E-1207" with its
-        # tax country, then with its currency): "that salary". A date is not "that day" once
-        # another day was stated too.
-        before = variables if variables in self.said else next(
-            (k for k in self.said if set(k) & set(variables) and self.producers[k[0]] == index
-             and all(spec.returns[call.outputs.index(v)].kind in _COMPANION_KINDS for v in set(k) ^ set(variables))),
-            None)
-        if before is not None and self.nouns[self.said[before]] == 1 and not ambiguous_day:
-            return that(self.said[before], is_list(outputs[0]), self.rng)
+        reference = self._reference(variables)
+        if reference is not None:
+            return that(reference, is_list(outputs[0]), self.rng)
+        timed = any(is_day(o) or o.kind == "datetime" for o in outputs)
         entry = self.entries.get(call.tool)
         names = frozenset(o.name for o in outputs)
         texts = next((t for key, t in entry.gives.items() if frozenset(key) == names), ()) if entry else ()
@@ -301,7 +369,37 @@ class Wording:
         if text is None:
             text = self._fallback_description(index, outputs[0])
         self._name(variables, outputs, spec, index)
+        if timed:
+            self.last_day = ("call", index)
         return text
+
+    def _reference(self, variables: tuple[str, ...]) -> str | None:
+        """The noun to say these values again by ("that city"), or None to describe them."""
+        index = self.producers[variables[0]]
+        call = self.chain.calls[index]
+        spec = self.specs[call.tool]
+        outputs = [spec.returns[call.outputs.index(v)] for v in variables]
+        days = [is_day(o) or o.kind == "datetime" for o in outputs]
+        # Named before, with or without what travels with it ("the salary of E-1207" with its
+        # tax country, then with its currency): "that salary"; values of a call asked for, each
+        # named, together: "those flights" for the flights found and their day. A day or a time
+        # is "that day" only while it is the last one the request named: after another, it
+        # reads as that one.
+        before = variables if variables in self.said else next(
+            (k for k in self.said if set(k) & set(variables) and self.producers[k[0]] == index
+             and all(spec.returns[call.outputs.index(v)].kind in COMPANION_KINDS for v in set(k) ^ set(variables))),
+            None)
+        if before is None and len(variables) > 1 and not all(days) and all((v,) in self.said for v in variables):
+            before = (next(v for v, day in zip(variables, days, strict=True) if not day),)
+        recent = not all(days) or self.last_day == ("call", index)
+        if before is not None and self.nouns[self.said[before]] == 1 and recent:
+            return self.said[before]
+        if before is None and recent and transparent(call.tool, self.entries) and any(
+                self.producers[k[0]] == index for k in self.said):
+            # Another value of a time the user named ("this Saturday at 10am", then its day):
+            # said again, it is "that day", not the same words twice.
+            return noun_of(outputs)
+        return None
 
     def _mention(self, index: int) -> None:
         """The text now speaks of call `index` (its ask, or a description of its value): where it
@@ -319,7 +417,6 @@ class Wording:
             noun = noun_of(outputs, ChainMap(self.written.get(spec.toolbox or "", {}), self.any_forms))
             self.said[variables] = noun
             self.nouns[noun] += noun not in self.given.get(index, ())
-            self.dated += any(is_day(o) for o in outputs)
 
     def _fallback_description(self, index: int, output: Output) -> str:
         """For a tool without a description of this output: its documented meaning and inputs."""
@@ -341,6 +438,8 @@ class Wording:
         spec = self.specs[call.tool]
         for var, output in zip(call.outputs, spec.returns, strict=False):  # what an asked call returns is "that booking" from now on
             self._name((var,), [output], spec, index)
+            if is_day(output) or output.kind == "datetime":
+                self.last_day = ("call", index)  # the day it answers is the last one spoken of
         # A thing named again at the start of a sentence within the ask: "... on June 3. That
         # library branch ..."
         text = re.sub(r"([.?!] )(that|those|this|these|the same) ", lambda m: f"{m.group(1)}{m.group(2).capitalize()} ", text)
@@ -382,7 +481,8 @@ def spoken_order(chain: Chain, asked: set[int]) -> list[int]:
     return [i for i in spoken if chain.calls[i].fixes is None]
 
 
-def mark_asked(chain: Chain, entries: dict[str, ToolEntry]) -> Chain:
+def mark_asked(chain: Chain, entries: dict[str, ToolEntry], specs: dict[str, ToolSpec] | None = None,
+               joint_kinds: list[tuple[str, ...]] | None = None) -> Chain:
     """The chain with its asked calls marked (`Call.asked`), so that the answer, the milestones
     and the checks read them from the chain, whatever order its calls later take.
 
@@ -390,10 +490,19 @@ def mark_asked(chain: Chain, entries: dict[str, ToolEntry]) -> Chain:
     after a later part of the request is asked for itself ("What sold best in Rioja on June 8?
     Separately, ... And how much of that wine did Spain export?"), so that the request speaks
     of its parts in the order they were composed: the gold calls follow the request, and the
-    composed nesting shape (as NesTools numbers it) survives that order."""
+    composed nesting shape (as NesTools numbers it) survives that order. Given the tools'
+    `specs`, so is a call whose description would hold two others or be given again in full
+    for another of its values (`factory.queries.readable.to_ask`): "What sold best in the region
+    that is home to Muga on June 8? How many bottles of that wine ...", one short sentence each."""
     asked = set(asked_calls(chain, entries))
     tasks = [i for i, call in enumerate(chain.calls) if call.fixes is None]
-    while (spoken := spoken_order(chain, asked)) != tasks:
-        asked.add(next(t for s, t in zip(spoken, tasks, strict=False) if s != t))
+    while True:
+        spoken = spoken_order(chain, asked)
+        if spoken != tasks:
+            asked.add(next(t for s, t in zip(spoken, tasks, strict=False) if s != t))
+        elif specs is not None and (more := to_ask(chain, asked, specs, entries, joint_kinds or [])) is not None:
+            asked.add(more)
+        else:
+            break
     return Chain(calls=[call.model_copy(update={"asked": i in asked}) for i, call in enumerate(chain.calls)])
 

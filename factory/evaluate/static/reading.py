@@ -1,8 +1,9 @@
 """Where a request speaks of each of its calls, read from its text: the order in which a
 literal-minded agent takes the request's parts.
 
-A phrasing is read as a pattern: its words in order, any text in each slot, an article or
-"on" before a slot optional (tidying may drop one). Each asked call is found by one of its
+A phrasing is read as a pattern (as written, or with a day moved before a slot it follows, as
+the writer words it after a description): its words in order, any text in each slot, an article
+or "on" before a slot optional (tidying may drop one). Each asked call is found by one of its
 tool's phrasings (`asks`); of the places one fits, the one that holds most of the call's own
 literal values wins. A value a call takes from another call is described in the slot that
 takes it: the producing call is spoken of there, and its description (`gives`), read inside
@@ -26,6 +27,7 @@ from typing import Any
 from factory.chains.pool import groups_of
 from factory.checks.faithfulness import normalise, value_groups
 from factory.queries.order import literal_places, request_order
+from factory.queries.placement import TIME_KINDS, day_first_forms
 from factory.records import Call, Instance, Ref, Value, content_hash
 from factory.toolbox import Condition, ToolEntry
 
@@ -180,12 +182,23 @@ class Reading:
         entry = self.phrasings.entries.get(self.calls[index].tool)
         literals = self._own_literals(self.calls[index])
         fits = []
-        for template in entry.asks if entry else ():
+        for template in self._forms(index, entry.asks if entry else ()):
             found = pattern(template)
             for match in _matches(found, self.masked) if found else ():
                 inside = sum(any(match.start() <= p < match.end() for p in places) for places in literals)
                 fits.append((inside, match.start(), found, match))
         return fits
+
+    def _forms(self, index: int, templates: tuple[str, ...]) -> list[str]:
+        """The phrasings of a call, each also with a day moved before a slot it follows, as the
+        writer words it after a description (`factory.queries.placement`)."""
+        spec = self.instance.tool(self.calls[index].tool)
+        forms = []
+        for template in templates:
+            days = [slot for slot in re.findall(r"\{(\w+)\}", template) if spec and any(
+                (p := spec.param(m)) is not None and p.kind in TIME_KINDS for m in self._members(index, slot))]
+            forms += [template, *day_first_forms(template, days)]
+        return forms
 
     def _by_literals(self, index: int) -> None:
         places = [p for places in self._own_literals(self.calls[index]) for p in places]
@@ -226,7 +239,7 @@ class Reading:
         if entry is None or spec is None:
             return
         names = frozenset(spec.returns[call.outputs.index(v)].name for v in variables if v in call.outputs)
-        for template in next((t for key, t in entry.gives.items() if frozenset(key) == names), ()):
+        for template in self._forms(index, next((t for key, t in entry.gives.items() if frozenset(key) == names), ())):
             found = pattern(template)
             match = next(_matches(found, self.masked, start, end), None) if found else None
             if match is not None:

@@ -1,0 +1,141 @@
+"""What would make a request hard to read, found from its chain before a word is written.
+
+The offline writer describes a nested value by what it is, recursively, inside the part of the
+request that takes it. Two shapes of that read badly:
+
+- a description holding two others, one inside the other or side by side: "the country where
+  the bestseller among wines in the wine region that is home to Muga on June 8 is produced";
+- a call whose value was described, described again in full for another of its values: "the
+  hottest high anywhere in India on June 19 ... the wind in the hottest city of India that day".
+
+The writer then asks for such a value itself (`factory.queries.wording.mark_asked`): "What sold
+best in the wine region that is home to Muga on June 8? How many bottles of that wine ...", and
+later parts say "that wine", "that city". The readability check finds what slips through.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from factory.chains.pool import groups_of
+from factory.records import Chain, Ref, ToolSpec, Value
+from factory.sense import is_named
+from factory.toolbox import ToolEntry
+
+# What travels with a value (a salary's currency, its tax country): described with it or not,
+# it is the same thing ("that salary").
+COMPANION_KINDS = frozenset({"currency_code", "country"})
+# Literals a description states again in full when it is given again: places and days.
+RESTATED_KINDS = frozenset({"city", "country", "date", "datetime", "latitude", "longitude"})
+
+
+@dataclass(frozen=True)
+class Description:
+    """A nested value described in full where a call takes it: the call that makes it, the
+    variables described, and the calls described in full inside it (`inside`: at any depth,
+    `children`: directly)."""
+
+    call: int
+    variables: tuple[str, ...]
+    inside: tuple[int, ...]
+    children: tuple[int, ...]
+
+
+@dataclass
+class Walk:
+    """Every description a request asking for `asked` (in chain order) makes, and the calls
+    described again in full for another of their values, restating what they were given."""
+
+    descriptions: list[Description] = field(default_factory=list)
+    redescribed: list[int] = field(default_factory=list)
+
+
+def transparent(tool: str, entries: Mapping[str, ToolEntry]) -> bool:
+    """A canonicalising call is described by the form the user states ("next Friday"): no
+    description of its own."""
+    entry = entries.get(tool)
+    return entry is not None and "canonicalise" in entry.tags
+
+
+def walk(chain: Chain, asked: Collection[int], specs: Mapping[str, ToolSpec], entries: Mapping[str, ToolEntry],
+         joint_kinds: Sequence[tuple[str, ...]] = ()) -> Walk:
+    """The descriptions of a request that asks for `asked`, as the writer makes them: asks in
+    chain order, each slot of a call described where it is taken, a value asked for or described
+    before said again ("that city")."""
+    producers = chain.producers()
+    result = Walk()
+    done: set[int] = set()  # calls asked so far: their values are "that booking"
+    said: dict[int, list[frozenset[str]]] = {}
+
+    def kinds(index: int, variables: frozenset[str]) -> set[str | None]:
+        call, spec = chain.calls[index], specs[chain.calls[index].tool]
+        return {spec.returns[call.outputs.index(v)].kind for v in variables}
+
+    def describe(variables: tuple[str, ...]) -> int | None:
+        index = producers[variables[0]]
+        key = frozenset(variables)
+        before = said.setdefault(index, [])
+        if index in done or any(key == k or kinds(index, key ^ k) <= COMPANION_KINDS for k in before):
+            return None
+        before.append(key)
+        if transparent(chain.calls[index].tool, entries):
+            return None
+        if len(before) > 1 and restates(chain, index, specs):
+            result.redescribed.append(index)
+        children = slots(index)
+        inside = {i for d in result.descriptions if d.call in children for i in (d.call, *d.inside)}
+        result.descriptions.append(Description(index, variables, tuple(sorted(inside)), tuple(children)))
+        return index
+
+    def slots(index: int) -> list[int]:
+        call = chain.calls[index]
+        spec = specs.get(call.tool)
+        groups = groups_of(spec, entries.get(call.tool), list(joint_kinds)) if spec else []
+        grouped = {p: g.params for g in groups for p in g.params}
+        described: list[int] = []
+        seen: set[str] = set()
+        for name in call.arguments:
+            if name in seen:
+                continue
+            members = grouped.get(name, (name,))
+            seen.update(members)
+            refs = [a.ref for p in members if isinstance(a := call.arguments.get(p), Ref) and a.ref in producers]
+            if refs and len(refs) == len(members) and len({producers[r] for r in refs}) == 1:
+                parts = [tuple(refs)]
+            else:
+                parts = [(r,) for r in refs]
+            described += [d for part in parts if (d := describe(part)) is not None]
+        return described
+
+    for index in sorted(asked):
+        if chain.calls[index].fixes is None:
+            slots(index)
+            done.add(index)
+    return result
+
+
+def restates(chain: Chain, index: int, specs: Mapping[str, ToolSpec]) -> bool:
+    """Whether describing a call again states again something it was given: a place, a day, a
+    point or a number (a name or an id is said again as "that library branch", "that book")."""
+    call = chain.calls[index]
+    spec = specs.get(call.tool)
+    for name, arg in call.arguments.items():
+        param = spec.param(name) if spec else None
+        if isinstance(arg, Value) and not is_named(arg.value) and (
+                not isinstance(arg.value, str) or (param is not None and param.kind in RESTATED_KINDS)):
+            return True
+    return False
+
+
+def to_ask(chain: Chain, asked: Collection[int], specs: Mapping[str, ToolSpec], entries: Mapping[str, ToolEntry],
+           joint_kinds: Sequence[tuple[str, ...]] = ()) -> int | None:
+    """A call to ask for itself so that the request reads well, or None: within a description
+    holding two others, the one that holds a description itself (else the first), so that no
+    description holds more than one; else a call that would be described again in full."""
+    found = walk(chain, asked, specs, entries, joint_kinds)
+    by_call = {d.call: d for d in found.descriptions}
+    for description in found.descriptions:
+        if len(description.inside) > 1:
+            return next((c for c in description.children if by_call[c].children), description.children[0])
+    return found.redescribed[0] if found.redescribed else None
