@@ -89,7 +89,7 @@ class Generator:
     def count_kept(self, instance: Instance) -> None:
         """A kept instance, for its seed's share of the run (offline, attempts in order)."""
         if self.phrasings is not None and isinstance(self.composer, SeedComposer):
-            self.composer.count_kept(instance.domain)
+            self.composer.count_kept(instance.domain, [c.tool for c in instance.chain.calls if c.fixes is None])
 
     def attempt(self, k: int) -> Outcome:
         rng = random.Random(f"{self.config.seed}:{k}")

@@ -8,7 +8,7 @@ and reads as one task; no call finds again what a call feeding it returned
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 import networkx as nx
 
@@ -129,9 +129,11 @@ def compose(
     allowed: Callable[[int, str], bool] | None = None,
     accept: Callable[[list[str]], bool] | None = None,
     budget: int = 3000,
+    used: Mapping[str, int] | None = None,
 ) -> Chain | None:
     """A chain of `n_calls` distinct tools with exactly the given dependency edges, or None
-    when the pool cannot fill the shape within the search budget."""
+    when the pool cannot fill the shape within the search budget. With `used` (calls per tool
+    so far in the run), the tools used least are tried first, in random order among equals."""
     preds = {j: sorted(i for i, jj in edges if jj == j) for j in range(n_calls)}
     parts = shape_parts(n_calls, edges)
     keys_memo: dict = {}
@@ -148,6 +150,8 @@ def compose(
                     and not re_derives(pool, tools, bindings))
         order = names[:]
         rng.shuffle(order)
+        if used is not None:
+            order.sort(key=lambda name: used.get(name, 0))  # stable: ties keep the random order
         for name in order:
             spent += 1
             if spent > budget:

@@ -72,6 +72,10 @@ class SeedComposer:
         # Kept instances per domain, counted only when attempts run in order (`balance`): their
         # outcome before an attempt is then the same whenever the run is resumed.
         self.kept: Counter[str] | None = Counter() if balance and len(targets) > 1 else None
+        # Calls of each tool in the kept instances (likewise only in order): the composer tries
+        # the tools a run has used least first, so every tool of a goal gets its turn instead of
+        # the best-linked few, and the requests use more of the seeds' phrasings.
+        self.used: Counter[str] | None = Counter() if balance else None
         self.specs: dict[str, ToolSpec] = {n: s for seed in seeds.values() for n, s in seed.specs.items()}
         self.entries = {n: e for seed in seeds.values() for n, e in seed.toolbox.tools.items()}
         self._pools: dict[tuple[str, ...], ToolPool] = {}
@@ -170,10 +174,12 @@ class SeedComposer:
         names = [s for s in SCENARIO_WEIGHTS if possible[s]]
         return rng.choices(names, weights=[SCENARIO_WEIGHTS[s] for s in names])[0]
 
-    def count_kept(self, domain: str) -> None:
-        """An instance of this domain was kept (in attempt order)."""
+    def count_kept(self, domain: str, tools: list[str]) -> None:
+        """An instance of this domain, calling these tools, was kept (in attempt order)."""
         if self.kept is not None:
             self.kept[domain] += 1
+        if self.used is not None:
+            self.used.update(tools)
 
     def _target(self, rng: random.Random, attempt: int, first: bool) -> Seed:
         """The seed to fill the shape with: drawn at random, except that the first try of an
@@ -216,7 +222,7 @@ class SeedComposer:
                 continue
             allowed, accept = self._constraints(seed, scenario, toolboxes, goal)
             for _ in range(TOOL_TRIES):
-                chain = compose(pool, n, edges, rng, allowed=allowed, accept=accept)
+                chain = compose(pool, n, edges, rng, allowed=allowed, accept=accept, used=self.used)
                 if chain is not None and (scenario != "cross_domain" or self._crosses(chain)):
                     composed = self._finish(seed, chain, toolboxes, scenario, rng, goal)
                     if composed is not None:

@@ -18,7 +18,9 @@ SINGLE = ("{Vp}.", "Please {vp}.", "Could you {vp}?", "Can you {vp}?", "I need y
           "Quick one: {vp}.", "Help me out and {vp}.", "Any chance you could {vp}?", "If you don't mind, {vp}.",
           "Can I ask you to {vp}?", "Would you be able to {vp}?", "If you have a minute, {vp}.",
           "Please could you {vp}?", "I'd be grateful if you could {vp}.", "Think you could {vp}?",
-          "Before I forget, {vp}.", "Could I get you to {vp}?")
+          "Before I forget, {vp}.", "Could I get you to {vp}?", "Let's {vp}.", "Can you please {vp}?",
+          "Need you to {vp}, please.", "Could you quickly {vp}?", "See if you can {vp}.", "Please go ahead and {vp}.",
+          "It'd help a lot if you could {vp}.", "Would you kindly {vp}?", "I'm counting on you to {vp}.")
 JOINED = ("Could you {vps}?", "Please {vps}.", "I need you to {vps}.", "Can you {vps}?", "{Vps}.",
           "I'd like you to {vps}.", "Would you {vps}?", "I was hoping you could {vps}.", "Kindly {vps}.",
           "When you have a moment, {vps}.", "Is it possible to {vps}?", "Any chance you could {vps}?",
@@ -29,12 +31,16 @@ FOLLOW_VP = ("Also, {vp}.", "And please {vp}.", "Also {vp}, please.", "On top of
              "Besides that, {vp}.", "Please {vp} as well.", "I'd also like you to {vp}.", "Can you {vp} too?",
              "Additionally, {vp}.", "And {vp}.", "Separately, {vp}.", "One other thing: {vp}.",
              "And if you could, {vp}.", "Would you also {vp}?", "Don't forget to {vp}.",
-             "I'd also appreciate it if you could {vp}.", "Also, do me a favour and {vp}.", "And can you {vp}?")
+             "I'd also appreciate it if you could {vp}.", "Also, do me a favour and {vp}.", "And can you {vp}?",
+             "In addition, {vp}.", "On a separate note, {vp}.", "And while we're at it, {vp}.", "Could you {vp} as well?",
+             "Please also {vp}.", "Another thing: {vp}.", "I'd also be glad if you could {vp}.",
+             "Would it be possible to also {vp}?")
 FOLLOW_STATEMENT = ("Also, {q}", "And {q}", "{Q}", "One more thing: {q}", "Oh, and {q}", "Besides that, {q}",
                     "By the way, {q}", "While you're at it, {q}", "Plus, {q}", "Separately, {q}", "On another note, {q}",
-                    "Something else: {q}")
+                    "Something else: {q}", "In addition, {q}", "On a separate note, {q}", "Another thing: {q}",
+                    "And one more: {q}")
 FOLLOW_QUESTION = (*FOLLOW_STATEMENT, "Another question: {q}", "Quick question: {q}", "I'm also wondering: {q}",
-                   "Also curious: {q}")
+                   "Also curious: {q}", "I'd also like to know: {q}", "Next question: {q}")
 GREETINGS = ("Hi! ", "Hey, ", "Hello, ", "Hi there, ", "Good morning! ", "Hey there! ")
 GREETING_RATE = 0.08
 
