@@ -599,3 +599,20 @@ def test_what_a_call_finds_about_a_thing_it_is_given_is_that_thing(library):
     for k in range(6):
         text = template_query(chain, specs, entries, rng=random.Random(k)).variants["template"]
         assert text.count("Boston") == 1 and re.search(r"\b(?:that|the same|this) doctor\b", text), text
+
+
+def test_the_asker_named_again_is_me_and_only_where_me_fits():
+    """Once the request has said "create one for me: Jordan Avery, ...", the booking is "book
+    me on ...", never the name in full again, nor "in the name of me"."""
+    from factory.user import USER
+
+    seeds = load_seeds(Path(resource_dir("seeds")))
+    travel = seeds["travel"]
+    code = f'b, s = book_flight(flight_number="AU3888", date="2025-06-18", passenger_name="{USER.name}")\n'
+    chain = mark_asked(parse_chain(code, travel.specs), travel.toolbox.tools)
+    context = [f"Set up my traveller profile if it's missing (I'm {USER.name}, {USER.email})."]
+    for k in range(30):
+        text = template_query(chain, travel.specs, travel.toolbox.tools, rng=random.Random(k),
+                              context=context).variants["template"]
+        assert text.count(USER.name) == 1, text
+        assert re.search(r"\bme\b", text.split(")", 1)[1]) and not re.search(r"\b(?:of|name|under|as) me\b", text), text

@@ -35,6 +35,7 @@ from factory.toolbox import Goal
 
 FILL_TRIES = 4  # seeds and scenarios tried per attempt for the drawn shape
 MAX_PATH = 5  # the deepest shape has five calls in a row
+REACH_TRIES, REACH_BUDGET = 3, 3000  # composer tries (and steps each) that decide whether a goal fills a shape
 TOOL_TRIES = 3  # tool draws per seed and scenario
 MIN_SEED_SHARE = 0.03  # of the kept instances, for every target seed of a mixed run
 GIVE_UP_AFTER = 200  # attempts per kept instance beyond which a seed below its share is no longer tried first
@@ -82,6 +83,7 @@ class SeedComposer:
         self._links: dict[tuple[str, str], list[tuple[int, str]]] = {}  # shared by the pools above
         self._goal_pools: dict[tuple[str, str], ToolPool] = {}
         self._reach: dict[tuple[str, str], tuple[int, int, int, int]] = {}
+        self._fills: dict[tuple[str, str, int, tuple[tuple[int, int], ...]], bool] = {}
         self.partners = {t.slug: self._partners(t) for t in targets}
         largest = max([*(len(self.pool((t.slug,) if p == t.slug else (t.slug, p)).specs)
                          for t in targets if not t.toolbox.goals for p in [t.slug, *self.partners[t.slug]]),
@@ -116,7 +118,17 @@ class SeedComposer:
         depth = nx.dag_longest_path_length(nx.DiGraph(edges)) + 1 if edges else 1
         ins = max((sum(1 for _, j in edges if j == c) for c in range(n)), default=0)
         outs = max((sum(1 for i, _ in edges if i == c) for c in range(n)), default=0)
-        return n <= tools and depth <= longest and ins <= fan_in and outs <= fan_out
+        if not (n <= tools and depth <= longest and ins <= fan_in and outs <= fan_out):
+            return False
+        # Then a few composer tries with their own seeds, once per run: a shape the goal's links
+        # cannot wire (a triangle among tools that feed in a line) would cost every attempt that
+        # draws it a dozen tries. The answer depends only on the goal and the shape.
+        shaped = (seed.slug, goal.name, n, tuple(edges))
+        if shaped not in self._fills:
+            pool = self.goal_pool(seed, goal)
+            self._fills[shaped] = any(compose(pool, n, edges, random.Random(f"{n}:{edges}:{k}"), budget=REACH_BUDGET)
+                                      is not None for k in range(REACH_TRIES))
+        return self._fills[shaped]
 
     def goal_pool(self, seed: Seed, goal: Goal) -> ToolPool:
         """The goal's tools with their links, built once per run."""

@@ -27,6 +27,7 @@ from factory.queries.values import render_value
 from factory.records import Chain, Output, Param, Ref, ToolSpec, Value
 from factory.sense import SCENE_KINDS, is_day, is_named
 from factory.toolbox import Goal, ToolEntry
+from factory.user import USER
 
 _OPTIONAL = re.compile(r"\[([^\[\]]*)\]")
 _SUFFIXES = ("_name", "_id", "_text", "_code", "_mention", "_names", "_ids", "_codes", "_numbers",
@@ -105,6 +106,9 @@ def literal_noun(form: object) -> str | None:
 # Kinds of free text (a search, a message, a surface form to resolve): said again, they are
 # not a thing to call "that search".
 _FREE_TEXT = ("_search_terms", "_query", "_text", "_mention", "_description")
+
+
+_ASKER_MISPLACED = re.compile(r"\b(?:of|name|under|as) me\b")  # "me" read as a name, not the person
 
 
 def reference_noun(kind: str | None, role: str | None) -> str | None:
@@ -318,6 +322,8 @@ class Wording:
         if key not in self.literals:
             self.literals[key] = noun
             self.nouns[noun] += 1
+        if before and param.kind == "person_name" and str(value) == USER.name:
+            return "me"  # the person asking, named once already ("create a profile for Jordan Avery ...")
         if before and self.nouns[noun] + self.unnamed[noun] == 1:
             return that(noun, False, self.rng)
         return None
@@ -335,6 +341,8 @@ class Wording:
         options.sort(key=self._out_of_place)
         for template in options:
             text = self.fill(index, template)
+            if text is not None and _ASKER_MISPLACED.search(text):
+                text = None  # "in the name of me": the asker named again fits only where "me" does
             if text is not None:
                 self.chosen.append((tool, template))
                 self.situated = self.situated or situation(template) is not None

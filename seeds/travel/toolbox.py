@@ -460,7 +460,10 @@ def _currencies(w: TravelWorld) -> list[str]:
 
 @toolbox.values_for("person_name/traveller")
 def _people(w: TravelWorld) -> list[str]:
-    return [TRAVELLER["name"]] + [f"{FIRST_NAMES[i]} {LAST_NAMES[(i * 7 + 3) % len(LAST_NAMES)]}" for i in range(0, 30, 2)]
+    """The traveller is the person asking: every goal of this seed is someone's own trip, and
+    the passport and profile a booking needs are theirs ("a passport saved for me and a flight
+    booked for someone else" is two people in one request)."""
+    return [TRAVELLER["name"]]
 
 
 @toolbox.values_for("email")
@@ -988,12 +991,12 @@ def compare_hotel_prices(hotel_ids: HotelIds, check_in: Day, nights: Nights,
           "get {passenger_name} an economy seat on {flight}; which seat is it, and what's the booking id?",
           "book a ticket on {flight} in the name of {passenger_name}, and let me know the seat and booking id",
           "can you reserve {flight} for {passenger_name}? I'll need the booking id and seat number.",
-          "{passenger_name} needs to be on {flight}. Book it and give me the booking reference and seat.",
+          "I need to be on {flight}. Book it in the name of {passenger_name} and give me the booking reference and seat.",
           "book {flight} for {passenger_name} and send me the booking id and the assigned seat",
           "lock in a seat on {flight} for {passenger_name} and send back the confirmation code and seat assignment",
-          "{passenger_name} is joining the conference trip, so get them ticketed on {flight}. What's the booking reference, and where are they sitting?",
+          "I'm joining the conference trip, so get me ticketed on {flight} as {passenger_name}. What's the booking reference, and where am I sitting?",
           "issue a ticket for {passenger_name} on {flight}; I'll need the booking id and the seat for the travel log.",
-          "could {passenger_name} go on {flight}? Go ahead and book it, and tell me the booking id and the seat they got."),
+          "could you put me on {flight}, under {passenger_name}? Go ahead and book it, and tell me the booking id and the seat I got."),
     groups={"flight": "{flight_number} on {date}"},
     sense=(around("date", before=0, after=90),),
     requires=("passport_on_file",),
@@ -1040,10 +1043,10 @@ def book_flight(flight_number: FlightNumber, date: Departure, passenger_name: Tr
           "I'd like {stay} booked for {guest_name}. Give me the booking id and the day of check-out.",
           "make a room booking for {guest_name} at {stay} and tell me the booking id and check-out day",
           "can you book {stay} under the name {guest_name}? I need the booking id and the check-out date.",
-          "{guest_name} needs a room at {stay}. Please book it and tell me the booking id and check-out day.",
+          "I need a room at {stay}. Please book it under {guest_name} and tell me the booking id and check-out day.",
           "secure a room for {guest_name} at {stay} and report the booking id and check-out date",
-          "{guest_name} is in town for a conference; lodge them at {stay} and tell me the reservation id and the check-out date.",
-          "hold a room at {stay} under {guest_name} and confirm the booking id and the date they check out"),
+          "I'm in town for a conference; put me up at {stay} under {guest_name} and tell me the reservation id and the check-out date.",
+          "hold a room at {stay} under {guest_name} and confirm the booking id and the date I check out"),
     groups={"stay": "{hotel_id} for {nights} night(s) from {check_in}"},
     sense=(around("check_in", before=0, after=90), within("nights", 1, 14)),
     requires=("traveller_profile",),
