@@ -94,16 +94,31 @@ def alternative_to_gold(candidate: ToolSpec, chain: Chain, trace: Trace, specs: 
         if calls is not None and step.call not in calls:
             continue
         needs = needed_values(chain, trace, step.call)
-        arguments = mapped_arguments(candidate, specs[step.tool], step.arguments) if needs else None
-        if arguments is None:
+        if not needs:
             continue
-        try:
-            result = _before(step, trace, specs, simulator).call(candidate, arguments)
-        except ToolCrash:
-            continue
-        if result.error is None and _gives(needs, result.values):
-            return f"{candidate.name} gives what gold call {step.call + 1} ({step.tool}) gives the chain"
+        tries = [mapped_arguments(candidate, specs[step.tool], step.arguments), *_searches(candidate, step.arguments)]
+        for arguments in (t for t in tries if t is not None):  # {}: a tool that takes nothing
+            try:
+                result = world_before(step, trace, specs, simulator).call(candidate, arguments)
+            except ToolCrash:
+                continue
+            if result.error is None and _gives(needs, result.values):
+                return f"{candidate.name} gives what gold call {step.call + 1} ({step.tool}) gives the chain"
     return None
+
+
+def _searches(candidate: ToolSpec, gold_arguments: dict[str, Any]) -> list[dict[str, Any]]:
+    """A search tool (one free-text parameter) asked for what the gold call was given: each of
+    its text values, and all of them together ("Physics 202"; "park Sydney"). Finding there what
+    the chain needs makes it an alternative: search_courses("Physics 202") -> ["PHYS202"]."""
+    required = [p for p in candidate.parameters if p.required]
+    texts = [v for v in gold_arguments.values() if isinstance(v, str) and v.strip()]
+    if len(required) != 1 or required[0].type != "str" or required[0].kind is None or not texts:
+        return []
+    if not required[0].kind.endswith(("_query", "_search_terms", "_terms")):
+        return []
+    queries = list(dict.fromkeys([*texts, " ".join(texts), " ".join(reversed(texts))]))
+    return [{required[0].name: q} for q in queries]
 
 
 def twin_of_gold(candidate: ToolSpec, chain: Chain, trace: Trace, specs: dict[str, ToolSpec],
@@ -121,7 +136,7 @@ def twin_of_gold(candidate: ToolSpec, chain: Chain, trace: Trace, specs: dict[st
         if pair is None:
             continue
         try:
-            result = _before(step, trace, specs, simulator).call(candidate, pair.arguments_for_b(step.arguments))
+            result = world_before(step, trace, specs, simulator).call(candidate, pair.arguments_for_b(step.arguments))
         except ToolCrash:
             continue
         if result.error is not None:
@@ -135,7 +150,7 @@ def twin_of_gold(candidate: ToolSpec, chain: Chain, trace: Trace, specs: dict[st
     return None
 
 
-def _before(step: TraceStep, trace: Trace, specs: dict[str, ToolSpec], simulator: Callable[[], Simulator]) -> Simulator:
+def world_before(step: TraceStep, trace: Trace, specs: dict[str, ToolSpec], simulator: Callable[[], Simulator]) -> Simulator:
     """A fresh world as it was before the gold call of `step`: the calls before it replayed."""
     world = simulator()
     for earlier in trace.steps[: trace.steps.index(step)]:
@@ -144,5 +159,9 @@ def _before(step: TraceStep, trace: Trace, specs: dict[str, ToolSpec], simulator
 
 
 def _gives(needs: list[Any], values: list[Any]) -> bool:
-    """Whether the values include every needed one, in any order (an equivalent call's outputs)."""
-    return all(any(values_equal(n, v, loose_strings=True) for v in values) for n in needs)
+    """Whether the values include every needed one, in any order (an equivalent call's outputs),
+    a single value also as the one item of a list (a search finding exactly it)."""
+    def found(need: Any, value: Any) -> bool:
+        return values_equal(need, value, loose_strings=True) or (
+            isinstance(value, list) and len(value) == 1 and values_equal(need, value[0], loose_strings=True))
+    return all(any(found(n, v) for v in values) for n in needs)

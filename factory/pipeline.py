@@ -23,6 +23,7 @@ from factory.checks.faithfulness import free_arguments, shows_a_literal
 from factory.distractors import alternative_to_gold, pick_distractors, twin_of_gold
 from factory.milestones import derive_milestones, unsolvable_milestones, withheld_tool_minefields
 from factory.queries import template_query
+from factory.queries.values import DateStyle
 from factory.queries.order import in_request_order
 from factory.queries.wording import mark_asked
 from factory.records import (
@@ -110,10 +111,11 @@ class Generator:
         if failed:
             outcome.reject = Reject(attempt=k, stage="execution", reasons=[f"execution: {failed.tool}: {failed.error}"])
             return outcome
-        fixes = fix_context(composed.chain, composed.specs, self.seeds, rng)
+        style = DateStyle.draw(rng)  # one way of writing days and times for the whole request
+        fixes = fix_context(composed.chain, composed.specs, self.seeds, rng, style)
         worded = template_query(composed.chain, composed.specs, self.entries, self.joint_kinds, rng,
                                 context=fixes.sentences, written=self.written, used=self.phrasings,
-                                speaks_of=fixes.speaks_of, goal=self._goal(composed.goal))
+                                speaks_of=fixes.speaks_of, goal=self._goal(composed.goal), style=style)
         try:
             trace = self._in_request_order(composed, trace, worded.mentions)
         except ToolCrash as exc:

@@ -158,7 +158,8 @@ class FixContext:
     stated: list[str]  # the conditions it states ("toolbox:condition")
 
 
-def fix_context(chain: Chain, specs: dict[str, ToolSpec], seeds: dict[str, Seed], rng: random.Random) -> FixContext:
+def fix_context(chain: Chain, specs: dict[str, ToolSpec], seeds: dict[str, Seed], rng: random.Random,
+                style: Any = None) -> FixContext:
     """The sentences a query opens with for a chain's fix-up calls: the context that makes
     every fix argument knowable, and sometimes the user saying the condition is broken (then
     the fix call has a reason in the query)."""
@@ -172,7 +173,7 @@ def fix_context(chain: Chain, specs: dict[str, ToolSpec], seeds: dict[str, Seed]
             continue
         slug = specs[call.tool].toolbox or ""
         condition = seeds[slug].toolbox.conditions[call.fixes]
-        values = {k: render_value(a.value) for k, a in call.arguments.items() if isinstance(a, Value)}
+        values = {k: render_value(a.value, style=style) for k, a in call.arguments.items() if isinstance(a, Value)}
         if condition.context:
             previous = rng.choice(_unlike(previous, condition.context))
             context.append(previous.format(**values))

@@ -281,3 +281,19 @@ def test_a_consent_condition_without_an_authorising_sentence_is_never_broken(tmp
 
     chain = parse_chain('x = get(thing="a")\n', seed.specs)
     assert StateFixes({"shop": seed}, dict(seed.specs), random.Random(0), 0).apply(chain) is None
+
+
+def test_a_search_that_finds_what_a_gold_call_finds_is_an_alternative(seeds):
+    """search_courses("Computer Science 201") finds ["CS201"], what normalise_course_code gives the
+    chain: an agent that searches did the job, so the search is not offered as a distractor."""
+    edu = {"education": seeds["education"]}
+    specs = seeds["education"].specs
+    chain = parse_chain('c = normalise_course_code(text="Computer Science 201")\n'
+                        't, i, k, s = get_course_details(course_code=c)\n', specs)
+    setup = WorldSetup(toolboxes=["education"], seed=0)
+    trace = run_chain(chain, specs, Simulator(edu, setup))
+    assert trace.ok
+    world = lambda: Simulator(edu, setup)  # noqa: E731
+    why = alternative_to_gold(specs["search_courses"], chain, trace, specs, world)
+    assert why and "normalise_course_code" in why
+    assert alternative_to_gold(specs["get_course_location"], chain, trace, specs, world) is None

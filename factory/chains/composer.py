@@ -187,8 +187,10 @@ def _together(pool: ToolPool, tool: str, binding: Binding, subjects: list[Subjec
                 return False
             for p in rule.params:
                 param, value = spec.param(p), (literals or {}).get(p)
-                if param is not None and param.kind and isinstance(value, (str, int, float)) and any(
-                        param.kind in about and value not in about[param.kind] for about in fed):
+                if param is None or not param.kind or not isinstance(value, (str, int, float)):
+                    continue
+                implied = {param.kind: value, **pool.facts_of(param.kind, value, param.role)}
+                if any(kind in about and v not in about[kind] for about in fed for kind, v in implied.items()):
                     return False
     return True
 

@@ -24,7 +24,7 @@ import networkx as nx
 from factory.chains.pool import groups_of, links_to
 from factory.checks.context import CheckContext
 from factory.checks.faithfulness import free_arguments
-from factory.distractors import alternative_to_gold
+from factory.distractors import alternative_to_gold, world_before
 from factory.milestones import blocked_calls, needed_values
 from factory.records import CheckResult, Instance, Ref, Value, values_equal
 from factory.scenarios import needed_kinds, producers_of
@@ -108,7 +108,8 @@ def _about_value(instance: Instance, ref: str, memo: dict[int, dict[str, set]]) 
     return about
 
 
-def _together_problem(instance: Instance, index: int, params: tuple[str, ...], memo: dict[int, dict[str, set]]) -> str | None:
+def _together_problem(instance: Instance, ctx: CheckContext, index: int, params: tuple[str, ...],
+                      memo: dict[int, dict[str, set]]) -> str | None:
     call = instance.chain.calls[index]
     nested = [(p, _about_value(instance, call.arguments[p].ref, memo)) for p in params
               if isinstance(call.arguments.get(p), Ref)]
@@ -120,9 +121,13 @@ def _together_problem(instance: Instance, index: int, params: tuple[str, ...], m
     for p in params:  # a literal member names its own thing: the nested ones must not be about another
         arg, param = call.arguments.get(p), spec.param(p) if spec else None
         if isinstance(arg, Value) and param is not None and param.kind and isinstance(arg.value, (str, int, float)):
+            implied = {param.kind: arg.value}  # and what it implies: a shelf mark's book
+            if instance.world is not None:
+                implied.update(ctx.facts_of(param.kind, arg.value, instance.world.seed, param.role))
             for q, about in nested:
-                if param.kind in about and arg.value not in about[param.kind]:
-                    return f"{q} comes from a call about another {param.kind.replace('_', ' ')} than {arg.value!r}"
+                for kind, value in implied.items():
+                    if kind in about and value not in about[kind]:
+                        return f"{q} comes from a call about another {kind.replace('_', ' ')} than {p}={arg.value!r}"
     return None
 
 
@@ -170,7 +175,7 @@ def _sense_problems(instance: Instance, ctx: CheckContext, limits: dict[str, Any
         for kind, why in violations(rules, step.arguments, limits):
             problems.append(f"call {step.call + 1} {step.tool}: {kind}: {why}")
         for rule in rules:
-            if isinstance(rule, Together) and (why := _together_problem(instance, step.call, rule.params, memo)):
+            if isinstance(rule, Together) and (why := _together_problem(instance, ctx, step.call, rule.params, memo)):
                 problems.append(f"call {step.call + 1} {step.tool}: together: {why}")
             if isinstance(rule, SameDay) and (why := _same_day_problem(instance, step.call, rule.param, step.arguments, days)):
                 problems.append(f"call {step.call + 1} {step.tool}: same_day: {why}")
@@ -230,11 +235,14 @@ def _undone_problems(instance: Instance, ctx: CheckContext) -> list[str]:
                and (entry := ctx.entry(instance.tool(s.tool))) is not None and "state_change" in entry.tags]
     if len(actions) < 2:
         return []  # a single action changing nothing is the no_op rule's
-    before = Simulator(ctx.seeds, instance.world).snapshot()
-    fixes = [s for s in instance.trace.steps if instance.chain.calls[s.call].fixes is not None]
-    if fixes:
-        return []  # fix-ups change the state on purpose; their net effect is not the request's
-    if instance.trace.steps[-1].state == before:
+    simulator = Simulator(ctx.seeds, instance.world)
+    # Fix-ups change the state on purpose: the request's actions undo each other when the world
+    # ends as the fix-ups alone would leave it (verify the account, buy 2 shares, sell 2 shares).
+    for step in instance.trace.steps:
+        spec = instance.tool(step.tool)
+        if instance.chain.calls[step.call].fixes is not None and spec is not None:
+            simulator.call(spec, step.arguments)
+    if instance.trace.steps[-1].state == simulator.snapshot():
         return [f"calls {', '.join(str(s.call + 1) for s in actions)} undo each other: the world ends as it began"]
     return []
 
@@ -395,6 +403,32 @@ def _withheld_problems(instance: Instance, ctx: CheckContext) -> list[str]:
                     problems.append(f"the query states {value!r}, which only {withheld.name} was to give")
         if instance.world is not None and all(t in ctx.seeds for t in instance.world.toolboxes):
             problems += _completable_drift(instance, ctx, withheld.name, specs)
+            problems += _missing_value_matters(instance, ctx, withheld.name, specs)
+    return problems
+
+
+def _missing_value_matters(instance: Instance, ctx: CheckContext, withheld: str, specs: dict[str, Any]) -> list[str]:
+    """The withheld value decides the answer: a call that takes a number only the withheld tool
+    gives answers differently for other numbers (a feels-like temperature at 19 °C is the same
+    whatever the wind, so withholding the wind forecast leaves nothing missing)."""
+    withheld_vars = {v for c in instance.chain.calls if c.tool == withheld for v in c.outputs}
+    problems = []
+    for step in instance.trace.steps:
+        call = instance.chain.calls[step.call]
+        taken = [n for n, a in call.arguments.items() if isinstance(a, Ref) and a.ref in withheld_vars
+                 and isinstance(step.arguments.get(n), (int, float)) and not isinstance(step.arguments.get(n), bool)]
+        if not taken:
+            continue
+        answers = []
+        for factor in (0.0, 0.5, 2.0):
+            changed = {**step.arguments, **{n: type(step.arguments[n])(step.arguments[n] * factor + (1 if factor == 0 else 0))
+                                            for n in taken}}
+            result = world_before(step, instance.trace, specs, lambda: Simulator(ctx.seeds, instance.world)).call(
+                specs[call.tool], changed)
+            answers.append(None if result.error else result.values)
+        if all(a is not None and values_equal(a, list(step.outputs.values()), loose_strings=False) for a in answers):
+            problems.append(f"call {step.call + 1} {call.tool} answers the same whatever {', '.join(taken)} "
+                            f"{withheld} would give: nothing is missing")
     return problems
 
 

@@ -134,7 +134,7 @@ def readability_problems(instance: Instance, ctx: CheckContext) -> list[str]:
         found = walk(chain, chain.asked(), specs, entries, ctx.joint_kinds)
         return [f"the description of what {chain.calls[d.call].tool} finds holds those of "
                 f"{', '.join(chain.calls[i].tool for i in d.inside)}"
-                for d in found.descriptions if len(d.inside) > limits.get("max_nested_descriptions", 1)]
+                for d in found.descriptions if len(d.inside) > limits.get("max_nested_descriptions", 0)]
 
     def redescribed() -> list[str]:
         found = walk(chain, chain.asked(), specs, entries, ctx.joint_kinds)

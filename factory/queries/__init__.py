@@ -9,7 +9,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from factory.queries.frames import frame, greet, without_conjunctions
-from factory.queries.values import render_value
+from factory.queries.values import DateStyle, render_value
 from factory.queries.wording import Wording, asked_calls, tidy
 from factory.records import Chain, ToolSpec
 from factory.toolbox import Goal, ToolEntry
@@ -32,16 +32,18 @@ class Worded:
 def template_query(chain: Chain, specs: dict[str, ToolSpec], entries: dict[str, ToolEntry],
                    joint_kinds: list[tuple[str, ...]] | None = None, rng: random.Random | None = None,
                    context: list[str] | None = None, written: dict[str, dict[str, str]] | None = None,
-                   used: Counter | None = None, speaks_of: list[int] | None = None, goal: Goal | None = None) -> Worded:
+                   used: Counter | None = None, speaks_of: list[int] | None = None, goal: Goal | None = None,
+                   style: DateStyle | None = None) -> Worded:
     """The request and its variant without conjunctions. `context` sentences (a condition the
     user states, a value a fix-up needs) open the request, `speaks_of` naming the fix-up call
     each is about; `written` says per toolbox how literals of a kind are written
     (`Toolbox.written_as`); `used` counts the phrasings a run has used so far, and each ask or
     description then takes one used least; `goal` is what the person wants, in which role (a
-    situation the request says must fit it)."""
+    situation the request says must fit it); `style` how it writes days and times, as its
+    opening sentences do."""
     rng = rng or random.Random(0)
     wording = Wording(chain, specs, entries, joint_kinds or [], rng, written or {}, used=used,
-                      stated=" ".join(context or []), goal=goal)
+                      stated=" ".join(context or []), goal=goal, style=style)
     # Asks in chain order: the gold calls follow the request, so a shuffle here would relabel the
     # composed nesting shape (two independent parts asked the other way round are another
     # NesTools shape) and pull the run's shapes away from the drawn mix.

@@ -83,6 +83,12 @@ def greet(text: str, rng: random.Random) -> str:
     return greeting + text
 
 
+# Follow-up frames that say the part stands apart, and the words by which a part leans on an
+# earlier one: such a part takes another frame.
+_APART = ("Separately", "On another note", "On a separate note", "Something else")
+_BACK = re.compile(r"\b(?:that|those|the same|this|these|it|its|there|them|they|their)\b", re.IGNORECASE)
+
+
 def frame(asks: list[str], rng: random.Random) -> str:
     """The asks as one request, in a frame drawn from `rng`. Verb phrases are joined into one
     list only when none has a list of its own ("check A and tell me B"), which would run on."""
@@ -94,6 +100,8 @@ def frame(asks: list[str], rng: random.Random) -> str:
         parts = [_alone(asks[0], rng)]
         for ask in asks[1:]:
             follow = {"vp": FOLLOW_VP, "question": FOLLOW_QUESTION, "statement": FOLLOW_STATEMENT}[kind_of(ask)]
+            if _BACK.search(ask):  # "Separately, book a viewing of that listing" denies what it leans on
+                follow = tuple(f for f in follow if not f.startswith(_APART))
             parts.append(_fill(rng.choice(follow), ask))
         text = " ".join(parts)
     return text

@@ -28,6 +28,10 @@ from factory.toolbox import ToolEntry
 COMPANION_KINDS = frozenset({"currency_code", "country"})
 # Literals a description states again in full when it is given again: places and days.
 RESTATED_KINDS = frozenset({"city", "country", "date", "datetime", "latitude", "longitude"})
+# Descriptions a description may hold. A cold reader stumbles already over one inside another
+# ("the prescriber of the latest medication of the patient whose chart is under Ethan Silva"):
+# the writer asks for the inner value in its own sentence and says "that patient" after.
+MAX_NESTED = 0
 
 
 @dataclass(frozen=True)
@@ -136,6 +140,6 @@ def to_ask(chain: Chain, asked: Collection[int], specs: Mapping[str, ToolSpec], 
     found = walk(chain, asked, specs, entries, joint_kinds)
     by_call = {d.call: d for d in found.descriptions}
     for description in found.descriptions:
-        if len(description.inside) > 1:
+        if len(description.inside) > MAX_NESTED:
             return next((c for c in description.children if by_call[c].children), description.children[0])
     return found.redescribed[0] if found.redescribed else None

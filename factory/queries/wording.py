@@ -23,7 +23,7 @@ from factory.chains.pool import groups_of, placeholders
 from factory.queries.placement import TIME_KINDS, day_first
 from factory.queries.readable import COMPANION_KINDS, to_ask, transparent
 from factory.queries.situations import fits_goal, situation
-from factory.queries.values import render_value
+from factory.queries.values import DateStyle, render_value
 from factory.records import Chain, Output, Param, Ref, ToolSpec, Value
 from factory.sense import SCENE_KINDS, is_day, is_named
 from factory.toolbox import Goal, ToolEntry
@@ -58,6 +58,8 @@ def noun_of(outputs: list[Output], written: dict | None = None) -> str:
     if noun:
         return noun + "s" if is_list(first) and not noun.endswith("s") else noun
     word = first.kind if first.kind in _PLAIN_KINDS else first.role or first.kind or first.name
+    if first.kind and first.kind.endswith(_FREE_TEXT):
+        word = first.name  # a product's category feeds a search, yet it is "that category", not "that product search terms"
     if word == "datetime":
         return "time"  # "at that time"
     for suffix in _SUFFIXES:
@@ -146,6 +148,9 @@ def tidy(text: str) -> str:
     text = re.sub(r"\b(?:a|an|the) (the|that|those|my|your|this)\b", r"\1", text, flags=re.IGNORECASE)  # "order the that item"
     text = re.sub(rf"\bon ({_BARE_DAYS})\b(?!')", r"\1", text)  # "on today's market" keeps its "on"
     text = re.sub(r"\bon (the (?:end|start|beginning) of the (?:week|month|year))\b", r"at \1", text)
+    text = re.sub(r"\b(open|opens|closed|closes|at) at ((?:[A-Z][a-z]+day, )?[A-Z][a-z]+ \d{1,2}, \d{4} at)", r"\1 on \2",
+                  text)  # "open at June 23, 2025 at 13:00": a day is "on"
+    text = re.sub(r"\b(Ltd|Inc|Co|Corp|Bros|Ave|St)\.\.", r"\1.", text)  # an abbreviation ending a sentence
     text = re.sub(r"\s+([,.?!;:])", r"\1", text)
     return " ".join(text.split())
 
@@ -171,6 +176,7 @@ class Wording:
     unnamed: Counter = field(default_factory=Counter)  # noun → literals stated that go by it and are no name ("Paris")
     given: dict[int, set[str]] = field(default_factory=dict)  # call → nouns of the literals it was given
     goal: Goal | None = None  # what the person wants, in which role: a situation must fit it
+    style: DateStyle | None = None  # how this request writes days and times (drawn from rng when None)
     situated: bool = False  # an ask already said the person's situation ("I'm planning around June 3.")
 
     def __post_init__(self) -> None:
@@ -285,7 +291,7 @@ class Wording:
             again = self._named_again(index, param, value)
             if again is not None:
                 return again
-        text = render_value(value, self.rng)
+        text = render_value(value, self.rng, self.style)
         if form is None:
             return text
         return form(text) if callable(form) else form.format(text)

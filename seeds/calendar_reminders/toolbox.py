@@ -358,17 +358,23 @@ def _reminder_texts(w: CalendarWorld) -> list[str]:
     return list(NEW_REMINDER_TEXTS)
 
 
+def _uncapped(title: str) -> str:
+    """A title inside a sentence: its first word in lower case, names as they are."""
+    return title[:1].lower() + title[1:]
+
+
 @toolbox.values_for("event_mention")
 def _mentions(w: CalendarWorld) -> list[str]:
-    """How people refer to an upcoming event: "the Budget review on June 17", "lunch with maria on 20 June"."""
+    """How people refer to an upcoming event: "the budget review on June 17", "lunch with Maria on 20 June"
+    (a name keeps its capital: "coffee with mateo" reads as a typo)."""
     mentions = []
     for k, eid in enumerate(_upcoming_ids(w)):
         row = w.events[eid]
         day = date.fromisoformat(row["start"][:10])
         if k % 2:
-            mentions.append(f"{row['title'].lower()} on {day.day} {MONTHS[day.month - 1]}")
+            mentions.append(f"{_uncapped(row['title'])} on {day.day} {MONTHS[day.month - 1]}")
         else:
-            mentions.append(f"the {row['title']} on {_spoken_date(day)}")
+            mentions.append(f"the {_uncapped(row['title'])} on {_spoken_date(day)}")
     return mentions
 
 
@@ -1124,13 +1130,12 @@ toolbox.goal(
 )
 toolbox.goal(
     "weather at my next event",
-    wants="know what the weather is doing in the city of my coming event",
+    wants="know what the weather will be in the city of my coming event when it starts",
     role="calendar owner",
     tools=(*EVENT_LOOKUPS, "get_event_details",
-           # weather: the conditions in the event's city. Not the hourly forecast at the
-           # event's start: a chain gives it the start and, as often as not, some other city
-           # ("the forecast for Rome when my next event starts", an event in San Francisco)
-           "get_current_weather"),
+           # weather: the forecast in the event's city at its start (together("city", "when")
+           # keeps the city and the hour the event's own); not the weather now, days before it
+           "get_hourly_forecast"),
 )
 toolbox.goal(
     "the clock where my next event is",

@@ -243,14 +243,14 @@ def _resolve(w: StoreWorld, mention: str) -> list[str]:
 
 @toolbox.values_for("product_mention")
 def _mentions(w: StoreWorld) -> list[str]:
-    """How shoppers name a product: its full name, in lower case, or a long name shortened to its
-    brand and what it is ("the Summit hiking backpack")."""
+    """How shoppers name a product: its full name, or a long name shortened to its brand and
+    what it is ("Summit hiking backpack"), with no article a tool would take as part of it."""
     forms = []
     for row in sorted((r for r in w.products.values() if r["stock"] > 0), key=lambda r: r["sku"]):
         words = row["name"].split()
-        forms += [row["name"], row["name"].lower()]
+        forms.append(row["name"])
         if len(words) >= 4 and len(words[-2]) > 3 and row["category"] != "Books":
-            forms.append(f"the {words[0]} {words[-2].lower()} {words[-1].lower()}")
+            forms.append(f"{words[0]} {words[-2].lower()} {words[-1].lower()}")
     return [f for f in forms if len(_resolve(w, f)) == 1]
 
 

@@ -225,10 +225,10 @@ def _tickers(w: MarketWorld) -> list[str]:
 
 @toolbox.values_for("company_name")
 def _company_names(w: MarketWorld) -> list[str]:
-    """How people name a company: its name, with a legal suffix, or in lower case."""
+    """How people name a company: its name, or with a legal suffix."""
     forms = []
     for row in sorted(w.companies.values(), key=lambda r: r["ticker"]):
-        forms += [row["name"], f"{row['name']} {row['suffix']}", row["name"].lower()]
+        forms += [row["name"], f"{row['name']} {row['suffix']}"]
     return forms
 
 
@@ -497,7 +497,7 @@ def get_price_change_percent(symbol: Ticker, start_date: Day, end_date: Day) -> 
     asks=("what's the full name of {symbol}, who runs it, what sector is it in and which country is it based in?",
           "get the company profile of {symbol}: full name, sector, home country and chief executive.",
           "tell me the full company name, sector, country and CEO behind {symbol}",
-          "I'm researching {symbol}. What's the company called, what sector is it in, where is it based and who is the CEO?",
+          "I'm researching {symbol}. What's the company called, what sector is it in, which country is it based in and who is the CEO?",
           "give me a quick profile of {symbol} with its name, industry, country and CEO",
           "what industry and country is {symbol} in, what's its full registered name, and who is the chief executive?",
           "look up the basics on {symbol}: company name, sector, home country and boss.",
@@ -559,19 +559,19 @@ def get_company_headquarters(symbol: Ticker) -> tuple[Address, City, CompanyPhon
 
 
 @toolbox.tool(
-    asks=("which listed companies are in the same sector as {symbol}? Largest first, please.",
+    asks=("which other listed companies are in the same sector as {symbol}? Largest first, please.",
           "list the sector peers of {symbol}, largest first",
           "who competes with {symbol} in its sector? Rank them by market value.",
           "what other stocks share a sector with {symbol}? Biggest first.",
           "find the competitors of {symbol} in the same industry, ordered by market cap",
-          "I'd like to compare {symbol} with its rivals. Which listed companies are in its sector, from the largest down?",
-          "show me the tickers of the companies in the same sector as {symbol}, biggest first",
+          "I'd like to compare {symbol} with its rivals. Which other listed companies are in its sector, from the largest down?",
+          "show me the tickers of the other companies in the same sector as {symbol}, biggest first",
           "get the peer group of {symbol}, ranked from largest to smallest",
           "which stocks count as industry peers of {symbol}, sorted by size?",
-          "I'm building a comparison table for {symbol}. Which tickers belong in its sector, ordered from the biggest company to the smallest?",
+          "I'm building a comparison table for {symbol}. Which other tickers belong in its sector, ordered from the biggest company to the smallest?",
           "size up the competition around {symbol}: every other listed name in its sector, heaviest market value at the top",
-          "benchmark {symbol} against its sector: which companies sit alongside it, from the largest downward?",
-          "An analyst note mentions rivals of {symbol}. Can you name the same-sector tickers, biggest valuation first?"),
+          "benchmark {symbol} against its sector: which other companies sit alongside it, from the largest downward?",
+          "An analyst note mentions rivals of {symbol}. Can you name the other same-sector tickers, biggest valuation first?"),
 )
 def find_sector_peers(symbol: Ticker) -> list[Ticker]:
     """List the other listed companies in the same sector as a company, largest market value first.

@@ -986,7 +986,7 @@ def check_drug_interaction(first_drug: Drug, second_drug: Drug) -> tuple[str, st
         "search the pharmacies in {city} for {drug_name} and tell me which has the largest stock, how many packs, and the address",
         "is {drug_name} in stock anywhere in {city}? Name the pharmacy with the most packs, the count and its address.",
         "get the pharmacy name, address and pack count of the top stockist of {drug_name} in {city}",
-        "my usual pharmacy ran out of {drug_name}. Which one in {city} has the most packs left, how many, and at what address?",
+        "the usual pharmacy has run out of {drug_name}. Which one in {city} has the most packs left, how many, and at what address?",
         "we're discharging someone in {city} who needs {drug_name}; point me to the pharmacy with the deepest stock, its street address and the packs it holds.",
         "who has the most {drug_name} on the shelf in {city}? I need the pharmacy, its address and how many packs.",
     ),

@@ -762,7 +762,7 @@ def send_text_message(recipient: Contact, text: OutgoingText) -> tuple[str, str]
         "when did {name} last message me, and what did they say?",
         "find the most recent message I received from {name}, and tell me when it arrived",
         "I think {name} texted me recently. What did the message say and when did it come in?",
-        "my phone buzzed while I was driving. What's the latest text from {name}, and what time did it come through?",
+        "I was driving and missed my messages. What's the latest text from {name}, and when did it come through?",
         "catch me up on {name}: the last thing they messaged and the time stamp",
         "quote the newest message in my inbox from {name}, and say when it was received",
     ),
@@ -1127,7 +1127,8 @@ toolbox.goal(
     "check on family far away",
     wants="know whether severe weather threatens the country someone close to me lives in, and message them",
     role="phone owner",
-    tools=(*CONTACT_LOOKUPS, "get_contact_city", "send_text_message", "get_latest_message_from",
+    # by name: family is never someone known only by a phone number
+    tools=("resolve_contact_name", "get_contact_city", "send_text_message", "get_latest_message_from",
            # weather: the warnings in the contact's country
            "get_severe_weather_alerts"),
 )

@@ -953,6 +953,8 @@ def get_local_time_in(city: City) -> Moment:
         "which bank holidays does {country} observe over {year}? List each with its date.",
         "I'm booking a trip to {country} sometime in {year} and want to avoid closures. Which national holidays fall that year, and on which dates?",
     ),
+    # The phrasings plan ahead ("I'm planning 2024 in Egypt" read as a plan for a past year).
+    sense=(within("year", NOW.year, NOW.year + 1),),
 )
 def list_public_holidays(country: Country, year: Year) -> list[str]:
     """List a country's public holidays in a year.

@@ -576,7 +576,7 @@ def convert_wind_speed_reading(reading: Annotated[str, Kind("wind_speed_reading"
         "how cold or hot will it feel out there at {temperature_c} if the wind is blowing at {wind_speed_kmh}[ and the humidity is {humidity_percent}]?",
         "figure out how {temperature_c} feels on the skin given a wind of {wind_speed_kmh}[ and the humidity at {humidity_percent}]",
         "if the temperature is {temperature_c} and the wind speed is {wind_speed_kmh}[ and the humidity is {humidity_percent}], what does it feel like?",
-        "I'm dressing the kids for the school run. If the air is at {temperature_c} and the wind is blowing at {wind_speed_kmh}[ with the humidity at {humidity_percent}], what does that feel like to a small child?",
+        "if the air is at {temperature_c} and the wind is blowing at {wind_speed_kmh}[ with the humidity at {humidity_percent}], what does that feel like to a small child?",
         "our site safety officer needs the apparent temperature for the outdoor crews, given an air temperature of {temperature_c} and a wind speed of {wind_speed_kmh}[ and the humidity standing at {humidity_percent}].",
         "work out the wind chill or heat index a runner would face at {temperature_c} with the wind around {wind_speed_kmh}[ and the humidity at {humidity_percent}]",
         "for the hiking club newsletter: what does {temperature_c} amount to on exposed skin once you factor in a wind of {wind_speed_kmh}[ and humidity of {humidity_percent}]?",
@@ -787,7 +787,9 @@ def get_daily_forecast(city: CityName, date: Day) -> tuple[Celsius, Celsius, str
             "the temperature predicted for {city} around {when}",
         ),
     },
-    sense=(same_day("when"), around("when", before=0, after=FORECAST_DAYS)),  # forecasts speak of days to come
+    # Forecasts speak of days to come; the hour is one of the city's own (an event's start in its
+    # own city, not in another: "the forecast for Rome when my next event starts" in San Francisco).
+    sense=(same_day("when"), around("when", before=0, after=FORECAST_DAYS), together("city", "when")),
 )
 def get_hourly_forecast(city: CityName, when: Moment) -> tuple[Celsius, int]:
     """Get the temperature and chance of precipitation in a city at a given local hour.

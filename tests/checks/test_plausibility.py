@@ -381,4 +381,45 @@ def test_a_literal_member_of_together_names_the_same_thing_as_the_nested_one():
     other = same.replace('reserve_reading_room(branch="Boston Central Library"',
                          'reserve_reading_room(branch="Chicago Lakeside Branch"')
     found = [p for p in seed_problems("library_science", other) if "together" in p]
-    assert found and "another library branch than 'Chicago Lakeside Branch'" in found[0]
+    assert found and "another library branch than branch='Chicago Lakeside Branch'" in found[0]
+
+
+def test_actions_that_cancel_out_are_undone_even_after_a_fix_up():
+    """Verify the account, buy 2 shares, sell 2 shares: the fix-up changed the world, the
+    request's own actions left it as the fix-up did."""
+    from factory.seeds import load_seeds
+
+    seeds = {s: v for s, v in load_seeds(Path(resource_dir("seeds"))).items() if s == "finance_stocks"}
+    symbol = sorted(seeds["finance_stocks"].build_world(0).companies)[0]
+    code = (f'v = verify_trading_account(document="passport")\n'
+            f'c, h = buy_shares(symbol="{symbol}", shares=2)\nd, k = sell_shares(symbol="{symbol}", shares=2)\n')
+    state = {"finance_stocks": {"account_verified": False}}
+    found = chain_problems(seeds, code, state=state, fixes={0: "account_verified"})
+    assert any(p.startswith("undone:") for p in found), found
+    more = code.replace("sell_shares(symbol=\"%s\", shares=2)" % symbol, "sell_shares(symbol=\"%s\", shares=1)" % symbol)
+    assert not any(p.startswith("undone:") for p in chain_problems(seeds, more, state=state, fixes={0: "account_verified"}))
+
+
+def test_a_withheld_value_that_changes_nothing_leaves_nothing_missing():
+    """Above 10 °C the wind does not change how warm it feels: with the wind forecast withheld,
+    the feels-like of the hottest city is still known, so the item is no insufficient-information item."""
+    code = ('c, t = find_hottest_city(country="Spain", date="2025-06-14")\n'
+            'w, d = get_wind_forecast(city=c, date="2025-06-14")\n'
+            'f = calculate_feels_like(temperature_c=t, wind_speed_kmh=w)')
+    assert any("nothing is missing" in p for p in seed_problems("weather", code, withheld="get_wind_forecast"))
+    assert not any("nothing is missing" in p for p in seed_problems("weather", code, withheld="find_hottest_city"))
+
+
+def test_a_literal_together_member_names_its_thing_through_its_facts():
+    """The guide to one book's shelf told whether another book is on the shelf: the shelf mark
+    implies its book, and the availability was found for another."""
+    from factory.seeds import load_seeds
+
+    library = load_seeds(Path(resource_dir("seeds")))["library_science"]
+    world = library.build_world(0)
+    books = sorted(world.holdings)
+    mark = next(shelf for shelf, isbn in world.by_shelf.items() if isbn == books[0])
+    same = f't, a = scan_isbn(isbn="{books[0]}")\nm, d = launch_ar_shelf_guide(shelf_mark="{mark}", availability=a)\n'
+    assert not any("together" in p for p in seed_problems("library_science", same))
+    other = same.replace(f'scan_isbn(isbn="{books[0]}")', f'scan_isbn(isbn="{books[1]}")')
+    assert any("together" in p for p in seed_problems("library_science", other))

@@ -62,7 +62,7 @@ def _items(template: str) -> list[tuple[str, str, bool]]:
     marked = []
     for k, (kind, text) in enumerate(items):
         before_slot = k + 1 < len(items) and items[k + 1][0] == "slot"
-        marked.append((kind, text, kind == "word" and before_slot and (text in _DROPPABLE or text == "on")))
+        marked.append((kind, text, kind == "word" and before_slot and (text in _DROPPABLE or text in ("on", "at"))))
     return marked
 
 
@@ -83,7 +83,7 @@ def pattern(template: str) -> Pattern | None:
     slots: list[str] = []
     for k, (kind, text, optional) in enumerate(items[first:], start=first):
         if kind == "word":
-            word = "(?:on|at)" if optional and text == "on" else re.escape(text)
+            word = "(?:on|at)" if optional and text in ("on", "at") else re.escape(text)  # tidying turns "at June 4" into "on June 4"
             out.append(f"(?:{word})?" if optional else word)
         elif kind == "(s)" and out:
             out[-1] += "s?"
