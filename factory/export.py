@@ -85,7 +85,7 @@ def load_instances(dataset_dir: Path, split: str | None = None) -> list[Instance
 
     files = sorted((dataset_dir / "data").glob("*.parquet")) if (dataset_dir / "data").is_dir() else []
     if not files:
-        raise RunError(f"{dataset_dir} is not an exported dataset (no data/*.parquet)")
+        raise RunError(_no_dataset(dataset_dir))
     splits: dict[str, list[Path]] = {}
     for path in files:
         splits.setdefault(path.name.split("-", 1)[0], []).append(path)
@@ -101,6 +101,43 @@ def load_instances(dataset_dir: Path, split: str | None = None) -> list[Instance
             except Exception as exc:  # a damaged file or a row that is not an instance
                 raise RunError(f"cannot read {path}: {type(exc).__name__}: {exc}") from exc
     return instances
+
+
+def _no_dataset(dataset_dir: Path) -> str:
+    """Why a folder holds no dataset, and what to do: it does not exist, it is a run whose
+    dataset is written only when it completes, or it is something else."""
+    if not dataset_dir.exists():
+        return f"{dataset_dir} does not exist; give a run directory (generated/<domain>/<run-id>) or its dataset/ folder"
+    for folder in (dataset_dir, dataset_dir.parent):
+        manifest = folder / "manifest.json"  # factory.runs.MANIFEST (runs imports this module)
+        if manifest.is_file():
+            try:
+                run = json.loads(manifest.read_text(encoding="utf-8"))
+                kept, wanted, status = run["accepted"], run["config"]["n"], run["status"]
+            except (OSError, ValueError, KeyError, TypeError):
+                break
+            busy = "is being generated" if _locked(folder / "run.lock") else "was stopped before it finished"
+            return (f"{folder} is a generation run that {busy} ({kept} of {wanted} instances kept, status {status}): "
+                    "its dataset is written when the run completes; to finish a stopped run, run the same "
+                    f"`factory generate` command again with --out {folder}")
+    return f"{dataset_dir} is not an exported dataset (no data/*.parquet); give a run directory or its dataset/ folder"
+
+
+def _locked(lock: Path) -> bool:
+    """Whether a process holds a run's lock now (a file left by a killed one is not held)."""
+    import fcntl
+
+    try:
+        fd = os.open(lock, os.O_RDONLY)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        return False
+    except BlockingIOError:
+        return True
+    finally:
+        os.close(fd)
 
 
 def _as_text(schema):

@@ -35,6 +35,7 @@ def test_generate_validate_stats(tmp_path):
     assert report["instances"] == 6 and "reject_reasons" in report
     again = runner.invoke(app, ["generate", "--domain", "food & beverage", "-n", "6", "--seed", "2", "--out", str(out)])
     assert again.exit_code == 0  # a finished run with the same settings is reported, not redone
+    assert "already complete" in again.output and "resumed at candidate" not in again.output
 
 
 def test_validate_fails_on_a_tampered_dataset(food_run, tmp_path):
@@ -59,7 +60,11 @@ def test_validate_fails_on_a_tampered_dataset(food_run, tmp_path):
         (["generate", "--domain", "Underwater Basket Weaving", "-n", "3"], "no seed toolbox matches domain"),
         (["generate", "--domain", "food", "-n", "0"], "-n must be at least 1"),
         (["generate", "--domain", "Food and Beverage", "-n", "3", "--max-depth", "-2"], "--max-depth must be between 1 and 5"),
-        (["validate", "/nonexistent/dataset"], "is not an exported dataset"),
+        (["validate", "/nonexistent/dataset"], "/nonexistent/dataset does not exist"),
+        (["stats", "/nonexistent/dataset"], "/nonexistent/dataset does not exist"),
+        (["audit", "/nonexistent/dataset"], "/nonexistent/dataset does not exist"),
+        (["evaluate", "/nonexistent/dataset", "--agent", "oracle"], "/nonexistent/dataset does not exist"),
+        (["publish", "/nonexistent/dataset", "--repo-id", "me/x"], "/nonexistent/dataset does not exist"),
     ],
 )
 def test_user_errors_are_one_red_line_and_exit_1(args, message):
@@ -117,3 +122,40 @@ def test_usage_errors_exit_2_as_the_readme_says():
     assert runner.invoke(app, ["generate", "--domain", "Food and Beverage", "-n", "0"]).exit_code == 1
     readme = " ".join((Path(__file__).parents[1] / "README.md").read_text().split())
     assert "exit 1" in readme and "exits 2" in readme
+
+
+def test_errors_are_the_only_line_on_stderr_when_it_is_not_a_terminal(tmp_path):
+    """No progress display and no blank line before the error: stderr is not a terminal here."""
+    result = runner.invoke(app, ["generate", "--domain", "Underwater Basket Weaving", "-n", "3", "--out", str(tmp_path / "r")])
+    assert result.exit_code == 1
+    assert result.stderr.startswith("error: no seed toolbox matches domain")
+    assert result.stderr.count("\n") == 1
+
+
+def test_a_misspelt_domain_is_taken_as_the_closest_one_and_said_so(tmp_path):
+    result = runner.invoke(app, ["generate", "--domain", "Wether", "-n", "1", "--out", str(tmp_path / "r")])
+    assert result.exit_code == 0, result.output
+    assert "warning: --domain 'Wether' is taken as 'Weather', the closest seed domain" in result.stderr
+    exact = runner.invoke(app, ["generate", "--domain", "weather", "-n", "1", "--out", str(tmp_path / "exact")])
+    assert exact.exit_code == 0 and "warning" not in exact.stderr  # case is no misspelling
+
+
+def test_a_run_that_has_not_finished_is_named_as_such_not_as_a_missing_dataset(tmp_path):
+    out = tmp_path / "run"
+    stopped = runner.invoke(app, ["generate", "--domain", "Food and Beverage", "-n", "5", "--max-attempts", "2",
+                                  "--out", str(out)])
+    assert stopped.exit_code == 1 and "kept" in stopped.output
+    for command in (["stats", str(out)], ["validate", str(out)], ["evaluate", str(out), "--agent", "oracle"]):
+        result = runner.invoke(app, command)
+        assert result.exit_code == 1 and "Traceback" not in result.output
+        assert f"{out} is a generation run that was stopped before it finished" in result.output
+        assert "status incomplete" in result.output and f"--out {out}" in result.output
+
+
+def test_a_file_the_system_refuses_is_one_line_naming_it(food_run, tmp_path):
+    """An OSError (here: writing into a folder that does not exist) is a line, not a traceback."""
+    target = tmp_path / "no-such-folder" / "sheet.md"
+    result = runner.invoke(app, ["audit", str(food_run.path), "--sample", "2", "--out", str(target)])
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert result.stderr.startswith("error: No such file or directory: ") and str(target) in result.stderr
+    assert result.stderr.count("\n") == 1
