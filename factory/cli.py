@@ -223,9 +223,12 @@ def validate(
     from factory.runs import MANIFEST, VALIDATION_FAILURES
     from factory.validate import validate_dataset, write_failures
 
+    from factory.progress import progress
+
     dataset = _dataset_dir(path)
-    report = validate_dataset(dataset, settings(), run_dir=path if (path / MANIFEST).is_file() else None,
-                              all_checks=all_checks)
+    with progress(err_console, "loading the dataset") as steps:
+        report = validate_dataset(dataset, settings(), run_dir=path if (path / MANIFEST).is_file() else None,
+                                  all_checks=all_checks, steps=steps)
     target = failures or dataset.parent / VALIDATION_FAILURES
     if report.failures or failures:
         write_failures(report, target)
@@ -307,17 +310,23 @@ def audit(
     """A Markdown review sheet of a stratified sample (by domain and depth): query, tools, gold
     chain, trace, answer, milestones, minefields and what the checks find, for reading a release."""
     offline_defaults()
+    if sample < 1:
+        raise ConfigError(f"--sample must be at least 1 (the instances on the sheet), got {sample}")
     from factory.audit import audit_sheet
     from factory.checks.context import CheckContext
     from factory.checks.policy import load_policy
     from factory.export import load_instances
     from factory.seeds import seeds_for
 
+    from factory.progress import progress
+
     config = settings()
-    instances = load_instances(_dataset_dir(path))
-    seeds = seeds_for(config) if any(i.world for i in instances) else {}
-    ctx = CheckContext(seeds, load_policy(config.validators_dir)) if seeds else None
-    sheet = audit_sheet(instances, sample, seed, ctx, str(path))
+    with progress(err_console, "loading the dataset") as steps:
+        instances = load_instances(_dataset_dir(path))
+        steps.step("loading the seeds")
+        seeds = seeds_for(config) if any(i.world for i in instances) else {}
+        ctx = CheckContext(seeds, load_policy(config.validators_dir)) if seeds else None
+        sheet = audit_sheet(instances, sample, seed, ctx, str(path), steps)
     if out is None:
         console.print(sheet, markup=False, highlight=False, soft_wrap=True)
     else:

@@ -165,13 +165,34 @@ def nestools_split(instances: list[Instance]) -> dict[str, Counter[str]]:
 def write_nestools(instances: list[Instance], folder: Path) -> None:
     """nestools.jsonl with the items a stock NesTools scorer scores fairly, and
     nestools_excluded.jsonl with the others, each row saying why in `excluded`. A row's
-    test_id is the instance's position in the dataset, from 1, in either file."""
+    test_id is the instance's position in the dataset, from 1, in either file, and every tool
+    and gold call carries the `api_id` that `factory evaluate` shows a model for it, so a
+    prediction written from a row is scored as the model's would be."""
     from factory.nestools import instance_to_nestools, stock_unfair
 
     with (folder / NESTOOLS).open("w", encoding="utf-8") as fair, (folder / NESTOOLS_EXCLUDED).open("w", encoding="utf-8") as other:
         for test_id, instance in enumerate(instances, start=1):
-            row = instance_to_nestools(instance, test_id)
+            row = with_api_ids(instance_to_nestools(instance, test_id), instance)
             unfair = stock_unfair(instance)
             if unfair:
                 row["excluded"] = {"reason": unfair[0], "detail": unfair[1]}
             (other if unfair else fair).write(json.dumps(row, ensure_ascii=False) + "\n")
+
+
+def with_api_ids(row: dict[str, Any], instance: Instance) -> dict[str, Any]:
+    """A NesTools row whose tools (`api`, `withheld_api`) and gold calls carry their `api_id`,
+    placed after `api_name` as in the static-mode prompt: NesTools keeps its ids in a file
+    beside the data, which a run has no need of."""
+    from factory.evaluate.tool_ids import derived_tool_ids
+
+    ids = derived_tool_ids(instance)
+
+    def named(item: dict[str, Any]) -> dict[str, Any]:
+        return {"api_name": item["api_name"], "api_id": ids[item["api_name"]],
+                **{k: v for k, v in item.items() if k != "api_name"}}
+
+    out = dict(row)
+    for key in ("api", "withheld_api", "call"):
+        if key in out:
+            out[key] = [named(item) for item in out[key]]
+    return out

@@ -70,9 +70,16 @@ def progress(console: Console, description: str, total: int | None = None, note:
         yield Steps()
         return
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+    from rich.text import Text
 
-    display = Progress(SpinnerColumn(), TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                       TextColumn("{task.fields[note]}"), TimeElapsedColumn(), console=console, transient=True)
+    class Counted(MofNCompleteColumn):
+        """done/total, or nothing for a step that has no total (its spinner says it runs)."""
+
+        def render(self, task):  # type: ignore[no-untyped-def]
+            return super().render(task) if task.total is not None else Text("")
+
+    display = Progress(SpinnerColumn(), TimeElapsedColumn(), TextColumn("[bold]{task.description}"), BarColumn(),
+                       Counted(), TextColumn("{task.fields[note]}"), console=console, transient=True)
     with display:
         steps = Steps(display)
         steps.step(description, total, note)

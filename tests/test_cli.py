@@ -63,6 +63,7 @@ def test_validate_fails_on_a_tampered_dataset(food_run, tmp_path):
         (["validate", "/nonexistent/dataset"], "/nonexistent/dataset does not exist"),
         (["stats", "/nonexistent/dataset"], "/nonexistent/dataset does not exist"),
         (["audit", "/nonexistent/dataset"], "/nonexistent/dataset does not exist"),
+        (["audit", "generated/sample", "--sample", "0"], "--sample must be at least 1"),
         (["evaluate", "/nonexistent/dataset", "--agent", "oracle"], "/nonexistent/dataset does not exist"),
         (["publish", "/nonexistent/dataset", "--repo-id", "me/x"], "/nonexistent/dataset does not exist"),
     ],
