@@ -187,3 +187,29 @@ def test_help_shows_flags_without_a_value_placeholder():
     fresh = next(line for line in runner.invoke(app, ["generate", "--help"], env={"COLUMNS": "200"}).output.splitlines()
                  if "--fresh" in line)
     assert fresh.split("--fresh", 1)[1].split()[0] == "Start"  # the help text follows the flag directly
+
+
+def test_the_readme_quickstart_tells_a_newcomer_what_to_do_next():
+    """Activate .venv after make, what to try on the demo run (validate, stats, audit, evaluate,
+    report, a model), where results go, and why the sandbox tests skip; the demo run's folder
+    named in it is the one `make demo` writes."""
+    from pathlib import Path
+
+    from factory.config import load_settings
+    from factory.generate import run_dir_for
+    from factory.records import GenerateConfig
+
+    root = Path(__file__).parents[1]
+    readme = (root / "README.md").read_text()
+    quickstart = " ".join(readme.split("## Quickstart", 1)[1].split("\n## ", 1)[0].split())
+    assert ". .venv/bin/activate" in quickstart.split("Without make")[0]
+    for command in ("factory validate $RUN", "factory stats $RUN", "factory audit $RUN", "factory evaluate $RUN --agent",
+                    "--mode interactive", "factory report generated/evaluations/*", "--model openai/gpt-4o-mini"):
+        assert command in quickstart, command
+    assert "generated/evaluations/<dataset>-<mode>-<agent or model>-<tag>/" in quickstart
+    assert "bubblewrap" in quickstart and "pytest -rs" in quickstart
+    demo = next(line for line in (root / "Makefile").read_text().splitlines() if "factory generate" in line)
+    assert '--domain "Food and Beverage" -n 50 --seed 1' in demo
+    run = run_dir_for(GenerateConfig(domain="Food and Beverage", n=50, seed=1), load_settings())
+    assert f"RUN=generated/food-and-beverage/{run.name} " in quickstart
+    assert f"results: generated/evaluations/{run.name}-static-noisy-0.3-<tag>" in quickstart

@@ -45,7 +45,7 @@ def evaluate(
     predictions: Annotated[Optional[list[Path]], typer.Option("--predictions", help="Static mode: score NesTools raw responses ({\"test_id\", \"response\"} per line); repeat for several files (the dataset is loaded once).")] = None,
     allow_missing: Annotated[bool, typer.Option("--allow-missing", help="Predictions: leave tasks without a line out of the metrics (as NesTools' scorer does) instead of scoring them as failures.")] = False,
     trials: Annotated[int, typer.Option("--trials", help="Attempts per instance (pass^k is reported when > 1).")] = 1,
-    limit: Annotated[Optional[int], typer.Option("--limit", help="Evaluate the first N instances only.")] = None,
+    limit: Annotated[Optional[int], typer.Option("--limit", help="Evaluate the first N instances of the dataset only (static mode scores those of them it does not leave out).")] = None,
     out: Annotated[Optional[Path], typer.Option("--out", "-o", help="Results directory (default under the output dir); one sub-folder per file with several --predictions.")] = None,
     augment: Annotated[Optional[list[str]], typer.Option("--augment", help="Static-mode robustness variants: distractors=0|3|10|all, scramble, no-descriptions, no-arg-descriptions, no-types, no-conjunctions (repeat or comma-separate).")] = None,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the reference agents and of distractor sampling.")] = 0,
