@@ -14,7 +14,6 @@ from io import StringIO
 import pytest
 from rich.console import Console
 
-from factory.evaluate.static.tasks import left_out_reason
 from tests.evaluate.conftest import invoke
 from tests.fake_server import text
 
@@ -70,6 +69,8 @@ def test_the_execution_pass_rate_is_in_every_breakdown(food_run, tmp_path):
 
 
 def test_left_out_instances_are_counted_by_reason_on_screen_and_in_the_summary(mixed_run, tmp_path):
+    from factory.evaluate.static.tasks import left_out_reason
+
     reasons = Counter(filter(None, map(left_out_reason, mixed_run.instances)))
     assert len(reasons) >= 2  # withheld tools and unstated fix-ups at least
     result = invoke("evaluate", mixed_run.path, "--agent", "oracle", "--out", tmp_path / "all", env={"COLUMNS": "300"})
