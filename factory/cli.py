@@ -117,11 +117,17 @@ def domains(
         from factory.seed_checks import library_pool, seed_problems, twin_problems
         from factory.twins import library_rule
 
-        pool = library_pool(seeds)
-        problems = [p for seed in seeds.values()
-                    for p in seed_problems(seed, pool, require_goals=not getattr(seed, "sandboxed", False))]
-        policy = load_policy(config.validators_dir).checks["distractors"]
-        problems += twin_problems(seeds, pool, EmbeddingCache(), library_rule(seeds, policy.get("twin_similarity")))
+        from factory.progress import progress
+
+        with progress(err_console, "checking each seed's declarations", len(seeds)) as steps:
+            pool = library_pool(seeds)
+            problems = []
+            for seed in seeds.values():
+                problems += seed_problems(seed, pool, require_goals=not getattr(seed, "sandboxed", False))
+                steps.advance()
+            steps.step("checking that twin tools of different seeds agree")
+            policy = load_policy(config.validators_dir).checks["distractors"]
+            problems += twin_problems(seeds, pool, EmbeddingCache(), library_rule(seeds, policy.get("twin_similarity")))
         for problem in problems:
             console.print(problem, highlight=False, soft_wrap=True)
         console.print(f"{len(problems)} declaration problem(s) in {len(seeds)} seeds")

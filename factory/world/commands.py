@@ -75,13 +75,25 @@ def seed_new(
     client.check()
     folder = out or settings.generated_seeds_path
 
-    def progress(round_: int, found) -> None:
-        state = "clean" if found.clean else f"{len(found.messages())} problem(s)"
-        typer.echo(f"round {round_}: {state}", err=True)
+    from rich.console import Console
+
+    from factory.progress import progress
+
+    def usage() -> str:
+        return client.usage.summary().line()
 
     try:
-        written = write_seed(domain, client, read_prompts(settings.prompts_dir, PROMPTS), settings.seeds_dir, folder,
-                             rounds=rounds, model=settings.model, on_round=progress)
+        with progress(Console(stderr=True), f"round 1 of {rounds}: {settings.model} writes and the sandbox vets",
+                      note=usage()) as steps:
+
+            def vetted(round_: int, found) -> None:
+                state = "clean" if found.clean else f"{len(found.messages())} problem(s)"
+                typer.echo(f"round {round_}: {state}", err=True)
+                if round_ < rounds and not found.clean:
+                    steps.step(f"round {round_ + 1} of {rounds}: {settings.model} repairs and the sandbox vets", note=usage())
+
+            written = write_seed(domain, client, read_prompts(settings.prompts_dir, PROMPTS), settings.seeds_dir, folder,
+                                 rounds=rounds, model=settings.model, on_round=vetted)
     finally:
         client.close()
     vetting = written.manifest["vetting"]
