@@ -114,10 +114,9 @@ def domains(
     if check:
         from factory.checks.policy import load_policy
         from factory.embeddings import EmbeddingCache
+        from factory.progress import progress
         from factory.seed_checks import library_pool, seed_problems, twin_problems
         from factory.twins import library_rule
-
-        from factory.progress import progress
 
         with progress(err_console, "checking each seed's declarations", len(seeds)) as steps:
             pool = library_pool(seeds)
@@ -226,10 +225,9 @@ def validate(
 ) -> None:
     """Re-run every check on an exported dataset, and for a run directory check its files; exits 1 on any failure."""
     offline_defaults()
+    from factory.progress import progress
     from factory.runs import MANIFEST, VALIDATION_FAILURES
     from factory.validate import validate_dataset, write_failures
-
-    from factory.progress import progress
 
     dataset = _dataset_dir(path)
     with progress(err_console, "loading the dataset") as steps:
@@ -322,9 +320,8 @@ def audit(
     from factory.checks.context import CheckContext
     from factory.checks.policy import load_policy
     from factory.export import load_instances
-    from factory.seeds import seeds_for
-
     from factory.progress import progress
+    from factory.seeds import seeds_for
 
     config = settings()
     with progress(err_console, "loading the dataset") as steps:

@@ -64,6 +64,7 @@ def test_validate_fails_on_a_tampered_dataset(food_run, tmp_path):
         (["stats", "/nonexistent/dataset"], "/nonexistent/dataset does not exist"),
         (["audit", "/nonexistent/dataset"], "/nonexistent/dataset does not exist"),
         (["audit", "generated/sample", "--sample", "0"], "--sample must be at least 1"),
+        (["report", "/nonexistent/results"], "/nonexistent/results does not exist"),
         (["evaluate", "/nonexistent/dataset", "--agent", "oracle"], "/nonexistent/dataset does not exist"),
         (["publish", "/nonexistent/dataset", "--repo-id", "me/x"], "/nonexistent/dataset does not exist"),
     ],

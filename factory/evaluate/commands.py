@@ -65,6 +65,7 @@ def evaluate(
     from factory.config import load_settings
     from factory.evaluate.run import EvalRequest
     from factory.evaluate.run import evaluate as run_evaluation
+    from factory.progress import progress
 
     settings = load_settings({"model": model, "api_base": api_base})
     if not (agent or predictions):
@@ -75,8 +76,6 @@ def evaluate(
                           temperature=temperature, timeout=timeout, max_retries=max_retries,
                           max_endpoint_failures=max_endpoint_failures, max_turns=max_turns, split=split,
                           cache_dir=cache_dir, plots=plots)
-    from factory.progress import progress
-
     with progress(err_console, "evaluating") as steps:
         runs = run_evaluation(request, settings, out, steps)
     if len(runs) == 1:
@@ -192,11 +191,10 @@ def import_nestools(
     offline_defaults()
     from factory.errors import ConfigError
     from factory.evaluate.importer import convert, read_nestools, write_import
+    from factory.progress import progress
 
     if distractors < 0:
         raise ConfigError(f"--distractors must be 0 or more, got {distractors}")
-    from factory.progress import progress
-
     with progress(err_console, f"reading {path}") as steps:
         rows, ids = read_nestools(path)
         imported, rejects = convert(rows, ids, distractors=distractors, seed=seed, steps=steps)

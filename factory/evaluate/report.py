@@ -164,6 +164,9 @@ def _write(path: Path, text: str, secrets: list[str]) -> None:
 
 def read_results(path: Path) -> dict[str, Any]:
     file = path / RESULTS if path.is_dir() else path
+    if not path.exists():
+        raise RunError(f"{path} does not exist: pass the results directory of a `factory evaluate` run (the folder "
+                       "it printed; by default under generated/evaluations/)")
     if not file.is_file():
         raise RunError(f"{path} holds no {RESULTS}: pass the --out directory of a `factory evaluate` run")
     try:

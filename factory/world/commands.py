@@ -63,9 +63,12 @@ def seed_new(
 
     The toolbox is model-written code: it runs only in the sandbox, here and whenever `factory generate --domain DOMAIN` uses it afterwards. Tools that still fail after the last round are dropped, with the reason in manifest.json.
     """
+    from rich.console import Console
+
     from factory.config import load_settings, read_prompts
     from factory.lm.client import LMClient
     from factory.lm.settings import lm_settings
+    from factory.progress import progress
     from factory.seed_writer import PROMPTS, write_seed
 
     settings = load_settings({"model": model, "api_base": api_base, "timeout": timeout})
@@ -74,10 +77,6 @@ def seed_new(
     client = LMClient(lm_settings(settings, model=settings.model, temperature=temperature, max_tokens=max_tokens))
     client.check()
     folder = out or settings.generated_seeds_path
-
-    from rich.console import Console
-
-    from factory.progress import progress
 
     def usage() -> str:
         return client.usage.summary().line()
