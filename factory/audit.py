@@ -24,6 +24,7 @@ from factory.checks.readability import readability_problems
 from factory.errors import ConfigError
 from factory.export import NESTOOLS, NESTOOLS_EXCLUDED
 from factory.nestools import UNSTATED_VALUE, stock_unfair
+from factory.progress import QUIET, Steps
 from factory.records import Instance, ToolSpec
 
 
@@ -189,7 +190,8 @@ def _shares(instances: list[Instance]) -> str:
     return f"**Domains:** {listed} ({flag})."
 
 
-def audit_sheet(instances: list[Instance], k: int, seed: int, ctx: CheckContext | None, title: str) -> str:
+def audit_sheet(instances: list[Instance], k: int, seed: int, ctx: CheckContext | None, title: str,
+                steps: Steps = QUIET) -> str:
     from factory.nestools import instance_to_nestools
 
     sample = stratified_sample(instances, k, seed)
@@ -206,5 +208,9 @@ def audit_sheet(instances: list[Instance], k: int, seed: int, ctx: CheckContext 
         _shares(instances),
         "",
     ]
-    sheets = [instance_sheet(n, i, ctx, instance_to_nestools(i, n)) for n, i in enumerate(sample, start=1)]
+    steps.step("reading the sample (checks and findings)", len(sample))
+    sheets = []
+    for n, instance in enumerate(sample, start=1):
+        sheets.append(instance_sheet(n, instance, ctx, instance_to_nestools(instance, n)))
+        steps.advance()
     return "\n".join(head + sheets)

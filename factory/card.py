@@ -42,7 +42,8 @@ Beside this folder, `{NESTOOLS}` holds the {fair} instances a stock NesTools sco
 fairly: every gold call follows from the request and the offered tools, and every literal
 argument of every gold call is stated in the request. `{NESTOOLS_EXCLUDED}` holds the other
 {sum(excluded.values())}, each row with `excluded` saying why (a row's `test_id` is the
-instance's position in this dataset in either file).{table}
+instance's position in this dataset in either file, and each tool and gold call carries the
+`api_id` that `factory evaluate` shows a model).{table}
 
 Every instance, these included, is in this dataset and is scored fairly by `factory evaluate`
 in interactive mode (the agent meets the tools' errors and may say it cannot finish).

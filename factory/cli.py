@@ -61,13 +61,36 @@ def command(fn: Callable[..., Any]) -> Callable[..., Any]:
         except FactoryError as exc:
             if _state["debug"]:
                 raise
-            err_console.print(f"[red]error:[/red] {exc}", markup=True, highlight=False, soft_wrap=True)
+            _error_line(str(exc))
             raise typer.Exit(1) from None
         except KeyboardInterrupt:
             err_console.print("[red]interrupted[/red]")
             raise typer.Exit(130) from None
+        except OSError as exc:  # a file, a folder or the network the command met, not a bug of ours
+            if _state["debug"]:
+                raise
+            _error_line(_os_error(exc))
+            raise typer.Exit(1) from None
+        except Exception as exc:  # noqa: BLE001 - a bug: one line here too; --debug shows where
+            if _state["debug"] or type(exc).__module__.startswith(("typer", "click")):
+                raise  # typer's own exits and usage errors are its to print
+            _error_line(f"internal error ({type(exc).__name__}: {exc}). This is a bug of the factory, not of your "
+                        "input: run the command again with --debug (factory --debug COMMAND ...) and report the traceback")
+            raise typer.Exit(1) from None
 
     return run
+
+
+def _error_line(message: str) -> None:
+    err_console.print(Text.assemble(("error: ", "red"), message), highlight=False, soft_wrap=True)
+
+
+def _os_error(exc: OSError) -> str:
+    """What the system refused, on which path, and what to check."""
+    what = exc.strerror or str(exc) or type(exc).__name__
+    where = f" {exc.filename}" if exc.filename else ""
+    return (f"{what}:{where} ({type(exc).__name__}); check the path, its permissions and free space (or the network "
+            "connection), then run the command again; --debug shows where it happened")
 
 
 def settings(**flags: Any):
@@ -91,14 +114,19 @@ def domains(
     if check:
         from factory.checks.policy import load_policy
         from factory.embeddings import EmbeddingCache
+        from factory.progress import progress
         from factory.seed_checks import library_pool, seed_problems, twin_problems
         from factory.twins import library_rule
 
-        pool = library_pool(seeds)
-        problems = [p for seed in seeds.values()
-                    for p in seed_problems(seed, pool, require_goals=not getattr(seed, "sandboxed", False))]
-        policy = load_policy(config.validators_dir).checks["distractors"]
-        problems += twin_problems(seeds, pool, EmbeddingCache(), library_rule(seeds, policy.get("twin_similarity")))
+        with progress(err_console, "checking each seed's declarations", len(seeds)) as steps:
+            pool = library_pool(seeds)
+            problems = []
+            for seed in seeds.values():
+                problems += seed_problems(seed, pool, require_goals=not getattr(seed, "sandboxed", False))
+                steps.advance()
+            steps.step("checking that twin tools of different seeds agree")
+            policy = load_policy(config.validators_dir).checks["distractors"]
+            problems += twin_problems(seeds, pool, EmbeddingCache(), library_rule(seeds, policy.get("twin_similarity")))
         for problem in problems:
             console.print(problem, highlight=False, soft_wrap=True)
         console.print(f"{len(problems)} declaration problem(s) in {len(seeds)} seeds")
@@ -137,9 +165,8 @@ def generate(
     """Generate a verified benchmark split (resumes an interrupted run): offline from a seed
     toolbox, or with --model for any domain."""
     offline_defaults()
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
     from factory.generate import generate as run_generation
+    from factory.progress import progress
     from factory.records import GenerateConfig
 
     config_settings = settings(model=model, api_base=api_base, concurrency=concurrency, timeout=timeout,
@@ -147,12 +174,10 @@ def generate(
     generator = config_settings.model or "offline"
     config = GenerateConfig(domain=domain, n=n, seed=seed, max_depth=max_depth, min_depth=min_depth, shape=shape,
                             distractors=distractors, split=split, generator=generator, temperature=temperature)
-    with Progress(TextColumn("[bold]generating"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[attempts]} candidates"),
-                  TextColumn("{task.fields[note]}"), TimeElapsedColumn(), console=err_console, transient=True) as progress:
-        task = progress.add_task("generate", total=n, attempts=0, note="")
+    with progress(err_console, "generating", n, "loading the seeds and the embedding model") as steps:
         result = run_generation(
             config, config_settings, out, fresh=fresh, max_attempts=max_attempts,
-            on_attempt=lambda kept, tried, note: progress.update(task, completed=kept, attempts=tried, note=note),
+            on_attempt=lambda kept, tried, note: steps.update(kept, note=", ".join(filter(None, (f"{tried} candidates", note)))),
         )
     _print_run_summary(result)
 
@@ -168,7 +193,11 @@ def _print_run_summary(result) -> None:
     table.add_column("what", no_wrap=True)
     table.add_column("value", overflow="fold")  # paths are shown whole, folded over lines
     table.add_row("run directory", str(result.path))
-    table.add_row("resumed at candidate", str(result.resumed_from)) if result.resumed_from else None
+    if result.already_complete:
+        table.add_row("already complete", "an earlier run with these settings kept every instance; nothing was "
+                      "generated (--fresh starts over)")
+    elif result.resumed_from:
+        table.add_row("resumed at candidate", str(result.resumed_from))
     table.add_row("depth", ", ".join(f"{d}: {c}" for d, c in stats["depth"].items()))
     table.add_row("shape families", ", ".join(f"{k}: {v}" for k, v in stats["shape_families"].items()))
     table.add_row("distinct shapes", str(len(stats["shapes"])))
@@ -196,12 +225,14 @@ def validate(
 ) -> None:
     """Re-run every check on an exported dataset, and for a run directory check its files; exits 1 on any failure."""
     offline_defaults()
+    from factory.progress import progress
     from factory.runs import MANIFEST, VALIDATION_FAILURES
     from factory.validate import validate_dataset, write_failures
 
     dataset = _dataset_dir(path)
-    report = validate_dataset(dataset, settings(), run_dir=path if (path / MANIFEST).is_file() else None,
-                              all_checks=all_checks)
+    with progress(err_console, "loading the dataset") as steps:
+        report = validate_dataset(dataset, settings(), run_dir=path if (path / MANIFEST).is_file() else None,
+                                  all_checks=all_checks, steps=steps)
     target = failures or dataset.parent / VALIDATION_FAILURES
     if report.failures or failures:
         write_failures(report, target)
@@ -283,17 +314,22 @@ def audit(
     """A Markdown review sheet of a stratified sample (by domain and depth): query, tools, gold
     chain, trace, answer, milestones, minefields and what the checks find, for reading a release."""
     offline_defaults()
+    if sample < 1:
+        raise ConfigError(f"--sample must be at least 1 (the instances on the sheet), got {sample}")
     from factory.audit import audit_sheet
     from factory.checks.context import CheckContext
     from factory.checks.policy import load_policy
     from factory.export import load_instances
+    from factory.progress import progress
     from factory.seeds import seeds_for
 
     config = settings()
-    instances = load_instances(_dataset_dir(path))
-    seeds = seeds_for(config) if any(i.world for i in instances) else {}
-    ctx = CheckContext(seeds, load_policy(config.validators_dir)) if seeds else None
-    sheet = audit_sheet(instances, sample, seed, ctx, str(path))
+    with progress(err_console, "loading the dataset") as steps:
+        instances = load_instances(_dataset_dir(path))
+        steps.step("loading the seeds")
+        seeds = seeds_for(config) if any(i.world for i in instances) else {}
+        ctx = CheckContext(seeds, load_policy(config.validators_dir)) if seeds else None
+        sheet = audit_sheet(instances, sample, seed, ctx, str(path), steps)
     if out is None:
         console.print(sheet, markup=False, highlight=False, soft_wrap=True)
     else:

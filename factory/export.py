@@ -85,7 +85,7 @@ def load_instances(dataset_dir: Path, split: str | None = None) -> list[Instance
 
     files = sorted((dataset_dir / "data").glob("*.parquet")) if (dataset_dir / "data").is_dir() else []
     if not files:
-        raise RunError(f"{dataset_dir} is not an exported dataset (no data/*.parquet)")
+        raise RunError(_no_dataset(dataset_dir))
     splits: dict[str, list[Path]] = {}
     for path in files:
         splits.setdefault(path.name.split("-", 1)[0], []).append(path)
@@ -101,6 +101,43 @@ def load_instances(dataset_dir: Path, split: str | None = None) -> list[Instance
             except Exception as exc:  # a damaged file or a row that is not an instance
                 raise RunError(f"cannot read {path}: {type(exc).__name__}: {exc}") from exc
     return instances
+
+
+def _no_dataset(dataset_dir: Path) -> str:
+    """Why a folder holds no dataset, and what to do: it does not exist, it is a run whose
+    dataset is written only when it completes, or it is something else."""
+    if not dataset_dir.exists():
+        return f"{dataset_dir} does not exist; give a run directory (generated/<domain>/<run-id>) or its dataset/ folder"
+    for folder in (dataset_dir, dataset_dir.parent):
+        manifest = folder / "manifest.json"  # factory.runs.MANIFEST (runs imports this module)
+        if manifest.is_file():
+            try:
+                run = json.loads(manifest.read_text(encoding="utf-8"))
+                kept, wanted, status = run["accepted"], run["config"]["n"], run["status"]
+            except (OSError, ValueError, KeyError, TypeError):
+                break
+            busy = "is being generated" if _locked(folder / "run.lock") else "was stopped before it finished"
+            return (f"{folder} is a generation run that {busy} ({kept} of {wanted} instances kept, status {status}): "
+                    "its dataset is written when the run completes; to finish a stopped run, run the same "
+                    f"`factory generate` command again with --out {folder}")
+    return f"{dataset_dir} is not an exported dataset (no data/*.parquet); give a run directory or its dataset/ folder"
+
+
+def _locked(lock: Path) -> bool:
+    """Whether a process holds a run's lock now (a file left by a killed one is not held)."""
+    import fcntl
+
+    try:
+        fd = os.open(lock, os.O_RDONLY)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        return False
+    except BlockingIOError:
+        return True
+    finally:
+        os.close(fd)
 
 
 def _as_text(schema):
@@ -128,13 +165,34 @@ def nestools_split(instances: list[Instance]) -> dict[str, Counter[str]]:
 def write_nestools(instances: list[Instance], folder: Path) -> None:
     """nestools.jsonl with the items a stock NesTools scorer scores fairly, and
     nestools_excluded.jsonl with the others, each row saying why in `excluded`. A row's
-    test_id is the instance's position in the dataset, from 1, in either file."""
+    test_id is the instance's position in the dataset, from 1, in either file, and every tool
+    and gold call carries the `api_id` that `factory evaluate` shows a model for it, so a
+    prediction written from a row is scored as the model's would be."""
     from factory.nestools import instance_to_nestools, stock_unfair
 
     with (folder / NESTOOLS).open("w", encoding="utf-8") as fair, (folder / NESTOOLS_EXCLUDED).open("w", encoding="utf-8") as other:
         for test_id, instance in enumerate(instances, start=1):
-            row = instance_to_nestools(instance, test_id)
+            row = with_api_ids(instance_to_nestools(instance, test_id), instance)
             unfair = stock_unfair(instance)
             if unfair:
                 row["excluded"] = {"reason": unfair[0], "detail": unfair[1]}
             (other if unfair else fair).write(json.dumps(row, ensure_ascii=False) + "\n")
+
+
+def with_api_ids(row: dict[str, Any], instance: Instance) -> dict[str, Any]:
+    """A NesTools row whose tools (`api`, `withheld_api`) and gold calls carry their `api_id`,
+    placed after `api_name` as in the static-mode prompt: NesTools keeps its ids in a file
+    beside the data, which a run has no need of."""
+    from factory.evaluate.tool_ids import derived_tool_ids
+
+    ids = derived_tool_ids(instance)
+
+    def named(item: dict[str, Any]) -> dict[str, Any]:
+        return {"api_name": item["api_name"], "api_id": ids[item["api_name"]],
+                **{k: v for k, v in item.items() if k != "api_name"}}
+
+    out = dict(row)
+    for key in ("api", "withheld_api", "call"):
+        if key in out:
+            out[key] = [named(item) for item in out[key]]
+    return out

@@ -49,6 +49,7 @@ class RunResult:
     manifest: Manifest
     instances: list[Instance]
     resumed_from: int
+    already_complete: bool = False  # every instance was kept by an earlier process: nothing was generated
 
 
 def resolve_targets(query: str, seeds: dict[str, Seed]) -> tuple[list[Seed], str, str | None]:
@@ -65,6 +66,8 @@ def resolve_targets(query: str, seeds: dict[str, Seed]) -> tuple[list[Seed], str
             "generate across the domain; other subdomains need model-driven generation, which this version does not include."
         )
     name = match.name + (f"/{match.subdomain}" if match.subdomain else "")
+    if match.misspelled:
+        warnings.warn(FactoryWarning(f"--domain {query!r} is taken as {name!r}, the closest seed domain"), stacklevel=2)
     return match.seeds, name, match.subdomain
 
 
@@ -206,6 +209,7 @@ def _run(run: RunDir, generator: Generator, kept: list[Instance], rejects: list[
          on_attempt: Callable[[int, int, str], None] | None, models: RunModels | None = None) -> RunResult:
     config = generator.config
     resumed = attempt = len(kept) + len(rejects)
+    already_complete = len(kept) >= config.n
     manifest = Manifest(run_id=run.path.name, status="running", config=config, factory_version=__version__)
     duplicates = {slug: DuplicateIndex(ctx) for slug, ctx in generator.contexts.items()}
     for instance in kept:
@@ -241,7 +245,7 @@ def _run(run: RunDir, generator: Generator, kept: list[Instance], rejects: list[
         manifest.status = "incomplete"
         run.write_manifest(manifest)
         raise RunError(_shortfall(manifest, run))
-    return RunResult(run.path, _export(run, config, manifest, kept), kept, resumed)
+    return RunResult(run.path, _export(run, config, manifest, kept), kept, resumed, already_complete)
 
 
 def _slug(generator: Generator, instance: Instance) -> str | None:

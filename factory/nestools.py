@@ -27,6 +27,7 @@ from factory.records import Call, Chain, Instance, Output, Param, Provenance, Re
 from factory.world.simulator import Simulator, run_chain
 
 PLACEHOLDER = re.compile(r"API_call_(\d+)")
+IMPORTED_GENERATOR = "nestools"  # provenance.generator of an instance imported from NesTools
 
 
 class NesToolsFormatError(FactoryError):
@@ -110,11 +111,11 @@ UNSTATED_CONDITION = "unstated_condition"  # a fix-up restores a condition the r
 UNSTATED_VALUE = "unstated_value"  # a gold call needs a literal the request does not state
 
 
-def stock_unfair(instance: Instance) -> tuple[str, str] | None:
+def stock_unfair(instance: Instance, values: bool = True) -> tuple[str, str] | None:
     """(reason, detail) when a stock NesTools scorer, which reads neither `solvable` nor
     `state_dependency`, would misjudge the item; None when every gold call follows from the
     request and the offered tools, every literal argument stated in it (as the faithfulness
-    check reads "stated", free fix-up arguments included)."""
+    check reads "stated", free fix-up arguments included; not asked when `values` is False)."""
     from factory.checks.faithfulness import missing_values
 
     if instance.withheld_tools:
@@ -124,7 +125,7 @@ def stock_unfair(instance: Instance) -> tuple[str, str] | None:
                 if c.fixes is not None and f"{toolbox_of.get(c.tool) or ''}:{c.fixes}" not in instance.stated_conditions]
     if unstated:
         return UNSTATED_CONDITION, "fixes " + ", ".join(f"{c.fixes} ({c.tool})" for c in unstated)
-    missing = missing_values(instance.chain, instance.query)
+    missing = missing_values(instance.chain, instance.query) if values else []
     if missing:
         return UNSTATED_VALUE, "; ".join(missing)
     return None
@@ -250,5 +251,5 @@ def nestools_to_instance(row: dict[str, Any], api_ids: list[int], mock_seed: int
         depth=nesting_depth(len(chain.calls), edges),
         shape=shape_of(len(chain.calls), edges),
         world=None,
-        provenance=Provenance(generator="nestools", seed=mock_seed, attempt=int(test_id), factory_version=__version__),
+        provenance=Provenance(generator=IMPORTED_GENERATOR, seed=mock_seed, attempt=int(test_id), factory_version=__version__),
     ).with_id()

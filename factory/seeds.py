@@ -257,6 +257,7 @@ class DomainMatch:
     name: str  # the canonical name of what matched
     subdomain: str | None  # the requested subdomain, as the seed spells it
     unknown_subdomain: str | None = None  # a requested subdomain no matched seed lists
+    misspelled: bool = False  # the name matched only as a close misspelling (said, never silent)
 
 
 def _norm(text: str) -> str:
@@ -278,18 +279,19 @@ def resolve_domain(query: str, seeds: dict[str, Seed]) -> DomainMatch | None:
     for seed in seeds.values():  # a seed's own name wins over a NesTools domain it shares
         for name in (seed.domain, seed.slug):
             names[_norm(name)] = (seed.domain, [seed])
-    if key not in names:
+    misspelled = key not in names
+    if misspelled:
         distance, key = min((Levenshtein.distance(key, n), n) for n in names)
         if distance > max(1, len(key) // 5):
             return None
     name, matched = names[key]
     if not sub:
-        return DomainMatch(matched, name, None)
+        return DomainMatch(matched, name, None, misspelled=misspelled)
     for seed in matched:
         listed = {_norm(s): s for s in seed.scenario.subdomains}
         if _norm(sub) in listed:
-            return DomainMatch([seed], seed.domain, listed[_norm(sub)])
-    return DomainMatch(matched, name, None, unknown_subdomain=sub)
+            return DomainMatch([seed], seed.domain, listed[_norm(sub)], misspelled=misspelled)
+    return DomainMatch(matched, name, None, unknown_subdomain=sub, misspelled=misspelled)
 
 
 def unknown_domain_error(query: str, seeds: dict[str, Seed]) -> FactoryError:

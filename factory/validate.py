@@ -27,6 +27,7 @@ from factory.config import Settings
 from factory.embeddings import EmbeddingCache, tool_text
 from factory.errors import RunError
 from factory.export import load_instances
+from factory.progress import QUIET, Steps
 from factory.records import CheckResult, Instance
 from factory.runs import RunDir
 from factory.seeds import library_for
@@ -133,14 +134,17 @@ def _prefetch(instances: list[Instance], embeddings: EmbeddingCache) -> None:
 
 
 def validate_dataset(dataset_dir: Path, settings: Settings, run_dir: Path | None = None,
-                     all_checks: bool = False) -> ValidationReport:
+                     all_checks: bool = False, steps: Steps = QUIET) -> ValidationReport:
     """Every check on every instance; with `run_dir`, also the run's files."""
     instances = load_instances(dataset_dir)
+    steps.step(f"embedding the tools and queries of {len(instances)} instances")
     embeddings = EmbeddingCache()
     _prefetch(instances, embeddings)
     checker = Checker(settings, embeddings, all_checks)
     report = ValidationReport(total=len(instances), checks={name: CheckCount() for name in (*CHECKS, "duplicates")})
+    steps.step("checking", len(instances))
     for instance in instances:
+        steps.advance()
         source = IMPORTED.get(instance.provenance.generator)
         source_name = source.name if source else None
         report.imported[instance.provenance.generator] += source is not None
@@ -159,6 +163,7 @@ def validate_dataset(dataset_dir: Path, settings: Settings, run_dir: Path | None
         report.passed += all(r.passed or not r.blocking for r in results.values())
     report.imported = +report.imported
     if run_dir is not None:
+        steps.step("checking the run's files")
         problems = run_problems(run_dir, instances)
         report.failures += [Failure(instance="", check=RUN_FILES_CHECK, reason=p) for p in problems]
     return report

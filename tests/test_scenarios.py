@@ -134,14 +134,23 @@ def test_fix_ups_are_knowable_and_sometimes_stated(seeds):
 
 
 def test_static_mode_leaves_out_fix_ups_without_a_reason_and_withheld_tools(mixed_run):
+    """...and exactly what nestools.jsonl leaves out, so a run scored from it scores 100."""
+    import json
+
+    from factory.nestools import stock_unfair
+
     kinds = {"fix": 0, "withheld": 0}
     for instance in mixed_run.instances:
         kinds["fix"] += any(c.fixes for c in instance.chain.calls)
         kinds["withheld"] += bool(instance.withheld_tools)
         reasoned = all(c.fixes is None or any(s.endswith(f":{c.fixes}") for s in instance.stated_conditions)
                        for c in instance.chain.calls)
-        assert statically_scorable(instance) == (reasoned and not instance.withheld_tools)
+        if not reasoned or instance.withheld_tools:
+            assert not statically_scorable(instance)
+        assert statically_scorable(instance) == (stock_unfair(instance) is None)
     assert kinds["fix"] and kinds["withheld"]
+    exported = [json.loads(line)["test_id"] for line in (mixed_run.path / "nestools.jsonl").read_text().splitlines()]
+    assert exported == [k for k, i in enumerate(mixed_run.instances, start=1) if statically_scorable(i)]
 
 
 def test_the_nestools_export_marks_unsolvable_items_and_fix_ups(mixed_run):

@@ -63,7 +63,12 @@ def static_metrics(samples: Iterable[SampleResult]) -> dict[str, float | None]:
     samples = _scored(samples)
     if not samples:
         return {}
-    values = tally_metrics(tally_matrix(samples))
+    return with_execution(tally_metrics(tally_matrix(samples)), samples)
+
+
+def with_execution(values: dict[str, float | None], samples: Iterable[SampleResult]) -> dict[str, float | None]:
+    """The metrics with the execution-based pass rate of the samples that could be executed
+    (none: no such rate), for a run and for each group of its breakdowns alike."""
     executed = [s.scores[EXECUTION] for s in samples if EXECUTION in s.scores]
     if executed:
         values["execution_pass_rate"] = float(np.mean(executed))

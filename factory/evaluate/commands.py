@@ -45,7 +45,7 @@ def evaluate(
     predictions: Annotated[Optional[list[Path]], typer.Option("--predictions", help="Static mode: score NesTools raw responses ({\"test_id\", \"response\"} per line); repeat for several files (the dataset is loaded once).")] = None,
     allow_missing: Annotated[bool, typer.Option("--allow-missing", help="Predictions: leave tasks without a line out of the metrics (as NesTools' scorer does) instead of scoring them as failures.")] = False,
     trials: Annotated[int, typer.Option("--trials", help="Attempts per instance (pass^k is reported when > 1).")] = 1,
-    limit: Annotated[Optional[int], typer.Option("--limit", help="Evaluate the first N instances only.")] = None,
+    limit: Annotated[Optional[int], typer.Option("--limit", help="Evaluate the first N instances of the dataset only (static mode scores those of them it does not leave out).")] = None,
     out: Annotated[Optional[Path], typer.Option("--out", "-o", help="Results directory (default under the output dir); one sub-folder per file with several --predictions.")] = None,
     augment: Annotated[Optional[list[str]], typer.Option("--augment", help="Static-mode robustness variants: distractors=0|3|10|all, scramble, no-descriptions, no-arg-descriptions, no-types, no-conjunctions (repeat or comma-separate).")] = None,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the reference agents and of distractor sampling.")] = 0,
@@ -65,6 +65,7 @@ def evaluate(
     from factory.config import load_settings
     from factory.evaluate.run import EvalRequest
     from factory.evaluate.run import evaluate as run_evaluation
+    from factory.progress import progress
 
     settings = load_settings({"model": model, "api_base": api_base})
     if not (agent or predictions):
@@ -75,15 +76,8 @@ def evaluate(
                           temperature=temperature, timeout=timeout, max_retries=max_retries,
                           max_endpoint_failures=max_endpoint_failures, max_turns=max_turns, split=split,
                           cache_dir=cache_dir, plots=plots)
-    if model:
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-        with Progress(TextColumn(f"[bold]{model}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                      console=err_console, transient=True) as bar:
-            task = bar.add_task("requests", total=None)
-            runs = run_evaluation(request, settings, out, lambda done, total: bar.update(task, completed=done, total=total))
-    else:
-        runs = run_evaluation(request, settings, out)
+    with progress(err_console, "evaluating") as steps:
+        runs = run_evaluation(request, settings, out, steps)
     if len(runs) == 1:
         _print_results(*runs[0])
     else:
@@ -102,8 +96,16 @@ def _print_results(path: Path, results: dict) -> None:
     for name, metric in results["metrics"].items():
         table.add_row(name, show_ci(name, metric))
     console.print(table)
+    _print_left_out(results)
     _print_notes(results)
     console.print(f"results: {path}")
+
+
+def _print_left_out(results: dict) -> None:
+    from factory.evaluate.summary import left_out_line
+
+    if results.get("dataset", {}).get("left_out"):
+        console.print(left_out_line(results["dataset"]), highlight=False, soft_wrap=True)
 
 
 def _print_notes(results: dict) -> None:
@@ -119,13 +121,19 @@ def _print_notes(results: dict) -> None:
         from factory.lm.usage import UsageSummary
 
         console.print(f"model usage: {UsageSummary(**results['lm_usage']).line()}", highlight=False)
+    causes = _causes(results)
     for reason, count in results.get("unscored", {}).items():
         what = {"endpoint_error": "failed at the endpoint", "request_error": "were refused by the endpoint",
                 "no_response": "got no response"}[reason]
-        warn(f"{count} request(s) {what} and are not scored")
+        warn(f"{count} request(s) {what} and are not scored" + (f" ({causes})" if causes else ""))
     if results.get("truncated"):
         warn(f"{results['truncated']} answer(s) were cut at --max-tokens (finish_reason 'length') and score as given; "
              "raise --max-tokens")
+
+
+def _causes(results: dict) -> str:
+    """Why requests failed, as the endpoint said it (first message of each kind)."""
+    return "; ".join((results.get("lm_usage") or {}).get("causes", {}).values())
 
 
 def _coverage_line(coverage: dict) -> str:
@@ -163,8 +171,10 @@ def _fail_if_nothing_scored(runs: list) -> None:
         coverage = results.get("coverage") or {}
         if results["samples"] and not results["scored_samples"]:
             reasons = ", ".join(f"{n} {k.replace('_', ' ')}" for k, n in results.get("unscored", {}).items())
+            causes = _causes(results)
             raise FactoryError(f"nothing could be scored: {results['samples']} of {results['samples']} requests got "
-                               f"no answer ({reasons}); the report is in {path}")
+                               f"no answer ({reasons}{': ' + causes if causes else ''}). Check that the server is up "
+                               f"and --model/--api-base are right, then run again; the report is in {path}")
         if coverage and coverage["tasks"] and not coverage["predicted"]:
             raise FactoryError(f"--predictions {coverage['file']}: none of its lines is for a task of this dataset "
                                f"({coverage['unknown']} unknown test_ids, {coverage['outside']} outside the evaluated "
@@ -181,12 +191,15 @@ def import_nestools(
     offline_defaults()
     from factory.errors import ConfigError
     from factory.evaluate.importer import convert, read_nestools, write_import
+    from factory.progress import progress
 
     if distractors < 0:
         raise ConfigError(f"--distractors must be 0 or more, got {distractors}")
-    rows, ids = read_nestools(path)
-    imported, rejects = convert(rows, ids, distractors=distractors, seed=seed)
-    fingerprint = write_import(imported, rejects, {r.get("test_id"): r.get("call") for r in rows}, out, distractors)
+    with progress(err_console, f"reading {path}") as steps:
+        rows, ids = read_nestools(path)
+        imported, rejects = convert(rows, ids, distractors=distractors, seed=seed, steps=steps)
+        steps.step(f"writing {len(imported)} instances")
+        fingerprint = write_import(imported, rejects, {r.get("test_id"): r.get("call") for r in rows}, out, distractors)
     for reason in rejects[:10]:
         err_console.print(f"[yellow]skipped:[/yellow] {reason}", highlight=False)
     console.print(f"imported {len(imported)} of {len(rows)} NesTools instances into {out / 'dataset'} "
@@ -194,7 +207,7 @@ def import_nestools(
 
 
 def report(
-    results: Annotated[list[Path], typer.Argument(help="Results directories of `factory evaluate` runs.")],
+    results: Annotated[list[Path], typer.Argument(help="Results directories of `factory evaluate` runs (a folder of several, as --predictions writes, is read whole).")],
     plots: Annotated[bool, typer.Option("--plots", help="Draw each run's PNG plots (by depth, shape, category) into its directory.")] = False,
 ) -> None:
     """A side-by-side leaderboard of several evaluation results."""
@@ -203,6 +216,7 @@ def report(
     from factory.evaluate.report import draw_plots, read_results
     from factory.evaluate.summary import leaderboard
 
+    results = _results_dirs(results)
     runs = [(p.name or str(p), read_results(p)) for p in results]
     if plots:
         offline_defaults()
@@ -222,3 +236,29 @@ def report(
         fingerprints = {r["dataset"].get("fingerprint") for _, r in runs if r.get("mode") == mode}
         if len(fingerprints) > 1:
             err_console.print(f"[yellow]warning:[/yellow] the {mode} runs scored different datasets", highlight=False)
+
+
+def _results_dirs(paths: list[Path]) -> list[Path]:
+    """The results directories among `paths`: a folder holding one per predictions file
+    counts as those; with several paths, one holding no results (an evaluation that was
+    stopped, or another folder a glob caught) is skipped with a warning."""
+    from factory.evaluate.report import RESULTS
+
+    found, skipped = [], []
+    for path in paths:
+        inner = sorted(q.parent for q in path.glob(f"*/{RESULTS}")) if path.is_dir() else []
+        if (path / RESULTS).is_file() or path.is_file() or (not inner and len(paths) == 1):
+            found.append(path)  # a single path without results is read, and its error is the answer
+        elif inner:
+            found += inner
+        else:
+            skipped.append(path)
+    if skipped and not found:
+        from factory.errors import RunError
+
+        raise RunError(f"none of {', '.join(map(str, skipped))} holds {RESULTS}: pass the results directories of "
+                       "`factory evaluate` runs (by default generated/evaluations/<dataset>-<mode>-<who>-<tag>)")
+    for path in skipped:
+        err_console.print(f"[yellow]warning:[/yellow] {path} holds no {RESULTS} (an evaluation that did not finish?): "
+                          "skipped", highlight=False, soft_wrap=True)
+    return found

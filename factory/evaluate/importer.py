@@ -19,6 +19,7 @@ from typing import Any
 from factory.errors import RunError
 from factory.evaluate.retrieval import similar_tools
 from factory.nestools import NesToolsFormatError, instance_to_nestools, nestools_to_instance, spec_from_nestools
+from factory.progress import QUIET, Steps
 from factory.records import Instance, ToolSpec
 
 DISTRACTORS_PER_TOOL = 5
@@ -74,13 +75,16 @@ def _pool(rows: list[dict[str, Any]], ids: dict[int, list[int]]) -> tuple[list[T
 
 
 def convert(rows: list[dict[str, Any]], ids: dict[int, list[int]], *, distractors: int = DISTRACTORS_PER_TOOL,
-            seed: int = 0) -> tuple[list[Imported], list[str]]:
+            seed: int = 0, steps: Steps = QUIET) -> tuple[list[Imported], list[str]]:
     """(imported instances in test-id order, one reason per row that could not be converted)."""
     pool, pool_ids = _pool(rows, ids)
+    steps.step(f"embedding {len(pool)} tools for the distractors")
     retrieve = similar_tools(pool, pool_ids)
     position = {api_id: i for i, api_id in enumerate(pool_ids)}
     imported, rejects = [], []
+    steps.step("converting", len(rows))
     for row in rows:
+        steps.advance()
         test_id = row.get("test_id")
         if test_id not in ids:
             rejects.append(f"test_id {test_id}: no api ids")

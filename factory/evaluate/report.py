@@ -24,6 +24,7 @@ from factory.evaluate.aggregate import (
     static_metrics,
     tally_matrix,
     tally_metrics,
+    with_execution,
 )
 from factory.lm.secrets import configured_secrets, redact
 from factory.records import SampleResult
@@ -72,7 +73,7 @@ def breakdowns(samples: list[SampleResult], mode: str) -> dict[str, dict[str, di
     metrics = static_metrics if mode == "static" else interactive_metrics
     if mode == "static":  # each sample's tallies read once, not once per grouping
         rows = dict(zip(map(id, samples), tally_matrix(samples), strict=True))
-        metrics = lambda group: tally_metrics(np.array([rows[id(s)] for s in group]))  # noqa: E731
+        metrics = lambda group: with_execution(tally_metrics(np.array([rows[id(s)] for s in group])), group)  # noqa: E731
     return {
         "depth": breakdown(samples, lambda s: [str(s.depth)], metrics),
         "shape_family": breakdown(samples, lambda s: [_family(s.shape)], metrics),
@@ -163,6 +164,9 @@ def _write(path: Path, text: str, secrets: list[str]) -> None:
 
 def read_results(path: Path) -> dict[str, Any]:
     file = path / RESULTS if path.is_dir() else path
+    if not path.exists():
+        raise RunError(f"{path} does not exist: pass the results directory of a `factory evaluate` run (the folder "
+                       "it printed; by default under generated/evaluations/)")
     if not file.is_file():
         raise RunError(f"{path} holds no {RESULTS}: pass the --out directory of a `factory evaluate` run")
     try:

@@ -11,17 +11,16 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 from factory.config import Settings
 from factory.errors import ConfigError
+from factory.progress import QUIET, Steps
 from factory.records import Instance, SampleResult, content_hash
 
 MODES = ("static", "interactive")
-Progress = Callable[[int, int], None]
 
 
 @dataclass
@@ -106,10 +105,15 @@ def load_dataset(request: EvalRequest) -> tuple[list[Instance], Path]:
     return instances, folder
 
 
+# Settings that change neither what is asked nor how it is scored: the default results folder
+# does not depend on them, so a rerun with --plots or another --concurrency finds its cache.
+NOT_IN_RESULTS = ("plots", "concurrency", "timeout", "max_retries", "max_endpoint_failures", "cache_dir")
+
+
 def default_out(request: EvalRequest, settings: Settings) -> Path:
     slug = re.sub(r"[^A-Za-z0-9.]+", "-", request.who(request.predictions[0] if len(request.predictions) == 1 else None)
                   if request.predictions else request.who()).strip("-").lower()
-    tag = content_hash([asdict(request)], 6)
+    tag = content_hash([{k: v for k, v in asdict(request).items() if k not in NOT_IN_RESULTS}], 6)
     return settings.output_dir / "evaluations" / f"{request.dataset.resolve().name}-{request.mode}-{slug}-{tag}"
 
 
@@ -135,13 +139,14 @@ def lm_client(request: EvalRequest, settings: Settings, out: Path):
     lm = lm_settings(settings, model=request.model, api_base=request.api_base, temperature=request.temperature,
                      max_tokens=request.max_tokens, concurrency=request.concurrency, timeout=request.timeout,
                      max_retries=request.max_retries, max_endpoint_failures=request.max_endpoint_failures)
-    client = LMClient(lm, CallCache((request.cache_dir or out / "cache") / "calls.sqlite"))
-    client.check()  # a missing key or --api-base is one line before anything runs
+    client = LMClient(lm)
+    client.check()  # a missing key or --api-base is one line before anything runs or is written
+    client.cache = CallCache((request.cache_dir or out / "cache") / "calls.sqlite")
     return client
 
 
 def _static(request: EvalRequest, instances: list[Instance], folder: Path, settings: Settings, out: Path,
-            progress: Progress | None) -> list[Evaluation]:
+            steps: Steps) -> list[Evaluation]:
     from factory.evaluate.static.augment import parse_augment
     from factory.evaluate.static.scoring import run_static
     from factory.evaluate.static.tasks import build_tasks, fingerprint, load_template
@@ -151,26 +156,28 @@ def _static(request: EvalRequest, instances: list[Instance], folder: Path, setti
     every = identities(instances, folder)
     chosen = instances[: request.limit] if request.limit else instances
     tasks, left_out = build_tasks(chosen, every[: len(chosen)], augment, load_template(settings.prompts_dir), request.seed)
-    info: dict[str, Any] = {"augment": augment.label, "left_out": len(left_out), "view_fingerprint": fingerprint(tasks),
+    info: dict[str, Any] = {"augment": augment.label, "left_out": sum(left_out.values()),
+                            "left_out_reasons": dict(left_out.most_common()), "view_fingerprint": fingerprint(tasks),
                             "problems": []}
+    steps.step("loading the seeds")
     seeds = _seeds_for(chosen, settings)
     if request.predictions:
         known = {i.test_id for i in every}
-        return [_scored_file(request, path, tasks, known, dict(info), target, seeds)
+        return [_scored_file(request, path, tasks, known, dict(info), target, seeds, steps)
                 for path, target in zip(request.predictions, prediction_dirs(out, request.predictions), strict=True)]
     if request.agent:
         from factory.evaluate.static.agents import agent_responder, static_agent
 
         samples = run_static(tasks, agent_responder(static_agent(request.agent, request.seed, seeds)), request.who(),
-                             request.trials, seeds)
+                             request.trials, seeds, steps)
         return [Evaluation(out, samples, info)]
     from factory.evaluate.static.scoring import model_responder
 
     client = lm_client(request, settings, out)
-    total = len(tasks) * request.trials
     try:
-        responder = model_responder(client, (lambda done: progress(done, total)) if progress else None)
-        samples = run_static(tasks, responder, request.who(), request.trials, seeds)
+        steps.step(f"asking {request.model}", len(tasks) * request.trials, usage_note(client))
+        responder = model_responder(client, steps.counter(lambda: usage_note(client)))
+        samples = run_static(tasks, responder, request.who(), request.trials, seeds, steps)
     finally:
         client.close()
     return [Evaluation(out, samples, {**info, "lm_usage": client.usage.summary().model_dump()})]
@@ -184,36 +191,44 @@ def _seeds_for(instances: list[Instance], settings: Settings) -> dict[str, Any] 
 
 
 def _scored_file(request: EvalRequest, path: Path, tasks: list, known: set[int], info: dict[str, Any],
-                 out: Path, seeds: dict[str, Any] | None) -> Evaluation:
+                 out: Path, seeds: dict[str, Any] | None, steps: Steps = QUIET) -> Evaluation:
     from factory.evaluate.static.predictions import read_predictions
     from factory.evaluate.static.scoring import score_predictions
 
+    steps.step(f"reading {path.name}")
     predictions = read_predictions(path, tasks, known, request.allow_missing)
-    samples = score_predictions(predictions, request.who(path), request.allow_missing, seeds)
+    samples = score_predictions(predictions, request.who(path), request.allow_missing, seeds, steps)
     info.update(problems=predictions.problems, coverage=predictions.coverage.model_dump(), predictions=str(path),
                 label=request.who(path))
     return Evaluation(out, samples, info)
 
 
-def _interactive(request: EvalRequest, instances: list[Instance], settings: Settings, out: Path) -> list[Evaluation]:
+def _interactive(request: EvalRequest, instances: list[Instance], settings: Settings, out: Path,
+                 steps: Steps) -> list[Evaluation]:
     from factory.evaluate.interactive.episode import run_interactive
 
     chosen = instances[: request.limit] if request.limit else instances
     mock_seed = next((i.provenance.seed for i in chosen if i.world is None), 0)
+    steps.step("loading the seeds")
     seeds = _seeds_for(chosen, settings) or {}
+    episodes = len(chosen) * request.trials
     info: dict[str, Any] = {"augment": "none", "left_out": 0, "problems": []}
     if request.agent:
         from factory.evaluate.interactive.agents import reference_agent
 
+        steps.step(f"episodes of {request.agent}", episodes)
         samples = run_interactive(chosen, reference_agent(request.agent, request.seed), trials=request.trials,
-                                  max_turns=request.max_turns, seeds=seeds, mock_seed=mock_seed)
+                                  max_turns=request.max_turns, seeds=seeds, mock_seed=mock_seed,
+                                  on_done=steps.counter())
         return [Evaluation(out, samples, info)]
     from factory.evaluate.interactive.model import ModelAgent
 
     client = lm_client(request, settings, out)
     try:
+        steps.step(f"episodes of {request.model}", episodes, usage_note(client))
         samples = run_interactive(chosen, ModelAgent(client), trials=request.trials, max_turns=request.max_turns,
-                                  seeds=seeds, mock_seed=mock_seed, workers=client.settings.concurrency)
+                                  seeds=seeds, mock_seed=mock_seed, workers=client.settings.concurrency,
+                                  on_done=steps.counter(lambda: usage_note(client)))
     finally:
         client.close()
     return [Evaluation(out, samples, {**info, "lm_usage": client.usage.summary().model_dump()})]
@@ -234,7 +249,8 @@ def run_record(request: EvalRequest, evaluation: Evaluation, instances: list[Ins
         "augment": info.pop("augment"),
         "dataset": {"path": str(request.dataset), "fingerprint": content_hash([i.id for i in instances]),
                     "instances": len(instances), "evaluated": len(chosen) - info.get("left_out", 0),
-                    "left_out": info.pop("left_out"), "view_fingerprint": info.pop("view_fingerprint", None)},
+                    "left_out": info.pop("left_out"), "left_out_reasons": info.pop("left_out_reasons", {}),
+                    "view_fingerprint": info.pop("view_fingerprint", None)},
         "problems": info.pop("problems"),
         **info,
         "seconds": round(seconds, 3),
@@ -242,19 +258,26 @@ def run_record(request: EvalRequest, evaluation: Evaluation, instances: list[Ins
 
 
 def evaluate(request: EvalRequest, settings: Settings, out: Path | None = None,
-             progress: Progress | None = None) -> list[tuple[Path, dict[str, Any]]]:
+             steps: Steps = QUIET) -> list[tuple[Path, dict[str, Any]]]:
     """Run the evaluation and write its reports; returns (results dir, results) per run
-    (one, or one per predictions file)."""
+    (one, or one per predictions file). `steps` follows its progress."""
     from factory.evaluate.report import write_report
 
     validate(request)
+    steps.step("loading the dataset")
     instances, folder = load_dataset(request)
     out = out or default_out(request, settings)
     started = time.perf_counter()
     if request.mode == "static":
-        evaluations = _static(request, instances, folder, settings, out, progress)
+        evaluations = _static(request, instances, folder, settings, out, steps)
     else:
-        evaluations = _interactive(request, instances, settings, out)
+        evaluations = _interactive(request, instances, settings, out, steps)
     seconds = (time.perf_counter() - started) / len(evaluations)
+    steps.step("writing the report" + ("s" if len(evaluations) > 1 else "") + (" and plots" if request.plots else ""))
     return [(e.out, write_report(e.out, e.samples, run_record(request, e, instances, seconds), plots=request.plots))
             for e in evaluations]
+
+
+def usage_note(client) -> str:
+    """Calls, tokens and cost so far, for the progress line."""
+    return client.usage.summary().line()

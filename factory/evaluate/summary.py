@@ -40,6 +40,18 @@ def who(results: dict[str, Any]) -> str:
     return results.get("label") or model.get("name") or results.get("agent") or "?"
 
 
+def left_out_line(dataset: dict[str, Any]) -> str:
+    """How many instances static mode left out, and why, in one line."""
+    from factory.evaluate.static.tasks import LEFT_OUT_WHY
+
+    reasons = dataset.get("left_out_reasons") or {}
+    why = "; ".join(f"{n} {LEFT_OUT_WHY.get(reason, reason)}" for reason, n in reasons.items())
+    considered = dataset["evaluated"] + dataset["left_out"]
+    scope = f"the first {considered}" if considered < dataset.get("instances", considered) else f"the {considered}"
+    return (f"left out of static mode: {dataset['left_out']} of {scope} instances ({why or 'reasons not recorded'}); "
+            "interactive mode scores them")
+
+
 def _breakdown_table(title: str, groups: dict[str, dict[str, Any]], mode: str, top: int = 20) -> list[str]:
     cols = columns(mode)
     lines = ["", f"### By {title}", "", "| " + " | ".join([title, "n", *(c[1] for c in cols)]) + " |",
@@ -60,7 +72,7 @@ def summary_markdown(results: dict[str, Any]) -> str:
         f"# {who(results)} on {dataset.get('path', '?')} ({mode} mode)", "",
         f"- samples: {results['samples']} ({results['scored_samples']} scored), trials: {results.get('trials', 1)}",
         f"- dataset fingerprint: `{dataset.get('fingerprint')}`; instances evaluated: {dataset.get('evaluated')}"
-        + (f"; left out: {dataset['left_out']} (a gold tool is withheld)" if dataset.get("left_out") else ""),
+        + (f"; {left_out_line(dataset)}" if dataset.get("left_out") else ""),
         f"- augment: {results.get('augment', 'none')}; factory {results['factory_version']} at `{results.get('git_commit')}`",
         *_notes(results),
         "", "## Metrics (95% bootstrap interval)", "", "| metric | value |", "| --- | ---: |",
@@ -93,7 +105,9 @@ def _notes(results: dict[str, Any]) -> list[str]:
 
         lines.append(f"- model usage: {UsageSummary(**results['lm_usage']).line()}")
     if results.get("unscored"):
-        lines.append("- not scored: " + ", ".join(f"{n} {k.replace('_', ' ')}" for k, n in results["unscored"].items()))
+        causes = "; ".join((results.get("lm_usage") or {}).get("causes", {}).values())
+        lines.append("- not scored: " + ", ".join(f"{n} {k.replace('_', ' ')}" for k, n in results["unscored"].items())
+                     + (f" ({causes})" if causes else ""))
     if results.get("truncated"):
         lines.append(f"- truncated at max_tokens (scored as given): {results['truncated']}")
     return lines

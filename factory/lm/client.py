@@ -143,8 +143,8 @@ class LMClient:
         return min(s.max_backoff, max(delay, retry_after or 0.0))
 
     def _failed(self, exc: TransportError, attempts: int) -> Reply:
-        self.usage.failure(exc.kind, exc.endpoint)
         message = redact(f"{exc.kind} after {attempts} attempt(s): {exc}")
+        self.usage.failure(exc.kind, exc.endpoint, message)
         if exc.endpoint:
             with self._lock:
                 self._failures_in_a_row += 1

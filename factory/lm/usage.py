@@ -28,6 +28,7 @@ class UsageSummary(BaseModel):
     endpoint_failures: int = 0
     rejected: int = 0  # requests the server refused (400, 413, 422)
     errors: dict[str, int] = Field(default_factory=dict)  # final failures by kind
+    causes: dict[str, str] = Field(default_factory=dict)  # the first failure's message, by kind ("Connection refused")
     retried: dict[str, int] = Field(default_factory=dict)  # retried failures by kind
     prompt_tokens: int = 0
     completion_tokens: int = 0
@@ -57,6 +58,7 @@ class Usage:
         self._counts: Counter[str] = Counter()
         self._errors: Counter[str] = Counter()
         self._retried: Counter[str] = Counter()
+        self._causes: dict[str, str] = {}
         self._seconds = 0.0
 
     def count(self, **amounts: int) -> None:
@@ -72,9 +74,11 @@ class Usage:
         with self._lock:
             self._retried[kind] += 1
 
-    def failure(self, kind: str, endpoint: bool) -> None:
+    def failure(self, kind: str, endpoint: bool, message: str | None = None) -> None:
         with self._lock:
             self._errors[kind] += 1
+            if message:
+                self._causes.setdefault(kind, message[:300])
             self._counts["endpoint_failures" if endpoint else "rejected"] += 1
 
     def answer(self, prompt_tokens: int, completion_tokens: int, truncated: bool) -> None:
@@ -86,7 +90,8 @@ class Usage:
         with self._lock:
             counts = dict(self._counts)
             errors, retried, seconds = dict(self._errors), dict(self._retried), self._seconds
-        summary = UsageSummary(model=self.model, errors=errors, retried=retried, seconds=round(seconds, 3),
+            causes = dict(self._causes)
+        summary = UsageSummary(model=self.model, errors=errors, causes=causes, retried=retried, seconds=round(seconds, 3),
                                retries=sum(retried.values()), **counts)
         if priced and (summary.prompt_tokens or summary.completion_tokens):
             summary.cost_usd = cost(self.model, summary.prompt_tokens, summary.completion_tokens)

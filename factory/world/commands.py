@@ -63,9 +63,12 @@ def seed_new(
 
     The toolbox is model-written code: it runs only in the sandbox, here and whenever `factory generate --domain DOMAIN` uses it afterwards. Tools that still fail after the last round are dropped, with the reason in manifest.json.
     """
+    from rich.console import Console
+
     from factory.config import load_settings, read_prompts
     from factory.lm.client import LMClient
     from factory.lm.settings import lm_settings
+    from factory.progress import progress
     from factory.seed_writer import PROMPTS, write_seed
 
     settings = load_settings({"model": model, "api_base": api_base, "timeout": timeout})
@@ -75,13 +78,21 @@ def seed_new(
     client.check()
     folder = out or settings.generated_seeds_path
 
-    def progress(round_: int, found) -> None:
-        state = "clean" if found.clean else f"{len(found.messages())} problem(s)"
-        typer.echo(f"round {round_}: {state}", err=True)
+    def usage() -> str:
+        return client.usage.summary().line()
 
     try:
-        written = write_seed(domain, client, read_prompts(settings.prompts_dir, PROMPTS), settings.seeds_dir, folder,
-                             rounds=rounds, model=settings.model, on_round=progress)
+        with progress(Console(stderr=True), f"round 1 of {rounds}: {settings.model} writes and the sandbox vets",
+                      note=usage()) as steps:
+
+            def vetted(round_: int, found) -> None:
+                state = "clean" if found.clean else f"{len(found.messages())} problem(s)"
+                typer.echo(f"round {round_}: {state}", err=True)
+                if round_ < rounds and not found.clean:
+                    steps.step(f"round {round_ + 1} of {rounds}: {settings.model} repairs and the sandbox vets", note=usage())
+
+            written = write_seed(domain, client, read_prompts(settings.prompts_dir, PROMPTS), settings.seeds_dir, folder,
+                                 rounds=rounds, model=settings.model, on_round=vetted)
     finally:
         client.close()
     vetting = written.manifest["vetting"]

@@ -13,7 +13,8 @@ turn count.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+import threading
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -258,13 +259,14 @@ def run_interactive(
     mock_seed: int = 0,
     workers: int = 1,
     system_prompt: str | None = None,
+    on_done: Callable[[int], None] | None = None,
 ) -> list[SampleResult]:
     """One SampleResult per instance per trial, in instance order then trial order.
 
     `seeds` defaults to the configured seed folder, `system_prompt` to
     prompts/interactive_agent.md; `mock_seed` must be the one the instances' traces were
     made with when their tools have no implementation; `workers` > 1 runs episodes in
-    threads (for model endpoints)."""
+    threads (for model endpoints); `on_done(n)` hears how many episodes have ended."""
     if max_turns < 1 or trials < 1:
         raise ConfigError(f"need at least one turn and one trial (got max_turns={max_turns}, trials={trials})")
     seeds = _load_seeds() if seeds is None and any(i.world for i in instances) else (seeds or {})
@@ -278,10 +280,19 @@ def run_interactive(
     prompt = system_prompt or load_system_prompt()
     jobs = [(instance, trial) for instance in instances for trial in range(trials)]
 
+    ended = 0
+    lock = threading.Lock()
+
     def run(job: tuple[Instance, int]) -> SampleResult:
-        return run_one(
+        nonlocal ended
+        sample = run_one(
             job[0], agent, job[1], seeds=seeds, max_turns=max_turns, mock_seed=mock_seed, system_prompt=prompt
         )
+        with lock:
+            ended += 1
+            if on_done:
+                on_done(ended)
+        return sample
 
     if workers <= 1:
         return [run(job) for job in jobs]

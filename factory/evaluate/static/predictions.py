@@ -6,7 +6,9 @@ answer (left out of the metrics, as NesTools does). Coverage is counted against 
 being evaluated: tasks without a prediction, extra lines for a test_id already predicted,
 test_ids the dataset does not have, and ones it has outside the evaluated tasks. A task
 without a prediction counts as a failure unless missing ones are allowed, in which case it
-is left out, as NesTools' scorer does (it scores only the lines it is given).
+is left out, as NesTools' scorer does (it scores only the lines it is given). A task is scored
+once: a further line for its test_id is counted and named, not scored (NesTools' scorer would
+score it again, weighing that task twice).
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ class Coverage(BaseModel):
     tasks: int  # tasks evaluated
     predicted: int = 0  # tasks with a prediction
     missing: int = 0  # tasks without one
-    duplicates: int = 0  # extra lines for a test_id already predicted
+    duplicates: int = 0  # extra lines for a test_id already predicted (not scored)
     unknown: int = 0  # test_ids the dataset does not have
     outside: int = 0  # test_ids of the dataset outside the evaluated tasks (--limit, left out)
     unanswered: int = 0  # responses of -1
@@ -43,13 +45,13 @@ class Coverage(BaseModel):
             parts.append(f"{self.missing} missing ({'scored as failures' if self.missing_scored_as == 'failures' else 'left out'})")
         for name in ("duplicates", "unknown", "outside", "unanswered", "bad_lines"):
             if getattr(self, name):
-                parts.append(f"{getattr(self, name)} {name.replace('_', ' ')}")
+                parts.append(f"{getattr(self, name)} {name.replace('_', ' ')}" + (" (not scored)" if name == "duplicates" else ""))
         return ", ".join(parts)
 
 
 @dataclass
 class Predictions:
-    jobs: list[tuple[StaticTask, Answer, int]] = field(default_factory=list)  # (task, answer, occurrence)
+    jobs: list[tuple[StaticTask, Answer, int]] = field(default_factory=list)  # (task, answer, trial)
     missing: list[StaticTask] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     coverage: Coverage | None = None
@@ -84,11 +86,14 @@ def read_predictions(path: Path, tasks: Sequence[StaticTask], known_test_ids: se
                 coverage.unknown += 1
                 _problem(out, f"{path.name}:{number}: unknown test_id {test_id}")
             continue
-        occurrence = seen.get(test_id, 0)
-        seen[test_id] = occurrence + 1
-        coverage.duplicates += occurrence > 0
+        if test_id in seen:  # one task, one score: a second answer would weigh the task twice
+            coverage.duplicates += 1
+            _problem(out, f"{path.name}:{number}: test_id {test_id} again (first on line {seen[test_id]}): "
+                          "only the first line of a test_id is scored")
+            continue
+        seen[test_id] = number
         coverage.unanswered += response == -1
-        out.jobs.append((task, Answer(response, answered=response != -1), occurrence))
+        out.jobs.append((task, Answer(response, answered=response != -1), 0))
     out.missing = [t for t in tasks if t.test_id not in seen]
     coverage.predicted, coverage.missing = len(seen), len(out.missing)
     out.coverage = coverage

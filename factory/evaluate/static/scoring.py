@@ -18,6 +18,7 @@ from factory.evaluate.static.execution import executable, execution_pass
 from factory.evaluate.static.metrics import score_calls
 from factory.evaluate.static.parse import parse_response
 from factory.evaluate.static.tasks import StaticTask
+from factory.progress import QUIET, Steps
 from factory.records import SampleResult
 
 if TYPE_CHECKING:
@@ -97,20 +98,27 @@ def score_missing(task: StaticTask, agent: str, seeds: dict[str, Any] | None = N
 
 
 def run_static(tasks: Sequence[StaticTask], respond: Responder, agent: str, trials: int = 1,
-               seeds: dict[str, Any] | None = None) -> list[SampleResult]:
+               seeds: dict[str, Any] | None = None, steps: Steps = QUIET) -> list[SampleResult]:
     """One SampleResult per task per trial, in task order then trial order."""
     jobs = [(task, trial) for task in tasks for trial in range(trials)]
     answers = respond(jobs)
-    return [score_response(task, answer, agent, trial, seeds=seeds)
+    steps.step("scoring" + (" (each answer run in its world)" if seeds is not None else ""), len(jobs))
+    return [_counted(steps, score_response(task, answer, agent, trial, seeds=seeds))
             for (task, trial), answer in zip(jobs, answers, strict=True)]
 
 
 def score_predictions(predictions: Predictions, agent: str, allow_missing: bool = False,
-                      seeds: dict[str, Any] | None = None) -> list[SampleResult]:
+                      seeds: dict[str, Any] | None = None, steps: Steps = QUIET) -> list[SampleResult]:
     """Every prediction line scored; tasks without one scored as failures unless allowed."""
-    samples = [score_response(task, answer, agent, trial, shown=False, seeds=seeds)
+    steps.step("scoring" + (" (each answer run in its world)" if seeds is not None else ""), len(predictions.jobs))
+    samples = [_counted(steps, score_response(task, answer, agent, trial, shown=False, seeds=seeds))
                for task, answer, trial in predictions.jobs]
     return samples if allow_missing else samples + [score_missing(task, agent, seeds) for task in predictions.missing]
+
+
+def _counted(steps: Steps, sample: SampleResult) -> SampleResult:
+    steps.advance()
+    return sample
 
 
 def model_responder(client: LMClient, on_done: Callable[[int], None] | None = None) -> Responder:

@@ -2,14 +2,16 @@
 
 The view: the offered tools in NesTools form with their `api_id` (after any `--augment`
 changes) and the query, filled into the editable prompt prompts/evaluate_static.md. The
-gold: the chain as NesTools calls with `api_id`s. Instances that withhold a gold tool have no
-complete call list to predict, and fix-up calls whose condition the query does not state
-have no reason in it: such instances are left out of static mode (and reported).
+gold: the chain as NesTools calls with `api_id`s. Instances whose whole call list does not
+follow from the query and the offered tools (a withheld gold tool, a fix-up whose condition
+the query does not state, a value it does not state) are left out of static mode, counted by
+reason: the same items a run's nestools.jsonl leaves out.
 """
 
 from __future__ import annotations
 
 import json
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -17,7 +19,15 @@ from typing import Any
 from factory.errors import ConfigError
 from factory.evaluate.static.augment import Augment, apply_view, offered_tools, view_query
 from factory.evaluate.tool_ids import Identity
-from factory.nestools import chain_to_nestools, spec_to_nestools
+from factory.nestools import (
+    IMPORTED_GENERATOR,
+    UNSOLVABLE,
+    UNSTATED_CONDITION,
+    UNSTATED_VALUE,
+    chain_to_nestools,
+    spec_to_nestools,
+    stock_unfair,
+)
 from factory.records import Instance, ToolSpec, content_hash, stable_json
 
 PROMPT_FILE = "evaluate_static.md"
@@ -77,23 +87,39 @@ def build_task(instance: Instance, identity: Identity, augment: Augment, templat
                       render_prompt(template, tools, query))
 
 
+# Why static mode leaves instances out, said of a count of them (on screen and in summary.md).
+LEFT_OUT_WHY = {
+    UNSOLVABLE: "withhold a gold tool (the right answer is to say it cannot be done)",
+    UNSTATED_CONDITION: "need a fix-up for a condition the request never mentions",
+    UNSTATED_VALUE: "need a value the request does not state",
+}
+
+
+def left_out_reason(instance: Instance) -> str | None:
+    """Why the whole gold call list does not follow from the query and the offered tools (a
+    key of LEFT_OUT_WHY), or None when static mode scores the instance.
+
+    These are the reasons nestools.jsonl is split by (`stock_unfair`), so static mode scores
+    exactly the items a run's nestools.jsonl holds. An instance imported from NesTools is
+    scored as NesTools scores it: only a withheld tool or an unstated fix-up leave it out, never
+    how its query words a value. Left-out instances are for interactive mode, where an agent
+    can discover a condition from a tool error or say that a tool is missing."""
+    unfair = stock_unfair(instance, values=instance.provenance.generator != IMPORTED_GENERATOR)
+    return unfair[0] if unfair else None
+
+
 def statically_scorable(instance: Instance) -> bool:
-    """Whether the whole gold call list follows from the query and the offered tools: no gold
-    tool is withheld, and every fix-up call fixes a condition the query states (others are
-    for an agent to discover from tool errors, in interactive mode)."""
-    toolbox_of = {t.name: t.toolbox for t in (*instance.tools, *instance.withheld_tools)}
-    unstated = [c for c in instance.chain.calls
-                if c.fixes is not None and f"{toolbox_of.get(c.tool) or ''}:{c.fixes}" not in instance.stated_conditions]
-    return not instance.withheld_tools and not unstated
+    return left_out_reason(instance) is None
 
 
 def build_tasks(instances: list[Instance], identities: list[Identity], augment: Augment, template: str,
-                seed: int = 0) -> tuple[list[StaticTask], list[Instance]]:
-    """(tasks, instances left out: a gold tool is withheld, or a fix-up call has no reason in the query)."""
-    tasks, left_out = [], []
+                seed: int = 0) -> tuple[list[StaticTask], Counter[str]]:
+    """(tasks, how many instances were left out by reason: see `left_out_reason`)."""
+    tasks, left_out = [], Counter()
     for instance, identity in zip(instances, identities, strict=True):
-        if not statically_scorable(instance):
-            left_out.append(instance)
+        reason = left_out_reason(instance)
+        if reason:
+            left_out[reason] += 1
         else:
             tasks.append(build_task(instance, identity, augment, template, seed))
     return tasks, left_out

@@ -37,13 +37,15 @@ def test_a_file_with_5_of_40_answers_does_not_score_100(imported, oracle_lines, 
     assert strict["coverage"] == {"file": "five.jsonl", "tasks": N, "predicted": 5, "missing": N - 5, "duplicates": 1,
                                   "unknown": 1, "outside": 0, "unanswered": 0, "bad_lines": 0,
                                   "missing_scored_as": "failures"}
-    assert strict["metrics"]["tree_pass_rate"]["value"] == pytest.approx(6 / (N + 1))  # 6 lines right, 35 failures
+    # 5 tasks right, 35 failures: the second line for test_id 3 is not scored (one task, one score)
+    assert strict["metrics"]["tree_pass_rate"]["value"] == pytest.approx(5 / N) and strict["samples"] == N
     assert strict["errors"]["missing_prediction"] == N - 5
-    assert "5 of 40 tasks predicted, 35 missing (scored as failures), 1 duplicates, 1 unknown" in result.output
+    assert "5 of 40 tasks predicted, 35 missing (scored as failures), 1 duplicates (not scored), 1 unknown" in result.output
+    assert "five.jsonl:6: test_id 3 again (first on line 3): only the first line of a test_id is scored" in result.output
     allowed = invoke("evaluate", imported, "--predictions", predictions, "--out", tmp_path / "nestools", "--allow-missing",
                      env={"COLUMNS": "200"})
     nestools = results(tmp_path / "nestools")
-    assert nestools["metrics"]["tree_pass_rate"]["value"] == 1.0 and nestools["samples"] == 6  # what NesTools' scorer says
+    assert nestools["metrics"]["tree_pass_rate"]["value"] == 1.0 and nestools["samples"] == 5
     assert "35 missing (left out)" in allowed.output and nestools["coverage"]["missing_scored_as"] == "left out"
     assert "35 missing" in (tmp_path / "nestools" / "summary.md").read_text()
 
