@@ -311,8 +311,9 @@ def audit(
     seed: Annotated[int, typer.Option("--seed", help="Seed of the stratified draw.")] = 0,
     out: Annotated[Optional[Path], typer.Option("--out", "-o", help="Write the sheet here (default: print it).")] = None,
 ) -> None:
-    """A Markdown review sheet of a stratified sample (by domain and depth): query, tools, gold
-    chain, trace, answer, milestones, minefields and what the checks find, for reading a release."""
+    """A Markdown review sheet of a sample drawn as the reading rubric asks (deep requests and
+    every scenario, across domains): query, tools, gold chain, trace, answer, milestones,
+    minefields, the NesTools row and what the checks find, for reading a release cold."""
     offline_defaults()
     if sample < 1:
         raise ConfigError(f"--sample must be at least 1 (the instances on the sheet), got {sample}")
