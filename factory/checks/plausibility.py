@@ -268,10 +268,24 @@ def _asked_again_problems(instance: Instance) -> list[str]:
     the city of the best-rated result of a search for cafés there)."""
     problems = []
     earlier: list[Any] = []
+    found: dict[tuple[str, str], int] = {}  # (kind, value) → the call that found it
+    asked = set(instance.chain.asked())
+    producers = instance.chain.producers()
     for step in instance.trace.steps:
         call = instance.chain.calls[step.call]
         values = list(step.outputs.values())
-        if call.asked:
+        spec = instance.tool(step.tool)
+        kinds = [o.kind for o in spec.returns] if spec else []
+        typed = {(k, v.casefold()) for k, v in zip(kinds, values, strict=False) if k and isinstance(v, str) and v}
+        fed_by = {producers[a.ref] for a in call.arguments.values() if isinstance(a, Ref) and a.ref in producers}
+        echoed = {str(v).casefold() for v in step.arguments.values()}  # what it was given, handed back to chain on
+        again = sorted(t for t in typed if found.get(t) in fed_by & asked and t[1] not in echoed)
+        if step.call in asked and again:  # "what letter did they earn? ... and convert that mark to a letter"
+            kind, value = again[0]
+            problems.append(f"call {step.call + 1} {step.tool} asks again for the {kind.replace('_', ' ')} {value!r}")
+        for t in typed:
+            found.setdefault(t, step.call)
+        if step.call in asked:
             said = [a.value.casefold() for a in call.arguments.values() if isinstance(a, Value) and isinstance(a.value, str)]
             for value in values:
                 if isinstance(value, str) and len(value) > 2 and any(

@@ -15,6 +15,8 @@ later parts say "that wine", "that city". The readability check finds what slips
 
 from __future__ import annotations
 
+import re
+
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -56,10 +58,13 @@ class Walk:
 
 
 def transparent(tool: str, entries: Mapping[str, ToolEntry]) -> bool:
-    """A canonicalising call is described by the form the user states ("next Friday"): no
-    description of its own."""
+    """A canonicalising call described by the form the user states ("next Friday": every
+    description is a bare placeholder) adds no description of its own; one described in words
+    ("the specialty indicated for constant fatigue") does."""
     entry = entries.get(tool)
-    return entry is not None and "canonicalise" in entry.tags
+    if entry is None or "canonicalise" not in entry.tags:
+        return False
+    return all(re.fullmatch(r'"?\{\w+\}"?', text.strip()) for texts in entry.gives.values() for text in texts)
 
 
 def walk(chain: Chain, asked: Collection[int], specs: Mapping[str, ToolSpec], entries: Mapping[str, ToolEntry],

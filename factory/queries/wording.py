@@ -72,17 +72,13 @@ def is_list(output: Output) -> bool:
     return output.type.startswith("list")
 
 
-_AGAIN = (("that", "those"), ("the same", "the same"), ("this", "these"))
-_AGAIN_WEIGHTS = (6, 2, 2)
-_TIMES = frozenset({"day", "date", "time", "datetime"})
 
 
-def that(noun: str, plural: bool, rng: random.Random) -> str:
-    """A thing named again: "that hotel", "those hotels", now and then "the same hotel" or
-    "this hotel"; a day or a time is always "that day" (tidying knows that form)."""
-    if noun in _TIMES:
-        return f"{'those' if plural else 'that'} {noun}"
-    return f"{rng.choices(_AGAIN, _AGAIN_WEIGHTS)[0][plural]} {noun}"
+
+def that(noun: str, plural: bool, rng: random.Random | None = None) -> str:
+    """A thing named again: "that hotel", "those hotels". Not "the same hotel" or "this hotel":
+    cold readers stumbled over "the same listing" when only one listing was ever named."""
+    return f"{'those' if plural else 'that'} {noun}"
 
 
 def agree(text: str) -> str:
@@ -330,6 +326,11 @@ class Wording:
             self.nouns[noun] += 1
         if before and param.kind == "person_name" and str(value) == USER.name:
             return "me"  # the person asking, named once already ("create a profile for Jordan Avery ...")
+        if before and param.kind == "person_name" and len(str(value).split()) > 1:
+            first = str(value).split()[0]
+            namesakes = [k for k in self.literals if k[0] == "person_name" and k[1].split()[0] == first.casefold()]
+            if len(namesakes) == 1:  # "Omar Haddad ... Omar's email", as people say it, not "that contact's"
+                return first
         if before and self.nouns[noun] + self.unnamed[noun] == 1:
             return that(noun, False, self.rng)
         return None

@@ -1090,11 +1090,11 @@ def get_refund_status(return_id: ReturnId) -> tuple[str, Usd]:
     requires=("billing_address_on_file",),
     tags=("state_change",),
 )
-def add_payment_method(method: Literal["credit-card", "debit-card", "paypal", "gift-card"]) -> str:
+def add_payment_method(method: Literal["credit card", "debit card", "PayPal", "gift card"]) -> str:
     """Add a payment method to the signed-in shopper's account; needs a billing address on file.
 
     Args:
-        method: Kind of payment method: "credit-card", "debit-card", "paypal" or "gift-card".
+        method: Kind of payment method: "credit card", "debit card", "PayPal" or "gift card".
 
     Returns:
         payment_method_id: the id of the saved payment method.
@@ -1103,7 +1103,7 @@ def add_payment_method(method: Literal["credit-card", "debit-card", "paypal", "g
     require(bool(w.state.get("billing_address")),
             "no billing address on file: set a billing address before adding a payment method")
     methods = w.state.setdefault("payment_methods", [])
-    method_id = f"{method}-{len(methods) + 1}"
+    method_id = f"{method.lower().replace(' ', '-')}-{len(methods) + 1}"
     methods.append(method_id)
     return method_id
 
@@ -1143,7 +1143,7 @@ toolbox.condition(
     "payment_method_on_file",
     holds=lambda w: bool(w.state.get("payment_methods")),
     broken_state={"payment_methods": []},
-    fix=("add_payment_method", {"method": "credit-card"}),
+    fix=("add_payment_method", {"method": "credit card"}),
     consent="share",  # saving a way to pay is the shopper's call
     context=("If the shop needs a way to pay on file, add my {method}.",
              "Save my {method} to the account if it asks for one.",

@@ -741,7 +741,7 @@ def convert_currency_amount(amount: Money, from_currency: Currency, to_currency:
     """Convert an amount of money between two currencies at today's market rate.
 
     Args:
-        amount: Amount to convert, 0 or more (a company that pays no dividend has a dividend of 0).
+        amount: Amount to convert, 0 or more.
         from_currency: ISO 4217 code of the amount's currency, e.g. "GBP".
         to_currency: ISO 4217 code of the target currency, e.g. "JPY".
 

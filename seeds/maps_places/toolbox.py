@@ -720,6 +720,8 @@ def find_nearest_place(latitude: Lat, longitude: Lon, category: Category) -> tup
     gives={"place_id": ("the best-rated of {place_ids}", "the top-rated place among {place_ids}",
                         "the highest-rated of {place_ids}", "whichever of {place_ids} is rated best")},
     sense=(sensible("a comparison needs at least two places", ("place_ids",), lambda a: len(a["place_ids"]) >= 2),),
+    # Every list of places comes best rated first: picking the top of one is reading its first id.
+    tags=("self_evident",),
 )
 def pick_top_rated_place(place_ids: PlaceIds) -> tuple[PlaceId, float]:
     """Pick the place with the highest user rating from a list of place ids.

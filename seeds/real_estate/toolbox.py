@@ -653,6 +653,8 @@ def geocode_property_address(address: Address) -> tuple[Latitude, Longitude]:
           "quote me the cost per m² of {listing_id} along with the currency",
           "is {listing_id} good value per square metre? Tell me its price per m² and the currency it's in.",
           "break the asking price of {listing_id} down per square metre and say which currency"),
+    # The asking price over the floor area, both in the listing's details: a division, no look-up.
+    tags=("self_evident",),
 )
 def get_price_per_square_metre(listing_id: ListingId) -> tuple[float, str]:
     """Work out a listing's asking price per square metre of floor area.

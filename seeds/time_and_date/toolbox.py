@@ -554,7 +554,7 @@ def _search_terms(w: TimeWorld) -> list[str]:
         "do you know today's date and the time at home, and which city is home?",
         "what time and date is it for me at the moment, and what's my home city set to?",
         "remind me which city is set as my home, and what the date and time are there now",
-        "I've lost track of time. What's today's date, what time is it at home, and where is home again?",
+        "I've lost track of time. What's today's date, and what time is it in my home city? Name the city too.",
         "give me the local date and time right now, along with my home city",
         "which city is my home set to, and what's the current date and time there?",
     ),

@@ -543,13 +543,13 @@ def _search_terms(w: TravelWorld) -> list[str]:
           'which hotels and which airport come up for "{query}" in the travel search?',
           'look up "{query}" in the travel catalogue. Which hotels and which airport match?',
           'anything in the travel catalogue for "{query}"? Which hotels and which airport match?',
-          'run a travel search for "{query}": which hotels does it list, and which airport?',
+          'which hotels and which airport match "{query}"?',
           'I\'m planning a trip and searched for "{query}". What hotels and what airport does that bring up?',
-          'what does the travel search return for "{query}": which hotels, and which airport?',
+          'I typed "{query}" into the travel app. Which hotels and which airport come up?',
           'find the hotels and the airport the catalogue has for "{query}"',
           'show me the hotels and the airport that match "{query}"',
           '"{query}": which hotels and which airport does the travel catalogue have?'),
-    gives={"hotel_ids": ('the hotels the travel search finds for "{query}"', 'the hotels matching "{query}"',
+    gives={"hotel_ids": ('the hotels listed for "{query}"', 'the hotels matching "{query}"',
                          'the hotel results for "{query}"', 'the hotels that come up for "{query}"')},
     tags=("search",),
 )
@@ -595,7 +595,7 @@ def search_travel(query: Annotated[str, Kind("travel_search_terms")]) -> tuple[H
           'my itinerary just says "{place}". Which airport code is that, and for which city?'),
     # the airport as the user names it; finding its code is the agent's part
     gives={"airport_code": ("{place}", '"{place}"', 'what I call "{place}"', 'the airport I mean by "{place}"',
-                            'whichever airport "{place}" means', 'the airport I know as "{place}"',
+                            'the airport people call "{place}"', 'the airport I know as "{place}"',
                             'the airport written as "{place}" in my notes', 'the airport my booking app lists as "{place}"')},
     tags=("canonicalise",),
 )

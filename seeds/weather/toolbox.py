@@ -811,7 +811,6 @@ def get_hourly_forecast(city: CityName, when: Moment) -> tuple[Celsius, int]:
 @toolbox.tool(
     asks=(
         "what were the high and low in {city} on the same date a year before {date}?",
-        "look up last year's high and low in {city} for the same calendar day as {date}",
         "how warm and how cool did it get in {city} one year before {date}?",
         "pull the recorded high and low for {city} exactly one year before {date}",
         "what was the temperature range in {city} on the same day one year prior to {date}?",

@@ -423,3 +423,19 @@ def test_a_literal_together_member_names_its_thing_through_its_facts():
     assert not any("together" in p for p in seed_problems("library_science", same))
     other = same.replace(f'scan_isbn(isbn="{books[0]}")', f'scan_isbn(isbn="{books[1]}")')
     assert any("together" in p for p in seed_problems("library_science", other))
+
+
+def test_a_request_that_asks_again_for_what_it_found_is_a_round_trip():
+    """"What mark and letter did they earn in CHEM201? ... convert that percentage to a letter":
+    the letter is asked for twice."""
+    from factory.seeds import load_seeds
+
+    edu = load_seeds(Path(resource_dir("seeds")))["education"]
+    world = edu.build_world(0)
+    student, course = next((s, c) for s, row in sorted(world.students.items()) for c in sorted(row.get("grades", {})))
+    code = (f'p, l = get_course_grade(student_id="{student}", course_code="{course}")\n'
+            'g, q = convert_percentage_to_letter(percentage=p)\n')
+    seeds = {"education": edu}
+    found = chain_problems(seeds, code, asked={0, 1})
+    assert any("asks again for the letter grade" in p for p in found), found
+    assert not any("asks again" in p for p in chain_problems(seeds, code, asked={1}))  # the mark only described

@@ -179,10 +179,10 @@ def test_checkout_needs_payment_method_which_needs_billing_address():
     s = ToolboxSession("ecommerce", state={"payment_methods": [], "billing_address": None})
     sku = _in_stock(s)
     assert "no payment method on file" in s.error("place_order", sku=sku, quantity=1)
-    assert "no billing address" in s.error("add_payment_method", method="paypal")
+    assert "no billing address" in s.error("add_payment_method", method="PayPal")
     assert "ending with a city" in s.error("set_billing_address", address="12 Nowhere Lane")
     assert s.ok("set_billing_address", address="12 Oak Avenue, Toronto") == "Toronto"
-    assert s.ok("add_payment_method", method="paypal") == "paypal-1"
+    assert s.ok("add_payment_method", method="PayPal") == "paypal-1"
     assert s.ok("place_order", sku=sku, quantity=1)[0].startswith("ORD-")
 
 

@@ -45,7 +45,7 @@ class ToolboxSession:
 
 def chain_problems(seeds: dict[str, Any], code: str, *, toolboxes: list[str] | None = None,
                    state: dict[str, Any] | None = None, world_seed: int = 0, withheld: str | None = None,
-                   ctx: Any = None, fixes: dict[int, str] | None = None) -> list[str]:
+                   ctx: Any = None, fixes: dict[int, str] | None = None, asked: set[int] | None = None) -> list[str]:
     """The plausibility check's findings on a chain written as code, executed in a fresh world
     of `toolboxes` (by default those of its tools); `withheld`: a gold tool that is not offered
     (an insufficient-information item)."""
@@ -59,8 +59,9 @@ def chain_problems(seeds: dict[str, Any], code: str, *, toolboxes: list[str] | N
 
     specs = {name: spec for seed in seeds.values() for name, spec in seed.specs.items()}
     chain = parse_chain(code, specs)
-    if fixes:  # calls made to restore a condition (call index → condition)
-        chain = chain.model_copy(update={"calls": [c.model_copy(update={"fixes": fixes.get(i)})
+    if fixes or asked:  # calls made to restore a condition (call index → condition); calls the request asks for
+        chain = chain.model_copy(update={"calls": [c.model_copy(update={"fixes": (fixes or {}).get(i),
+                                                                         "asked": i in (asked or set())})
                                                    for i, c in enumerate(chain.calls)]})
     setup = WorldSetup(toolboxes=list(toolboxes or sorted({specs[c.tool].toolbox for c in chain.calls})),
                        seed=world_seed, state=state or {})
