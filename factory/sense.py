@@ -172,6 +172,22 @@ Rule = Distinct | Within | Around | Trip | Sensible | Together | SameDay
 Subjects = dict[str, set]  # kind → literal values a call was given, directly or through the calls feeding it
 
 
+def subjects_of(kind: str, value: Any) -> Subjects:
+    """What one literal argument makes a call about: its value under its kind, and a date-time's
+    day under "date" too (the temperature at 14:00 on June 20 and the wind on June 20 are of
+    one day)."""
+    about: Subjects = {kind: {value}}
+    if kind == "datetime" and (day := day_of(value)) is not None:
+        about["date"] = {day.isoformat()}
+    return about
+
+
+def present_subjects(tags: tuple[str, ...]) -> Subjects:
+    """What a tool tagged `now` (a reading of the present: the weather now) is about besides
+    its arguments: today, so it is never paired with a forecast for another day."""
+    return {"date": {NOW.date().isoformat()}} if "now" in tags else {}
+
+
 def same_subjects(a: Subjects, b: Subjects) -> bool:
     """Whether two calls are about the same things: they share a kind, and agree on every kind
     they share (the temperature and the wind of one city and one day)."""

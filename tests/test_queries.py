@@ -617,3 +617,14 @@ def test_the_asker_named_again_is_me_and_only_where_me_fits():
                               context=context).variants["template"]
         assert text.count(USER.name) == 1, text
         assert re.search(r"\bme\b", text.split(")", 1)[1]) and not re.search(r"\b(?:of|name|under|as) me\b", text), text
+
+
+def test_a_point_whose_latitude_and_longitude_were_asked_is_that_location(library):
+    """"What are 48°51'24"N 2°21'08"E in decimal latitude and longitude? Then save the closest
+    mall to that location", never "to that latitude": both halves travel on."""
+    code = ('la, lo = convert_dms_coordinates(coordinates="48°51\'24\\"N 2°21\'08\\"E")\n'
+            'p, d = find_nearest_place(latitude=la, longitude=lo, category="mall")\n'
+            'f = save_favourite_place(place_id=p)\n')
+    for k in range(8):
+        _, text = asked_and_worded(code, library, k)
+        assert not re.search(r"\bth(?:at|ose) (?:latitude|longitude)s?\b", text), text

@@ -16,7 +16,7 @@ from factory.chains.detours import re_derives
 from factory.chains.literals import Known, draw_arguments
 from factory.chains.pool import ToolPool, links_to
 from factory.records import Call, Chain, Ref, Value
-from factory.sense import SCENE_KINDS, Subjects, Together, same_subjects
+from factory.sense import SCENE_KINDS, Subjects, Together, present_subjects, same_subjects, subjects_of
 
 Binding = dict[str, tuple[int, int]]  # parameter → (producing call, output index)
 # Tools never drawn into a chain: fix-ups (made only to restore a condition), and tools whose
@@ -214,14 +214,16 @@ def _build_chain(pool: ToolPool, tools: list[str], bindings: list[Binding], aske
         literals = draw_arguments(pool, spec, set(binding), known, is_asked, rng, examples)
         if literals is None or not _together(pool, name, binding, subjects, literals):
             return None
-        about: Subjects = {}
+        entry = pool.entry(name)
+        about: Subjects = present_subjects(entry.tags if entry else ())
         for producer, _ in binding.values():
             for kind, values in subjects[producer].items():
                 about.setdefault(kind, set()).update(values)
         for param in spec.parameters:
             value = literals.get(param.name)
             if param.kind and isinstance(value, (str, int, float)):
-                about.setdefault(param.kind, set()).add(value)
+                for kind, values in subjects_of(param.kind, value).items():
+                    about.setdefault(kind, set()).update(values)
         subjects.append(about)
         arguments = {}
         for param in spec.parameters:

@@ -28,7 +28,8 @@ from factory.distractors import alternative_to_gold, world_before
 from factory.milestones import blocked_calls, needed_values
 from factory.records import CheckResult, Instance, Ref, Value, values_equal
 from factory.scenarios import needed_kinds, producers_of
-from factory.sense import SCENE_KINDS, Distinct, SameDay, Together, day_of, is_day, same_subjects, violations
+from factory.sense import (SCENE_KINDS, Distinct, SameDay, Together, day_of, is_day, present_subjects, same_subjects,
+                           subjects_of, violations)
 from factory.world.simulator import Simulator
 
 RULES = ("link", "group", "sense", "coherent", "no_op", "undone", "round_trip", "detour", "unrelated", "withheld",
@@ -72,30 +73,32 @@ def _group_problems(instance: Instance, ctx: CheckContext) -> list[str]:
     return problems
 
 
-def _subjects(instance: Instance, index: int, memo: dict[int, dict[str, set]]) -> dict[str, set]:
+def _subjects(instance: Instance, ctx: CheckContext, index: int, memo: dict[int, dict[str, set]]) -> dict[str, set]:
     """What call `index` is about: the literal values of kinds it was given, directly or through
     the calls that fed it."""
     if index not in memo:
         call = instance.chain.calls[index]
         spec = instance.tool(call.tool)
         producers = instance.chain.producers()
-        about: dict[str, set] = {}
+        entry = ctx.entry(spec)
+        about: dict[str, set] = present_subjects(entry.tags if entry else ())
         for name, arg in call.arguments.items():
             param = spec.param(name) if spec else None
             if isinstance(arg, Ref):
-                for kind, values in _subjects(instance, producers[arg.ref], memo).items():
+                for kind, values in _subjects(instance, ctx, producers[arg.ref], memo).items():
                     about.setdefault(kind, set()).update(values)
             elif param is not None and param.kind and isinstance(arg.value, (str, int, float)):
-                about.setdefault(param.kind, set()).add(arg.value)
+                for kind, values in subjects_of(param.kind, arg.value).items():
+                    about.setdefault(kind, set()).update(values)
         memo[index] = about
     return memo[index]
 
 
-def _about_value(instance: Instance, ref: str, memo: dict[int, dict[str, set]]) -> dict[str, set]:
+def _about_value(instance: Instance, ctx: CheckContext, ref: str, memo: dict[int, dict[str, set]]) -> dict[str, set]:
     """What a nested value is about: its call's subjects, and the call's other outputs of other
     kinds (the hottest city returned beside its temperature)."""
     producer = instance.chain.producers()[ref]
-    about = {kind: set(values) for kind, values in _subjects(instance, producer, memo).items()}
+    about = {kind: set(values) for kind, values in _subjects(instance, ctx, producer, memo).items()}
     call, spec = instance.chain.calls[producer], instance.tool(instance.chain.calls[producer].tool)
     step = next((s for s in instance.trace.steps if s.call == producer), None)
     if spec is None or step is None:
@@ -111,7 +114,7 @@ def _about_value(instance: Instance, ref: str, memo: dict[int, dict[str, set]]) 
 def _together_problem(instance: Instance, ctx: CheckContext, index: int, params: tuple[str, ...],
                       memo: dict[int, dict[str, set]]) -> str | None:
     call = instance.chain.calls[index]
-    nested = [(p, _about_value(instance, call.arguments[p].ref, memo)) for p in params
+    nested = [(p, _about_value(instance, ctx, call.arguments[p].ref, memo)) for p in params
               if isinstance(call.arguments.get(p), Ref)]
     for i, (p, a) in enumerate(nested):
         for q, b in nested[i + 1:]:

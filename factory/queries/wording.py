@@ -404,9 +404,12 @@ class Wording:
             (k for k in self.said if set(k) & set(variables) and self.producers[k[0]] == index
              and all(spec.returns[call.outputs.index(v)].kind in COMPANION_KINDS for v in set(k) ^ set(variables))),
             None)
-        if before is None and len(variables) > 1 and not all(days) and all((v,) in self.said for v in variables):
-            before = (next(v for v, day in zip(variables, days, strict=True) if not day),)
         recent = not all(days) or self.last_day == ("call", index)
+        if before is None and len(variables) > 1 and not all(days) and all((v,) in self.said for v in variables):
+            group = GROUP_NOUNS.get(frozenset(o.kind or "" for o in outputs))
+            if group is not None:
+                return group  # a point whose latitude and longitude were each asked: "that location"
+            before = (next(v for v, day in zip(variables, days, strict=True) if not day),)
         if before is not None and self.nouns[self.said[before]] == 1 and recent:
             return self.said[before]
         if before is None and recent and transparent(call.tool, self.entries) and any(

@@ -652,6 +652,7 @@ def calculate_feels_like(temperature_c: Celsius, wind_speed_kmh: WindKmh, humidi
             "the present humidity level in {city}",
         ),
     },
+    tags=("now",),  # a reading of the present: never paired with a forecast for another day
 )
 def get_current_weather(city: CityName) -> tuple[Celsius, str, Humidity]:
     """Get the weather in a city right now.
@@ -697,6 +698,7 @@ def get_current_weather(city: CityName) -> tuple[Celsius, str, Humidity]:
         ),
     },
     groups={"point": "{latitude}, {longitude}"},
+    tags=("now",),  # a reading of the present: never paired with a forecast for another day
 )
 def get_weather_by_coordinates(latitude: Lat, longitude: Lon) -> tuple[Celsius, str, CityName]:
     """Get the weather right now at a point, as reported for the nearest covered city.
@@ -1222,6 +1224,7 @@ def find_nearest_weather_station(latitude: Lat, longitude: Lon) -> tuple[Station
             "the last temperature recorded at {station_id}",
         ),
     },
+    tags=("now",),  # a reading of the present: never paired with a forecast for another day
 )
 def get_station_reading(station_id: StationId) -> tuple[Celsius, float, str]:
     """Get the latest hourly observation reported by a weather station.

@@ -13,6 +13,7 @@ from factory.checks.context import CheckContext
 from factory.checks.plausibility import plausibility_problems
 from factory.checks.policy import load_policy
 from factory.config import resource_dir
+from factory.gazetteer import NOW
 from factory.records import Instance, Provenance, WorldSetup
 from factory.seed_checks import library_pool
 from factory.seeds import load_seed
@@ -297,6 +298,23 @@ def test_together_knows_a_value_by_what_its_call_returned_beside_it():
     assert seed_problems("weather", same) == []
     apart = same.replace("get_wind_forecast(city=c,", 'get_wind_forecast(city="Tokyo",')
     assert any("together" in p and "temperature_c and wind_speed_kmh" in p for p in seed_problems("weather", apart))
+
+
+def test_a_reading_of_now_is_not_paired_with_a_forecast_for_another_day():
+    """The temperature in Nairobi right now and the wind there in nine days make no feels-like
+    temperature; the wind today does, as do an hourly forecast and the wind of its own day."""
+    today = NOW.date().isoformat()
+    now = ('t, c, h = get_current_weather(city="Nairobi")\n'
+           f'w, d = get_wind_forecast(city="Nairobi", date="{today}")\n'
+           'f = calculate_feels_like(temperature_c=t, wind_speed_kmh=w)')
+    assert seed_problems("weather", now) == []
+    later = now.replace(today, "2025-06-22")
+    assert any("together" in p for p in seed_problems("weather", later))
+    hourly = ('t, p = get_hourly_forecast(city="Nairobi", when="2025-06-22T14:00")\n'
+              'w, d = get_wind_forecast(city="Nairobi", date="2025-06-22")\n'
+              'f = calculate_feels_like(temperature_c=t, wind_speed_kmh=w)')
+    assert seed_problems("weather", hourly) == []
+    assert any("together" in p for p in seed_problems("weather", hourly.replace('date="2025-06-22"', 'date="2025-06-23"')))
 
 
 def test_same_day_wants_a_time_on_the_day_its_nested_inputs_were_found_for():
