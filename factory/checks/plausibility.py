@@ -5,7 +5,9 @@ known too, so whatever slips through (or comes from a model) is a counted reject
 Rules: `link` (an output feeds only a parameter of its kind and role, across seeds only
 through a declared bridge), `group` (values that belong together come together), `sense` (the
 seed's rules per tool, factory.sense), `coherent` (literals agree with what the others imply,
-`Toolbox.facts_about`), `undone` (actions that cancel each other out), `round_trip` (a call that
+`Toolbox.facts_about`), `undone` (actions that cancel each other out), `ends` (an action that
+ends a thing, such as selling shares or cancelling an order, is the only thing a request does
+with it: no buying the shares it sells, no tracking the order it cancels), `round_trip` (a call that
 gives back what the user already said), `detour` (a call whose consumed outputs are all known
 without it: stated in the request, or returned by a call that does not depend on it), `no_op`
 (an action that leaves the world as it found it), `unrelated` (independent parts of one
@@ -32,7 +34,7 @@ from factory.sense import (SCENE_KINDS, Distinct, SameDay, Together, day_of, is_
                            subjects_of, violations)
 from factory.world.simulator import Simulator
 
-RULES = ("link", "group", "sense", "coherent", "no_op", "undone", "round_trip", "detour", "unrelated", "withheld",
+RULES = ("link", "group", "sense", "coherent", "no_op", "undone", "ends", "round_trip", "detour", "unrelated", "withheld",
          "consent")
 
 
@@ -250,18 +252,72 @@ def _undone_problems(instance: Instance, ctx: CheckContext) -> list[str]:
     return []
 
 
+def _things(instance: Instance, step_index: int) -> set[tuple[str, str]]:
+    """(kind, value) of the things a step was given by name or id, as executed: an order, a
+    stock symbol; not places, days or amounts, which many things share."""
+    step = instance.trace.steps[step_index]
+    spec = instance.tool(step.tool)
+    found = set()
+    for name, value in step.arguments.items():
+        param = spec.param(name) if spec else None
+        if param is not None and param.kind and param.kind not in SCENE_KINDS and isinstance(value, str) \
+                and param.kind not in ("city", "country", "address", "latitude", "longitude"):
+            found.add((param.kind, value.casefold()))
+    return found
+
+
+def _ends_problems(instance: Instance, ctx: CheckContext) -> list[str]:
+    """An action that ends a thing (tag `ends`: sell shares, cancel an order) is the only thing
+    the request does with it besides finding it: "buy 15 shares of it, then sell 5" or "where is
+    order ORD-1? Cancel it" work against themselves."""
+    graph = instance.chain.graph()
+    problems = []
+    for k, step in enumerate(instance.trace.steps):
+        entry = ctx.entry(instance.tool(step.tool))
+        if entry is None or "ends" not in entry.tags or instance.chain.calls[step.call].fixes is not None:
+            continue
+        ended = _things(instance, k)
+        feeders = nx.ancestors(graph, step.call)
+        for j, other in enumerate(instance.trace.steps):
+            if j == k or other.call in feeders or instance.chain.calls[other.call].fixes is not None:
+                continue
+            other_entry = ctx.entry(instance.tool(other.tool))
+            acts = other_entry is not None and "state_change" in other_entry.tags
+            if (j < k or acts) and (shared := ended & _things(instance, j)):
+                kind, value = sorted(shared)[0]
+                problems.append(f"call {other.call + 1} {other.tool} is about the {kind.replace('_', ' ')} {value!r} "
+                                f"that call {step.call + 1} {step.tool} ends")
+    return problems
+
+
+def _days_given(instance: Instance, index: int) -> set:
+    """The days stated to call `index`, directly or through the calls feeding it: the slot
+    found from June 20 is on a day the request gave, not a day it asked for."""
+    calls = nx.ancestors(instance.chain.graph(), index) | {index}
+    return {day for i in calls for arg in instance.chain.calls[i].arguments.values()
+            if isinstance(arg, Value) and (day := day_of(arg.value)) is not None}
+
+
 def _round_trip_problems(instance: Instance) -> list[str]:
     """A call that only gives back what the user already said (the phone number of the contact
     whose number is X; the address of the point geocoded from that address) is pointless."""
     stated = {(kind, value.casefold()) for _, _, kind, value, _ in _literals(instance) if isinstance(value, str)}
+    said = {value for _, value in stated if day_of(value) is None}
+    days = {day for _, value in stated if (day := day_of(value)) is not None}
     problems = []
     for step in instance.trace.steps:
         spec = instance.tool(step.tool)
         call = instance.chain.calls[step.call]
         for out, (var, value) in zip(spec.returns if spec else [], step.outputs.items(), strict=False):
             literal_here = any(isinstance(a, Value) and a.value == value for a in call.arguments.values())
-            if out.kind and isinstance(value, str) and (out.kind, value.casefold()) in stated and not literal_here:
+            if literal_here or not isinstance(value, str):
+                continue
+            if out.kind and (out.kind, value.casefold()) in stated:
                 problems.append(f"call {step.call + 1} {step.tool} gives back {value!r}, which the request already states")
+            elif call.asked and (value.casefold() in said or day_of(value) in days - _days_given(instance, step.call)):
+                # "Who is the booking for? ... put Jordan Avery on that flight": the person asks
+                # for what they go on to say themselves, whatever kind either is declared as
+                problems.append(f"call {step.call + 1} {step.tool} is asked for {value!r}, which the request states")
     return problems + _asked_again_problems(instance)
 
 
@@ -501,6 +557,7 @@ def plausibility_problems(instance: Instance, ctx: CheckContext) -> list[str]:
         "coherent": lambda: _coherent_problems(instance, ctx),
         "no_op": lambda: _no_op_problems(instance, ctx),
         "undone": lambda: _undone_problems(instance, ctx),
+        "ends": lambda: _ends_problems(instance, ctx),
         "round_trip": lambda: _round_trip_problems(instance),
         "detour": lambda: detours(instance, ctx),
         "unrelated": lambda: _unrelated_problems(instance),

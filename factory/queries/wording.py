@@ -472,11 +472,13 @@ class Wording:
 
 
 def asked_calls(chain: Chain, entries: dict[str, ToolEntry]) -> list[int]:
-    """Calls the request asks for: what nothing later consumes, and every action (a change to
-    the world is asked for even when a later call reads its result); fix-ups are not asked."""
+    """Calls the request asks for: what nothing later consumes, every action (a change to the
+    world is asked for even when a later call reads its result), and every pick from a list
+    whose order already says it (tag `picks`: an agent could take the first of the flights
+    itself, so the request asks what only the call knows); fix-ups are not asked."""
     sinks = set(chain.sinks())
     actions = {i for i, c in enumerate(chain.calls)
-               if c.fixes is None and "state_change" in (entries[c.tool].tags if c.tool in entries else ())}
+               if c.fixes is None and {"state_change", "picks"} & set(entries[c.tool].tags if c.tool in entries else ())}
     return sorted(sinks | actions)
 
 

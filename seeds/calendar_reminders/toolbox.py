@@ -713,7 +713,7 @@ def create_event(title: Title, start: FreeSlot, duration_minutes: SlotMinutes, c
         "I won't be going to {event_id}, so cancel it. Which event was that, by title?",
     ),
     requires=("calendar_sync",),
-    tags=("state_change",),
+    tags=("state_change", "ends"),
 )
 def cancel_event(event_id: EventId) -> str:
     """Cancel an upcoming event and notify its attendees (not one just moved or with guests just invited).
@@ -1028,7 +1028,7 @@ def complete_reminder(reminder_id: ReminderToComplete) -> int:
         "clear {reminder_id} out of my list and count the reminders still there",
         "delete {reminder_id}, please; what's my reminder count afterwards?",
     ),
-    tags=("state_change",),
+    tags=("state_change", "ends"),
 )
 def delete_reminder(reminder_id: ReminderToDelete) -> int:
     """Delete a reminder, open or completed.

@@ -974,7 +974,7 @@ def place_order(sku: Sku, quantity: Quantity) -> tuple[str, Usd]:
         "I don't need {order_id} anymore. What's its status once you cancel it, and how much will be refunded?",
         "cancel {order_id} and give me the new status and the refund amount",
     ),
-    tags=("state_change",),
+    tags=("state_change", "ends"),
 )
 def cancel_order(order_id: OpenOrderId) -> tuple[str, Usd]:
     """Cancel an order that has not been delivered or handed to the courier for delivery; the payment is refunded in full.
@@ -1009,7 +1009,7 @@ def cancel_order(order_id: OpenOrderId) -> tuple[str, Usd]:
         "file a return for {order_id} with the reason code {reason}; what return id do I get, and how big is the refund?",
         "{order_id} needs to go back ({reason}). Open a return and tell me its id and the refund.",
     ),
-    tags=("state_change",),
+    tags=("state_change", "ends"),
 )
 def start_return(
     order_id: DeliveredOrderId, reason: Literal["damaged", "wrong-item", "not-as-described", "no-longer-needed"]

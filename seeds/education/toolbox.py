@@ -1067,7 +1067,7 @@ def enrol_in_course(course_code: CourseCode) -> tuple[str, Day]:
         "get rid of {registration_id} and tell me the course code and how many credits I still have this term",
         "unenrol me from {registration_id}: which course was it, and what's my credit count afterwards?",
     ),
-    tags=("state_change",),
+    tags=("state_change", "ends"),
 )
 def drop_course(registration_id: Registration) -> tuple[str, int]:
     """Drop one of the signed-in student's course registrations this term.

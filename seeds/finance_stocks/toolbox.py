@@ -712,7 +712,7 @@ def currency_name_to_code(currency_name: CurrencyName) -> NamedCurrency:
           "My card is billed in {to_currency}. How much is {money} once converted, and what's the conversion rate?",
           "figure out what {money} amounts to in {to_currency}, plus the rate behind the figure",
           "for our finance team: convert {money} into {to_currency} at the prevailing rate and report both the result and the rate used.",
-          "I'm comparing prices across borders. What is {money} when expressed in {to_currency}, and what's the current rate between the two?",
+          "I'm comparing prices across borders. What is {money} when expressed in {to_currency}, and what exchange rate did you use?",
           "Quick conversion, please: {money} into {to_currency}. I need the result and the rate.",
           "how far does {money} go in {to_currency}? Tell me the converted sum and the FX rate.",
           "what's the exchange value of {money} in {to_currency}, and what rate are you using?",
@@ -893,7 +893,7 @@ def buy_shares(symbol: Ticker, shares: Shares) -> tuple[float, int]:
           "lighten up on {symbol} by selling {shares} share(s); how much cash does that leave in the account, and how many shares remain?"),
     sense=(within("shares", 1, 50),),
     requires=("account_verified",),
-    tags=("state_change",),
+    tags=("state_change", "ends"),
 )
 def sell_shares(symbol: Ticker, shares: Shares) -> tuple[float, int]:
     """Sell shares of a stock held in the account at today's price; the proceeds go to the US-dollar cash balance.

@@ -701,7 +701,7 @@ def match_symptom_to_specialty(symptom: Symptom) -> Specialty:
     asks=(
         "when is the first free appointment with {doctor_id} on or after {day}?",
         "find the earliest opening {doctor_id} has from {day} on",
-        "is {doctor_id} available soon? Give me the first free slot from {day}.",
+        "when is {doctor_id} first free from {day}? Give me the slot.",
         "what's the next available slot with {doctor_id}, starting {day}?",
         "check the calendar of {doctor_id} for the first open time on or after {day}",
         "I'd like to see {doctor_id} as soon as possible from {day}. When is the earliest opening?",
@@ -810,7 +810,7 @@ def book_appointment(patient_id: PatientId, doctor_id: SlotDoctor, slot: Slot) -
         "withdraw {appointment_id}, and report the released slot and the cancellation fee",
         "what will it cost to cancel {appointment_id}? Go ahead and cancel it, and tell me which time it was booked for.",
     ),
-    tags=("state_change",),
+    tags=("state_change", "ends"),
 )
 def cancel_appointment(appointment_id: AppointmentId) -> tuple[str, FeeUsd]:
     """Cancel a booked appointment, releasing its slot.

@@ -935,7 +935,7 @@ def _loan(w: LibraryWorld, loan_id: str) -> dict:
         "please return {loan_id} now. What late fee does that cost me?",
         "hand back the book on {loan_id} for me and report any late fee",
     ),
-    tags=("state_change",),
+    tags=("state_change", "ends"),
 )
 def return_book(loan_id: LoanId) -> float:
     """Return a borrowed book; a late return adds its fee to the patron's fines.

@@ -190,11 +190,12 @@ toolbox.condition(
     holds=lambda w: w.state.get("location_sharing", "off") != "off",
     broken_state={"location_sharing": "off"},
     fix=("enable_location_sharing", {"precision": "precise"}),
-    free=("precision",),  # approximate sharing restores the condition too
+    # Approximate sharing restores the condition too, but then "where am I" is the city centre:
+    # the precision changes what later calls find, so the request states it.
     consent="share",
-    context=("Turn location sharing on if you need it.",
-             "You can switch my location sharing on if that's what it takes.",
-             "If location sharing is off, go ahead and turn it on."),
+    context=("Turn precise location sharing on if you need it.",
+             "You can switch my location sharing on, precise, if that's what it takes.",
+             "If location sharing is off, go ahead and turn it on with the precise setting."),
     says=("I think location sharing is switched off on my phone.",
           "My phone isn't sharing its location right now.",
           "I turned off location sharing on my phone."),

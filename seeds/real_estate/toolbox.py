@@ -1015,7 +1015,7 @@ def list_property_viewings() -> list[ViewingId]:
                           "the property {viewing_id} was booked for",
                           "the home I was going to see at {viewing_id}",
                           "the listing I had {viewing_id} for")},
-    tags=("state_change",),
+    tags=("state_change", "ends"),
 )
 def cancel_property_viewing(viewing_id: ViewingId) -> tuple[str, ListingId]:
     """Cancel a scheduled viewing.

@@ -740,6 +740,7 @@ def find_cheapest_flight(origin_airport: Iata, destination_airport: Iata, date: 
     groups={"flights": "{flight_numbers} on {date}"},
     sense=(around("date", before=1, after=90),
            sensible("a choice needs at least two flights", ("flight_numbers",), lambda a: len(a["flight_numbers"]) >= 2)),
+    tags=("picks",),  # the flights come earliest first: only the departure time needs the call
 )
 def choose_earliest_flight(flight_numbers: FlightNumbers, date: Departure) -> tuple[FlightNumber, Moment, Departure]:
     """Pick the flight that departs first on a day from a list of flight numbers.
@@ -1089,7 +1090,7 @@ def book_hotel(hotel_id: StayHotel, check_in: StayDay, nights: StayNights, guest
           "cancel {booking_id}; what's its status afterwards, and how much is refunded?",
           "get rid of {booking_id} and tell me how many dollars I'll get back",
           "I won't be travelling after all. Cancel {booking_id} and tell me the refund amount."),
-    tags=("state_change",),
+    tags=("state_change", "ends"),
 )
 def cancel_booking(booking_id: BookingId) -> tuple[str, float]:
     """Cancel a flight or hotel booking and get the refund due.

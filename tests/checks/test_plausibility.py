@@ -457,3 +457,30 @@ def test_a_request_that_asks_again_for_what_it_found_is_a_round_trip():
     found = chain_problems(seeds, code, asked={0, 1})
     assert any("asks again for the letter grade" in p for p in found), found
     assert not any("asks again" in p for p in chain_problems(seeds, code, asked={1}))  # the mark only described
+
+
+def test_an_action_that_ends_a_thing_is_all_a_request_does_with_it():
+    """"Buy 15 shares of my top holding, then sell 5 of that stock" and "where is order X?
+    Cancel it" work against themselves; finding the thing to end is fine."""
+    sold = ('c, v, s = get_portfolio_summary()\n'
+            'x, y = sell_shares(symbol=s, shares=1)')
+    assert not any(p.startswith("ends") for p in seed_problems("finance_stocks", sold))
+    both = ('c, v, s = get_portfolio_summary()\n'
+            'a, b = buy_shares(symbol=s, shares=15)\n'
+            'x, y = sell_shares(symbol=s, shares=5)')
+    assert any(p.startswith("ends") and "sell_shares" in p for p in seed_problems("finance_stocks", both))
+
+
+def test_a_request_does_not_ask_for_what_it_states_itself():
+    """"Who is booking BK-40212 for? ... put Jordan Avery on that flight": the person asks for
+    a name they go on to say; so too a meeting's day, then flights "on 17 June"."""
+    seeds = {"travel": load_seed(Path(resource_dir("seeds")) / "travel")}
+    code = ('n, d, s = get_booking_details(booking_id="BK-40212")\n'  # Jordan Avery, 2025-06-17
+            'f, e = search_flights(origin_city="Sydney", destination_city="Nairobi", date="{day}")\n'
+            'b, t = book_flight(flight_number="SK5675", date="{day}", passenger_name="{name}")')
+    fair = code.format(day="2025-06-18", name="Amara Okafor")
+    assert not any("is asked for" in p for p in chain_problems(seeds, fair, asked={0, 1, 2}))
+    named = chain_problems(seeds, code.format(day="2025-06-18", name="Jordan Avery"), asked={0, 1, 2})
+    assert any(p.startswith("round_trip") and "'Jordan Avery'" in p for p in named), named
+    dated = chain_problems(seeds, code.format(day="2025-06-17", name="Amara Okafor"), asked={0, 1, 2})
+    assert any(p.startswith("round_trip") and "'2025-06-17'" in p for p in dated), dated
