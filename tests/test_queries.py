@@ -628,3 +628,29 @@ def test_a_point_whose_latitude_and_longitude_were_asked_is_that_location(librar
     for k in range(8):
         _, text = asked_and_worded(code, library, k)
         assert not re.search(r"\bth(?:at|ose) (?:latitude|longitude)s?\b", text), text
+
+
+def test_a_value_is_not_named_after_its_own_noun(library):
+    """"If the temperature is that temperature and the wind speed is that wind speed" says
+    nothing: a phrasing that names the values by what they are is drawn instead."""
+    code = ('c, t = find_hottest_city(country="Japan", date="2025-06-18")\n'
+            'w, d = get_wind_forecast(city=c, date="2025-06-18")\n'
+            'f = calculate_feels_like(temperature_c=t, wind_speed_kmh=w)\n')
+    for k in range(30):
+        chain, _ = asked_and_worded(code, library, k)
+        chain = Chain(calls=[c.model_copy(update={"asked": True}) for c in chain.calls])
+        specs = {n: s for seed in library.values() for n, s in seed.specs.items()}
+        entries = {n: e for seed in library.values() for n, e in seed.toolbox.tools.items()}
+        text = template_query(chain, specs, entries, rng=random.Random(k)).variants["template"]
+        assert not re.search(r"\b(\w+(?: \w+)?) (?:is|of) that \1\b", text), text
+
+
+def test_a_part_that_opens_as_a_note_follows_without_a_run_on_connector():
+    """"In addition, current local date and time in Lima?" has no verb to join; such a part
+    stands on its own ("One more thing: current local date and time in Lima?")."""
+    from factory.queries.frames import frame
+    note = "current local date and time in Lima?"
+    texts = [frame(["check the weather in Lima", note], random.Random(k)) for k in range(60)]
+    assert all(not re.search(r"(?:Also|And|Oh, and|In addition|Besides that|Plus|By the way), current", t) for t in texts), texts
+    asked = [frame(["check the weather in Lima", "what's the local time in Lima?"], random.Random(k)) for k in range(60)]
+    assert any(re.search(r"(?:Also|And|Oh, and|In addition|Besides that|Plus|By the way),? what's", t) for t in asked)

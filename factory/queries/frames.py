@@ -83,6 +83,23 @@ def greet(text: str, rng: random.Random) -> str:
     return greeting + text
 
 
+# Follow-up frames that run on into a clause ("Oh, and it rains?"): a part that opens as a note
+# ("sunrise and sunset in Oslo on June 3?", "photo shoot at noon: will it rain?") or as a
+# command ("pull up EVT-1: who is invited?") takes a frame that stands before anything ("One more
+# thing: ..."), never "In addition, current local time in Paris?".
+_RUN_ON = ("Also, {q}", "And {q}", "Oh, and {q}", "Besides that, {q}", "By the way, {q}", "While you're at it, {q}",
+           "Plus, {q}", "In addition, {q}", "Separately, {q}", "On another note, {q}", "On a separate note, {q}")
+_CLAUSE_OPENERS = _QUESTION_WORDS | frozenset(
+    "i i'm i've i'd i'll my we we're we've our you you're your it it's its there there's a an the someone somebody "
+    "this that these those he she they they're his her their".split())
+
+
+def opens_a_clause(ask: str) -> bool:
+    """Whether a statement opens with a subject or a question word, so that "Also, ..." fits."""
+    first = ask.split(" ", 1)[0].lower().strip(",:;")
+    return first in _CLAUSE_OPENERS
+
+
 # Follow-up frames that say the part stands apart, and the words by which a part leans on an
 # earlier one: such a part takes another frame.
 _APART = ("Separately", "On another note", "On a separate note", "Something else")
@@ -102,6 +119,8 @@ def frame(asks: list[str], rng: random.Random) -> str:
             follow = {"vp": FOLLOW_VP, "question": FOLLOW_QUESTION, "statement": FOLLOW_STATEMENT}[kind_of(ask)]
             if _BACK.search(ask):  # "Separately, book a viewing of that listing" denies what it leans on
                 follow = tuple(f for f in follow if not f.startswith(_APART))
+            if kind_of(ask) == "statement" and not opens_a_clause(ask):
+                follow = tuple(f for f in follow if f not in _RUN_ON)
             parts.append(_fill(rng.choice(follow), ask))
         text = " ".join(parts)
     return text

@@ -30,10 +30,11 @@ from factory.toolbox import Goal, ToolEntry
 from factory.user import USER
 
 _OPTIONAL = re.compile(r"\[([^\[\]]*)\]")
-_SUFFIXES = ("_name", "_id", "_text", "_code", "_mention", "_names", "_ids", "_codes", "_numbers",
+_SUFFIXES = ("_name", "_title", "_id", "_text", "_code", "_mention", "_names", "_ids", "_codes", "_numbers",
              "_c", "_kmh", "_percent", "_m2", "_minutes")  # a unit is not part of the noun: "that temperature"
 # Kinds whose role only qualifies them: a listing's latitude is "that latitude", not "that listing".
-_PLAIN_KINDS = frozenset({"latitude", "longitude", "city", "country", "address", "date", "datetime"})
+_PLAIN_KINDS = frozenset({"latitude", "longitude", "city", "country", "address", "date", "datetime", "email",
+                          "phone_number"})  # (an employee's email is "that email", not a second "that employee")
 # Nouns of places, days and amounts: a call given one may find another ("the warehouse nearest
 # that city" is in another city).
 _PLACE_NOUNS = frozenset({"city", "country", "address", "location", "date", "time", "latitude", "longitude", "amount"})
@@ -107,6 +108,9 @@ _FREE_TEXT = ("_search_terms", "_query", "_text", "_mention", "_description")
 
 
 _ASKER_MISPLACED = re.compile(r"\b(?:of|name|under|as) me\b")  # "me" read as a name, not the person
+# A value named again right after its own noun says nothing: "if the temperature is that
+# temperature", "the wind speed of that wind speed".
+_SAID_OF_ITSELF = re.compile(r"\b(\w+(?: \w+)?) (?:is|are|was|of|at|as) (?:that|those) \1\b", re.IGNORECASE)
 
 
 def reference_noun(kind: str | None, role: str | None) -> str | None:
@@ -346,15 +350,22 @@ class Wording:
         if self.used is not None:
             options.sort(key=lambda t: self.used[tool, t])  # stable: ties keep the random order
         options.sort(key=self._out_of_place)
+        fallback = None
         for template in options:
             text = self.fill(index, template)
             if text is not None and _ASKER_MISPLACED.search(text):
                 text = None  # "in the name of me": the asker named again fits only where "me" does
+            if text is not None and _SAID_OF_ITSELF.search(text):
+                fallback = fallback or (template, text)  # "if the temperature is that temperature"
+                continue
             if text is not None:
-                self.chosen.append((tool, template))
-                self.situated = self.situated or situation(template) is not None
-                return text
-        return None
+                return self._chosen(tool, template, text)
+        return self._chosen(tool, *fallback) if fallback else None
+
+    def _chosen(self, tool: str, template: str, text: str) -> str:
+        self.chosen.append((tool, template))
+        self.situated = self.situated or situation(template) is not None
+        return text
 
     def _out_of_place(self, template: str) -> bool:
         """Whether a phrasing would say a second situation, or one that does not fit the goal."""
@@ -373,7 +384,8 @@ class Wording:
         outputs = [spec.returns[call.outputs.index(v)] for v in variables]
         reference = self._reference(variables)
         if reference is not None:
-            return that(reference, is_list(outputs[0]), self.rng)
+            again = ChainMap(self.written.get(spec.toolbox or "", {}), self.any_forms).get(f"again:{outputs[0].kind}")
+            return again if again is not None and len(outputs) == 1 else that(reference, is_list(outputs[0]), self.rng)
         timed = any(is_day(o) or o.kind == "datetime" for o in outputs)
         entry = self.entries.get(call.tool)
         names = frozenset(o.name for o in outputs)

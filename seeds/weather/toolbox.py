@@ -582,7 +582,7 @@ def convert_wind_speed_reading(reading: Annotated[str, Kind("wind_speed_reading"
         "for the hiking club newsletter: what does {temperature_c} amount to on exposed skin once you factor in a wind of {wind_speed_kmh}[ and humidity of {humidity_percent}]?",
         "estimate the perceived temperature at {temperature_c} when the breeze is {wind_speed_kmh}[ and the humidity sits at {humidity_percent}]",
         "double-check a number for me: with the thermometer at {temperature_c} and wind speeds of {wind_speed_kmh}[ plus humidity at {humidity_percent}], what's the real-feel temperature?",
-        "deciding between a parka and a light jacket. The temperature is {temperature_c} and the wind is {wind_speed_kmh}[, with humidity at {humidity_percent}]. What does that combination feel like?",
+        "I'm deciding between a parka and a light jacket. The temperature is {temperature_c} and the wind is {wind_speed_kmh}[, with humidity at {humidity_percent}]. What does that combination feel like?",
         "combine {temperature_c} with a wind speed of {wind_speed_kmh}[ and a humidity of {humidity_percent}] and give me the resulting feels-like figure",
         "quote me the apparent temperature for an air temperature of {temperature_c} and a wind of {wind_speed_kmh}[ at a humidity of {humidity_percent}]",
     ),
@@ -778,7 +778,7 @@ def get_daily_forecast(city: CityName, date: Day) -> tuple[Celsius, Celsius, str
         "what should I expect in {city} around {when}? Temperature and chance of precipitation, please.",
         "look up the temperature and rain probability for {city} for {when}",
         "our outdoor shift covers {when}. What's the chance of rain, in percent, and the temperature in {city} at that hour?",
-        "photo shoot in {city} at {when}: temperature and probability of a shower at that hour?",
+        "I have a photo shoot in {city} at {when}. What will the temperature be then, and how likely is a shower?",
         "the ground crew needs the temperature and the chance of precipitation in {city} at {when}.",
     ),
     gives={
