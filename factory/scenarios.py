@@ -6,6 +6,7 @@ composer may pick, in `factory.pipeline`."""
 from __future__ import annotations
 
 import random
+import re
 from collections import defaultdict
 from dataclasses import dataclass, replace
 from typing import Any
@@ -180,7 +181,19 @@ def fix_context(chain: Chain, specs: dict[str, ToolSpec], seeds: dict[str, Seed]
             speaks_of.append(index)
         knowable = set(call.arguments) <= set(placeholders(condition.context[0] if condition.context else ""))
         if condition.says and knowable and rng.random() < STATE_SAYS_RATE:
+            if condition.context:  # "My tuition is still outstanding. Settle it.", not "Should it still be due, ..."
+                context[-1] = unconditional(context[-1])
             context.insert(0, rng.choice(condition.says))
             speaks_of.insert(0, index)
             stated.append(f"{slug}:{call.fixes}")
     return FixContext(context, speaks_of, stated)
+
+
+_CONDITIONAL = re.compile(r"^(?:If|Should|In case|Whenever)\b[^,]*, (.+)$")
+
+
+def unconditional(sentence: str) -> str:
+    """A context sentence without the condition it opens with, for a request that has just said
+    the condition holds: "If my tuition is still due, pay it." → "Pay it."."""
+    match = _CONDITIONAL.match(sentence)
+    return match.group(1)[:1].upper() + match.group(1)[1:] if match else sentence

@@ -306,3 +306,18 @@ def test_a_search_that_finds_what_a_gold_call_finds_is_an_alternative(seeds):
     why = alternative_to_gold(specs["search_courses"], chain, trace, specs, world)
     assert why and "normalise_course_code" in why
     assert alternative_to_gold(specs["get_course_location"], chain, trace, specs, world) is None
+
+
+def test_a_condition_the_person_states_is_not_asked_about_again():
+    """"My tuition is still outstanding. Should my tuition still be due, settle it." doubts what
+    was just said: after the person states the condition, the authorising sentence keeps only
+    its consequent, and still counts as their consent."""
+    from factory.checks.plausibility import _authorised
+    from factory.scenarios import unconditional
+
+    assert unconditional("Should my tuition still be due, settle it.") == "Settle it."
+    assert unconditional("If the shop needs a payment method on file, add my credit card.") == "Add my credit card."
+    assert unconditional("Turn precise location sharing on if you need it.") == "Turn precise location sharing on if you need it."
+    query = "My tuition for this term is still outstanding. Settle it. Enrol me in CHEM201."
+    assert _authorised(query, "Should my tuition still be due, settle it.")
+    assert not _authorised("Enrol me in CHEM201.", "Should my tuition still be due, settle it.")

@@ -29,7 +29,7 @@ from factory.checks.faithfulness import free_arguments
 from factory.distractors import alternative_to_gold, world_before
 from factory.milestones import blocked_calls, needed_values
 from factory.records import CheckResult, Instance, Ref, Value, values_equal
-from factory.scenarios import needed_kinds, producers_of
+from factory.scenarios import needed_kinds, producers_of, unconditional
 from factory.sense import (SCENE_KINDS, Distinct, SameDay, Together, day_of, is_day, present_subjects, same_subjects,
                            subjects_of, violations)
 from factory.world.simulator import Simulator
@@ -458,12 +458,16 @@ def _withheld_problems(instance: Instance, ctx: CheckContext) -> list[str]:
     not state it."""
     problems = []
     specs = {t.name: t for t in (*instance.tools, *instance.withheld_tools)}
+    known = set((ctx.policy.checks["plausibility"].model_extra or {}).get("common_knowledge", []))
     for withheld in instance.withheld_tools:
         for index, call in enumerate(instance.chain.calls):
             if call.tool != withheld.name:
                 continue
             kinds = needed_kinds(instance.chain, specs, index)
             problems += [f"offered {t} produces what {withheld.name} would give" for t in producers_of(kinds, instance.tools)]
+            if kinds and {kind for kind, _ in kinds} <= known:  # which country San Francisco is in: anyone can say
+                problems.append(f"{withheld.name} is needed only for {', '.join(sorted(k for k, _ in kinds))}, "
+                                "which people know")
             if instance.world is not None:
                 for tool in instance.tools:
                     why = alternative_to_gold(tool, instance.chain, instance.trace, specs,
@@ -523,9 +527,13 @@ def _completable_drift(instance: Instance, ctx: CheckContext, withheld: str, spe
 
 
 def _authorised(query: str, wording: str) -> bool:
-    """Whether the query carries a wording of a context sentence, whatever values fill it."""
-    fragments = [re.escape(part.strip()) for part in re.split(r"\{[^{}]*\}", wording) if part.strip()]
-    return bool(re.search(r".+?".join(fragments), query, flags=re.IGNORECASE | re.DOTALL)) if fragments else True
+    """Whether the query carries a wording of a context sentence, whatever values fill it (or
+    its consequent alone, after the person has said the condition holds)."""
+    for form in {wording, unconditional(wording)}:
+        fragments = [re.escape(part.strip()) for part in re.split(r"\{[^{}]*\}", form) if part.strip()]
+        if not fragments or re.search(r".+?".join(fragments), query, flags=re.IGNORECASE | re.DOTALL):
+            return True
+    return False
 
 
 def _consent_problems(instance: Instance, ctx: CheckContext) -> list[str]:

@@ -1145,12 +1145,12 @@ toolbox.condition(
     broken_state={"payment_methods": []},
     fix=("add_payment_method", {"method": "credit card"}),
     consent="share",  # saving a way to pay is the shopper's call
-    context=("If the shop needs a way to pay on file, add my {method}.",
+    context=("If the shop needs a payment method on file, add my {method}.",
              "Save my {method} to the account if it asks for one.",
              "You can put my {method} on the account if that's what it takes."),
     says=("I don't have a payment method saved on my store account.",
           "There's no card on file in my shop account.",
-          "My store account has no way to pay saved yet."),
+          "I haven't saved any way of paying on my store account yet."),
 )
 toolbox.condition(
     "billing_address_on_file",

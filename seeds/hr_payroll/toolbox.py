@@ -818,6 +818,8 @@ def get_leave_balance(employee_id: EmployeeId, leave_type: LeaveType) -> int:
         "key in {days} day(s) of {leave_type} leave for {employee_id}, effective {start_date}, and report the request number and the remaining balance",
     ),
     sense=(within("days", 1, 10), around("start_date", before=14, after=120),
+           sensible("leave starts on a working day", ("start_date",),
+                    lambda a: date.fromisoformat(str(a["start_date"])[:10]).weekday() < 5),
            sensible("sick leave is taken, not planned", ("leave_type", "start_date"),
                     lambda a: (a["leave_type"] == "sick") == (str(a["start_date"]) <= NOW.date().isoformat()))),
     requires=("timesheets_submitted",),

@@ -1110,7 +1110,9 @@ def count_business_days(start: Day, end: Day, country: Country) -> int:
         "the supplier in {country} promises dispatch within {days} working day(s) of {start}. What's the latest date that can be?",
         "I have a deadline {days} working day(s) after {start} in {country}. Which date is that?",
     ),
-    sense=(within("days", 1, 60),),
+    # Deliveries, transfers and deadlines lie ahead: "on which date does the money land?" is not
+    # asked of a start three weeks ago.
+    sense=(within("days", 1, 60), around("start", before=3, after=120)),
 )
 def add_business_days(start: Day, days: Annotated[int, Kind("business_day_count")], country: Country) -> str:
     """Find the date a number of business days after a date, skipping weekends and public holidays.

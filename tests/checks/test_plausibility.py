@@ -484,3 +484,12 @@ def test_a_request_does_not_ask_for_what_it_states_itself():
     assert any(p.startswith("round_trip") and "'Jordan Avery'" in p for p in named), named
     dated = chain_problems(seeds, code.format(day="2025-06-17", name="Amara Okafor"), asked={0, 1, 2})
     assert any(p.startswith("round_trip") and "'2025-06-17'" in p for p in dated), dated
+
+
+def test_a_withheld_value_people_know_leaves_nothing_missing():
+    """Which country San Francisco is in needs no tool: withholding the call that says so makes
+    no insufficient-information item; withholding the UTC offset itself does."""
+    code = ('o, c = get_city_utc_offset(city="San Francisco")\n'
+            'd = add_business_days(start="2025-06-13", days=5, country=c)')
+    found = seed_problems("time_and_date", code, withheld="get_city_utc_offset")
+    assert any(p.startswith("withheld:") and "which people know" in p for p in found), found
