@@ -76,21 +76,23 @@ def _group_problems(instance: Instance, ctx: CheckContext) -> list[str]:
 
 
 def _subjects(instance: Instance, ctx: CheckContext, index: int, memo: dict[int, dict[str, set]]) -> dict[str, set]:
-    """What call `index` is about: the literal values of kinds it was given, directly or through
-    the calls that fed it."""
+    """What call `index` is about: the values of kinds it was given, stated or found (the wine
+    whose origin it looks up), directly or through the calls that fed it."""
     if index not in memo:
         call = instance.chain.calls[index]
         spec = instance.tool(call.tool)
         producers = instance.chain.producers()
         entry = ctx.entry(spec)
+        step = next((s for s in instance.trace.steps if s.call == index), None)
         about: dict[str, set] = present_subjects(entry.tags if entry else ())
         for name, arg in call.arguments.items():
             param = spec.param(name) if spec else None
             if isinstance(arg, Ref):
                 for kind, values in _subjects(instance, ctx, producers[arg.ref], memo).items():
                     about.setdefault(kind, set()).update(values)
-            elif param is not None and param.kind and isinstance(arg.value, (str, int, float)):
-                for kind, values in subjects_of(param.kind, arg.value).items():
+            value = arg.value if isinstance(arg, Value) else step.arguments.get(name) if step else None
+            if param is not None and param.kind and isinstance(value, (str, int, float)):
+                for kind, values in subjects_of(param.kind, value).items():
                     about.setdefault(kind, set()).update(values)
         memo[index] = about
     return memo[index]

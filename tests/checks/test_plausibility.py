@@ -493,3 +493,16 @@ def test_a_withheld_value_people_know_leaves_nothing_missing():
             'd = add_business_days(start="2025-06-13", days=5, country=c)')
     found = seed_problems("time_and_date", code, withheld="get_city_utc_offset")
     assert any(p.startswith("withheld:") and "which people know" in p for p in found), found
+
+
+def test_together_knows_what_a_nested_value_was_found_about():
+    """The exports of Red Gum Flat from the country of origin of another wine go through that
+    other wine: the nested country is about it, not about Red Gum Flat."""
+    own = ('c = get_product_origin(product="Red Gum Flat")\n'
+           'n = get_export_quantity(location=c, date="2025-05-30", product="Red Gum Flat")')
+    assert not any(p.startswith("sense") for p in seed_problems("food_and_beverage", own))
+    other = ('w, r = get_top_selling_wine(location="Barossa Valley", date="2025-05-30")\n'  # Red Gum Flat
+             'c = get_product_origin(product=w)\n'
+             'n = get_export_quantity(location=c, date="2025-05-30", product="Saltbush Creek")')
+    found = seed_problems("food_and_beverage", other)
+    assert any("together" in p for p in found), found
