@@ -495,7 +495,7 @@ def list_events_on_date(date: Day) -> list[EventId]:
 @toolbox.tool(
     asks=(
         "what's my next event, and when does it start?",
-        "when is my next meeting or appointment, and what is it?",
+        "when is my next meeting or appointment, and what is its id?",
         "check my calendar for the next thing coming up and when it starts",
         "what's coming up next in my calendar, and at what time?",
         "tell me which event is next and its start time",
@@ -534,7 +534,7 @@ def get_next_event() -> tuple[EventId, Moment]:
 
 @toolbox.tool(
     asks=(
-        "when is my next meeting with {person}, and which one is it?",
+        "when is my next meeting with {person}, and what is the id of that event?",
         "find the next event I have with {person} and when it starts",
         "when will I next see {person}, and at which event?",
         "what's the next thing I have on with {person}, and when?",
