@@ -34,6 +34,9 @@ from factory.sense import (SCENE_KINDS, Distinct, SameDay, Together, day_of, is_
                            subjects_of, violations)
 from factory.world.simulator import Simulator
 
+# Kinds many things share (a city, a day, a currency): two calls about one of them need not be
+# about the same thing.
+_SHARED_KINDS = SCENE_KINDS | {"city", "country", "address", "latitude", "longitude", "currency_code"}
 RULES = ("link", "group", "sense", "coherent", "no_op", "undone", "ends", "round_trip", "detour", "unrelated", "withheld",
          "consent")
 
@@ -100,7 +103,8 @@ def _subjects(instance: Instance, ctx: CheckContext, index: int, memo: dict[int,
 
 def _about_value(instance: Instance, ctx: CheckContext, ref: str, memo: dict[int, dict[str, set]]) -> dict[str, set]:
     """What a nested value is about: its call's subjects, and the call's other outputs of other
-    kinds (the hottest city returned beside its temperature)."""
+    kinds (the hottest city returned beside its temperature) with what they imply (the city of
+    the event whose start it is)."""
     producer = instance.chain.producers()[ref]
     about = {kind: set(values) for kind, values in _subjects(instance, ctx, producer, memo).items()}
     call, spec = instance.chain.calls[producer], instance.tool(instance.chain.calls[producer].tool)
@@ -112,6 +116,10 @@ def _about_value(instance: Instance, ctx: CheckContext, ref: str, memo: dict[int
         value = step.outputs.get(var)
         if var != ref and kind and kind != kinds.get(ref) and isinstance(value, (str, int, float)):
             about.setdefault(kind, set()).add(value)
+            if instance.world is not None:  # and what that thing implies: the next event's start is in its city
+                for implied_kind, implied in ctx.facts_of(kind, value, instance.world.seed).items():
+                    if implied_kind not in about and isinstance(implied, (str, int, float)):
+                        about[implied_kind] = {implied}
     return about
 
 
@@ -262,8 +270,7 @@ def _things(instance: Instance, step_index: int) -> set[tuple[str, str]]:
     found = set()
     for name, value in step.arguments.items():
         param = spec.param(name) if spec else None
-        if param is not None and param.kind and param.kind not in SCENE_KINDS and isinstance(value, str) \
-                and param.kind not in ("city", "country", "address", "latitude", "longitude"):
+        if param is not None and param.kind and param.kind not in _SHARED_KINDS and isinstance(value, str):
             found.add((param.kind, value.casefold()))
     return found
 
@@ -340,7 +347,10 @@ def _asked_again_problems(instance: Instance) -> list[str]:
         typed = {(k, v.casefold()) for k, v in zip(kinds, values, strict=False) if k and isinstance(v, str) and v}
         fed_by = {producers[a.ref] for a in call.arguments.values() if isinstance(a, Ref) and a.ref in producers}
         echoed = {str(v).casefold() for v in step.arguments.values()}  # what it was given, handed back to chain on
-        again = sorted(t for t in typed if found.get(t) in fed_by & asked and t[1] not in echoed)
+        # Asked again: what an asked call it builds on reported, or a thing (not a place or a
+        # day, which many things share) another asked call already named: the agent twice.
+        again = sorted(t for t in typed if t[1] not in echoed and (found.get(t) in fed_by & asked or (
+            found.get(t) in asked and t[0] not in _SHARED_KINDS)))
         if step.call in asked and again:  # "what letter did they earn? ... and convert that mark to a letter"
             kind, value = again[0]
             problems.append(f"call {step.call + 1} {step.tool} asks again for the {kind.replace('_', ' ')} {value!r}")

@@ -38,6 +38,8 @@ _PLAIN_KINDS = frozenset({"latitude", "longitude", "city", "country", "address",
 # Nouns of places, days and amounts: a call given one may find another ("the warehouse nearest
 # that city" is in another city).
 _PLACE_NOUNS = frozenset({"city", "country", "address", "location", "date", "time", "latitude", "longitude", "amount"})
+_MONEY_NOUNS = ("price", "salary", "fee", "fine", "fare", "total", "balance", "cost", "pay", "budget", "refund", "charge",
+                "tuition", "postage", "rent", "payment", "income", "revenue", "value")
 GROUP_NOUNS = {frozenset({"latitude", "longitude"}): "location", frozenset({"money_amount", "currency_code"}): "amount"}
 
 
@@ -58,6 +60,10 @@ def noun_of(outputs: list[Output], written: dict | None = None) -> str:
     noun = literal_noun(written_form(written or {}, first.kind, first.role))
     if noun:
         return noun + "s" if is_list(first) and not noun.endswith("s") else noun
+    if first.kind == "money_amount" and not first.role:
+        # A sum goes by what it is ("the closing share price": "that price"), not "that money amount"
+        said = re.findall(rf"\b({'|'.join(_MONEY_NOUNS)})\b", re.sub(r"\([^)]*\)", "", first.description))
+        return said[-1] if said else "amount"
     word = first.kind if first.kind in _PLAIN_KINDS else first.role or first.kind or first.name
     if first.kind and first.kind.endswith(_FREE_TEXT):
         word = first.name  # a product's category feeds a search, yet it is "that category", not "that product search terms"

@@ -327,6 +327,8 @@ def _addresses(w: StoreWorld) -> list[str]:
 
 toolbox.bridge("currency_code")  # a price in a currency named elsewhere ("yen")
 toolbox.written_as("product", "item {}")
+# A shortened name ends in what the thing is ("Turbo race car"): it reads with an article.
+toolbox.written_as("product_mention", lambda mention: f"the {mention}" if mention.split()[-1].islower() else mention)
 toolbox.written_as("order_id", "order {}")
 toolbox.written_as("return_id", "return {}")
 toolbox.written_as("customer_id", "customer {}")
@@ -522,7 +524,7 @@ def check_product_stock(sku: Sku) -> tuple[int, str]:
         "I need a freight quote for {sku} to {destination_city}, with the cost and the expected arrival date.",
         "we're comparing suppliers. For {sku} going to {destination_city}, tell me the carriage charge and the day it would turn up.",
         "figure out what it costs to get {sku} to {destination_city} and the date it'd be on the doorstep",
-        "before I check out, how much extra is delivery of {sku} to {destination_city}, and on what date would it arrive?",
+        "how much extra is delivery of {sku} to {destination_city}, and on what date would it arrive?",
         "is shipping {sku} to {destination_city} expensive? Tell me the fee and the estimated delivery day.",
         "I'm ordering {sku} today for an address in {destination_city}. What are the shipping price and the ETA?",
         "I'm relocating to {destination_city} and want {sku} waiting there. How much to ship it, and when would it get in?",
@@ -635,7 +637,7 @@ def get_product_reviews(sku: Sku) -> tuple[float, int, Reviewer]:
         "check {coupon_code} against {sku}: does it apply, and what's the price after the discount?",
         "what would {sku} cost me with {coupon_code}, and does the code apply to it at all?",
         "my cart has {sku}, and a friend passed me {coupon_code}. Is the discount valid on that item, and what would I end up paying?",
-        "confirm whether {coupon_code} is accepted for {sku} before I check out, and quote the price I'd pay",
+        "confirm whether {coupon_code} is accepted for {sku}, and quote the price I'd pay with it",
         "double-check that {coupon_code} is good for {sku}. What's the price once it's applied?",
         "is {coupon_code} eligible for {sku}? If so, how much does the price drop to; if not, what's the regular price?",
     ),

@@ -640,7 +640,7 @@ def get_dividend_yield(symbol: Ticker) -> tuple[float, Money, Currency]:
           "size up {symbol}: what's the total value of the business on the stock market[, quoted in {currency}]?",
           "for a valuation memo, I need the current market capitalisation of {symbol}[ stated in {currency}]",
           "what price tag does the market put on {symbol} as a whole company right now[, in {currency}]?",
-          "multiply the shares outstanding of {symbol} by its current price: what market cap does that give[ in {currency}]?"),
+          "what is {symbol} worth on the stock market at today's price[, in {currency}]?"),
 )
 def get_market_cap(symbol: Ticker, currency: ReportingCurrency = "USD") -> float:
     """Get a company's market capitalisation (shares outstanding times today's price) in a chosen currency.
@@ -699,7 +699,7 @@ def currency_name_to_code(currency_name: CurrencyName) -> NamedCurrency:
     asks=("convert {money} to {to_currency} and tell me the rate you used",
           "how much is {money} in {to_currency}, and at what rate?",
           "what would {money} be worth in {to_currency} at today's rate, and what's the rate?",
-          "change {money} into {to_currency} at the current exchange rate; give me the result and the rate",
+          "convert {money} into {to_currency} at the current exchange rate; give me the result and the rate",
           "I'm budgeting in {to_currency}. What does {money} come to in that currency today, and at what rate?",
           "express {money} in {to_currency} using today's rate, and show the rate",
           "what's {money} worth in {to_currency}? Give me the exchange rate as well.",
@@ -719,13 +719,13 @@ def currency_name_to_code(currency_name: CurrencyName) -> NamedCurrency:
           "recalculate {money} in {to_currency} using the live rate and show me that rate too",
           "I only really think in {to_currency}. Convert {money} for me and tell me which rate applies.",
           "double-check a conversion for me: how much is {money} worth in {to_currency}, and what's the going rate?",
-          "Our budget is set in {to_currency}. How much of it would {money} use up at current rates, and what is that rate?",
+          "Our budget is set in {to_currency}. How much of it would {money} use up at the current exchange rate, and what is the exchange rate?",
           "show {money} converted to {to_currency}, along with the exchange rate applied",
           "what's the equivalent of {money} in {to_currency} as of now, and at what rate?",
           "I'm reporting to head office in {to_currency}. Convert {money} and give me the rate I should footnote.",
           "I want to see {money} in {to_currency}. What's the figure, and which exchange rate did you use?",
           "Before I commit, tell me what {money} is in {to_currency} and what the current rate is.",
-          "swap {money} into {to_currency} on paper: what would I end up with, and at what rate?",
+          "if I converted {money} into {to_currency}, what would I end up with, and at what rate?",
           "if I exchanged {money} for {to_currency} today, what would I get, and at what rate?",
           "Short answer is fine: what's {money} in {to_currency}, and at what rate?",
           "I'm looking at {money}, but my head works in {to_currency}. What's that in my currency, and at what rate?",

@@ -697,7 +697,7 @@ def get_product_manufacturer(product: Wine) -> Producer:
     gives={
         "region": (
             "the home region of {producer}",
-            "the region home to {producer}",
+            "the home region of {producer}",
             "the wine region of {producer}",
             "the wine region that is home to {producer}",
             "the wine region that houses {producer}",

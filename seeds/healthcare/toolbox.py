@@ -488,7 +488,7 @@ toolbox.written_as("medical_appointment_id", "appointment {}")
             "the patient signed up with us as {full_name}",
             "the patient called {full_name}",
             "the patient listed as {full_name}",
-            "the registered patient {full_name}",
+            "the patient {full_name} on our books",
             "our existing patient {full_name}",
             "the patient going by {full_name}",
             "the patient by the name of {full_name}",
@@ -979,7 +979,7 @@ def check_drug_interaction(first_drug: Drug, second_drug: Drug) -> tuple[str, st
     asks=(
         "which pharmacy in {city} holds the largest stock of {drug_name}, where is it, and how many packs does it have?",
         "find the best-stocked pharmacy in {city} for {drug_name}, with its address and the number of packs on hand",
-        "where in {city} can I get {drug_name}? Give me the pharmacy with the largest stock, its address and how many packs it holds.",
+        "which pharmacy in {city} has the most {drug_name} in stock? Give me its name, its address and how many packs it holds.",
         "I need to fill a prescription for {drug_name} in {city}. Which pharmacy has the most packs, how many, and what's the address?",
         "locate the pharmacy in {city} with the biggest supply of {drug_name}, and include the address and the pack count",
         "what pharmacy in {city} is best stocked with {drug_name}? Tell me its address and stock level.",

@@ -742,7 +742,7 @@ def calculate_income_tax(country: TaxCountry, annual_income: Salary) -> tuple[fl
         "express {pay} in {to_currency} using the payroll exchange rate",
         "how much is {pay} in {to_currency}, using the payroll rate?",
         "I want to compare pay across countries. What's {pay} when converted into {to_currency} at payroll rates?",
-        "change {pay} into {to_currency} with the payroll exchange rates",
+        "convert {pay} into {to_currency} the way payroll would",
         "at the payroll exchange rate, how many {to_currency} is {pay}?",
         "run {pay} through the payroll conversion into {to_currency}",
         "a candidate abroad is comparing offers. Restate {pay} in {to_currency} using payroll's exchange rate.",

@@ -506,3 +506,24 @@ def test_together_knows_what_a_nested_value_was_found_about():
              'n = get_export_quantity(location=c, date="2025-05-30", product="Saltbush Creek")')
     found = seed_problems("food_and_beverage", other)
     assert any("together" in p for p in found), found
+
+
+def test_the_start_of_an_event_is_a_time_in_the_event_s_own_city():
+    """The forecast "in Hong Kong around the start of my next event" reads an event in San
+    Francisco at Hong Kong's clock: the start belongs to the event's own city."""
+    seeds = {slug: load_seed(Path(resource_dir("seeds")) / slug) for slug in ("calendar_reminders", "weather")}
+    code = ('e, s = get_next_event()\n'  # EVT-1052, lunch in San Francisco today
+            'x, y = get_hourly_forecast(city="{city}", when=s)')
+    assert not any("together" in p for p in chain_problems(seeds, code.format(city="San Francisco")))
+    found = chain_problems(seeds, code.format(city="Hong Kong"))
+    assert any("together" in p for p in found), found
+
+
+def test_a_request_asks_for_a_thing_once():
+    """"Give me the author, title and publisher of that book ... and give me its title": two
+    asked calls that name the same thing ask for it twice."""
+    seeds = {"library_science": load_seed(Path(resource_dir("seeds")) / "library_science")}
+    twice = ('a, t, p, y = get_book_details(isbn="9781200365298")\n'
+             's, u = scan_isbn(isbn="9781200365298")')
+    assert any("asks again" in p for p in chain_problems(seeds, twice, asked={0, 1}))
+    assert not any("asks again" in p for p in chain_problems(seeds, twice.splitlines()[0], asked={0}))
