@@ -654,3 +654,20 @@ def test_a_part_that_opens_as_a_note_follows_without_a_run_on_connector():
     assert all(not re.search(r"(?:Also|And|Oh, and|In addition|Besides that|Plus|By the way), current", t) for t in texts), texts
     asked = [frame(["check the weather in Lima", "what's the local time in Lima?"], random.Random(k)) for k in range(60)]
     assert any(re.search(r"(?:Also|And|Oh, and|In addition|Besides that|Plus|By the way),? what's", t) for t in asked)
+
+
+def test_a_description_that_says_an_earlier_value_again_holds_nothing_else(library):
+    """"The heat index for that temperature with the wind at the wind strength in that city on
+    that day" crowds one sentence: the wind that day is asked for in its own; a description
+    whose one argument is said again ("the home region of that producer") stays."""
+    hottest = ('c, t = find_hottest_city(country="Japan", date="2025-06-14")\n'
+               'w, d = get_wind_forecast(city=c, date="2025-06-14")\n'
+               'f = calculate_feels_like(temperature_c=t, wind_speed_kmh=w)\n')
+    for k in range(4):
+        chain, text = asked_and_worded(hottest, library, k)
+        assert [c.asked for c in chain.calls] == [True, True, True], text
+    region = ('m = get_product_manufacturer(product="Oakmont Ridge")\n'
+              'r = get_producer_region(producer=m)\n'
+              'y = get_harvest_yield(region=r, year=2017)\n')
+    chain, text = asked_and_worded(region, library)
+    assert [c.asked for c in chain.calls] == [True, False, True], text

@@ -3,6 +3,8 @@
 Rules (reasons read "rule: detail"):
 - `stacked`: a description holding more than `max_nested_descriptions` others ("the country
   where the bestseller among wines in the region that is home to Muga is produced");
+- `crowded`: a description that says an earlier value again beside other arguments ("the
+  wind strength in that city on that day"): the writer asks for such a value in its own sentence;
 - `redescribed`: a call whose value was described, described again in full for another of its
   values, stating again a place or a day it was given;
 - `restated`: a day or a time the user named stated twice in a row ("how many days from next
@@ -30,7 +32,7 @@ from factory.records import CheckResult, Instance, Value
 from factory.sense import is_day
 
 GREETING = re.compile("^(?:" + "|".join(re.escape(g.strip()) for g in GREETINGS) + r")\s*", re.IGNORECASE)
-RULES = ("stacked", "redescribed", "restated", "day_after_day", "situations", "role")
+RULES = ("stacked", "crowded", "redescribed", "restated", "day_after_day", "situations", "role")
 
 # What may stand between a day and the next without a word of its own: "June 3, on June 5".
 # ("from June 3 to June 5" is a span, not two days in a row.)
@@ -136,6 +138,11 @@ def readability_problems(instance: Instance, ctx: CheckContext) -> list[str]:
                 f"{', '.join(chain.calls[i].tool for i in d.inside)}"
                 for d in found.descriptions if len(d.inside) > limits.get("max_nested_descriptions", 0)]
 
+    def crowded() -> list[str]:
+        found = walk(chain, chain.asked(), specs, entries, ctx.joint_kinds)
+        return [f"the description of what {chain.calls[d.call].tool} finds says an earlier value again "
+                "beside other arguments" for d in found.descriptions if d.crowded]
+
     def redescribed() -> list[str]:
         found = walk(chain, chain.asked(), specs, entries, ctx.joint_kinds)
         return [f"{chain.calls[i].tool} is described again in full for another of its values"
@@ -147,6 +154,7 @@ def readability_problems(instance: Instance, ctx: CheckContext) -> list[str]:
 
     found = {
         "stacked": stacked,
+        "crowded": crowded,
         "redescribed": redescribed,
         "restated": lambda: restated(instance, entries),
         "day_after_day": lambda: days_in_a_row(instance, entries),

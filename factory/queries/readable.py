@@ -6,7 +6,9 @@ request that takes it. Two shapes of that read badly:
 - a description holding two others, one inside the other or side by side: "the country where
   the bestseller among wines in the wine region that is home to Muga on June 8 is produced";
 - a call whose value was described, described again in full for another of its values: "the
-  hottest high anywhere in India on June 19 ... the wind in the hottest city of India that day".
+  hottest high anywhere in India on June 19 ... the wind in the hottest city of India that day";
+- a description that says an earlier value again beside other arguments: "the heat index for
+  that temperature with the wind at the wind strength in that city on that day".
 
 The writer then asks for such a value itself (`factory.queries.wording.mark_asked`): "What sold
 best in the wine region that is home to Muga on June 8? How many bottles of that wine ...", and
@@ -46,6 +48,7 @@ class Description:
     variables: tuple[str, ...]
     inside: tuple[int, ...]
     children: tuple[int, ...]
+    crowded: bool = False  # it says a value again ("that city") beside other arguments
 
 
 @dataclass
@@ -92,10 +95,24 @@ def walk(chain: Chain, asked: Collection[int], specs: Mapping[str, ToolSpec], en
             return None
         if len(before) > 1 and restates(chain, index, specs):
             result.redescribed.append(index)
+        # (before its own slots are described; a canonicalised form the user states is their own words)
+        back = any(p in done or (p in said and not transparent(chain.calls[p].tool, entries)) for p in sources(index))
         children = slots(index)
         inside = {i for d in result.descriptions if d.call in children for i in (d.call, *d.inside)}
-        result.descriptions.append(Description(index, variables, tuple(sorted(inside)), tuple(children)))
+        crowded = back and len(slot_names(index)) > 1
+        result.descriptions.append(Description(index, variables, tuple(sorted(inside)), tuple(children), crowded))
         return index
+
+    def sources(index: int) -> set[int]:
+        return {producers[a.ref] for a in chain.calls[index].arguments.values() if isinstance(a, Ref) and a.ref in producers}
+
+    def slot_names(index: int) -> list[str]:
+        """The call's argument slots, parameters that travel together counted once."""
+        call = chain.calls[index]
+        spec = specs.get(call.tool)
+        groups = groups_of(spec, entries.get(call.tool), list(joint_kinds)) if spec else []
+        grouped = {p: g.params[0] for g in groups for p in g.params}
+        return sorted({grouped.get(name, name) for name in call.arguments})
 
     def slots(index: int) -> list[int]:
         call = chain.calls[index]
@@ -141,10 +158,13 @@ def to_ask(chain: Chain, asked: Collection[int], specs: Mapping[str, ToolSpec], 
            joint_kinds: Sequence[tuple[str, ...]] = ()) -> int | None:
     """A call to ask for itself so that the request reads well, or None: within a description
     holding two others, the one that holds a description itself (else the first), so that no
-    description holds more than one; else a call that would be described again in full."""
+    description holds more than one; a description that says an earlier value again beside
+    other arguments ("the wind in that city on that day": "What's the wind there that day?");
+    else a call that would be described again in full."""
     found = walk(chain, asked, specs, entries, joint_kinds)
     by_call = {d.call: d for d in found.descriptions}
     for description in found.descriptions:
         if len(description.inside) > MAX_NESTED:
             return next((c for c in description.children if by_call[c].children), description.children[0])
-    return found.redescribed[0] if found.redescribed else None
+    crowded = [d.call for d in found.descriptions if d.crowded]
+    return crowded[0] if crowded else found.redescribed[0] if found.redescribed else None

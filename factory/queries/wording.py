@@ -115,8 +115,8 @@ _FREE_TEXT = ("_search_terms", "_query", "_text", "_mention", "_description")
 
 _ASKER_MISPLACED = re.compile(r"\b(?:of|name|under|as) me\b")  # "me" read as a name, not the person
 # A value named again right after its own noun says nothing: "if the temperature is that
-# temperature", "the wind speed of that wind speed".
-_SAID_OF_ITSELF = re.compile(r"\b(\w+(?: \w+)?) (?:is|are|was|of|at|as) (?:that|those) \1\b", re.IGNORECASE)
+# temperature", "the wind blows at that wind speed".
+_SAID_OF_ITSELF = re.compile(r"\b(\w+)(?: \w+){0,2} (?:is|are|was|of|at|as|around) (?:that|those) \1\b", re.IGNORECASE)
 
 
 def reference_noun(kind: str | None, role: str | None) -> str | None:
