@@ -44,6 +44,7 @@ NAMED_RULES = ("glitch", "example", "repeated", "detour", *READABILITY_RULES)  #
 # How the sheet says what the readability check finds (factory.checks.readability).
 READABILITY_WORDS = {
     "stacked": "descriptions stacked",
+    "crowded": "a description crowded with a value said again",
     "redescribed": "a value described again in full",
     "restated": "a value said twice",
     "day_after_day": "a day right after another day",

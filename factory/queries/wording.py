@@ -117,6 +117,12 @@ _ASKER_MISPLACED = re.compile(r"\b(?:of|name|under|as) me\b")  # "me" read as a 
 # A value named again right after its own noun says nothing: "if the temperature is that
 # temperature", "the wind blows at that wind speed".
 _SAID_OF_ITSELF = re.compile(r"\b(\w+)(?: \w+){0,2} (?:is|are|was|of|at|as|around) (?:that|those) \1\b", re.IGNORECASE)
+_SAID_OF_ITSELF_AT_ONCE = re.compile(r"\b(\w+(?: \w+)?) (?:is|are|was|of|at|as|around) (?:that|those) \1\b", re.IGNORECASE)
+
+
+def _said_of_itself(text: str) -> int:
+    """How badly a text names values after their own nouns, the noun right before worst."""
+    return 2 * len(_SAID_OF_ITSELF_AT_ONCE.findall(text)) + len(_SAID_OF_ITSELF.findall(text))
 
 
 def reference_noun(kind: str | None, role: str | None) -> str | None:
@@ -361,8 +367,9 @@ class Wording:
             text = self.fill(index, template)
             if text is not None and _ASKER_MISPLACED.search(text):
                 text = None  # "in the name of me": the asker named again fits only where "me" does
-            if text is not None and _SAID_OF_ITSELF.search(text):
-                fallback = fallback or (template, text)  # "if the temperature is that temperature"
+            if text is not None and _SAID_OF_ITSELF.search(text):  # "if the temperature is that temperature"
+                if fallback is None or _said_of_itself(text) < _said_of_itself(fallback[1]):
+                    fallback = (template, text)
                 continue
             if text is not None:
                 return self._chosen(tool, template, text)

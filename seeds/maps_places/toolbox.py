@@ -193,9 +193,9 @@ toolbox.condition(
     # Approximate sharing restores the condition too, but then "where am I" is the city centre:
     # the precision changes what later calls find, so the request states it.
     consent="share",
-    context=("Turn precise location sharing on if you need it.",
-             "You can switch my location sharing on, precise, if that's what it takes.",
-             "If location sharing is off, go ahead and turn it on with the precise setting."),
+    context=("Turn {precision} location sharing on if you need it.",
+             "You can switch my location sharing to {precision} if that's what it takes.",
+             "If location sharing is off, go ahead and turn it on with the {precision} setting."),
     says=("I think location sharing is switched off on my phone.",
           "My phone isn't sharing its location right now.",
           "I turned off location sharing on my phone."),
