@@ -852,7 +852,7 @@ def get_flight_status(flight_number: FlightNumber, date: Departure) -> tuple[str
                          "the hotels listed in {city}[ with {min_stars} stars or more]",
                          "all the hotels in {city}[ rated {min_stars} stars or higher]",
                          "the hotel options in {city}[ with {min_stars} stars or better]")},
-    sense=(within("min_stars", 2, 5),),
+    sense=(within("min_stars", 2, 4),),
 )
 def search_hotels(city: CityName, min_stars: Annotated[int, Kind("star_rating")] = 1) -> HotelIds:
     """List the hotels in a city, optionally only those with at least some stars.
