@@ -153,6 +153,7 @@ def generate(
     distractors: Annotated[int, typer.Option("--distractors", help="Distractor tools offered per instance.")] = 5,
     split: Annotated[str, typer.Option("--split", help="Split name in the exported dataset.")] = "test",
     out: Annotated[Optional[Path], typer.Option("--out", "-o", help="Run directory (default: generated/<domain>/<run-id>/).")] = None,
+    exclude_from: Annotated[Optional[list[str]], typer.Option("--exclude-from", help="Drop candidates a reference may already hold, as `factory contamination` counts them (repeatable; 'nestools', a run or dataset folder, NesTools' test_data.jsonl, or a cached Hub dataset id); each is a counted reject.")] = None,
     max_attempts: Annotated[Optional[int], typer.Option("--max-attempts", help="Stop after this many candidates (default 20n+50).")] = None,
     fresh: Annotated[bool, typer.Option("--fresh", help="Start over instead of resuming: remove the files an earlier run wrote there (refused when the folder holds anything else).")] = False,
     model: Annotated[Optional[str], typer.Option("--model", help="Drive generation with a model (e.g. openai/gpt-4o-mini, hosted_vllm/NAME, ollama/NAME): it writes the tools and chains of a domain no seed covers, and the queries of any domain; default from FACTORY_MODEL; none: offline.")] = None,
@@ -173,7 +174,8 @@ def generate(
                                max_retries=max_retries)
     generator = config_settings.model or "offline"
     config = GenerateConfig(domain=domain, n=n, seed=seed, max_depth=max_depth, min_depth=min_depth, shape=shape,
-                            distractors=distractors, split=split, generator=generator, temperature=temperature)
+                            distractors=distractors, split=split, generator=generator, temperature=temperature,
+                            exclude_from=exclude_from or [])
     with progress(err_console, "generating", n, "loading the seeds and the embedding model") as steps:
         result = run_generation(
             config, config_settings, out, fresh=fresh, max_attempts=max_attempts,
@@ -369,6 +371,46 @@ def call(
         return
     outputs = dict(zip((o.name for o in spec.returns), result.values, strict=False))
     console.print(json.dumps(outputs, ensure_ascii=False), markup=False, highlight=False)
+
+
+@app.command()
+@command
+def contamination(
+    path: Annotated[Path, typer.Argument(help="A run directory or an exported dataset folder.")],
+    against: Annotated[list[str], typer.Option("--against", help="A reference to compare with (repeatable): 'nestools' (the NesTools test set shipped with the factory), NesTools' test_data.jsonl, a run or dataset folder, or a Hub dataset id (owner/name) read from the local datasets cache.")],
+    max_ngram: Annotated[Optional[int], typer.Option("--max-ngram", help="Most words in a row a request may share with a reference request (default from validators/default.toml: 12, so a shared 13-gram counts).")] = None,
+    max_cosine: Annotated[Optional[float], typer.Option("--max-cosine", help="Highest embedding cosine a request may have to a reference request (default from validators/default.toml).")] = None,
+    out: Annotated[Optional[Path], typer.Option("--out", "-o", help="Folder for contamination.json and contamination.md (default: the run directory, or the dataset folder given).")] = None,
+) -> None:
+    """Compare a dataset with references a model may have seen: longest shared n-gram and
+    13-gram overlap of each request, embedding cosine to the nearest reference request, the same
+    chain with the same values, the same skeleton, the same tool set. Exits 1 when an instance
+    is over the thresholds."""
+    offline_defaults()
+    from factory.checks.contamination import Thresholds
+    from factory.checks.policy import load_policy
+    from factory.contamination import compare, load_references, summary_table, write_report
+    from factory.embeddings import EmbeddingCache
+    from factory.export import load_instances
+    from factory.progress import progress
+    from factory.records import content_hash
+
+    config = settings()
+    policy = load_policy(config.validators_dir).checks["contamination"]
+    thresholds = Thresholds(max_ngram if max_ngram is not None else policy.get("max_ngram"),
+                            max_cosine if max_cosine is not None else policy.get("max_cosine"))
+    with progress(err_console, "loading the dataset") as steps:
+        instances = load_instances(_dataset_dir(path))
+        steps.step("reading the references and loading the embedding model")
+        references = load_references(against, EmbeddingCache(config.embeddings_store))
+        report = compare(instances, references, thresholds, path.name, content_hash([i.id for i in instances]), steps)
+    written, table = write_report(report, out or path)
+    console.print(summary_table(report), markup=False, highlight=False, soft_wrap=True)
+    console.print(f"{report.crossed} of {report.instances} instances over the thresholds (more than "
+                  f"{thresholds.max_ngram} shared words in a row, cosine above {thresholds.max_cosine}, or the same "
+                  f"chain and values); report in {written} and {table}", highlight=False, soft_wrap=True)
+    if report.crossed:
+        raise typer.Exit(1)
 
 
 @app.command()

@@ -17,6 +17,7 @@ from factory.chains.feasibility import check_fillable, check_shape_request
 from factory.chains.pool import ToolPool
 from factory.chains.shapes import MAX_CALLS
 from factory.checks.context import CheckContext
+from factory.checks.contamination import ContaminationIndex
 from factory.checks.duplicates import DuplicateIndex
 from factory.checks.policy import load_policy
 from factory.config import Settings
@@ -25,7 +26,7 @@ from factory.errors import ConfigError, FactoryWarning, RunError
 from factory.export import nestools_split, write_dataset, write_nestools
 from factory.chains.seeded import SeedComposer
 from factory.pipeline import Generator, Outcome
-from factory.records import GenerateConfig, Instance, Manifest, Reject, content_hash
+from factory.records import CheckResult, GenerateConfig, Instance, Manifest, Reject, content_hash
 from factory.runs import RunDir, outcome_rows
 from factory.seeds import (
     Seed,
@@ -122,7 +123,17 @@ def generate(
         for ctx in contexts.values():
             ctx.judge = models.judge
     generator = Generator(config, composer, seeds, contexts, models.stages if models else None)
+    generator.contamination = _references(config, embeddings)
     return _open_and_run(run, generator, fresh, max_attempts, on_attempt, models)
+
+
+def _references(config: GenerateConfig, embeddings: EmbeddingCache) -> ContaminationIndex | None:
+    """The references of --exclude-from, read and indexed once per run."""
+    if not config.exclude_from:
+        return None
+    from factory.contamination import load_references
+
+    return ContaminationIndex(load_references(config.exclude_from, embeddings))
 
 
 def _generate_with_model_tools(config: GenerateConfig, settings: Settings, seeds: dict[str, Seed], out: Path | None,
@@ -141,6 +152,7 @@ def _generate_with_model_tools(config: GenerateConfig, settings: Settings, seeds
     subdomains = [subdomain] if subdomain else propose_subdomains(models.writer_lm_for(0), domain)
     composer = ModelComposer(config, domain, subdomains, models.chain_writer, models.writer_lm_for)
     generator = Generator(config, composer, {}, contexts, models.stages)
+    generator.contamination = _references(config, contexts[None].embeddings)
     return _open_and_run(run, generator, fresh, max_attempts, on_attempt, models)
 
 
@@ -224,7 +236,7 @@ def _run(run: RunDir, generator: Generator, kept: list[Instance], rejects: list[
     workers = models.clients[config.generator].settings.concurrency if models else 1
     for outcome in _attempts(generator, attempt, limit, workers, lambda: config.n - len(kept)) if len(kept) < config.n else ():
         if outcome.instance is not None:
-            _dedupe(outcome, duplicates[_slug(generator, outcome.instance)])
+            _screen(outcome, generator, duplicates[_slug(generator, outcome.instance)])
         run.append(outcome)
         if outcome.instance is not None:
             kept.append(outcome.instance)
@@ -258,7 +270,7 @@ def _first_rows(generator: Generator) -> dict[str, dict[str, Any]]:
     """The lines attempt 0 writes with these settings (no earlier instance can duplicate it)."""
     outcome = generator.attempt(0)
     if outcome.instance is not None:
-        _dedupe(outcome, DuplicateIndex(generator.contexts[_slug(generator, outcome.instance)]))
+        _screen(outcome, generator, DuplicateIndex(generator.contexts[_slug(generator, outcome.instance)]))
     return outcome_rows(outcome)
 
 
@@ -283,17 +295,30 @@ def _shortfall(manifest: Manifest, run: RunDir) -> str:
             f"(top reject reasons: {top}); see {run.file('rejects')}. {advice[0].upper()}{advice[1:]}.")
 
 
-def _dedupe(outcome: Outcome, index: DuplicateIndex) -> None:
+def _screen(outcome: Outcome, generator: Generator, duplicates: DuplicateIndex) -> None:
+    """The run-level checks, in attempt order: against the references of --exclude-from, then
+    against the instances kept so far."""
     instance = outcome.instance
     assert instance is not None
-    result = index.check(instance)
+    if generator.contamination is not None:
+        ctx = generator.contexts[_slug(generator, instance)]
+        if not _kept(outcome, generator.contamination.check(instance, ctx)):
+            return
+    if _kept(outcome, duplicates.check(instance)):
+        duplicates.add(instance)
+
+
+def _kept(outcome: Outcome, result: CheckResult) -> bool:
+    """Record a run-level check's result on the instance, or turn the outcome into its reject."""
+    instance = outcome.instance
+    assert instance is not None
     if result.passed:
         instance.checks.append(result)
-        index.add(instance)
-    else:
-        outcome.reject = Reject(attempt=outcome.attempt, stage="duplicates", reasons=[f"duplicates: {result.reason}"],
-                                checks=[*instance.checks, result], instance=instance)
-        outcome.instance = None
+        return True
+    outcome.reject = Reject(attempt=outcome.attempt, stage=result.name, reasons=[f"{result.name}: {result.reason}"],
+                            checks=[*instance.checks, result], instance=instance)
+    outcome.instance = None
+    return False
 
 
 def _reason(reject: Reject) -> str:

@@ -81,6 +81,7 @@ class Generator:
         # Offline, attempts run one at a time in order, so each request can take the phrasings
         # the run's kept requests have used least; with a model they run in parallel and draw.
         self.phrasings: Counter | None = Counter() if stages is None else None
+        self.contamination: Any = None  # factory.checks.contamination.ContaminationIndex of --exclude-from
 
     def count_phrasings(self, phrasings: Iterable[Sequence[str]]) -> None:
         """The (tool, phrasing) pairs of a kept request."""
