@@ -96,6 +96,11 @@ def test_splits_are_byte_reproducible_and_a_resumed_run_cuts_them_alike(tmp_path
     resumed = generate(config, load_settings(), tmp_path / "resumed")
     assert resumed.resumed_from == 17 and digest(resumed.path / "dataset") == digest(whole.path / "dataset")
     assert not leaks(splits_of(whole), "tools", "test")
+    from factory.config import load_settings as settings
+    from factory.validate import validate_dataset
+
+    report = validate_dataset(whole.path / "dataset", settings(), run_dir=whole.path)
+    assert report.ok, report.failures[:3]
 
 
 def test_a_run_without_splits_keeps_its_id_and_card():
