@@ -50,8 +50,40 @@ in interactive mode (the agent meets the tools' errors and may say it cannot fin
 """
 
 
+def _splits_section(config: GenerateConfig, report: dict[str, Any]) -> str:
+    from factory.splits import held_split
+    from factory.stats import split_markdown
+
+    sizes = ", ".join(f"`{name}` ({size})" for name, size in config.splits.items())
+    if config.hold_out:
+        held = held_split(config.splits)
+        how = {
+            "tools": f"whole goals (what a person wants and the tools that serve it), drawn with the run seed, were set "
+                     f"apart until their tools made the `{held}` split's share of all tools; `{held}` instances call "
+                     "those tools only (fix-ups and withheld tools included), the others never",
+            "domains": f"seed domains, drawn with the run seed, were set apart for `{held}`; its instances come from "
+                       "them, the others' from the rest",
+            "skeletons": f"a skeleton (tools and wiring, literals aside) belongs to `{held}` when its hash with the run "
+                         "seed falls in that split's share; no other split has one of its skeletons",
+        }[config.hold_out]
+        rule = f"Held out: {config.hold_out}. {how[0].upper()}{how[1:]}. "
+    else:
+        rule = ""
+    return f"""## Splits
+
+{sizes}. {rule}Each kept instance went, in the order the candidates were made, to the split
+furthest below its share (a candidate whose split was full, or that mixed held-out units with
+others, was a counted reject), so the same command gives the same splits byte for byte.
+
+{split_markdown(report)}
+"""
+
+
 def dataset_card(config: GenerateConfig, stats: dict[str, Any], reject_reasons: dict[str, int],
-                 attempts: int, title: str, num_bytes: int, nestools: dict[str, Counter[str]] | None = None) -> str:
+                 attempts: int, title: str, sizes: dict[str, tuple[int, int]],
+                 nestools: dict[str, Counter[str]] | None = None, splits: dict[str, Any] | None = None) -> str:
+    """`sizes`: split → (instances, bytes), in the order the card lists them; `splits`: the
+    split report (factory.stats.split_report) of a run cut into several."""
     from datasets import DatasetInfo
 
     n = stats["instances"]
@@ -62,10 +94,12 @@ def dataset_card(config: GenerateConfig, stats: dict[str, Any], reject_reasons: 
         "tags": ["synthetic", "tool-use", "function-calling", "nested-tool-calls", "benchmark"],
         "task_categories": ["text-generation"],
         "size_categories": [_size_category(n)],
-        "configs": [{"config_name": "default", "data_files": [{"split": config.split, "path": f"data/{config.split}-*.parquet"}]}],
+        "configs": [{"config_name": "default",
+                     "data_files": [{"split": name, "path": f"data/{name}-*.parquet"} for name in sizes]}],
         "dataset_info": {
             **DatasetInfo(features=features())._to_yaml_dict(),
-            "splits": [{"name": config.split, "num_bytes": num_bytes, "num_examples": n}],
+            "splits": [{"name": name, "num_bytes": num_bytes, "num_examples": count}
+                       for name, (count, num_bytes) in sizes.items()],
         },
     }
     settings = "\n".join(f"| `{k}` | `{v}` |" for k, v in config.model_dump().items())
@@ -106,7 +140,7 @@ float (0.7 may come back as 0.7000000000000001). The Parquet files hold exact JS
 read it with pyarrow, or with `factory.export.load_instances`, when exact values matter.
 
 {_nestools_section(nestools) if nestools is not None else ""}
-## Generation settings
+{_splits_section(config, splits) + chr(10) if splits is not None else ""}## Generation settings
 
 | setting | value |
 | --- | --- |

@@ -145,14 +145,17 @@ def domains(
 @command
 def generate(
     domain: Annotated[str, typer.Option("--domain", "-d", help="Seed domain (forgiving match; 'Domain/Subdomain' picks a subdomain; 'all' mixes every seed).")],
-    n: Annotated[int, typer.Option("-n", help="Number of instances to keep.")] = 50,
+    n: Annotated[Optional[int], typer.Option("-n", help="Number of instances to keep (default 50, or the sum of --splits).")] = None,
     seed: Annotated[int, typer.Option("--seed", help="Run seed: the same seed and options give the same dataset bytes.")] = 0,
     max_depth: Annotated[int, typer.Option("--max-depth", help="Maximum nesting depth (1-5).")] = 5,
     min_depth: Annotated[int, typer.Option("--min-depth", help="Minimum nesting depth.")] = 1,
     shape: Annotated[Optional[str], typer.Option("--shape", help="Shape family (chain, fan-out, fan-in, diamond, dag, mixed, independent, single) or an exact shape like '3:1>2,2>3'.")] = None,
     distractors: Annotated[int, typer.Option("--distractors", help="Distractor tools offered per instance.")] = 5,
     split: Annotated[str, typer.Option("--split", help="Split name in the exported dataset.")] = "test",
+    splits: Annotated[Optional[str], typer.Option("--splits", help="Cut the run into named splits of given sizes, e.g. train=800,validation=100,test=100 (one Parquet split each; -n is their sum).")] = None,
+    hold_out: Annotated[Optional[str], typer.Option("--hold-out", help="What the test split (else the last one) keeps to itself: tools (no other split calls one of its tools), skeletons (tools and wiring) or domains.")] = None,
     out: Annotated[Optional[Path], typer.Option("--out", "-o", help="Run directory (default: generated/<domain>/<run-id>/).")] = None,
+    exclude_from: Annotated[Optional[list[str]], typer.Option("--exclude-from", help="Drop candidates a reference may already hold, as `factory contamination` counts them (repeatable; 'nestools', a run or dataset folder, NesTools' test_data.jsonl, or a cached Hub dataset id); each is a counted reject.")] = None,
     max_attempts: Annotated[Optional[int], typer.Option("--max-attempts", help="Stop after this many candidates (default 20n+50).")] = None,
     fresh: Annotated[bool, typer.Option("--fresh", help="Start over instead of resuming: remove the files an earlier run wrote there (refused when the folder holds anything else).")] = False,
     model: Annotated[Optional[str], typer.Option("--model", help="Drive generation with a model (e.g. openai/gpt-4o-mini, hosted_vllm/NAME, ollama/NAME): it writes the tools and chains of a domain no seed covers, and the queries of any domain; default from FACTORY_MODEL; none: offline.")] = None,
@@ -162,18 +165,23 @@ def generate(
     timeout: Annotated[Optional[float], typer.Option("--timeout", help="Seconds for a whole model request, however slowly the answer arrives (default 120).")] = None,
     max_retries: Annotated[Optional[int], typer.Option("--max-retries", help="Retries of a model request after timeouts, 429, 5xx or unreadable answers, with backoff, jitter and Retry-After (default 4).")] = None,
 ) -> None:
-    """Generate a verified benchmark split (resumes an interrupted run): offline from a seed
-    toolbox, or with --model for any domain."""
+    """Generate a verified benchmark (resumes an interrupted run): offline from a seed toolbox,
+    or with --model for any domain; one split, or several with --splits, fresh against the
+    references of --exclude-from."""
     offline_defaults()
     from factory.generate import generate as run_generation
     from factory.progress import progress
     from factory.records import GenerateConfig
+    from factory.splits import parse_splits
 
     config_settings = settings(model=model, api_base=api_base, concurrency=concurrency, timeout=timeout,
                                max_retries=max_retries)
     generator = config_settings.model or "offline"
+    sizes = parse_splits(splits) if splits else {}
+    n = n if n is not None else sum(sizes.values()) or 50
     config = GenerateConfig(domain=domain, n=n, seed=seed, max_depth=max_depth, min_depth=min_depth, shape=shape,
-                            distractors=distractors, split=split, generator=generator, temperature=temperature)
+                            distractors=distractors, split=split, generator=generator, temperature=temperature,
+                            exclude_from=exclude_from or [], splits=sizes, hold_out=hold_out)
     with progress(err_console, "generating", n, "loading the seeds and the embedding model") as steps:
         result = run_generation(
             config, config_settings, out, fresh=fresh, max_attempts=max_attempts,
@@ -288,19 +296,28 @@ def stats(
     offline_defaults()
     import json
 
-    from factory.export import load_instances
+    from factory.export import load_instances, split_names
     from factory.runs import RunDir
-    from factory.stats import distribution, markdown
+    from factory.splits import held_split
+    from factory.stats import distribution, markdown, split_markdown, split_report
 
     manifest = RunDir(path).read_manifest() if (path / "manifest.json").exists() else None
-    report = distribution(load_instances(_dataset_dir(path)))
+    dataset = _dataset_dir(path)
+    instances = load_instances(dataset)
+    report = distribution(instances)
+    names = split_names(dataset)
+    if len(names) > 1:
+        hold_out = manifest.config.hold_out if manifest and manifest.config.splits else None
+        groups = {name: load_instances(dataset, name) for name in (manifest.config.splits if hold_out else names)}
+        report["splits"] = split_report(groups, hold_out, held_split(manifest.config.splits) if hold_out else None)
     reasons = manifest.reject_reasons if manifest else None
     if as_json:
         console.print_json(json.dumps({**report, "reject_reasons": reasons}))
     else:
         from rich.markdown import Markdown
 
-        console.print(Markdown(markdown(report, reasons, top=40)))
+        text = markdown(report, reasons, top=40)
+        console.print(Markdown(split_markdown(report["splits"]) + "\n" + text if "splits" in report else text))
 
 
 @app.command()
@@ -373,16 +390,69 @@ def call(
 
 @app.command()
 @command
+def contamination(
+    path: Annotated[Path, typer.Argument(help="A run directory or an exported dataset folder.")],
+    against: Annotated[list[str], typer.Option("--against", help="A reference to compare with (repeatable): 'nestools' (the NesTools test set shipped with the factory), NesTools' test_data.jsonl, a run or dataset folder, or a Hub dataset id (owner/name) read from the local datasets cache.")],
+    max_ngram: Annotated[Optional[int], typer.Option("--max-ngram", help="Most words in a row a request may share with a reference request (default from validators/default.toml: 12, so a shared 13-gram counts).")] = None,
+    max_cosine: Annotated[Optional[float], typer.Option("--max-cosine", help="Highest embedding cosine a request may have to a reference request (default from validators/default.toml).")] = None,
+    out: Annotated[Optional[Path], typer.Option("--out", "-o", help="Folder for contamination.json and contamination.md (default: the run directory, or the dataset folder given).")] = None,
+) -> None:
+    """Compare a dataset with references a model may have seen: longest shared n-gram and
+    13-gram overlap of each request, embedding cosine to the nearest reference request, the same
+    chain with the same values, the same skeleton, the same tool set. Exits 1 when an instance
+    is over the thresholds."""
+    offline_defaults()
+    from factory.checks.contamination import Thresholds
+    from factory.checks.policy import load_policy
+    from factory.contamination import compare, load_references, summary_table, write_report
+    from factory.embeddings import EmbeddingCache
+    from factory.export import load_instances
+    from factory.progress import progress
+    from factory.records import content_hash
+
+    config = settings()
+    policy = load_policy(config.validators_dir).checks["contamination"]
+    thresholds = Thresholds(max_ngram if max_ngram is not None else policy.get("max_ngram"),
+                            max_cosine if max_cosine is not None else policy.get("max_cosine"))
+    with progress(err_console, "loading the dataset") as steps:
+        instances = load_instances(_dataset_dir(path))
+        steps.step("reading the references and loading the embedding model")
+        references = load_references(against, EmbeddingCache(config.embeddings_store))
+        report = compare(instances, references, thresholds, path.name, content_hash([i.id for i in instances]), steps)
+    written, table = write_report(report, out or path)
+    console.print(summary_table(report), markup=False, highlight=False, soft_wrap=True)
+    console.print(f"{report.crossed} of {report.instances} instances over the thresholds (more than "
+                  f"{thresholds.max_ngram} shared words in a row, cosine above {thresholds.max_cosine}, or the same "
+                  f"chain and values); report in {written} and {table}", highlight=False, soft_wrap=True)
+    if report.crossed:
+        raise typer.Exit(1)
+
+
+@app.command()
+@command
 def publish(
-    path: Annotated[Path, typer.Argument(help="An exported dataset folder, or the run directory holding it.")],
+    path: Annotated[Path, typer.Argument(help="A run directory (its dataset, NesTools file, manifest and contamination report are published) or an exported dataset folder.")],
     repo_id: Annotated[str, typer.Option("--repo-id", help="Hub dataset repository, 'owner/name'.")],
     private: Annotated[bool, typer.Option("--private", help="Create the repository as private.")] = False,
+    revision: Annotated[Optional[str], typer.Option("--revision", help="Tag the upload with this revision (e.g. 2025-06); a tag that already exists is refused, so a fresh split never overwrites an older one.")] = None,
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="Print every file and the card that would be sent, and stop: no network, no token.")] = False,
 ) -> None:
-    """Upload an exported dataset to the Hugging Face Hub (token from HF_TOKEN or your Hub login)."""
+    """Upload an exported dataset to the Hugging Face Hub (token from HF_TOKEN or your Hub login),
+    with the run's provenance on the card."""
+    from factory.publish import prepare
     from factory.publish import publish as upload
 
-    url = upload(_dataset_dir(path), repo_id, private=private)
-    console.print(f"published {url}")
+    prepared = prepare(path)
+    if dry_run:
+        console.print(prepared.card, markup=False, highlight=False, soft_wrap=True)
+        for line in prepared.listing():
+            console.print(line, markup=False, highlight=False)
+        tag = f", tagged {revision}" if revision else ""
+        console.print(f"dry run: {len(prepared.files)} files would be published to {repo_id}{tag}; nothing was sent",
+                      highlight=False)
+        return
+    url = upload(path, repo_id, private=private, revision=revision, upload=prepared)
+    console.print(f"published {url}" + (f" at revision {revision}" if revision else ""), highlight=False)
 
 
 # Evaluation commands live with the evaluator; registered here explicitly.

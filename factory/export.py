@@ -59,20 +59,29 @@ def row_instance(row: dict[str, Any]) -> Instance:
 
 
 def write_dataset(instances: list[Instance], out: Path, split: str, card: Callable[[int], str]) -> str:
-    """Write `out/` atomically (data/<split>-00000-of-00001.parquet + README.md, the card made
-    from the split's size in bytes); returns a fingerprint of the data."""
+    """Write `out/` with one split (see `write_splits`); the card is made from its size in bytes."""
+    return write_splits({split: instances}, out, lambda sizes: card(sizes[split]))
+
+
+def write_splits(splits: dict[str, list[Instance]], out: Path, card: Callable[[dict[str, int]], str]) -> str:
+    """Write `out/` atomically (data/<split>-00000-of-00001.parquet per split + README.md, the
+    card made from each split's size in bytes); returns a fingerprint of the data, the ids in
+    the order `load_instances` reads them (splits by name)."""
     import datasets
 
     datasets.disable_progress_bars()
     tmp = out.with_name(out.name + ".tmp")
     shutil.rmtree(tmp, ignore_errors=True)
     (tmp / "data").mkdir(parents=True)
-    table = datasets.Dataset.from_list([instance_row(i) for i in instances], features=features())
-    table.to_parquet(str(tmp / "data" / f"{split}-00000-of-00001.parquet"))
-    (tmp / "README.md").write_text(card(table.data.nbytes))
+    sizes = {}
+    for split in sorted(splits):
+        table = datasets.Dataset.from_list([instance_row(i) for i in splits[split]], features=features())
+        table.to_parquet(str(tmp / "data" / f"{split}-00000-of-00001.parquet"))
+        sizes[split] = table.data.nbytes
+    (tmp / "README.md").write_text(card(sizes))
     shutil.rmtree(out, ignore_errors=True)
     os.replace(tmp, out)
-    return content_hash([i.id for i in instances])
+    return content_hash([i.id for split in sorted(splits) for i in splits[split]])
 
 
 def load_instances(dataset_dir: Path, split: str | None = None) -> list[Instance]:
@@ -101,6 +110,11 @@ def load_instances(dataset_dir: Path, split: str | None = None) -> list[Instance
             except Exception as exc:  # a damaged file or a row that is not an instance
                 raise RunError(f"cannot read {path}: {type(exc).__name__}: {exc}") from exc
     return instances
+
+
+def split_names(dataset_dir: Path) -> list[str]:
+    """The splits of an exported dataset folder, by name."""
+    return sorted({p.name.split("-", 1)[0] for p in (dataset_dir / "data").glob("*.parquet")})
 
 
 def _no_dataset(dataset_dir: Path) -> str:

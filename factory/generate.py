@@ -15,17 +15,18 @@ from factory import __version__
 from factory.card import dataset_card
 from factory.chains.feasibility import check_fillable, check_shape_request
 from factory.chains.pool import ToolPool
-from factory.chains.shapes import MAX_CALLS
+from factory.chains.shapes import MAX_CALLS, common_shapes
 from factory.checks.context import CheckContext
+from factory.checks.contamination import ContaminationIndex
 from factory.checks.duplicates import DuplicateIndex
 from factory.checks.policy import load_policy
 from factory.config import Settings
 from factory.embeddings import EmbeddingCache
 from factory.errors import ConfigError, FactoryWarning, RunError
-from factory.export import nestools_split, write_dataset, write_nestools
+from factory.export import nestools_split, write_nestools, write_splits
 from factory.chains.seeded import SeedComposer
 from factory.pipeline import Generator, Outcome
-from factory.records import GenerateConfig, Instance, Manifest, Reject, content_hash
+from factory.records import CheckResult, GenerateConfig, Instance, Manifest, Reject, content_hash, parse_shape
 from factory.runs import RunDir, outcome_rows
 from factory.seeds import (
     Seed,
@@ -35,8 +36,9 @@ from factory.seeds import (
     slugify,
     unknown_domain_error,
 )
+from factory.splits import SplitPlan, check_splits
 from factory.stages import RunModels, build_models
-from factory.stats import distribution, reject_reason_key
+from factory.stats import distribution, reject_reason_key, split_report
 
 ALL_DOMAINS = "all"
 OFFLINE = "offline"
@@ -81,6 +83,7 @@ def validate_config(config: GenerateConfig) -> None:
     if config.distractors < 0:
         raise ConfigError(f"--distractors must be 0 or more, got {config.distractors}")
     check_shape_request(config.min_depth, config.max_depth, config.shape)
+    check_splits(config)
 
 
 def run_dir_for(config: GenerateConfig, settings: Settings) -> Path:
@@ -122,7 +125,48 @@ def generate(
         for ctx in contexts.values():
             ctx.judge = models.judge
     generator = Generator(config, composer, seeds, contexts, models.stages if models else None)
+    generator.contamination = _references(config, embeddings)
+    generator.splits = _split_plan(config, composer)
     return _open_and_run(run, generator, fresh, max_attempts, on_attempt, models)
+
+
+def _split_plan(config: GenerateConfig, composer: SeedComposer) -> SplitPlan | None:
+    """The splits of --splits; the held side steers towards shapes its own goals can fill."""
+    if not config.splits:
+        return None
+    targets = composer.targets
+    goals = [(t.slug, g.name, frozenset(g.tools)) if g else (t.slug, "", frozenset(t.specs))
+             for t in targets for g in (t.toolbox.goals.values() or [None])]
+    seeds = {t.slug: t for t in targets}
+
+    def reaches(slug: str, goal: str, shape: str) -> bool:
+        seed = seeds[slug]
+        return goal in seed.toolbox.goals and composer.goal_reaches(seed, seed.toolbox.goals[goal], *parse_shape(shape))
+
+    drawn = {row[0] for row in composer.shape_rows}
+    plan = SplitPlan(config, goals, {t.slug: t.domain for t in targets}, reaches,
+                     [shape for shape in common_shapes() if shape in drawn])
+    held = plan.sides[True]
+    held_goals = [(t, g) for t in targets for g in t.toolbox.goals.values()
+                  if (held.seeds is None or t.slug in held.seeds) and (held.tools is None or set(g.tools) <= held.tools)]
+    known: dict[str, bool] = {}
+
+    def fills(shape: str) -> bool:
+        if shape not in known:
+            known[shape] = any(composer.goal_reaches(t, g, *parse_shape(shape)) for t, g in held_goals)
+        return known[shape]
+
+    plan.fills = fills
+    return plan
+
+
+def _references(config: GenerateConfig, embeddings: EmbeddingCache) -> ContaminationIndex | None:
+    """The references of --exclude-from, read and indexed once per run."""
+    if not config.exclude_from:
+        return None
+    from factory.contamination import load_references
+
+    return ContaminationIndex(load_references(config.exclude_from, embeddings))
 
 
 def _generate_with_model_tools(config: GenerateConfig, settings: Settings, seeds: dict[str, Seed], out: Path | None,
@@ -141,6 +185,11 @@ def _generate_with_model_tools(config: GenerateConfig, settings: Settings, seeds
     subdomains = [subdomain] if subdomain else propose_subdomains(models.writer_lm_for(0), domain)
     composer = ModelComposer(config, domain, subdomains, models.chain_writer, models.writer_lm_for)
     generator = Generator(config, composer, {}, contexts, models.stages)
+    generator.contamination = _references(config, contexts[None].embeddings)
+    if config.hold_out in ("tools", "domains"):
+        raise ConfigError(f"--hold-out {config.hold_out} needs a seed domain; a domain whose tools a model writes "
+                          "can hold out skeletons")
+    generator.splits = SplitPlan(config, [], {}) if config.splits else None
     return _open_and_run(run, generator, fresh, max_attempts, on_attempt, models)
 
 
@@ -215,6 +264,8 @@ def _run(run: RunDir, generator: Generator, kept: list[Instance], rejects: list[
     for instance in kept:
         duplicates[_slug(generator, instance)].add(instance)
         generator.count_kept(instance)
+        if generator.splits:
+            generator.splits.assign(instance)  # the same split it had: assignment follows attempt order
     kept_attempts = {instance.provenance.attempt for instance in kept}
     for row in run.records("queries"):
         if row["attempt"] in kept_attempts:
@@ -224,7 +275,7 @@ def _run(run: RunDir, generator: Generator, kept: list[Instance], rejects: list[
     workers = models.clients[config.generator].settings.concurrency if models else 1
     for outcome in _attempts(generator, attempt, limit, workers, lambda: config.n - len(kept)) if len(kept) < config.n else ():
         if outcome.instance is not None:
-            _dedupe(outcome, duplicates[_slug(generator, outcome.instance)])
+            _screen(outcome, generator, duplicates[_slug(generator, outcome.instance)], generator.splits)
         run.append(outcome)
         if outcome.instance is not None:
             kept.append(outcome.instance)
@@ -245,7 +296,7 @@ def _run(run: RunDir, generator: Generator, kept: list[Instance], rejects: list[
         manifest.status = "incomplete"
         run.write_manifest(manifest)
         raise RunError(_shortfall(manifest, run))
-    return RunResult(run.path, _export(run, config, manifest, kept), kept, resumed, already_complete)
+    return RunResult(run.path, _export(run, config, manifest, kept, generator.splits), kept, resumed, already_complete)
 
 
 def _slug(generator: Generator, instance: Instance) -> str | None:
@@ -258,7 +309,7 @@ def _first_rows(generator: Generator) -> dict[str, dict[str, Any]]:
     """The lines attempt 0 writes with these settings (no earlier instance can duplicate it)."""
     outcome = generator.attempt(0)
     if outcome.instance is not None:
-        _dedupe(outcome, DuplicateIndex(generator.contexts[_slug(generator, outcome.instance)]))
+        _screen(outcome, generator, DuplicateIndex(generator.contexts[_slug(generator, outcome.instance)]))
     return outcome_rows(outcome)
 
 
@@ -283,17 +334,36 @@ def _shortfall(manifest: Manifest, run: RunDir) -> str:
             f"(top reject reasons: {top}); see {run.file('rejects')}. {advice[0].upper()}{advice[1:]}.")
 
 
-def _dedupe(outcome: Outcome, index: DuplicateIndex) -> None:
+def _screen(outcome: Outcome, generator: Generator, duplicates: DuplicateIndex, splits: SplitPlan | None = None) -> None:
+    """The run-level checks, in attempt order: against the references of --exclude-from, then
+    against the instances kept so far; then the split the instance goes to."""
     instance = outcome.instance
     assert instance is not None
-    result = index.check(instance)
+    if generator.contamination is not None:
+        ctx = generator.contexts[_slug(generator, instance)]
+        if not _kept(outcome, generator.contamination.check(instance, ctx)):
+            return
+    if not _kept(outcome, duplicates.check(instance)):
+        return
+    if splits is not None and not splits.assign(instance):
+        outcome.reject = Reject(attempt=outcome.attempt, stage="splits", reasons=[f"splits: {splits.why(instance)}"],
+                                checks=instance.checks, instance=instance)
+        outcome.instance = None
+        return
+    duplicates.add(instance)
+
+
+def _kept(outcome: Outcome, result: CheckResult) -> bool:
+    """Record a run-level check's result on the instance, or turn the outcome into its reject."""
+    instance = outcome.instance
+    assert instance is not None
     if result.passed:
         instance.checks.append(result)
-        index.add(instance)
-    else:
-        outcome.reject = Reject(attempt=outcome.attempt, stage="duplicates", reasons=[f"duplicates: {result.reason}"],
-                                checks=[*instance.checks, result], instance=instance)
-        outcome.instance = None
+        return True
+    outcome.reject = Reject(attempt=outcome.attempt, stage=result.name, reasons=[f"{result.name}: {result.reason}"],
+                            checks=[*instance.checks, result], instance=instance)
+    outcome.instance = None
+    return False
 
 
 def _reason(reject: Reject) -> str:
@@ -307,15 +377,24 @@ def _counted(manifest: Manifest, attempts: int, kept: int, reasons: Counter[str]
     })
 
 
-def _export(run: RunDir, config: GenerateConfig, manifest: Manifest, kept: list[Instance]) -> Manifest:
+def _export(run: RunDir, config: GenerateConfig, manifest: Manifest, kept: list[Instance],
+            plan: SplitPlan | None = None) -> Manifest:
     instances = kept[: config.n]
     stats = distribution(instances)
     title = f"{config.domain} tool-use benchmark" if config.domain != ALL_DOMAINS else "Multi-domain tool-use benchmark"
-    nestools = nestools_split(instances)
-    def card(num_bytes: int) -> str:
-        return dataset_card(config, stats, manifest.reject_reasons, manifest.attempts, title, num_bytes, nestools)
+    if plan is None:
+        groups = {config.split: instances}
+    else:
+        groups = {name: [i for i in instances if plan.assigned.get(i.id) == name] for name in config.splits}
+    report = split_report(groups, config.hold_out, plan.held) if plan is not None else None
+    ordered = [i for name in sorted(groups) for i in groups[name]]  # as load_instances reads the dataset
+    nestools = nestools_split(ordered)
 
-    manifest.dataset_fingerprint = write_dataset(instances, run.path / "dataset", config.split, card)
-    write_nestools(instances, run.path)
+    def card(num_bytes: dict[str, int]) -> str:
+        sizes = {name: (len(group), num_bytes[name]) for name, group in groups.items()}
+        return dataset_card(config, stats, manifest.reject_reasons, manifest.attempts, title, sizes, nestools, report)
+
+    manifest.dataset_fingerprint = write_splits(groups, run.path / "dataset", card)
+    write_nestools(ordered, run.path)
     manifest.status = "complete"
     return run.write_manifest(manifest)

@@ -81,6 +81,8 @@ class Generator:
         # Offline, attempts run one at a time in order, so each request can take the phrasings
         # the run's kept requests have used least; with a model they run in parallel and draw.
         self.phrasings: Counter | None = Counter() if stages is None else None
+        self.contamination: Any = None  # factory.checks.contamination.ContaminationIndex of --exclude-from
+        self.splits: Any = None  # factory.splits.SplitPlan of --splits
 
     def count_phrasings(self, phrasings: Iterable[Sequence[str]]) -> None:
         """The (tool, phrasing) pairs of a kept request."""
@@ -95,7 +97,8 @@ class Generator:
     def attempt(self, k: int) -> Outcome:
         rng = random.Random(f"{self.config.seed}:{k}")
         outcome = Outcome(attempt=k)
-        composed = self.composer.compose(rng, k)
+        side = self.splits.side(k, in_order=self.phrasings is not None) if self.splits else None
+        composed = self.composer.compose(rng, k, side=side) if side else self.composer.compose(rng, k)
         if isinstance(composed, NotComposed):
             outcome.reject = Reject(attempt=k, stage="compose", reasons=[composed.reason], raw=composed.raw)
             return outcome

@@ -441,6 +441,19 @@ class GenerateConfig(Record):
     policy: str = "default"
     generator: str = "offline"  # or the model that drives the generating stages
     temperature: float = 0.7  # the model's sampling temperature (with a model)
+    exclude_from: list[str] = Field(default_factory=list)  # references a candidate must not resemble (contamination)
+    splits: dict[str, int] = Field(default_factory=dict)  # split → instances, in order; empty: all n in `split`
+    hold_out: str | None = None  # what the held-out split keeps to itself: tools, skeletons or domains
+
+    @model_serializer(mode="wrap")
+    def _without_unused(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        """Options added later are written only when used, so a run without them keeps its id,
+        its card and its bytes."""
+        data = handler(self)
+        for name in ("exclude_from", "splits", "hold_out"):
+            if not data.get(name):
+                data.pop(name, None)
+        return data
 
 
 class FileDigest(Record):

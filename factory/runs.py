@@ -33,8 +33,9 @@ VALIDATION_FAILURES = "validation-failures.jsonl"  # written by `factory validat
 # A run with a model keeps its call caches beside the stage files (a rerun asks nothing twice).
 CACHES = frozenset(f"{name}.sqlite{suffix}" for name in ("calls", "simulated") for suffix in ("", "-journal", "-wal", "-shm"))
 NESTOOLS_FILES = ("nestools.jsonl", "nestools_excluded.jsonl")  # factory.export.NESTOOLS, NESTOOLS_EXCLUDED
+CONTAMINATION_FILES = ("contamination.json", "contamination.md")  # factory.contamination.REPORT, TABLE
 RUN_FILES = frozenset({*JSONL, MANIFEST, f"{MANIFEST}.tmp", LOCK, "dataset", "dataset.tmp", *NESTOOLS_FILES,
-                       VALIDATION_FAILURES, *CACHES})
+                       VALIDATION_FAILURES, *CONTAMINATION_FILES, *CACHES})
 # What a run may hold before its manifest exists (older versions wrote it at candidate 25).
 EARLY_FILES = frozenset({*JSONL, f"{MANIFEST}.tmp", *CACHES})
 

@@ -81,6 +81,44 @@ def shape_report(instances: list[Instance]) -> dict[str, Any]:
     }
 
 
+def shape_tv(a: list[Instance], b: list[Instance]) -> float:
+    """Total-variation distance between the shape distributions of two sets of instances."""
+    ca, cb = Counter(i.shape for i in a), Counter(i.shape for i in b)
+    if not a or not b:
+        return 1.0
+    return round(0.5 * sum(abs(ca[s] / len(a) - cb[s] / len(b)) for s in set(ca) | set(cb)), 4)
+
+
+def split_report(splits: dict[str, list[Instance]], hold_out: str | None = None,
+                 held: str | None = None) -> dict[str, Any]:
+    """Per split: instances, and the shape and category distances to the largest split; with a
+    hold-out, the units of the held split that another split also has (none when cut right)."""
+    from factory.splits import leaks
+
+    largest = max(splits, key=lambda name: (len(splits[name]), name))
+    categories = {name: Counter(c for i in group for c in i.categories) for name, group in splits.items()}
+    report: dict[str, Any] = {
+        "sizes": {name: len(group) for name, group in splits.items()},
+        "compared_with": largest,
+        "shape_tv": {name: shape_tv(group, splits[largest]) for name, group in splits.items() if name != largest},
+        "category_share": {name: {c: round(n / len(splits[name]), 4) for c, n in sorted(counts.items())}
+                           for name, counts in categories.items()},
+    }
+    if hold_out and held:
+        report.update(hold_out=hold_out, held=held, leaked_units=len(leaks(splits, hold_out, held)))
+    return report
+
+
+def split_markdown(report: dict[str, Any]) -> str:
+    sizes = ", ".join(f"{name} {n}" for name, n in report["sizes"].items())
+    tv = ", ".join(f"{name} {d}" for name, d in report["shape_tv"].items())
+    lines = [f"- splits: {sizes}; shape total-variation distance to {report['compared_with']}: {tv}"]
+    if "hold_out" in report:
+        lines.append(f"- held out: the {report['held']} split's {report['hold_out']}; units of it another split also "
+                     f"has: {report['leaked_units']}")
+    return "\n".join(lines)
+
+
 def distribution(instances: list[Instance]) -> dict[str, Any]:
     n = len(instances)
     depth = Counter(i.depth for i in instances)

@@ -178,6 +178,12 @@ def run_problems(run_dir: Path, dataset: list[Instance]) -> list[str]:
         raise RunError(f"{run_dir} holds no manifest.json; give the dataset folder to validate only the dataset")
     problems = run.changed_files(manifest)
     kept = run.kept_instances()[: len(dataset)]
+    if manifest.config.splits:  # the dataset holds them split by split (by name), each split in attempt order
+        from factory.export import load_instances, split_names
+
+        folder = run_dir / "dataset"
+        split_of = {i.id: name for name in split_names(folder) for i in load_instances(folder, name)}
+        kept = sorted(kept, key=lambda i: split_of.get(i.id, "\uffff"))
     if [i.id for i in kept] != [i.id for i in dataset]:
         problems.append(f"instances.jsonl does not agree with the dataset: its first {len(dataset)} instances are "
                         f"not the dataset's ({sum(a.id != b.id for a, b in zip(kept, dataset))} differ, "

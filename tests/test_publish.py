@@ -1,6 +1,8 @@
-"""Publishing goes through huggingface_hub with the token from the environment, and only
-uploads the dataset card and data files. The Hub is replaced by a recorder, a closed port on
-127.0.0.1 or a local server that refuses the token: no network."""
+"""Publishing goes through huggingface_hub with the token from the environment: the real client
+against a local Hub on 127.0.0.1 (tests/fake_hub.py) that keeps what it receives, two revisions
+published, tagged and loaded back with datasets.load_dataset; a dry run without network or
+token; a recorder, a closed port or a server that refuses the token for the failures. No
+network."""
 
 import socket
 import threading
@@ -42,18 +44,6 @@ def hub(monkeypatch):
     monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
     monkeypatch.setenv("HF_TOKEN", "hf_secret_token_value")
     return RecordingHub
-
-
-def test_publish_uploads_card_and_data_with_the_environment_token(food_run, hub):
-    url = publish(food_run.path / "dataset", "me/food-tools")
-    assert url == "https://hub.example/datasets/me/food-tools"
-    assert hub.calls[0] == ("init", "hf_secret_token_value")
-    assert hub.calls[1] == ("whoami",)  # the token is checked before anything is created
-    assert hub.calls[2][2]["repo_type"] == "dataset"
-    upload = hub.calls[3][1]
-    assert upload["folder_path"] == str(food_run.path / "dataset") and upload["allow_patterns"] == ["README.md", "data/*"]
-    card = (food_run.path / "dataset" / "README.md").read_text()
-    assert "hf_secret_token_value" not in card
 
 
 def test_publish_refuses_bad_repo_ids_and_offline_mode(food_run, hub, monkeypatch):
@@ -137,3 +127,71 @@ def test_publish_on_the_command_line_without_a_token_is_one_line_and_exit_1(food
     assert result.exit_code == 1
     assert [line for line in result.output.splitlines() if line.strip()] == [
         line for line in result.output.splitlines() if line.startswith("error: no Hugging Face token")]
+
+
+@pytest.fixture
+def local_hub(monkeypatch):
+    """The real Hub client pointed at a local Hub that answers as the Hub does."""
+    import huggingface_hub.constants
+
+    from tests.fake_hub import TOKEN, FakeHub
+
+    hub = FakeHub()
+    hub.thread.start()
+    monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
+    monkeypatch.setenv("HF_TOKEN", TOKEN)
+    monkeypatch.setattr(huggingface_hub.constants, "ENDPOINT", hub.url)
+    monkeypatch.setattr(huggingface_hub.constants, "HF_HUB_OFFLINE", False)
+    yield hub
+    hub.httpd.shutdown()
+    hub.httpd.server_close()
+
+
+def two_split_run(folder, seed):
+    from factory.config import load_settings
+    from factory.generate import generate
+    from factory.records import GenerateConfig
+
+    config = GenerateConfig(domain="Food and Beverage", n=16, seed=seed, max_depth=3, splits={"train": 12, "test": 4},
+                            hold_out="skeletons")
+    return generate(config, load_settings(), folder)
+
+
+def test_two_revisions_are_published_tagged_and_load_back_as_the_runs_own_files(tmp_path, local_hub):
+    import datasets
+    import pyarrow.parquet as pq
+
+    first, second = two_split_run(tmp_path / "first", 1), two_split_run(tmp_path / "second", 2)
+    result = CliRunner().invoke(app, ["publish", str(first.path), "--repo-id", "me/fresh", "--revision", "v1"])
+    assert result.exit_code == 0, result.output
+    assert "published" in result.output and "revision v1" in result.output
+    publish(second.path, "me/fresh", revision="v2")
+    with pytest.raises(FactoryError, match="already has a revision 'v1'"):
+        publish(second.path, "me/fresh", revision="v1")  # never over an older split
+    assert [p for m, p in local_hub.requests if m == "POST" and "/commit/" in p] == ["/api/datasets/me/fresh/commit/main"] * 2
+
+    for tag, run in (("v1", first), ("v2", second)):
+        folder = local_hub.save("me/fresh", tag, tmp_path / f"received-{tag}")
+        for split in ("train", "test"):
+            sent = folder / "data" / f"{split}-00000-of-00001.parquet"
+            assert sent.read_bytes() == (run.path / "dataset" / "data" / sent.name).read_bytes()
+        loaded = datasets.load_dataset(str(folder))
+        assert {name: loaded[name].num_rows for name in loaded} == {"train": 12, "test": 4}
+        for split in ("train", "test"):
+            own = pq.read_table(run.path / "dataset" / "data" / f"{split}-00000-of-00001.parquet")
+            assert loaded[split]["id"] == own.column("id").to_pylist()
+            assert loaded[split]["query"] == own.column("query").to_pylist()
+        card = (folder / "README.md").read_text()
+        assert "## Provenance" in card and "config_name: nestools" in card and "hf_local_test_token" not in card
+        assert (folder / "nestools.jsonl").read_bytes() == (run.path / "nestools.jsonl").read_bytes()
+    assert local_hub.save("me/fresh", "main", tmp_path / "main").joinpath("README.md").read_text() == \
+        (tmp_path / "received-v2" / "README.md").read_text()
+
+
+def test_a_dry_run_prints_the_card_and_files_without_network_or_token(food_run, monkeypatch):
+    monkeypatch.delenv("HF_TOKEN", raising=False)
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    result = CliRunner().invoke(app, ["publish", str(food_run.path), "--repo-id", "me/x", "--dry-run", "--revision", "r1"])
+    assert result.exit_code == 0, result.output
+    assert "## Provenance" in result.output and "data/test-00000-of-00001.parquet" in result.output
+    assert "nestools.jsonl" in result.output and "nothing was sent" in result.output

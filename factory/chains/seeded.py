@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -31,6 +32,7 @@ from factory.embeddings import tool_text
 from factory.records import Chain, GenerateConfig, ToolSpec, WorldSetup, parse_shape
 from factory.scenarios import SCENARIO_WEIGHTS, StateFixes, tool_to_withhold
 from factory.seeds import Seed
+from factory.splits import Side
 from factory.toolbox import Goal
 
 FILL_TRIES = 4  # seeds and scenarios tried per attempt for the drawn shape
@@ -193,32 +195,34 @@ class SeedComposer:
         if self.used is not None:
             self.used.update(tools)
 
-    def _target(self, rng: random.Random, attempt: int, first: bool) -> Seed:
+    def _target(self, rng: random.Random, attempt: int, first: bool, side: Side | None = None) -> Seed:
         """The seed to fill the shape with: drawn at random, except that the first try of an
-        attempt goes to the seed furthest below its share of the run, if any is still worth it."""
-        drawn = self.targets[0] if len(self.targets) == 1 else rng.choice(self.targets)
+        attempt goes to the seed furthest below its share of the run, if any is still worth it.
+        A side of a held-out split draws among its own seeds."""
+        targets = self.targets if side is None or side.seeds is None else [t for t in self.targets if t.slug in side.seeds]
+        drawn = targets[0] if len(targets) == 1 else rng.choice(targets)
         if not first or self.kept is None:
             return drawn
         floor = MIN_SEED_SHARE * (sum(self.kept.values()) + 1)
-        behind = [t for t in self.targets
+        behind = [t for t in targets
                   if self.kept[t.domain] < floor and (self.kept[t.domain] + 1) * GIVE_UP_AFTER > attempt]
         return min(behind, key=lambda t: self.kept[t.domain]) if behind else drawn
 
-    def compose(self, rng: random.Random, attempt: int) -> Composed | NotComposed:
+    def compose(self, rng: random.Random, attempt: int, side: Side | None = None) -> Composed | NotComposed:
         """Draw one shape, then fill it: several tool draws per seed and scenario, and several
         seeds and scenarios. Drawing another shape after a failed fill would favour the shapes
         that are easy to fill over the drawn mix; keeping the shape keeps the run's shapes
-        close to it."""
+        close to it. A `side` of a held-out split keeps to its seeds and tools."""
         if not self.shape_rows:
             return NotComposed("compose: no shape fits the depth bounds")
-        shape = sample_shape(rng, self.shape_rows)
+        shape = side.shape if side is not None and side.shape else sample_shape(rng, self.shape_rows)
         n, edges = parse_shape(shape)
         for fill in range(FILL_TRIES):
-            seed = self._target(rng, attempt, first=fill == 0)
+            seed = self._target(rng, attempt, first=fill == 0, side=side)
             goal = None
             if seed.toolbox.goals:
                 fit = [g for g in sorted(seed.toolbox.goals.values(), key=lambda g: g.name)
-                       if self.goal_reaches(seed, g, n, edges)]
+                       if _on_side(g, side) and self.goal_reaches(seed, g, n, edges)]
                 if not fit:
                     continue
                 goal = rng.choice(fit)
@@ -233,6 +237,7 @@ class SeedComposer:
             if n > len(pool.specs):
                 continue
             allowed, accept = self._constraints(seed, scenario, toolboxes, goal)
+            allowed = _keep_to(side, allowed)
             for _ in range(TOOL_TRIES):
                 chain = compose(pool, n, edges, rng, allowed=allowed, accept=accept, used=self.used)
                 if chain is not None and (scenario != "cross_domain" or self._crosses(chain)):
@@ -290,6 +295,23 @@ class SeedComposer:
                   **({"goal": named} if goal else {})}
         return Composed(chain, self.specs, setup, seed.domain, subdomain, seed.slug, scenario, named, withheld,
                         record=record)
+
+
+def _on_side(goal: Goal, side: Side | None) -> bool:
+    """A goal the side can serve: the held side's goals are whole, the others' keep a tool."""
+    if side is None:
+        return True
+    if side.tools is not None:
+        return set(goal.tools) <= side.tools
+    return not set(goal.tools) <= side.avoid
+
+
+def _keep_to(side: Side | None, allowed: Callable[[int, str], bool] | None) -> Callable[[int, str], bool] | None:
+    """The composer's tool filter, narrowed to the tools a side may call."""
+    if side is None or (side.tools is None and not side.avoid):
+        return allowed
+    return lambda j, name: ((allowed is None or allowed(j, name)) and name not in side.avoid
+                            and (side.tools is None or name in side.tools))
 
 
 def reach_of(pool: ToolPool) -> tuple[int, int, int, int]:

@@ -5,12 +5,13 @@ skeleton (tools and wiring) with only literals changed and nearly the same wordi
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
 
 import Levenshtein
 import numpy as np
 
 from factory.checks.context import CheckContext
-from factory.records import CheckResult, Instance, Ref, content_hash
+from factory.records import Chain, CheckResult, Instance, Ref, content_hash
 
 
 def chain_signature(instance: Instance) -> str:
@@ -24,9 +25,14 @@ def chain_signature(instance: Instance) -> str:
 
 def skeleton(instance: Instance) -> str:
     """The chain without its literal values: which tools, and which output feeds which parameter."""
+    return chain_skeleton(instance.chain, [t.name for t in instance.withheld_tools])
+
+
+def chain_skeleton(chain: Chain, withheld: Sequence[str] = ()) -> str:
+    """`skeleton` of a bare chain (a reference read from another benchmark has no withheld tools)."""
     calls = [(c.tool, sorted((k, a.ref if isinstance(a, Ref) else None) for k, a in c.arguments.items()), c.outputs)
-             for c in instance.chain.calls]
-    return content_hash([calls, sorted(t.name for t in instance.withheld_tools)])
+             for c in chain.calls]
+    return content_hash([calls, sorted(withheld)])
 
 
 class DuplicateIndex:
