@@ -475,6 +475,11 @@ def resolve_event_mention(mention: Annotated[str, Kind("event_mention")]) -> Eve
         "I'm planning around {date}. What's already in my calendar that day?",
         "run through my calendar for {date} and list everything on it",
         "how does my day look on {date}? List the events.",
+        "what have I got on {date}?",
+        "give me the events in my calendar on {date}",
+        "check my diary for {date} and tell me what's booked",
+        "which events are on my calendar for {date}?",
+        "is anything scheduled for {date}? List the events.",
     ),
     sense=(around("date", before=30, after=60),),
 )
@@ -604,6 +609,10 @@ def find_next_event_with(person: Attendee) -> tuple[EventId, Moment]:
             "the city hosting {event_id}",
             "the host city of {event_id}",
             "the city in which {event_id} is held",
+            "the city where {event_id} is happening",
+            "the city where {event_id} is being held",
+            "the city I need to be in for {event_id}",
+            "the city where {event_id} is located",
         ),
     },
 )
@@ -642,6 +651,7 @@ def get_event_details(event_id: EventId) -> tuple[str, Moment, City, list[Contac
             "the person who set up {event_id}",
             "whoever sent the invitation for {event_id}",
             "the person behind {event_id}",
+            "the person who arranged {event_id}",
         ),
     },
 )
