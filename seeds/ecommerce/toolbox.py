@@ -373,6 +373,14 @@ def _return_facts(w: StoreWorld, return_id: str) -> dict:
         "I'm in the market for something under {query}[ and only want the top {max_results}]. Which item numbers come up?",
         "we're restocking the office. List the SKUs the catalog carries for {query}[, capped at {max_results}].",
         "browse the catalog for {query} and report back the matching SKUs[, no more than {max_results}]",
+        "look up {query} in the catalog and list the SKUs[, at most {max_results}]",
+        "which items come up when I search the shop for {query}?",
+        "I'm looking for {query}. Which products does the catalog turn up?",
+        "give me the SKUs of [up to {max_results}] products that match {query}",
+        "search for {query} across the shop and tell me the item numbers",
+        "list [the first {max_results}] catalog matches for {query}",
+        "what turns up in the shop for {query}?",
+        "check which products match {query} in the store[ and keep it to {max_results}]",
     ),
     tags=("search",),
 )
@@ -437,6 +445,10 @@ def resolve_product_sku(product: ProductMention) -> Sku:
         "pull up the product page of {sku}: name, price, category, seller",
         "give me the basics on {sku}, meaning the product name, the price, the category and the seller",
         "how much is {sku}, what's its full product name, and which seller and category is it listed under?",
+        "what's {sku} called in full, what's the price, which category, and who's selling it?",
+        "show me the listing of {sku} with its name, price, category and seller",
+        "before I add {sku} to my basket, what's its full name, price, category and seller?",
+        "find {sku} in the catalog and give me the product name, price, category and seller",
     ),
     gives={
         "category": (
@@ -448,6 +460,9 @@ def resolve_product_sku(product: ProductMention) -> Sku:
             "the catalog section that lists {sku}",
             "whatever category lists {sku}",
             "the product type of {sku}",
+            "the store category of {sku}",
+            "the category {sku} falls under",
+            "the category {sku} is listed under",
         ),
         "seller_name": (
             "the seller of {sku}",
@@ -458,6 +473,14 @@ def resolve_product_sku(product: ProductMention) -> Sku:
             "the vendor of {sku}",
             "the marketplace seller offering {sku}",
             "the business that sells {sku}",
+            "the seller who lists {sku}",
+            "the retailer behind {sku}",
+            "the store selling {sku}",
+            "the company that sells {sku}",
+            "the seller offering {sku}",
+            "the merchant who sells {sku}",
+            "the vendor listing {sku}",
+            "the shop {sku} is sold by",
         ),
     },
 )
@@ -488,6 +511,11 @@ def get_product_details(sku: Sku) -> tuple[str, Usd, SearchTerms, Seller]:
         "I'd like to order the {sku} soon. How many are available, and which city does it ship out of?",
         "what's the inventory count for {sku}, and which city is its warehouse in?",
         "see whether {sku} is available: how many units there are and the city it leaves from",
+        "how many {sku} do you have, and from which city does it ship?",
+        "tell me the units in stock of {sku} and its warehouse city",
+        "is there stock of {sku}? I'd like the unit count and the city it ships from.",
+        "check availability of {sku}: units on hand and the dispatch city",
+        "how much stock is there of {sku}, and where is it sent out from?",
     ),
 )
 def check_product_stock(sku: Sku) -> tuple[int, str]:
@@ -574,6 +602,14 @@ def estimate_shipping(sku: Sku, destination_city: DeliveryCity) -> tuple[Usd, De
         "we're onboarding {seller} as a vendor. What are their support email, phone line and base city?",
         "I'm filing a complaint with {seller}. I need the support email address, the number to ring and the city they're located in.",
         "support email, phone and city for {seller}?",
+        "what's the support email and phone number of {seller}, and where are they located?",
+        "find the email, phone and city of {seller}",
+        "I need to contact {seller}. Which email address and phone number should I use, and where are they based?",
+        "tell me how to contact {seller} by email or phone, and which city they're in",
+        "which city is {seller} in, and how can I reach their support team by email and phone?",
+        "pull up the seller profile of {seller} with the email, phone and city",
+        "get me the contact email, phone line and base city for {seller}",
+        "what email and phone number does {seller} give for support, and where are they based?",
     ),
 )
 def get_seller_info(seller: Seller) -> tuple[SellerEmail, SellerPhone, str]:
@@ -606,6 +642,9 @@ def get_seller_info(seller: Seller) -> tuple[SellerEmail, SellerPhone, str]:
         "I'm about to buy the {sku}. What's its star rating, how many people reviewed it, and who wrote the top review?",
         "pull up the review summary of {sku}, with the average rating, the total number of reviews and the top reviewer",
         "is {sku} well reviewed? I'd like the average rating, the review count and the name of the top reviewer.",
+        "what's the average star rating of {sku}, how many reviews are there, and who is the top reviewer?",
+        "how do buyers rate {sku}? Give me the average, the number of reviews and the most helpful reviewer.",
+        "look at the reviews for {sku} and tell me the mean rating, how many there are and who wrote the top one",
     ),
 )
 def get_product_reviews(sku: Sku) -> tuple[float, int, Reviewer]:

@@ -476,6 +476,8 @@ toolbox.written_as("medical_appointment_id", "appointment {}")
         "search the patient register for {full_name} and tell me the record id",
         "{full_name} is registered with us; under which record number?",
         "get me the chart number of patient {full_name}",
+        "what record id does {full_name} have with us?",
+        "check our patient list for {full_name} and tell me their patient id",
     ),
     gives={
         "patient_id": (
@@ -528,6 +530,16 @@ def find_patient_id(full_name: PatientName) -> PatientId:
         "what contact details do we have for {patient_id}? Include the phone, the email, the city of residence and the date of birth.",
         "show me the personal details on file for {patient_id}, namely birthday, home city, phone and email",
         "I'm updating the file of {patient_id}. Can you read me back their date of birth, city, phone number and email?",
+        "what do we have on file for {patient_id}: date of birth, home city, phone and email?",
+        "read me the date of birth, city, phone number and email address of {patient_id}",
+        "open the record of {patient_id} and give me their DOB, home city, phone and email",
+        "which phone number and email do we hold for {patient_id}? Also their date of birth and home city.",
+        "check the registration details of {patient_id}: date of birth, home city, phone and email",
+        "list the date of birth, town of residence, phone number and email of {patient_id}",
+        "where does {patient_id} live, when were they born, and what phone and email do we have?",
+        "can you bring up the profile of {patient_id}? I want the birth date, city, phone and email.",
+        "fetch the phone, email, home city and birth date recorded for {patient_id}",
+        "I have to confirm who I'm speaking to. What date of birth, home city, phone and email are on record for {patient_id}?",
     ),
     gives={
         "home_city": (
@@ -617,6 +629,14 @@ def find_top_doctor(specialty: Specialty, city: HomeCity) -> tuple[DoctorId, flo
         "tell me more about {doctor_id}, including the name, field, clinic and phone",
         "get the contact card of {doctor_id} with name, specialty, clinic and direct line",
         "how can I get hold of {doctor_id}? I need the name, the specialty, the clinic and a direct number.",
+        "find out who {doctor_id} is: name, specialty, clinic and direct phone",
+        "what's the name, field, clinic and phone number of {doctor_id}?",
+        "look up {doctor_id} in the directory and give me the name, specialty, clinic and direct line",
+        "I have a question for {doctor_id}. What's their name and direct line, and which specialty and clinic are they in?",
+        "which doctor is {doctor_id}? Tell me the name, the specialty, the clinic and the phone.",
+        "get me the details of {doctor_id}: full name, area of practice, clinic and direct phone number",
+        "pull up the directory entry of {doctor_id}, with the name, specialty, clinic and phone",
+        "tell me the name of {doctor_id}, what they specialise in, which clinic they're at and their direct line",
     ),
     gives={
         "clinic_name": (
@@ -881,6 +901,8 @@ def reschedule_appointment(appointment_id: AppointmentId, new_slot: Slot) -> tup
         "the pharmacist is asking what {patient_id} was last prescribed. Which drug, what dose, and who wrote the script?",
         "I'm reconciling the medication list of {patient_id}: confirm the most recent drug, its dose in milligrams and the prescribing doctor.",
         "double-check the last-issued prescription of {patient_id} for me: drug, milligrams, and the doctor who issued it",
+        "which medication did {patient_id} get on the latest prescription, at what dose, and who prescribed it?",
+        "find the last prescription written for {patient_id}: the drug, the milligrams and the doctor who wrote it",
     ),
     gives={
         "drug_name": (
@@ -889,12 +911,23 @@ def reschedule_appointment(appointment_id: AppointmentId, new_slot: Slot) -> tup
             "the medication {patient_id} was last prescribed",
             "the most recent prescription drug of {patient_id}",
             "the newest medicine on the prescription list of {patient_id}",
+            "the last drug prescribed to {patient_id}",
+            "the medicine {patient_id} was most recently prescribed",
+            "the drug on the latest prescription of {patient_id}",
+            "the medication on the newest prescription for {patient_id}",
         ),
         "prescriber_id": (
             "the doctor who wrote the latest prescription of {patient_id}",
             "the doctor who last prescribed for {patient_id}",
             "the prescriber of the latest medication of {patient_id}",
             "the physician behind the most recent prescription of {patient_id}",
+            "the doctor who signed the latest prescription of {patient_id}",
+            "the prescribing doctor on the last script of {patient_id}",
+            "the doctor behind the newest prescription for {patient_id}",
+            "whoever last prescribed medication to {patient_id}",
+            "the doctor who issued the most recent prescription for {patient_id}",
+            "the physician who last wrote a prescription for {patient_id}",
+            "the clinician who signed off on the latest prescription of {patient_id}",
         ),
     },
 )
@@ -924,6 +957,15 @@ def get_latest_prescription(patient_id: PatientId) -> tuple[Drug, int, DoctorId]
         "what is the 24-hour limit of {drug_name} for adults, and what family of drugs does it belong to?",
         "find the class and max daily dose of {drug_name}",
         "is there a daily ceiling for {drug_name}? Tell me the maximum dose and the drug class.",
+        "which drug class is {drug_name} in, and what's the daily maximum?",
+        "tell me the class of {drug_name} and the highest dose allowed in a day",
+        "how much {drug_name} can an adult take in a day at most, and what kind of drug is it?",
+        "I'm not familiar with {drug_name}. What class is it, and what's the maximum daily dose?",
+        "get the drug class of {drug_name} and its maximum dose per day",
+        "what category of medicine does {drug_name} fall under, and what's the daily upper limit?",
+        "what's the ceiling dose per day of {drug_name}, and which class does it belong to?",
+        "remind me what group of drugs {drug_name} belongs to and how much can be given daily at most",
+        "pull up the reference entry for {drug_name} with its class and maximum daily dose",
     ),
 )
 def get_drug_information(drug_name: Drug) -> tuple[str, int]:
@@ -951,6 +993,15 @@ def get_drug_information(drug_name: Drug) -> tuple[str, int]:
         "a patient on {first_drug} has just been given {second_drug}. Is that a risky mix, how serious is it, and what's advised?",
         "screen {first_drug} against {second_drug} for interactions and report the severity and the advice",
         "how severe is the interaction of {first_drug} with {second_drug}, and what do you advise?",
+        "is there an interaction between {first_drug} and {second_drug}? How bad is it, and what's the advice?",
+        "can {first_drug} be given with {second_drug}? Tell me the severity of any interaction and what to do.",
+        "check {first_drug} with {second_drug} for an interaction, and tell me how severe it is and what's recommended",
+        "how dangerous is it to mix {first_drug} and {second_drug}, and what's the recommendation?",
+        "run an interaction check on {first_drug} and {second_drug}; I need the severity and the advice",
+        "does {first_drug} clash with {second_drug}? Give me the severity and the guidance.",
+        "what's the interaction risk of {first_drug} together with {second_drug}, and what should be done about it?",
+        "tell me if {first_drug} and {second_drug} interact, how seriously, and what the advice is",
+        "are {first_drug} and {second_drug} okay together? Rate any interaction and give me the advice.",
     ),
     sense=(distinct("first_drug", "second_drug"),),
 )
@@ -989,6 +1040,15 @@ def check_drug_interaction(first_drug: Drug, second_drug: Drug) -> tuple[str, st
         "the usual pharmacy has run out of {drug_name}. Which one in {city} has the most packs left, how many, and at what address?",
         "we're discharging someone in {city} who needs {drug_name}; point me to the pharmacy with the deepest stock, its street address and the packs it holds.",
         "who has the most {drug_name} on the shelf in {city}? I need the pharmacy, its address and how many packs.",
+        "which pharmacy in {city} has the most {drug_name}? Give me its name, address and how many packs.",
+        "find me the pharmacy in {city} with the most packs of {drug_name}, its address and the count",
+        "where can I find {drug_name} in {city}? I want the pharmacy with the biggest stock, its address and the number of packs.",
+        "look for {drug_name} across the pharmacies in {city} and tell me which holds the most, where it is and how many packs",
+        "which chemist in {city} stocks the most {drug_name}, at what address, and how many packs does it have?",
+        "check pharmacy stock of {drug_name} in {city} and give me the best-stocked one, its address and its pack count",
+        "name the pharmacy in {city} with the largest supply of {drug_name}, with its address and how many packs are on hand",
+        "tell me the pharmacy with the highest stock of {drug_name} in {city}, its address and the number of packs it holds",
+        "get me the pharmacy in {city} best supplied with {drug_name}, plus its street address and pack count",
     ),
     gives={
         "pharmacy_address": (
@@ -1032,6 +1092,10 @@ def find_pharmacy_with_stock(drug_name: Drug, city: HomeCity) -> tuple[Pharmacy,
         "before the follow-up, I want the latest {test} figure for {patient_id}, whether it's flagged low or high, and the sample date.",
         "{patient_id} is asking about their {test}. What did the last result show, when was it drawn, and is it within range?",
         "quote me the most recent {test} reading of {patient_id} along with the collection date and whether it falls inside the reference interval",
+        "what did the most recent {test} test of {patient_id} show, on what date, and was it flagged?",
+        "give me the latest {test} result for {patient_id}, the date it was taken, and whether it's high, low or normal",
+        "find the last {test} value of {patient_id}, the sample date and the range flag",
+        "look at the lab history of {patient_id} and report the newest {test} value, its date and whether it's in range",
     ),
 )
 def get_lab_result(patient_id: PatientId, test: LabTest) -> tuple[float, str, str]:
@@ -1070,6 +1134,10 @@ def get_lab_result(patient_id: PatientId, test: LabTest) -> tuple[float, str, st
         "{patient_id} is travelling soon and wants to know about {vaccine}: when was the last dose given, and when does the next fall due?",
         "for an employer's health form I need the {vaccine} history of {patient_id}: date of the last dose and date the next is due.",
         "confirm the {vaccine} dates on file for {patient_id}: the most recent shot and when the following one is due",
+        "what are the dates of the last and the next {vaccine} dose of {patient_id}?",
+        "look up the {vaccine} vaccination history of {patient_id}: when the last dose was given and when the next is due",
+        "tell me when {patient_id} had the last {vaccine} dose and when they're due for the next",
+        "when was {patient_id} last given a {vaccine} vaccine, and when should the next dose be?",
     ),
 )
 def get_vaccination_record(patient_id: PatientId, vaccine: Vaccine) -> tuple[str, str]:
