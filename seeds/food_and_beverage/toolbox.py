@@ -318,6 +318,14 @@ RECENT = around("date", before=DAYS - 1, after=0)  # records reach back 60 days 
         "get me the leading wine in {location} on {date} and what it sold",
         "tell me which wine was the bestseller in {location} on {date} and how much revenue it made",
         "I need the top-selling wine for {location} on {date}, plus its sales value.",
+        "what was the best-selling wine in {location} on {date}, and how much did it sell?",
+        "tell me the top wine in {location} on {date} and its sales in dollars",
+        "which wine came out on top in {location} on {date}, and what were its sales?",
+        "find out which wine had the highest sales in {location} on {date} and the amount",
+        "what wine did best in {location} on {date}? I'd like its dollar sales as well.",
+        "check wine sales in {location} for {date} and tell me the leader and its takings",
+        "which wine topped the sales ranking in {location} on {date}, and what did it earn?",
+        "name the best seller among wines in {location} on {date}, with its sales value",
     ),
     gives={
         "wine_name": (
@@ -453,6 +461,13 @@ def get_total_beverage_sales(location: Region, date: Day) -> float:
             "the country where {product} is produced",
             "the country whose vineyards produce {product}",
             "the source country of {product}",
+            "the country {product} is from",
+            "the country of production of {product}",
+            "the country {product} hails from",
+            "the wine country {product} comes from",
+            "the country {product} originates from",
+            "the country {product} was made in",
+            "the nation {product} comes from",
         ),
     },
 )
@@ -514,6 +529,10 @@ def get_beer_origin(beer: Beer) -> str:
         "on {date}, what volume of {product} did {location} ship to foreign buyers, counted in bottles?",
         "for a trade report, I want the export count of {product} leaving {location} on {date}, in bottles.",
         "size up the overseas trade in {product}: bottles shipped from {location} on {date}",
+        "how much {product} did {location} export on {date}, in bottles?",
+        "what was the bottle count of {product} exported from {location} on {date}?",
+        "check the exports of {product} from {location} on {date}: how many bottles?",
+        "find out how many bottles of {product} were shipped abroad from {location} on {date}",
     ),
     # Exports are counted from a wine's own country; another country only re-exports a trickle.
     sense=(RECENT, sensible("a wine is exported from the country it is made in", ("location", "product"),
@@ -656,6 +675,8 @@ def search_wine_catalog(query: Annotated[str, Kind("wine_search_terms")], max_re
         "what winery is {product} from?",
         "I'd like to know who produces {product}.",
         "name the producer that bottles {product}",
+        "which winery is behind {product}?",
+        "who produces {product}? I want the winery.",
     ),
     gives={
         "producer": (
@@ -762,6 +783,7 @@ def get_wine_price(wine_name: Wine, currency: NamedCurrency = "USD") -> float:
         "I'm curious about {wine_name}. Which grape is it?",
         "which grape variety was used for {wine_name}?",
         "name the grape of {wine_name}",
+        "what kind of grape is {wine_name} made with?",
     ),
     gives={
         "variety": (
@@ -837,6 +859,8 @@ def find_wines_by_variety(variety: Variety, country: OriginCountry) -> list[Wine
             "the classic dish to serve with {variety}",
             "the food that goes with {variety}",
             "the dish recommended alongside {variety}",
+            "the dish to go with {variety}",
+            "the classic food match for {variety}",
         ),
     },
 )
@@ -891,6 +915,8 @@ def get_dish_calories(dish: Dish) -> int:
         "how old is {wine_name}? I mean which vintage.",
         "what year does the label of {wine_name} show as its vintage?",
         "I need the vintage of {wine_name} for my tasting notes.",
+        "which vintage is {wine_name}?",
+        "what harvest year is {wine_name} from?",
     ),
     gives={
         "vintage": (
@@ -1016,6 +1042,8 @@ def resolve_wine_name(mention: Annotated[str, Kind("wine_mention")]) -> Wine:
         "stock {bottles} bottle(s) of {wine_name} in my cellar and report how many bottles of it I own",
         "the delivery just came: {bottles} bottle(s) of {wine_name}. Add it to my cellar and tell me how many I have in all.",
         "increase my cellar stock of {wine_name} by {bottles} bottle(s) and tell me the new number",
+        "add {bottles} bottle(s) of {wine_name} to my wine cellar, then tell me my total of it",
+        "I've picked up {bottles} bottle(s) of {wine_name}; add that to my cellar and tell me how many I now have.",
     ),
     sense=(within("bottles", 1, 24),),
     tags=("state_change",),
