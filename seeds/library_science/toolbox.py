@@ -429,6 +429,14 @@ def search_library_catalogue(query: Query, max_results: int = 5) -> list[Isbn]:
         "tell me the name of {isbn} and whether there's a copy I could take today",
         "what's the title of {isbn}? And is there a copy on the shelves, or are they all out?",
         "run {isbn} through the scanner for its title and availability",
+        "what's {isbn} called, and is a copy available?",
+        "scan {isbn} for me: the title, and whether it's on the shelf",
+        "is there a copy of {isbn} on the shelf? Tell me the title too.",
+        "give me the title of {isbn} and tell me if it's available",
+        "check {isbn} at the scanner and report its title and whether it's in",
+        "can I borrow {isbn} right now, and what is its title?",
+        "find out what {isbn} is called and whether any copy is on the shelf",
+        "can I get hold of {isbn} today? Give me its title and whether it's on the shelf.",
     ),
     gives={
         "title": ("{isbn}",),
@@ -466,6 +474,10 @@ def scan_isbn(isbn: Isbn) -> tuple[Title, Availability]:
         "give me the full record for {isbn}: title, author, publisher and year.",
         "get me the author, title, publisher and publication year for {isbn}",
         "I picked up {isbn}. Who wrote it, what's the full title, who published it and when?",
+        "who wrote {isbn}, what's its title, and which publisher released it in which year?",
+        "give me the title, author, year and publisher of {isbn}",
+        "tell me about {isbn}: the title, the author, the year it came out and the publisher",
+        "what are the title, author, publisher and year of {isbn}?",
     ),
     # A book's title, author and year travel together into a reference: all from one book.
     gives={
@@ -540,6 +552,11 @@ def get_book_details(isbn: Isbn) -> tuple[Title, Author, PubYear, Publisher]:
             "the shelf {title} sits on",
             "the shelf location of {title}",
             "the spot where {title} is shelved",
+            "the shelf mark of {title}",
+            "the shelf {title} is kept on",
+            "the shelf number for {title}",
+            "the place on the shelves where {title} sits",
+            "the shelf where copies of {title} stand",
         ),
     },
 )
@@ -1012,6 +1029,11 @@ def renew_loan(loan_id: LoanDueSoon) -> VisitDay:
         "I'd rather collect {isbn} at {pickup_branch} than hunt for it. Set up a hold there and report my spot in the queue and the expected pickup day.",
         "line me up for {isbn} at {pickup_branch}: queue number and the day it'll be waiting.",
         "queue me for {isbn} with collection at the holds desk of {pickup_branch}. How far up the line am I, and which day will it be ready?",
+        "put a hold on {isbn} to pick up at {pickup_branch}, and tell me my queue position and the ready date",
+        "reserve {isbn} for me at {pickup_branch}; what's my place in the queue and when can I collect it?",
+        "I'd like {isbn} held at {pickup_branch}. Place the hold and tell me my spot in line and when it'll be ready.",
+        "set up a hold on {isbn} for collection at {pickup_branch}, and give me my queue number and the ready date",
+        "get {isbn} held for me at {pickup_branch}. Where am I in the queue, and what's the pickup date?",
     ),
     gives={
         "ready_date": (
