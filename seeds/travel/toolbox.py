@@ -550,7 +550,9 @@ def _search_terms(w: TravelWorld) -> list[str]:
           'show me the hotels and the airport that match "{query}"',
           '"{query}": which hotels and which airport does the travel catalogue have?'),
     gives={"hotel_ids": ('the hotels listed for "{query}"', 'the hotels matching "{query}"',
-                         'the hotel results for "{query}"', 'the hotels that come up for "{query}"')},
+                         'the hotel results for "{query}"', 'the hotels that come up for "{query}"',
+                                                            'the hotels a travel search for "{query}" turns up',
+                                                            'the hotels found for "{query}"')},
     tags=("search",),
 )
 def search_travel(query: Annotated[str, Kind("travel_search_terms")]) -> tuple[HotelIds, str]:
@@ -814,7 +816,10 @@ def get_flight_details(flight_number: FlightNumber, date: Departure) -> tuple[st
           "Give me an update on {flight}: status, minutes of delay and departure gate.",
           "is {flight} running late? I need its status, any delay and the gate.",
           "my parents are flying on {flight}; has it been delayed, what's the status, and what gate should they head to?",
-          "I'm about to head to the terminal. Confirm the status of {flight}, how many minutes it's running behind and its gate."),
+          "I'm about to head to the terminal. Confirm the status of {flight}, how many minutes it's running behind and its gate.",
+          "has {flight} been delayed? Tell me its status, the delay and the gate.",
+          "what's happening with {flight}: status, delay and gate?",
+          "find out the status of {flight}, how late it is, and its gate"),
     groups={"flight": "{flight_number} on {date}"},
     sense=(around("date", before=3, after=14),),  # a status is checked in the days around the flight
 )
@@ -997,7 +1002,9 @@ def compare_hotel_prices(hotel_ids: HotelIds, check_in: Day, nights: Nights,
           "lock in a seat on {flight} for {passenger_name} and send back the confirmation code and seat assignment",
           "I'm joining the conference trip, so get me ticketed on {flight} as {passenger_name}. What's the booking reference, and where am I sitting?",
           "issue a ticket for {passenger_name} on {flight}; I'll need the booking id and the seat for the travel log.",
-          "could you put me on {flight}, under {passenger_name}? Go ahead and book it, and tell me the booking id and the seat I got."),
+          "could you put me on {flight}, under {passenger_name}? Go ahead and book it, and tell me the booking id and the seat I got.",
+          "get {passenger_name} booked on {flight} and tell me the booking id and seat",
+          "make a booking on {flight} for {passenger_name}; which seat and booking id does it come with?"),
     groups={"flight": "{flight_number} on {date}"},
     sense=(around("date", before=0, after=90),),
     requires=("passport_on_file",),
