@@ -480,6 +480,9 @@ def resolve_event_mention(mention: Annotated[str, Kind("event_mention")]) -> Eve
         "check my diary for {date} and tell me what's booked",
         "which events are on my calendar for {date}?",
         "is anything scheduled for {date}? List the events.",
+        "list everything on my calendar for {date}",
+        "what events do I have on {date}?",
+        "tell me what's in my diary on {date}",
     ),
     sense=(around("date", before=30, after=60),),
 )
@@ -548,6 +551,11 @@ def get_next_event() -> tuple[EventId, Moment]:
         "I owe {person} an update. Which event are we both at next, and when does it start?",
         "check when {person} and I next meet and at which event",
         "which upcoming event will {person} be at next, and when does it begin?",
+        "when am I next meeting {person}, and which event is it?",
+        "find my next event with {person} and the time it starts",
+        "what's the next event on my calendar with {person}, and when does it begin?",
+        "tell me when I'll next be at an event with {person}, and which one",
+        "look for the next time I see {person} in my calendar: the event and when it starts",
     ),
     gives={
         "event_id": (
@@ -613,6 +621,14 @@ def find_next_event_with(person: Attendee) -> tuple[EventId, Moment]:
             "the city where {event_id} is being held",
             "the city I need to be in for {event_id}",
             "the city where {event_id} is located",
+            "the venue city of {event_id}",
+            "the city {event_id} is scheduled in",
+            "the city listed for {event_id}",
+            "the city on the invitation for {event_id}",
+            "the city the calendar gives for {event_id}",
+            "the city where I have {event_id}",
+            "the city {event_id} takes me to",
+            "the location city of {event_id}",
         ),
     },
 )

@@ -460,6 +460,9 @@ def normalise_course_code(text: CourseText) -> CourseCode:
         "check {course_code} in the course catalogue: the title, the instructor, the credits and the schedule",
         "how many credits is {course_code}, when are its classes, who teaches it, and what's the full title?",
         "I'm choosing my electives. For {course_code}, what are the title, the instructor, the credits and the meeting times?",
+        "what are the title, instructor, credits and class times of {course_code}?",
+        "find {course_code} in the catalogue and give me the title, instructor, credits and meeting times",
+        "tell me who teaches {course_code}, its full title, how many credits it carries and when it meets",
     ),
     gives={
         "instructor": (
@@ -473,6 +476,9 @@ def normalise_course_code(text: CourseText) -> CourseCode:
             "the faculty member teaching {course_code}",
             "the instructor who runs {course_code}",
             "the professor in charge of {course_code}",
+            "the instructor teaching {course_code}",
+            "the professor for {course_code}",
+            "the person who teaches {course_code}",
         ),
     },
 )
@@ -579,6 +585,9 @@ def get_course_location(course_code: CourseCode) -> tuple[Building, str]:
         "give me the address of {building}, with the city",
         "I'm meeting someone at {building}. What's the street address, and which city is that in?",
         "where is {building} located? I need the street address and the city.",
+        "what's the street address of {building}, and what city is it in?",
+        "find {building} for me: street address and city",
+        "tell me the address and the city of {building}",
     ),
     gives={
         "address": (
@@ -772,6 +781,10 @@ def get_course_textbook(course_code: CourseCode) -> tuple[Isbn, Title]:
         "find the earliest office hours {instructor} has on or after {date}, with the building",
         "tell me when and where {instructor} holds office hours next, from {date} onwards",
         "where and when are the first office hours of {instructor} on or after {date}?",
+        "when are the next office hours of {instructor} on or after {date}, and where?",
+        "find the first time {instructor} holds office hours from {date} onwards, and the building",
+        "tell me when I can see {instructor} in office hours, starting {date}, and in which building",
+        "look up the next office-hours session of {instructor} from {date}, with its building",
     ),
     gives={
         "office_hours_start": (
@@ -1049,6 +1062,11 @@ def get_largest_scholarship(country: Nationality) -> tuple[str, Award, AwardCurr
         "sign me up to {course_code} this term; I need the registration ID and the date I start",
         "get me a place in {course_code} and tell me the registration number and the day of the first class",
         "go ahead and enrol me in {course_code}. What's the registration number, and when's my first class?",
+        "register me on {course_code}; I'll need the registration number and the date of the first class",
+        "please sign me up for {course_code} and tell me the registration ID and when the course starts for me",
+        "I'd like to join {course_code} this term. Enrol me and give me the registration number and first class date.",
+        "enrol me on {course_code} and tell me what registration number I get and when classes begin",
+        "can you add me to {course_code}? Send back the registration number and the day of my first class.",
     ),
     gives={
         "first_class": (

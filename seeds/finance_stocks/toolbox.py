@@ -757,7 +757,15 @@ def currency_name_to_code(currency_name: CurrencyName) -> NamedCurrency:
           "what is the value of {money} in {to_currency} at today's rate? Include the rate.",
           "work out {money} in {to_currency} and the rate used",
           "put {money} into {to_currency} terms and tell me the exchange rate",
-          "what does {money} convert to in {to_currency}, and at what rate?"),
+          "what does {money} convert to in {to_currency}, and at what rate?",
+          "how much does {money} come to in {to_currency}, and what's the rate?",
+          "convert {money} to {to_currency} for me and mention the rate",
+          "what do I get in {to_currency} for {money} today, and at what rate?",
+          "change {money} to {to_currency} and show me the exchange rate",
+          "what's {money} expressed in {to_currency}? Give me the rate used too.",
+          "tell me the value of {money} in {to_currency} and the rate",
+          "find out what {money} is worth in {to_currency} today and which rate applies",
+          "convert {money} into {to_currency} at today's rate and tell me that rate"),
     groups={"money": "{amount} {from_currency}"},  # an amount never travels without its currency
     sense=(distinct("from_currency", "to_currency"),),
 )

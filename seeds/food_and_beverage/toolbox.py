@@ -326,6 +326,10 @@ RECENT = around("date", before=DAYS - 1, after=0)  # records reach back 60 days 
         "check wine sales in {location} for {date} and tell me the leader and its takings",
         "which wine topped the sales ranking in {location} on {date}, and what did it earn?",
         "name the best seller among wines in {location} on {date}, with its sales value",
+        "what was the top-selling wine in {location} on {date}, and what were its sales?",
+        "find the wine with the best sales in {location} on {date} and how much it made",
+        "which wine sold the most in {location} on {date}, and for how many dollars?",
+        "tell me the leading wine by sales in {location} on {date} and its sales figure",
     ),
     gives={
         "wine_name": (
@@ -468,6 +472,10 @@ def get_total_beverage_sales(location: Region, date: Day) -> float:
             "the country {product} originates from",
             "the country {product} was made in",
             "the nation {product} comes from",
+            "the country where {product} comes from",
+            "the country {product} is produced in",
+            "the origin country of {product}",
+            "the country {product} is a product of",
         ),
     },
 )
@@ -533,6 +541,9 @@ def get_beer_origin(beer: Beer) -> str:
         "what was the bottle count of {product} exported from {location} on {date}?",
         "check the exports of {product} from {location} on {date}: how many bottles?",
         "find out how many bottles of {product} were shipped abroad from {location} on {date}",
+        "how many bottles of {product} left {location} as exports on {date}?",
+        "tell me the number of bottles of {product} exported from {location} on {date}",
+        "what volume of {product} did {location} export on {date}, in bottles?",
     ),
     # Exports are counted from a wine's own country; another country only re-exports a trickle.
     sense=(RECENT, sensible("a wine is exported from the country it is made in", ("location", "product"),
@@ -677,6 +688,9 @@ def search_wine_catalog(query: Annotated[str, Kind("wine_search_terms")], max_re
         "name the producer that bottles {product}",
         "which winery is behind {product}?",
         "who produces {product}? I want the winery.",
+        "which producer makes {product}?",
+        "tell me the winery behind {product}",
+        "find out who makes {product}",
     ),
     gives={
         "producer": (
@@ -784,6 +798,9 @@ def get_wine_price(wine_name: Wine, currency: NamedCurrency = "USD") -> float:
         "which grape variety was used for {wine_name}?",
         "name the grape of {wine_name}",
         "what kind of grape is {wine_name} made with?",
+        "which grape variety goes into {wine_name}?",
+        "tell me what grape {wine_name} is made from",
+        "find out the grape used for {wine_name}",
     ),
     gives={
         "variety": (
@@ -861,6 +878,9 @@ def find_wines_by_variety(variety: Variety, country: OriginCountry) -> list[Wine
             "the dish recommended alongside {variety}",
             "the dish to go with {variety}",
             "the classic food match for {variety}",
+            "the dish that goes well with {variety}",
+            "the food to pair with {variety}",
+            "the classic pairing for {variety}",
         ),
     },
 )
@@ -917,6 +937,9 @@ def get_dish_calories(dish: Dish) -> int:
         "I need the vintage of {wine_name} for my tasting notes.",
         "which vintage is {wine_name}?",
         "what harvest year is {wine_name} from?",
+        "what year is {wine_name} from?",
+        "tell me which vintage {wine_name} is",
+        "find out the harvest year of {wine_name}",
     ),
     gives={
         "vintage": (

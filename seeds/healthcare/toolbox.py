@@ -478,6 +478,11 @@ toolbox.written_as("medical_appointment_id", "appointment {}")
         "get me the chart number of patient {full_name}",
         "what record id does {full_name} have with us?",
         "check our patient list for {full_name} and tell me their patient id",
+        "find the patient id for {full_name}",
+        "which record number belongs to {full_name}?",
+        "look up {full_name} in our records and tell me the patient id",
+        "what id is {full_name} registered under?",
+        "get the patient number we hold for {full_name}",
     ),
     gives={
         "patient_id": (
@@ -501,6 +506,9 @@ toolbox.written_as("medical_appointment_id", "appointment {}")
             "the patient we know as {full_name}",
             "the person registered with us as {full_name}",
             "the patient whose record is filed under {full_name}",
+            "the patient on file as {full_name}",
+            "the patient whose name is {full_name}",
+            "the patient recorded as {full_name}",
         ),
     },  # a record stands for its patient, named as people name them
 )
@@ -540,6 +548,13 @@ def find_patient_id(full_name: PatientName) -> PatientId:
         "can you bring up the profile of {patient_id}? I want the birth date, city, phone and email.",
         "fetch the phone, email, home city and birth date recorded for {patient_id}",
         "I have to confirm who I'm speaking to. What date of birth, home city, phone and email are on record for {patient_id}?",
+        "look up {patient_id}: date of birth, home city, phone number and email",
+        "tell me the birth date, home city, phone and email of {patient_id}",
+        "give me the contact details of {patient_id} with the date of birth and home city",
+        "which city does {patient_id} live in, and what are their date of birth, phone and email?",
+        "pull up the demographics of {patient_id}: DOB, city, phone and email",
+        "what's on the record of {patient_id} for date of birth, home city, phone and email?",
+        "find the date of birth, phone, email and home city for {patient_id}",
     ),
     gives={
         "home_city": (
@@ -551,6 +566,12 @@ def find_patient_id(full_name: PatientName) -> PatientId:
             "the city {patient_id} is based in",
             "the city listed as home on the record of {patient_id}",
             "the city {patient_id} resides in",
+            "the city on file as home for {patient_id}",
+            "the home town of {patient_id}",
+            "the city of residence of {patient_id}",
+            "the city where {patient_id} resides",
+            "the city {patient_id} is registered in",
+            "the city where {patient_id} makes their home",
         ),
     },
 )
@@ -915,6 +936,10 @@ def reschedule_appointment(appointment_id: AppointmentId, new_slot: Slot) -> tup
             "the medicine {patient_id} was most recently prescribed",
             "the drug on the latest prescription of {patient_id}",
             "the medication on the newest prescription for {patient_id}",
+            "the drug most recently prescribed to {patient_id}",
+            "the medicine on the last prescription of {patient_id}",
+            "the latest medication prescribed for {patient_id}",
+            "the drug {patient_id} got on their last prescription",
         ),
         "prescriber_id": (
             "the doctor who wrote the latest prescription of {patient_id}",
@@ -928,6 +953,12 @@ def reschedule_appointment(appointment_id: AppointmentId, new_slot: Slot) -> tup
             "the doctor who issued the most recent prescription for {patient_id}",
             "the physician who last wrote a prescription for {patient_id}",
             "the clinician who signed off on the latest prescription of {patient_id}",
+            "the doctor who prescribed the latest medication for {patient_id}",
+            "the physician on the latest prescription of {patient_id}",
+            "the prescriber of the newest prescription for {patient_id}",
+            "the doctor named on the last prescription of {patient_id}",
+            "the doctor who wrote the most recent script for {patient_id}",
+            "the clinician behind the latest prescription of {patient_id}",
         ),
     },
 )
@@ -966,6 +997,13 @@ def get_latest_prescription(patient_id: PatientId) -> tuple[Drug, int, DoctorId]
         "what's the ceiling dose per day of {drug_name}, and which class does it belong to?",
         "remind me what group of drugs {drug_name} belongs to and how much can be given daily at most",
         "pull up the reference entry for {drug_name} with its class and maximum daily dose",
+        "what's the class of {drug_name}, and how much can be taken per day at most?",
+        "look up {drug_name}: its drug class and the maximum daily dose",
+        "tell me which class {drug_name} is in and its daily maximum",
+        "how much {drug_name} is too much in a day, and what class of drug is it?",
+        "find the pharmacological class and the daily dose limit of {drug_name}",
+        "what's the upper daily dose of {drug_name}, and what drug class does it belong to?",
+        "give me the drug class and the highest daily dose for {drug_name}",
     ),
 )
 def get_drug_information(drug_name: Drug) -> tuple[str, int]:
@@ -1002,6 +1040,13 @@ def get_drug_information(drug_name: Drug) -> tuple[str, int]:
         "what's the interaction risk of {first_drug} together with {second_drug}, and what should be done about it?",
         "tell me if {first_drug} and {second_drug} interact, how seriously, and what the advice is",
         "are {first_drug} and {second_drug} okay together? Rate any interaction and give me the advice.",
+        "what's the interaction between {first_drug} and {second_drug}, how severe, and what do you recommend?",
+        "check if {first_drug} interacts with {second_drug}; give me the severity and the advice",
+        "would {first_drug} and {second_drug} together be a problem? Tell me the severity and the advice.",
+        "find out whether {first_drug} and {second_drug} interact, how badly, and what to do",
+        "is {first_drug} compatible with {second_drug}? I need the interaction severity and the advice.",
+        "look for an interaction between {first_drug} and {second_drug} and report its severity and the recommendation",
+        "how risky is {first_drug} with {second_drug}? Tell me the severity and what's advised.",
     ),
     sense=(distinct("first_drug", "second_drug"),),
 )
@@ -1049,6 +1094,16 @@ def check_drug_interaction(first_drug: Drug, second_drug: Drug) -> tuple[str, st
         "name the pharmacy in {city} with the largest supply of {drug_name}, with its address and how many packs are on hand",
         "tell me the pharmacy with the highest stock of {drug_name} in {city}, its address and the number of packs it holds",
         "get me the pharmacy in {city} best supplied with {drug_name}, plus its street address and pack count",
+        "which pharmacy in {city} has the largest stock of {drug_name}, at what address, and how many packs?",
+        "find where in {city} I can get the most {drug_name}: the pharmacy, its address and the pack count",
+        "look up pharmacy stock for {drug_name} in {city}; tell me the best-stocked pharmacy, its address and how many packs it has",
+        "tell me which pharmacy in {city} carries the most {drug_name}, plus its address and the number of packs",
+        "where's the biggest stock of {drug_name} in {city}? Give me the pharmacy, the address and the packs on hand.",
+        "search {city} for the pharmacy with the most {drug_name} and give me its name, address and pack count",
+        "what pharmacy has {drug_name} in the largest quantity in {city}, where is it, and how many packs?",
+        "point me to the pharmacy in {city} with the most {drug_name} in stock, with its address and how many packs",
+        "check which pharmacy in {city} holds the most packs of {drug_name}, and give me its address and count",
+        "get the best-stocked pharmacy for {drug_name} in {city}, its address, and the packs it has",
     ),
     gives={
         "pharmacy_address": (

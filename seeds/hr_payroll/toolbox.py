@@ -616,6 +616,12 @@ def get_department_head(department: Department) -> tuple[PersonName, Email]:
         "{employee_id} is going on parental leave, and I want to brief the rest of the team. Who are they?",
         "for the offsite invite list, which coworkers report to the same boss as {employee_id}?",
         "list everybody who works under the same manager as {employee_id}",
+        "who is on the team of {employee_id}?",
+        "list the teammates of {employee_id}",
+        "which colleagues share a manager with {employee_id}?",
+        "tell me who works on the team of {employee_id}",
+        "who reports to the manager of {employee_id} besides them?",
+        "find the people on the team of {employee_id}",
     ),
 )
 def list_team_members(employee_id: EmployeeId) -> list[PersonName]:
@@ -740,6 +746,10 @@ def get_payslip(employee_id: EmployeeId, month: Month) -> tuple[float, float, fl
         "how much of {income} goes in income tax, and at what effective rate?",
         "tell me the annual income tax and the effective rate for {income}",
         "what would someone owe in income tax on {income}, and what effective rate is that?",
+        "how much tax is owed each year on {income}, and what's the effective rate?",
+        "give me the yearly income tax due on {income} and the effective rate",
+        "what tax bill does {income} carry, and at what effective rate?",
+        "compute the income tax on {income} and tell me the effective rate",
     ),
     groups={"income": "an income of {annual_income} a year in {country}"},  # the income is in that country's currency
 )

@@ -437,6 +437,11 @@ def search_library_catalogue(query: Query, max_results: int = 5) -> list[Isbn]:
         "can I borrow {isbn} right now, and what is its title?",
         "find out what {isbn} is called and whether any copy is on the shelf",
         "can I get hold of {isbn} today? Give me its title and whether it's on the shelf.",
+        "is {isbn} on the shelf right now? What's it called?",
+        "tell me whether {isbn} is in, and what its title is",
+        "check the availability of {isbn} and give me the title",
+        "look up {isbn} and tell me the title and whether a copy is free",
+        "what's the title of {isbn}, and could I borrow it now?",
     ),
     gives={
         "title": ("{isbn}",),
@@ -478,6 +483,9 @@ def scan_isbn(isbn: Isbn) -> tuple[Title, Availability]:
         "give me the title, author, year and publisher of {isbn}",
         "tell me about {isbn}: the title, the author, the year it came out and the publisher",
         "what are the title, author, publisher and year of {isbn}?",
+        "look up {isbn} and give me the title, the author, the year and the publisher",
+        "who is the author of {isbn}, and what are its title, year and publisher?",
+        "find the title, author, publisher and year of publication for {isbn}",
     ),
     # A book's title, author and year travel together into a reference: all from one book.
     gives={
@@ -557,6 +565,9 @@ def get_book_details(isbn: Isbn) -> tuple[Title, Author, PubYear, Publisher]:
             "the shelf number for {title}",
             "the place on the shelves where {title} sits",
             "the shelf where copies of {title} stand",
+            "the shelf where I'd find {title}",
+            "the shelf {title} is on",
+            "the shelf mark for {title}",
         ),
     },
 )
@@ -1034,6 +1045,9 @@ def renew_loan(loan_id: LoanDueSoon) -> VisitDay:
         "I'd like {isbn} held at {pickup_branch}. Place the hold and tell me my spot in line and when it'll be ready.",
         "set up a hold on {isbn} for collection at {pickup_branch}, and give me my queue number and the ready date",
         "get {isbn} held for me at {pickup_branch}. Where am I in the queue, and what's the pickup date?",
+        "hold {isbn} for pickup at {pickup_branch}; what's my queue position and the ready date?",
+        "please place a hold on {isbn} with pickup at {pickup_branch}, and tell me my place in line and when it'll be ready",
+        "put me in the queue for {isbn} at {pickup_branch} and tell me my position and the date it'll be ready",
     ),
     gives={
         "ready_date": (

@@ -490,6 +490,12 @@ def get_tracking_status(tracking_number: TrackingNumber) -> tuple[str, City, Eta
             "the courier that picked up {tracking_number}",
             "the transport company moving {tracking_number}",
             "the parcel service carrying {tracking_number}",
+            "the carrier moving {tracking_number}",
+            "the courier in charge of {tracking_number}",
+            "the carrier handling the delivery of {tracking_number}",
+            "the company shipping {tracking_number}",
+            "the carrier {tracking_number} is travelling with",
+            "the courier company for {tracking_number}",
         ),
     },
 )
@@ -766,6 +772,13 @@ def get_warehouse_info(warehouse_id: WarehouseId) -> tuple[City, Address, Wareho
         "check {carrier} for me: how to reach support by phone and email, and its on-time rate",
         "what's the on-time delivery rate of {carrier}? I also want their support phone and email.",
         "look up the helpline, support email and punctuality rate of {carrier}",
+        "how punctual is {carrier}, and what are its support phone and email?",
+        "what's the support number and email for {carrier}, and their on-time rate?",
+        "tell me how reliable {carrier} is and how to reach their support by phone and email",
+        "get me the on-time rate of {carrier} along with its support phone and email",
+        "look up {carrier}: on-time delivery rate, support phone and support email",
+        "I'd like to call or email {carrier}. What are the support number and email address, and how often do they deliver on time?",
+        "how often does {carrier} deliver on time? Also give me its support phone and email.",
     ),
 )
 def get_carrier_details(carrier: Carrier) -> tuple[CarrierPhone, CarrierEmail, float]:

@@ -453,6 +453,9 @@ def resolve_contact_name(mention: Annotated[str, Kind("contact_mention")]) -> Co
         "dig up the phone number of {name}",
         "I've lost the number of {name}. Can you find it in my contacts?",
         "check my address book for the number of {name}",
+        "what's the number for {name} in my phone?",
+        "find me the number to call {name} on",
+        "give me the contact number of {name}",
     ),
     gives={
         "phone_number": (
@@ -525,6 +528,11 @@ def get_contact_email(name: Contact) -> ContactEmail:
         "I'm planning a trip and might drop in on {name}. What city and country are they in?",
         "settle an argument for me: which city does {name} live in, and in what country?",
         "for a parcel I'm posting to {name}, confirm the city and country they're in.",
+        "which city and country is {name} in?",
+        "tell me the city and country where {name} lives",
+        "where's {name} based these days? Tell me the city and the country.",
+        "find the city and country in my contacts for {name}",
+        "what city and country does {name} call home?",
     ),
     gives={
         "city": (
@@ -543,6 +551,10 @@ def get_contact_email(name: Contact) -> ContactEmail:
             "the country where {name} currently lives",
             "the country {name} resides in",
             "the country where {name} is based",
+            "the country of residence of {name}",
+            "the country where {name} has their home",
+            "the country {name} is living in",
+            "the country where {name} makes their home",
         ),
     },
 )
@@ -585,6 +597,10 @@ def get_contact_city(name: Contact) -> tuple[City, Country]:
             "the day {name} celebrates their next birthday",
             "the next birthday {name} celebrates",
             "the date {name} has a birthday next",
+            "the coming birthday of {name}",
+            "the next date {name} celebrates a birthday",
+            "the day of the next birthday of {name}",
+            "the day {name} has their next birthday",
         ),
     },
 )
@@ -755,6 +771,15 @@ def update_contact_city(name: Contact, city: HomeCity) -> str:
         'can you send a quick text to {recipient}? Say "{text}", and tell me the message id and when it went.',
         'text {recipient} for me, just "{text}", and note the message id and the time it was sent',
         'message {recipient} from my phone with "{text}"; send me back the id and the send time',
+        'text {recipient} with the message "{text}" and tell me the id it got and when it was sent',
+        'I want {recipient} to know "{text}". Text them and tell me the message id and the send time.',
+        'send this to {recipient} by SMS: "{text}". Then give me the message id and the time it went.',
+        'pass "{text}" on to {recipient} by text and give me the message id and the time sent',
+        'get "{text}" over to {recipient} in a text, and tell me its id and when it went out',
+        'quickly text {recipient}: "{text}". What message id and send time did it get?',
+        'send a message to {recipient} reading "{text}" and let me know the id and the sent time',
+        'text {recipient} these exact words, "{text}", and report the message id and time',
+        'can you message {recipient} with "{text}" for me? I need the id and the time it was sent.',
     ),
     requires=("cellular",),
     tags=("state_change",),
@@ -803,6 +828,12 @@ def send_text_message(recipient: Contact, text: OutgoingText) -> tuple[str, str]
         "check my messages for the last one from {name}: what does it say and when did it arrive?",
         "what's the newest thing {name} sent me by text, and at what time?",
         "read the last SMS from {name} and tell me the time it came in",
+        "what was the last text {name} sent me, and when did it arrive?",
+        "show me the latest message {name} sent, with its time",
+        "read out the most recent message from {name} and when it came",
+        "when did I last hear from {name} by text, and what did they write?",
+        "give me the newest message from {name} and the time it arrived",
+        "pull up my most recent text from {name} and tell me when it came in",
     ),
 )
 def get_latest_message_from(name: Contact) -> tuple[str, str]:

@@ -557,6 +557,11 @@ def _search_terms(w: TimeWorld) -> list[str]:
         "I've lost track of time. What's today's date, and what time is it in my home city? Name the city too.",
         "give me the local date and time right now, along with my home city",
         "which city is my home set to, and what's the current date and time there?",
+        "what's the time and date at home right now, and which city is that?",
+        "tell me today's date, the current time and my home city",
+        "which city is my home, and what's the date and time there right now?",
+        "give me the current time and date where I live, and name the city",
+        "what date and time is it in my home city now? Remind me which city that is.",
     ),
     # "now" is not fed onward: a span from now or a conversion of now is asked more simply
     gives={
@@ -888,6 +893,8 @@ def convert_time_between_cities(moment: Moment, from_city: City, to_city: City) 
             "the country where {city} is found",
             "the country whose territory includes {city}",
             "the country in which {city} lies",
+            "the country where {city} lies",
+            "the country {city} is part of",
         ),
     },
 )

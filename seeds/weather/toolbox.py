@@ -755,6 +755,9 @@ def get_weather_by_coordinates(latitude: Lat, longitude: Lon) -> tuple[Celsius, 
         "how will the weather turn out in {city} on {date}? I'd like the high, the low and the sky.",
         "check {date} in {city} for me: how hot, how cold, and what conditions?",
         "what are the daytime high and nighttime low in {city} on {date}, and what's the sky like?",
+        "give me the forecast for {city} on {date}: the high, the low and the sky",
+        "tell me the high and low temperatures in {city} on {date}, and the conditions",
+        "find the daily forecast for {city} on {date} with the high, low and conditions",
     ),
     gives={
         "high_c": (
@@ -926,6 +929,10 @@ def get_historical_temperature(city: CityName, date: Day, years_back: Annotated[
         "check the air in {city} on {date}: the index, its rating and what's polluting it most",
         "I'm going for a run in {city} on {date}. What's the AQI, its category, and the main pollutant?",
         "look up the air quality for {city} on {date}, including the category and the main pollutant",
+        "how good is the air in {city} on {date}? Tell me the AQI, the category and the main pollutant.",
+        "give me the air quality index for {city} on {date}, its category and the main pollutant",
+        "find the AQI and its category in {city} on {date}, plus the dominant pollutant",
+        "what's the main pollutant in {city} on {date}, and what are the AQI and its category?",
     ),
     gives={
         "aqi": (
@@ -973,6 +980,11 @@ def get_air_quality(city: CityName, date: Day) -> tuple[int, str, str]:
         "tell me the peak UV and the burn risk for {city} on {date}",
         "should I worry about the sun in {city} on {date}? Give me the UV index and the risk level.",
         "look up the UV forecast for {city} on {date}, with the index and the risk category",
+        "what's the UV level in {city} on {date}, and how high is the risk?",
+        "tell me the maximum UV index for {city} on {date} and its risk level",
+        "how strong is the sun in {city} on {date}? Give me the UV index and the risk.",
+        "find the UV index and the risk category for {city} on {date}",
+        "check the sunburn risk in {city} on {date}, with the UV index",
     ),
     gives={
         "uv_index": (
