@@ -527,7 +527,7 @@ def get_product_details(sku: Sku) -> tuple[str, Usd, SearchTerms, Seller]:
         "I'd like to order the {sku} soon. How many are available, and which city does it ship out of?",
         "what's the inventory count for {sku}, and which city is its warehouse in?",
         "see whether {sku} is available: how many units there are and the city it leaves from",
-        "how many {sku} do you have, and from which city does it ship?",
+        "how many units of {sku} do you have, and from which city does it ship?",
         "tell me the units in stock of {sku} and its warehouse city",
         "is there stock of {sku}? I'd like the unit count and the city it ships from.",
         "check availability of {sku}: units on hand and the dispatch city",

@@ -751,7 +751,7 @@ def currency_name_to_code(currency_name: CurrencyName) -> NamedCurrency:
           "The figure I have is {money}. Turn it into {to_currency} and tell me the rate.",
           "We're settling up in {to_currency}. What does {money} work out to, and at which rate?",
           "sanity-check this for me: what is {money} in {to_currency} at the current rate, and what's the rate exactly?",
-          "what's {money} in {to_currency} today, and what rate applies?",
+          "what's {money} in {to_currency} at today's rate, and what is that rate?",
           "tell me how much {money} is in {to_currency} and the rate behind it",
           "convert {money} into {to_currency} and give me the rate too",
           "what is the value of {money} in {to_currency} at today's rate? Include the rate.",
@@ -760,11 +760,11 @@ def currency_name_to_code(currency_name: CurrencyName) -> NamedCurrency:
           "what does {money} convert to in {to_currency}, and at what rate?",
           "how much does {money} come to in {to_currency}, and what's the rate?",
           "convert {money} to {to_currency} for me and mention the rate",
-          "what do I get in {to_currency} for {money} today, and at what rate?",
+          "what do I get in {to_currency} for {money} at today's rate, and what is the rate?",
           "change {money} to {to_currency} and show me the exchange rate",
           "what's {money} expressed in {to_currency}? Give me the rate used too.",
           "tell me the value of {money} in {to_currency} and the rate",
-          "find out what {money} is worth in {to_currency} today and which rate applies",
+          "find out what {money} is worth in {to_currency} and which rate applies today",
           "convert {money} into {to_currency} at today's rate and tell me that rate"),
     groups={"money": "{amount} {from_currency}"},  # an amount never travels without its currency
     sense=(distinct("from_currency", "to_currency"),),
@@ -968,7 +968,7 @@ def sell_shares(symbol: Ticker, shares: Shares) -> tuple[float, int]:
           "what's my position in {symbol}: how many shares, and what are they worth now?",
           "tell me how many shares of {symbol} I own and their current value",
           "how big is my holding of {symbol}, in shares and in dollars?",
-          "check how much {symbol} I hold and its value at today's price",
+          "check how many shares of {symbol} I hold and their value at today's price",
           "what do my shares of {symbol} come to today, and how many do I have?"),
 )
 def get_portfolio_position(symbol: Ticker) -> tuple[int, float]:

@@ -537,7 +537,7 @@ def get_beer_origin(beer: Beer) -> str:
         "on {date}, what volume of {product} did {location} ship to foreign buyers, counted in bottles?",
         "for a trade report, I want the export count of {product} leaving {location} on {date}, in bottles.",
         "size up the overseas trade in {product}: bottles shipped from {location} on {date}",
-        "how much {product} did {location} export on {date}, in bottles?",
+        "how much of {product} did {location} export on {date}, in bottles?",
         "what was the bottle count of {product} exported from {location} on {date}?",
         "check the exports of {product} from {location} on {date}: how many bottles?",
         "find out how many bottles of {product} were shipped abroad from {location} on {date}",

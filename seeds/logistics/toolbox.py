@@ -634,9 +634,9 @@ def quote_shipping_rate(origin_city: City, destination_city: DestinationCity, we
         "how much stock of {sku} is sitting at {warehouse_id}, and when will it next be replenished?",
         "at {warehouse_id}, how many units of {sku} are there, and when's the next restock?",
         "what's the stock of {sku} at {warehouse_id}, and when does it next get restocked?",
-        "how many {sku} units sit at {warehouse_id}, and what's the next restock date?",
+        "how many units of {sku} sit at {warehouse_id}, and what's the next restock date?",
         "tell me the units of {sku} held at {warehouse_id} and when the next restock is scheduled",
-        "find the on-hand count of {sku} at {warehouse_id} and the date more arrives",
+        "find how many units of {sku} are on hand at {warehouse_id} and the date more arrives",
         "check {warehouse_id} for {sku}: units available and the next restock date",
     ),
 )
