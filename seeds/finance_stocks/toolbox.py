@@ -761,7 +761,7 @@ def currency_name_to_code(currency_name: CurrencyName) -> NamedCurrency:
           "how much does {money} come to in {to_currency}, and what's the rate?",
           "convert {money} to {to_currency} for me and mention the rate",
           "what do I get in {to_currency} for {money} at today's rate, and what is the rate?",
-          "change {money} to {to_currency} and show me the exchange rate",
+          "convert {money} over to {to_currency} and show me the exchange rate",
           "what's {money} expressed in {to_currency}? Give me the rate used too.",
           "tell me the value of {money} in {to_currency} and the rate",
           "find out what {money} is worth in {to_currency} and which rate applies today",
