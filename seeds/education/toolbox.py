@@ -455,6 +455,14 @@ def normalise_course_code(text: CourseText) -> CourseCode:
         "I'm putting together my timetable. For {course_code}, what's the title, the instructor, the credit count and the class times?",
         "describe {course_code} for me: title, teacher, credit value and meeting times.",
         "find the title and credit value of {course_code}, who teaches it and its weekly meeting pattern",
+        "give me the title, lecturer, credit count and weekly times of {course_code}",
+        "who's teaching {course_code}, and what are its title, credits and meeting times?",
+        "check {course_code} in the course catalogue: the title, the instructor, the credits and the schedule",
+        "how many credits is {course_code}, when are its classes, who teaches it, and what's the full title?",
+        "I'm choosing my electives. For {course_code}, what are the title, the instructor, the credits and the meeting times?",
+        "what are the title, instructor, credits and class times of {course_code}?",
+        "find {course_code} in the catalogue and give me the title, instructor, credits and meeting times",
+        "tell me who teaches {course_code}, its full title, how many credits it carries and when it meets",
     ),
     gives={
         "instructor": (
@@ -462,6 +470,15 @@ def normalise_course_code(text: CourseText) -> CourseCode:
             "the person teaching {course_code}",
             "the lecturer for {course_code}",
             "the professor who teaches {course_code}",
+            "the teacher of {course_code}",
+            "whoever teaches {course_code}",
+            "the lecturer in charge of {course_code}",
+            "the faculty member teaching {course_code}",
+            "the instructor who runs {course_code}",
+            "the professor in charge of {course_code}",
+            "the instructor teaching {course_code}",
+            "the professor for {course_code}",
+            "the person who teaches {course_code}",
         ),
     },
 )
@@ -495,6 +512,12 @@ def get_course_details(course_code: CourseCode) -> tuple[CourseTitle, Instructor
         "what do I need before I can take {course_code}?",
         "which courses are prerequisites for {course_code}?",
         "is there anything I have to pass before signing up for {course_code}? If so, what?",
+        "what must I pass before I can enrol in {course_code}?",
+        "give me the prerequisite courses for {course_code}",
+        "does {course_code} require any earlier courses? List them.",
+        "which earlier courses does {course_code} build on as prerequisites?",
+        "show me the courses required before {course_code}",
+        "I'm mapping out next year. Which courses stand between me and {course_code}?",
     ),
 )
 def get_course_prerequisites(course_code: CourseCode) -> list[CourseCode]:
@@ -562,6 +585,9 @@ def get_course_location(course_code: CourseCode) -> tuple[Building, str]:
         "give me the address of {building}, with the city",
         "I'm meeting someone at {building}. What's the street address, and which city is that in?",
         "where is {building} located? I need the street address and the city.",
+        "what's the street address of {building}, and what city is it in?",
+        "find {building} for me: street address and city",
+        "tell me the address and the city of {building}",
     ),
     gives={
         "address": (
@@ -649,6 +675,12 @@ def get_nearest_campus(city: HomeCity) -> tuple[str, Building, float]:
         "my parents want to visit around exam week. When does the final for {course_code} start, where is it, and how many minutes does it run?",
         "I get extra time through disability services, so I need the basics for {course_code}: when the final begins, which building it's in and its standard length in minutes.",
         "confirm the final-exam slot for {course_code}: start date and time, exam building and duration",
+        "when does the final exam for {course_code} start, where is it, and how long is it?",
+        "give me the date, time, building and duration of the final in {course_code}",
+        "where and when do I take the final for {course_code}, and how many minutes do I get?",
+        "tell me the final exam details for {course_code}: start, building and length",
+        "how long is the final exam of {course_code}, and when and where does it take place?",
+        "look up the exam slot for {course_code} with its start time, building and length in minutes",
     ),
     gives={
         "exam_start": (
@@ -701,6 +733,11 @@ def get_exam_schedule(course_code: CourseCode) -> tuple[Moment, Building, int]:
             "the required textbook of {course_code}",
             "the book set for {course_code}",
             "the assigned book for {course_code}",
+            "the book required for {course_code}",
+            "the set textbook of {course_code}",
+            "the textbook on the reading list of {course_code}",
+            "the course book for {course_code}",
+            "the textbook {course_code} uses",
         ),
         "title": (
             "the textbook set for {course_code}",
@@ -740,6 +777,14 @@ def get_course_textbook(course_code: CourseCode) -> tuple[Isbn, Title]:
         "I need to talk to {instructor}. What's the first office-hours slot from {date} onwards, and in which building?",
         "look up when {instructor} next has office hours, no earlier than {date}, and the building they're held in",
         "what's the soonest I can get office-hours time with {instructor}, counting from {date}, and where?",
+        "when is the next office hour of {instructor} from {date} on, and in which building?",
+        "find the earliest office hours {instructor} has on or after {date}, with the building",
+        "tell me when and where {instructor} holds office hours next, from {date} onwards",
+        "where and when are the first office hours of {instructor} on or after {date}?",
+        "when are the next office hours of {instructor} on or after {date}, and where?",
+        "find the first time {instructor} holds office hours from {date} onwards, and the building",
+        "tell me when I can see {instructor} in office hours, starting {date}, and in which building",
+        "look up the next office-hours session of {instructor} from {date}, with its building",
     ),
     gives={
         "office_hours_start": (
@@ -1011,6 +1056,17 @@ def get_largest_scholarship(country: Nationality) -> tuple[str, Award, AwardCurr
         "I've got a free slot in my week for {course_code}. Enrol me, please, and give me the registration number and the date of my opening class.",
         "my employer reimburses tuition but wants proof, so enrol me in {course_code} and give me the registration number plus the date of the first class.",
         "reserve me a place in {course_code} and confirm both my registration number and the first day of teaching",
+        "enrol me in {course_code}, then tell me my registration number and the date of my first class",
+        "please register me in {course_code} and send me the registration number and first class date",
+        "I want in on {course_code}. Enrol me and tell me my registration number and when my first class is.",
+        "sign me up to {course_code} this term; I need the registration ID and the date I start",
+        "get me a place in {course_code} and tell me the registration number and the day of the first class",
+        "go ahead and enrol me in {course_code}. What's the registration number, and when's my first class?",
+        "register me on {course_code}; I'll need the registration number and the date of the first class",
+        "please sign me up for {course_code} and tell me the registration ID and when the course starts for me",
+        "I'd like to join {course_code} this term. Enrol me and give me the registration number and first class date.",
+        "enrol me on {course_code} and tell me what registration number I get and when classes begin",
+        "can you add me to {course_code}? Send back the registration number and the day of my first class.",
     ),
     gives={
         "first_class": (

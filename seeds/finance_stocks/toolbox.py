@@ -436,7 +436,9 @@ def get_stock_quote(symbol: Ticker) -> tuple[Money, Currency]:
                                     "the closing print for {symbol} on {date}",
                                     "the official closing quote for {symbol} on {date}",
                                     "the price of {symbol} as the market closed on {date}",
-                                    "the last price of {symbol} when the market shut on {date}")},
+                                    "the last price of {symbol} when the market shut on {date}",
+                                    "the price {symbol} ended the day at on {date}",
+                                    "the closing share price of {symbol} on {date}")},
     sense=(around("date", before=HISTORY_DAYS, after=0),),
 )
 def get_historical_close(symbol: Ticker, date: Day) -> tuple[Money, Currency, str]:
@@ -502,7 +504,12 @@ def get_price_change_percent(symbol: Ticker, start_date: Day, end_date: Day) -> 
           "what industry and country is {symbol} in, what's its full registered name, and who is the chief executive?",
           "look up the basics on {symbol}: company name, sector, home country and boss.",
           "For my notes on {symbol}, I'd like the company's full name, its sector, its country and who leads it.",
-          "who is the CEO of {symbol}, and what are its full name, sector and home country?"),
+          "who is the CEO of {symbol}, and what are its full name, sector and home country?",
+          "who leads {symbol}, what's the full company name, what sector, and which country?",
+          "tell me the company name, sector, home country and chief executive of {symbol}",
+          "what company is {symbol}? Give me its full name, sector, country and CEO.",
+          "look up {symbol} and tell me its full name, its industry, its home country and its CEO",
+          "find the sector, country, full name and chief executive of {symbol}"),
 )
 def get_company_profile(symbol: Ticker) -> tuple[str, str, str, Ceo]:
     """Get the name, sector, home country and chief executive of a listed company.
@@ -529,7 +536,13 @@ def get_company_profile(symbol: Ticker) -> tuple[str, str, str, Ceo]:
           "look up the corporate headquarters of {symbol}: street, city and switchboard.",
           "in which city does {symbol} have its head office, at what address, and what's the number to call there?",
           "get the head-office contact details of {symbol}, with address, city and phone",
-          "where should I send post for {symbol}? Give me the head-office address and city, and its main phone line."),
+          "where should I send post for {symbol}? Give me the head-office address and city, and its main phone line.",
+          "where is the head office of {symbol}? I need the street address, the city and the phone number.",
+          "what's the headquarters address of {symbol}, in which city, and what's the main number?",
+          "tell me the address, city and switchboard number of the head office of {symbol}",
+          "find the city {symbol} is headquartered in, with the street address and the phone number",
+          "look up the head office of {symbol} and give me its street address, city and phone",
+          "I want to call the head office of {symbol}. What's the number, and what are the address and city?"),
     gives={"address": ("the head-office address of {symbol}",
                        "the street address of the headquarters of {symbol}",
                        "the address of the head office of {symbol}",
@@ -609,7 +622,11 @@ def find_sector_peers(symbol: Ticker) -> list[Ticker]:
                                               "the yearly payout per share of {symbol}",
                                               "the cash dividend per share of {symbol} over the past twelve months",
                                               "the trailing twelve-month dividend per share of {symbol}",
-                                              "the per-share income from {symbol} over the past year")},
+                                              "the per-share income from {symbol} over the past year",
+                                              "the dividend {symbol} paid per share over the last year",
+                                              "the annual payout on one share of {symbol}",
+                                              "the per-share dividend of {symbol} for the year",
+                                              "the yearly dividend on a share of {symbol}")},
 )
 def get_dividend_yield(symbol: Ticker) -> tuple[float, Money, Currency]:
     """Get a stock's trailing dividend yield at today's price and its annual dividend per share.
@@ -733,7 +750,22 @@ def currency_name_to_code(currency_name: CurrencyName) -> NamedCurrency:
           "My accountant wants {money} shown in {to_currency}. What's the converted total, and what rate was used?",
           "The figure I have is {money}. Turn it into {to_currency} and tell me the rate.",
           "We're settling up in {to_currency}. What does {money} work out to, and at which rate?",
-          "sanity-check this for me: what is {money} in {to_currency} at the current rate, and what's the rate exactly?"),
+          "sanity-check this for me: what is {money} in {to_currency} at the current rate, and what's the rate exactly?",
+          "what's {money} in {to_currency} at today's rate, and what is that rate?",
+          "tell me how much {money} is in {to_currency} and the rate behind it",
+          "convert {money} into {to_currency} and give me the rate too",
+          "what is the value of {money} in {to_currency} at today's rate? Include the rate.",
+          "work out {money} in {to_currency} and the rate used",
+          "put {money} into {to_currency} terms and tell me the exchange rate",
+          "what does {money} convert to in {to_currency}, and at what rate?",
+          "how much does {money} come to in {to_currency}, and what's the rate?",
+          "convert {money} to {to_currency} for me and mention the rate",
+          "what do I get in {to_currency} for {money} at today's rate, and what is the rate?",
+          "convert {money} over to {to_currency} and show me the exchange rate",
+          "what's {money} expressed in {to_currency}? Give me the rate used too.",
+          "tell me the value of {money} in {to_currency} and the rate",
+          "find out what {money} is worth in {to_currency} and which rate applies today",
+          "convert {money} into {to_currency} at today's rate and tell me that rate"),
     groups={"money": "{amount} {from_currency}"},  # an amount never travels without its currency
     sense=(distinct("from_currency", "to_currency"),),
 )
@@ -932,7 +964,12 @@ def sell_shares(symbol: Ticker, shares: Shares) -> tuple[float, int]:
           "I'm reviewing my investments. How many shares of {symbol} do I have, and what's their market value?",
           "tell me the size and dollar value of my stake in {symbol}",
           "what's my exposure to {symbol}? Give me the shares held and their value.",
-          "get my current share count in {symbol} and its value at today's price"),
+          "get my current share count in {symbol} and its value at today's price",
+          "what's my position in {symbol}: how many shares, and what are they worth now?",
+          "tell me how many shares of {symbol} I own and their current value",
+          "how big is my holding of {symbol}, in shares and in dollars?",
+          "check how many shares of {symbol} I hold and their value at today's price",
+          "what do my shares of {symbol} come to today, and how many do I have?"),
 )
 def get_portfolio_position(symbol: Ticker) -> tuple[int, float]:
     """Get how many shares of a stock the account holds and what they are worth today.

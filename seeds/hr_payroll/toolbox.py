@@ -449,6 +449,12 @@ def find_employee_id(full_name: PersonName) -> EmployeeId:
         "I'm preparing an org chart. Where does {employee_id} sit: department, job title, manager and hire date?",
         "look up the employment details of {employee_id}, including department, position, manager and the date they joined",
         "when did {employee_id} join, and what are their department, title and manager?",
+        "what's the department, job title, manager and hire date of {employee_id}?",
+        "tell me where {employee_id} sits in the company: department, title, manager and start date",
+        "look up {employee_id} in the HR records: department, job title, who they report to and when they were hired",
+        "find the role, department, manager and hire date of {employee_id}",
+        "how long has {employee_id} been with us, and what are their department, title and manager?",
+        "give me the department, position, manager and joining date for {employee_id}",
     ),
     gives={
         "department": (
@@ -509,6 +515,10 @@ def get_employee_profile(employee_id: EmployeeId) -> tuple[Department, JobTitle,
         "confirm where {employee_id} is stationed: street address, city and country of the office",
         "I'm arranging a visitor pass. What office does {employee_id} work out of? Street address, city and country, please.",
         "for the relocation file, I need the office street address, city and country of {employee_id}.",
+        "what's the office address of {employee_id}, with the city and country?",
+        "tell me which city, country and street address {employee_id} works at",
+        "where does {employee_id} go to work? Give me the office address, city and country.",
+        "look up the workplace of {employee_id}: address, city and country",
     ),
     gives={
         "office_city": (
@@ -606,6 +616,12 @@ def get_department_head(department: Department) -> tuple[PersonName, Email]:
         "{employee_id} is going on parental leave, and I want to brief the rest of the team. Who are they?",
         "for the offsite invite list, which coworkers report to the same boss as {employee_id}?",
         "list everybody who works under the same manager as {employee_id}",
+        "who is on the team of {employee_id}?",
+        "list the teammates of {employee_id}",
+        "which colleagues share a manager with {employee_id}?",
+        "tell me who works on the team of {employee_id}",
+        "who reports to the manager of {employee_id} besides them?",
+        "find the people on the team of {employee_id}",
     ),
 )
 def list_team_members(employee_id: EmployeeId) -> list[PersonName]:
@@ -631,6 +647,10 @@ SALARY_NAMES = (
     "the yearly salary of {employee_id}",
     "the base annual compensation of {employee_id}",
     "the yearly salary drawn by {employee_id}",
+    "the base pay of {employee_id} per year",
+    "the salary {employee_id} is paid each year",
+    "the annual base pay {employee_id} receives",
+    "the base salary on record for {employee_id}",
 )
 
 
@@ -679,6 +699,13 @@ def get_annual_salary(employee_id: EmployeeId) -> tuple[Salary, CurrencyCode, Ta
         "what was the net pay of {employee_id} in {month}, and what were the gross and the tax deducted?",
         "show me the gross, withholding and net on the salary slip of {employee_id} for {month}",
         "for {month}, how much tax came off the gross pay of {employee_id}, and what was paid out net?",
+        "what did {employee_id} get paid for {month}: gross, tax and net?",
+        "look at the {month} payslip of {employee_id} and tell me the gross pay, the income tax and the net pay",
+        "how much was {employee_id} paid in {month} before and after tax, and how much tax came off?",
+        "give me the gross, the tax deducted and the take-home pay of {employee_id} for {month}",
+        "find the payslip of {employee_id} for {month} and read me the gross, tax and net amounts",
+        "what was on the {month} payslip of {employee_id}? I need gross pay, income tax and net pay.",
+        "tell me the net pay of {employee_id} for {month}, along with the gross and the tax withheld",
     ),
 )
 def get_payslip(employee_id: EmployeeId, month: Month) -> tuple[float, float, float]:
@@ -714,6 +741,15 @@ def get_payslip(employee_id: EmployeeId, month: Month) -> tuple[float, float, fl
         "quick tax question: how much is due per year on {income}, and what effective rate is that?",
         "compute the yearly tax on {income} together with the effective rate",
         "what effective tax rate applies to {income}, and how much tax is that per year?",
+        "what income tax is due each year on {income}, and what's the effective rate?",
+        "figure out the yearly tax on {income} and the effective rate",
+        "how much of {income} goes in income tax, and at what effective rate?",
+        "tell me the annual income tax and the effective rate for {income}",
+        "what would someone owe in income tax on {income}, and what effective rate is that?",
+        "how much tax is owed each year on {income}, and what's the effective rate?",
+        "give me the yearly income tax due on {income} and the effective rate",
+        "what tax bill does {income} carry, and at what effective rate?",
+        "compute the income tax on {income} and tell me the effective rate",
     ),
     groups={"income": "an income of {annual_income} a year in {country}"},  # the income is in that country's currency
 )
@@ -749,6 +785,9 @@ def calculate_income_tax(country: TaxCountry, annual_income: Salary) -> tuple[fl
         "for the relocation package, please translate {pay} into {to_currency} at the internal payroll rate.",
         "what figure in {to_currency} does payroll put on {pay}?",
         "recalculate {pay} as {to_currency} with the rates payroll applies",
+        "how much is {pay} once converted into {to_currency} at the payroll rate?",
+        "give me {pay} in {to_currency}, converted at the payroll rate",
+        "turn {pay} into {to_currency} at the exchange rate payroll uses",
     ),
     groups={"pay": "{amount} {from_currency}"},  # an amount never travels without its currency
     sense=(distinct("from_currency", "to_currency"),),
@@ -918,6 +957,10 @@ def approve_leave_request(request_id: RequestId) -> tuple[PersonName, str]:
         "audit the timesheet of {employee_id} covering the week of {week_of}: total hours logged and anything past 40",
         "to approve an overtime claim from {employee_id}, I have to confirm the hours booked in the week of {week_of} and how many were overtime. What are they?",
         "sum up the hours {employee_id} recorded in the week of {week_of}, with overtime shown separately",
+        "what hours did {employee_id} put in during the week of {week_of}, and how many were overtime?",
+        "tell me the total and overtime hours {employee_id} logged in the week of {week_of}",
+        "give me the hours and overtime on the timesheet of {employee_id} for the week of {week_of}",
+        "find the logged hours of {employee_id} in the week of {week_of}, with the overtime",
     ),
     sense=(around("week_of", before=180, after=0),),
 )

@@ -557,6 +557,11 @@ def _search_terms(w: TimeWorld) -> list[str]:
         "I've lost track of time. What's today's date, and what time is it in my home city? Name the city too.",
         "give me the local date and time right now, along with my home city",
         "which city is my home set to, and what's the current date and time there?",
+        "what's the time and date at home right now, and which city is that?",
+        "tell me today's date, the current time and my home city",
+        "which city is my home, and what's the date and time there right now?",
+        "give me the current time and date where I live, and name the city",
+        "what date and time is it in my home city now? Remind me which city that is.",
     ),
     # "now" is not fed onward: a span from now or a conversion of now is asked more simply
     gives={
@@ -739,6 +744,9 @@ def get_time_between(start: Moment, end: Moment) -> tuple[int, float]:
         "which day of the week does {date} land on? Is it a weekday or the weekend?",
         "name the day of the week for {date}, and say if it's a weekend",
         "on {date}, what day of the week is it, and is it the weekend?",
+        "which weekday is {date}, and is that a weekend?",
+        "is {date} on a weekend? Tell me the day of the week too.",
+        "what day does {date} fall on, and is it a weekend day?",
     ),
     tags=("arithmetic",),
 )
@@ -826,6 +834,10 @@ def get_next_weekday_date(weekday: Weekday, after: Day) -> str:
         "what's the date and time in {to_city} at the moment it's {when}?",
         "there's a meeting set for {when}. What does the clock say in {to_city} at that moment?",
         "tell me what the clocks in {to_city} show when it is {when}",
+        "when it's {when}, what time and date is it in {to_city}?",
+        "work out the local time in {to_city} for {when}",
+        "if it's {when}, what's the date and time over in {to_city}?",
+        "tell me the time in {to_city} that matches {when}",
     ),
     # a moment is read on the clock of the city it comes with (a flight's landing on its
     # destination's, an event's start on its city's), never on a clock picked apart from it
@@ -881,6 +893,8 @@ def convert_time_between_cities(moment: Moment, from_city: City, to_city: City) 
             "the country where {city} is found",
             "the country whose territory includes {city}",
             "the country in which {city} lies",
+            "the country where {city} lies",
+            "the country {city} is part of",
         ),
     },
 )
@@ -913,6 +927,14 @@ def get_city_utc_offset(city: City) -> tuple[Offset, Country]:
         "before I ring a hotel front desk in {city}, what's their local date and clock time right now?",
         "current local date and time in {city}?",
         "I trade with a supplier in {city}. Confirm what day it is over there and what the clock reads now.",
+        "what's the time in {city} at the moment?",
+        "how late is it in {city} right now? I need the date and time.",
+        "find the current date and time in {city}",
+        "I'd like to know the local time and date in {city} right now.",
+        "what does the clock say in {city} now, and what's the date there?",
+        "look up the local date and time in {city} as of now",
+        "is it morning or evening in {city} right now? Give me the date and time there.",
+        "give me the time and date it is in {city} now",
     ),
     gives={
         "local_time": (
@@ -952,6 +974,9 @@ def get_local_time_in(city: City) -> Moment:
         "HR needs the statutory holidays of {country} for {year}, with names and dates.",
         "which bank holidays does {country} observe over {year}? List each with its date.",
         "I'm booking a trip to {country} sometime in {year} and want to avoid closures. Which national holidays fall that year, and on which dates?",
+        "what are the public holidays of {country} in {year}?",
+        "tell me all the public holidays {country} has in {year}, with their dates",
+        "which days off does {country} give for public holidays in {year}?",
     ),
     # The phrasings plan ahead ("I'm planning 2024 in Egypt" read as a plan for a past year).
     sense=(within("year", NOW.year, NOW.year + 1),),
@@ -982,6 +1007,11 @@ def list_public_holidays(country: Country, year: Year) -> list[str]:
         "what's the earliest public holiday in {country} on or after {after}? Name and date, please.",
         "look up when {country} next has a public holiday, from {after} on, and what it's called",
         "on or after {after}, which public holiday comes up first in {country}, and when?",
+        "which public holiday is next in {country} from {after}, and on what date?",
+        "when does {country} next have a public holiday on or after {after}, and which one is it?",
+        "find me the next holiday {country} observes from {after} on, with its name and date",
+        "what's the first public holiday in {country} falling on or after {after}, and what date is it?",
+        "check the holiday calendar of {country} for the next public holiday from {after}: its name and date",
     ),
     gives={
         "day": (

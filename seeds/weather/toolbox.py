@@ -425,6 +425,9 @@ _BEAUFORT = re.compile(r"^\s*(?:beaufort\s*)?force\s*(\d{1,2})\s*$|^\s*beaufort\
             "the city the report for \"{query}\" covers",
             "the city a weather search for \"{query}\" turns up",
             "the place named in the weather query \"{query}\"",
+            'the city a search of the weather reports for "{query}" names',
+            'the city matched by the weather query "{query}"',
+            'the city the weather search "{query}" is about',
         ),
     },
     tags=("search",),
@@ -585,6 +588,10 @@ def convert_wind_speed_reading(reading: Annotated[str, Kind("wind_speed_reading"
         "I'm deciding between a parka and a light jacket. The temperature is {temperature_c} and the wind is {wind_speed_kmh}[, with humidity at {humidity_percent}]. What does that combination feel like?",
         "combine {temperature_c} with a wind speed of {wind_speed_kmh}[ and a humidity of {humidity_percent}] and give me the resulting feels-like figure",
         "quote me the apparent temperature for an air temperature of {temperature_c} and a wind of {wind_speed_kmh}[ at a humidity of {humidity_percent}]",
+        "what does {temperature_c} feel like on the skin with the wind at {wind_speed_kmh}[ and the humidity at {humidity_percent}]?",
+        "tell me how cold or warm {temperature_c} feels with the wind at {wind_speed_kmh}[ and the humidity at {humidity_percent}]",
+        "how does {temperature_c} feel once the wind is at {wind_speed_kmh}[ and the humidity at {humidity_percent}]?",
+        "give me the real-feel temperature for {temperature_c} with the wind at {wind_speed_kmh}[ and the humidity at {humidity_percent}]",
     ),
     gives={
         "feels_like_c": (
@@ -637,6 +644,13 @@ def calculate_feels_like(temperature_c: Celsius, wind_speed_kmh: WindKmh, humidi
         "I'm about to hang laundry out in {city}. What's the temperature there now, how humid is it, and is the sky clear or overcast?",
         "give me a snapshot of conditions in {city} as of now: thermometer reading, humidity percentage and sky",
         "our team is deciding whether to eat lunch outside in {city}. What's the current temperature, the humidity and the sky condition there?",
+        "how hot is it in {city} right now, how humid, and is it clear or cloudy?",
+        "give me the current temperature, humidity and conditions in {city}",
+        "what's the weather doing in {city} at the moment? I'd like the temperature, humidity and sky.",
+        "check how it is out in {city} now: temperature, humidity and sky conditions",
+        "look up the latest observation for {city} with the temperature, the humidity and the sky",
+        "is it raining in {city} right now? Tell me the conditions, the temperature and the humidity.",
+        "what's the temperature in {city} at this moment, and how humid and cloudy is it?",
     ),
     gives={
         "temperature_c": (
@@ -732,6 +746,18 @@ def get_weather_by_coordinates(latitude: Lat, longitude: Lon) -> tuple[Celsius, 
         "for an open-air ceremony in {city} on {date}, I need the high, the low and the sky conditions.",
         "size up {date} in {city} for me: the daytime maximum, the overnight minimum and the sky conditions",
         "for the events log, I need the high, the low and whether it's sunny, cloudy or wet in {city} on {date}.",
+        "how warm and how cool will it get in {city} on {date}, and what will the sky be like?",
+        "what will the weather be like in {city} on {date}? Give me the high, the low and the conditions.",
+        "tell me what kind of day to expect in {city} on {date}: high, low and sky",
+        "look up the high and low for {city} on {date} and whether it'll be sunny, cloudy or wet",
+        "what temperatures and conditions are expected in {city} on {date}? I need the high and the low.",
+        "pull the day's forecast for {city} on {date}: maximum, minimum and sky",
+        "how will the weather turn out in {city} on {date}? I'd like the high, the low and the sky.",
+        "check {date} in {city} for me: how hot, how cold, and what conditions?",
+        "what are the daytime high and nighttime low in {city} on {date}, and what's the sky like?",
+        "give me the forecast for {city} on {date}: the high, the low and the sky",
+        "tell me the high and low temperatures in {city} on {date}, and the conditions",
+        "find the daily forecast for {city} on {date} with the high, low and conditions",
     ),
     gives={
         "high_c": (
@@ -780,6 +806,15 @@ def get_daily_forecast(city: CityName, date: Day) -> tuple[Celsius, Celsius, str
         "our outdoor shift covers {when}. What's the chance of rain, in percent, and the temperature in {city} at that hour?",
         "I have a photo shoot in {city} at {when}. What will the temperature be then, and how likely is a shower?",
         "the ground crew needs the temperature and the chance of precipitation in {city} at {when}.",
+        "what temperature is expected in {city} at {when}, and how likely is rain?",
+        "how warm does it get in {city} around {when}, and what's the chance of precipitation?",
+        "give me the hourly outlook for {city} around {when}: temperature and rain chance",
+        "is there a chance of rain in {city} around {when}? Tell me the percentage and the temperature.",
+        "look at the hourly forecast in {city} for {when}: how warm, and what are the odds of rain or snow?",
+        "I'll be outdoors in {city} around {when}. What temperature and chance of rain should I expect?",
+        "tell me the forecast temperature and the probability of precipitation in {city} at {when}",
+        "what's the rain risk in {city} around {when}, and how warm will it be at that hour?",
+        "find the temperature and precipitation odds for {city} at {when}",
     ),
     gives={
         "temperature_c": (
@@ -823,6 +858,9 @@ def get_hourly_forecast(city: CityName, when: Moment) -> tuple[Celsius, int]:
         "I'm writing a climate piece for the local paper. What were the recorded high and low in {city} on the same calendar day a year before {date}?",
         "settle a bet: going by the records, how hot and how cold did {city} get {years_back} year(s) before {date}?",
         "dig out the archived maximum and minimum temperatures for {city} from {years_back} year(s) before {date}",
+        "how hot and how cold did it get in {city} on the same day a year before {date}?",
+        "what were the high and the low in {city} {years_back} year(s) before {date}?",
+        "check the archives for {city} one year before {date} and tell me the high and the low",
     ),
     gives={
         "high_c": (
@@ -885,6 +923,16 @@ def get_historical_temperature(city: CityName, date: Day, years_back: Annotated[
         "with asthma in the family, I watch the air closely. For {city} on {date}, give me the AQI reading, its category and the pollutant responsible.",
         "for our cycling commute in {city} on {date}, report the air quality index, which health band it falls in and the leading pollutant.",
         "smog check for {city} on {date}: the index value, the category it comes under and the chief culprit among pollutants.",
+        "what's the air like in {city} on {date}? Give me the AQI, its category and the main pollutant.",
+        "tell me the AQI, the category and the dominant pollutant in {city} on {date}",
+        "how polluted is the air in {city} on {date}? I'd like the index, the band and the main pollutant.",
+        "check the air in {city} on {date}: the index, its rating and what's polluting it most",
+        "I'm going for a run in {city} on {date}. What's the AQI, its category, and the main pollutant?",
+        "look up the air quality for {city} on {date}, including the category and the main pollutant",
+        "how good is the air in {city} on {date}? Tell me the AQI, the category and the main pollutant.",
+        "give me the air quality index for {city} on {date}, its category and the main pollutant",
+        "find the AQI and its category in {city} on {date}, plus the dominant pollutant",
+        "what's the main pollutant in {city} on {date}, and what are the AQI and its category?",
     ),
     gives={
         "aqi": (
@@ -927,6 +975,16 @@ def get_air_quality(city: CityName, date: Day) -> tuple[int, str, str]:
         "beach day with the baby in {city} on {date}: the peak UV index and its risk category, please.",
         "gardening all afternoon in {city} on {date}: how fierce does the sun get on the UV scale, and what risk band is that?",
         "for the outdoor sports day in {city} on {date}, report the maximum UV index and the sunburn risk rating.",
+        "what's the UV index in {city} on {date}, and what risk level is that?",
+        "how high does the UV get in {city} on {date}, and how risky is that?",
+        "tell me the peak UV and the burn risk for {city} on {date}",
+        "should I worry about the sun in {city} on {date}? Give me the UV index and the risk level.",
+        "look up the UV forecast for {city} on {date}, with the index and the risk category",
+        "what's the UV level in {city} on {date}, and how high is the risk?",
+        "tell me the maximum UV index for {city} on {date} and its risk level",
+        "how strong is the sun in {city} on {date}? Give me the UV index and the risk.",
+        "find the UV index and the risk category for {city} on {date}",
+        "check the sunburn risk in {city} on {date}, with the UV index",
     ),
     gives={
         "uv_index": (
@@ -979,6 +1037,10 @@ def get_uv_index(city: CityName, date: Day) -> tuple[float, str]:
             "the mean wind for {city} on {date}",
             "the all-day average wind in {city} on {date}",
             "the sustained wind speed in {city} on {date}",
+            "the wind speed expected in {city} on {date}",
+            "the day's average wind in {city} on {date}",
+            "the expected wind speed for {city} on {date}",
+            "the average wind forecast for {city} on {date}",
         ),
     },
     sense=(same_day("date"), around("date", before=0, after=FORECAST_DAYS)),  # forecasts speak of days to come
@@ -1010,6 +1072,13 @@ def get_wind_forecast(city: CityName, date: Day) -> tuple[WindKmh, str]:
         "tell me about the gravest weather warning now in effect in {country}: the alert, the hazard and the city",
         "is anywhere in {country} under a serious weather warning? Name the most severe alert, the hazard, and the city it covers.",
         "worst weather alert in {country} right now? I want the alert, what it's for, and the city.",
+        "which weather alert in {country} is the most severe right now, what's it about, and which city does it affect?",
+        "what's the worst weather warning in force in {country}? Tell me the alert, the hazard and the city.",
+        "look for active weather alerts in {country} and report the most severe one, what it warns of and where",
+        "is {country} facing any serious weather? Give me the most severe alert, its hazard and the city it covers.",
+        "find the most serious weather alert in {country} at the moment, with the hazard and the affected city",
+        "what severe weather is {country} under right now? Name the worst alert, its event and its city.",
+        "tell me the top-level weather warning currently in {country}, what it's for and the city involved",
     ),
     gives={
         "alert_id": (
@@ -1108,6 +1177,8 @@ def get_alert_details(alert_id: AlertId) -> tuple[str, Moment, Moment]:
         "for an ad shoot in {country} on {date} we want the warmest location. Which city is it, and what high does it reach?",
         "scan the cities of {country} for {date} and name the one that comes out hottest, with its maximum temperature",
         "sun-seeker here, looking at {country} on {date}: which city is the hottest, and what high does it hit?",
+        "which city in {country} gets the hottest on {date}, and what's its high?",
+        "where will the highest temperature in {country} be on {date}, and how high will it go?",
     ),
     gives={
         "city": (
