@@ -91,3 +91,9 @@ def test_workers_below_one_are_refused(tmp_path):
 
     with pytest.raises(ConfigError, match="--workers must be at least 1"):
         generate(CONFIG, load_settings(), tmp_path / "run", workers=0)
+
+
+def test_ray_tasks_on_a_local_ray_write_the_bytes_one_process_writes(tmp_path, one_process):
+    pytest.importorskip("ray", reason='Ray is the optional extra "ray" (make test installs it)')
+    generate(CONFIG, load_settings(), tmp_path / "run", ray="local")
+    assert files(tmp_path / "run") == one_process
