@@ -11,7 +11,7 @@ $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
 	# The CPU build of torch first, so nothing pulls a CUDA build (TORCH_INDEX: see README).
 	$(PY) -m pip install --quiet torch==2.13.0 $(if $(TORCH_INDEX),--index-url $(TORCH_INDEX))
-	$(PY) -m pip install --quiet -e ".[test]"
+	$(PY) -m pip install --quiet -e ".[test,ray]"
 	touch $(STAMP)
 
 demo: $(STAMP)

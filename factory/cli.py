@@ -164,6 +164,8 @@ def generate(
     concurrency: Annotated[Optional[int], typer.Option("--concurrency", help="Candidates (and model requests) in flight at once (default 4, or FACTORY_CONCURRENCY).")] = None,
     timeout: Annotated[Optional[float], typer.Option("--timeout", help="Seconds for a whole model request, however slowly the answer arrives (default 120).")] = None,
     max_retries: Annotated[Optional[int], typer.Option("--max-retries", help="Retries of a model request after timeouts, 429, 5xx or unreadable answers, with backoff, jitter and Retry-After (default 4).")] = None,
+    workers: Annotated[Optional[int], typer.Option("--workers", "-j", help="Processes computing offline candidates (default: the cores available); the output is the same bytes for any number. With --model, --concurrency applies instead.")] = None,
+    ray: Annotated[Optional[str], typer.Option("--ray", metavar="ADDRESS", help="Compute offline candidates as Ray tasks (pip install 'toolbench-factory[ray]'): 'local' starts Ray on this machine for the run, 'auto' or HOST:PORT uses a running cluster; the same bytes as without.")] = None,
 ) -> None:
     """Generate a verified benchmark (resumes an interrupted run): offline from a seed toolbox,
     or with --model for any domain; one split, or several with --splits, fresh against the
@@ -184,7 +186,7 @@ def generate(
                             exclude_from=exclude_from or [], splits=sizes, hold_out=hold_out)
     with progress(err_console, "generating", n, "loading the seeds and the embedding model") as steps:
         result = run_generation(
-            config, config_settings, out, fresh=fresh, max_attempts=max_attempts,
+            config, config_settings, out, fresh=fresh, max_attempts=max_attempts, workers=workers, ray=ray,
             on_attempt=lambda kept, tried, note: steps.update(kept, note=", ".join(filter(None, (f"{tried} candidates", note)))),
         )
     _print_run_summary(result)

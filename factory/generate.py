@@ -25,7 +25,7 @@ from factory.embeddings import EmbeddingCache
 from factory.errors import ConfigError, FactoryWarning, RunError
 from factory.export import nestools_split, write_nestools, write_splits
 from factory.chains.seeded import SeedComposer
-from factory.pipeline import Generator, Outcome
+from factory.pipeline import BLOCK, Generator, Outcome
 from factory.records import CheckResult, GenerateConfig, Instance, Manifest, Reject, content_hash, parse_shape
 from factory.runs import RunDir, outcome_rows
 from factory.seeds import (
@@ -39,6 +39,7 @@ from factory.seeds import (
 from factory.splits import SplitPlan, check_splits
 from factory.stages import RunModels, build_models
 from factory.stats import distribution, reject_reason_key, split_report
+from factory.workers import Engine, ProcessPool, RayCluster, Tallies, available_cores, outcomes
 
 ALL_DOMAINS = "all"
 OFFLINE = "offline"
@@ -99,10 +100,17 @@ def generate(
     fresh: bool = False,
     max_attempts: int | None = None,
     on_attempt: Callable[[int, int, str], None] | None = None,
+    workers: int | None = None,
+    ray: str | None = None,
 ) -> RunResult:
     """Run (or resume) generation; raises RunError when n instances cannot be reached.
-    `on_attempt(kept, tried, note)` follows progress; the note tells model calls and cost."""
+    `on_attempt(kept, tried, note)` follows progress; the note tells model calls and cost.
+    Offline, attempts are computed by `workers` processes (default: the cores available), or
+    as Ray tasks with `ray` (a `ray.init` address: "local" starts a Ray for the run, "auto"
+    joins the cluster this machine is part of); the output is the same bytes either way."""
     validate_config(config)
+    if workers is not None and workers < 1:
+        raise ConfigError(f"--workers must be at least 1, got {workers}")
     library = library_for(settings)
     broken = library.broken_named(config.domain)
     if broken is not None:  # asked for by name: its load error is the answer, not a skip
@@ -112,22 +120,57 @@ def generate(
     match = None if config.domain.strip().lower() == ALL_DOMAINS else resolve_domain(config.domain, seeds)
     if with_model and match is None and config.domain.strip().lower() != ALL_DOMAINS:
         return _generate_with_model_tools(config, settings, seeds, out, fresh, max_attempts, on_attempt)
+    generator = _seed_generator(config, settings, seeds, with_model)
+    config = generator.config
+    composer = generator.composer
+    assert isinstance(composer, SeedComposer)
+    check_fillable(_pools(composer), config.domain, config.min_depth, config.max_depth, config.shape)
+    run = RunDir(out or run_dir_for(config, settings))
+    models = build_models(config, settings, run.path, seeds) if with_model else None
+    if models is not None:
+        for ctx in generator.contexts.values():
+            ctx.judge = models.judge
+        generator.stages = models.stages
+        generator.phrasings = None
+    engine = None if models is not None else _engine(generator, settings, workers, ray)
+    try:
+        return _open_and_run(run, generator, fresh, max_attempts, on_attempt, models, engine)
+    finally:
+        if engine is not None:
+            engine.close()
+
+
+def offline_generator(config: GenerateConfig, settings: Settings) -> Generator:
+    """The generator of an offline run, from its settings alone: what a Ray worker builds."""
+    library = library_for(settings)
+    return _seed_generator(config, settings, library.seeds or load_seeds(settings.seeds_dir), False)
+
+
+def _seed_generator(config: GenerateConfig, settings: Settings, seeds: dict[str, Seed], with_model: bool) -> Generator:
+    """Composer, checks and generator of a run on the seeds (its domain resolved in its config)."""
     targets, domain, subdomain = resolve_targets(config.domain, seeds)
     config = config.model_copy(update={"domain": domain})
     embeddings = EmbeddingCache(settings.embeddings_store)
     contexts: dict[str | None, CheckContext] = {
         t.slug: CheckContext(seeds, load_policy(settings.validators_dir, t.slug, config.policy), embeddings) for t in targets}
     composer = SeedComposer(config, seeds, targets, subdomain, contexts, balance=not with_model)
-    check_fillable(_pools(composer), domain, config.min_depth, config.max_depth, config.shape)
-    run = RunDir(out or run_dir_for(config, settings))
-    models = build_models(config, settings, run.path, seeds) if with_model else None
-    if models is not None:
-        for ctx in contexts.values():
-            ctx.judge = models.judge
-    generator = Generator(config, composer, seeds, contexts, models.stages if models else None)
+    generator = Generator(config, composer, seeds, contexts)
     generator.contamination = _references(config, embeddings)
     generator.splits = _split_plan(config, composer)
-    return _open_and_run(run, generator, fresh, max_attempts, on_attempt, models)
+    return generator
+
+
+def _engine(generator: Generator, settings: Settings, workers: int | None, ray: str | None) -> Engine | None:
+    """Where the run's attempt blocks are computed: None for this process alone. A held-out
+    split steers each attempt by the splits filled so far, which only one process knows."""
+    if generator.splits is not None and generator.splits.hold_out in ("tools", "domains"):
+        return None
+    if ray is not None:
+        recipe = {"config": generator.config.model_dump(mode="json"), "settings": settings.model_dump(mode="json")}
+        return RayCluster(ray, recipe)
+    workers = available_cores() if workers is None else workers
+    # A few instances are not worth forking for (nor loading the model the workers share).
+    return ProcessPool(generator, workers) if workers > 1 and generator.config.n > BLOCK else None
 
 
 def _split_plan(config: GenerateConfig, composer: SeedComposer) -> SplitPlan | None:
@@ -194,11 +237,12 @@ def _generate_with_model_tools(config: GenerateConfig, settings: Settings, seeds
 
 
 def _open_and_run(run: RunDir, generator: Generator, fresh: bool, max_attempts: int | None,
-                  on_attempt: Callable[[int, int, str], None] | None, models: RunModels | None) -> RunResult:
+                  on_attempt: Callable[[int, int, str], None] | None, models: RunModels | None,
+                  engine: Engine | None = None) -> RunResult:
     config = generator.config
     try:
         kept, rejects = run.open(config, fresh, rebuild_first=lambda: _first_rows(generator))
-        return _run(run, generator, kept, rejects, max_attempts or 20 * config.n + 50, on_attempt, models)
+        return _run(run, generator, kept, rejects, max_attempts or 20 * config.n + 50, on_attempt, models, engine)
     finally:
         run.close()
         if models is not None:
@@ -255,7 +299,8 @@ def _attempts(generator: Generator, start: int, limit: int, workers: int,
 
 
 def _run(run: RunDir, generator: Generator, kept: list[Instance], rejects: list[Reject], limit: int,
-         on_attempt: Callable[[int, int, str], None] | None, models: RunModels | None = None) -> RunResult:
+         on_attempt: Callable[[int, int, str], None] | None, models: RunModels | None = None,
+         engine: Engine | None = None) -> RunResult:
     config = generator.config
     resumed = attempt = len(kept) + len(rejects)
     already_complete = len(kept) >= config.n
@@ -263,24 +308,28 @@ def _run(run: RunDir, generator: Generator, kept: list[Instance], rejects: list[
     duplicates = {slug: DuplicateIndex(ctx) for slug, ctx in generator.contexts.items()}
     for instance in kept:
         duplicates[_slug(generator, instance)].add(instance)
-        generator.count_kept(instance)
         if generator.splits:
             generator.splits.assign(instance)  # the same split it had: assignment follows attempt order
-    kept_attempts = {instance.provenance.attempt for instance in kept}
-    for row in run.records("queries"):
-        if row["attempt"] in kept_attempts:
-            generator.count_phrasings(row.get("phrasings", ()))
+    tallies = Tallies()
+    if generator.balanced:
+        phrasings = {row["attempt"]: row.get("phrasings", []) for row in run.records("queries")}
+        for instance in kept:
+            tallies.add(instance.provenance.attempt, instance, phrasings.get(instance.provenance.attempt, []))
     reasons = Counter(_reason(r) for r in rejects)  # kept up to date: the manifest is written per attempt
     run.write_manifest(_counted(manifest, attempt, len(kept), reasons, models))  # from now on the folder is a run
-    workers = models.clients[config.generator].settings.concurrency if models else 1
-    for outcome in _attempts(generator, attempt, limit, workers, lambda: config.n - len(kept)) if len(kept) < config.n else ():
+    wanted = lambda: config.n - len(kept)  # noqa: E731
+    if generator.balanced:
+        attempts = outcomes(generator, engine, tallies, attempt, limit, wanted)
+    else:
+        attempts = _attempts(generator, attempt, limit, models.clients[config.generator].settings.concurrency, wanted)
+    for outcome in attempts if len(kept) < config.n else ():
         if outcome.instance is not None:
+            generator.contexts[_slug(generator, outcome.instance)].embeddings.put(outcome.vectors)
             _screen(outcome, generator, duplicates[_slug(generator, outcome.instance)], generator.splits)
         run.append(outcome)
         if outcome.instance is not None:
             kept.append(outcome.instance)
-            generator.count_phrasings(outcome.stages["queries"]["phrasings"])
-            generator.count_kept(outcome.instance)
+            tallies.add(outcome.attempt, outcome.instance, outcome.stages["queries"]["phrasings"])
         else:
             rejects.append(outcome.reject)
             reasons[_reason(outcome.reject)] += 1

@@ -3,15 +3,16 @@ order the request speaks of them in) → milestones → distractors → checks. 
 backends: chains from the seed library's composer or from a model's chain writer; execution by
 seed code, recorded answers, a model simulator or the typed mock; queries from the seeds'
 phrasings or from a model. Attempt k depends only on (run seed, k), the call cache and, offline,
-the phrasings the run's earlier kept requests used (recorded with each request) and how many
-instances of each seed were kept, so a resumed run rebuilds exactly the candidates an
-uninterrupted run would have built."""
+the tally of its block: the seeds, tools and phrasings of the instances the run kept before
+the block's window (`Tally`), plus those of the candidates its own block passed before it. So
+any number of workers, on any machines, and a resumed run build exactly the candidates one
+uninterrupted process builds."""
 
 from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -43,6 +44,55 @@ from factory.twins import library_rule
 from factory.world.simulator import Simulator, ToolBackend, ToolCrash, run_chain
 
 
+# Offline, attempts run in blocks of BLOCK, each block in order in one process. A block
+# balances against the instances kept before the LAG blocks that end with it (plus its own),
+# so up to LAG blocks can be computed at once while the run writes earlier ones: the
+# parallelism a run can use, at the price of balancing against a tally up to
+# BLOCK * LAG attempts old.
+BLOCK = 8
+LAG = 8
+
+
+def block_of(attempt: int) -> int:
+    return attempt // BLOCK
+
+
+def tally_cutoff(block: int) -> int:
+    """The attempts whose kept instances a block balances against: those before this one."""
+    return max(0, (block - LAG + 1) * BLOCK)
+
+
+@dataclass
+class Tally:
+    """What offline attempts balance against: kept instances per seed domain, calls per tool
+    (the composer tries the least-used tools first) and (tool, phrasing) pairs of the kept
+    requests (each ask takes a phrasing used least)."""
+
+    domains: Counter = field(default_factory=Counter)
+    tools: Counter = field(default_factory=Counter)
+    phrasings: Counter = field(default_factory=Counter)
+    # The gold tool lists kept: a worker embeds a request only where the duplicate check will
+    # compare it with another (an optimisation: it changes no output).
+    gold: set = field(default_factory=set)
+    counted: tuple[int, int] = (0, 0)  # (attempts, kept instances) of the run the tally covers
+
+    def add(self, instance: Instance, phrasings: Iterable[Sequence[str]]) -> None:
+        self.domains[instance.domain] += 1
+        self.tools.update(c.tool for c in instance.chain.calls if c.fixes is None)
+        self.phrasings.update((tool, text) for tool, text in phrasings)
+        self.gold.add(tuple(instance.gold_tools))
+
+    def copy(self) -> Tally:
+        return Tally(Counter(self.domains), Counter(self.tools), Counter(self.phrasings), set(self.gold), self.counted)
+
+    def run_size(self, attempt: int) -> float:
+        """The instances the run is expected to have kept before `attempt`: those counted and,
+        at their rate, those of the attempts since (at least those its block kept)."""
+        attempts, kept = self.counted
+        projected = kept + (attempt - attempts) * kept / attempts if attempts else 0.0
+        return max(projected, float(sum(self.domains.values())))
+
+
 class Composer(Protocol):
     def compose(self, rng: random.Random, attempt: int) -> Composed | NotComposed: ...
 
@@ -67,6 +117,7 @@ class Outcome:
     instance: Instance | None = None
     reject: Reject | None = None
     stages: dict[str, dict[str, Any]] = field(default_factory=dict)
+    vectors: dict[str, Any] = field(default_factory=dict)  # query embeddings a worker computed (written nowhere)
 
 
 class Generator:
@@ -78,23 +129,36 @@ class Generator:
         self.entries = {n: e for seed in seeds.values() for n, e in seed.toolbox.tools.items()}
         self.joint_kinds = sorted({kinds for seed in seeds.values() for kinds in seed.toolbox.joint_values})
         self.written = {slug: seed.toolbox.written for slug, seed in seeds.items()}
-        # Offline, attempts run one at a time in order, so each request can take the phrasings
-        # the run's kept requests have used least; with a model they run in parallel and draw.
+        # Offline, attempts run in blocks (`Tally`), so each request can take the phrasings the
+        # run's kept requests have used least; with a model they run in parallel and draw.
         self.phrasings: Counter | None = Counter() if stages is None else None
         self.contamination: Any = None  # factory.checks.contamination.ContaminationIndex of --exclude-from
         self.splits: Any = None  # factory.splits.SplitPlan of --splits
 
-    def count_phrasings(self, phrasings: Iterable[Sequence[str]]) -> None:
-        """The (tool, phrasing) pairs of a kept request."""
-        if self.phrasings is not None:
-            self.phrasings.update((tool, text) for tool, text in phrasings)
+    @property
+    def balanced(self) -> bool:
+        """Whether attempts balance against a tally (offline) or draw (with a model)."""
+        return self.stages is None
 
-    def count_kept(self, instance: Instance) -> None:
-        """A kept instance, for its seed's share of the run (offline, attempts in order)."""
-        if self.phrasings is not None and isinstance(self.composer, SeedComposer):
-            self.composer.count_kept(instance.domain, [c.tool for c in instance.chain.calls if c.fixes is None])
+    def block(self, block: int, tally: Tally, start: int = 0, limit: int = 1 << 62) -> Iterator[Outcome]:
+        """The outcomes of a block's attempts from `start` on (before `limit`), computed in order
+        from its first: each candidate that passes its checks joins the block's own tally.
+        `tally` is the run's at `tally_cutoff(block)`; it is not changed."""
+        tally = tally.copy()
+        for k in range(block * BLOCK, min((block + 1) * BLOCK, limit)):
+            outcome = self.attempt(k, tally)
+            if outcome.instance is not None:
+                tally.add(outcome.instance, outcome.stages["queries"]["phrasings"])
+            if k >= start:
+                yield outcome
 
-    def attempt(self, k: int) -> Outcome:
+    def attempt(self, k: int, tally: Tally | None = None) -> Outcome:
+        """One attempt; offline, it balances against `tally` (none: an empty one)."""
+        if self.balanced:
+            tally = tally or Tally()
+            self.phrasings = tally.phrasings
+            if isinstance(self.composer, SeedComposer):
+                self.composer.balance_on(tally.domains, tally.tools, tally.run_size(k))
         rng = random.Random(f"{self.config.seed}:{k}")
         outcome = Outcome(attempt=k)
         side = self.splits.side(k, in_order=self.phrasings is not None) if self.splits else None

@@ -279,12 +279,12 @@ def test_a_seed_below_its_share_is_tried_first_until_it_proves_hopeless():
     from factory.chains.seeded import GIVE_UP_AFTER, SeedComposer
 
     seeds = [SimpleNamespace(domain=d) for d in ("A", "B", "C")]
-    composer = SimpleNamespace(targets=seeds, kept=Counter({"A": 50, "B": 50, "C": 0}))
+    composer = SimpleNamespace(targets=seeds, kept=Counter({"A": 50, "B": 50, "C": 0}), run_size=100)
     assert SeedComposer._target(composer, random.Random(0), 150, first=True).domain == "C"
     assert {SeedComposer._target(composer, random.Random(k), 150, first=False).domain for k in range(30)} == {"A", "B", "C"}
     picks = {SeedComposer._target(composer, random.Random(k), GIVE_UP_AFTER + 1, first=True).domain for k in range(30)}
     assert picks == {"A", "B", "C"}  # C kept nothing in GIVE_UP_AFTER attempts: drawn like the others
-    composer.kept = Counter({"A": 50, "B": 50, "C": 3})
+    composer.kept, composer.run_size = Counter({"A": 50, "B": 50, "C": 3}), 103
     assert SeedComposer._target(composer, random.Random(0), 3 * GIVE_UP_AFTER, first=True).domain == "C"
 
 

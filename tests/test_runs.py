@@ -89,7 +89,7 @@ def test_fresh_removes_the_run_files_and_keeps_everything_else(tmp_path):
 def test_the_manifest_is_written_before_the_first_candidate(tmp_path, monkeypatch):
     from factory.pipeline import Generator
 
-    def killed(self, k):
+    def killed(self, k, tally=None):
         raise Interrupt
 
     monkeypatch.setattr(Generator, "attempt", killed)

@@ -7,7 +7,7 @@ may include another seed's, where the goal says why), and sets the scenario up: 
 for a broken world state, a withheld tool whose value nothing else can give. A seed that
 declares no goals is one goal of all its tools, linked to other seeds through its bridges.
 
-With several target seeds (`--domain all`) and attempts run in order (offline), a seed whose
+With several target seeds (`--domain all`) and attempts run in blocks (offline), a seed whose
 kept instances fall below MIN_SEED_SHARE of the run is tried first, so that seeds whose tools
 fill few shapes (calendar, 1 drawn shape in 4) still get their share; a seed that keeps nothing
 is given up after GIVE_UP_AFTER attempts per instance it kept, so it cannot stall the run.
@@ -72,10 +72,11 @@ class SeedComposer:
     def __init__(self, config: GenerateConfig, seeds: dict[str, Seed], targets: list[Seed], subdomain: str | None,
                  contexts: dict[str, CheckContext], balance: bool = False):
         self.config, self.seeds, self.targets, self.subdomain, self.contexts = config, seeds, targets, subdomain, contexts
-        # Kept instances per domain, counted only when attempts run in order (`balance`): their
-        # outcome before an attempt is then the same whenever the run is resumed.
+        # Kept instances per domain, counted only when attempts run in blocks (`balance`): the
+        # tally an attempt sees is then the same however many workers compute it, and on resume.
         self.kept: Counter[str] | None = Counter() if balance and len(targets) > 1 else None
-        # Calls of each tool in the kept instances (likewise only in order): the composer tries
+        self.run_size = 0.0  # the kept instances a share is of (`balance_on`)
+        # Calls of each tool in the kept instances (likewise only in blocks): the composer tries
         # the tools a run has used least first, so every tool of a goal gets its turn instead of
         # the best-linked few, and the requests use more of the seeds' phrasings.
         self.used: Counter[str] | None = Counter() if balance else None
@@ -188,25 +189,33 @@ class SeedComposer:
         names = [s for s in SCENARIO_WEIGHTS if possible[s]]
         return rng.choices(names, weights=[SCENARIO_WEIGHTS[s] for s in names])[0]
 
-    def count_kept(self, domain: str, tools: list[str]) -> None:
-        """An instance of this domain, calling these tools, was kept (in attempt order)."""
+    def balance_on(self, kept: Counter[str], used: Counter[str], run_size: float = 0.0) -> None:
+        """The kept instances per domain and calls per tool the next attempts balance against
+        (where this composer balances at all), and the run's kept instances projected to the
+        attempt (the tally may not count the latest: a share is of those)."""
         if self.kept is not None:
-            self.kept[domain] += 1
+            self.kept = kept
+            self.run_size = max(run_size, sum(kept.values()))
         if self.used is not None:
-            self.used.update(tools)
+            self.used = used
 
     def _target(self, rng: random.Random, attempt: int, first: bool, side: Side | None = None) -> Seed:
         """The seed to fill the shape with: drawn at random, except that the first try of an
-        attempt goes to the seed furthest below its share of the run, if any is still worth it.
+        attempt goes to a seed furthest below its share of the run, if any is still worth it.
         A side of a held-out split draws among its own seeds."""
         targets = self.targets if side is None or side.seeds is None else [t for t in self.targets if t.slug in side.seeds]
         drawn = targets[0] if len(targets) == 1 else rng.choice(targets)
         if not first or self.kept is None:
             return drawn
-        floor = MIN_SEED_SHARE * (sum(self.kept.values()) + 1)
+        floor = MIN_SEED_SHARE * (self.run_size + 1)
         behind = [t for t in targets
                   if self.kept[t.domain] < floor and (self.kept[t.domain] + 1) * GIVE_UP_AFTER > attempt]
-        return min(behind, key=lambda t: self.kept[t.domain]) if behind else drawn
+        if not behind:
+            return drawn
+        # Ties go to a random one: attempts balancing against the same tally (a block's window)
+        # would otherwise all try the same seed first.
+        lowest = min(self.kept[t.domain] for t in behind)
+        return rng.choice([t for t in behind if self.kept[t.domain] == lowest])
 
     def compose(self, rng: random.Random, attempt: int, side: Side | None = None) -> Composed | NotComposed:
         """Draw one shape, then fill it: several tool draws per seed and scenario, and several

@@ -16,6 +16,7 @@ tools its vetting dropped (`vetting.dropped_tools`); those are left out here.
 from __future__ import annotations
 
 import json
+import os
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -146,6 +147,7 @@ class SandboxRunner:
         self._local = threading.local()
         self._lock = threading.Lock()
         self._boxes: list[Sandbox] = []
+        self._pid = os.getpid()
         self._bases: dict[str, dict[str, Any]] = {}
         self._tables: dict[str, tuple[dict, dict, dict]] = {}
         self._holding: dict[tuple[str, str], frozenset[str]] = {}
@@ -153,7 +155,12 @@ class SandboxRunner:
         self.calls = 0
 
     def box(self) -> Sandbox:
-        """This thread's sandbox (see factory.world.sandbox: one per thread)."""
+        """This thread's sandbox (see factory.world.sandbox: one per thread). A process forked
+        from this one (a generation worker) starts its own: the sandboxes it inherited talk to
+        the parent's workers, over pipes the parent still uses."""
+        if self._pid != os.getpid():  # kept, never closed nor collected: ending them would end the parent's
+            self._inherited = [*getattr(self, "_inherited", []), *self._boxes, getattr(self._local, "box", None)]
+            self._pid, self._local, self._lock, self._boxes = os.getpid(), threading.local(), threading.Lock(), []
         box = getattr(self._local, "box", None)
         if box is None:
             box = self._local.box = Sandbox(self.code, self.limits, slug=self.slug)
