@@ -11,6 +11,8 @@ from __future__ import annotations
 import random
 import re
 
+# (Not "Let's {vp}": "Let's tell me the forecast"; not "Before I forget," opening a request
+# that has said nothing yet.)
 SINGLE = ("{Vp}.", "Please {vp}.", "Could you {vp}?", "Can you {vp}?", "I need you to {vp}.", "I'd like you to {vp}.",
           "Would you {vp}, please?", "{Vp}, please.", "I want you to {vp}.", "Go ahead and {vp}.",
           "Could you please {vp}?", "Kindly {vp}.", "Do me a favour and {vp}.", "When you get a chance, {vp}.",
@@ -18,7 +20,7 @@ SINGLE = ("{Vp}.", "Please {vp}.", "Could you {vp}?", "Can you {vp}?", "I need y
           "Quick one: {vp}.", "Help me out and {vp}.", "Any chance you could {vp}?", "If you don't mind, {vp}.",
           "Can I ask you to {vp}?", "Would you be able to {vp}?", "If you have a minute, {vp}.",
           "Please could you {vp}?", "I'd be grateful if you could {vp}.", "Think you could {vp}?",
-          "Before I forget, {vp}.", "Could I get you to {vp}?", "Let's {vp}.", "Can you please {vp}?",
+          "Could I get you to {vp}?", "Can you please {vp}?",
           "Need you to {vp}, please.", "Could you quickly {vp}?", "See if you can {vp}.", "Please go ahead and {vp}.",
           "It'd help a lot if you could {vp}.", "Would you kindly {vp}?", "I'm counting on you to {vp}.")
 JOINED = ("Could you {vps}?", "Please {vps}.", "I need you to {vps}.", "Can you {vps}?", "{Vps}.",
