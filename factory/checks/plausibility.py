@@ -412,6 +412,9 @@ def detours(instance: Instance, ctx: CheckContext) -> list[str]:
         sources = []
         for out, value in used:
             source = next((where for kind, v, where in known if _same_value(out.kind, value, kind, v)), None)
+            if source is None and out.kind in ("city", "country") and isinstance(value, str) and any(
+                    isinstance(v, str) and v != value and re.search(rf"\b{re.escape(value)}\b", v) for _, v, _ in known):
+                source = f"the request spells out {value!r}"  # "Seoul Botanical Gardens, Seoul": its city is Seoul
             if source is None:
                 break
             sources.append(source)

@@ -200,6 +200,18 @@ def run_chain(chain: Chain, specs: dict[str, ToolSpec], simulator: Simulator) ->
     answer = {}
     if all(s.error is None for s in steps):
         for i in chain.asked():
-            for var in chain.calls[i].outputs:
-                answer[var] = bound[var]
+            given = next((s.arguments for s in steps if s.call == i), {})
+            returns = specs[chain.calls[i].tool].returns
+            for k, var in enumerate(chain.calls[i].outputs):
+                if not _echoes(bound[var], returns[k].name if k < len(returns) else "", given):
+                    answer[var] = bound[var]
     return Trace(steps=steps, answer=answer)
+
+
+def _echoes(value: Any, name: str, given: dict[str, Any]) -> bool:
+    """Whether an output only hands back what its call was given (the check-in day and the
+    nights of the cheapest stay found for them): the request never asked for it. A number is an
+    echo only under its own parameter's name; two counts may agree by chance."""
+    if isinstance(value, str) and value:
+        return any(isinstance(v, str) and v == value for v in given.values())
+    return name in given and given[name] == value and not isinstance(value, bool)

@@ -619,7 +619,7 @@ def estimate_shipping(sku: Sku, destination_city: DeliveryCity) -> tuple[Usd, De
         "my package from {seller} arrived damaged. What's their support email and phone number, and what city are they in?",
         "we're onboarding {seller} as a vendor. What are their support email, phone line and base city?",
         "I'm filing a complaint with {seller}. I need the support email address, the number to ring and the city they're located in.",
-        "support email, phone and city for {seller}?",
+        "what are the support email, phone and city for {seller}?",
         "what's the support email and phone number of {seller}, and where are they located?",
         "find the email, phone and city of {seller}",
         "I need to contact {seller}. Which email address and phone number should I use, and where are they based?",

@@ -843,7 +843,7 @@ def estimate_customs_duty(country: Country, declared_value_usd: Annotated[float,
         "give me {weight} in metric, in kilograms",
     ),
     gives={"weight_kg": "{weight}"},  # people give the weight as they measured it; converting it is the agent's part
-    tags=("canonicalise", "arithmetic"),
+    tags=("canonicalise", "arithmetic", "self_evident"),
 )
 def convert_weight_to_kg(weight: Annotated[str, Kind("weight_text")]) -> WeightKg:
     """Convert a weight written with any common unit (lb, oz, g, kg) to kilograms.

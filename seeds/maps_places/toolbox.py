@@ -434,7 +434,7 @@ def _dms_decimal(coordinates: str) -> tuple[float, float]:
                                    "the spot at {coordinates}", "the waypoint {coordinates}",
                                    "the location given as {coordinates}", "the coordinates {coordinates}",
                                    "the map reference {coordinates}")},
-    tags=("canonicalise", "arithmetic"),
+    tags=("canonicalise", "arithmetic", "self_evident"),
 )
 def convert_dms_coordinates(coordinates: Annotated[str, Kind("dms_coordinates")]) -> tuple[Lat, Lon]:
     """Convert degrees-minutes-seconds coordinates to decimal latitude and longitude.
@@ -603,7 +603,7 @@ def get_nearest_city(latitude: Lat, longitude: Lon) -> tuple[CityName, CountryNa
           "measure the direct distance from {start} to {end}",
           "what's the distance between {start} and {end}, ignoring roads?",
           "I'm curious how far {start} is from {end} as the crow flies.",
-          "straight-line distance from {start} to {end}?",
+          "what's the straight-line distance from {start} to {end}?",
           "for a mileage claim, what's the direct distance in kilometres from {start} to {end}?",
           "a drone would fly straight from {start} to {end}. How many km is that hop?",
           "I'm settling a bet. As the bird flies, how far apart are {start} and {end}?"),

@@ -156,10 +156,10 @@ toolbox.condition(
     broken_state={"low_battery_mode": True, "cellular": False, "location_service": False},
     fix=("set_low_battery_mode", {"on": False}),
     context=("You can switch low-battery mode {on} if you need to.",
-             "Turn battery saver {on} if you have to.",
+             "Turn low-battery mode {on} if you have to.",
              "It's okay to switch low-power mode {on} if that's what it takes."),
     says=("My phone is in low-battery mode.",
-          "My phone has battery saver turned on.",
+          "My phone has low-battery mode turned on.",
           "My phone switched itself into low-power mode."),
 )
 

@@ -839,7 +839,7 @@ def estimate_property_value(city: ValuedCity, floor_area_m2: AreaM2, bedrooms: B
           "translate a floor area of {area} into square metres and square feet",
           "what does {area} come to in square metres, and in square feet?"),
     gives={"floor_area_m2": "{area}"},  # people give the area as they read it; converting it is the agent's part
-    tags=("canonicalise", "arithmetic"),  # square feet to square metres: a careful person can work it out
+    tags=("canonicalise", "arithmetic", "self_evident"),  # square feet to square metres: a careful person can work it out
 )
 def convert_floor_area(area: AreaText) -> tuple[AreaM2, float]:
     """Read a floor area written in square feet or square metres and give it in both units.

@@ -507,7 +507,7 @@ def resolve_forecast_date(expression: Annotated[str, Kind("relative_day")]) -> D
         "give me the Celsius equivalent of {reading}",
     ),
     gives={"celsius": "{reading}"},
-    tags=("canonicalise",),
+    tags=("canonicalise", "self_evident"),
 )
 def convert_temperature_reading(reading: Annotated[str, Kind("temperature_reading")]) -> Celsius:
     """Convert a temperature written in Fahrenheit, Celsius or Kelvin to degrees Celsius.
@@ -539,7 +539,7 @@ def convert_temperature_reading(reading: Annotated[str, Kind("temperature_readin
         "translate the wind speed {reading} into km/h",
     ),
     gives={"speed_kmh": "{reading}"},
-    tags=("canonicalise",),
+    tags=("canonicalise", "self_evident"),
 )
 def convert_wind_speed_reading(reading: Annotated[str, Kind("wind_speed_reading")]) -> WindKmh:
     """Convert a wind speed in mph, knots, m/s, km/h or on the Beaufort scale to kilometres per hour.
@@ -584,7 +584,7 @@ def convert_wind_speed_reading(reading: Annotated[str, Kind("wind_speed_reading"
         "work out the wind chill or heat index a runner would face at {temperature_c} with the wind around {wind_speed_kmh}[ and the humidity at {humidity_percent}]",
         "for the hiking club newsletter: what does {temperature_c} amount to on exposed skin once you factor in a wind of {wind_speed_kmh}[ and humidity of {humidity_percent}]?",
         "estimate the perceived temperature at {temperature_c} when the breeze is {wind_speed_kmh}[ and the humidity sits at {humidity_percent}]",
-        "double-check a number for me: with the thermometer at {temperature_c} and wind speeds of {wind_speed_kmh}[ plus humidity at {humidity_percent}], what's the real-feel temperature?",
+        "with the thermometer at {temperature_c} and the wind at {wind_speed_kmh}[ plus humidity at {humidity_percent}], what's the real-feel temperature?",
         "I'm deciding between a parka and a light jacket. The temperature is {temperature_c} and the wind is {wind_speed_kmh}[, with humidity at {humidity_percent}]. What does that combination feel like?",
         "combine {temperature_c} with a wind speed of {wind_speed_kmh}[ and a humidity of {humidity_percent}] and give me the resulting feels-like figure",
         "quote me the apparent temperature for an air temperature of {temperature_c} and a wind of {wind_speed_kmh}[ at a humidity of {humidity_percent}]",

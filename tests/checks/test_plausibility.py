@@ -527,3 +527,14 @@ def test_a_request_asks_for_a_thing_once():
              's, u = scan_isbn(isbn="9781200365298")')
     assert any("asks again" in p for p in chain_problems(seeds, twice, asked={0, 1}))
     assert not any("asks again" in p for p in chain_problems(seeds, twice.splitlines()[0], asked={0}))
+
+
+def test_a_city_the_request_spells_out_is_not_looked_up():
+    """"Match 'Seoul Botanical Gardens, Seoul' to a place ... the centre of the city where that
+    place is": the request spells out Seoul, so looking up the place's city is a detour."""
+    code = ('p, la, lo = find_place_by_name(name="{name}")\n'
+            'a, b, c = get_place_location(place_id=p)\n'
+            'x, y, z = geocode_city(city=c)')
+    found = seed_problems("maps_places", code.format(name="Seoul Botanical Gardens, Seoul"))
+    assert any(p.startswith("detour") and "spells out 'Seoul'" in p for p in found), found
+    assert not any("spells out" in p for p in seed_problems("maps_places", code.format(name="Velvet Table Trattoria")))
