@@ -8,6 +8,7 @@ from factory.chains.code import ChainParseError, parse_chain, render_chain
 from factory.checks.context import CheckContext
 from factory.milestones import blocked_calls
 from factory.records import TYPES, CheckResult, Instance, Ref, type_accepts, value_matches_type
+from factory.world.simulator import answered
 
 _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
@@ -110,15 +111,16 @@ def check_dataflow(instance: Instance, ctx: CheckContext) -> CheckResult:
 
 def _answer_problems(instance: Instance) -> list[str]:
     """The gold answer is every value the request asks for and nothing else: the outputs of the
-    asked calls, intermediate or last. The answer milestone reports them all, or, when a tool
+    asked calls, intermediate or last, but for what a call only hands back of its arguments. The answer milestone reports them all, or, when a tool
     is withheld, those of the asked calls that can still be made."""
     chain, answer = instance.chain, instance.trace.answer
     asked = [i for i in chain.asked() if chain.calls[i].fixes is None]
     problems = []
     if len(asked) != len(chain.asked()):
         problems.append("a fix-up call is marked as asked for")
-    if set(answer) != {v for i in asked for v in chain.calls[i].outputs}:
-        problems.append("the answer is not the outputs of the calls the request asks for")
+    specs = {t.name: t for t in (*instance.tools, *instance.withheld_tools)}
+    if set(answer) != set(answered(chain, specs, instance.trace.steps)):
+        problems.append("the answer is not the outputs of the calls the request asks for (echoes aside)")
     blocked = set().union(*(blocked_calls(chain, t.name) for t in instance.withheld_tools))
     reported = {v: answer[v] for i in asked if i not in blocked for v in chain.calls[i].outputs if v in answer}
     milestone = next((m for m in instance.milestones if m.kind == "answer"), None)

@@ -12,6 +12,7 @@ address or an id stated once in full (in the request or the sentences that open 
 
 from __future__ import annotations
 
+import copy
 import random
 import re
 import string
@@ -340,8 +341,10 @@ class Wording:
         if key not in self.literals:
             self.literals[key] = noun
             self.nouns[noun] += 1
-        if before and param.kind == "person_name" and str(value) == USER.name:
-            return "me"  # the person asking, named once already ("create a profile for Jordan Avery ...")
+        if param.kind == "person_name" and str(value) == USER.name:
+            # The person asking: "me" once named ("create a profile for Jordan Avery ..."); the
+            # first time, "me (Jordan Avery)", or a reader takes the name for someone else's.
+            return "me" if before else f"me ({value})"
         if before and param.kind == "person_name" and len(str(value).split()) > 1:
             first = str(value).split()[0]
             namesakes = [k for k in self.literals if k[0] == "person_name" and k[1].split()[0] == first.casefold()]
@@ -364,16 +367,31 @@ class Wording:
         options.sort(key=self._out_of_place)
         fallback = None
         for template in options:
+            before = self._memory()
             text = self.fill(index, template)
             if text is not None and _ASKER_MISPLACED.search(text):
                 text = None  # "in the name of me": the asker named again fits only where "me" does
             if text is not None and _SAID_OF_ITSELF.search(text):  # "if the temperature is that temperature"
                 if fallback is None or _said_of_itself(text) < _said_of_itself(fallback[1]):
-                    fallback = (template, text)
-                continue
+                    fallback = (template, text, self._memory())
+                text = None
             if text is not None:
                 return self._chosen(tool, template, text)
-        return self._chosen(tool, *fallback) if fallback else None
+            self._recall(before)  # a phrasing not taken names nothing: the next one says it first
+        if fallback is None:
+            return None
+        self._recall(fallback[2])
+        return self._chosen(tool, fallback[0], fallback[1])
+
+    _MEMORY = ("said", "nouns", "literals", "last_day", "chosen", "mentioned", "unnamed", "given", "situated")
+
+    def _memory(self) -> dict[str, Any]:
+        """What the request has named so far, to take back when a filled phrasing is not used."""
+        return {name: copy.deepcopy(getattr(self, name)) for name in self._MEMORY}
+
+    def _recall(self, memory: dict[str, Any]) -> None:
+        for name, value in memory.items():
+            setattr(self, name, copy.deepcopy(value))
 
     def _chosen(self, tool: str, template: str, text: str) -> str:
         self.chosen.append((tool, template))

@@ -199,13 +199,23 @@ def run_chain(chain: Chain, specs: dict[str, ToolSpec], simulator: Simulator) ->
         bound.update(outputs)
     answer = {}
     if all(s.error is None for s in steps):
-        for i in chain.asked():
-            given = next((s.arguments for s in steps if s.call == i), {})
-            returns = specs[chain.calls[i].tool].returns
-            for k, var in enumerate(chain.calls[i].outputs):
-                if not _echoes(bound[var], returns[k].name if k < len(returns) else "", given):
-                    answer[var] = bound[var]
+        answer = {var: bound[var] for var in answered(chain, specs, steps)}
     return Trace(steps=steps, answer=answer)
+
+
+def answered(chain: Chain, specs: dict[str, ToolSpec], steps: list[TraceStep]) -> list[str]:
+    """The output variables that form the gold answer: those of the calls the request asks for,
+    but for what a call only hands back of its own arguments."""
+    found = []
+    for i in chain.asked():
+        step = next((s for s in steps if s.call == i), None)
+        given = step.arguments if step else {}
+        outputs = step.outputs if step else {}
+        spec = specs.get(chain.calls[i].tool)
+        returns = spec.returns if spec else []
+        found += [var for k, var in enumerate(chain.calls[i].outputs)
+                  if not _echoes(outputs.get(var), returns[k].name if k < len(returns) else "", given)]
+    return found
 
 
 def _echoes(value: Any, name: str, given: dict[str, Any]) -> bool:
