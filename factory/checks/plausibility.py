@@ -392,12 +392,22 @@ def _known_values(instance: Instance, index: int, free: set[tuple[int, str]]) ->
     return known
 
 
+def _of_a_city(instance: Instance, index: int) -> bool:
+    """Whether a call is given only a city: what it finds of a city by name (its country) people
+    know, unlike what it finds of a point on the map."""
+    spec = instance.tool(instance.chain.calls[index].tool)
+    params = [spec.param(name) for name in instance.chain.calls[index].arguments] if spec else []
+    return bool(params) and all(p is not None and p.kind == "city" for p in params)
+
+
 def detours(instance: Instance, ctx: CheckContext) -> list[str]:
     """A call whose consumed outputs are all values available without it (the city of airport
     code AUS when the request spells out Austin; a city's coordinates that an earlier call
-    already returned): a shorter correct path skips it and loses its milestone."""
+    already returned; the country Berlin is in, which people know): a shorter correct path
+    skips it and loses its milestone."""
     consumed = {a.ref for call in instance.chain.calls for a in call.arguments.values() if isinstance(a, Ref)}
     free = free_arguments(instance, ctx)
+    common = set((ctx.policy.checks["plausibility"].model_extra or {}).get("common_knowledge", []))
     problems = []
     for step in instance.trace.steps:
         call, spec = instance.chain.calls[step.call], instance.tool(step.tool)
@@ -413,7 +423,8 @@ def detours(instance: Instance, ctx: CheckContext) -> list[str]:
         for out, value in used:
             source = next((where for kind, v, where in known if _same_value(out.kind, value, kind, v)), None)
             if source is None and out.kind in ("city", "country") and isinstance(value, str) and any(
-                    isinstance(v, str) and v != value and re.search(rf"\b{re.escape(value)}\b", v) for _, v, _ in known):
+                    isinstance(v, str) and v != value and re.search(rf"\b{re.escape(value)}\b", v, re.IGNORECASE)
+                    for _, v, _ in known):
                 source = f"the request spells out {value!r}"  # "Seoul Botanical Gardens, Seoul": its city is Seoul
             if source is None:
                 break
@@ -421,6 +432,10 @@ def detours(instance: Instance, ctx: CheckContext) -> list[str]:
         else:
             problems.append(f"call {step.call + 1} {step.tool} finds only what is known without it "
                             f"({', '.join(dict.fromkeys(sources))})")
+            continue
+        if all(out.kind in common for out, _ in used) and _of_a_city(instance, step.call):  # Berlin's country
+            problems.append(f"call {step.call + 1} {step.tool} finds only what people know "
+                            f"({', '.join(sorted({str(out.kind) for out, _ in used}))})")
     return problems
 
 
@@ -480,7 +495,7 @@ def _withheld_problems(instance: Instance, ctx: CheckContext) -> list[str]:
                 continue
             kinds = needed_kinds(instance.chain, specs, index)
             problems += [f"offered {t} produces what {withheld.name} would give" for t in producers_of(kinds, instance.tools)]
-            if kinds and {kind for kind, _ in kinds} <= known:  # which country San Francisco is in: anyone can say
+            if kinds and {kind for kind, _ in kinds} <= known and _of_a_city(instance, index):  # San Francisco's country
                 problems.append(f"{withheld.name} is needed only for {', '.join(sorted(k for k, _ in kinds))}, "
                                 "which people know")
             if instance.world is not None:

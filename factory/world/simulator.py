@@ -219,9 +219,8 @@ def answered(chain: Chain, specs: dict[str, ToolSpec], steps: list[TraceStep]) -
 
 
 def _echoes(value: Any, name: str, given: dict[str, Any]) -> bool:
-    """Whether an output only hands back what its call was given (the check-in day and the
-    nights of the cheapest stay found for them): the request never asked for it. A number is an
-    echo only under its own parameter's name; two counts may agree by chance."""
-    if isinstance(value, str) and value:
-        return any(isinstance(v, str) and v == value for v in given.values())
+    """Whether an output only hands back what its call was given, under the same name (the
+    check-in day and the nights of the cheapest stay found for them): the request never asked
+    for it. A value that only happens to equal an argument is news (the trading day a close is
+    from, when the market was open on the day asked)."""
     return name in given and given[name] == value and not isinstance(value, bool)

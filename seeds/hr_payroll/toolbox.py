@@ -453,7 +453,7 @@ def find_employee_id(full_name: PersonName) -> EmployeeId:
         "tell me where {employee_id} sits in the company: department, title, manager and start date",
         "look up {employee_id} in the HR records: department, job title, who they report to and when they were hired",
         "find the role, department, manager and hire date of {employee_id}",
-        "how long has {employee_id} been with us, and what are their department, title and manager?",
+        "since when has {employee_id} been with us, and what are their department, title and manager?",
         "give me the department, position, manager and joining date for {employee_id}",
     ),
     gives={

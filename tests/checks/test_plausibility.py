@@ -538,3 +538,11 @@ def test_a_city_the_request_spells_out_is_not_looked_up():
     found = seed_problems("maps_places", code.format(name="Seoul Botanical Gardens, Seoul"))
     assert any(p.startswith("detour") and "spells out 'Seoul'" in p for p in found), found
     assert not any("spells out" in p for p in seed_problems("maps_places", code.format(name="Velvet Table Trattoria")))
+
+
+def test_a_call_made_only_to_find_what_people_know_is_a_detour():
+    """"The first public holiday in the country Berlin is part of": Germany needs no lookup."""
+    code = ('o, c = get_city_utc_offset(city="Berlin")\n'
+            'h, n = get_next_public_holiday(country=c, after="2025-06-11")')
+    found = seed_problems("time_and_date", code)
+    assert any(p.startswith("detour") and "people know" in p for p in found), found
