@@ -167,7 +167,7 @@ def _engine(generator: Generator, settings: Settings, workers: int | None, ray: 
         return None
     if ray is not None:
         recipe = {"config": generator.config.model_dump(mode="json"), "settings": settings.model_dump(mode="json")}
-        return RayCluster(ray, recipe)
+        return RayCluster(ray, recipe, offline_generator)
     workers = available_cores() if workers is None else workers
     # A few instances are not worth forking for (nor loading the model the workers share).
     return ProcessPool(generator, workers) if workers > 1 and generator.config.n > BLOCK else None

@@ -38,7 +38,7 @@ from factory.records import (
     Trace,
 )
 from factory.scenarios import fix_context, needed_kinds, producers_of
-from factory.seeds import Seed
+from factory.seed_record import Seed
 from factory.toolbox import Goal
 from factory.twins import library_rule
 from factory.world.simulator import Simulator, ToolBackend, ToolCrash, run_chain

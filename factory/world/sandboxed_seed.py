@@ -26,7 +26,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from factory.errors import SeedError
 from factory.records import ToolSpec, stable_json
-from factory.seeds import Seed, scenario_of
+from factory.seed_record import Seed, scenario_of
 from factory.sense import Around, Distinct, Rule, SameDay, Together, Trip, Within
 from factory.toolbox import Condition, Toolbox, ToolEntry, World
 from factory.world.bubblewrap import SandboxUnavailable
