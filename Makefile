@@ -1,11 +1,12 @@
 # One command each: `make demo` installs and generates a benchmark offline; `make test`
-# installs and runs the tests. Both create .venv on first use.
+# installs and runs every test, the slow end-to-end ones too; `make lint` runs ruff with the
+# configuration in pyproject.toml. Each creates .venv on first use.
 VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 TORCH_INDEX ?=
 
-.PHONY: demo test
+.PHONY: demo test lint
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -19,3 +20,6 @@ demo: $(STAMP)
 
 test: $(STAMP)
 	$(PY) -m pytest
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .

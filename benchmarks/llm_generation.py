@@ -25,12 +25,12 @@ import functools
 import json
 import multiprocessing
 import os
-import threading
-from collections import Counter
 import statistics
 import sys
 import tempfile
+import threading
 import time
+from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -15,16 +15,16 @@ from factory import __version__
 from factory.card import dataset_card
 from factory.chains.feasibility import check_fillable, check_shape_request
 from factory.chains.pool import ToolPool
+from factory.chains.seeded import SeedComposer
 from factory.chains.shapes import MAX_CALLS, common_shapes
-from factory.checks.context import CheckContext
 from factory.checks.contamination import ContaminationIndex
+from factory.checks.context import CheckContext
 from factory.checks.duplicates import DuplicateIndex
 from factory.checks.policy import load_policy
 from factory.config import Settings
 from factory.embeddings import EmbeddingCache
 from factory.errors import ConfigError, FactoryWarning, RunError
 from factory.export import nestools_split, write_nestools, write_splits
-from factory.chains.seeded import SeedComposer
 from factory.pipeline import BLOCK, Generator, Outcome
 from factory.records import CheckResult, GenerateConfig, Instance, Manifest, Reject, content_hash, parse_shape
 from factory.runs import RunDir, outcome_rows
@@ -130,8 +130,7 @@ def generate(
     if models is not None:
         for ctx in generator.contexts.values():
             ctx.judge = models.judge
-        generator.stages = models.stages
-        generator.phrasings = None
+        generator.use_model(models.stages)
     engine = None if models is not None else _engine(generator, settings, workers, ray)
     try:
         return _open_and_run(run, generator, fresh, max_attempts, on_attempt, models, engine)
@@ -167,7 +166,7 @@ def _engine(generator: Generator, settings: Settings, workers: int | None, ray: 
         return None
     if ray is not None:
         recipe = {"config": generator.config.model_dump(mode="json"), "settings": settings.model_dump(mode="json")}
-        return RayCluster(ray, recipe)
+        return RayCluster(ray, recipe, offline_generator)
     workers = available_cores() if workers is None else workers
     # A few instances are not worth forking for (nor loading the model the workers share).
     return ProcessPool(generator, workers) if workers > 1 and generator.config.n > BLOCK else None
@@ -329,7 +328,7 @@ def _run(run: RunDir, generator: Generator, kept: list[Instance], rejects: list[
         run.append(outcome)
         if outcome.instance is not None:
             kept.append(outcome.instance)
-            tallies.add(outcome.attempt, outcome.instance, outcome.stages["queries"]["phrasings"])
+            tallies.add(outcome.attempt, outcome.instance, outcome.phrasings)
         else:
             rejects.append(outcome.reject)
             reasons[_reason(outcome.reject)] += 1

@@ -24,8 +24,8 @@ from factory.checks.faithfulness import free_arguments, shows_a_literal
 from factory.distractors import alternative_to_gold, pick_distractors, twin_of_gold
 from factory.milestones import derive_milestones, unsolvable_milestones, withheld_tool_minefields
 from factory.queries import template_query
-from factory.queries.values import DateStyle
 from factory.queries.order import in_request_order
+from factory.queries.values import DateStyle
 from factory.queries.wording import mark_asked
 from factory.records import (
     Chain,
@@ -38,11 +38,10 @@ from factory.records import (
     Trace,
 )
 from factory.scenarios import fix_context, needed_kinds, producers_of
-from factory.seeds import Seed
+from factory.seed_record import Seed
 from factory.toolbox import Goal
 from factory.twins import library_rule
 from factory.world.simulator import Simulator, ToolBackend, ToolCrash, run_chain
-
 
 # Offline, attempts run in blocks of BLOCK, each block in order in one process. A block
 # balances against the instances kept before the LAG blocks that end with it (plus its own),
@@ -99,14 +98,63 @@ class Composer(Protocol):
 
 @dataclass
 class ModelStages:
-    """A run's model: a DSPy LM per attempt (its own sample of a repeated prompt) and the
-    stages that use one; any stage left None runs offline."""
+    """The backend each stage runs on, chosen once per run: a run's model gives a DSPy LM per
+    attempt (its own sample of a repeated prompt) and the stages that use one; any stage left
+    None runs offline (`OFFLINE`: every stage does)."""
 
     label: str  # the model's name, for provenance
-    lm_for: Callable[[int], Any]
-    query_writer: Any = None  # factory.queries.model_writer.QueryWriter
-    simulator: ToolBackend | None = None
+    lm_for: Callable[[int], Any] | None = None  # None: no model
+    query_writer: Any = None  # factory.queries.model_writer.QueryWriter; None: the seeds' phrasings
+    simulator: ToolBackend | None = None  # None: seed code, recorded answers and the typed mock
     prompts: dict[str, str] = field(default_factory=dict)  # prompt file → content hash
+
+    @property
+    def offline(self) -> bool:
+        return self.lm_for is None
+
+
+OFFLINE = ModelStages(label="offline")
+
+
+@dataclass
+class ComposedRecord:
+    """What chains.jsonl keeps of an attempt: the composer's own record and the chain."""
+
+    record: dict[str, Any]
+    chain: Chain
+
+    def row(self) -> dict[str, Any]:
+        return {**self.record, "chain": self.chain.model_dump(mode="json")}
+
+
+@dataclass
+class WordedRecord:
+    """What queries.jsonl keeps of an attempt: the request, its variants, the (tool, phrasing)
+    pairs it used (the tally counts them) and the calls in the order it speaks of them."""
+
+    query: str
+    variants: dict[str, str]
+    phrasings: list[tuple[str, str]]
+    mentions: list[int]
+
+    def row(self) -> dict[str, Any]:
+        return {"query": self.query, "variants": self.variants, "phrasings": self.phrasings, "mentions": self.mentions}
+
+
+@dataclass
+class StageRecords:
+    """An attempt's record of each stage it got through, one line each in the run's files."""
+
+    chains: ComposedRecord | None = None
+    traces: Trace | None = None
+    queries: WordedRecord | None = None
+
+    def rows(self) -> dict[str, dict[str, Any]]:
+        """The lines, by file stem, in stage order."""
+        rows = {"chains": self.chains.row() if self.chains else None,
+                "traces": {"trace": self.traces.model_dump(mode="json")} if self.traces else None,
+                "queries": self.queries.row() if self.queries else None}
+        return {name: row for name, row in rows.items() if row is not None}
 
 
 @dataclass
@@ -116,29 +164,38 @@ class Outcome:
     attempt: int
     instance: Instance | None = None
     reject: Reject | None = None
-    stages: dict[str, dict[str, Any]] = field(default_factory=dict)
+    stages: StageRecords = field(default_factory=StageRecords)
     vectors: dict[str, Any] = field(default_factory=dict)  # query embeddings a worker computed (written nowhere)
+
+    @property
+    def phrasings(self) -> list[tuple[str, str]]:
+        """The (tool, phrasing) pairs of its request, which a kept instance adds to the tally."""
+        return self.stages.queries.phrasings if self.stages.queries else []
 
 
 class Generator:
     """Builds and checks candidates for a run."""
 
     def __init__(self, config: GenerateConfig, composer: Composer, seeds: dict[str, Seed],
-                 contexts: dict[str | None, CheckContext], stages: ModelStages | None = None):
+                 contexts: dict[str | None, CheckContext], stages: ModelStages = OFFLINE):
         self.config, self.composer, self.seeds, self.contexts, self.stages = config, composer, seeds, contexts, stages
         self.entries = {n: e for seed in seeds.values() for n, e in seed.toolbox.tools.items()}
         self.joint_kinds = sorted({kinds for seed in seeds.values() for kinds in seed.toolbox.joint_values})
         self.written = {slug: seed.toolbox.written for slug, seed in seeds.items()}
         # Offline, attempts run in blocks (`Tally`), so each request can take the phrasings the
         # run's kept requests have used least; with a model they run in parallel and draw.
-        self.phrasings: Counter | None = Counter() if stages is None else None
+        self.phrasings: Counter | None = Counter() if stages.offline else None
         self.contamination: Any = None  # factory.checks.contamination.ContaminationIndex of --exclude-from
         self.splits: Any = None  # factory.splits.SplitPlan of --splits
 
     @property
     def balanced(self) -> bool:
         """Whether attempts balance against a tally (offline) or draw (with a model)."""
-        return self.stages is None
+        return self.stages.offline
+
+    def use_model(self, stages: ModelStages) -> None:
+        """Run the stages on a model from now on; attempts then draw phrasings instead of balancing."""
+        self.stages, self.phrasings = stages, None
 
     def block(self, block: int, tally: Tally, start: int = 0, limit: int = 1 << 62) -> Iterator[Outcome]:
         """The outcomes of a block's attempts from `start` on (before `limit`), computed in order
@@ -148,7 +205,7 @@ class Generator:
         for k in range(block * BLOCK, min((block + 1) * BLOCK, limit)):
             outcome = self.attempt(k, tally)
             if outcome.instance is not None:
-                tally.add(outcome.instance, outcome.stages["queries"]["phrasings"])
+                tally.add(outcome.instance, outcome.phrasings)
             if k >= start:
                 yield outcome
 
@@ -167,13 +224,13 @@ class Generator:
             outcome.reject = Reject(attempt=k, stage="compose", reasons=[composed.reason], raw=composed.raw)
             return outcome
         composed.chain = mark_asked(composed.chain, self.entries, composed.specs, self.joint_kinds)
-        outcome.stages["chains"] = {**composed.record, "chain": composed.chain.model_dump(mode="json")}
+        outcome.stages.chains = ComposedRecord(composed.record, composed.chain)
         try:
             trace = self._execute(composed)
         except ToolCrash as exc:
             outcome.reject = Reject(attempt=k, stage="seed_defect", reasons=[f"seed defect: {exc}"])
             return outcome
-        outcome.stages["traces"] = {"trace": trace.model_dump(mode="json")}
+        outcome.stages.traces = trace
         failed = next((s for s in trace.steps if s.error), None)
         if failed:
             outcome.reject = Reject(attempt=k, stage="execution", reasons=[f"execution: {failed.tool}: {failed.error}"])
@@ -192,8 +249,8 @@ class Generator:
         if rejected is not None:
             outcome.reject = rejected
             return outcome
-        outcome.stages["queries"] = {"query": instance.query, "variants": instance.query_variants,
-                                     "phrasings": worded.phrasings, "mentions": worded.mentions}
+        outcome.stages.queries = WordedRecord(instance.query, instance.query_variants, worded.phrasings,
+                                              worded.mentions)
         results = run_checks(instance, self.contexts[composed.policy_slug])
         instance = instance.model_copy(update={"checks": results})
         failures = blocking_failures(results)
@@ -202,7 +259,7 @@ class Generator:
             outcome.reject = Reject(attempt=k, stage="checks", reasons=reasons, checks=results, instance=instance)
         else:
             outcome.instance = instance
-            if self.stages is not None:
+            if not self.balanced:
                 # The duplicate check runs in attempt order on the main thread; embedding the
                 # query here, in parallel with other attempts, leaves it only a lookup. Offline
                 # attempts run one at a time: the check embeds a query only if it needs it.
@@ -218,8 +275,8 @@ class Generator:
     def _execute(self, composed: Composed) -> Trace:
         """Run the chain. Answers of tools without an implementation are recorded in the world
         setup, and the chain is run again on them, so the instance replays them exactly."""
-        simulator = self.stages.simulator if self.stages else None
-        trace = run_chain(composed.chain, composed.specs, Simulator(self.seeds, composed.setup, simulator=simulator))
+        trace = run_chain(composed.chain, composed.specs,
+                          Simulator(self.seeds, composed.setup, simulator=self.stages.simulator))
         answered = [RecordedCall(tool=s.tool, arguments=s.arguments, outputs=list(s.outputs.values()), source=s.backend)
                     for s in trace.steps if s.backend != "seed" and s.error is None]
         if not answered or not trace.ok:
@@ -232,7 +289,7 @@ class Generator:
     def _in_request_order(self, composed: Composed, trace: Trace, mentions: list[int]) -> Trace:
         """Put the chain's calls in the order the request speaks of them (`in_request_order`);
         the trace of the chain as it now runs."""
-        if composed.draft and self.stages and self.stages.query_writer is not None:
+        if composed.draft and self.stages.query_writer is not None:
             return trace  # a model rewrites its own chain's draft, in the draft's order: the chain's own
         chain = composed.chain
         toolboxes = [composed.specs[c.tool].toolbox for c in chain.calls]
@@ -277,11 +334,10 @@ class Generator:
             depth=chain.depth(),
             shape=chain.shape(),
             world=composed.setup,
-            provenance=Provenance(generator=self.stages.label if self.stages else "offline", seed=self.config.seed,
-                                  attempt=k, factory_version=__version__, policy=self.config.policy,
-                                  prompts=self.stages.prompts if self.stages else {}),
+            provenance=Provenance(generator=self.stages.label, seed=self.config.seed, attempt=k,
+                                  factory_version=__version__, policy=self.config.policy, prompts=self.stages.prompts),
         )
-        if self.stages and self.stages.query_writer is not None:
+        if self.stages.query_writer is not None:
             return self._model_query(instance, composed, k)
         return instance.with_id(), None
 

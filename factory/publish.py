@@ -21,7 +21,6 @@ import os
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import yaml
 

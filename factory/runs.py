@@ -75,7 +75,7 @@ def _starts_with(path: Path, recorded: FileDigest, exact: bool) -> bool:
 
 def outcome_rows(outcome: Outcome) -> dict[str, dict[str, Any]]:
     """The lines an attempt writes, by file stem: its stage records, then the committing line."""
-    rows = {name: {"attempt": outcome.attempt, **record} for name, record in outcome.stages.items()}
+    rows = {name: {"attempt": outcome.attempt, **record} for name, record in outcome.stages.rows().items()}
     if outcome.instance is not None:
         rows["instances"] = {"attempt": outcome.attempt, "instance": outcome.instance.model_dump(mode="json")}
     elif outcome.reject is not None:

@@ -12,7 +12,7 @@ from factory.chains.composer import NEVER_COMPOSED, can_feed
 from factory.chains.pool import ToolPool, groups_of, placeholders, pool_of
 from factory.embeddings import EmbeddingCache
 from factory.records import WorldSetup
-from factory.seeds import Seed
+from factory.seed_record import Seed
 from factory.sense import Trip
 from factory.toolbox import CONSENTS
 from factory.twins import Twin, TwinRule, disagreement, library_twins, sampled_arguments

@@ -27,7 +27,8 @@ from typing import Any
 
 from factory import __version__
 from factory.errors import FactoryError, SeedError
-from factory.seeds import slugify
+from factory.seed_record import scenario_of
+from factory.seeds import load_library, slugify
 
 PROMPTS = {"writer": "seed_writer.md", "repair": "seed_repair.md"}
 EXAMPLE_SEED = "food_and_beverage"  # the worked example in the prompt: small, every core feature
@@ -138,7 +139,6 @@ class Vetting:
 def vet(folder: Path, drop_tools: dict[str, str] | None = None) -> tuple[Vetting, Any]:
     """Vet the seed in `folder` in the sandbox; (findings, the loaded seed or None)."""
     from factory.world.sandboxed_seed import ModelWrittenSeed, SandboxRunner, describe_toolbox, settle
-    from factory.seeds import scenario_of
 
     found = Vetting()
     try:
@@ -401,7 +401,6 @@ def write_seed(domain: str, client: Any, prompts: dict[str, str], seeds_dir: Pat
             shutil.copyfile(staging / name, target / name)
         (target / "manifest.json").write_text(json.dumps(manifest, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     from factory.lm.secrets import redact
-    from factory.seeds import load_library
 
     (target / "manifest.json").write_text(redact((target / "manifest.json").read_text(encoding="utf-8")),
                                           encoding="utf-8")

@@ -4,7 +4,6 @@ resolving a user's `--domain` to a seed."""
 from __future__ import annotations
 
 import importlib.util
-import random
 import re
 import sys
 import tomllib
@@ -15,58 +14,12 @@ from pathlib import Path
 from typing import Any
 
 import Levenshtein
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from factory.errors import FactoryError, FactoryWarning, SeedError
-from factory.records import ToolSpec
+from factory.seed_record import Seed, scenario_of
 from factory.specs import spec_from_function
-from factory.toolbox import Toolbox, World
-
-
-class SeedExample(BaseModel):
-    """An in-context example for the model-driven stages: a query and its chain as code."""
-
-    model_config = ConfigDict(extra="forbid")
-    query: str
-    chain: str
-
-
-class SeedScenario(BaseModel):
-    """The contents of `seed.toml`."""
-
-    model_config = ConfigDict(extra="forbid")
-    domain: str
-    description: str
-    subdomains: list[str] = Field(min_length=1)
-    nestools_domains: list[str] = Field(default_factory=list)  # NesTools top-level domains it covers
-    examples: list[SeedExample] = Field(default_factory=list)
-
-
-@dataclass(frozen=True, eq=False)  # identity hash: cached worlds are keyed by the seed object
-class Seed:
-    slug: str
-    path: Path
-    scenario: SeedScenario
-    toolbox: Toolbox
-    specs: dict[str, ToolSpec]
-
-    @property
-    def domain(self) -> str:
-        return self.scenario.domain
-
-    def subdomain_text(self, subdomain: str) -> str:
-        """A subdomain as embedded, to find the subdomain a tool belongs to."""
-        return f"{self.domain}: {subdomain}"
-
-    def build_world(self, seed: int) -> World:
-        assert self.toolbox.build_world is not None
-        try:
-            built = self.toolbox.build_world(random.Random(f"{self.slug}:{seed}"))
-        except Exception as exc:
-            raise SeedError(f"{self.path / 'toolbox.py'}: world builder failed: {type(exc).__name__}: {exc}") from exc
-        if not isinstance(built, World):
-            raise SeedError(f"{self.path / 'toolbox.py'}: world builder must return a World, got {type(built).__name__}")
-        return built
+from factory.toolbox import Toolbox
+from factory.world.sandboxed_seed import load_sandboxed_seed
 
 
 def slugify(text: str) -> str:
@@ -91,22 +44,6 @@ def _import_toolbox(slug: str, path: Path) -> Toolbox:
     return toolbox
 
 
-def scenario_of(path: Path) -> SeedScenario:
-    """The checked contents of a seed folder's seed.toml."""
-    manifest = path / "seed.toml"
-    if not manifest.is_file():
-        raise SeedError(f"{path}: missing seed.toml")
-    try:
-        return SeedScenario(**tomllib.loads(manifest.read_text(encoding="utf-8")))
-    except tomllib.TOMLDecodeError as exc:
-        raise SeedError(f"{manifest}: invalid TOML: {exc}") from exc
-    except ValidationError as exc:
-        problems = "; ".join(f"field {'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
-        raise SeedError(f"{manifest}: {problems}") from exc
-    except TypeError as exc:  # a top level that is not a table of fields
-        raise SeedError(f"{manifest}: {exc}") from exc
-
-
 def model_written(path: Path) -> bool:
     """A seed folder a model wrote (it carries the manifest of `factory seed new`): its code
     runs only in the sandbox."""
@@ -118,8 +55,6 @@ def load_seed(path: Path, *, sandboxed: bool = False) -> Seed:
     A model-written seed (`sandboxed`, or a folder with manifest.json) is loaded through the
     sandbox and never imported here (factory.world.sandboxed_seed)."""
     if sandboxed or model_written(path):
-        from factory.world.sandboxed_seed import load_sandboxed_seed
-
         return load_sandboxed_seed(path)
     slug = path.name
     scenario = scenario_of(path)

@@ -20,9 +20,10 @@ from dataclasses import dataclass, field
 from multiprocessing import get_context
 from typing import Any, Protocol
 
+from factory.config import Settings
 from factory.errors import ConfigError
 from factory.pipeline import BLOCK, Generator, Outcome, Tally, block_of, tally_cutoff
-from factory.records import Instance
+from factory.records import GenerateConfig, Instance, content_hash
 
 
 def available_cores() -> int:
@@ -155,20 +156,19 @@ class ProcessPool:
 # --- Ray -------------------------------------------------------------------------------------
 
 _RAY_GENERATORS: dict[str, Generator] = {}  # per Ray worker process, by run recipe
+# Builds an offline run's generator from its settings alone (factory.generate.offline_generator),
+# handed in by the run so that this module stays below it.
+Builder = Callable[[GenerateConfig, Settings], Generator]
 
 
-def _ray_block(recipe: dict[str, Any], block: int, tally: Tally, start: int, limit: int) -> list[Outcome]:
+def _ray_block(build: Builder, recipe: dict[str, Any], block: int, tally: Tally, start: int, limit: int) -> list[Outcome]:
     """A block computed by a Ray worker, which builds the run's generator once from its recipe
     (the run's settings and configuration: the seeds must be at the same paths there)."""
-    from factory.config import Settings
-    from factory.generate import offline_generator
-    from factory.records import GenerateConfig, content_hash
-
     key = content_hash(recipe)
     if key not in _RAY_GENERATORS:
         _RAY_GENERATORS.clear()
         config = GenerateConfig.model_validate(recipe["config"])
-        _RAY_GENERATORS[key] = offline_generator(config, Settings.model_validate(recipe["settings"]))
+        _RAY_GENERATORS[key] = build(config, Settings.model_validate(recipe["settings"]))
     generator = _RAY_GENERATORS[key]
     return with_vectors(generator, tally, generator.block(block, tally, start, limit))
 
@@ -178,7 +178,7 @@ class RayCluster:
     run; "auto": the cluster this machine joined). Each task takes one CPU; the cluster's CPUs
     set how many run at once."""
 
-    def __init__(self, address: str, recipe: dict[str, Any]):
+    def __init__(self, address: str, recipe: dict[str, Any], build: Builder):
         try:
             import ray
         except ImportError:
@@ -191,9 +191,10 @@ class RayCluster:
         self.slots = 2 * max(1, cpus)
         self.task = ray.remote(num_cpus=1)(_ray_block)
         self.recipe = ray.put(recipe)
+        self.build = build
 
     def submit(self, block: int, tally: Tally, start: int, limit: int) -> Future:
-        return self.task.remote(self.recipe, block, tally, start, limit).future()
+        return self.task.remote(self.build, self.recipe, block, tally, start, limit).future()
 
     def close(self) -> None:
         if self.started:

@@ -22,6 +22,7 @@ def test_domains_lists_seeds_with_tool_counts():
     assert result.exit_code == 0 and "Food and Beverage" in result.output and "tools" in result.output
 
 
+@pytest.mark.slow  # a generation run end to end
 def test_generate_validate_stats(tmp_path):
     out = tmp_path / "run"
     result = runner.invoke(app, ["generate", "--domain", "food & beverage", "-n", "6", "--seed", "2", "--out", str(out)])
@@ -134,6 +135,7 @@ def test_errors_are_the_only_line_on_stderr_when_it_is_not_a_terminal(tmp_path):
     assert result.stderr.count("\n") == 1
 
 
+@pytest.mark.slow  # a generation run end to end
 def test_a_misspelt_domain_is_taken_as_the_closest_one_and_said_so(tmp_path):
     result = runner.invoke(app, ["generate", "--domain", "Wether", "-n", "1", "--out", str(tmp_path / "r")])
     assert result.exit_code == 0, result.output
@@ -142,6 +144,7 @@ def test_a_misspelt_domain_is_taken_as_the_closest_one_and_said_so(tmp_path):
     assert exact.exit_code == 0 and "warning" not in exact.stderr  # case is no misspelling
 
 
+@pytest.mark.slow  # a generation run end to end
 def test_a_run_that_has_not_finished_is_named_as_such_not_as_a_missing_dataset(tmp_path):
     out = tmp_path / "run"
     stopped = runner.invoke(app, ["generate", "--domain", "Food and Beverage", "-n", "5", "--max-attempts", "2",

@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow  # end-to-end runs: `make test` runs them, `pytest -m "not slow"` leaves them out
+
 SCRIPT = Path(__file__).parents[1] / "benchmarks" / "first_hour.py"
 
 

@@ -13,6 +13,8 @@ from factory.generate import generate
 from factory.records import GenerateConfig, Instance
 from tests.conftest import write_seed
 
+pytestmark = pytest.mark.slow  # end-to-end runs: `make test` runs them, `pytest -m "not slow"` leaves them out
+
 
 def digest(folder: Path) -> dict[str, str]:
     return {str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(folder.rglob("*")) if p.is_file()}

@@ -12,6 +12,8 @@ from factory.generate import generate
 from factory.records import GenerateConfig
 from tests.generation_model import server_responder
 
+pytestmark = pytest.mark.slow  # end-to-end runs: `make test` runs them, `pytest -m "not slow"` leaves them out
+
 
 def settings_for(server, tmp_path, **extra):
     return load_settings({"api_base": server.api_base, "output_dir": str(tmp_path), "concurrency": 4, **extra})

@@ -2,7 +2,13 @@ from pathlib import Path
 
 from factory.chains.code import parse_chain
 from factory.config import resource_dir
-from factory.milestones import blocked_calls, derive_milestones, needed_values, unsolvable_milestones, withheld_tool_minefields
+from factory.milestones import (
+    blocked_calls,
+    derive_milestones,
+    needed_values,
+    unsolvable_milestones,
+    withheld_tool_minefields,
+)
 from factory.queries.wording import mark_asked
 from factory.records import Call, Chain, Ref, Trace, TraceStep, Value, WorldSetup
 from factory.seeds import load_seeds

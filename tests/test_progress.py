@@ -56,7 +56,8 @@ def test_steps_are_drawn_with_their_counts_on_a_terminal():
     (["audit", "{run}", "--sample", "3"], r"reading the sample .* 0/3"),
     (["evaluate", "{run}", "--agent", "oracle", "--out", "{tmp}/r"], r"scoring \(each answer run in its world\) .* 0/\d+"),
     (["evaluate", "{run}", "--mode", "interactive", "--agent", "oracle", "--out", "{tmp}/i"], r"episodes of oracle .* 0/16"),
-    (["generate", "--domain", "Food and Beverage", "-n", "2", "--out", "{tmp}/g"], r"generating .* 0/2 .*loading the seeds"),
+    pytest.param(["generate", "--domain", "Food and Beverage", "-n", "2", "--out", "{tmp}/g"],
+                 r"generating .* 0/2 .*loading the seeds", marks=pytest.mark.slow),  # a generation run end to end
     (["domains", "--check"], r"checking each seed's declarations .* 0/\d+"),
 ])
 def test_each_long_command_draws_its_steps(food_run, tmp_path, terminal, command, step):

@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from factory.chains.code import parse_chain
-from factory.checks.faithfulness import normalise, value_groups, found
+from factory.checks.faithfulness import found, normalise, value_groups
 from factory.config import resource_dir
 from factory.queries import render_value, template_query
 from factory.queries.placement import day_first
@@ -112,8 +112,8 @@ def test_a_thing_named_by_its_id_twice_is_that_thing_the_second_time():
 
 def test_a_described_value_is_called_by_its_written_noun():
     """A book found by a search is "that book" the second time, not "that isbn"."""
-    from factory.records import Output
     from factory.queries.wording import noun_of, that
+    from factory.records import Output
 
     isbn = Output(name="isbn", type="str", kind="isbn")
     assert noun_of([isbn], {"isbn": "the book with ISBN {}"}) == "book"

@@ -21,6 +21,8 @@ from factory.records import GenerateConfig
 from factory.runs import LOCK, RunDir
 from tests.test_generate import Interrupt, digest
 
+pytestmark = pytest.mark.slow  # end-to-end runs: `make test` runs them, `pytest -m "not slow"` leaves them out
+
 CONFIG = GenerateConfig(domain="Food and Beverage", n=16, seed=3, max_depth=3)
 ROOT = Path(__file__).parents[1]
 

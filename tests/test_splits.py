@@ -14,6 +14,8 @@ from factory.records import GenerateConfig, parse_shape
 from factory.splits import leaks, parse_splits, unit_set
 from factory.stats import shape_tv
 
+pytestmark = pytest.mark.slow  # end-to-end runs: `make test` runs them, `pytest -m "not slow"` leaves them out
+
 
 def digest(folder):
     return {str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(folder.rglob("*")) if p.is_file()}

@@ -19,7 +19,6 @@ from factory.twins import TwinRule, library_rule, library_twins, twin
 from factory.user import USER
 from factory.world.simulator import Simulator, run_chain
 
-
 WEATHER_HERE = ("lat, lon, city = get_my_location()\n"
                 "t, sky, near = get_weather_by_coordinates(latitude=lat, longitude=lon)")
 

@@ -8,6 +8,8 @@ from typer.testing import CliRunner
 
 from factory.cli import app
 
+pytestmark = pytest.mark.slow  # end-to-end runs: `make test` runs them, `pytest -m "not slow"` leaves them out
+
 runner = CliRunner()
 NESTOOLS = Path(__file__).parent / "data" / "nestools"
 

@@ -16,6 +16,8 @@ from factory.generate import generate
 from factory.pipeline import BLOCK, LAG, Tally, tally_cutoff
 from factory.records import GenerateConfig
 
+pytestmark = pytest.mark.slow  # end-to-end runs: `make test` runs them, `pytest -m "not slow"` leaves them out
+
 CONFIG = GenerateConfig(domain="all", n=40, seed=2, max_depth=3)
 
 

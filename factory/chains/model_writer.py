@@ -14,6 +14,7 @@ from typing import Any
 
 from factory.chains.code import parse_chain, render_chain
 from factory.chains.stubs import StubError, WrittenChain, read_written
+from factory.lm.signatures import model_answer, signature
 from factory.records import (
     Chain,
     GenerateConfig,
@@ -111,16 +112,10 @@ class Written:
     raw: str
 
 
-def _signature(instructions: str) -> Any:
-    import dspy
-
-    class WriteToolsAndChain(dspy.Signature):
-        domain: str = dspy.InputField(desc="the domain of the tools")
-        subdomain: str = dspy.InputField(desc="the part of the domain the task is about")
-        shape: str = dspy.InputField(desc="how many calls main() makes and which call takes which earlier call's values")
-        code: str = dspy.OutputField(desc="one Python code block: typed tool stubs with docstrings, then main()")
-
-    return WriteToolsAndChain.with_instructions(instructions)
+ASKS = [("domain", str, "the domain of the tools"),
+        ("subdomain", str, "the part of the domain the task is about"),
+        ("shape", str, "how many calls main() makes and which call takes which earlier call's values")]
+GIVES = [("code", str, "one Python code block: typed tool stubs with docstrings, then main()")]
 
 
 class ChainWriter:
@@ -129,7 +124,7 @@ class ChainWriter:
     def __init__(self, instructions: str, demos: list[Demo]):
         import dspy
 
-        self.predict = dspy.Predict(_signature(instructions))
+        self.predict = dspy.Predict(signature("WriteToolsAndChain", instructions, ASKS, GIVES))
         self.demos = demos
 
     def __call__(self, lm: Any, domain: str, subdomain: str, shape: str, rng: random.Random) -> Written:
@@ -151,25 +146,6 @@ class ChainWriter:
         return Written(written, "", raw)
 
 
-def model_answer(ask: Any, lm: Any) -> tuple[str, str]:
-    """(the answer's text, why it failed or ""): a DSPy prediction's output field, or, when the
-    model ignored DSPy's answer format, its whole raw answer to read leniently. A call that
-    failed after its retries gives its partial text and the reason; a dead endpoint raises."""
-    import dspy
-    from dspy.utils.exceptions import AdapterParseError
-
-    from factory.lm.dspy_bridge import CallFailed
-
-    try:
-        with dspy.context(lm=lm):
-            return str(ask()), ""
-    except AdapterParseError as exc:
-        return str(exc.lm_response or ""), ""
-    except CallFailed as exc:
-        reply = exc.reply
-        return reply.text or "", str(exc) or "the model call failed"
-
-
 def stated_answers(chain: Chain, specs: dict[str, ToolSpec], stated: list[list[Any] | None]) -> list[RecordedCall]:
     """The chain writer's own answers as recorded calls: walked in call order with the values
     its comments give, until a call's stated values are missing or not of the declared types
@@ -188,15 +164,9 @@ def stated_answers(chain: Chain, specs: dict[str, ToolSpec], stated: list[list[A
 
 
 def _subdomain_signature() -> Any:
-    import dspy
-
-    class ListSubdomains(dspy.Signature):
-        """List distinct subdomains of a domain: areas in which a service would offer its own tools."""
-
-        domain: str = dspy.InputField()
-        subdomains: list[str] = dspy.OutputField(desc="8 to 12 short names")
-
-    return ListSubdomains
+    return signature("ListSubdomains",
+                     "List distinct subdomains of a domain: areas in which a service would offer its own tools.",
+                     [("domain", str, "")], [("subdomains", list[str], "8 to 12 short names")])
 
 
 def propose_subdomains(lm: Any, domain: str) -> list[str]:

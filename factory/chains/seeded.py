@@ -31,7 +31,7 @@ from factory.checks.context import CheckContext
 from factory.embeddings import tool_text
 from factory.records import Chain, GenerateConfig, ToolSpec, WorldSetup, parse_shape
 from factory.scenarios import SCENARIO_WEIGHTS, StateFixes, tool_to_withhold
-from factory.seeds import Seed
+from factory.seed_record import Seed
 from factory.splits import Side
 from factory.toolbox import Goal
 

@@ -10,23 +10,18 @@ import threading
 from typing import Any
 
 from factory.checks.context import CheckContext
+from factory.lm.signatures import model_answer, signature
 from factory.records import CheckResult, Instance
 
 NOT_APPLIED = "not applied: "  # how a check that did not run says so, with the reason after it
 
 
-def _signature(instructions: str) -> Any:
-    import dspy
-
-    class JudgeRequest(dspy.Signature):
-        request: str = dspy.InputField(desc="the user's request")
-        calls: str = dspy.InputField(desc="the tool calls that serve it, with what each returned")
-        answer: str = dspy.InputField(desc="the final answer")
-        plausible: bool = dspy.OutputField(desc="would a real person make this request?")
-        faithful: bool = dspy.OutputField(desc="does it ask for exactly what the calls do, and does the answer answer it?")
-        reason: str = dspy.OutputField(desc="one sentence")
-
-    return JudgeRequest.with_instructions(instructions)
+ASKS = [("request", str, "the user's request"),
+        ("calls", str, "the tool calls that serve it, with what each returned"),
+        ("answer", str, "the final answer")]
+GIVES = [("plausible", bool, "would a real person make this request?"),
+         ("faithful", bool, "does it ask for exactly what the calls do, and does the answer answer it?"),
+         ("reason", str, "one sentence")]
 
 
 def describe_calls(instance: Instance) -> str:
@@ -44,14 +39,12 @@ class Judge:
         import dspy
 
         self.lm = lm
-        self.predict = dspy.Predict(_signature(instructions))
+        self.predict = dspy.Predict(signature("JudgeRequest", instructions, ASKS, GIVES))
         self.verdicts: dict[str, tuple[bool | None, bool | None, str]] = {}
         self.lock = threading.Lock()
 
     def __call__(self, instance: Instance) -> tuple[bool | None, bool | None, str]:
         """(plausible, faithful, reason); None verdicts when the model gave no readable answer."""
-        from factory.chains.model_writer import model_answer
-
         key = instance.content_id()
         with self.lock:
             if key in self.verdicts:

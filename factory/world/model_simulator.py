@@ -18,6 +18,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from factory.lm.signatures import model_answer, signature
 from factory.records import RecordedCall, ToolSpec, stable_json, value_matches_type
 from factory.world.simulator import ToolResult, call_key
 
@@ -84,16 +85,10 @@ def read_outputs(text: str, spec: ToolSpec) -> list[Any] | str:
     return outputs
 
 
-def _signature(instructions: str) -> Any:
-    import dspy
-
-    class SimulateCall(dspy.Signature):
-        tool: str = dspy.InputField(desc="the tool's specification as JSON")
-        arguments: str = dspy.InputField(desc="the call's arguments as JSON")
-        session: str = dspy.InputField(desc="earlier calls and answers, one JSON object per line")
-        answer: str = dspy.OutputField(desc="a JSON object with one key per declared return value")
-
-    return SimulateCall.with_instructions(instructions)
+ASKS = [("tool", str, "the tool's specification as JSON"),
+        ("arguments", str, "the call's arguments as JSON"),
+        ("session", str, "earlier calls and answers, one JSON object per line")]
+GIVES = [("answer", str, "a JSON object with one key per declared return value")]
 
 
 class ModelToolSimulator:
@@ -103,10 +98,9 @@ class ModelToolSimulator:
         import dspy
 
         self.lm, self.cache = lm, cache
-        self.predict = dspy.Predict(_signature(instructions))
+        self.predict = dspy.Predict(signature("SimulateCall", instructions, ASKS, GIVES))
 
     def answer(self, spec: ToolSpec, arguments: dict[str, Any], history: list[RecordedCall]) -> ToolResult | None:
-        from factory.chains.model_writer import model_answer
 
         cached = self.cache.get(spec, arguments)
         if cached is not None:

@@ -26,12 +26,11 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from factory.errors import SeedError
 from factory.records import ToolSpec, stable_json
-from factory.seeds import Seed, scenario_of
+from factory.seed_record import Seed, scenario_of
 from factory.sense import Around, Distinct, Rule, SameDay, Together, Trip, Within
 from factory.toolbox import Condition, Toolbox, ToolEntry, World
 from factory.world.bubblewrap import SandboxUnavailable
 from factory.world.sandbox import Sandbox, SandboxFailure, SandboxLimits
-from factory.world.simulator import ToolCrash, ToolResult
 from factory.world.sandbox_protocol import (
     DeclareRequest,
     FactsRequest,
@@ -39,6 +38,7 @@ from factory.world.sandbox_protocol import (
     RebuildRequest,
     TablesRequest,
 )
+from factory.world.simulator import ToolCrash, ToolResult
 
 MANIFEST = "manifest.json"  # what marks a seed folder as model-written
 SHARED_WRITERS = {"factory.gazetteer"}  # modules whose functions may serve as written_as on the host

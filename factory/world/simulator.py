@@ -28,7 +28,7 @@ from factory.records import (
     stable_json,
     value_matches_type,
 )
-from factory.seeds import Seed
+from factory.seed_record import Seed
 from factory.toolbox import World, active_world
 
 

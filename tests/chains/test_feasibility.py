@@ -57,6 +57,7 @@ LONE_TOOL = '''
 '''
 
 
+@pytest.mark.slow  # a generation run end to end
 @pytest.mark.parametrize("change, message", [
     ({"shape": "2:1>2"}, r"cannot fill --shape 2:1>2 within depth 1 to 3, .*the deepest nesting they reach is depth 1\); choose another --shape"),
     ({"min_depth": 2}, r"cannot fill a depth of 2 to 3, .*depth 1\); lower --min-depth to 1"),
@@ -72,10 +73,10 @@ def test_a_shape_no_seed_tool_can_fill_is_refused_before_any_output(tmp_path, ch
 
 @pytest.fixture(scope="module")
 def every_seed():
+    from factory.chains.seeded import SeedComposer
     from factory.checks.context import CheckContext
     from factory.checks.policy import load_policy
     from factory.embeddings import EmbeddingCache
-    from factory.chains.seeded import SeedComposer
     from factory.seeds import load_seeds
 
     settings = load_settings()
@@ -89,6 +90,7 @@ def every_seed():
     return seeds, generator
 
 
+@pytest.mark.slow  # every seed composed at the deepest nesting
 def test_the_deepest_nesting_is_allowed_wherever_a_seed_reaches_it(every_seed):
     """--min-depth 5 --domain all must run; so must a seed that reaches depth 5 only with a
     tool its goal borrows from another seed (travel: the forecast where a flight lands)."""

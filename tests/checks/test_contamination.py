@@ -15,6 +15,8 @@ from factory.config import load_settings
 from factory.generate import generate
 from factory.records import GenerateConfig
 
+pytestmark = pytest.mark.slow  # end-to-end runs: `make test` runs them, `pytest -m "not slow"` leaves them out
+
 
 def brute_longest(words, texts):
     best = 0

@@ -137,7 +137,7 @@ def test_checkout_changes_availability_and_blocks_repeats():
 
 def test_loan_limit():
     s = fresh()
-    free = [i for i in sorted(s.world.books) if on_shelf(s, i) > 0 and i not in {l["isbn"] for l in s.world.state["loans"].values()}]
+    free = [i for i in sorted(s.world.books) if on_shelf(s, i) > 0 and i not in {loan["isbn"] for loan in s.world.state["loans"].values()}]
     for isbn in free[:9]:
         s.ok("checkout_book", isbn=isbn)
     assert "the limit" in s.error("checkout_book", isbn=free[9])

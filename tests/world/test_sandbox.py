@@ -12,7 +12,6 @@ import uuid
 from pathlib import Path
 
 import pytest
-
 from typer.testing import CliRunner
 
 from factory.cli import app

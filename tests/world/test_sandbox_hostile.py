@@ -325,6 +325,7 @@ def test_network(box, contained):
             listener.accept()
 
 
+@pytest.mark.slow  # waits out the sandbox's time limits
 def test_fork_bomb(box, contained):
     failed(box.call("fork_bomb", {}), "timed out")
 
@@ -338,6 +339,7 @@ def test_memory_bomb(box, contained):
     failed(box.call("memory_bomb", {}), "memory limit exceeded")
 
 
+@pytest.mark.slow  # waits out the sandbox's time limits
 @pytest.mark.parametrize("function, reason, timeout", [
     ("spin", "CPU time limit exceeded", 20),  # wall time to spare, so a busy machine still hits the CPU limit first
     ("spin_ignoring_sigxcpu", "timed out", None),

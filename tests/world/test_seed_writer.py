@@ -23,6 +23,8 @@ from factory.seed_writer import read_answer
 from tests.fake_server import text
 from tests.world.sandbox_helpers import needs_sandbox
 
+pytestmark = pytest.mark.slow  # end-to-end runs: `make test` runs them, `pytest -m "not slow"` leaves them out
+
 DATA = Path(__file__).resolve().parents[1] / "data" / "seed_writer"
 TOML = (DATA / "marine_seed.toml").read_text()
 GOOD = (DATA / "marine_toolbox.py").read_text()
@@ -197,9 +199,9 @@ def test_hostile_code_in_a_model_written_toolbox_is_contained_and_reported(fake_
 def test_the_habitat_tool_sees_no_host_secret(fake_server, tmp_path, monkeypatch):
     """Inside the sandbox the environment is written out in full: a tool that returns it
     returns nothing of the host's."""
+    from factory.records import WorldSetup
     from factory.seeds import load_seed
     from factory.world.simulator import Simulator
-    from factory.records import WorldSetup
 
     monkeypatch.setenv("FACTORY_API_KEY", SECRET)
     folder = tmp_path / "marine-biology"

@@ -19,9 +19,9 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from factory.errors import ConfigError
+from factory.evaluate.static.answers import Answer, Job, Responder
 from factory.evaluate.static.noise import ERRORS, inject
 from factory.evaluate.static.reading import Phrasings, read_order
-from factory.evaluate.static.scoring import Answer, Job, Responder
 from factory.evaluate.static.tasks import StaticTask
 from factory.records import content_hash
 from factory.world.mock import mock_value

@@ -23,15 +23,14 @@ belongs).
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+from factory.evaluate.static.pairing import Matching, is_nested
+from factory.evaluate.static.taxonomy import count_errors
 from factory.evaluate.static.values import safe_value_score
 
-NESTED = re.compile("API_call")
-UNKNOWN = "UNK"
 PARAM_ERRORS = ("param_omission", "param_redundancy", "param_type", "param_extraction", "param_transformation")
 NEST_ERRORS = ("nest_omission", "nest_identification", "nest_confusion", "nest_hallucination")
 TALLIES = ("format", "api_correct", "api_predicted", "api_gold", "order_correct", "order_predicted", "order_gold",
@@ -62,10 +61,6 @@ class Tally:
         scores = {name: float(getattr(self, name)) for name in TALLIES}
         scores.update({name: float(self.errors.get(name, 0)) for name in PARAM_ERRORS + NEST_ERRORS})
         return scores
-
-
-def is_nested(value: Any) -> bool:
-    return NESTED.search(str(value)) is not None
 
 
 def _hashable(value: Any) -> Any:
@@ -119,14 +114,6 @@ def _order(tally: Tally, gold: list[dict[str, Any]], predicted: list[dict[str, A
     pred_pairs = Counter((_hashable(a["api_id"]), _hashable(b["api_id"])) for a, b in zip(predicted, predicted[1:]))
     tally.order_predicted = len(predicted) - 1
     tally.order_correct = sum((gold_pairs & pred_pairs).values())
-
-
-@dataclass
-class Matching:
-    """Gold ↔ predicted call pairs, in the order they were made, and each predicted call's outputs."""
-
-    pairs: list[tuple[int, int]] = field(default_factory=list)  # (gold index, predicted index)
-    outputs: list[list[Any]] = field(default_factory=list)
 
 
 def _call_score(gold_call: dict[str, Any], arguments: dict[Any, Any], sources: dict[str, tuple[int, int] | None],
@@ -183,8 +170,6 @@ def _match(tally: Tally, gold: list[dict[str, Any]], predicted: list[dict[str, A
 
 def score_calls(gold: list[dict[str, Any]], predicted: list[dict[str, Any]] | None, task: str) -> Tally:
     """NesTools' tallies for one instance; `predicted` None is a format failure."""
-    from factory.evaluate.static.taxonomy import count_errors
-
     tally = Tally(api_gold=len(gold))
     for call in gold:
         tally.param_gold += len(call["parameters"])

@@ -21,7 +21,7 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from factory.errors import ConfigError
-from factory.evaluate.static.scoring import Answer
+from factory.evaluate.static.answers import Answer
 from factory.evaluate.static.tasks import StaticTask
 
 MAX_PROBLEMS = 50  # bad lines listed one by one; the rest are counted

@@ -11,34 +11,19 @@ max_tokens is scored as given and labelled `truncated`.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from factory.evaluate.static.answers import Answer, Job, Responder
 from factory.evaluate.static.execution import executable, execution_pass
 from factory.evaluate.static.metrics import score_calls
 from factory.evaluate.static.parse import parse_response
+from factory.evaluate.static.predictions import Predictions
 from factory.evaluate.static.tasks import StaticTask
 from factory.progress import QUIET, Steps
 from factory.records import SampleResult
 
 if TYPE_CHECKING:
-    from factory.evaluate.static.predictions import Predictions
     from factory.lm.client import LMClient
-
-Job = tuple[StaticTask, int]  # (task, trial)
-
-
-@dataclass(frozen=True)
-class Answer:
-    text: Any  # the raw response (a model's text, or whatever a predictions file holds)
-    answered: bool = True  # False: the request never got a response
-    error: str | None = None  # why not
-    endpoint_failure: bool = False  # the endpoint failed (not the model)
-    truncated: bool = False  # cut at max_tokens (finish_reason "length")
-
-
-Responder = Callable[[Sequence[Job]], list[Answer]]
-
 
 def unscramble(calls: list[dict[str, Any]] | None, names: dict[str, str]) -> list[dict[str, Any]] | None:
     """The predicted calls with shown tool names mapped back to the real ones."""

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from factory.evaluate.static.metrics import UNKNOWN, Matching, is_nested
+from factory.evaluate.static.pairing import UNKNOWN, Matching, is_nested
 from factory.evaluate.static.values import safe_value_score
 
 

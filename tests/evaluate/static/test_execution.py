@@ -9,9 +9,10 @@ import pytest
 from factory.config import load_settings
 from factory.evaluate.aggregate import confidence_intervals, static_metrics
 from factory.evaluate.static.agents import oracle_calls
+from factory.evaluate.static.answers import Answer
 from factory.evaluate.static.augment import parse_augment
 from factory.evaluate.static.execution import executable, execution_pass
-from factory.evaluate.static.scoring import Answer, score_response
+from factory.evaluate.static.scoring import score_response
 from factory.evaluate.static.tasks import build_tasks, load_template
 from factory.evaluate.tool_ids import identities
 from factory.seeds import load_seeds

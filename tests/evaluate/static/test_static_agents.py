@@ -10,9 +10,10 @@ import pytest
 from factory.errors import ConfigError
 from factory.evaluate.aggregate import static_metrics
 from factory.evaluate.static.agents import oracle_calls, static_agent
+from factory.evaluate.static.answers import Answer
 from factory.evaluate.static.noise import ERRORS, INJECTORS, inject
 from factory.evaluate.static.parse import parse_response
-from factory.evaluate.static.scoring import Answer, score_response
+from factory.evaluate.static.scoring import score_response
 from tests.evaluate.static.static_helpers import run, tasks
 
 
