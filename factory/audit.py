@@ -27,7 +27,6 @@ from factory.nestools import UNSTATED_VALUE, stock_unfair
 from factory.progress import QUIET, Steps
 from factory.records import Instance, ToolSpec
 
-
 # What a cold reading draws at least, per 40 instances (AUDIT_RUBRIC.md): deep requests and
 # every scenario, so a sheet shows the hard cases, not just the common ones.
 QUOTAS_PER_40 = (

@@ -30,8 +30,18 @@ from factory.distractors import alternative_to_gold, world_before
 from factory.milestones import blocked_calls, needed_values
 from factory.records import CheckResult, Instance, Ref, Value, values_equal
 from factory.scenarios import needed_kinds, producers_of, unconditional
-from factory.sense import (SCENE_KINDS, Distinct, SameDay, Together, day_of, is_day, present_subjects, same_subjects,
-                           subjects_of, violations)
+from factory.sense import (
+    SCENE_KINDS,
+    Distinct,
+    SameDay,
+    Together,
+    day_of,
+    is_day,
+    present_subjects,
+    same_subjects,
+    subjects_of,
+    violations,
+)
 from factory.world.simulator import Simulator
 
 # Kinds many things share (a city, a day, a currency): two calls about one of them need not be

@@ -25,8 +25,8 @@ from typing import Any
 
 from factory.checks.context import CheckContext
 from factory.checks.faithfulness import normalise, value_groups
-from factory.queries.readable import transparent, walk
 from factory.queries.frames import GREETINGS
+from factory.queries.readable import transparent, walk
 from factory.queries.situations import fits_goal, situations_in
 from factory.records import CheckResult, Instance, Value
 from factory.sense import is_day

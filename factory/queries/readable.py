@@ -18,7 +18,6 @@ later parts say "that wine", "that city". The readability check finds what slips
 from __future__ import annotations
 
 import re
-
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 

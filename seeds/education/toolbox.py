@@ -10,8 +10,20 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 from typing import Annotated, Literal
 
-from factory.gazetteer import (CITIES, CITY_BY_NAME, COUNTRIES, COUNTRY_BY_NAME, CURRENCY_BY_CODE, FIRST_NAMES, LAST_NAMES,
-                               NOW, SUBJECTS, book_catalogue, city_distance_km, country_phrase)
+from factory.gazetteer import (
+    CITIES,
+    CITY_BY_NAME,
+    COUNTRIES,
+    COUNTRY_BY_NAME,
+    CURRENCY_BY_CODE,
+    FIRST_NAMES,
+    LAST_NAMES,
+    NOW,
+    SUBJECTS,
+    book_catalogue,
+    city_distance_km,
+    country_phrase,
+)
 from factory.sense import around, sensible, together, within
 from factory.toolbox import Kind, Toolbox, ToolError, World, require, world
 from factory.user import USER

@@ -10,7 +10,15 @@ from datetime import date, timedelta
 from typing import Annotated, Literal
 
 from factory.gazetteer import (
-    CITY_BY_NAME, COUNTRIES, COUNTRY_BY_NAME, CURRENCIES, CURRENCY_BY_CODE, FIRST_NAMES, LAST_NAMES, NOW, country_phrase,
+    CITY_BY_NAME,
+    COUNTRIES,
+    COUNTRY_BY_NAME,
+    CURRENCIES,
+    CURRENCY_BY_CODE,
+    FIRST_NAMES,
+    LAST_NAMES,
+    NOW,
+    country_phrase,
 )
 from factory.sense import around, distinct, sensible, within
 from factory.toolbox import Kind, Toolbox, ToolError, World, require, world

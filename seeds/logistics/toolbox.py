@@ -11,8 +11,16 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import Annotated, Literal
 
-from factory.gazetteer import (CITIES, CITY_BY_NAME, COUNTRIES, COUNTRY_BY_NAME, CURRENCY_BY_CODE, NOW, city_distance_km,
-                               country_phrase)
+from factory.gazetteer import (
+    CITIES,
+    CITY_BY_NAME,
+    COUNTRIES,
+    COUNTRY_BY_NAME,
+    CURRENCY_BY_CODE,
+    NOW,
+    city_distance_km,
+    country_phrase,
+)
 from factory.sense import around, distinct, sensible, together, within
 from factory.toolbox import Kind, Toolbox, ToolError, World, require, world
 

@@ -11,8 +11,17 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Annotated, Literal
 
-from factory.gazetteer import (CITIES, CITY_BY_NAME, COUNTRY_BY_NAME, CURRENCY_BY_CODE, FIRST_NAMES, LAST_NAMES, NOW,
-                               distance_km, geocode)
+from factory.gazetteer import (
+    CITIES,
+    CITY_BY_NAME,
+    COUNTRY_BY_NAME,
+    CURRENCY_BY_CODE,
+    FIRST_NAMES,
+    LAST_NAMES,
+    NOW,
+    distance_km,
+    geocode,
+)
 from factory.sense import around, sensible, within
 from factory.toolbox import Kind, Toolbox, ToolError, World, require, world
 from factory.user import USER
@@ -121,7 +130,8 @@ def _city(name: str) -> str:
 @toolbox.world
 def build_world(rng: random.Random) -> PropertyWorld:
     listings, agents, areas, sales = {}, {}, {}, {}
-    pairs = [(f, l) for f in FIRST_NAMES for l in LAST_NAMES if FIRST_NAMES.index(f) != LAST_NAMES.index(l)]
+    pairs = [(first, last) for first in FIRST_NAMES for last in LAST_NAMES
+             if FIRST_NAMES.index(first) != LAST_NAMES.index(last)]
     agent_names = rng.sample(pairs, 2 * len(CITIES))
     for c, city in enumerate(CITIES):
         country, currency = city.country, _currency(city.name)
@@ -243,7 +253,8 @@ def _agents(w: PropertyWorld) -> list[str]:
 @toolbox.values_for("person_name", "email")
 def _buyers(w: PropertyWorld) -> list[tuple[str, str]]:
     """Buyers as one name with its own email address."""
-    return [(f"{f} {l}", f"{f.lower()}.{l.lower()}@example.com") for f, l in zip(FIRST_NAMES, LAST_NAMES, strict=True)]
+    return [(f"{first} {last}", f"{first.lower()}.{last.lower()}@example.com")
+            for first, last in zip(FIRST_NAMES, LAST_NAMES, strict=True)]
 
 
 @toolbox.values_for("person_name/buyer")

@@ -15,8 +15,6 @@ from factory.gazetteer import (
     CITY_BY_NAME,
     COUNTRY_BY_NAME,
     CURRENCY_BY_CODE,
-    FIRST_NAMES,
-    LAST_NAMES,
     NOW,
     country_phrase,
     distance_km,

@@ -10,7 +10,16 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import Annotated, Literal
 
-from factory.gazetteer import CITIES, CITY_BY_NAME, COUNTRY_BY_NAME, NOW, City, country_phrase, distance_km, nearest_city
+from factory.gazetteer import (
+    CITIES,
+    CITY_BY_NAME,
+    COUNTRY_BY_NAME,
+    NOW,
+    City,
+    country_phrase,
+    distance_km,
+    nearest_city,
+)
 from factory.sense import around, same_day, sensible, together
 from factory.toolbox import Kind, Toolbox, ToolError, World, require, world
 
