@@ -70,7 +70,7 @@ def mixed_run(tmp_path_factory):
     from factory.records import GenerateConfig
 
     out = tmp_path_factory.mktemp("mixed-run") / "run"
-    config = GenerateConfig(domain="all", n=150, seed=5)
+    config = GenerateConfig(domain="all", n=150, seed=6)
     return generate(config, load_settings({"output_dir": str(out.parent)}), out)
 
 
