@@ -198,16 +198,12 @@ class Toolbox:
 
         return register
 
-    def written_as(self, kind: str, template: str | Callable[[str], str], again: str | None = None) -> None:
+    def written_as(self, kind: str, template: str | Callable[[str], str]) -> None:
         """How a literal of this kind (or "kind/role") is written in a request, `{}` standing
         for the value: units for numbers ("{} °C"), a noun for bare ids ("order {}"), or a
         function of the value (`gazetteer.country_phrase`: "the USA"). A phrasing can then
-        say "{reading}" and read well whether a value or a description fills it. `again`: how
-        a value of this kind found earlier is said again where "that <noun>" would not read
-        ("whether the book is in", not "that book availability")."""
+        say "{reading}" and read well whether a value or a description fills it."""
         self.written[kind] = template
-        if again is not None:
-            self.written[f"again:{kind}"] = again
 
     def tool(
         self,

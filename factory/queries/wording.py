@@ -415,8 +415,7 @@ class Wording:
         outputs = [spec.returns[call.outputs.index(v)] for v in variables]
         reference = self._reference(variables)
         if reference is not None:
-            again = ChainMap(self.written.get(spec.toolbox or "", {}), self.any_forms).get(f"again:{outputs[0].kind}")
-            return again if again is not None and len(outputs) == 1 else that(reference, is_list(outputs[0]), self.rng)
+            return that(reference, is_list(outputs[0]), self.rng)
         timed = any(is_day(o) or o.kind == "datetime" for o in outputs)
         entry = self.entries.get(call.tool)
         names = frozenset(o.name for o in outputs)

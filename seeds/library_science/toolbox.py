@@ -368,7 +368,7 @@ toolbox.written_as("isbn", "the book with ISBN {}")
 toolbox.written_as("isbn_text", "ISBN {}")
 toolbox.written_as("book_title", '"{}"')
 toolbox.written_as("shelf_mark", "shelf {}")
-toolbox.written_as("book_availability", "that the book is {}", again="whether the book is in")
+toolbox.written_as("book_availability", "that the book is {}")
 toolbox.written_as("loan_id", "loan {}")
 toolbox.written_as("library_card", "library card {}")
 toolbox.written_as("catalogue_query", '"{}"')
@@ -593,30 +593,27 @@ def locate_book(title: Title) -> tuple[Branch, ShelfMark]:
 
 @toolbox.tool(
     asks=(
-        "start the augmented-reality guide to {shelf_mark}, telling it {availability}, and tell me what it says and how long the walk takes",
-        "launch the AR shelf guide for {shelf_mark} and let it know {availability}. What are the directions, and how many minutes will the walk take?",
-        "I want the augmented-reality walk to {shelf_mark}. Start it, letting it know {availability}, and give me the directions and the walking time.",
-        "open the AR guide to {shelf_mark}, let it know {availability}, and read me its instructions and the walking time",
-        "guide me to {shelf_mark} in augmented reality, letting the guide know {availability}. What does it tell me, and how many minutes is the walk?",
-        "can the AR guide walk me to {shelf_mark}? Let it know {availability}, and tell me its directions and the walking time.",
-        "fire up the augmented-reality shelf finder for {shelf_mark}, telling it {availability}, and share its spoken directions and the expected minutes",
-        "I'm in the library and can't find {shelf_mark}. Start the augmented-reality guide, tell it {availability}, and let me know the directions and how long it'll take.",
-        "run the AR wayfinding to {shelf_mark}, letting it know {availability}, and give me its instructions and the estimated walking time",
-        "I'm standing in the lobby with my phone out. Point the AR guide at {shelf_mark}, let it know {availability}, and pass on what it says and how long I'll be walking.",
-        "my kid wants to find {shelf_mark} with the augmented-reality app. Start it, tell it {availability}, and relay its directions and the number of minutes the walk takes.",
-        "set the AR navigator going toward {shelf_mark}, noting {availability}; what route does it describe, and how many minutes will that take?",
-        "these stacks are a maze. Have the augmented-reality guide lead me to {shelf_mark}, informing it {availability}, and repeat its directions along with the expected minutes on foot.",
+        "start the augmented-reality guide to {shelf_mark} and tell me what it says and how long the walk takes",
+        "launch the AR shelf guide for {shelf_mark}. What are the directions, and how many minutes will the walk take?",
+        "I want the augmented-reality walk to {shelf_mark}. Start it and give me the directions and the walking time.",
+        "open the AR guide to {shelf_mark} and read me its instructions and the walking time",
+        "guide me to {shelf_mark} in augmented reality. What does the guide tell me, and how many minutes is the walk?",
+        "can the AR guide walk me to {shelf_mark}? Tell me its directions and the walking time.",
+        "fire up the augmented-reality shelf finder for {shelf_mark} and share its spoken directions and the expected minutes",
+        "I'm in the library and can't find {shelf_mark}. Start the augmented-reality guide and let me know the directions and how long it'll take.",
+        "run the AR wayfinding to {shelf_mark} and give me its instructions and the estimated walking time",
+        "I'm standing in the lobby with my phone out. Point the AR guide at {shelf_mark} and pass on what it says and how long I'll be walking.",
+        "my kid wants to find {shelf_mark} with the augmented-reality app. Start it and relay its directions and the number of minutes the walk takes.",
+        "set the AR navigator going toward {shelf_mark}; what route does it describe, and how many minutes will that take?",
+        "these stacks are a maze. Have the augmented-reality guide lead me to {shelf_mark}, and repeat its directions along with the expected minutes on foot.",
     ),
-    # The guide leads to the shelf when a copy is there and to the holds desk when it is not:
-    # both values are about the same book.
-    sense=(together("shelf_mark", "availability"),),
 )
-def launch_ar_shelf_guide(shelf_mark: ShelfMark, availability: Availability) -> tuple[str, int]:
-    """Start an augmented-reality walk that guides the patron to a book's shelf.
+def launch_ar_shelf_guide(shelf_mark: ShelfMark) -> tuple[str, int]:
+    """Start an augmented-reality walk that guides the patron to a book's shelf, or to the holds
+    desk when every copy is out on loan.
 
     Args:
         shelf_mark: Shelf mark of the book, e.g. "BOSC-2F-005.42-KIM".
-        availability: Whether a copy is on the shelf: "available" or "on loan" (on loan shows the hold desk instead).
 
     Returns:
         ar_message: the guide's spoken instructions.
@@ -626,7 +623,7 @@ def launch_ar_shelf_guide(shelf_mark: ShelfMark, availability: Availability) -> 
     require(shelf_mark in w.by_shelf, f"unknown shelf mark {shelf_mark!r}; locate the book first to get its shelf mark")
     isbn = w.by_shelf[shelf_mark]
     h, row = w.holdings[isbn], w.books[isbn]
-    if availability == "available":
+    if _on_shelf(w, isbn) > 0:
         message = (f"Follow the glowing trail to floor {h['floor']} of {h['branch']}, shelf {shelf_mark}: "
                    f"'{row['title']}' is on the {['bottom', 'middle', 'top'][len(row['title']) % 3]} shelf.")
         return message, 2 + 2 * h["floor"]

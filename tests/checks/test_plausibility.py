@@ -428,21 +428,6 @@ def test_a_withheld_value_that_changes_nothing_leaves_nothing_missing():
     assert not any("nothing is missing" in p for p in seed_problems("weather", code, withheld="find_hottest_city"))
 
 
-def test_a_literal_together_member_names_its_thing_through_its_facts():
-    """The guide to one book's shelf told whether another book is on the shelf: the shelf mark
-    implies its book, and the availability was found for another."""
-    from factory.seeds import load_seeds
-
-    library = load_seeds(Path(resource_dir("seeds")))["library_science"]
-    world = library.build_world(0)
-    books = sorted(world.holdings)
-    mark = next(shelf for shelf, isbn in world.by_shelf.items() if isbn == books[0])
-    same = f't, a = scan_isbn(isbn="{books[0]}")\nm, d = launch_ar_shelf_guide(shelf_mark="{mark}", availability=a)\n'
-    assert not any("together" in p for p in seed_problems("library_science", same))
-    other = same.replace(f'scan_isbn(isbn="{books[0]}")', f'scan_isbn(isbn="{books[1]}")')
-    assert any("together" in p for p in seed_problems("library_science", other))
-
-
 def test_a_request_that_asks_again_for_what_it_found_is_a_round_trip():
     """"What mark and letter did they earn in CHEM201? ... convert that percentage to a letter":
     the letter is asked for twice."""
