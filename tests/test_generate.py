@@ -1,6 +1,5 @@
 """End-to-end offline generation: output layout, determinism, resume, bad input."""
 
-import hashlib
 import json
 import os
 from pathlib import Path
@@ -12,12 +11,10 @@ from factory.errors import ConfigError, FactoryError, RunError
 from factory.generate import generate
 from factory.records import GenerateConfig, Instance
 from tests.conftest import write_seed
+from tests.run_helpers import Interrupt, digest, resumed_after
 
 pytestmark = pytest.mark.slow  # end-to-end runs: `make test` runs them, `pytest -m "not slow"` leaves them out
 
-
-def digest(folder: Path) -> dict[str, str]:
-    return {str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
 def test_run_layout_and_offline_loading(food_run):
@@ -73,9 +70,6 @@ def test_toolbox_embeddings_are_stored_for_later_runs_and_never_change_the_outpu
     again = generate(config, load_settings(), tmp_path / "again")
     assert digest(again.path / "dataset") == digest(cold.path / "dataset")
 
-
-class Interrupt(Exception):
-    pass
 
 
 def test_a_killed_run_resumes_without_losing_or_duplicating(tmp_path, food_run):
@@ -296,12 +290,6 @@ def test_a_killed_mixed_run_resumes_to_the_same_dataset(tmp_path):
     config = GenerateConfig(domain="all", n=40, seed=2, max_depth=3)
     whole = generate(config, load_settings(), tmp_path / "whole")
 
-    def stop(kept, tried, note=""):
-        if tried == 23:
-            raise Interrupt
-
-    with pytest.raises(Interrupt):
-        generate(config, load_settings(), tmp_path / "resumed", on_attempt=stop)
-    resumed = generate(config, load_settings(), tmp_path / "resumed")
+    resumed = resumed_after(config, tmp_path / "resumed", 23)
     assert resumed.resumed_from == 23
     assert digest(resumed.path / "dataset") == digest(whole.path / "dataset")

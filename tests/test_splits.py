@@ -1,7 +1,6 @@
 """Splits of one run: the sizes asked for, one Parquet split each, nothing held out leaking into
 another split, comparable shapes, and the same bytes from the same command, resumed or not."""
 
-import hashlib
 
 import pytest
 
@@ -13,12 +12,10 @@ from factory.generate import generate
 from factory.records import GenerateConfig, parse_shape
 from factory.splits import leaks, parse_splits, unit_set
 from factory.stats import shape_tv
+from tests.run_helpers import digest, resumed_after
 
 pytestmark = pytest.mark.slow  # end-to-end runs: `make test` runs them, `pytest -m "not slow"` leaves them out
 
-
-def digest(folder):
-    return {str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
 def splits_of(run):
@@ -81,9 +78,6 @@ def test_held_out_domains_and_skeletons_stay_in_their_split(tmp_path):
         assert not leaks(splits, hold_out, "test"), hold_out
 
 
-class Interrupt(Exception):
-    pass
-
 
 def test_splits_are_byte_reproducible_and_a_resumed_run_cuts_them_alike(tmp_path):
     config = GenerateConfig(domain="Food and Beverage", n=30, seed=5, max_depth=3,
@@ -91,13 +85,7 @@ def test_splits_are_byte_reproducible_and_a_resumed_run_cuts_them_alike(tmp_path
     whole = generate(config, load_settings(), tmp_path / "whole")
     assert split_names(whole.path / "dataset") == ["test", "train", "validation"]
 
-    def stop(kept, tried, note=""):
-        if tried == 17:
-            raise Interrupt
-
-    with pytest.raises(Interrupt):
-        generate(config, load_settings(), tmp_path / "resumed", on_attempt=stop)
-    resumed = generate(config, load_settings(), tmp_path / "resumed")
+    resumed = resumed_after(config, tmp_path / "resumed", 17)
     assert resumed.resumed_from == 17 and digest(resumed.path / "dataset") == digest(whole.path / "dataset")
     assert not leaks(splits_of(whole), "tools", "test")
     from factory.config import load_settings as settings

@@ -2,7 +2,6 @@
 is clean against NesTools and wholly contaminated against itself, and `generate --exclude-from`
 drops what a reference holds as counted rejects and stays byte-reproducible across a resume."""
 
-import hashlib
 import json
 import random
 
@@ -14,6 +13,7 @@ from factory.cli import app
 from factory.config import load_settings
 from factory.generate import generate
 from factory.records import GenerateConfig
+from tests.run_helpers import digest, resumed_after
 
 pytestmark = pytest.mark.slow  # end-to-end runs: `make test` runs them, `pytest -m "not slow"` leaves them out
 
@@ -76,12 +76,6 @@ def test_thresholds_from_the_command_line_decide_what_counts(food_run, tmp_path)
     assert report["thresholds"]["max_cosine"] == 0.1 and report["crossed"] > 0
 
 
-def digest(folder):
-    return {str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(folder.rglob("*")) if p.is_file()}
-
-
-class Interrupt(Exception):
-    pass
 
 
 def test_exclude_from_drops_what_a_reference_holds_and_resumes_to_the_same_bytes(food_run, tmp_path):
@@ -99,13 +93,7 @@ def test_exclude_from_drops_what_a_reference_holds_and_resumes_to_the_same_bytes
     result = run_cli("contamination", fresh.path, "--against", food_run.path)
     assert result.exit_code == 0, result.output
 
-    def stop(kept, tried, note=""):
-        if tried == 20:
-            raise Interrupt
-
-    with pytest.raises(Interrupt):
-        generate(config, load_settings(), tmp_path / "resumed", on_attempt=stop)
-    resumed = generate(config, load_settings(), tmp_path / "resumed")
+    resumed = resumed_after(config, tmp_path / "resumed", 20)
     assert resumed.resumed_from == 20 and digest(resumed.path / "dataset") == digest(fresh.path / "dataset")
 
 
