@@ -55,6 +55,8 @@ def spec_from_function(fn: Callable[..., Any], toolbox: str | None = None) -> To
     doc = docstring_parser.parse(fn.__doc__, style=docstring_parser.DocstringStyle.GOOGLE)
     if not doc.short_description:
         raise SeedError(f"{where}: docstring has no one-line summary")
+    if doc.long_description and not doc.blank_after_short_description:  # a model would read half a sentence
+        raise SeedError(f"{where}: docstring summary runs past one line; keep it to one, then a blank line")
     try:
         hints = typing.get_type_hints(fn, include_extras=True)
     except Exception as exc:  # a seed's annotation names something undefined

@@ -129,3 +129,21 @@ def test_documented_examples_are_the_values_a_description_shows():
     assert shows_example("California", examples) and shows_example(["Oregon", "california"], examples)
     assert not shows_example("Oregon", examples) and not shows_example(True, examples)
     assert shows_example(87.5, frozenset({"87.5"})) and not shows_example(87, frozenset({"87.5"}))
+
+
+def test_a_summary_that_runs_past_one_line_is_refused():
+    """A summary cut at its line break would reach the model as half a sentence."""
+    def guide(shelf: str) -> str:
+        """Start a walk to a book's shelf, or to the holds
+        desk when every copy is out.
+
+        Args:
+            shelf: Shelf mark.
+
+        Returns:
+            message: the directions.
+        """
+        return shelf
+
+    with pytest.raises(SeedError, match="summary runs past one line"):
+        spec_from_function(guide)

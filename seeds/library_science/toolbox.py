@@ -609,8 +609,7 @@ def locate_book(title: Title) -> tuple[Branch, ShelfMark]:
     ),
 )
 def launch_ar_shelf_guide(shelf_mark: ShelfMark) -> tuple[str, int]:
-    """Start an augmented-reality walk that guides the patron to a book's shelf, or to the holds
-    desk when every copy is out on loan.
+    """Start an augmented-reality walk to a book's shelf (to the holds desk when every copy is out).
 
     Args:
         shelf_mark: Shelf mark of the book, e.g. "BOSC-2F-005.42-KIM".
