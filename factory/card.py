@@ -24,8 +24,9 @@ def _size_category(n: int) -> str:
 _EXCLUDED_WHY = {
     "unsolvable": "a gold tool is withheld, so the right answer is to say the task cannot be done; a stock "
                   "scorer does not read `solvable: false` and scores the call list of the tool had it been offered",
-    "unstated_condition": "a fix-up call restores a condition the request never mentions: an agent learns of it "
-                          "from a tool error, which a static call list never sees",
+    "unstated_condition": "a fix-up call restores a condition the request does not say holds (at most it allows "
+                          "the fix if needed: \"if location sharing is off, turn it on\"): an agent learns that it "
+                          "holds from a tool error, which a static call list never sees",
     "unstated_value": "a gold call needs a literal the request does not state (a fix-up's free argument, which "
                       "any value fills): a stock scorer demands the gold's own value",
 }

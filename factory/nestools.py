@@ -107,7 +107,7 @@ def instance_to_nestools(instance: Instance, test_id: int) -> dict[str, Any]:
 
 # Why a stock scorer cannot score an item fairly: the reasons, in the order they are tested.
 UNSOLVABLE = "unsolvable"  # a gold tool is withheld: the right answer is to say it cannot be done
-UNSTATED_CONDITION = "unstated_condition"  # a fix-up restores a condition the request never mentions
+UNSTATED_CONDITION = "unstated_condition"  # a fix-up restores a condition the request does not say holds
 UNSTATED_VALUE = "unstated_value"  # a gold call needs a literal the request does not state
 
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
 import tempfile
 
 import pytest
@@ -12,7 +14,9 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
-os.environ.setdefault("FACTORY_CACHE_DIR", tempfile.mkdtemp(prefix="factory-cache-"))  # session fixtures too
+if "FACTORY_CACHE_DIR" not in os.environ:  # session fixtures too; removed when the session ends
+    os.environ["FACTORY_CACHE_DIR"] = tempfile.mkdtemp(prefix="factory-cache-")
+    atexit.register(shutil.rmtree, os.environ["FACTORY_CACHE_DIR"], ignore_errors=True)
 
 
 @pytest.fixture(autouse=True)

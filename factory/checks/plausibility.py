@@ -347,8 +347,10 @@ def _asked_again_problems(instance: Instance) -> list[str]:
     problems = []
     earlier: list[Any] = []
     found: dict[tuple[str, str], int] = {}  # (kind, value) → the call that found it
+    found_for: dict[tuple[str, str | None, str], int] = {}  # (kind, role, value) → the call that found it
     asked = set(instance.chain.asked())
     producers = instance.chain.producers()
+    position = {step.call: k for k, step in enumerate(instance.trace.steps)}
     for step in instance.trace.steps:
         call = instance.chain.calls[step.call]
         values = list(step.outputs.values())
@@ -357,15 +359,26 @@ def _asked_again_problems(instance: Instance) -> list[str]:
         typed = {(k, v.casefold()) for k, v in zip(kinds, values, strict=False) if k and isinstance(v, str) and v}
         fed_by = {producers[a.ref] for a in call.arguments.values() if isinstance(a, Ref) and a.ref in producers}
         echoed = {str(v).casefold() for v in step.arguments.values()}  # what it was given, handed back to chain on
-        # Asked again: what an asked call it builds on reported, or a thing (not a place or a
-        # day, which many things share) another asked call already named: the agent twice.
+        # Asked again: what an asked call it builds on reported, a thing (not a place or a day,
+        # which many things share) another asked call already named, or a value of the same kind
+        # and role another asked call found for the same thing (the destination of parcel X, then
+        # the city the delivery of parcel X goes to): the agent twice. A place of another role is
+        # another question (where parcel X is now, and where it came from).
+        about = _things(instance, position[step.call])
         again = sorted(t for t in typed if t[1] not in echoed and (found.get(t) in fed_by & asked or (
             found.get(t) in asked and t[0] not in _SHARED_KINDS)))
+        again += sorted((o.name, v.casefold()) for o, v in zip(spec.returns if spec else [], values, strict=False)
+                        if o.kind and isinstance(v, str) and v and v.casefold() not in echoed
+                        and found_for.get(key := (o.kind, o.role, v.casefold())) in asked
+                        and about & _things(instance, position[found_for[key]]))
         if step.call in asked and again:  # "what letter did they earn? ... and convert that mark to a letter"
             kind, value = again[0]
             problems.append(f"call {step.call + 1} {step.tool} asks again for the {kind.replace('_', ' ')} {value!r}")
         for t in typed:
             found.setdefault(t, step.call)
+        for o, v in zip(spec.returns if spec else [], values, strict=False):
+            if o.kind and isinstance(v, str):
+                found_for.setdefault((o.kind, o.role, v.casefold()), step.call)
         if step.call in asked:
             said = [a.value.casefold() for a in call.arguments.values() if isinstance(a, Value) and isinstance(a.value, str)]
             for value in values:

@@ -168,6 +168,42 @@ def tidy(text: str) -> str:
     return " ".join(text.split())
 
 
+# Nouns a second "that X" in one sentence may not become "it": people ("that patient" is not
+# "it"), places and days ("in it", "on it" lose what they name), and what travels with them.
+_NOT_IT = frozenset({"day", "date", "time", "year", "city", "country", "location", "address", "place", "amount",
+                     "person", "contact", "patient", "employee", "student", "instructor", "teacher", "doctor",
+                     "physician", "agent", "estate agent", "customer", "buyer", "traveller", "reviewer", "author",
+                     "attendee", "invitee", "ceo", "manager", "head", "organiser", "organizer", "host", "member"})
+_ANOTHER_IT = re.compile(r"\b(?:it|its|those \w+|that (?:city|country|location|place|address))\b")  # "it" would be unclear
+
+
+def pronouns(text: str, nouns: set[str]) -> str:
+    """A thing named a second time in one sentence as "it": "bottles of that wine shipped from
+    the country it was made in", not "that wine" twice. Not for people, places or days
+    (`_NOT_IT`), nor after "of" ("the price of it"), nor when something else that could be "it"
+    is spoken of in between. The phrasing's own words stay as they are, for a reader who finds
+    each part of the request by them (`factory.evaluate.static.reading`)."""
+    things = sorted((n for n in nouns if n not in _NOT_IT and not n.endswith("s")), key=len, reverse=True)
+    if not things:
+        return text
+    named = re.compile(rf"\bthat ({'|'.join(map(re.escape, things))})\b(?!-)")
+    sentences = re.split(r"(?<=[.?!]) ", text)
+    return " ".join(_pronoun_once(sentence, named) for sentence in sentences)
+
+
+def _pronoun_once(sentence: str, named: re.Pattern) -> str:
+    matches = list(named.finditer(sentence))
+    for first, second in zip(matches, matches[1:], strict=False):
+        between = sentence[first.end():second.start()]
+        if first.group(1) != second.group(1) or named.search(between) or _ANOTHER_IT.search(between):
+            continue
+        before, after = sentence[:second.start()], sentence[second.end():]
+        if before.endswith("of ") or after.startswith("'"):
+            return sentence  # "the price of it", "it's": kept as named
+        return before + "it" + after
+    return sentence
+
+
 @dataclass
 class Wording:
     chain: Chain
@@ -503,7 +539,7 @@ class Wording:
         # A thing named again at the start of a sentence within the ask: "... on June 3. That
         # library branch ..."
         text = re.sub(r"([.?!] )(that|those|this|these|the same) ", lambda m: f"{m.group(1)}{m.group(2).capitalize()} ", text)
-        return tidy(text)
+        return tidy(pronouns(text, set(self.said.values()) | set(self.literals.values())))
 
     def _fallback_ask(self, index: int) -> str:
         spec = self.specs[self.chain.calls[index].tool]

@@ -937,10 +937,12 @@ def find_delivery_slot(city: DestinationCity, day: Day) -> Slot:
         "arrange for {tracking_number} to arrive at {slot}, and tell me the reference number and the city it'll be delivered in",
         "for {tracking_number}, lock in delivery at {slot}. I need the booking reference and the destination city.",
     ),
+    gives={"delivery_city": ("the city where {tracking_number} is delivered at {slot}",
+                             "the city {tracking_number} is being delivered to at {slot}")},
     sense=(around("slot", before=0, after=60),),
     tags=("state_change",),
 )
-def book_delivery_slot(tracking_number: OpenParcel, slot: Slot) -> tuple[str, str]:
+def book_delivery_slot(tracking_number: OpenParcel, slot: Slot) -> tuple[str, DestinationCity]:
     """Book a home-delivery time for a parcel that has not been delivered yet.
 
     Args:

@@ -531,3 +531,18 @@ def test_a_call_made_only_to_find_what_people_know_is_a_detour():
             'h, n = get_next_public_holiday(country=c, after="2025-06-11")')
     found = seed_problems("time_and_date", code)
     assert any(p.startswith("detour") and "people know" in p for p in found), found
+
+
+def test_a_place_found_twice_for_one_thing_is_asked_once():
+    """"Where is parcel X going? ... book its delivery and tell me the delivery city": the city
+    is the same parcel's destination, asked twice; a delivery whose city is not asked for
+    before is fine."""
+    seeds = {"logistics": load_seed(Path(resource_dir("seeds")) / "logistics")}
+    world = seeds["logistics"].build_world(0)
+    parcel = next(t for t, row in sorted(world.shipments.items()) if row["status"] != "delivered")
+    code = (f'o, d, c, w = get_shipment_details(tracking_number="{parcel}")\n'
+            's = find_delivery_slot(city=d, day="2025-06-16")\n'
+            f'r, y = book_delivery_slot(tracking_number="{parcel}", slot=s)')
+    twice = chain_problems(seeds, code, asked={0, 2})
+    assert any("asks again for the delivery city" in p for p in twice), twice
+    assert not any("asks again" in p for p in chain_problems(seeds, code, asked={2}))

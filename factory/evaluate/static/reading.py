@@ -167,8 +167,11 @@ class Reading:
         fits = {i: self._fits(i) for i in asked}
         for index in sorted(asked, key=lambda i: (-max((f[0] for f in fits[i]), default=0), self._identity(i))):
             tool = self.calls[index].tool
-            # the place holding most of its literal values; of those, the tightest fit
-            for _, start, found, match in sorted(fits[index], key=lambda f: (-f[0], len(f[3].group(0)), f[1])):
+            # the place holding most of its literal values; of those, the one whose slots hold
+            # the descriptions of the values they take; of those, the tightest fit
+            ranked = sorted(fits[index], key=lambda f: (-f[0], -self._described(index, f[2], f[3]), len(f[3].group(0)),
+                                                        f[1]))
+            for _, start, found, match in ranked:
                 if (tool, start) not in claimed:
                     claimed.add((tool, start))
                     self._speaks(index, start)
@@ -188,6 +191,28 @@ class Reading:
                 inside = sum(any(match.start() <= p < match.end() for p in places) for places in literals)
                 fits.append((inside, match.start(), found, match))
         return fits
+
+    def _described(self, index: int, found: Pattern, match: re.Match[str]) -> int:
+        """How many slots of a fit hold a description of the value they take, or the values
+        its call was given: "the hours of
+        daylight the day after tomorrow at the location of X" reads "{date} at {point}", not a
+        point "the" and a day that runs on to the end."""
+        count = 0
+        for k, slot in enumerate(found.slots):
+            start, end = match.start(k + 1), match.end(k + 1)
+            arguments = self.calls[index].arguments
+            producers = {self.producers[a.ref] for p in self._members(index, slot)
+                         if isinstance(a := arguments.get(p), Ref) and a.ref in self.producers}
+            if start < 0 or len(producers) != 1:
+                continue
+            producer = producers.pop()
+            entry = self.phrasings.entries.get(self.calls[producer].tool)
+            templates = [t for forms in (entry.gives.values() if entry else ()) for t in forms]
+            own = [p for places in self._own_literals(self.calls[producer]) for p in places]
+            count += any(start <= p < end for p in own) or any(
+                (p := pattern(t)) is not None and next(_matches(p, self.masked, start, end), None) is not None
+                for t in templates)
+        return count
 
     def _forms(self, index: int, templates: tuple[str, ...]) -> list[str]:
         """The phrasings of a call, each also with a day moved before a slot it follows, as the

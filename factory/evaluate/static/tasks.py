@@ -90,7 +90,7 @@ def build_task(instance: Instance, identity: Identity, augment: Augment, templat
 # Why static mode leaves instances out, said of a count of them (on screen and in summary.md).
 LEFT_OUT_WHY = {
     UNSOLVABLE: "withhold a gold tool (the right answer is to say it cannot be done)",
-    UNSTATED_CONDITION: "need a fix-up for a condition the request never mentions",
+    UNSTATED_CONDITION: "need a fix-up for a condition the request does not say holds",
     UNSTATED_VALUE: "need a value the request does not state",
 }
 
