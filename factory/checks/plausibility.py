@@ -47,8 +47,8 @@ from factory.world.simulator import Simulator
 # Kinds many things share (a city, a day, a currency): two calls about one of them need not be
 # about the same thing.
 _SHARED_KINDS = SCENE_KINDS | {"city", "country", "address", "latitude", "longitude", "currency_code"}
-RULES = ("link", "group", "sense", "coherent", "no_op", "undone", "ends", "round_trip", "detour", "unrelated", "withheld",
-         "consent")
+RULES = ("link", "group", "sense", "coherent", "no_op", "undone", "ends", "informs", "round_trip", "detour", "unrelated",
+         "withheld", "consent")
 
 
 def _link_problems(instance: Instance, ctx: CheckContext) -> list[str]:
@@ -306,6 +306,28 @@ def _ends_problems(instance: Instance, ctx: CheckContext) -> list[str]:
                 kind, value = sorted(shared)[0]
                 problems.append(f"call {other.call + 1} {other.tool} is about the {kind.replace('_', ' ')} {value!r} "
                                 f"that call {step.call + 1} {step.tool} ends")
+    return problems
+
+
+def _informs_problems(instance: Instance, ctx: CheckContext) -> list[str]:
+    """A check made to decide on an action (tag `informs`: whether a coupon applies, how many
+    are in stock, whether a room is free) comes before the action on the same thing, never
+    after it: "order 2 of item X ... does coupon TECH15 apply to that item?" asks too late."""
+    problems = []
+    acted: dict[tuple[str, str], int] = {}  # a thing → the first action on it, in request order
+    for k, step in enumerate(instance.trace.steps):
+        call = instance.chain.calls[step.call]
+        entry = ctx.entry(instance.tool(step.tool))
+        if entry is None or call.fixes is not None:
+            continue
+        things = _things(instance, k)
+        if "informs" in entry.tags and (done := sorted(t for t in things if t in acted)):
+            kind, value = done[0]
+            problems.append(f"call {step.call + 1} {step.tool} checks the {kind.replace('_', ' ')} {value!r} "
+                            f"after call {acted[done[0]] + 1} acted on it")
+        if "state_change" in entry.tags:
+            for thing in things:
+                acted.setdefault(thing, step.call)
     return problems
 
 
@@ -619,6 +641,7 @@ def plausibility_problems(instance: Instance, ctx: CheckContext) -> list[str]:
         "no_op": lambda: _no_op_problems(instance, ctx),
         "undone": lambda: _undone_problems(instance, ctx),
         "ends": lambda: _ends_problems(instance, ctx),
+        "informs": lambda: _informs_problems(instance, ctx),
         "round_trip": lambda: _round_trip_problems(instance),
         "detour": lambda: detours(instance, ctx),
         "unrelated": lambda: _unrelated_problems(instance),

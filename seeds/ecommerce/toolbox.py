@@ -535,6 +535,7 @@ def get_product_details(sku: Sku) -> tuple[str, Usd, SearchTerms, Seller]:
         "check availability of {sku}: units on hand and the dispatch city",
         "how much stock is there of {sku}, and where is it sent out from?",
     ),
+    tags=("informs",),
 )
 def check_product_stock(sku: Sku) -> tuple[int, str]:
     """Check a product's available stock and the city of the warehouse it ships from.
@@ -585,6 +586,7 @@ def check_product_stock(sku: Sku) -> tuple[int, str]:
             "the expected delivery day for {sku} shipped to {destination_city} today",
         ),
     },
+    tags=("informs",),
 )
 def estimate_shipping(sku: Sku, destination_city: DeliveryCity) -> tuple[Usd, DeliveryDay]:
     """Estimate the shipping cost and delivery date of a product ordered today to a city.
@@ -702,6 +704,7 @@ def get_product_reviews(sku: Sku) -> tuple[float, int, Reviewer]:
         "double-check that {coupon_code} is good for {sku}. What's the price once it's applied?",
         "is {coupon_code} eligible for {sku}? If so, how much does the price drop to; if not, what's the regular price?",
     ),
+    tags=("informs",),
 )
 def validate_coupon(coupon_code: Coupon, sku: Sku) -> tuple[bool, Usd]:
     """Check whether a coupon code applies to a product today and the price after the discount.
@@ -745,6 +748,7 @@ def _coupon(code: str) -> tuple[int, str | None]:
         "for an expense report, how much is {sku} when priced in {currency}?",
         "for a comparison with local shops, what does {sku} cost once converted to {currency}?",
     ),
+    tags=("informs",),
 )
 def get_product_price(sku: Sku, currency: NamedCurrency) -> float:
     """Get a product's price converted into another currency at today's rate.

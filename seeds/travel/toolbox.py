@@ -921,6 +921,7 @@ def get_hotel_details(hotel_id: HotelId) -> tuple[str, Address, int, str]:
           "any rooms at {hotel_id} for {nights} night(s) from {check_in}? How many, and at what average nightly rate in dollars?",
           "check if {hotel_id} can take me for {nights} night(s) from {check_in}, and give me the rooms left and the average nightly rate in USD"),
     sense=(around("check_in", before=0, after=90), within("nights", 1, 14)),
+    tags=("informs",),
 )
 def check_room_availability(hotel_id: HotelId, check_in: Day, nights: Nights) -> tuple[bool, int, float]:
     """Check whether a hotel has a room free for every night of a stay, and the average nightly rate.

@@ -315,7 +315,7 @@ def _temperatures(w: WeatherWorld) -> list[float]:
 
 @toolbox.values_for("wind_speed_kmh")
 def _winds(w: WeatherWorld) -> list[float]:
-    return [float(v) for v in range(0, 66, 5)]
+    return [float(v) for v in range(5, 56, 5)]  # a feels-like asked "with the wind at 0 km/h" reads as a slip
 
 
 @toolbox.values_for("years_back")

@@ -546,3 +546,17 @@ def test_a_place_found_twice_for_one_thing_is_asked_once():
     twice = chain_problems(seeds, code, asked={0, 2})
     assert any("asks again for the delivery city" in p for p in twice), twice
     assert not any("asks again" in p for p in chain_problems(seeds, code, asked={2}))
+
+
+def test_a_check_that_decides_an_action_comes_before_it():
+    """"Order 2 of item X ... does coupon TECH15 apply to that item?" checks too late; the same
+    check before the order is what a shopper does."""
+    seeds = {"ecommerce": load_seed(Path(resource_dir("seeds")) / "ecommerce")}
+    check = 'v, p = validate_coupon(coupon_code="TECH15", sku="{sku}")'
+    order = 'o, t = place_order(sku="{sku}", quantity=2)'
+    world = seeds["ecommerce"].build_world(0)
+    sku = next(s for s in sorted(world.products) if s.startswith("HK"))
+    before = chain_problems(seeds, f"{check}\n{order}".format(sku=sku), asked={0, 1})
+    assert not any(p.startswith("informs") for p in before), before
+    after = chain_problems(seeds, f"{order}\n{check}".format(sku=sku), asked={0, 1})
+    assert any(p.startswith("informs") and "validate_coupon" in p for p in after), after
