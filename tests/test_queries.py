@@ -671,3 +671,27 @@ def test_a_description_that_says_an_earlier_value_again_holds_nothing_else(libra
               'y = get_harvest_yield(region=r, year=2017)\n')
     chain, text = asked_and_worded(region, library)
     assert [c.asked for c in chain.calls] == [True, False, True], text
+
+
+def test_a_thing_named_again_in_its_own_sentence_is_it():
+    """"bottles of that wine shipped from the country it was made in", not "that wine" twice;
+    never a person, a place or a day, never after "of", never when another thing came between."""
+    from factory.queries.wording import pronouns
+
+    nouns = {"wine", "day", "patient", "hotel"}
+    assert pronouns("bottles of that wine exported on that day from the country that wine was made in.", nouns) == \
+        "bottles of that wine exported on that day from the country it was made in."
+    for kept in ("the doctor of that patient and the room of that patient",
+                 "the sales of that wine and the price of that wine",
+                 "that wine in that hotel, and the hotel that wine is served in",
+                 "bottles of that wine. And where that wine is made"):
+        assert pronouns(kept, nouns) == kept
+
+
+def test_a_thing_its_ask_already_named_is_not_owned_again_in_a_description(library):
+    """"the exports of that wine from the home country of that wine": a description that says
+    "of that wine" again gives way to one that lets the second mention be "it"."""
+    for k in range(12):
+        _, text = asked_and_worded(MUGA_EXPORTS, library, k)
+        for sentence in re.split(r"(?<=[.?!]) ", text):
+            assert sentence.count("that wine") < 2, text

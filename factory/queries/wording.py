@@ -227,6 +227,7 @@ class Wording:
     goal: Goal | None = None  # what the person wants, in which role: a situation must fit it
     style: DateStyle | None = None  # how this request writes days and times (drawn from rng when None)
     situated: bool = False  # an ask already said the person's situation ("I'm planning around June 3.")
+    spoken: list[str] = field(default_factory=list)  # what the slots of the ask being worded hold so far
 
     def __post_init__(self) -> None:
         self.any_forms = ChainMap(*(self.written[t] for t in sorted(self.written)))  # every toolbox's written forms
@@ -256,7 +257,10 @@ class Wording:
         slots = placeholders(text)
         if any(not set(self._members(index, s)) <= given for s in slots):
             return None
-        values = {slot: self._slot(index, slot) for slot in slots}
+        values = {}
+        for slot in slots:
+            values[slot] = self._slot(index, slot)
+            self.spoken.append(values[slot])
         return agree(string.Formatter().vformat(text, (), values))
 
     def _days_first(self, index: int, template: str) -> str:
@@ -390,7 +394,7 @@ class Wording:
             return that(noun, False, self.rng)
         return None
 
-    def _choose(self, index: int, templates: tuple[str, ...]) -> str | None:
+    def _choose(self, index: int, templates: tuple[str, ...], description: bool = False) -> str | None:
         """A phrasing that states every argument given: drawn at random, or, when the run
         counts phrasings, one its requests have used least (a random one among those). One
         person on one occasion: a phrasing that says the person's situation comes last once
@@ -407,7 +411,8 @@ class Wording:
             text = self.fill(index, template)
             if text is not None and _ASKER_MISPLACED.search(text):
                 text = None  # "in the name of me": the asker named again fits only where "me" does
-            if text is not None and _SAID_OF_ITSELF.search(text):  # "if the temperature is that temperature"
+            if text is not None and (_SAID_OF_ITSELF.search(text) or description and self._owned_again(text)):
+                # "if the temperature is that temperature"; "that wine ... the home country of that wine"
                 if fallback is None or _said_of_itself(text) < _said_of_itself(fallback[1]):
                     fallback = (template, text, self._memory())
                 text = None
@@ -419,7 +424,15 @@ class Wording:
         self._recall(fallback[2])
         return self._chosen(tool, fallback[0], fallback[1])
 
-    _MEMORY = ("said", "nouns", "literals", "last_day", "chosen", "mentioned", "unnamed", "given", "situated")
+    _MEMORY = ("said", "nouns", "literals", "last_day", "chosen", "mentioned", "unnamed", "given", "situated",
+               "spoken")
+
+    def _owned_again(self, description: str) -> bool:
+        """Whether a description says "of that wine" for a thing its ask already named "that
+        wine": another description ("the country that wine comes from") lets the second be "it"."""
+        return any(f"of {ref}" in description for ref in set(self.spoken)
+                   if self.spoken.count(ref) > 1 and re.fullmatch(r"that [a-z]+(?: [a-z]+)?", ref)
+                   and ref[5:] not in _NOT_IT)
 
     def _memory(self) -> dict[str, Any]:
         """What the request has named so far, to take back when a filled phrasing is not used."""
@@ -456,7 +469,7 @@ class Wording:
         entry = self.entries.get(call.tool)
         names = frozenset(o.name for o in outputs)
         texts = next((t for key, t in entry.gives.items() if frozenset(key) == names), ()) if entry else ()
-        text = self._choose(index, texts) if texts else None
+        text = self._choose(index, texts, description=True) if texts else None
         if text is None and len(variables) > 1:
             text = " and ".join(self.describe((v,)) for v in variables)
         if text is None:
@@ -527,6 +540,7 @@ class Wording:
         """The request for call `index` in one of its seed's phrasings."""
         call = self.chain.calls[index]
         self._mention(index)
+        self.spoken = []
         entry = self.entries.get(call.tool)
         text = self._choose(index, tuple(map(sentence_start, entry.asks))) if entry else None
         if text is None:
