@@ -102,8 +102,9 @@ class Around(_OneParam):
 
 @dataclass(frozen=True)
 class Trip:
-    """A journey between two points by a mode: no cycling between continents. The longest
-    straight-line distance per mode is policy (`max_trip_km` in validators/)."""
+    """A journey between two points by a mode: no cycling between continents, and no route
+    planned for a few hundred metres. The longest straight-line distance per mode and the
+    shortest of any are policy (`max_trip_km`, `min_trip_km` in validators/)."""
 
     start: tuple[str, str]  # (latitude param, longitude param)
     end: tuple[str, str]
@@ -118,11 +119,12 @@ class Trip:
         if not all(p in args for p in self.params):
             return None
         maximum = (limits.get("max_trip_km") or {}).get(str(args[self.mode]))
-        if maximum is None:
-            return None
+        minimum = limits.get("min_trip_km") or 0
         km = distance_km(args[self.start[0]], args[self.start[1]], args[self.end[0]], args[self.end[1]])
-        if km > maximum:
+        if maximum is not None and km > maximum:
             return f"{km:,.0f} km by {args[self.mode]} (at most {maximum:,} km)"
+        if km < minimum:
+            return f"a route of {km:.1f} km (at least {minimum} km: nobody asks the way for less)"
         return None
 
 

@@ -215,6 +215,9 @@ def test_sense_rules_reject_requests_nobody_makes(maps):
     assert violations(_rules(maps, "estimate_travel_time"), {**london, **sydney, "mode": "cycling"}, limits)
     near = {"to_latitude": 51.5101, "to_longitude": -0.1340}
     assert not violations(_rules(maps, "estimate_travel_time"), {**london, **near, "mode": "walking"}, limits)
+    # nobody asks the way for 500 m (from a city's centre to a point just off it)
+    assert violations(_rules(maps, "estimate_travel_time"), {**london, **near, "mode": "walking"},
+                      {**limits, "min_trip_km": 1.0})
     same = {"to_latitude": 51.5074, "to_longitude": -0.1278}
     assert violations(_rules(maps, "calculate_distance"), {**london, **same}, limits)
     # reverse geocoding a geocoded address or a city centre only walks back to what was known
