@@ -437,6 +437,28 @@ def _known_values(instance: Instance, index: int, free: set[tuple[int, str]]) ->
     return known
 
 
+def common_knowledge(ctx: CheckContext) -> set[str]:
+    """Kinds of value people know without a tool (policy `common_knowledge`): the country of a city."""
+    return set((ctx.policy.checks["plausibility"].model_extra or {}).get("common_knowledge", []))
+
+
+def _asks_known_problems(instance: Instance, ctx: CheckContext) -> list[str]:
+    """A request asks nothing people know: "what country is Berlin in?" is no question a person
+    puts to an assistant, though the tool that gives Berlin's UTC offset also gives its country."""
+    known = common_knowledge(ctx)
+    problems = []
+    for index, call in enumerate(instance.chain.calls):
+        spec = instance.tool(call.tool)
+        if not call.asked or spec is None or not _of_a_city(instance, index) or not all(
+                isinstance(a, Value) for a in call.arguments.values()):
+            continue
+        asked = sorted({str(o.kind) for o in spec.returns if o.kind in known})
+        if asked:
+            problems.append(f"call {index + 1} {call.tool} is asked for the {', '.join(asked)} of a city the request "
+                            "names, which people know")
+    return problems
+
+
 def _of_a_city(instance: Instance, index: int) -> bool:
     """Whether a call is given only a city: what it finds of a city by name (its country) people
     know, unlike what it finds of a point on the map."""
@@ -452,7 +474,7 @@ def detours(instance: Instance, ctx: CheckContext) -> list[str]:
     skips it and loses its milestone."""
     consumed = {a.ref for call in instance.chain.calls for a in call.arguments.values() if isinstance(a, Ref)}
     free = free_arguments(instance, ctx)
-    common = set((ctx.policy.checks["plausibility"].model_extra or {}).get("common_knowledge", []))
+    common = common_knowledge(ctx)
     problems = []
     for step in instance.trace.steps:
         call, spec = instance.chain.calls[step.call], instance.tool(step.tool)
@@ -533,7 +555,7 @@ def _withheld_problems(instance: Instance, ctx: CheckContext) -> list[str]:
     not state it."""
     problems = []
     specs = {t.name: t for t in (*instance.tools, *instance.withheld_tools)}
-    known = set((ctx.policy.checks["plausibility"].model_extra or {}).get("common_knowledge", []))
+    known = common_knowledge(ctx)
     for withheld in instance.withheld_tools:
         for index, call in enumerate(instance.chain.calls):
             if call.tool != withheld.name:
@@ -642,7 +664,7 @@ def plausibility_problems(instance: Instance, ctx: CheckContext) -> list[str]:
         "undone": lambda: _undone_problems(instance, ctx),
         "ends": lambda: _ends_problems(instance, ctx),
         "informs": lambda: _informs_problems(instance, ctx),
-        "round_trip": lambda: _round_trip_problems(instance),
+        "round_trip": lambda: _round_trip_problems(instance) + _asks_known_problems(instance, ctx),
         "detour": lambda: detours(instance, ctx),
         "unrelated": lambda: _unrelated_problems(instance),
         "withheld": lambda: _withheld_problems(instance, ctx),

@@ -193,7 +193,7 @@ def problems(trips, code):
 
 
 def test_sensible_requests_pass(trips):
-    assert problems(trips, 'a, b = locate(city="Paris")\nm = travel_time(from_lat=a, from_lon=b, to_lat=48.85, to_lon=2.35, mode="walking")') == []
+    assert problems(trips, 'a, b = locate(city="Paris")\nm = travel_time(from_lat=a, from_lon=b, to_lat=48.87, to_lon=2.33, mode="walking")') == []
     assert problems(trips, 'c = hotel_city(hotel_id="H-TOK")\np = buy_maps(city=c, n=2)') == []
 
 
@@ -560,3 +560,16 @@ def test_a_check_that_decides_an_action_comes_before_it():
     assert not any(p.startswith("informs") for p in before), before
     after = chain_problems(seeds, f"{order}\n{check}".format(sku=sku), asked={0, 1})
     assert any(p.startswith("informs") and "validate_coupon" in p for p in after), after
+
+
+def test_a_request_never_asks_what_people_know_of_a_city_it_names():
+    """"What country is Berlin in, and what's its UTC offset?": the country is no question; of
+    a city found for a contact it is."""
+    seeds = {slug: load_seed(Path(resource_dir("seeds")) / slug) for slug in ("time_and_date", "phone_assistant")}
+    named = chain_problems(seeds, 'o, c = get_city_utc_offset(city="Berlin")', asked={0})
+    assert any(p.startswith("round_trip") and "which people know" in p for p in named), named
+    world = seeds["phone_assistant"].build_world(0)
+    contact = sorted(world.contacts)[0]
+    found = chain_problems(seeds, f'h, k = get_contact_city(name="{contact}")\no, c = get_city_utc_offset(city=h)',
+                           asked={1})
+    assert not any("which people know" in p for p in found), found
