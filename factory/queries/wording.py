@@ -12,7 +12,6 @@ address or an id stated once in full (in the request or the sentences that open 
 
 from __future__ import annotations
 
-import copy
 import random
 import re
 import string
@@ -424,8 +423,23 @@ class Wording:
         self._recall(fallback[2])
         return self._chosen(tool, fallback[0], fallback[1])
 
-    _MEMORY = ("said", "nouns", "literals", "last_day", "chosen", "mentioned", "unnamed", "given", "situated",
-               "spoken")
+    def _memory(self) -> dict[str, Any]:
+        """What the request has named so far, to take back when a filled phrasing is not used
+        (copies one level deep: the values inside are strings and tuples, or sets in `given`)."""
+        return {"said": dict(self.said), "nouns": Counter(self.nouns), "literals": dict(self.literals),
+                "last_day": self.last_day, "chosen": list(self.chosen), "mentioned": list(self.mentioned),
+                "unnamed": Counter(self.unnamed), "given": {k: set(v) for k, v in self.given.items()},
+                "situated": self.situated, "spoken": list(self.spoken)}
+
+    def _recall(self, memory: dict[str, Any]) -> None:
+        for name, value in self._copy(memory).items():
+            setattr(self, name, value)
+
+    @staticmethod
+    def _copy(memory: dict[str, Any]) -> dict[str, Any]:
+        copied = {k: (type(v)(v) if isinstance(v, (dict, list)) else v) for k, v in memory.items()}
+        copied["given"] = {k: set(v) for k, v in memory["given"].items()}
+        return copied
 
     def _owned_again(self, description: str) -> bool:
         """Whether a description says "of that wine" for a thing its ask already named "that
@@ -433,14 +447,6 @@ class Wording:
         return any(f"of {ref}" in description for ref in set(self.spoken)
                    if self.spoken.count(ref) > 1 and re.fullmatch(r"that [a-z]+(?: [a-z]+)?", ref)
                    and ref[5:] not in _NOT_IT)
-
-    def _memory(self) -> dict[str, Any]:
-        """What the request has named so far, to take back when a filled phrasing is not used."""
-        return {name: copy.deepcopy(getattr(self, name)) for name in self._MEMORY}
-
-    def _recall(self, memory: dict[str, Any]) -> None:
-        for name, value in memory.items():
-            setattr(self, name, copy.deepcopy(value))
 
     def _chosen(self, tool: str, template: str, text: str) -> str:
         self.chosen.append((tool, template))
