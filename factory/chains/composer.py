@@ -156,7 +156,8 @@ def compose(
             spent += 1
             if spent > budget:
                 return False
-            if name in tools or (has_succ[j] and not pool.feeds[name]) or (allowed and not allowed(j, name)):
+            if name in tools or (has_succ[j] and not pool.feeds[name]) or (not has_succ[j] and pool.only_ids[name]) \
+                    or (allowed and not allowed(j, name)):
                 continue
             binding = _match(pool, [tools[i] for i in preds[j]], name, rng)
             if binding is None or not pool.fillable(pool.specs[name], set(binding)):

@@ -67,6 +67,10 @@ class ToolPool:
                     self.links[(a.name, b.name)] = pairs
         producers = {a for a, _ in self.links}
         self.feeds = {name: name in producers for name in self.specs}
+        # Tools that give only ids a user never sees (the place ids a map lists): they feed a
+        # later call, never end a request (the plausibility rule `ids`).
+        self.only_ids = {name: bool(spec.returns) and all(o.kind in self.internal.get(spec.toolbox or "", set())
+                                                          for o in spec.returns) for name, spec in self.specs.items()}
         joint_kinds = sorted({kinds for by_toolbox in self.joint.values() for kinds in by_toolbox})
         self.groups = {name: groups_of(spec, self.entries.get(name), joint_kinds) for name, spec in self.specs.items()}
 

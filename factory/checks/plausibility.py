@@ -42,13 +42,13 @@ from factory.sense import (
     subjects_of,
     violations,
 )
-from factory.world.simulator import Simulator
+from factory.world.simulator import Simulator, internal_kinds
 
 # Kinds many things share (a city, a day, a currency): two calls about one of them need not be
 # about the same thing.
 _SHARED_KINDS = SCENE_KINDS | {"city", "country", "address", "latitude", "longitude", "currency_code"}
-RULES = ("link", "group", "sense", "coherent", "no_op", "undone", "ends", "informs", "round_trip", "detour", "unrelated",
-         "withheld", "consent")
+RULES = ("link", "group", "sense", "coherent", "no_op", "undone", "ends", "informs", "round_trip", "detour", "ids",
+         "unrelated", "withheld", "consent")
 
 
 def _link_problems(instance: Instance, ctx: CheckContext) -> list[str]:
@@ -459,6 +459,20 @@ def _asks_known_problems(instance: Instance, ctx: CheckContext) -> list[str]:
     return problems
 
 
+def _ids_problems(instance: Instance, ctx: CheckContext) -> list[str]:
+    """A request never asks for what only an id the service uses would answer ("which parks does
+    the map list?" answered [PL-4021, PL-4022]): people want names, and an agent that gives
+    them would fail the answer."""
+    internal = internal_kinds(ctx.seeds)
+    problems = []
+    for index, call in enumerate(instance.chain.calls):
+        spec = instance.tool(call.tool)
+        if call.asked and spec is not None and spec.returns and all(o.kind in internal for o in spec.returns):
+            problems.append(f"call {index + 1} {call.tool} is asked for {', '.join(o.name for o in spec.returns)}, "
+                            "ids only the service uses")
+    return problems
+
+
 def _of_a_city(instance: Instance, index: int) -> bool:
     """Whether a call is given only a city: what it finds of a city by name (its country) people
     know, unlike what it finds of a point on the map."""
@@ -666,6 +680,7 @@ def plausibility_problems(instance: Instance, ctx: CheckContext) -> list[str]:
         "informs": lambda: _informs_problems(instance, ctx),
         "round_trip": lambda: _round_trip_problems(instance) + _asks_known_problems(instance, ctx),
         "detour": lambda: detours(instance, ctx),
+        "ids": lambda: _ids_problems(instance, ctx),
         "unrelated": lambda: _unrelated_problems(instance),
         "withheld": lambda: _withheld_problems(instance, ctx),
         "consent": lambda: _consent_problems(instance, ctx),

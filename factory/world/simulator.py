@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import copy
 import inspect
+from collections.abc import Collection
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any, Protocol
@@ -199,13 +200,16 @@ def run_chain(chain: Chain, specs: dict[str, ToolSpec], simulator: Simulator) ->
         bound.update(outputs)
     answer = {}
     if all(s.error is None for s in steps):
-        answer = {var: bound[var] for var in answered(chain, specs, steps)}
+        answer = {var: bound[var] for var in answered(chain, specs, steps, internal_kinds(simulator.seeds))}
     return Trace(steps=steps, answer=answer)
 
 
-def answered(chain: Chain, specs: dict[str, ToolSpec], steps: list[TraceStep]) -> list[str]:
+def answered(chain: Chain, specs: dict[str, ToolSpec], steps: list[TraceStep],
+             internal: Collection[str] = ()) -> list[str]:
     """The output variables that form the gold answer: those of the calls the request asks for,
-    but for what a call only hands back of its own arguments."""
+    but for what a call only hands back of its own arguments, and for ids only the service uses
+    (`internal` kinds: the next event's EVT-1057 beside its start, when the person asked what
+    and when) unless they are all the call gives."""
     found = []
     for i in chain.asked():
         step = next((s for s in steps if s.call == i), None)
@@ -213,9 +217,16 @@ def answered(chain: Chain, specs: dict[str, ToolSpec], steps: list[TraceStep]) -
         outputs = step.outputs if step else {}
         spec = specs.get(chain.calls[i].tool)
         returns = spec.returns if spec else []
-        found += [var for k, var in enumerate(chain.calls[i].outputs)
-                  if not _echoes(outputs.get(var), returns[k].name if k < len(returns) else "", given)]
+        news = [(var, returns[k].kind if k < len(returns) else None) for k, var in enumerate(chain.calls[i].outputs)
+                if not _echoes(outputs.get(var), returns[k].name if k < len(returns) else "", given)]
+        shown = [var for var, kind in news if kind not in internal]
+        found += shown or [var for var, _ in news]
     return found
+
+
+def internal_kinds(seeds: dict[str, Seed]) -> frozenset[str]:
+    """Kinds of id the seeds' services use and people never see (`Toolbox.internal_kinds`)."""
+    return frozenset(k for seed in seeds.values() for k in seed.toolbox.internal)
 
 
 def _echoes(value: Any, name: str, given: dict[str, Any]) -> bool:
