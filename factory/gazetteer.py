@@ -10,8 +10,9 @@ from __future__ import annotations
 import math
 import random
 import re
-from datetime import datetime
+from datetime import datetime, timezone
 from typing import NamedTuple
+from zoneinfo import ZoneInfo
 
 from factory.errors import ToolError
 
@@ -25,53 +26,82 @@ class City(NamedTuple):
     country: str
     latitude: float
     longitude: float
-    utc_offset: int  # hours, standard time
+    zone: str  # IANA time zone: the world's clocks keep daylight saving as the place does
     population: int  # thousands
 
 
 CITIES: tuple[City, ...] = (
-    City("San Francisco", "USA", 37.7749, -122.4194, -8, 815),
-    City("Los Angeles", "USA", 34.0522, -118.2437, -8, 3820),
-    City("Seattle", "USA", 47.6062, -122.3321, -8, 749),
-    City("Chicago", "USA", 41.8781, -87.6298, -6, 2665),
-    City("New York", "USA", 40.7128, -74.0060, -5, 8336),
-    City("Boston", "USA", 42.3601, -71.0589, -5, 650),
-    City("Austin", "USA", 30.2672, -97.7431, -6, 975),
-    City("Toronto", "Canada", 43.6532, -79.3832, -5, 2794),
-    City("Vancouver", "Canada", 49.2827, -123.1207, -8, 662),
-    City("Mexico City", "Mexico", 19.4326, -99.1332, -6, 9209),
-    City("Sao Paulo", "Brazil", -23.5505, -46.6333, -3, 12330),
-    City("Buenos Aires", "Argentina", -34.6037, -58.3816, -3, 3075),
-    City("London", "United Kingdom", 51.5074, -0.1278, 0, 8982),
-    City("Edinburgh", "United Kingdom", 55.9533, -3.1883, 0, 527),
-    City("Paris", "France", 48.8566, 2.3522, 1, 2161),
-    City("Lyon", "France", 45.7640, 4.8357, 1, 522),
-    City("Berlin", "Germany", 52.5200, 13.4050, 1, 3645),
-    City("Munich", "Germany", 48.1351, 11.5820, 1, 1488),
-    City("Madrid", "Spain", 40.4168, -3.7038, 1, 3223),
-    City("Barcelona", "Spain", 41.3874, 2.1686, 1, 1620),
-    City("Rome", "Italy", 41.9028, 12.4964, 1, 2873),
-    City("Milan", "Italy", 45.4642, 9.1900, 1, 1352),
-    City("Amsterdam", "Netherlands", 52.3676, 4.9041, 1, 872),
-    City("Zurich", "Switzerland", 47.3769, 8.5417, 1, 421),
-    City("Stockholm", "Sweden", 59.3293, 18.0686, 1, 975),
-    City("Cairo", "Egypt", 30.0444, 31.2357, 2, 9540),
-    City("Nairobi", "Kenya", -1.2921, 36.8219, 3, 4397),
-    City("Cape Town", "South Africa", -33.9249, 18.4241, 2, 4618),
-    City("Dubai", "United Arab Emirates", 25.2048, 55.2708, 4, 3331),
-    City("Mumbai", "India", 19.0760, 72.8777, 5, 12442),
-    City("Bangalore", "India", 12.9716, 77.5946, 5, 8443),
-    City("Singapore", "Singapore", 1.3521, 103.8198, 8, 5454),
-    City("Hong Kong", "China", 22.3193, 114.1694, 8, 7413),
-    City("Shanghai", "China", 31.2304, 121.4737, 8, 24870),
-    City("Tokyo", "Japan", 35.6762, 139.6503, 9, 13960),
-    City("Osaka", "Japan", 34.6937, 135.5023, 9, 2691),
-    City("Seoul", "South Korea", 37.5665, 126.9780, 9, 9776),
-    City("Sydney", "Australia", -33.8688, 151.2093, 10, 5312),
-    City("Melbourne", "Australia", -37.8136, 144.9631, 10, 5078),
-    City("Auckland", "New Zealand", -36.8485, 174.7633, 12, 1657),
+    City("San Francisco", "USA", 37.7749, -122.4194, "America/Los_Angeles", 815),
+    City("Los Angeles", "USA", 34.0522, -118.2437, "America/Los_Angeles", 3820),
+    City("Seattle", "USA", 47.6062, -122.3321, "America/Los_Angeles", 749),
+    City("Chicago", "USA", 41.8781, -87.6298, "America/Chicago", 2665),
+    City("New York", "USA", 40.7128, -74.0060, "America/New_York", 8336),
+    City("Boston", "USA", 42.3601, -71.0589, "America/New_York", 650),
+    City("Austin", "USA", 30.2672, -97.7431, "America/Chicago", 975),
+    City("Toronto", "Canada", 43.6532, -79.3832, "America/Toronto", 2794),
+    City("Vancouver", "Canada", 49.2827, -123.1207, "America/Vancouver", 662),
+    City("Mexico City", "Mexico", 19.4326, -99.1332, "America/Mexico_City", 9209),
+    City("Sao Paulo", "Brazil", -23.5505, -46.6333, "America/Sao_Paulo", 12330),
+    City("Buenos Aires", "Argentina", -34.6037, -58.3816, "America/Argentina/Buenos_Aires", 3075),
+    City("London", "United Kingdom", 51.5074, -0.1278, "Europe/London", 8982),
+    City("Edinburgh", "United Kingdom", 55.9533, -3.1883, "Europe/London", 527),
+    City("Paris", "France", 48.8566, 2.3522, "Europe/Paris", 2161),
+    City("Lyon", "France", 45.7640, 4.8357, "Europe/Paris", 522),
+    City("Berlin", "Germany", 52.5200, 13.4050, "Europe/Berlin", 3645),
+    City("Munich", "Germany", 48.1351, 11.5820, "Europe/Berlin", 1488),
+    City("Madrid", "Spain", 40.4168, -3.7038, "Europe/Madrid", 3223),
+    City("Barcelona", "Spain", 41.3874, 2.1686, "Europe/Madrid", 1620),
+    City("Rome", "Italy", 41.9028, 12.4964, "Europe/Rome", 2873),
+    City("Milan", "Italy", 45.4642, 9.1900, "Europe/Rome", 1352),
+    City("Amsterdam", "Netherlands", 52.3676, 4.9041, "Europe/Amsterdam", 872),
+    City("Zurich", "Switzerland", 47.3769, 8.5417, "Europe/Zurich", 421),
+    City("Stockholm", "Sweden", 59.3293, 18.0686, "Europe/Stockholm", 975),
+    City("Cairo", "Egypt", 30.0444, 31.2357, "Africa/Cairo", 9540),
+    City("Nairobi", "Kenya", -1.2921, 36.8219, "Africa/Nairobi", 4397),
+    City("Cape Town", "South Africa", -33.9249, 18.4241, "Africa/Johannesburg", 4618),
+    City("Dubai", "United Arab Emirates", 25.2048, 55.2708, "Asia/Dubai", 3331),
+    City("Mumbai", "India", 19.0760, 72.8777, "Asia/Kolkata", 12442),
+    City("Bangalore", "India", 12.9716, 77.5946, "Asia/Kolkata", 8443),
+    City("Singapore", "Singapore", 1.3521, 103.8198, "Asia/Singapore", 5454),
+    City("Hong Kong", "China", 22.3193, 114.1694, "Asia/Hong_Kong", 7413),
+    City("Shanghai", "China", 31.2304, 121.4737, "Asia/Shanghai", 24870),
+    City("Tokyo", "Japan", 35.6762, 139.6503, "Asia/Tokyo", 13960),
+    City("Osaka", "Japan", 34.6937, 135.5023, "Asia/Tokyo", 2691),
+    City("Seoul", "South Korea", 37.5665, 126.9780, "Asia/Seoul", 9776),
+    City("Sydney", "Australia", -33.8688, 151.2093, "Australia/Sydney", 5312),
+    City("Melbourne", "Australia", -37.8136, 144.9631, "Australia/Melbourne", 5078),
+    City("Auckland", "New Zealand", -36.8485, 174.7633, "Pacific/Auckland", 1657),
 )
 CITY_BY_NAME = {c.name: c for c in CITIES}
+
+
+def utc_offset(city: str, local: datetime) -> float:
+    """The city's offset from UTC in hours at a local date and time, daylight saving included
+    (Berlin +2 in June, +1 in January; Mumbai +5.5)."""
+    offset = local.replace(tzinfo=ZoneInfo(CITY_BY_NAME[city].zone)).utcoffset()
+    return offset.total_seconds() / 3600 if offset is not None else 0.0
+
+
+def to_utc(local: datetime, city: str) -> datetime:
+    """A city's local date and time as a naive UTC one."""
+    return local.replace(tzinfo=ZoneInfo(CITY_BY_NAME[city].zone)).astimezone(timezone.utc).replace(tzinfo=None)
+
+
+def from_utc(moment: datetime, city: str) -> datetime:
+    """A naive UTC date and time as the city's local one."""
+    return moment.replace(tzinfo=timezone.utc).astimezone(ZoneInfo(CITY_BY_NAME[city].zone)).replace(tzinfo=None)
+
+
+def local_time(city: str, home: str, at_home: datetime) -> datetime:
+    """The local date and time in `city` when it is `at_home` in the city `home`."""
+    return from_utc(to_utc(at_home, home), city)
+
+
+def offset_text(hours: float) -> str:
+    """An offset as people write it after "UTC": "+2", "-7", "+5:30"."""
+    sign = "-" if hours < 0 else "+"
+    whole, minutes = divmod(round(abs(hours) * 60), 60)
+    return f"{sign}{whole}" + (f":{minutes:02d}" if minutes else "")
 
 
 def distance_km(lat1: float, lon1: float, lat2: float, lon2: float) -> float:

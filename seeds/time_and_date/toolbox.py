@@ -1,8 +1,8 @@
 """Time and Date: the clock, relative dates, date arithmetic, time zones, public holidays,
 business days and sun times for the gazetteer's cities.
 
-Times are local standard time (the gazetteer's UTC offsets; daylight saving is not
-modelled). The simulated clock is `gazetteer.NOW`, read as local time in the default home
+Times are local times as the places keep them: each gazetteer city has its IANA time zone, so
+daylight saving and half-hour offsets are as they are (Berlin UTC+2 in June, Mumbai UTC+5:30). The simulated clock is `gazetteer.NOW`, read as local time in the default home
 city, San Francisco; changing the home city moves the local clock with it.
 """
 
@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import Annotated, Any, Literal
 
-from factory.gazetteer import CITIES, CITY_BY_NAME, NOW, country_phrase
+from factory.gazetteer import CITIES, CITY_BY_NAME, NOW, country_phrase, local_time, offset_text, utc_offset
 from factory.sense import around, distinct, sensible, together, within
 from factory.toolbox import Kind, Toolbox, ToolError, World, require, world
 from factory.user import USER
@@ -27,7 +27,7 @@ Day = Annotated[str, Kind("date")]
 City = Annotated[str, Kind("city")]
 Country = Annotated[str, Kind("country")]
 Weekday = Annotated[str, Kind("weekday")]
-Offset = Annotated[int, Kind("utc_offset")]
+Offset = Annotated[float, Kind("utc_offset")]
 Year = Annotated[int, Kind("year")]
 Holiday = Annotated[str, Kind("holiday_name")]
 # The country a day is checked in is a kind of its own: a country's own next holiday is never asked
@@ -173,8 +173,7 @@ class TimeWorld(World):
 
 @toolbox.world
 def build_world(rng: random.Random) -> TimeWorld:
-    cities = {c.name: {"country": c.country, "latitude": c.latitude, "longitude": c.longitude, "utc_offset": c.utc_offset}
-              for c in CITIES}
+    cities = {c.name: {"country": c.country, "latitude": c.latitude, "longitude": c.longitude} for c in CITIES}
     holidays = {country: [(d.isoformat(), name) for year in (NOW.year, NOW.year + 1) for d, name in holidays_in(country, year)]
                 for country in HOLIDAY_RULES}
     # Search phrases: a sample of city, country and holiday words, drawn per world.
@@ -240,7 +239,7 @@ def local_now() -> datetime:
     """The current local time in the user's home city."""
     w = world(TimeWorld)
     home = w.state.get("home_city", DEFAULT_HOME)
-    return NOW + timedelta(hours=w.cities[home]["utc_offset"] - w.cities[DEFAULT_HOME]["utc_offset"])
+    return local_time(home, DEFAULT_HOME, NOW)
 
 
 def _holiday_map(country: str, start: date, end: date) -> dict[date, str]:
@@ -375,8 +374,8 @@ def parse_written_date(text: str) -> date:
     )
 
 
-def sun_times(latitude: float, longitude: float, offset: int, day: date) -> tuple[datetime, datetime, float]:
-    """Sunrise, sunset (local standard time at `offset`) and daylight hours: a simple solar model
+def sun_times(latitude: float, longitude: float, offset: float, day: date) -> tuple[datetime, datetime, float]:
+    """Sunrise, sunset (local time at `offset` hours from UTC) and daylight hours: a simple solar model
     (declination from the day of the year, no equation of time or refraction)."""
     n = day.timetuple().tm_yday
     declination = math.radians(23.44) * math.sin(2 * math.pi * (284 + n) / 365)
@@ -411,13 +410,12 @@ def _counted_shift(args: dict[str, Any]) -> bool:
 
 
 def _different_clocks(args: dict[str, Any]) -> bool:
-    a, b = CITY_BY_NAME.get(args["from_city"]), CITY_BY_NAME.get(args["to_city"])
-    return a is None or b is None or a.utc_offset != b.utc_offset
+    a, b = args["from_city"], args["to_city"]
+    return a not in CITY_BY_NAME or b not in CITY_BY_NAME or _now_in(a) != _now_in(b)
 
 
 def _now_in(city: str) -> str:
-    utc = NOW - timedelta(hours=CITY_BY_NAME[DEFAULT_HOME].utc_offset)
-    return fmt(utc + timedelta(hours=CITY_BY_NAME[city].utc_offset))
+    return fmt(local_time(city, DEFAULT_HOME, NOW))
 
 
 def _not_a_current_time(args: dict[str, Any]) -> bool:
@@ -859,8 +857,7 @@ def convert_time_between_cities(moment: Moment, from_city: City, to_city: City) 
         converted: the converted local date and time (YYYY-MM-DDTHH:MM, in the target city).
     """
     start = parse_moment(moment, "moment")
-    shift = _city(to_city)["utc_offset"] - _city(from_city)["utc_offset"]
-    return fmt(start + timedelta(hours=shift))
+    return fmt(local_time(_city_name(to_city), _city_name(from_city), start))
 
 
 @toolbox.tool(
@@ -876,7 +873,7 @@ def convert_time_between_cities(moment: Moment, from_city: City, to_city: City) 
         "look up the country of {city} and how many hours it is from UTC",
         "note the UTC offset for {city} and the country it sits in, for a meeting invite",
         "I'm setting up a world-clock widget for {city}. Which nation is it part of, and what offset from Coordinated Universal Time should I enter?",
-        "confirm which country {city} is part of, along with its standard-time offset against UTC",
+        "confirm which country {city} is part of, along with its current offset against UTC",
         "which country and UTC offset go with {city}?",
     ),
     gives={
@@ -899,17 +896,17 @@ def convert_time_between_cities(moment: Moment, from_city: City, to_city: City) 
     },
 )
 def get_city_utc_offset(city: City) -> tuple[Offset, Country]:
-    """Get the standard-time UTC offset of a city and the country it is in.
+    """Get the UTC offset a city keeps today (daylight saving included) and the country it is in.
 
     Args:
         city: City name, e.g. "Mumbai".
 
     Returns:
-        utc_offset: the city's UTC offset in hours (standard time, e.g. -5).
+        utc_offset: the city's UTC offset in hours today, daylight saving included (5.5 is five and a half hours).
         country: the country the city is in.
     """
     row = _city(city)
-    return row["utc_offset"], row["country"]
+    return utc_offset(_city_name(city), local_time(_city_name(city), DEFAULT_HOME, NOW)), row["country"]
 
 
 @toolbox.tool(
@@ -954,9 +951,7 @@ def get_local_time_in(city: City) -> Moment:
     Returns:
         local_time: the current local date and time there (YYYY-MM-DDTHH:MM).
     """
-    w = world(TimeWorld)
-    utc = NOW - timedelta(hours=w.cities[DEFAULT_HOME]["utc_offset"])
-    return fmt(utc + timedelta(hours=_city(city)["utc_offset"]))
+    return fmt(local_time(_city_name(city), DEFAULT_HOME, NOW))
 
 
 @toolbox.tool(
@@ -1202,7 +1197,7 @@ def add_business_days(start: Day, days: Annotated[int, Kind("business_day_count"
     },
 )
 def get_sunrise_sunset(city: City, date: Day) -> tuple[Moment, Moment]:
-    """Get the sunrise and sunset times of a city on a date (local standard time).
+    """Get the sunrise and sunset times of a city on a date (local time, daylight saving included).
 
     Args:
         city: City name, e.g. "Stockholm".
@@ -1213,7 +1208,9 @@ def get_sunrise_sunset(city: City, date: Day) -> tuple[Moment, Moment]:
         sunset: the local date and time of sunset (YYYY-MM-DDTHH:MM).
     """
     row = _city(city)
-    sunrise, sunset, _ = sun_times(row["latitude"], row["longitude"], row["utc_offset"], parse_day(date))
+    day = parse_day(date)
+    offset = utc_offset(_city_name(city), datetime(day.year, day.month, day.day, 12))
+    sunrise, sunset, _ = sun_times(row["latitude"], row["longitude"], offset, day)
     return fmt(sunrise), fmt(sunset)
 
 
@@ -1276,12 +1273,11 @@ def search_time_and_date(query: Annotated[str, Kind("time_search_terms")], max_r
     require(1 <= max_results <= 30, "max_results must be between 1 and 30")
     words = query.lower().split()
     require(bool(words), "query must contain at least one word")
-    utc = NOW - timedelta(hours=w.cities[DEFAULT_HOME]["utc_offset"])
     hits = []
     for name, row in sorted(w.cities.items()):
         if all(word in f"{name} {row['country']}".lower() for word in words):
-            local = fmt(utc + timedelta(hours=row["utc_offset"]))
-            hits.append(f"{name}, {row['country']}: UTC{row['utc_offset']:+d}, local time {local}")
+            local = local_time(name, DEFAULT_HOME, NOW)
+            hits.append(f"{name}, {row['country']}: UTC{offset_text(utc_offset(name, local))}, local time {fmt(local)}")
     holiday_hits = []
     for country, rows in w.holidays.items():
         for day, holiday in rows:
@@ -1307,7 +1303,7 @@ def search_time_and_date(query: Annotated[str, Kind("time_search_terms")], max_r
     sense=(sensible("the home city is already San Francisco", ("city",), lambda a: a["city"] != DEFAULT_HOME),),
     tags=("state_change",),
 )
-def set_home_city(city: Annotated[str, Kind("city", role="home")]) -> tuple[str, int]:
+def set_home_city(city: Annotated[str, Kind("city", role="home")]) -> tuple[str, Offset]:
     """Change the user's home city, which sets the clock used for "now" and relative dates.
 
     Args:
@@ -1315,12 +1311,12 @@ def set_home_city(city: Annotated[str, Kind("city", role="home")]) -> tuple[str,
 
     Returns:
         local_time: the current local date and time in the new home city (YYYY-MM-DDTHH:MM).
-        utc_offset: the new home city's UTC offset in hours.
+        utc_offset: the new home city's UTC offset in hours today, daylight saving included.
     """
     w = world(TimeWorld)
     name = _city_name(city)
     w.state["home_city"] = name
-    return fmt(local_now()), w.cities[name]["utc_offset"]
+    return fmt(local_now()), utc_offset(name, local_now())
 
 
 @toolbox.facts_about("latitude")

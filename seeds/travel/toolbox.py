@@ -18,6 +18,7 @@ from factory.gazetteer import (
     NOW,
     country_phrase,
     distance_km,
+    local_time,
 )
 from factory.sense import around, distinct, sensible, within
 from factory.toolbox import Kind, Toolbox, ToolError, World, require, world
@@ -345,10 +346,9 @@ def _currency(code: str) -> float:
 
 def _times(row: dict, day: date) -> tuple[datetime, datetime]:
     """Local departure and arrival of a flight leaving on a day."""
-    origin = CITY_BY_NAME[AIRPORTS[row["origin"]][1]]
-    destination = CITY_BY_NAME[AIRPORTS[row["destination"]][1]]
+    origin, destination = AIRPORTS[row["origin"]][1], AIRPORTS[row["destination"]][1]
     departs = datetime.combine(day, datetime.min.time()) + timedelta(minutes=row["departs"])
-    arrives = departs + timedelta(minutes=row["minutes"], hours=destination.utc_offset - origin.utc_offset)
+    arrives = local_time(destination, origin, departs + timedelta(minutes=row["minutes"]))
     return departs, arrives
 
 

@@ -16,7 +16,7 @@ def td():
 def test_clock_reads_the_simulated_now(td):
     assert td.ok("get_current_local_datetime") == ("2025-06-13T09:30", "2025-06-13", "San Francisco")
     assert td.ok("get_local_time_in", city="London") == "2025-06-13T17:30"
-    assert td.ok("get_local_time_in", city="Tokyo") == "2025-06-14T02:30"
+    assert td.ok("get_local_time_in", city="Tokyo") == "2025-06-14T01:30"
     assert "unknown city" in td.error("get_local_time_in", city="Atlantis")
 
 
@@ -86,10 +86,17 @@ def test_weekdays_and_weeks(td):
 
 
 def test_time_zones(td):
-    assert td.ok("convert_time_between_cities", moment="2025-06-13T17:00", from_city="San Francisco", to_city="Tokyo") == "2025-06-14T10:00"
+    assert td.ok("convert_time_between_cities", moment="2025-06-13T17:00", from_city="San Francisco", to_city="Tokyo") == "2025-06-14T09:00"
     assert td.ok("convert_time_between_cities", moment="2025-06-13T10:00", from_city="london", to_city="New York") == "2025-06-13T05:00"
     assert "unknown city" in td.error("convert_time_between_cities", moment="2025-06-13T10:00", from_city="Gotham", to_city="Tokyo")
-    assert td.ok("get_city_utc_offset", city="Mumbai") == (5, "India")
+    # the clocks keep daylight saving as the places do: Munich is two hours ahead in June
+    assert td.ok("get_city_utc_offset", city="Mumbai") == (5.5, "India")
+    assert td.ok("get_city_utc_offset", city="Munich") == (2, "Germany")
+    # on 15 March San Francisco already keeps summer time (UTC-7) and London not yet (UTC+0)
+    assert td.ok("convert_time_between_cities", moment="2025-03-15T09:00", from_city="San Francisco",
+                 to_city="London") == "2025-03-15T16:00"
+    assert td.ok("convert_time_between_cities", moment="2025-01-15T09:00", from_city="San Francisco",
+                 to_city="London") == "2025-01-15T17:00"
     assert td.ok("get_city_utc_offset", city="Buenos Aires") == (-3, "Argentina")
 
 
@@ -139,7 +146,7 @@ def test_sun_times(td):
 
 
 def test_search(td):
-    assert td.ok("search_time_and_date", query="tokyo") == ["Tokyo, Japan: UTC+9, local time 2025-06-14T02:30"]
+    assert td.ok("search_time_and_date", query="tokyo") == ["Tokyo, Japan: UTC+9, local time 2025-06-14T01:30"]
     christmas = td.ok("search_time_and_date", query="christmas germany")
     assert christmas == ["2025-12-25 Christmas Day (Germany)", "2025-12-26 Second Day of Christmas (Germany)",
                          "2026-12-25 Christmas Day (Germany)", "2026-12-26 Second Day of Christmas (Germany)"]
@@ -152,7 +159,7 @@ def test_search(td):
 
 def test_home_city_moves_the_local_clock():
     session = ToolboxSession("time_and_date")
-    assert session.ok("set_home_city", city="berlin") == ("2025-06-13T18:30", 1)
+    assert session.ok("set_home_city", city="berlin") == ("2025-06-13T18:30", 2)
     assert session.world.state["home_city"] == "Berlin"
     assert session.ok("get_current_local_datetime") == ("2025-06-13T18:30", "2025-06-13", "Berlin")
     assert session.ok("resolve_relative_time", expression="in 6 hours") == ("2025-06-14T00:30", "2025-06-14")
