@@ -47,8 +47,8 @@ from factory.world.simulator import Simulator, internal_kinds
 # Kinds many things share (a city, a day, a currency): two calls about one of them need not be
 # about the same thing.
 _SHARED_KINDS = SCENE_KINDS | {"city", "country", "address", "latitude", "longitude", "currency_code"}
-RULES = ("link", "group", "sense", "coherent", "no_op", "undone", "ends", "informs", "round_trip", "detour", "ids",
-         "unrelated", "withheld", "consent")
+RULES = ("link", "group", "sense", "hour", "coherent", "no_op", "undone", "ends", "informs", "round_trip", "detour",
+         "ids", "unrelated", "withheld", "consent")
 
 
 def _link_problems(instance: Instance, ctx: CheckContext) -> list[str]:
@@ -204,6 +204,28 @@ def _sense_problems(instance: Instance, ctx: CheckContext, limits: dict[str, Any
                 problems.append(f"call {step.call + 1} {step.tool}: together: {why}")
             if isinstance(rule, SameDay) and (why := _same_day_problem(instance, step.call, rule.param, step.arguments, days)):
                 problems.append(f"call {step.call + 1} {step.tool}: same_day: {why}")
+    return problems
+
+
+# Words that say a time of day (or a time counted from now): "next Friday 5pm", "tonight", "in 30 minutes".
+_TIME_OF_DAY = re.compile(r"\d{1,2}(?::\d{2})?\s*(?:am|pm)\b|\d{1,2}:\d{2}|\b(?:noon|midnight|morning|afternoon|"
+                          r"evening|tonight|night|hours?|minutes?|now|o'clock)\b", re.IGNORECASE)
+
+
+def _hour_problems(instance: Instance, ctx: CheckContext) -> list[str]:
+    """A time of day the request never says is not for a later call to use: "the forecast
+    temperature at this Wednesday" resolves to 09:00 and reads the hour's forecast, where the
+    person named no hour."""
+    consumed = {a.ref for call in instance.chain.calls for a in call.arguments.values() if isinstance(a, Ref)}
+    problems = []
+    for index, call in enumerate(instance.chain.calls):
+        spec, entry = instance.tool(call.tool), ctx.entry(instance.tool(call.tool))
+        if spec is None or entry is None or "canonicalise" not in entry.tags:
+            continue
+        said = [a.value for a in call.arguments.values() if isinstance(a, Value) and isinstance(a.value, str)]
+        timed = [var for var, out in zip(call.outputs, spec.returns, strict=False) if out.kind == "datetime"]
+        if said and any(v in consumed for v in timed) and not any(_TIME_OF_DAY.search(text) for text in said):
+            problems.append(f"call {index + 1} {call.tool} gives a time of day {', '.join(map(repr, said))} never says")
     return problems
 
 
@@ -673,6 +695,7 @@ def plausibility_problems(instance: Instance, ctx: CheckContext) -> list[str]:
         "link": lambda: _link_problems(instance, ctx),
         "group": lambda: _group_problems(instance, ctx),
         "sense": lambda: _sense_problems(instance, ctx, limits),
+        "hour": lambda: _hour_problems(instance, ctx),
         "coherent": lambda: _coherent_problems(instance, ctx),
         "no_op": lambda: _no_op_problems(instance, ctx),
         "undone": lambda: _undone_problems(instance, ctx),

@@ -590,3 +590,14 @@ def test_a_request_never_asks_for_ids_only_the_service_uses():
                        outputs={"i": "PL-1", "la": 48.86, "lo": 2.34})]
     assert answered(chain, {spec.name: spec}, steps, {"place_id"}) == ["la", "lo"]
     assert answered(chain, {spec.name: spec}, steps) == ["i", "la", "lo"]
+
+
+def test_a_time_of_day_the_request_never_says_is_not_used():
+    """"The forecast temperature in Paris at this Wednesday": the day resolves to 09:00 and
+    reads that hour's forecast, an hour nobody named; "this Wednesday at 3pm" names one."""
+    seeds = {slug: load_seed(Path(resource_dir("seeds")) / slug) for slug in ("time_and_date", "weather")}
+    code = ('m, d = resolve_relative_time(expression="{said}")\n'
+            't, p = get_hourly_forecast(city="Paris", when=m)')
+    hourless = chain_problems(seeds, code.format(said="this wednesday"))
+    assert any(p.startswith("hour") for p in hourless), hourless
+    assert not any(p.startswith("hour") for p in chain_problems(seeds, code.format(said="this wednesday at 3pm")))
