@@ -1234,7 +1234,7 @@ def create_traveller_profile(full_name: Traveller, email: Email) -> str:
     asks=("save passport {passport_number}, issued by {nationality} and valid until {expiry_date}, to my traveller profile",
           "Add my passport to my travel profile: number {passport_number}, issued by {nationality}, expiring {expiry_date}.",
           "I got a new passport from {nationality}, number {passport_number}, valid until {expiry_date}. Save it to my profile.",
-          "store my passport on my traveller profile (number {passport_number}, issued by {nationality}, expires {expiry_date}) and show me the masked number and nationality saved",
+          "store my passport on my traveller profile (number {passport_number}, issued by {nationality}, expires {expiry_date}) and show me the masked number saved",
           "add passport {passport_number} from {nationality}, expiring {expiry_date}, to my profile and confirm what was saved",
           "My passport number is {passport_number}; it's from {nationality} and valid until {expiry_date}. Please keep it on file.",
           "put my passport {passport_number}, issued by {nationality} and valid through {expiry_date}, on file",
