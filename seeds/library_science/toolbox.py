@@ -682,33 +682,33 @@ def convert_isbn(isbn_text: IsbnText) -> tuple[Isbn, Isbn10]:
 
 @toolbox.tool(
     asks=(
-        "format an APA reference for {book}[, published by {publisher}]",
-        "how do I cite {book}[, published by {publisher},] in APA style?",
-        "I'm writing my bibliography. Give me the APA-style reference for {book}[, published by {publisher}].",
-        "write the APA citation for {book}[, published by {publisher}]",
-        "what does {book}[, published by {publisher},] look like as an APA reference?",
-        "turn {book}[, from {publisher},] into an APA-style bibliography entry",
-        "my professor wants APA. How should {book}[, published by {publisher},] appear in my reference list?",
-        "I need an APA reference-list entry for {book}[, published by {publisher}].",
-        "cite {book}[, published by {publisher},] for me in APA format",
-        "our journal follows APA. Produce the reference entry for {book}[ (publisher: {publisher})].",
-        "the thesis office keeps bouncing my references. Write {book}[, published by {publisher},] as a proper APA entry.",
-        "draft the APA line for {book}[ with {publisher} as the publisher] so I can paste it into my reference list",
-        "set {book}[, published by {publisher},] in APA format for the references section of my essay",
+        "format an APA reference for {book}, published by {publisher}",
+        "how do I cite {book}, published by {publisher}, in APA style?",
+        "I'm writing my bibliography. Give me the APA-style reference for {book}, published by {publisher}.",
+        "write the APA citation for {book}, published by {publisher}",
+        "what does {book}, published by {publisher}, look like as an APA reference?",
+        "turn {book}, from {publisher}, into an APA-style bibliography entry",
+        "my professor wants APA. How should {book}, published by {publisher}, appear in my reference list?",
+        "I need an APA reference-list entry for {book}, published by {publisher}.",
+        "cite {book}, published by {publisher}, for me in APA format",
+        "our journal follows APA. Produce the reference entry for {book} (publisher: {publisher}).",
+        "the thesis office keeps bouncing my references. Write {book}, published by {publisher}, as a proper APA entry.",
+        "draft the APA line for {book} with {publisher} as the publisher so I can paste it into my reference list",
+        "set {book}, published by {publisher}, in APA format for the references section of my essay",
     ),
     groups={"book": "{title} by {author} ({year})"},
     # Title, author, year and publisher of one reference all describe the same book.
     sense=(together("title", "author", "year", "publisher"),),
     tags=("arithmetic",),
 )
-def format_apa_citation(title: Title, author: Author, year: PubYear, publisher: Publisher = "") -> Citation:
-    """Format a book reference in APA style from its title, author and year.
+def format_apa_citation(title: Title, author: Author, year: PubYear, publisher: Publisher) -> Citation:
+    """Format a book reference in APA style from its title, author, year and publisher.
 
     Args:
         title: Book title as printed, e.g. "Foundations of Data Structures".
         author: Author's full name, first name first, e.g. "Ingrid Patel".
         year: Year of publication (1450-2025).
-        publisher: Publisher's name; omitted from the reference when empty.
+        publisher: Publisher's name, e.g. "Linden & Hale".
 
     Returns:
         citation: the APA-style reference (surname and initials, year, title in sentence case, publisher).
@@ -723,10 +723,8 @@ def format_apa_citation(title: Title, author: Author, year: PubYear, publisher: 
         after_colon = i > 0 and words[i - 1].endswith(":")
         sentence.append(word[0].upper() + word[1:] if i == 0 or after_colon else word.lower())
     initials = " ".join(f"{p[0].upper()}." for p in parts[:-1])
-    reference = f"{parts[-1]}, {initials} ({year}). {' '.join(sentence).rstrip('.')}."
-    if publisher.strip():
-        reference += f" {publisher.strip()}."
-    return reference
+    require(bool(publisher.strip()), "publisher must not be empty: an APA reference to a book names its publisher")
+    return f"{parts[-1]}, {initials} ({year}). {' '.join(sentence).rstrip('.')}. {publisher.strip()}."
 
 
 # --- authors -----------------------------------------------------------------------------

@@ -88,11 +88,14 @@ def test_apa_citation(lib):
     assert lib.ok("format_apa_citation", title="Programming Fundamentals: A Modern Introduction", author="Liam Lopez",
                   year=2012, publisher="Northgate Publishing") == \
         "Lopez, L. (2012). Programming fundamentals: A modern introduction. Northgate Publishing."
-    assert lib.ok("format_apa_citation", title="Essentials of Game Theory", author="Mary Ann Smith", year=2001) == \
-        "Smith, M. A. (2001). Essentials of game theory."
-    assert "full name" in lib.error("format_apa_citation", title="Ecology", author="Plato", year=2001)
-    assert "out of range" in lib.error("format_apa_citation", title="Ecology", author="Ana Silva", year=2031)
-    assert "must not be empty" in lib.error("format_apa_citation", title=" ", author="Ana Silva", year=2001)
+    assert lib.ok("format_apa_citation", title="Essentials of Game Theory", author="Mary Ann Smith", year=2001,
+                  publisher="Linden & Hale") == "Smith, M. A. (2001). Essentials of game theory. Linden & Hale."
+    # a reference to a book names its publisher: an agent that looks it up cannot differ from the gold
+    assert "publisher must not be empty" in lib.error("format_apa_citation", title="Ecology", author="Ana Silva",
+                                                      year=2001, publisher=" ")
+    assert "full name" in lib.error("format_apa_citation", title="Ecology", author="Plato", year=2001, publisher="X")
+    assert "out of range" in lib.error("format_apa_citation", title="Ecology", author="Ana Silva", year=2031, publisher="X")
+    assert "must not be empty" in lib.error("format_apa_citation", title=" ", author="Ana Silva", year=2001, publisher="X")
 
 
 def test_authors(lib):
@@ -316,7 +319,8 @@ def test_sensible_library_requests_pass(lib, judge):
     text = lib.values("isbn_text")[0]
     assert judge(f'a, b = convert_isbn(isbn_text="{text}")\nc, d, e, f = get_book_details(isbn=a)\n'
                  'g = format_apa_citation(title=c, author=d, year=e, publisher=f)') == []
-    assert judge(f'g = format_apa_citation(title="{row["title"]}", author="{row["author"]}", year={row["year"]})') == []
+    assert judge(f'g = format_apa_citation(title="{row["title"]}", author="{row["author"]}", year={row["year"]}, '
+                 f'publisher="{row["publisher"]}")') == []
     assert judge(f'a, b = scan_isbn(isbn="{isbn}")\nc, d = locate_book(title=a)\n'
                  'e, f = get_branch_address(branch=c)') == []
     day = (TODAY + timedelta(days=5)).isoformat()
@@ -330,9 +334,10 @@ def test_a_reference_names_one_book(lib, judge):
     (isbn_a, row_a), (isbn_b, row_b) = _two_books(lib)
     assert row_a["author"] != row_b["author"]
     mixed = (f'a, b, c, d = get_book_details(isbn="{isbn_a}")\ne, f, g, h = get_book_details(isbn="{isbn_b}")\n'
-             'i = format_apa_citation(title=a, author=f, year=c)')
+             'i = format_apa_citation(title=a, author=f, year=c, publisher=d)')
     assert "group" in _rules(judge(mixed))
-    wrong_author = f'g = format_apa_citation(title="{row_a["title"]}", author="{row_b["author"]}", year={row_a["year"]})'
+    wrong_author = (f'g = format_apa_citation(title="{row_a["title"]}", author="{row_b["author"]}", year={row_a["year"]}, '
+                    f'publisher="{row_a["publisher"]}")')
     assert "coherent" in _rules(judge(wrong_author))
     wrong_publisher = (f'a, b, c, d = get_book_details(isbn="{isbn_a}")\ne, f, g, h = get_book_details(isbn="{isbn_b}")\n'
                        'i = format_apa_citation(title=a, author=b, year=c, publisher=h)')
