@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import Annotated, Any, Literal
@@ -391,6 +392,11 @@ def _rooms_left(w: TravelWorld, hotel_id: str, check_in: date, nights: int) -> i
     return min(free)
 
 
+def _ranked(w: TravelWorld, hotel_ids: Iterable[str]) -> list[str]:
+    """Hotels in the one order every hotel search lists them: most stars first, then best rated."""
+    return sorted(hotel_ids, key=lambda h: (-w.hotels[h]["stars"], -w.hotels[h]["rating"], h))
+
+
 def _stay(hotel_id: str, check_in: str, nights: int) -> tuple[dict, date]:
     row = _hotel(hotel_id)
     day = _day(check_in, STAY_WINDOW, "hotel stays on sale")
@@ -563,7 +569,7 @@ def search_travel(query: Annotated[str, Kind("travel_search_terms")]) -> tuple[H
         query: Free text, e.g. "hotels in Paris", "heathrow" or "riverside"; words like "hotel", "airport" and "in" are ignored.
 
     Returns:
-        hotel_ids: the hotels found (up to 5 hotel ids, best rated first; the airport's city's hotels when only an airport matches).
+        hotel_ids: the hotels found (up to 5 hotel ids, most stars first, then best rated; the airport's city's hotels when only an airport matches).
         airport_code: the airport found (IATA code; the main airport of the first hotel's city when only hotels match).
     """
     w = world(TravelWorld)
@@ -574,14 +580,13 @@ def search_travel(query: Annotated[str, Kind("travel_search_terms")]) -> tuple[H
         tokens = set(_words(text))
         return all(x in tokens for x in words)
 
-    hotels = sorted((h for h, r in w.hotels.items() if matches(f"{r['name']} {r['city']} {r['country']}")),
-                    key=lambda h: (-w.hotels[h]["rating"], h))
+    hotels = _ranked(w, (h for h, r in w.hotels.items() if matches(f"{r['name']} {r['city']} {r['country']}")))
     airports = [c for c, (name, city) in AIRPORTS.items() if matches(f"{name} {city} {c}")]
     require(bool(hotels or airports), f"nothing in the travel catalogue matches {query!r}")
     airport = airports[0] if airports else MAIN_AIRPORT[w.hotels[hotels[0]]["city"]]
     if not hotels:
         city = AIRPORTS[airport][1]
-        hotels = sorted((h for h, r in w.hotels.items() if r["city"] == city), key=lambda h: (-w.hotels[h]["rating"], h))
+        hotels = _ranked(w, (h for h, r in w.hotels.items() if r["city"] == city))
     return hotels[:5], airport
 
 
@@ -877,7 +882,7 @@ def search_hotels(city: CityName, min_stars: Annotated[int, Kind("star_rating")]
     require(city in CITY_BY_NAME, f"no hotels listed in {city!r}; hotels cover {len(CITIES)} major cities")
     require(1 <= min_stars <= 5, "min_stars must be between 1 and 5")
     found = [h for h, r in w.hotels.items() if r["city"] == city and r["stars"] >= min_stars]
-    return sorted(found, key=lambda h: (-w.hotels[h]["stars"], -w.hotels[h]["rating"], h))
+    return _ranked(w, found)
 
 
 @toolbox.tool(
