@@ -1,7 +1,7 @@
 """Reference agents for interactive mode: `oracle`, `noisy:P`, `guesser`, `random`.
 
-The oracle replays the gold chain through the loop, one call per turn, filling nested
-arguments from the tool results it receives, then states the answer. `noisy:P` replays it
+The oracle replays the gold chain through the loop (the calls a milestone needs), one call
+per turn, filling nested arguments from the tool results it receives, then states the answer. `noisy:P` replays it
 too, with each error type of NOISE_KINDS injected independently with probability P (as in
 static mode), each into one gold call it applies to; it does not recover, so later calls
 that need a lost value use an invented one. `random` calls random available tools with
@@ -159,9 +159,24 @@ def _takes(instance: Instance, call: int, known: Any) -> bool:
     return gold.tool == known.tool and arg is not None and not isinstance(arg, Ref) and arg.value == known.value
 
 
-def oracle_plan(instance: Instance) -> list[Action]:
-    """The feasible gold calls in order, each user turn's calls before its reply."""
+def needed_calls(instance: Instance) -> list[int]:
+    """The feasible gold calls a milestone needs: with a tool withheld, a call whose values only
+    the blocked part would take is left out, as the milestones leave it out (a step that serves
+    nothing is no step of the oracle's)."""
     order = feasible_calls(instance)
+    if not instance.withheld_tools:
+        return order
+    chain = instance.chain
+    graph = chain.graph()
+    graph.add_edges_from((a, i) for i, c in enumerate(chain.calls) for a in c.after)
+    reported = [i for i in chain.asked() if i in order]
+    useful = set(reported) | {a for i in reported for a in nx.ancestors(graph, i)}
+    return [i for i in order if i in useful]
+
+
+def oracle_plan(instance: Instance) -> list[Action]:
+    """The needed gold calls in order, each user turn's calls before its reply."""
+    order = needed_calls(instance)
     parts = segments(instance, order)
     return [Action(i) for part in parts for i in order if i in part]
 

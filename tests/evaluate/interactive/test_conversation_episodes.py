@@ -87,6 +87,12 @@ def test_the_oracle_succeeds_on_every_conversation_and_every_step_is_correct(tal
     assert all(s.user.hallucination == 0 and not s.user.ended_early and not s.user.never_ended for s in samples)
 
 
+def test_every_step_of_the_oracle_is_correct_on_single_requests_too(conversation_run):
+    samples = run_interactive(conversation_run.instances, reference_agent("oracle"))
+    assert all(step.label in ("advances", "asked_needed") for s in samples for step in s.steps)
+    assert any(s.categories.count("insufficient_information") for s in samples)  # (a call serving nothing is not made)
+
+
 def test_the_guesser_walks_into_the_minefield_of_every_ask_the_user_item(asks):
     samples = run_interactive(asks, reference_agent("guesser"))
     assert all(s.scores["success"] == 0.0 and "invented_value" in s.errors for s in samples)
