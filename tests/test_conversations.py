@@ -80,10 +80,11 @@ def test_conversations_have_their_own_config_and_stay_out_of_nestools(conversati
     assert f"config_name: {CONVERSATIONS}" in card and "## Conversations" in card
 
 
-def test_conversation_datasets_load_with_datasets(conversation_run):
+def test_conversation_datasets_load_with_datasets(conversation_run, tmp_path):
     import datasets
 
-    table = datasets.load_dataset(str(conversation_run.path / "dataset"), CONVERSATIONS, split="test")
+    table = datasets.load_dataset(str(conversation_run.path / "dataset"), CONVERSATIONS, split="test",
+                                  cache_dir=str(tmp_path / "hf"))
     assert len(table) and json.loads(json.dumps(table[0]["conversation"]))["turns"]
 
 

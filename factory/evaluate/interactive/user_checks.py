@@ -22,7 +22,8 @@ from factory.records import Instance, UserCheck
 _ASSISTANT = re.compile(
     r"\b(how (can|may) i (help|assist)|is there anything else|i('ve| have) (booked|found|scheduled|checked|reserved|"
     r"cancelled|placed|sent|updated)|let me (check|look|find|search|see)|i('ll| will) (check|look|find|search|book)|"
-    r"here (is|are) (the|your)|as an ai|i can help you|your request has been|according to (the|my) (search|tool))\b",
+    r"here (is|are) (the|your)|as an ai|i can help you|your request has been|according to (the|my) (search|tool)|"
+    r"let me know if you need)\b",
     re.I,
 )
 
