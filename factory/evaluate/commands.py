@@ -58,6 +58,7 @@ def evaluate(
     max_turns: Annotated[int, typer.Option("--max-turns", help="Interactive mode: assistant turns before the episode is cut off.")] = 15,
     user: Annotated[str, typer.Option("--user", help="Interactive mode, conversational items: the simulated user, 'offline' (scripted from the knowledge boundary) or a model name (prompts/user_simulator.md, with end_conversation as its one tool).")] = "offline",
     user_api_base: Annotated[Optional[str], typer.Option("--user-api-base", help="OpenAI-compatible endpoint of the user model (default: --api-base).")] = None,
+    user_prompt: Annotated[str, typer.Option("--user-prompt", help="The user model's prompt: full, or an ablation to measure it by: no-boundary, no-demonstrations.")] = "full",
     split: Annotated[Optional[str], typer.Option("--split", help="Dataset split (default: every split).")] = None,
     cache_dir: Annotated[Optional[Path], typer.Option("--cache-dir", help="Model call cache (default RESULTS_DIR/cache).")] = None,
     plots: Annotated[bool, typer.Option("--plots", help="Also draw PNG plots by depth, shape and category (or later: factory report DIR --plots).")] = False,
@@ -77,7 +78,8 @@ def evaluate(
                           augment=augment or [], seed=seed, concurrency=concurrency, max_tokens=max_tokens,
                           temperature=temperature, timeout=timeout, max_retries=max_retries,
                           max_endpoint_failures=max_endpoint_failures, max_turns=max_turns, split=split,
-                          cache_dir=cache_dir, plots=plots, user=user, user_api_base=user_api_base)
+                          cache_dir=cache_dir, plots=plots, user=user, user_api_base=user_api_base,
+                          user_prompt=user_prompt)
     with progress(err_console, "evaluating") as steps:
         runs = run_evaluation(request, settings, out, steps)
     if len(runs) == 1:

@@ -21,6 +21,7 @@ from factory.progress import QUIET, Steps
 from factory.records import Instance, SampleResult, content_hash
 
 MODES = ("static", "interactive")
+USER_PROMPTS = ("full", "no-boundary", "no-demonstrations")  # the model user's prompt and its ablations
 
 
 @dataclass
@@ -44,6 +45,7 @@ class EvalRequest:
     max_turns: int = 15
     user: str = "offline"  # interactive conversations: the simulated user, offline or a model name
     user_api_base: str | None = None  # the user model's endpoint (default: --api-base)
+    user_prompt: str = "full"  # the user model's prompt: full, no-boundary or no-demonstrations (ablations)
     split: str | None = None
     cache_dir: Path | None = None
     allow_missing: bool = False  # predictions: tasks without a line are left out, not failures
@@ -118,7 +120,7 @@ def default_out(request: EvalRequest, settings: Settings) -> Path:
                   if request.predictions else request.who()).strip("-").lower()
     # (a user option left at its default is left out, so results folders named before it keep their names)
     tag = content_hash([{k: v for k, v in asdict(request).items() if k not in NOT_IN_RESULTS
-                         and (k, v) not in (("user", "offline"), ("user_api_base", None))}], 6)
+                         and (k, v) not in (("user", "offline"), ("user_api_base", None), ("user_prompt", "full"))}], 6)
     return settings.output_dir / "evaluations" / f"{request.dataset.resolve().name}-{request.mode}-{slug}-{tag}"
 
 
@@ -252,9 +254,12 @@ def user_backend(request: EvalRequest, settings: Settings, out: Path):
         return OfflineUser(seed=request.seed)
     from factory.evaluate.interactive.model_user import ModelUser
 
+    if request.user_prompt not in USER_PROMPTS:
+        raise ConfigError(f"--user-prompt {request.user_prompt!r}: use {', '.join(USER_PROMPTS)}")
     return ModelUser.connect(request.user, request.user_api_base or request.api_base or settings.api_base,
                              settings, (request.cache_dir or out / "cache") / "user_calls.sqlite",
-                             temperature=request.temperature)
+                             temperature=request.temperature, boundary=request.user_prompt != "no-boundary",
+                             demonstrations=request.user_prompt != "no-demonstrations")
 
 
 def run_record(request: EvalRequest, evaluation: Evaluation, instances: list[Instance], seconds: float) -> dict[str, Any]:

@@ -163,7 +163,9 @@ class ModelUser:
 
     @property
     def name(self) -> str:
-        return f"model:{self.client.settings.model}"
+        ablated = "" if self.boundary and self.demonstrations else \
+            " (no boundary)" if not self.boundary else " (no demonstrations)"
+        return f"model:{self.client.settings.model}{ablated}"
 
     @classmethod
     def connect(cls, model: str, api_base: str | None, settings: Settings, cache: Path, temperature: float = 0.0,

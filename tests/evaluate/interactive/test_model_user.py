@@ -133,3 +133,11 @@ def test_evaluate_with_a_model_user_reports_its_errors_and_the_steps_export(conv
     steps = datasets.load_dataset(str(out / "steps"), split="train", cache_dir=str(tmp_path / "hf"))
     assert len(steps) == results["step_labels"]["steps"] and all(steps["correct"])
     assert {"context", "step_message", "label"} <= set(steps.column_names)
+    with serve(person_model()) as server:  # the same conversations, the prompt without the boundary
+        result = invoke("evaluate", conversation_run.path, "--mode", "interactive", "--agent", "oracle",
+                        "--user", "openai/fake-user", "--user-api-base", server.api_base, "--out", tmp_path / "ablated",
+                        "--user-prompt", "no-boundary")
+    assert result.exit_code == 0, result.output
+    ablated = json.loads((tmp_path / "ablated" / "results.json").read_text())
+    assert ablated["user"] == "model:openai/fake-user (no boundary)"
+    assert ablated["user_simulator"]["hallucination_rate"] > results["user_simulator"]["hallucination_rate"]
