@@ -44,17 +44,27 @@ CONVERSATIONAL = ("ask_user", "multi_turn")
 # Kinds of value a person holds and a tool needs, tried before any other literal.
 PERSONAL = re.compile(r"date|time|card|passport|number|_id$|^id$|name|email|phone|account|amount|budget|seat|size")
 _FREE_TEXT = ("_search_terms", "_query", "_text", "_mention", "_description")
+_SAID_WITHOUT_CODE = ("currency", "language", "country", "airport")  # "the currency I want", not "currency code"
 HELD_WORDS = ("the {noun} I have in mind", "the {noun} I want")
 THANKS = ("Thanks.", "Got it, thanks.", "OK.", "Great.")
 
 
 def held_label(param: Param) -> str:
-    """What a value is, in the words a question about it uses: "travel date", "card"."""
+    """What a value is, in the words a question about it uses: "travel date", "start time",
+    "booking id", "currency code", "patient"."""
+    from factory.queries.wording import reference_noun
+
     words = param.name.replace("_", " ")
-    kind = (param.kind or "").replace("_", " ")
-    if kind in ("date", "datetime") and "date" not in words and "day" not in words:
-        return f"{words} date" if kind == "date" else f"{words} time"
-    return words
+    kind = param.kind or ""
+    if kind == "date":
+        return words if re.search(r"\b(date|day)\b", words) else f"{words} date"
+    if kind == "datetime":
+        return "time" if words in ("when", "at") else words if "time" in words.split() else f"{words} time"
+    if kind.removesuffix("_code") in _SAID_WITHOUT_CODE:
+        return kind.removesuffix("_code")
+    if kind.endswith(("_id", "_code", "_number")):
+        return kind.replace("_", " ")
+    return reference_noun(kind, param.role) or words
 
 
 def holdable(chain: Chain, specs: Mapping[str, ToolSpec], entries: Mapping[str, ToolEntry],
@@ -78,7 +88,10 @@ def holdable(chain: Chain, specs: Mapping[str, ToolSpec], entries: Mapping[str, 
         paired = {p for g in groups_of(specs[call.tool], entry, joint_kinds or []) for p in g.params if len(g.params) > 1}
         for name, arg in call.arguments.items():
             param = specs[call.tool].param(name)
-            if (not isinstance(arg, Value) or param is None or isinstance(arg.value, (bool, list, dict))
+            # (not a number: "buy {n} shares" has no room for "the shares I want"; not a choice
+            # among a few fixed options, which reads as a modifier: "a {mode} trip")
+            if (not isinstance(arg, Value) or param is None or isinstance(arg.value, (bool, int, float, list, dict))
+                    or param.enum
                     or arg.value in (None, "") or counts[stable_json(arg.value)] > 1 or name in paired
                     or (param.kind or "").endswith(_FREE_TEXT)):
                 continue
