@@ -95,3 +95,11 @@ def test_single_request_records_keep_their_bytes():
 
     assert "turn" not in Milestone(index=0, kind="answer", description="x").model_dump()
     assert "invented" not in Minefield(tool="t", reason="r").model_dump()
+
+
+def test_publishing_takes_the_conversations_config_along(conversation_run):
+    from factory.publish import prepare
+
+    upload = prepare(conversation_run.path)
+    assert any(name.startswith(f"{CONVERSATIONS}/") for name in upload.files)
+    assert f"config_name: {CONVERSATIONS}" in upload.card
