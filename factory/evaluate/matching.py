@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from factory.checks.faithfulness import states
 from factory.evaluate.interactive.answers import answer_similarity
 from factory.records import Expected, Milestone, Minefield, values_equal
 
@@ -92,8 +93,9 @@ def minefield_hit(mine: Minefield, step: Step) -> bool:
     if mine.arguments is None:
         return True
     arguments = step.arguments or {}
-    if mine.invented:
-        return any(name in arguments and not argument_matches(exp, arguments, name) for name, exp in mine.arguments.items())
+    if mine.invented:  # the person's value in another written form ("2025-06-21 16:30") is no invention
+        return any(name in arguments and not argument_matches(exp, arguments, name)
+                   and not states(str(arguments[name]), exp.value) for name, exp in mine.arguments.items())
     return all(argument_matches(exp, arguments, name) for name, exp in mine.arguments.items())
 
 

@@ -166,3 +166,14 @@ def test_an_offline_user_is_deterministic(talks):
     a = run_interactive(talks[:10], reference_agent("noisy:0.3"))
     b = run_interactive(talks[:10], reference_agent("noisy:0.3"))
     assert [s.to_json() for s in a] == [s.to_json() for s in b]
+
+
+def test_the_persons_value_in_another_form_is_no_invented_value():
+    from factory.evaluate.matching import Step, minefield_hit
+    from factory.records import Expected, Minefield
+
+    mine = Minefield(tool="book", arguments={"start": Expected(value="2025-06-21T16:30")}, reason="r", invented=True)
+    assert not minefield_hit(mine, Step("book", {"start": "2025-06-21T16:30"}))
+    assert not minefield_hit(mine, Step("book", {"start": "2025-06-21 16:30"}))
+    assert minefield_hit(mine, Step("book", {"start": "2025-06-20T16:30"}))
+    assert not minefield_hit(mine, Step("other", {"start": "2025-06-20T16:30"}))
