@@ -5,9 +5,12 @@ query; every tool call it makes is executed by the simulator (seed implementatio
 the typed mock for tools without one) and the result goes back as a tool message. Tool
 errors and malformed calls (unknown tool, arguments that are not a JSON object, wrong
 types) go back the same way, as observations it can recover from. The episode ends with
-an assistant message without tool calls (the final answer) or at the turn limit. The
-trajectory is then scored: milestone similarity with minefields, final-answer match,
-turn count.
+an assistant message without tool calls (the final answer) or at the turn limit. In a
+conversational item that message goes to the simulated user instead (`user`: a question is
+answered, an answer brings the next part of the goal), and the episode ends when the user
+ends the conversation. The trajectory is then scored: milestone similarity with minefields,
+final-answer match (in a conversation, each user turn's in the reply to it), turn count; each
+agent step is labelled (`step_labels`) and the user's turns are checked (`user_checks`).
 """
 
 from __future__ import annotations
