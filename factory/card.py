@@ -10,7 +10,7 @@ from typing import Any
 import yaml
 
 from factory import __version__
-from factory.export import LICENSE, NESTOOLS, NESTOOLS_EXCLUDED, features
+from factory.export import CONVERSATIONS, LICENSE, NESTOOLS, NESTOOLS_EXCLUDED, features
 from factory.records import GenerateConfig
 from factory.stats import markdown
 
@@ -80,14 +80,50 @@ others, was a counted reject), so the same command gives the same splits byte fo
 """
 
 
+def _conversations_section(talks: dict[str, tuple[int, int]]) -> str:
+    count = sum(n for n, _ in talks.values())
+    return f"""## Conversations
+
+The `{CONVERSATIONS}` config ({CONVERSATIONS}/*.parquet, {count} instances; `load_dataset(path,
+"{CONVERSATIONS}")`) holds the conversational items, in their own config because no single-request
+format can hold them: they are not in the default config nor in `{NESTOOLS}`. Each has a
+`conversation` column: `kind` (`ask_user`: a value only the person knows, such as the day they
+want, is left out of the first message and the agent must ask for it; a call with any other
+value is a minefield marked `invented`; `multi_turn`: the goal arrives in parts, each follow-up
+given once the agent has answered the part before), `turns` (the first message, then the
+follow-ups, each with the answer variables its reply must state), and the person's knowledge
+boundary: `knows` (every value they may say, `held` for those they must be asked for) and
+`unknown` (the values only a tool gives, which they must not say). An agent opens with the
+first turn; `query` is the whole goal as one request, for reference. Answer milestones carry
+the `turn` they belong to. Score them with `factory evaluate --mode interactive` (a simulated
+user answers: `--user offline` or a model).
+"""
+
+
 def dataset_card(config: GenerateConfig, stats: dict[str, Any], reject_reasons: dict[str, int],
                  attempts: int, title: str, sizes: dict[str, tuple[int, int]],
-                 nestools: dict[str, Counter[str]] | None = None, splits: dict[str, Any] | None = None) -> str:
+                 nestools: dict[str, Counter[str]] | None = None, splits: dict[str, Any] | None = None,
+                 talks: dict[str, tuple[int, int]] | None = None) -> str:
     """`sizes`: split → (instances, bytes), in the order the card lists them; `splits`: the
-    split report (factory.stats.split_report) of a run cut into several."""
+    split report (factory.stats.split_report) of a run cut into several; `talks`: split →
+    (instances, bytes) of the `conversations` config, when the run made conversational items."""
     from datasets import DatasetInfo
 
     n = stats["instances"]
+    configs = [{"config_name": "default",
+                "data_files": [{"split": name, "path": f"data/{name}-*.parquet"} for name in sizes]}]
+    info: Any = {
+        **DatasetInfo(features=features())._to_yaml_dict(),
+        "splits": [{"name": name, "num_bytes": num_bytes, "num_examples": count}
+                   for name, (count, num_bytes) in sizes.items()],
+    }
+    if talks:
+        configs.append({"config_name": CONVERSATIONS,
+                        "data_files": [{"split": name, "path": f"{CONVERSATIONS}/{name}-*.parquet"} for name in talks]})
+        info = [{"config_name": "default", **info},
+                {"config_name": CONVERSATIONS, **DatasetInfo(features=features(True))._to_yaml_dict(),
+                 "splits": [{"name": name, "num_bytes": num_bytes, "num_examples": count}
+                            for name, (count, num_bytes) in talks.items()]}]
     header = {
         "license": LICENSE,
         "pretty_name": title,
@@ -95,13 +131,8 @@ def dataset_card(config: GenerateConfig, stats: dict[str, Any], reject_reasons: 
         "tags": ["synthetic", "tool-use", "function-calling", "nested-tool-calls", "benchmark"],
         "task_categories": ["text-generation"],
         "size_categories": [_size_category(n)],
-        "configs": [{"config_name": "default",
-                     "data_files": [{"split": name, "path": f"data/{name}-*.parquet"} for name in sizes]}],
-        "dataset_info": {
-            **DatasetInfo(features=features())._to_yaml_dict(),
-            "splits": [{"name": name, "num_bytes": num_bytes, "num_examples": count}
-                       for name, (count, num_bytes) in sizes.items()],
-        },
+        "configs": configs,
+        "dataset_info": info,
     }
     settings = "\n".join(f"| `{k}` | `{v}` |" for k, v in config.model_dump().items())
     return f"""---
@@ -141,7 +172,7 @@ float (0.7 may come back as 0.7000000000000001). The Parquet files hold exact JS
 read it with pyarrow, or with `factory.export.load_instances`, when exact values matter.
 
 {_nestools_section(nestools) if nestools is not None else ""}
-{_splits_section(config, splits) + chr(10) if splits is not None else ""}## Generation settings
+{_conversations_section(talks) + chr(10) if talks else ""}{_splits_section(config, splits) + chr(10) if splits is not None else ""}## Generation settings
 
 | setting | value |
 | --- | --- |

@@ -165,6 +165,7 @@ def generate(
     timeout: Annotated[Optional[float], typer.Option("--timeout", help="Seconds for a whole model request, however slowly the answer arrives (default 120).")] = None,
     max_retries: Annotated[Optional[int], typer.Option("--max-retries", help="Retries of a model request after timeouts, 429, 5xx or unreadable answers, with backoff, jitter and Retry-After (default 4).")] = None,
     workers: Annotated[Optional[int], typer.Option("--workers", "-j", help="Processes computing offline candidates (default: the cores available); the output is the same bytes for any number. With --model, --concurrency applies instead.")] = None,
+    conversations: Annotated[bool, typer.Option("--conversations/--no-conversations", help="Also compose conversational items (a value the agent must ask the person for; a goal that arrives in several user turns), written to the dataset's `conversations` config, never to nestools.jsonl.")] = False,
     ray: Annotated[Optional[str], typer.Option("--ray", metavar="ADDRESS", help="Compute offline candidates as Ray tasks (pip install 'toolbench-factory[ray]'): 'local' starts Ray on this machine for the run, 'auto' or HOST:PORT uses a running cluster; the same bytes as without.")] = None,
 ) -> None:
     """Generate a verified benchmark (resumes an interrupted run): offline from a seed toolbox,
@@ -183,7 +184,8 @@ def generate(
     n = n if n is not None else sum(sizes.values()) or 50
     config = GenerateConfig(domain=domain, n=n, seed=seed, max_depth=max_depth, min_depth=min_depth, shape=shape,
                             distractors=distractors, split=split, generator=generator, temperature=temperature,
-                            exclude_from=exclude_from or [], splits=sizes, hold_out=hold_out)
+                            exclude_from=exclude_from or [], splits=sizes, hold_out=hold_out,
+                            conversations=conversations)
     with progress(err_console, "generating", n, "loading the seeds and the embedding model") as steps:
         result = run_generation(
             config, config_settings, out, fresh=fresh, max_attempts=max_attempts, workers=workers, ray=ray,
@@ -305,7 +307,7 @@ def stats(
 
     manifest = RunDir(path).read_manifest() if (path / "manifest.json").exists() else None
     dataset = _dataset_dir(path)
-    instances = load_instances(dataset)
+    instances = load_instances(dataset, conversations=True)
     report = distribution(instances)
     names = split_names(dataset)
     if len(names) > 1:
@@ -379,7 +381,7 @@ def call(
         raise ConfigError(f"--args is not a JSON object: {exc}") from None
     if not isinstance(arguments, dict):
         raise ConfigError("--args must be a JSON object, e.g. '{\"city\": \"Paris\"}'")
-    instance = next((i for i in load_instances(_dataset_dir(path)) if i.id == instance_id), None)
+    instance = next((i for i in load_instances(_dataset_dir(path), conversations=True) if i.id == instance_id), None)
     if instance is None:
         raise ConfigError(f"no instance {instance_id!r} in {path}")
     spec, result = call_in_world(instance, seeds_for(settings()), tool, arguments, after)
@@ -463,6 +465,7 @@ from factory.evaluate import commands as evaluation  # noqa: E402
 
 app.command("evaluate")(command(evaluation.evaluate))
 app.command("report")(command(evaluation.report))
+app.command("export-steps")(command(evaluation.export_steps))
 import_app = typer.Typer(help="Convert external benchmarks into datasets the evaluator runs on.", no_args_is_help=True)
 import_app.command("nestools")(command(evaluation.import_nestools))
 app.add_typer(import_app, name="import")

@@ -19,7 +19,11 @@ JSON_COLUMNS = ("query_variants", "tools", "withheld_tools", "chain", "trace", "
 LICENSE = "cc-by-4.0"
 
 
-def features():
+CONVERSATIONS = "conversations"  # the dataset config (and folder) of conversational items
+
+
+def features(conversations: bool = False):
+    """The columns of the default config; the `conversations` config adds the conversation."""
     from datasets import Features, Json, List, Value
 
     string = Value("string")
@@ -30,6 +34,8 @@ def features():
         "chain_code": string, "answer": Json(),
     }
     columns.update({name: Json() for name in JSON_COLUMNS})
+    if conversations:
+        columns["conversation"] = Json()
     return Features(columns)
 
 
@@ -49,12 +55,15 @@ def instance_row(instance: Instance) -> dict[str, Any]:
     row["n_calls"] = len(instance.chain.calls)
     row["chain_code"] = render_chain(instance.chain)
     row["answer"] = _json_text(instance.trace.answer)
+    if instance.conversation is not None:
+        row["conversation"] = _json_text(data["conversation"])
     return row
 
 
 def row_instance(row: dict[str, Any]) -> Instance:
     """An Instance from a row whose JSON columns are still JSON text."""
-    fields = {k: json.loads(v) if k in JSON_COLUMNS else v for k, v in row.items() if k in Instance.model_fields}
+    fields = {k: json.loads(v) if k in (*JSON_COLUMNS, "conversation") else v for k, v in row.items()
+              if k in Instance.model_fields}
     return Instance.model_validate(fields)
 
 
@@ -66,7 +75,9 @@ def write_dataset(instances: list[Instance], out: Path, split: str, card: Callab
 def write_splits(splits: dict[str, list[Instance]], out: Path, card: Callable[[dict[str, int]], str]) -> str:
     """Write `out/` atomically (data/<split>-00000-of-00001.parquet per split + README.md, the
     card made from each split's size in bytes); returns a fingerprint of the data, the ids in
-    the order `load_instances` reads them (splits by name)."""
+    the order `load_instances` reads them (splits by name). Conversational items go to the
+    `conversations` config instead (conversations/<split>-...parquet; sizes keyed
+    "conversations/<split>"), never to the single-request one."""
     import datasets
 
     datasets.disable_progress_bars()
@@ -74,27 +85,48 @@ def write_splits(splits: dict[str, list[Instance]], out: Path, card: Callable[[d
     shutil.rmtree(tmp, ignore_errors=True)
     (tmp / "data").mkdir(parents=True)
     sizes = {}
+    talks = {name: [i for i in group if i.conversation is not None] for name, group in splits.items()}
     for split in sorted(splits):
-        table = datasets.Dataset.from_list([instance_row(i) for i in splits[split]], features=features())
-        table.to_parquet(str(tmp / "data" / f"{split}-00000-of-00001.parquet"))
-        sizes[split] = table.data.nbytes
+        single = [i for i in splits[split] if i.conversation is None]
+        sizes[split] = _write_parquet(single, tmp / "data" / f"{split}-00000-of-00001.parquet", False)
+        if any(talks.values()):
+            (tmp / CONVERSATIONS).mkdir(exist_ok=True)
+            sizes[f"{CONVERSATIONS}/{split}"] = _write_parquet(
+                talks[split], tmp / CONVERSATIONS / f"{split}-00000-of-00001.parquet", True)
     (tmp / "README.md").write_text(card(sizes))
     shutil.rmtree(out, ignore_errors=True)
     os.replace(tmp, out)
-    return content_hash([i.id for split in sorted(splits) for i in splits[split]])
+    ordered = [i for split in sorted(splits) for i in splits[split] if i.conversation is None]
+    ordered += [i for split in sorted(splits) for i in talks[split]]
+    return content_hash([i.id for i in ordered])
 
 
-def load_instances(dataset_dir: Path, split: str | None = None) -> list[Instance]:
-    """Instance records of an exported dataset folder (every split unless one is named).
+def _write_parquet(instances: list[Instance], path: Path, conversations: bool) -> int:
+    import datasets
+
+    table = datasets.Dataset.from_list([instance_row(i) for i in instances], features=features(conversations))
+    table.to_parquet(str(path))
+    return table.data.nbytes
+
+
+def load_instances(dataset_dir: Path, split: str | None = None, conversations: bool = False) -> list[Instance]:
+    """Instance records of an exported dataset folder (every split unless one is named); with
+    `conversations`, its conversational items (the `conversations` config) after the others.
 
     The Parquet files are read directly so JSON columns are parsed exactly: `datasets`
     decodes `Json` columns with a fast parser that can perturb the last digit of a float.
     """
-    import pyarrow.parquet as pq
-
     files = sorted((dataset_dir / "data").glob("*.parquet")) if (dataset_dir / "data").is_dir() else []
     if not files:
         raise RunError(_no_dataset(dataset_dir))
+    instances = _read_config(files, dataset_dir, split)
+    talks = sorted((dataset_dir / CONVERSATIONS).glob("*.parquet")) if conversations else []
+    return instances + (_read_config(talks, dataset_dir, split) if talks else [])
+
+
+def _read_config(files: list[Path], dataset_dir: Path, split: str | None) -> list[Instance]:
+    import pyarrow.parquet as pq
+
     splits: dict[str, list[Path]] = {}
     for path in files:
         splits.setdefault(path.name.split("-", 1)[0], []).append(path)
@@ -158,7 +190,8 @@ def _as_text(schema):
     """The schema with JSON extension columns read as their underlying JSON text."""
     import pyarrow as pa
 
-    return pa.schema([pa.field(f.name, pa.string()) if f.name in JSON_COLUMNS or f.name == "answer" else f for f in schema])
+    text = (*JSON_COLUMNS, "answer", "conversation")
+    return pa.schema([pa.field(f.name, pa.string()) if f.name in text else f for f in schema])
 
 
 NESTOOLS = "nestools.jsonl"  # items a stock NesTools scorer scores fairly

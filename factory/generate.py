@@ -24,7 +24,7 @@ from factory.checks.policy import load_policy
 from factory.config import Settings
 from factory.embeddings import EmbeddingCache
 from factory.errors import ConfigError, FactoryWarning, RunError
-from factory.export import nestools_split, write_nestools, write_splits
+from factory.export import CONVERSATIONS, nestools_split, write_nestools, write_splits
 from factory.pipeline import BLOCK, Generator, Outcome
 from factory.records import CheckResult, GenerateConfig, Instance, Manifest, Reject, content_hash, parse_shape
 from factory.runs import RunDir, outcome_rows
@@ -435,12 +435,17 @@ def _export(run: RunDir, config: GenerateConfig, manifest: Manifest, kept: list[
     else:
         groups = {name: [i for i in instances if plan.assigned.get(i.id) == name] for name in config.splits}
     report = split_report(groups, config.hold_out, plan.held) if plan is not None else None
-    ordered = [i for name in sorted(groups) for i in groups[name]]  # as load_instances reads the dataset
+    # As load_instances reads the default config; conversational items are in their own and
+    # never in the NesTools files, whose formats have no turns.
+    ordered = [i for name in sorted(groups) for i in groups[name] if i.conversation is None]
     nestools = nestools_split(ordered)
 
     def card(num_bytes: dict[str, int]) -> str:
-        sizes = {name: (len(group), num_bytes[name]) for name, group in groups.items()}
-        return dataset_card(config, stats, manifest.reject_reasons, manifest.attempts, title, sizes, nestools, report)
+        sizes = {name: (sum(i.conversation is None for i in group), num_bytes[name]) for name, group in groups.items()}
+        talks = {name: (sum(i.conversation is not None for i in group), num_bytes[f"{CONVERSATIONS}/{name}"])
+                 for name, group in groups.items() if f"{CONVERSATIONS}/{name}" in num_bytes}
+        return dataset_card(config, stats, manifest.reject_reasons, manifest.attempts, title, sizes, nestools, report,
+                            talks)
 
     manifest.dataset_fingerprint = write_splits(groups, run.path / "dataset", card)
     write_nestools(ordered, run.path)

@@ -21,6 +21,7 @@ from factory.chains.seeded import Composed, NotComposed, SeedComposer
 from factory.checks import blocking_failures, run_checks
 from factory.checks.context import CheckContext
 from factory.checks.faithfulness import free_arguments, shows_a_literal
+from factory.conversations import CONVERSATIONAL, Converse, plan, split_goal
 from factory.distractors import alternative_to_gold, pick_distractors, twin_of_gold
 from factory.milestones import derive_milestones, unsolvable_milestones, withheld_tool_minefields
 from factory.queries import template_query
@@ -224,6 +225,7 @@ class Generator:
             outcome.reject = Reject(attempt=k, stage="compose", reasons=[composed.reason], raw=composed.raw)
             return outcome
         composed.chain = mark_asked(composed.chain, self.entries, composed.specs, self.joint_kinds)
+        converse = self._converse(composed, k)
         outcome.stages.chains = ComposedRecord(composed.record, composed.chain)
         try:
             trace = self._execute(composed)
@@ -237,9 +239,18 @@ class Generator:
             return outcome
         style = DateStyle.draw(rng)  # one way of writing days and times for the whole request
         fixes = fix_context(composed.chain, composed.specs, self.seeds, rng, style)
+        before = rng.getstate()
+        word = dict(context=fixes.sentences, written=self.written, speaks_of=fixes.speaks_of,
+                    goal=self._goal(composed.goal), style=style)
         worded = template_query(composed.chain, composed.specs, self.entries, self.joint_kinds, rng,
-                                context=fixes.sentences, written=self.written, used=self.phrasings,
-                                speaks_of=fixes.speaks_of, goal=self._goal(composed.goal), style=style)
+                                used=self.phrasings, **word)
+        first = None
+        if converse is not None and converse.held:  # the same wording, drawn alike, with the held value left out
+            again = random.Random()
+            again.setstate(before)
+            first = template_query(composed.chain, composed.specs, self.entries, self.joint_kinds, again,
+                                   used=Counter(self.phrasings or {}), held=converse.held, **word).variants["template"]
+        worded_trace = trace
         try:
             trace = self._in_request_order(composed, trace, worded.mentions)
         except ToolCrash as exc:
@@ -249,6 +260,9 @@ class Generator:
         if rejected is not None:
             outcome.reject = rejected
             return outcome
+        if converse is not None:
+            converse.asks, converse.opening = worded.asks, " ".join(fixes.sentences)
+            instance = converse.build(instance, worded_trace, first, composed.specs) or instance
         outcome.stages.queries = WordedRecord(instance.query, instance.query_variants, worded.phrasings,
                                               worded.mentions)
         results = run_checks(instance, self.contexts[composed.policy_slug])
@@ -265,6 +279,21 @@ class Generator:
                 # attempts run one at a time: the check embeds a query only if it needs it.
                 self.contexts[composed.policy_slug].embeddings.vectors([instance.query])
         return outcome
+
+    def _converse(self, composed: Composed, k: int) -> Converse | None:
+        """The conversation stage of a conversational scenario (None for the others, and for a
+        chain it cannot be made of: the attempt then goes on as a single request). A goal in
+        several turns needs two asked calls; the chain is marked so."""
+        if composed.scenario not in CONVERSATIONAL:
+            return None
+        if composed.scenario == "multi_turn":
+            split = split_goal(composed.chain)
+            if split is None:
+                return None
+            composed.chain = split
+        rng = random.Random(f"conversation:{self.config.seed}:{k}")
+        held = plan(composed.scenario, composed.chain, composed.specs, self.entries, rng, self.joint_kinds)
+        return None if held is None else Converse(composed.scenario, held, [], "", rng)
 
     def _goal(self, name: str) -> Goal | None:
         """The goal a composed chain serves ("seed-slug:goal name"), None for a seed without goals."""

@@ -27,7 +27,7 @@ import yaml
 from factory import __version__
 from factory.config import PACKAGE_DIR
 from factory.errors import FactoryError
-from factory.export import NESTOOLS, load_instances
+from factory.export import CONVERSATIONS, NESTOOLS, load_instances
 
 # Libraries the Hub client may raise its network errors from (it moved from requests to httpx
 # and on), besides OSError.
@@ -53,7 +53,8 @@ def prepare(path: Path) -> Upload:
     dataset = path / "dataset" if (path / "dataset").is_dir() else path
     instances = load_instances(dataset)  # refuse to publish something that does not load
     run = dataset.parent if (dataset.parent / "manifest.json").is_file() else None
-    files = {p.relative_to(dataset).as_posix(): p.read_bytes() for p in sorted((dataset / "data").glob("*.parquet"))}
+    files = {p.relative_to(dataset).as_posix(): p.read_bytes()
+             for folder in ("data", CONVERSATIONS) for p in sorted((dataset / folder).glob("*.parquet"))}
     nestools = run / NESTOOLS if run is not None and (run / NESTOOLS).is_file() else None
     if nestools is not None:
         files[NESTOOLS] = nestools.read_bytes()

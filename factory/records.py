@@ -340,6 +340,15 @@ class Milestone(Record):
     answer: dict[str, Any] = Field(default_factory=dict)  # kind == "answer": values to report
     refuse: bool = False  # kind == "answer": the reply must also say what cannot be done
     after: list[int] = Field(default_factory=list)  # milestones that must be reached first
+    turn: int | None = None  # kind == "answer" of a conversation: the user turn whose reply states it
+
+    @model_serializer(mode="wrap")
+    def _without_turn(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        """`turn` is written only in conversations, so single-turn records keep their bytes."""
+        data = handler(self)
+        if self.turn is None:
+            data.pop("turn", None)
+        return data
 
 
 class Minefield(Record):
@@ -348,6 +357,58 @@ class Minefield(Record):
     tool: str
     arguments: dict[str, Expected] | None = None  # None: any call of the tool
     reason: str
+    # Hit when an argument listed differs from its expected value instead: a value only the
+    # person knows, which an agent that did not ask for it can only invent.
+    invented: bool = False
+
+    @model_serializer(mode="wrap")
+    def _without_invented(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        data = handler(self)
+        if not self.invented:
+            data.pop("invented", None)
+        return data
+
+
+# --- conversations -------------------------------------------------------------------
+
+
+class KnownValue(Record):
+    """A value the person knows and may say, because a tool needs it: their passport number,
+    the day they want, which card."""
+
+    label: str  # what it is, in words a question about it would use ("travel date")
+    value: Any
+    tool: str
+    argument: str
+    held: bool = False  # left out of the first message: the agent must ask for it
+
+
+class UnknownValue(Record):
+    """A value only the tools give: the person does not know it and must not say it."""
+
+    label: str
+    value: Any
+
+
+class UserTurn(Record):
+    """One part of the goal, in the person's words: the first message, then each follow-up."""
+
+    text: str
+    answers: list[str] = Field(default_factory=list)  # output variables the reply to it must state
+
+
+class Conversation(Record):
+    """How a person pursues the instance's goal over several messages, and what they know
+    (ToolSandbox's knowledge boundary): what they may say, what they cannot."""
+
+    kind: Literal["ask_user", "multi_turn"]
+    turns: list[UserTurn]
+    knows: list[KnownValue] = Field(default_factory=list)
+    unknown: list[UnknownValue] = Field(default_factory=list)
+
+    @property
+    def held(self) -> list[KnownValue]:
+        return [k for k in self.knows if k.held]
 
 
 # --- checks, instances, runs ---------------------------------------------------------
@@ -390,6 +451,21 @@ class Instance(Record):
     world: WorldSetup | None = None  # None: tools are answered by the simulator's mock
     provenance: Provenance
     checks: list[CheckResult] = Field(default_factory=list)
+    conversation: Conversation | None = None  # a conversational item: first message, follow-ups, knowledge
+
+    @model_serializer(mode="wrap")
+    def _without_conversation(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        """`conversation` is written only for conversational items: single-turn ones keep their
+        bytes and content ids."""
+        data = handler(self)
+        if self.conversation is None:
+            data.pop("conversation", None)
+        return data
+
+    @property
+    def first_message(self) -> str:
+        """What the person says first: the whole request, or a conversation's first turn."""
+        return self.conversation.turns[0].text if self.conversation else self.query
 
     def content_id(self) -> str:
         """Id from what the instance asks and expects, not from how or when it was made."""
@@ -427,6 +503,46 @@ class SampleResult(Record):
     depth: int = 0
     shape: str = ""
     categories: list[str] = Field(default_factory=list)
+    steps: list[StepLabel] = Field(default_factory=list)  # interactive: each agent step labelled
+    user: UserCheck | None = None  # interactive conversation: the simulated user's turns checked
+
+    @model_serializer(mode="wrap")
+    def _without_unused(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        data = handler(self)
+        if not self.steps:
+            data.pop("steps", None)
+        if self.user is None:
+            data.pop("user", None)
+        return data
+
+
+class StepLabel(Record):
+    """One agent step of an interactive trajectory, labelled from the milestones and the world
+    (process supervision, as ToolComp labels steps): a tool call, a question to the person, or
+    an answer."""
+
+    message: int  # position of the agent's message in the transcript
+    call: int | None = None  # position of the tool call within that message; None: a message to the person
+    kind: Literal["call", "question", "answer"]
+    label: Literal["advances", "harmless", "wrong_call", "minefield", "asked_needed", "asked_needless", "wrong_answer"]
+    reason: str = ""
+
+    @property
+    def correct(self) -> bool:
+        """ToolComp's binary label: a reasonable step towards the goal."""
+        return self.label in ("advances", "asked_needed")
+
+
+class UserCheck(Record):
+    """The simulated user's turns of one conversation, checked against its knowledge boundary
+    (ToolSandbox's Table 2 counted these by hand)."""
+
+    turns: int  # user messages after the first
+    hallucination: int = 0  # turns stating a value outside the boundary
+    instruction: int = 0  # turns speaking as the assistant
+    ended_early: bool = False  # ended before the goal was met, the agent not having given up
+    never_ended: bool = False  # did not end once the goal was met
+    problems: list[str] = Field(default_factory=list)
 
 
 class GenerateConfig(Record):
@@ -444,13 +560,14 @@ class GenerateConfig(Record):
     exclude_from: list[str] = Field(default_factory=list)  # references a candidate must not resemble (contamination)
     splits: dict[str, int] = Field(default_factory=dict)  # split → instances, in order; empty: all n in `split`
     hold_out: str | None = None  # what the held-out split keeps to itself: tools, skeletons or domains
+    conversations: bool = False  # also compose conversational items (ask the user, several user turns)
 
     @model_serializer(mode="wrap")
     def _without_unused(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
         """Options added later are written only when used, so a run without them keeps its id,
         its card and its bytes."""
         data = handler(self)
-        for name in ("exclude_from", "splits", "hold_out"):
+        for name in ("exclude_from", "splits", "hold_out", "conversations"):
             if not data.get(name):
                 data.pop(name, None)
         return data

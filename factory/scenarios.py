@@ -23,6 +23,9 @@ SCENARIO_WEIGHTS = {
     "insufficient_information": 0.1,
     "cross_domain": 0.17,
 }
+# Drawn beside the others only in a run with conversations (`GenerateConfig.conversations`):
+# a value only the person knows, left out of the first message; the goal in several turns.
+CONVERSATION_WEIGHTS = {"ask_user": 0.14, "multi_turn": 0.14}
 NESTED_BREAK_RATE = 0.5  # how often a fix tool's own condition is broken too
 
 

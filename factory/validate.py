@@ -136,7 +136,7 @@ def _prefetch(instances: list[Instance], embeddings: EmbeddingCache) -> None:
 def validate_dataset(dataset_dir: Path, settings: Settings, run_dir: Path | None = None,
                      all_checks: bool = False, steps: Steps = QUIET) -> ValidationReport:
     """Every check on every instance; with `run_dir`, also the run's files."""
-    instances = load_instances(dataset_dir)
+    instances = load_instances(dataset_dir, conversations=True)
     steps.step(f"embedding the tools and queries of {len(instances)} instances")
     embeddings = EmbeddingCache()
     _prefetch(instances, embeddings)
@@ -184,6 +184,7 @@ def run_problems(run_dir: Path, dataset: list[Instance]) -> list[str]:
         folder = run_dir / "dataset"
         split_of = {i.id: name for name in split_names(folder) for i in load_instances(folder, name)}
         kept = sorted(kept, key=lambda i: split_of.get(i.id, "\uffff"))
+    kept = sorted(kept, key=lambda i: i.conversation is not None)  # the conversations config is read last
     if [i.id for i in kept] != [i.id for i in dataset]:
         problems.append(f"instances.jsonl does not agree with the dataset: its first {len(dataset)} instances are "
                         f"not the dataset's ({sum(a.id != b.id for a, b in zip(kept, dataset))} differ, "

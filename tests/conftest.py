@@ -96,3 +96,15 @@ def fake_server():
     for server in started:
         server.httpd.shutdown()
         server.httpd.server_close()
+
+
+@pytest.fixture(scope="session")
+def conversation_run(tmp_path_factory):
+    """One offline run over every seed with conversational items (ask the user, several turns)."""
+    from factory.config import load_settings
+    from factory.generate import generate
+    from factory.records import GenerateConfig
+
+    out = tmp_path_factory.mktemp("conversation-run") / "run"
+    config = GenerateConfig(domain="all", n=60, seed=5, conversations=True)
+    return generate(config, load_settings({"output_dir": str(out.parent)}), out)

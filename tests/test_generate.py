@@ -241,8 +241,9 @@ def test_every_instance_field_survives_the_dataset_round_trip(mixed_run):
     from factory.export import features, load_instances
     from factory.records import Instance
 
-    columns = set(features())
+    columns = set(features(conversations=True))
     assert set(Instance.model_fields) <= columns
+    assert set(Instance.model_fields) - set(features()) == {"conversation"}  # set only in the conversations config
     loaded = load_instances(mixed_run.path / "dataset")
     assert [i.id for i in loaded] == [i.id for i in mixed_run.instances]
     assert all(i.id == i.content_id() for i in loaded)

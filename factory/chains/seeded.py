@@ -30,7 +30,7 @@ from factory.chains.shapes import candidates, sample_shape
 from factory.checks.context import CheckContext
 from factory.embeddings import tool_text
 from factory.records import Chain, GenerateConfig, ToolSpec, WorldSetup, parse_shape
-from factory.scenarios import SCENARIO_WEIGHTS, StateFixes, tool_to_withhold
+from factory.scenarios import CONVERSATION_WEIGHTS, SCENARIO_WEIGHTS, StateFixes, tool_to_withhold
 from factory.seed_record import Seed
 from factory.splits import Side
 from factory.toolbox import Goal
@@ -168,9 +168,11 @@ class SeedComposer:
         sims = ctx.embeddings.tools(tools) @ ctx.embeddings.vectors(list(map(seed.subdomain_text, subs))).T
         return {t.name: subs[int(np.argmax(row))] for t, row in zip(tools, sims, strict=True)}
 
-    def _scenario(self, seed: Seed, rng: random.Random, nested: bool = True, goal: Goal | None = None) -> str:
+    def _scenario(self, seed: Seed, rng: random.Random, nested: bool = True, goal: Goal | None = None,
+                  calls: int = 1) -> str:
         """Draw a scenario among those this seed (or its drawn goal) and the drawn shape make
-        possible (withholding a tool needs a chain that nests)."""
+        possible (withholding a tool needs a chain that nests; a goal in several user turns, two
+        calls). Conversational scenarios are drawn only in a run that asks for them."""
         if goal is None:
             entries, pool = list(seed.toolbox.tools.values()), self.pool((seed.slug,))
             crosses = bool(self.partners[seed.slug])
@@ -185,9 +187,12 @@ class SeedComposer:
             "state_dependency": any(e.requires for e in entries),
             "insufficient_information": nested and bool(pool.links),
             "cross_domain": crosses,
+            "ask_user": True,
+            "multi_turn": calls > 1,
         }
-        names = [s for s in SCENARIO_WEIGHTS if possible[s]]
-        return rng.choices(names, weights=[SCENARIO_WEIGHTS[s] for s in names])[0]
+        weights = {**SCENARIO_WEIGHTS, **(CONVERSATION_WEIGHTS if self.config.conversations else {})}
+        names = [s for s in weights if possible[s]]
+        return rng.choices(names, weights=[weights[s] for s in names])[0]
 
     def balance_on(self, kept: Counter[str], used: Counter[str], run_size: float = 0.0) -> None:
         """The kept instances per domain and calls per tool the next attempts balance against
@@ -235,7 +240,7 @@ class SeedComposer:
                 if not fit:
                     continue
                 goal = rng.choice(fit)
-            scenario = self._scenario(seed, rng, nested=bool(edges), goal=goal)
+            scenario = self._scenario(seed, rng, nested=bool(edges), goal=goal, calls=n)
             if goal is not None:
                 toolboxes, pool = self.goal_toolboxes(seed, goal), self.goal_pool(seed, goal)
             else:

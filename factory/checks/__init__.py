@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from factory.checks.context import CheckContext
+from factory.checks.conversation import check_conversation
 from factory.checks.distractors import check_distractors
 from factory.checks.execution import check_execution
 from factory.checks.faithfulness import check_faithfulness
@@ -26,7 +27,10 @@ CHECKS: dict[str, Callable[[Instance, CheckContext], CheckResult]] = {
     "distractors": check_distractors,
     "judge_plausibility": check_judge_plausibility,
     "judge_semantics": check_judge_semantics,
+    "conversation": check_conversation,
 }
+# Checks of one kind of instance only, run where they apply (a single request has no turns).
+APPLIES: dict[str, Callable[[Instance], bool]] = {"conversation": lambda instance: instance.conversation is not None}
 # The run-level check, near-duplicates, compares an instance with those kept before it:
 # factory.checks.duplicates.DuplicateIndex.
 
@@ -36,7 +40,7 @@ def run_checks(instance: Instance, ctx: CheckContext) -> list[CheckResult]:
     results = []
     for name, check in CHECKS.items():
         policy = ctx.policy.checks.get(name)
-        if policy is None or not policy.enabled:
+        if policy is None or not policy.enabled or not APPLIES.get(name, lambda _: True)(instance):
             continue
         result = check(instance, ctx)
         results.append(result)

@@ -94,6 +94,12 @@ def found(form: str, query: str) -> bool:
     return re.search(rf"(?<![0-9a-z]){re.escape(form)}(?![0-9a-z])", query) is not None
 
 
+def states(text: str, value: Any) -> bool:
+    """Whether a text states a value in one of its written forms."""
+    text = normalise(text)
+    return all(any(found(normalise(form), text) for form in group) for group in value_groups(value))
+
+
 def missing_values(chain: Chain, query: str, free: set[tuple[int, str]] | None = None) -> list[str]:
     """Literal arguments the query does not state. A fix-up call's arguments count too, unless
     they are `free` (call index, argument): any valid value restores the condition."""

@@ -123,7 +123,8 @@ def _answer_problems(instance: Instance, internal: frozenset[str]) -> list[str]:
         problems.append("the answer is not the outputs of the calls the request asks for (echoes and internal ids aside)")
     blocked = set().union(*(blocked_calls(chain, t.name) for t in instance.withheld_tools))
     reported = {v: answer[v] for i in asked if i not in blocked for v in chain.calls[i].outputs if v in answer}
-    milestone = next((m for m in instance.milestones if m.kind == "answer"), None)
-    if milestone is not None and milestone.answer != reported:
+    answers = [m for m in instance.milestones if m.kind == "answer"]  # one per user turn in a conversation
+    stated = {k: v for m in answers for k, v in m.answer.items()}
+    if answers and stated != reported:
         problems.append("the answer milestone does not report every asked value that can be had")
     return problems

@@ -39,7 +39,7 @@ err_console = _Console(stderr=True)
 def evaluate(
     dataset: Annotated[Path, typer.Argument(help="A generated run directory, an exported dataset folder, or an import's --out directory.")],
     mode: Annotated[str, typer.Option("--mode", help="static (whole call list, NesTools metrics) or interactive (tool by tool, milestones).")] = "static",
-    agent: Annotated[Optional[str], typer.Option("--agent", help="Reference agent: oracle, noisy:P (0..1), random, or request-order (static mode: the gold calls in the order the request's text gives).")] = None,
+    agent: Annotated[Optional[str], typer.Option("--agent", help="Reference agent: oracle, noisy:P (0..1), random, guesser (interactive: never asks the person), or request-order (static mode: the gold calls in the order the request's text gives).")] = None,
     model: Annotated[Optional[str], typer.Option("--model", help="Model name (e.g. openai/gpt-4o-mini, hosted_vllm/NAME, ollama/NAME); default from FACTORY_MODEL.")] = None,
     api_base: Annotated[Optional[str], typer.Option("--api-base", help="OpenAI-compatible endpoint (vLLM, llama.cpp, Ollama...), e.g. http://localhost:8000/v1.")] = None,
     predictions: Annotated[Optional[list[Path]], typer.Option("--predictions", help="Static mode: score NesTools raw responses ({\"test_id\", \"response\"} per line); repeat for several files (the dataset is loaded once).")] = None,
@@ -56,6 +56,9 @@ def evaluate(
     max_retries: Annotated[Optional[int], typer.Option("--max-retries", help="Retries of a request after timeouts, connection errors, 429, 5xx or unreadable answers, with backoff, jitter and Retry-After (default 4).")] = None,
     max_endpoint_failures: Annotated[Optional[int], typer.Option("--max-endpoint-failures", help="Stop after this many requests in a row fail at the endpoint (default 5).")] = None,
     max_turns: Annotated[int, typer.Option("--max-turns", help="Interactive mode: assistant turns before the episode is cut off.")] = 15,
+    user: Annotated[str, typer.Option("--user", help="Interactive mode, conversational items: the simulated user, 'offline' (scripted from the knowledge boundary) or a model name (prompts/user_simulator.md, with end_conversation as its one tool).")] = "offline",
+    user_api_base: Annotated[Optional[str], typer.Option("--user-api-base", help="OpenAI-compatible endpoint of the user model (default: --api-base).")] = None,
+    user_prompt: Annotated[str, typer.Option("--user-prompt", help="The user model's prompt: full, or an ablation to measure it by: no-boundary, no-demonstrations.")] = "full",
     split: Annotated[Optional[str], typer.Option("--split", help="Dataset split (default: every split).")] = None,
     cache_dir: Annotated[Optional[Path], typer.Option("--cache-dir", help="Model call cache (default RESULTS_DIR/cache).")] = None,
     plots: Annotated[bool, typer.Option("--plots", help="Also draw PNG plots by depth, shape and category (or later: factory report DIR --plots).")] = False,
@@ -75,7 +78,8 @@ def evaluate(
                           augment=augment or [], seed=seed, concurrency=concurrency, max_tokens=max_tokens,
                           temperature=temperature, timeout=timeout, max_retries=max_retries,
                           max_endpoint_failures=max_endpoint_failures, max_turns=max_turns, split=split,
-                          cache_dir=cache_dir, plots=plots)
+                          cache_dir=cache_dir, plots=plots, user=user, user_api_base=user_api_base,
+                          user_prompt=user_prompt)
     with progress(err_console, "evaluating") as steps:
         runs = run_evaluation(request, settings, out, steps)
     if len(runs) == 1:
@@ -262,3 +266,16 @@ def _results_dirs(paths: list[Path]) -> list[Path]:
         err_console.print(f"[yellow]warning:[/yellow] {path} holds no {RESULTS} (an evaluation that did not finish?): "
                           "skipped", highlight=False, soft_wrap=True)
     return found
+
+
+def export_steps(
+    results: Annotated[Path, typer.Argument(help="Results directory of an interactive `factory evaluate` run.")],
+    out: Annotated[Optional[Path], typer.Option("--out", "-o", help="Dataset folder to write (default RESULTS_DIR/steps).")] = None,
+) -> None:
+    """Write the step labels of interactive results as a (context, step, label) dataset for
+    scoring process reward models (ToolComp style); `datasets.load_dataset(OUT)` reads it."""
+    from factory.evaluate.step_dataset import export_steps as write
+
+    target = out or results / "steps"
+    count = write(results, target)
+    console.print(f"wrote {count} labelled steps to {target}")

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from factory.checks.faithfulness import states
 from factory.evaluate.interactive.answers import answer_similarity
 from factory.records import Expected, Milestone, Minefield, values_equal
 
@@ -34,6 +35,7 @@ class Step:
     ok: bool = True  # it ran; a call refused by the tool or the simulator reaches no milestone
     outputs: tuple[Any, ...] = ()  # the values it returned
     restored: frozenset[str] = frozenset()  # conditions ("toolbox:condition") that hold after it and did not before
+    changed: bool = False  # the world's state differs after it
 
 
 @dataclass(frozen=True)
@@ -84,25 +86,37 @@ def call_similarity(milestone: Milestone, step: Step) -> float:
 
 
 def minefield_hit(mine: Minefield, step: Step) -> bool:
+    """A call of the mined tool with the listed arguments; for an `invented` mine, with any of
+    them other than the value the person holds."""
     if step.tool != mine.tool:
         return False
     if mine.arguments is None:
         return True
     arguments = step.arguments or {}
+    if mine.invented:  # the person's value in another written form ("2025-06-21 16:30") is no invention
+        return any(name in arguments and not argument_matches(exp, arguments, name)
+                   and not states(str(arguments[name]), exp.value) for name, exp in mine.arguments.items())
     return all(argument_matches(exp, arguments, name) for name, exp in mine.arguments.items())
 
 
 def similarity_matrix(
-    milestones: Sequence[Milestone], steps: Sequence[Step], final: str | None, *, query: str = "", refusal: bool = False
+    milestones: Sequence[Milestone], steps: Sequence[Step], final: str | None, *, query: str = "", refusal: bool = False,
+    replies: Sequence[str | None] = (),
 ) -> list[list[float]]:
     """weights[i][j]: milestone i against step j; the last column is the final message,
-    which only the answer milestone can match (`query` and `refusal` as in answer_similarity)."""
+    which only the answer milestone can match (`query` and `refusal` as in answer_similarity).
+    In a conversation the last columns are the agent's replies to each user turn instead, and
+    an answer milestone of turn t matches only reply t."""
+    finals = list(replies) or [final]
     rows = []
     for m in milestones:
         if m.kind == "answer":
-            row = [0.0] * len(steps) + [answer_similarity(m.answer, final, query=query, refusal=refusal or m.refuse)]
+            at = len(finals) - 1 if m.turn is None else m.turn
+            row = [0.0] * (len(steps) + len(finals))
+            if at < len(finals):
+                row[len(steps) + at] = answer_similarity(m.answer, finals[at], query=query, refusal=refusal or m.refuse)
         else:
-            row = [call_similarity(m, s) for s in steps] + [0.0]
+            row = [call_similarity(m, s) for s in steps] + [0.0] * len(finals)
         rows.append(row)
     return rows
 
@@ -227,9 +241,11 @@ def score_milestones(
     *,
     query: str = "",
     refusal: bool = False,
+    replies: Sequence[str | None] = (),
 ) -> MilestoneScore:
-    """ToolSandbox's milestone similarity of one trajectory, with minefields."""
-    weights = similarity_matrix(milestones, steps, final, query=query, refusal=refusal)
+    """ToolSandbox's milestone similarity of one trajectory, with minefields (`replies`: a
+    conversation's replies to each user turn, see similarity_matrix)."""
+    weights = similarity_matrix(milestones, steps, final, query=query, refusal=refusal, replies=replies)
     mapping = best_mapping(weights, milestone_edges(milestones))
     per_milestone = [weights[i][mapping.steps[i]] if i in mapping.steps else 0.0 for i in range(len(milestones))]
     matched = mapping.total / len(milestones) if milestones else 1.0

@@ -107,6 +107,34 @@ def unscored(samples: list[SampleResult]) -> dict[str, int]:
     return dict(reasons)
 
 
+def user_rates(samples: list[SampleResult]) -> dict[str, Any]:
+    """The simulated user's errors beside the agent's scores (ToolSandbox's Table 2): shares of
+    user turns with a hallucination or an instruction-following error, shares of conversations
+    it ended early or never ended."""
+    checked = [s.user for s in samples if s.user is not None]
+    turns = sum(c.turns for c in checked)
+
+    def share(count: int, of: int) -> float | None:
+        return round(count / of, 4) if of else None
+
+    return {
+        "conversations": len(checked), "user_turns": turns,
+        "hallucination_rate": share(sum(c.hallucination for c in checked), turns),
+        "instruction_following_error_rate": share(sum(c.instruction for c in checked), turns),
+        "ended_early_rate": share(sum(c.ended_early for c in checked), len(checked)),
+        "never_ended_rate": share(sum(c.never_ended for c in checked), len(checked)),
+    }
+
+
+def step_label_counts(samples: list[SampleResult]) -> dict[str, Any]:
+    """How many agent steps took each label, and the share ToolComp would call correct."""
+    labels = Counter(step.label for s in samples for step in s.steps)
+    total = sum(labels.values())
+    correct = sum(step.correct for s in samples for step in s.steps)
+    return {"steps": total, "correct_share": round(correct / total, 4) if total else None,
+            "labels": dict(labels.most_common())}
+
+
 def build_results(samples: list[SampleResult], run: dict[str, Any]) -> dict[str, Any]:
     mode = run["mode"]
     scored = [s for s in samples if s.scores]
@@ -124,6 +152,10 @@ def build_results(samples: list[SampleResult], run: dict[str, Any]) -> dict[str,
     }
     if mode == "static":
         results["error_taxonomy"] = taxonomy(scored)
+    if any(s.user for s in scored):
+        results["user_simulator"] = user_rates(scored)
+    if any(s.steps for s in scored):
+        results["step_labels"] = step_label_counts(scored)
     if run.get("trials", 1) > 1:
         from factory.evaluate.passk import pass_curve
 

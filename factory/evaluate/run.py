@@ -21,6 +21,7 @@ from factory.progress import QUIET, Steps
 from factory.records import Instance, SampleResult, content_hash
 
 MODES = ("static", "interactive")
+USER_PROMPTS = ("full", "no-boundary", "no-demonstrations")  # the model user's prompt and its ablations
 
 
 @dataclass
@@ -42,6 +43,9 @@ class EvalRequest:
     max_retries: int | None = None
     max_endpoint_failures: int | None = None
     max_turns: int = 15
+    user: str = "offline"  # interactive conversations: the simulated user, offline or a model name
+    user_api_base: str | None = None  # the user model's endpoint (default: --api-base)
+    user_prompt: str = "full"  # the user model's prompt: full, no-boundary or no-demonstrations (ablations)
     split: str | None = None
     cache_dir: Path | None = None
     allow_missing: bool = False  # predictions: tasks without a line are left out, not failures
@@ -98,7 +102,8 @@ def load_dataset(request: EvalRequest) -> tuple[list[Instance], Path]:
     folder = dataset_dir(request.dataset)
     gc.disable()
     try:
-        instances = load_instances(folder, request.split)
+        # conversational items need a simulated user: interactive mode only
+        instances = load_instances(folder, request.split, conversations=request.mode == "interactive")
     finally:
         gc.enable()
     gc.freeze()
@@ -113,7 +118,9 @@ NOT_IN_RESULTS = ("plots", "concurrency", "timeout", "max_retries", "max_endpoin
 def default_out(request: EvalRequest, settings: Settings) -> Path:
     slug = re.sub(r"[^A-Za-z0-9.]+", "-", request.who(request.predictions[0] if len(request.predictions) == 1 else None)
                   if request.predictions else request.who()).strip("-").lower()
-    tag = content_hash([{k: v for k, v in asdict(request).items() if k not in NOT_IN_RESULTS}], 6)
+    # (a user option left at its default is left out, so results folders named before it keep their names)
+    tag = content_hash([{k: v for k, v in asdict(request).items() if k not in NOT_IN_RESULTS
+                         and (k, v) not in (("user", "offline"), ("user_api_base", None), ("user_prompt", "full"))}], 6)
     return settings.output_dir / "evaluations" / f"{request.dataset.resolve().name}-{request.mode}-{slug}-{tag}"
 
 
@@ -213,13 +220,17 @@ def _interactive(request: EvalRequest, instances: list[Instance], settings: Sett
     seeds = _seeds_for(chosen, settings) or {}
     episodes = len(chosen) * request.trials
     info: dict[str, Any] = {"augment": "none", "left_out": 0, "problems": []}
+    user = user_backend(request, settings, out) if any(i.conversation for i in chosen) else None
+    if user is not None:
+        info["user"] = user.name
     if request.agent:
         from factory.evaluate.interactive.agents import reference_agent
 
         steps.step(f"episodes of {request.agent}", episodes)
         samples = run_interactive(chosen, reference_agent(request.agent, request.seed), trials=request.trials,
                                   max_turns=request.max_turns, seeds=seeds, mock_seed=mock_seed,
-                                  on_done=steps.counter())
+                                  on_done=steps.counter(), user=user, workers=1 if user is None or
+                                  user.name == "offline" else (request.concurrency or settings.concurrency))
         return [Evaluation(out, samples, info)]
     from factory.evaluate.interactive.model import ModelAgent
 
@@ -228,10 +239,27 @@ def _interactive(request: EvalRequest, instances: list[Instance], settings: Sett
         steps.step(f"episodes of {request.model}", episodes, usage_note(client))
         samples = run_interactive(chosen, ModelAgent(client), trials=request.trials, max_turns=request.max_turns,
                                   seeds=seeds, mock_seed=mock_seed, workers=client.settings.concurrency,
-                                  on_done=steps.counter(lambda: usage_note(client)))
+                                  on_done=steps.counter(lambda: usage_note(client)), user=user)
     finally:
         client.close()
     return [Evaluation(out, samples, {**info, "lm_usage": client.usage.summary().model_dump()})]
+
+
+def user_backend(request: EvalRequest, settings: Settings, out: Path):
+    """The simulated user of conversational items: offline, or a model (its own call cache
+    beside the agent's)."""
+    from factory.evaluate.interactive.user import OFFLINE, OfflineUser
+
+    if request.user == OFFLINE:
+        return OfflineUser(seed=request.seed)
+    from factory.evaluate.interactive.model_user import ModelUser
+
+    if request.user_prompt not in USER_PROMPTS:
+        raise ConfigError(f"--user-prompt {request.user_prompt!r}: use {', '.join(USER_PROMPTS)}")
+    return ModelUser.connect(request.user, request.user_api_base or request.api_base or settings.api_base,
+                             settings, (request.cache_dir or out / "cache") / "user_calls.sqlite",
+                             temperature=request.temperature, boundary=request.user_prompt != "no-boundary",
+                             demonstrations=request.user_prompt != "no-demonstrations")
 
 
 def run_record(request: EvalRequest, evaluation: Evaluation, instances: list[Instance], seconds: float) -> dict[str, Any]:

@@ -85,12 +85,29 @@ def summary_markdown(results: dict[str, Any]) -> str:
     if results.get("error_taxonomy"):
         lines += ["", "## Error taxonomy (NesTools)", "", "| error | count |", "| --- | ---: |"]
         lines += [f"| {k} | {v} |" for k, v in results["error_taxonomy"].items()]
+    if results.get("user_simulator"):
+        user = results["user_simulator"]
+        lines += ["", "## Simulated user (checked against its knowledge boundary)", "",
+                  f"{user['conversations']} conversations, {user['user_turns']} user turns after the first.", "",
+                  "| error | rate |", "| --- | ---: |"]
+        lines += [f"| {name.removesuffix('_rate').replace('_', ' ')} | {_percent(user[name])} |"
+                  for name in ("hallucination_rate", "instruction_following_error_rate", "ended_early_rate",
+                               "never_ended_rate")]
+    if results.get("step_labels"):
+        steps = results["step_labels"]
+        lines += ["", "## Step labels", "", f"{steps['steps']} agent steps, {_percent(steps['correct_share'])} correct.",
+                  "", "| label | steps |", "| --- | ---: |"]
+        lines += [f"| {k} | {v} |" for k, v in steps["labels"].items()]
     if results.get("errors"):
         lines += ["", "## Error labels (samples)", "", "| label | samples |", "| --- | ---: |"]
         lines += [f"| {k} | {v} |" for k, v in results["errors"].items()]
     if results.get("problems"):
         lines += ["", "## Problems", ""] + [f"- {p}" for p in results["problems"][:50]]
     return "\n".join(lines) + "\n"
+
+
+def _percent(value: float | None) -> str:
+    return "n/a" if value is None else f"{100 * value:.2f}%"
 
 
 def _notes(results: dict[str, Any]) -> list[str]:

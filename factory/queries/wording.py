@@ -227,6 +227,7 @@ class Wording:
     style: DateStyle | None = None  # how this request writes days and times (drawn from rng when None)
     situated: bool = False  # an ask already said the person's situation ("I'm planning around June 3.")
     spoken: list[str] = field(default_factory=list)  # what the slots of the ask being worded hold so far
+    held: dict[tuple[int, str], str] = field(default_factory=dict)  # (call, argument) → words for a value not said
 
     def __post_init__(self) -> None:
         self.any_forms = ChainMap(*(self.written[t] for t in sorted(self.written)))  # every toolbox's written forms
@@ -344,6 +345,8 @@ class Wording:
             if again is not None:
                 return again
         text = render_value(value, self.rng, self.style)
+        if (index, name) in self.held:
+            return self.held[(index, name)]  # (after drawing as for the value: the rest is worded alike)
         if form is None:
             return text
         return form(text) if callable(form) else form.format(text)

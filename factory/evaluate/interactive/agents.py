@@ -1,11 +1,15 @@
-"""Reference agents for interactive mode: `oracle`, `noisy:P`, `random`.
+"""Reference agents for interactive mode: `oracle`, `noisy:P`, `guesser`, `random`.
 
-The oracle replays the gold chain through the loop, one call per turn, filling nested
-arguments from the tool results it receives, then states the answer. `noisy:P` replays it
+The oracle replays the gold chain through the loop (the calls a milestone needs), one call
+per turn, filling nested arguments from the tool results it receives, then states the answer. `noisy:P` replays it
 too, with each error type of NOISE_KINDS injected independently with probability P (as in
 static mode), each into one gold call it applies to; it does not recover, so later calls
 that need a lost value use an invented one. `random` calls random available tools with
-made-up arguments. All are seeded by (seed, instance id, trial), so runs are reproducible.
+made-up arguments. In a conversation the oracle asks the person exactly for the values held
+back from the first message and answers each user turn after its calls; `noisy:P` also skips
+a needed question (and guesses the value) and asks a needless one, each with probability P;
+`guesser` is the oracle that never asks. All are seeded by (seed, instance id, trial), so runs
+are reproducible.
 """
 
 from __future__ import annotations
@@ -16,6 +20,8 @@ import re
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 from typing import Any
+
+import networkx as nx
 
 from factory.evaluate.interactive.episode import Message, expected_answer, needs_refusal
 from factory.records import Call, Instance, Ref, ToolSpec
@@ -34,8 +40,11 @@ INVENTED = "unknown"
 
 @dataclass
 class Action:
-    call: int  # index into the gold chain
+    call: int  # index into the gold chain (kind "call")
     noise: str | None = None
+    kind: str = "call"  # "call", "ask" (a question to the person) or "reply" (the answer to a user turn)
+    known: int | None = None  # kind "ask": the value asked about (position in the conversation's `knows`)
+    turn: int | None = None  # kind "reply": the user turn it answers
 
 
 def feasible_calls(instance: Instance) -> list[int]:
@@ -96,6 +105,82 @@ def noisy_plan(instance: Instance, rate: float, rng: random.Random) -> list[Acti
     return plan
 
 
+def segments(instance: Instance, order: list[int]) -> list[set[int]]:
+    """The gold calls each user turn needs, in turn order: the calls it asks for and what they
+    wait for, less what an earlier turn made (a single-turn item: one segment of them all)."""
+    conversation = instance.conversation
+    if conversation is None or len(conversation.turns) < 2:
+        return [set(order)]
+    chain = instance.chain
+    graph = chain.graph()
+    graph.add_edges_from((a, i) for i, c in enumerate(chain.calls) for a in c.after)
+    done: set[int] = set()
+    parts = []
+    for turn in conversation.turns:
+        asked = {i for i, c in enumerate(chain.calls) if set(c.outputs) & set(turn.answers)}
+        need = asked | {a for i in asked for a in nx.ancestors(graph, i)}
+        parts.append((need & set(order)) - done)
+        done |= need
+    parts[-1] |= set(order) - done
+    return parts
+
+
+def converse(instance: Instance, plan: list[Action], rng: random.Random, skip: float = 0.0,
+             needless: float = 0.0) -> list[Action]:
+    """A plan with the conversation's questions and replies: a question for each held value
+    before the first call that takes it (left out with probability `skip`: the value is then
+    guessed), a needless question first with probability `needless` (about a value the person
+    stated, else one they cannot know), and a reply after the calls of each user turn but the
+    last (whose answer ends the plan)."""
+    conversation = instance.conversation
+    if conversation is None:
+        return plan
+    out = list(plan)
+    for k, known in enumerate(conversation.knows):
+        if not known.held or rng.random() < skip:
+            continue
+        first = next((p for p, a in enumerate(out) if a.kind == "call" and _takes(instance, a.call, known)), None)
+        if first is not None:
+            out.insert(first, Action(-1, kind="ask", known=k))
+    if rng.random() < needless:
+        stated = [k for k, v in enumerate(conversation.knows) if not v.held]
+        out.insert(0, Action(-1, kind="ask", known=rng.choice(stated)) if stated else Action(-1, kind="ask"))
+    parts = segments(instance, [a.call for a in plan])
+    for turn in range(len(parts) - 1):
+        upto = set().union(*parts[: turn + 1])
+        last = max((p for p, a in enumerate(out) if a.kind == "call" and a.call in upto), default=-1)
+        out.insert(last + 1, Action(-1, kind="reply", turn=turn))
+    return out
+
+
+def _takes(instance: Instance, call: int, known: Any) -> bool:
+    gold = instance.chain.calls[call]
+    arg = gold.arguments.get(known.argument)
+    return gold.tool == known.tool and arg is not None and not isinstance(arg, Ref) and arg.value == known.value
+
+
+def needed_calls(instance: Instance) -> list[int]:
+    """The feasible gold calls a milestone needs: with a tool withheld, a call whose values only
+    the blocked part would take is left out, as the milestones leave it out (a step that serves
+    nothing is no step of the oracle's)."""
+    order = feasible_calls(instance)
+    if not instance.withheld_tools:
+        return order
+    chain = instance.chain
+    graph = chain.graph()
+    graph.add_edges_from((a, i) for i, c in enumerate(chain.calls) for a in c.after)
+    reported = [i for i in chain.asked() if i in order]
+    useful = set(reported) | {a for i in reported for a in nx.ancestors(graph, i)}
+    return [i for i in order if i in useful]
+
+
+def oracle_plan(instance: Instance) -> list[Action]:
+    """The needed gold calls in order, each user turn's calls before its reply."""
+    order = needed_calls(instance)
+    parts = segments(instance, order)
+    return [Action(i) for part in parts for i in order if i in part]
+
+
 def perturb(value: Any, rng: random.Random, pool: list[Any]) -> Any:
     """A plausible wrong literal: another day, another number, another stated string."""
     if isinstance(value, bool):
@@ -124,13 +209,21 @@ class ReplayPolicy:
     bound: dict[str, Any] = field(default_factory=dict)
     pending: dict[str, Call] = field(default_factory=dict)  # tool-call id → the gold call it binds
     step: int = 0
+    told: set[int] = field(default_factory=set)  # held values the person gave (positions in `knows`)
+    asking: int | None = None  # the held value last asked for
+    guesses: dict[int, Any] = field(default_factory=dict)  # held values invented, not asked for
 
     def act(self, messages: list[Message], tools: list[dict[str, Any]]) -> Message:
         self._observe(messages)
+        self._heard(messages)
         if self.step >= len(self.plan):
             return {"role": "assistant", "content": self._answer()}
         action = self.plan[self.step]
         self.step += 1
+        if action.kind == "ask":
+            return {"role": "assistant", "content": self._question(action)}
+        if action.kind == "reply":
+            return {"role": "assistant", "content": self._reply(action.turn or 0)}
         call_id = f"call_{self.step}"
         name, arguments = self._call(action, call_id)
         return {
@@ -155,9 +248,44 @@ class ReplayPolicy:
                     if name in result:
                         self.bound[var] = result[name]
 
+    def _heard(self, messages: list[Message]) -> None:
+        """The value the person gave for the question asked last, if their answer states it."""
+        from factory.checks.faithfulness import states
+
+        if self.asking is None or not messages or messages[-1].get("role") != "user":
+            return
+        known = self.instance.conversation.knows[self.asking]
+        if states(str(messages[-1].get("content") or ""), known.value):
+            self.told.add(self.asking)
+        self.asking = None
+
+    def _question(self, action: Action) -> str:
+        conversation = self.instance.conversation
+        if action.known is None:
+            unknown = conversation.unknown[0].label if conversation.unknown else "result"
+            return f"Before I start: do you know the {unknown}?"
+        self.asking = action.known
+        label = conversation.knows[action.known].label
+        return f"Which {label} should I use?" if conversation.knows[action.known].held else f"Could you confirm the {label}?"
+
+    def _reply(self, turn: int) -> str:
+        answers = self.instance.conversation.turns[turn].answers
+        gold = {var: self.instance.trace.answer[var] for var in answers}
+        return self._stated(gold) if gold else "Done: that part is carried out."
+
+    def _held(self, call: Call, name: str, value: Any) -> Any:
+        """A literal the person holds: as they gave it, else guessed."""
+        conversation = self.instance.conversation
+        for k, known in enumerate(conversation.knows if conversation else []):
+            if known.held and known.tool == call.tool and known.argument == name and known.value == value:
+                if k in self.told:
+                    return value
+                return self.guesses.setdefault(k, perturb(value, self.rng, self._literals()))
+        return value
+
     def _arguments(self, call: Call) -> dict[str, Any]:
         return {
-            name: self.bound.get(arg.ref, INVENTED) if isinstance(arg, Ref) else arg.value
+            name: self.bound.get(arg.ref, INVENTED) if isinstance(arg, Ref) else self._held(call, name, arg.value)
             for name, arg in call.arguments.items()
         }
 
@@ -192,6 +320,9 @@ class ReplayPolicy:
         return [a.value for c in self.instance.chain.calls for a in c.arguments.values() if not isinstance(a, Ref)]
 
     def _answer(self) -> str:
+        conversation = self.instance.conversation
+        if conversation is not None and len(conversation.turns) > 1:
+            return self._reply(len(conversation.turns) - 1)
         gold = expected_answer(self.instance)
         if needs_refusal(self.instance) or len(feasible_calls(self.instance)) < len(self.instance.chain.calls):
             missing = ", ".join(t.name for t in self.instance.withheld_tools) or "a tool it needs"
@@ -227,16 +358,33 @@ def _seeded(seed: int, instance: Instance, trial: int, salt: str) -> random.Rand
 
 @dataclass
 class OracleAgent:
+    """Replays the gold chain; asks the person exactly for the values held back from it."""
+
     name: str = "oracle"
     seed: int = 0
 
     def policy(self, instance: Instance, trial: int) -> ReplayPolicy:
-        plan = [Action(i) for i in feasible_calls(instance)]
-        return ReplayPolicy(instance, plan, _seeded(self.seed, instance, trial, "oracle"))
+        rng = _seeded(self.seed, instance, trial, "oracle")
+        return ReplayPolicy(instance, converse(instance, oracle_plan(instance), rng), rng)
+
+
+@dataclass
+class GuesserAgent:
+    """The oracle that never asks the person: a value held back from it is guessed."""
+
+    name: str = "guesser"
+    seed: int = 0
+
+    def policy(self, instance: Instance, trial: int) -> ReplayPolicy:
+        rng = _seeded(self.seed, instance, trial, "guesser")
+        return ReplayPolicy(instance, converse(instance, oracle_plan(instance), rng, skip=1.0), rng)
 
 
 @dataclass
 class NoisyAgent:
+    """The oracle with errors injected at rate P; in a conversation it also skips a needed
+    question (and guesses) and asks a needless one, each with probability P."""
+
     rate: float
     seed: int = 0
 
@@ -246,7 +394,13 @@ class NoisyAgent:
 
     def policy(self, instance: Instance, trial: int) -> ReplayPolicy:
         rng = _seeded(self.seed, instance, trial, self.name)
-        return ReplayPolicy(instance, noisy_plan(instance, self.rate, rng), rng)
+        plan = noisy_plan(instance, self.rate, rng)
+        if instance.conversation is not None:
+            order = [a.call for a in plan]
+            parts = segments(instance, order)
+            plan = [a for part in parts for a in plan if a.call in part]
+            plan = converse(instance, plan, rng, skip=self.rate, needless=self.rate)
+        return ReplayPolicy(instance, plan, rng)
 
 
 def random_value(type_: str, rng: random.Random, words: list[str]) -> Any:
@@ -292,12 +446,14 @@ class RandomAgent:
         return RandomPolicy(instance, rng, max(1, len(instance.chain.calls)))
 
 
-def reference_agent(spec: str, seed: int = 0) -> OracleAgent | NoisyAgent | RandomAgent:
-    """`oracle`, `random` or `noisy:P` (0 <= P <= 1) as an interactive agent."""
+def reference_agent(spec: str, seed: int = 0) -> OracleAgent | GuesserAgent | NoisyAgent | RandomAgent:
+    """`oracle`, `guesser`, `random` or `noisy:P` (0 <= P <= 1) as an interactive agent."""
     from factory.errors import ConfigError
 
     if spec == "oracle":
         return OracleAgent(seed=seed)
+    if spec == "guesser":
+        return GuesserAgent(seed=seed)
     if spec == "random":
         return RandomAgent(seed=seed)
     if spec == "request-order":
@@ -308,5 +464,5 @@ def reference_agent(spec: str, seed: int = 0) -> OracleAgent | NoisyAgent | Rand
     except ValueError:
         value = -1.0
     if kind != "noisy" or not 0.0 <= value <= 1.0:
-        raise ConfigError(f"unknown agent {spec!r}: use oracle, random or noisy:P with 0 <= P <= 1")
+        raise ConfigError(f"unknown agent {spec!r}: use oracle, guesser, random or noisy:P with 0 <= P <= 1")
     return NoisyAgent(value, seed=seed)

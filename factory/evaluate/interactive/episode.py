@@ -5,9 +5,12 @@ query; every tool call it makes is executed by the simulator (seed implementatio
 the typed mock for tools without one) and the result goes back as a tool message. Tool
 errors and malformed calls (unknown tool, arguments that are not a JSON object, wrong
 types) go back the same way, as observations it can recover from. The episode ends with
-an assistant message without tool calls (the final answer) or at the turn limit. The
-trajectory is then scored: milestone similarity with minefields, final-answer match,
-turn count.
+an assistant message without tool calls (the final answer) or at the turn limit. In a
+conversational item that message goes to the simulated user instead (`user`: a question is
+answered, an answer brings the next part of the goal), and the episode ends when the user
+ends the conversation. The trajectory is then scored: milestone similarity with minefields,
+final-answer match (in a conversation, each user turn's in the reply to it), turn count; each
+agent step is labelled (`step_labels`) and the user's turns are checked (`user_checks`).
 """
 
 from __future__ import annotations
@@ -16,12 +19,15 @@ import json
 import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
 from factory.errors import ConfigError
 from factory.evaluate.interactive.answers import answer_match
+from factory.evaluate.interactive.step_labels import label_steps
+from factory.evaluate.interactive.transcript import Episode, Exchange, Message, needs_refusal
+from factory.evaluate.interactive.user import OfflineUser, User, UserError, UserSession
+from factory.evaluate.interactive.user_checks import check_user
 from factory.evaluate.matching import Step, score_milestones
 from factory.records import Instance, SampleResult, ToolSpec
 from factory.world.simulator import Simulator, ToolCrash, check_arguments
@@ -29,7 +35,6 @@ from factory.world.simulator import Simulator, ToolCrash, check_arguments
 MAX_TURNS = 15
 PROMPT_FILE = "interactive_agent.md"  # the system message, editable under prompts/
 
-Message = dict[str, Any]
 
 
 class Policy(Protocol):
@@ -54,18 +59,6 @@ class PolicyError(Exception):
         self.endpoint = endpoint
 
 
-@dataclass
-class Episode:
-    messages: list[Message]
-    steps: list[Step] = field(default_factory=list)
-    final: str | None = None  # the final answer; None when the episode never gave one
-    turns: int = 0  # assistant messages
-    errors: list[str] = field(default_factory=list)  # error labels, in order of occurrence
-
-    def label(self, error: str) -> None:
-        self.errors.append(error)
-
-
 def load_system_prompt(prompts_dir: Path | None = None) -> str:
     if prompts_dir is None:
         from factory.config import load_settings
@@ -78,7 +71,7 @@ def load_system_prompt(prompts_dir: Path | None = None) -> str:
 
 
 def opening_messages(instance: Instance, system_prompt: str) -> list[Message]:
-    return [{"role": "system", "content": system_prompt}, {"role": "user", "content": instance.query}]
+    return [{"role": "system", "content": system_prompt}, {"role": "user", "content": instance.first_message}]
 
 
 def parse_arguments(raw: Any) -> dict[str, Any] | None:
@@ -104,13 +97,14 @@ def execute_call(call: Message, specs: dict[str, ToolSpec], simulator: Simulator
     name = str(function.get("name") or "")
     arguments = parse_arguments(function.get("arguments"))
     episode.steps.append(Step(name, arguments, ok=False))  # first: a crash leaves the attempt recorded
-    before = simulator.holding()
+    before, state = simulator.holding(), simulator.snapshot()
     content, error = _outcome(name, arguments, function.get("arguments"), specs, simulator)
     if error:
         episode.label(error)
     else:
         restored = frozenset(simulator.holding() - before)
-        episode.steps[-1] = Step(name, arguments, outputs=tuple(content.values()), restored=restored)
+        episode.steps[-1] = Step(name, arguments, outputs=tuple(content.values()), restored=restored,
+                                 changed=simulator.snapshot() != state)
     return {"role": "tool", "tool_call_id": call.get("id", ""), "content": _observation(content)}
 
 
@@ -133,8 +127,11 @@ def _outcome(
 
 
 def run_episode(
-    instance: Instance, policy: Policy, simulator: Simulator, system_prompt: str, max_turns: int = MAX_TURNS
+    instance: Instance, policy: Policy, simulator: Simulator, system_prompt: str, max_turns: int = MAX_TURNS,
+    user: UserSession | None = None,
 ) -> Episode:
+    """One episode; with a `user` (a conversational item), a message without tool calls goes to
+    the simulated user, and the episode ends when the user ends the conversation."""
     specs = {t.name: t for t in instance.tools}
     tools = [t.to_openai() for t in instance.tools]
     episode = Episode(opening_messages(instance, system_prompt))
@@ -154,7 +151,9 @@ def run_episode(
         episode.messages.append(message)
         if not calls:
             episode.final = message.get("content") or ""
-            return episode
+            if user is None or _hand_to_user(episode, user):
+                return episode
+            continue
         for call in calls:
             try:
                 episode.messages.append(execute_call(call, specs, simulator, episode))
@@ -166,10 +165,25 @@ def run_episode(
     return episode
 
 
-def needs_refusal(instance: Instance) -> bool:
-    """Whether the right final reply says (part of) the task cannot be completed: a needed
-    tool is withheld, or the gold chain itself failed."""
-    return bool(instance.withheld_tools) or not instance.trace.ok
+def _hand_to_user(episode: Episode, user: UserSession) -> bool:
+    """The simulated user's answer to the agent's last message, added to the transcript;
+    whether the conversation is over."""
+    try:
+        reply = user.respond(list(episode.messages))
+    except UserError as exc:  # the user simulator failed: the episode says nothing about the agent
+        episode.label("user_error")
+        episode.messages.append({"role": "user", "content": None, "error": str(exc)})
+        return True
+    episode.exchanges.append(Exchange(len(episode.messages) - 1, reply.text, reply.end, reply.answered, reply.about))
+    if reply.answered:
+        episode.replies.append(episode.final or "")
+    if reply.text is not None or reply.end:
+        message: Message = {"role": "user", "content": reply.text}
+        if reply.end:
+            message["end_conversation"] = True
+        episode.messages.append(message)
+    episode.ended = reply.end
+    return reply.end
 
 
 def expected_answer(instance: Instance) -> dict[str, Any]:
@@ -191,10 +205,15 @@ def score_episode(instance: Instance, episode: Episode) -> tuple[dict[str, float
     (ToolComp's rules); success: answer_match without a minefield, the outcome pass^k counts;
     turns: assistant messages; tool_calls: calls attempted, malformed ones included."""
     refusal = needs_refusal(instance)
+    replies = episode.replies if instance.conversation is not None else []
     score = score_milestones(
-        instance.milestones, instance.minefields, episode.steps, episode.final, query=instance.query, refusal=refusal
+        instance.milestones, instance.minefields, episode.steps, episode.final, query=instance.query, refusal=refusal,
+        replies=replies,
     )
-    answered = answer_match(expected_answer(instance), episode.final, query=instance.query, refusal=refusal)
+    if instance.conversation is not None:
+        answered = conversation_answered(instance, episode)
+    else:
+        answered = answer_match(expected_answer(instance), episode.final, query=instance.query, refusal=refusal)
     scores = {
         "milestone_similarity": score.similarity,
         "milestone_matched": score.matched,
@@ -207,6 +226,8 @@ def score_episode(instance: Instance, episode: Episode) -> tuple[dict[str, float
     errors = list(dict.fromkeys(episode.errors))
     if score.minefields_hit:
         errors.append("minefield")
+    if any(instance.minefields[k].invented for k in score.minefields_hit):
+        errors.append("invented_value")  # a value only the person knows, used without asking
     if episode.final is None:
         errors.append("no_final_answer")
     elif not answered:
@@ -215,6 +236,17 @@ def score_episode(instance: Instance, episode: Episode) -> tuple[dict[str, float
     if any(s < 1.0 for s in calls):
         errors.append("missed_milestone")
     return scores, errors
+
+
+def conversation_answered(instance: Instance, episode: Episode) -> bool:
+    """Every user turn's values stated in the agent's reply to that turn (the reply the user
+    took as its answer; without one, the last message)."""
+    finals = episode.replies or [episode.final]
+    for milestone in (m for m in instance.milestones if m.kind == "answer"):
+        at = len(finals) - 1 if milestone.turn is None else milestone.turn
+        if at >= len(finals) or not answer_match(milestone.answer, finals[at], query=instance.query):
+            return False
+    return True
 
 
 def _load_seeds() -> dict[str, Any]:
@@ -226,14 +258,18 @@ def _load_seeds() -> dict[str, Any]:
 
 def run_one(
     instance: Instance, agent: Agent, trial: int, *, seeds: dict[str, Any], max_turns: int, mock_seed: int,
-    system_prompt: str,
+    system_prompt: str, user: User | None = None,
 ) -> SampleResult:
     simulator = Simulator(seeds, instance.world, mock_seed=mock_seed)
-    episode = run_episode(instance, agent.policy(instance, trial), simulator, system_prompt, max_turns)
-    if "endpoint_error" in episode.errors:  # unscored: the endpoint failed, not the model
+    session = (user or OfflineUser()).session(instance, trial) if instance.conversation is not None else None
+    episode = run_episode(instance, agent.policy(instance, trial), simulator, system_prompt, max_turns, session)
+    steps, checked = [], None
+    if {"endpoint_error", "user_error"} & set(episode.errors):  # unscored: an endpoint failed, not the model
         scores, errors = {}, list(dict.fromkeys(episode.errors))
     else:
         scores, errors = score_episode(instance, episode)
+        steps = label_steps(instance, episode)
+        checked = check_user(instance, episode) if session is not None else None
     return SampleResult(
         instance_id=instance.id,
         mode="interactive",
@@ -246,6 +282,8 @@ def run_one(
         depth=instance.depth,
         shape=instance.shape,
         categories=list(instance.categories),
+        steps=steps,
+        user=checked,
     )
 
 
@@ -260,13 +298,15 @@ def run_interactive(
     workers: int = 1,
     system_prompt: str | None = None,
     on_done: Callable[[int], None] | None = None,
+    user: User | None = None,
 ) -> list[SampleResult]:
     """One SampleResult per instance per trial, in instance order then trial order.
 
     `seeds` defaults to the configured seed folder, `system_prompt` to
     prompts/interactive_agent.md; `mock_seed` must be the one the instances' traces were
     made with when their tools have no implementation; `workers` > 1 runs episodes in
-    threads (for model endpoints); `on_done(n)` hears how many episodes have ended."""
+    threads (for model endpoints); `on_done(n)` hears how many episodes have ended; `user`
+    answers the agent in conversational items (default: the offline user)."""
     if max_turns < 1 or trials < 1:
         raise ConfigError(f"need at least one turn and one trial (got max_turns={max_turns}, trials={trials})")
     seeds = _load_seeds() if seeds is None and any(i.world for i in instances) else (seeds or {})
@@ -286,7 +326,8 @@ def run_interactive(
     def run(job: tuple[Instance, int]) -> SampleResult:
         nonlocal ended
         sample = run_one(
-            job[0], agent, job[1], seeds=seeds, max_turns=max_turns, mock_seed=mock_seed, system_prompt=prompt
+            job[0], agent, job[1], seeds=seeds, max_turns=max_turns, mock_seed=mock_seed, system_prompt=prompt,
+            user=user,
         )
         with lock:
             ended += 1
