@@ -8,7 +8,7 @@ import random
 import re
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from factory.gazetteer import (
     CITIES,
@@ -577,6 +577,14 @@ def convert_wind_speed_reading(reading: Annotated[str, Kind("wind_speed_reading"
     return round(value * factor, 1)
 
 
+def _feels_other(args: dict[str, Any]) -> bool:
+    """Whether the wind (at or below 10 °C) or the heat (from 27 °C, humid) makes it feel other
+    than the thermometer says: asked at 20 °C, "how cold does it feel in that wind?" has no answer
+    but the temperature."""
+    t, v, rh = args["temperature_c"], args["wind_speed_kmh"], args.get("humidity_percent", 50)
+    return (t <= 10 and v > 4.8) or (t >= 27 and rh >= 40)
+
+
 @toolbox.tool(
     asks=(
         "what would {temperature_c} feel like with the wind at {wind_speed_kmh}[ and the humidity at {humidity_percent}]?",
@@ -610,7 +618,9 @@ def convert_wind_speed_reading(reading: Annotated[str, Kind("wind_speed_reading"
             "the temperature it feels like at {temperature_c} when the wind blows at {wind_speed_kmh}[ and the humidity is {humidity_percent}]",
         ),
     },
-    sense=(together("temperature_c", "wind_speed_kmh", "humidity_percent"),),  # one place and time
+    sense=(together("temperature_c", "wind_speed_kmh", "humidity_percent"),  # one place and time
+           sensible("neither wind chill nor heat index applies: it feels like the temperature itself",
+                    ("temperature_c", "wind_speed_kmh"), _feels_other)),
 )
 def calculate_feels_like(temperature_c: Celsius, wind_speed_kmh: WindKmh, humidity_percent: Humidity = 50) -> Celsius:
     """Compute the apparent ("feels like") temperature from air temperature, wind and humidity.
