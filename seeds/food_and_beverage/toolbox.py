@@ -524,7 +524,6 @@ def get_beer_origin(beer: Beer) -> str:
         "what were the export figures for {product} from {location} on {date}, in bottles?",
         "give me the bottle count of {product} exported by {location} on {date}",
         "I'm reconciling shipping manifests for {product}. How many bottles went out of {location} as exports on {date}?",
-        "customs figures, please: bottles of {product} exported from {location} on {date}.",
         "our distributor wants the outbound volume of {product} from {location} on {date}. How many bottles was it?",
         "tally the bottles of {product} that {location} sent overseas on {date}",
         "on {date}, what volume of {product} did {location} ship to foreign buyers, counted in bottles?",
@@ -675,7 +674,6 @@ def search_wine_catalog(query: Annotated[str, Kind("wine_search_terms")], max_re
         "which estate makes {product}?",
         "look up the producer of {product}",
         "who is the winemaker behind {product}?",
-        "what winery is {product} from?",
         "I'd like to know who produces {product}.",
         "name the producer that bottles {product}",
         "which winery is behind {product}?",
@@ -956,7 +954,7 @@ def get_vintage(wine_name: Wine) -> Year:
 @toolbox.tool(
     asks=(
         "how big was the grape harvest in {region} in {year}?",
-        "get the grape harvest of {region} in {year}",
+        "get the size of the grape harvest in {region} in {year}",
         "how many tonnes of grapes did {region} harvest in {year}?",
         "what was the harvest yield in {region} for {year}?",
         "look up how many tonnes of grapes were picked in {region} in {year}",
