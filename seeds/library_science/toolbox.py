@@ -529,7 +529,6 @@ def get_book_details(isbn: Isbn) -> tuple[Title, Author, PubYear, Publisher]:
         "tell me which library branch has {title} and under which shelf mark",
         "track down {title} for me: which branch, which shelf?",
         "I'm heading out to pick up {title}. Which branch should I go to, and what's the shelf mark?",
-        "which shelf is {title} on, and at which branch?",
         "find {title} for me: the branch that has it and its shelf mark",
         "I need {title} today. Which branch has it, and where is it on the shelves?",
     ),
@@ -545,7 +544,6 @@ def get_book_details(isbn: Isbn) -> tuple[Title, Author, PubYear, Publisher]:
             "the branch I'd have to visit for {title}",
             "the branch listed as holding {title}",
             "the branch housing {title}",
-            "the branch whose shelves have {title}",
             "the branch the catalogue lists for {title}",
         ),
         "shelf_mark": (
@@ -791,27 +789,26 @@ def list_books_by_author(author: Author) -> list[Isbn]:
 @toolbox.tool(
     asks=(
         "when does {branch} open and close on {date}?",
-        "check the opening hours of {branch} on {date}",
+        "check the opening hours at {branch} on {date}",
         "I'm planning to go to {branch} on {date}. What time does it open, and when does it close?",
         "what are the hours at {branch} on {date}?",
         "look up when {branch} opens and closes on {date}",
-        "find the opening and closing times of {branch} for {date}",
+        "find the opening and closing times at {branch} for {date}",
         "what time do the doors open at {branch} on {date}, and when do they close?",
         "I want to study at {branch} on {date}. When does it open, and how late does it stay open?",
-        "what are the opening times of {branch} on {date}?",
+        "what are the opening times at {branch} on {date}?",
         "I'm dropping in at {branch} on {date}. When does it open, and what time does it shut?",
-        "tell me the hours of {branch} on {date}",
+        "tell me the hours at {branch} on {date}",
         "how early does {branch} open on {date}, and what's the closing time?",
     ),
     gives={
         "opens_at": (
             "the time {branch} opens on {date}",
-            "the opening time of {branch} on {date}",
             "the moment {branch} opens its doors on {date}",
             "the hour {branch} opens on {date}",
             "the opening time at {branch} on {date}",
             "the time the doors of {branch} open on {date}",
-            "the official opening time of {branch} on {date}",
+            "the official opening time at {branch} on {date}",
         ),
     },
     # A day found for one branch (a hold's pickup day) is a visit to that branch.
@@ -967,7 +964,7 @@ def return_book(loan_id: LoanId) -> float:
 @toolbox.tool(
     asks=(
         "renew {loan_id} for another three weeks and tell me the new due date",
-        "{loan_id} is due soon. Can you renew it? When is it due back after that?",
+        "I'd like to keep the book on {loan_id} longer. Can you renew it? When is it due back after that?",
         "extend {loan_id} by three weeks; what's the new due date?",
         "renew {loan_id} and give me the new return date",
         "I need more time with the book on {loan_id}. Renew it and tell me when it's due now.",
