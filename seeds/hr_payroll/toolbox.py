@@ -1293,7 +1293,7 @@ toolbox.condition(
              "Renew the delegation that lets me approve for my manager if you need to."),
     says=("My manager's approval delegation isn't active for me.",
           "I can't approve on my manager's behalf right now.",
-          "The approval rights my manager delegated to me aren't switched on."),
+          "The approval delegation from my manager isn't switched on for me."),
 )
 
 
