@@ -830,7 +830,7 @@ def get_next_weekday_date(weekday: Weekday, after: Day) -> str:
         "I have a call scheduled for {when}. What time will it be for someone in {to_city}?",
         "translate {when} into the local time of {to_city}",
         "what's the date and time in {to_city} at the moment it's {when}?",
-        "there's a meeting set for {when}. What does the clock say in {to_city} at that moment?",
+        "there's a meeting set for {when}. What does the clock say at that moment in {to_city}?",
         "tell me what the clocks in {to_city} show when it is {when}",
         "when it's {when}, what time and date is it in {to_city}?",
         "work out the local time in {to_city} for {when}",
