@@ -152,7 +152,7 @@ toolbox.condition(
     fix=("set_calendar_sync", {"enabled": True}),
     context=("You can turn calendar sync {enabled} if you need to.",
              "Feel free to turn calendar sync {enabled} if that helps.",
-             "Go ahead and switch calendar sync {enabled} if it gets in the way."),
+             "Go ahead and switch calendar sync {enabled} if that's what it takes."),
     says=("I think calendar sync is switched off.",
           "My calendar stopped syncing a while back.",
           "Calendar sync seems to be disabled on my account."),
