@@ -610,7 +610,6 @@ def estimate_shipping(sku: Sku, destination_city: DeliveryCity) -> tuple[Usd, De
         "find the email, phone and city of {seller}",
         "I need to contact {seller}. Which email address and phone number should I use, and where are they based?",
         "tell me how to contact {seller} by email or phone, and which city they're in",
-        "which city is {seller} in, and how can I reach their support team by email and phone?",
         "pull up the seller profile of {seller} with the email, phone and city",
         "get me the contact email, phone line and base city for {seller}",
         "what email and phone number does {seller} give for support, and where are they based?",

@@ -425,7 +425,7 @@ def get_stock_quote(symbol: Ticker) -> tuple[Money, Currency]:
 
 
 @toolbox.tool(
-    asks=("what did {symbol} close at on {date}? Tell me the currency and the trading day of that close too.",
+    asks=("what was the closing price of {symbol} on {date}? Tell me the currency and the trading day of that close too.",
           "get the closing price of {symbol} on {date}, its currency and the trading date it comes from",
           "look up where {symbol} closed on {date}, in which currency, and on which trading day",
           "how much was a share of {symbol} worth at the close on {date}, in what currency, and which session is that from?",
@@ -505,7 +505,6 @@ def get_price_change_percent(symbol: Ticker, start_date: Day, end_date: Day) -> 
           "tell me the full company name, sector, country and CEO behind {symbol}",
           "I'm researching {symbol}. What's the company called, what sector is it in, which country is it based in and who is the CEO?",
           "give me a quick profile of {symbol} with its name, industry, country and CEO",
-          "what industry and country is {symbol} in, what's its full registered name, and who is the chief executive?",
           "look up the basics on {symbol}: company name, sector, home country and boss.",
           "For my notes on {symbol}, I'd like the company's full name, its sector, its country and who leads it.",
           "who is the CEO of {symbol}, and what are its full name, sector and home country?",
@@ -532,7 +531,7 @@ def get_company_profile(symbol: Ticker) -> tuple[str, str, str, Ceo]:
 
 
 @toolbox.tool(
-    asks=("which city is the head office of {symbol} in, what's the street address, and what's the switchboard number?",
+    asks=("in which city is the head office of {symbol}, what's the street address, and what's the switchboard number?",
           "find the head-office address, city and phone number of {symbol}",
           "give me the street address, city and phone number of the headquarters of {symbol}",
           "I need to send a letter to the head office of {symbol}. What's the address and the city, and what number can I call?",
@@ -739,7 +738,7 @@ def currency_name_to_code(currency_name: CurrencyName) -> NamedCurrency:
           "I only really think in {to_currency}. Convert {money} for me and tell me which rate applies.",
           "how much is {money} worth in {to_currency}, and what's the going exchange rate?",
           "show {money} converted to {to_currency}, along with the exchange rate applied",
-          "what's the equivalent of {money} in {to_currency} as of now, and at what rate?",
+          "what's the equivalent of {money} in {to_currency} today, and at what rate?",
           "I'm reporting to head office in {to_currency}. Convert {money} and give me the rate I should footnote.",
           "I want to see {money} in {to_currency}. What's the figure, and which exchange rate did you use?",
           "Before I commit, tell me what {money} is in {to_currency} and what the current rate is.",
@@ -829,7 +828,6 @@ def get_fx_rate_on_date(base_currency: NamedCurrency, quote_currency: ReferenceC
           "look up the ISO currency code of {country}",
           "I'm opening a bank account in {country}. Which currency will it be held in?",
           "tell me the legal tender of {country} and its code",
-          "which currency are prices in {country} given in?",
           "what do people in {country} pay with, currency-wise?"),
     gives={"currency_code": ("the currency of {country}",
                              "the official currency of {country}",

@@ -764,7 +764,6 @@ def get_weekday(date: Day) -> tuple[str, bool]:
 
 @toolbox.tool(
     asks=(
-        "which ISO week is {date} in, and in which ISO year?",
         "give me the ISO week number and week-numbering year of {date}",
         "what calendar week does {date} belong to under ISO numbering, and in which week year?",
         "our office plans by week number. What ISO week and week-numbering year is {date} in?",
@@ -867,7 +866,6 @@ def convert_time_between_cities(moment: Moment, from_city: City, to_city: City) 
         "find the time zone offset of {city} and its country",
         "how many hours ahead of or behind UTC is {city}, and in which country is it?",
         "do you know the UTC offset of {city} and which country it's in?",
-        "which country is {city} in, and what's its offset from UTC?",
         "I'm scheduling with someone in {city}. What country is it in, and what's the UTC offset there?",
         "give me the country and the UTC offset for {city}",
         "tell me which time zone offset {city} keeps and what country it belongs to",
