@@ -568,7 +568,7 @@ def check_product_stock(sku: Sku) -> tuple[int, str]:
             "the day {sku} would arrive in {destination_city} if ordered today",
             "the estimated arrival date of {sku} in {destination_city}",
             "the date {sku} would be delivered to {destination_city} if ordered today",
-            "the expected delivery day for {sku} shipped to {destination_city} today",
+            "the expected delivery day for {sku} shipped today to {destination_city}",
         ),
     },
 )

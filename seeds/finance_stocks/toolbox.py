@@ -723,7 +723,6 @@ def currency_name_to_code(currency_name: CurrencyName) -> NamedCurrency:
           "what's {money} worth in {to_currency}? Give me the exchange rate as well.",
           "run a currency conversion of {money} into {to_currency}: the converted amount and the rate.",
           "at today's market rate, what does {money} come to in {to_currency}? Include the rate.",
-          "My salary is paid in {to_currency}, so convert {money} for me and tell me the rate you applied.",
           "I keep my accounts in {to_currency}. What is {money} once converted, and what exchange rate gets me there?",
           "convert {money} into {to_currency} at the spot rate, showing both the converted figure and the rate",
           "what does {money} translate to in {to_currency} right now? Quote the rate alongside.",

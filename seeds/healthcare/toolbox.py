@@ -590,7 +590,6 @@ def get_patient_profile(patient_id: PatientId) -> tuple[BirthDate, HomeCity, Pat
         "search {city} for the top-rated doctor for {specialty} and give me the score out of 5",
         "who's the best doctor for {specialty} in {city}? I'd like to see the rating too.",
         "in {city}, which doctor do patients rate highest for {specialty}, and how many stars?",
-        "we're referring someone in {city} for {specialty}. Who's the top-rated doctor there, and what's the rating?",
         "top-rated doctor for {specialty} in {city}, rating included.",
     ),
     gives={

@@ -1142,13 +1142,9 @@ def cancel_booking(booking_id: BookingId) -> tuple[str, float]:
     # booking BK-40211 is for on a flight" is a roundabout way to name them
     gives={"start_date": ("the day {booking_id} starts", "the start date of {booking_id}",
                           "the first day of {booking_id}", "the date {booking_id} begins",
-                          "the day {booking_id} kicks off", "the date {booking_id} commences",
-                          "the first booked day of {booking_id}", "the departure or check-in day of {booking_id}",
-                          "the date printed on {booking_id}", "the day the trip on {booking_id} starts",
-                          "whatever day {booking_id} begins", "the opening day of {booking_id}",
+                          "the departure or check-in day of {booking_id}", "the day the trip on {booking_id} starts",
                           "the same day {booking_id} starts", "the scheduled start of {booking_id}",
-                          "the date {booking_id} gets under way", "the travel date of {booking_id}",
-                          "the starting day of {booking_id}", "the starting date listed on {booking_id}")},
+                          "the travel date of {booking_id}", "the starting date listed on {booking_id}")},
 )
 def get_booking_details(booking_id: BookingId) -> tuple[str, Day, str]:
     """Get who a booking is for, when it starts and whether it is still confirmed.
