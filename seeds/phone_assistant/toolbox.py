@@ -903,7 +903,6 @@ def search_messages(query: Annotated[str, Kind("message_search_terms")], max_res
             "the spot I'm at right now",
             "my present coordinates",
             "the spot where I'm standing",
-            "wherever my phone says I am",
             "my GPS position",
         ),
         "latitude": (
