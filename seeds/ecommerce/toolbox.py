@@ -601,7 +601,6 @@ def estimate_shipping(sku: Sku, destination_city: DeliveryCity) -> tuple[Usd, De
         "which city does {seller} operate from, and what are its support email and phone number?",
         "give me the support contacts (email and phone) and the location of {seller}",
         "my package from {seller} arrived damaged. What's their support email and phone number, and what city are they in?",
-        "we're onboarding {seller} as a vendor. What are their support email, phone line and base city?",
         "I'm filing a complaint with {seller}. I need the support email address, the number to ring and the city they're located in.",
         "what are the support email, phone and city for {seller}?",
         "what's the support email and phone number of {seller}, and where are they located?",

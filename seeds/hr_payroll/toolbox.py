@@ -1275,9 +1275,11 @@ toolbox.condition(
     broken_state={"timesheets_submitted": False},
     fix=("submit_week_timesheets", {"week_start": CURRENT_WEEK.isoformat()}),
     consent="submit",  # submitting the team's timesheets is done on the managers' behalf
-    context=("If this week's timesheets (the week of {week_start}) have to go in first, submit them.",
-             "If the open timesheets for the week of {week_start} are in the way, submit them.",
-             "Should the timesheets for the week that began on {week_start} still be open, send them to payroll."),
+    # The day stays out of the opening clause: a request that has just said the timesheets are
+    # open drops that clause, and a day written "Monday, June 9, 2025" holds commas of its own.
+    context=("If this week's timesheets have to go in first, submit the ones for the week of {week_start}.",
+             "If the open timesheets are in the way, submit them for the week of {week_start}.",
+             "Should this week's timesheets still be open, send the ones for the week of {week_start} to payroll."),
     says=("This week's timesheets are still open.",
           "Nobody has closed this week's timesheets yet.",
           "The timesheets for this week haven't been locked."),

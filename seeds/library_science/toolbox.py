@@ -763,7 +763,6 @@ def get_author_profile(author: Author) -> tuple[BirthCity, BirthCountry, int]:
         "show me the ISBNs of all the books by {author} in the collection, sorted newest first",
         "has the library got anything written by {author}? List the ISBNs, newest first.",
         "I'm working through everything by {author}. Which of their books can I borrow here? ISBNs, newest first, please.",
-        "we're setting up a display on {author}. Which of their titles do we own? ISBNs, most recent publication first.",
         "list the ISBNs of every book by {author} in the catalogue, latest first",
         "my book club is reading {author} this term. Which of their books could we borrow here? List the ISBNs, starting with the newest.",
         "which works by {author} are in the collection? Show every ISBN, newest at the top.",

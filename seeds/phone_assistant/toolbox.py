@@ -398,7 +398,6 @@ def search_contacts(query: Annotated[str, Kind("contact_search_terms")], max_res
             "the contact that goes by {mention}",
             "the person I just call {mention}",
             "the {mention} whose number I have",
-            "the person I mean when I say {mention}",
             "the {mention} I keep in touch with",
         ),
     },  # people name a contact as they say it; resolving it is the agent's part
