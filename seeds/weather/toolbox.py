@@ -595,7 +595,7 @@ def convert_wind_speed_reading(reading: Annotated[str, Kind("wind_speed_reading"
         "with the thermometer at {temperature_c} and the wind at {wind_speed_kmh}[ plus humidity at {humidity_percent}], what's the real-feel temperature?",
         "I'm deciding between a parka and a light jacket. The temperature is {temperature_c} and the wind is {wind_speed_kmh}[, with humidity at {humidity_percent}]. What does that combination feel like?",
         "combine {temperature_c} with the wind at {wind_speed_kmh}[ and the humidity at {humidity_percent}] and give me the resulting feels-like figure",
-        "quote me the apparent temperature for an air temperature of {temperature_c} and a wind of {wind_speed_kmh}[ at a humidity of {humidity_percent}]",
+        "quote me the apparent temperature when it's {temperature_c} with the wind at {wind_speed_kmh}[ and the humidity at {humidity_percent}]",
         "what does {temperature_c} feel like on the skin with the wind at {wind_speed_kmh}[ and the humidity at {humidity_percent}]?",
         "tell me how cold or warm {temperature_c} feels with the wind at {wind_speed_kmh}[ and the humidity at {humidity_percent}]",
         "how does {temperature_c} feel once the wind is at {wind_speed_kmh}[ and the humidity at {humidity_percent}]?",
