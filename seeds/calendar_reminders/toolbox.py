@@ -152,7 +152,7 @@ toolbox.condition(
     fix=("set_calendar_sync", {"enabled": True}),
     context=("You can turn calendar sync {enabled} if you need to.",
              "Feel free to turn calendar sync {enabled} if that helps.",
-             "Go ahead and switch calendar sync {enabled} if it gets in the way."),
+             "Go ahead and switch calendar sync {enabled} if that's what it takes."),
     says=("I think calendar sync is switched off.",
           "My calendar stopped syncing a while back.",
           "Calendar sync seems to be disabled on my account."),
@@ -621,14 +621,18 @@ def find_next_event_with(person: Attendee) -> tuple[EventId, Moment]:
             "the city where {event_id} is being held",
             "the city I need to be in for {event_id}",
             "the city where {event_id} is located",
-            "the venue city of {event_id}",
             "the city {event_id} is scheduled in",
             "the city listed for {event_id}",
             "the city on the invitation for {event_id}",
             "the city the calendar gives for {event_id}",
             "the city where I have {event_id}",
             "the city {event_id} takes me to",
-            "the location city of {event_id}",
+        ),
+        # A moment and its city travel together into a time-zone conversion ("{moment} in
+        # {from_city}"): one phrase, not "the start of that event and the city of that event".
+        "start, city": (
+            "the local start time of {event_id}",
+            "the time {event_id} starts in its own city",
         ),
     },
 )
@@ -685,15 +689,15 @@ def get_event_organizer(event_id: EventId) -> Contact:
 
 @toolbox.tool(
     asks=(
-        "schedule \"{title}\" in {city} at {slot} and give me the new event's id",
-        'put "{title}" in my calendar in {city}, at {slot}, and tell me the event id',
-        'I want "{title}" in {city} at {slot}. Add it to my calendar and tell me its id.',
+        "schedule \"{title}\" in {city}, {slot}, and give me the new event's id",
+        'put "{title}" in my calendar in {city}, {slot}, and tell me the event id',
+        'I want "{title}" in {city}, {slot}. Add it to my calendar and tell me its id.',
         'book "{title}" in {city} for {slot}; what id does the new event get?',
         'block out {slot} in {city} for "{title}" and let me know the event id',
         'create an event called "{title}" in {city}, taking {slot}, and send me its id',
         'I need to fit "{title}" in, in {city}. Use {slot} and tell me the id of the new event.',
-        'set up a calendar event "{title}" in {city} at {slot} and tell me what id it got',
-        'new event, please: "{title}" in {city} at {slot}. Reply with its id.',
+        'set up a calendar event "{title}" in {city}, {slot}, and tell me what id it got',
+        'new event, please: "{title}" in {city}, {slot}. Reply with its id.',
     ),
     groups={"slot": "{start} for {duration_minutes}"},  # a free slot found gives both: no 2-hour event in a 30-minute gap
     sense=(around("start", before=0, after=60), within("duration_minutes", 15, 240)),
@@ -735,7 +739,6 @@ def create_event(title: Title, start: FreeSlot, duration_minutes: SlotMinutes, c
         "scrap {event_id}, and remind me what it was called",
         "take {event_id} off my schedule. What was the event's name?",
         "something came up, so {event_id} has to go. Cancel it and tell me the title.",
-        "call off {event_id} and let the attendees know; what was it titled?",
         "I won't be going to {event_id}, so cancel it. Which event was that, by title?",
     ),
     requires=("calendar_sync",),
@@ -837,13 +840,13 @@ def invite_to_event(event_id: EventId, person: Invitee) -> int:
 
 @toolbox.tool(
     asks=(
-        "am I free at {start} for {duration_minutes}, and how many events would clash?",
+        "am I free from {start} for {duration_minutes}, and how many events would clash?",
         "check my calendar: is {start} free for {duration_minutes}, and how many events clash?",
-        "would {duration_minutes} starting at {start} clash with anything in my calendar? If so, with how many events?",
+        "would {duration_minutes} starting {start} clash with anything in my calendar? If so, with how many events?",
         "is my calendar clear for {duration_minutes} from {start}? Tell me how many conflicts there are.",
-        "could I fit in {duration_minutes} at {start}? Check for conflicts and count them.",
-        "someone wants {duration_minutes} of my time at {start}. Am I free, and how many things overlap?",
-        "see whether I'm available at {start} for {duration_minutes} and how many events get in the way",
+        "could I fit in {duration_minutes} from {start}? Check for conflicts and count them.",
+        "someone wants {duration_minutes} of my time from {start}. Am I free, and how many things overlap?",
+        "see whether I'm available from {start} for {duration_minutes} and how many events get in the way",
         "do I have {duration_minutes} free starting {start}, and how many events overlap it?",
         "is anything booked in the {duration_minutes} after {start}? Tell me whether I'm free and how many events conflict.",
     ),
@@ -921,7 +924,7 @@ def find_free_slot(date: PlanningDay, duration_minutes: Minutes) -> tuple[FreeSl
 
 @toolbox.tool(
     asks=(
-        'remind me to "{text}" at {due} and tell me the reminder id',
+        'remind me to "{text}", due {due}, and tell me the reminder id',
         'set a reminder "{text}" for {due} and give me its id',
         'add a reminder saying "{text}" for {due}. What is its id?',
         'create a reminder, "{text}", due {due}, and send me the id',

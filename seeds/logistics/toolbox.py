@@ -634,7 +634,7 @@ def quote_shipping_rate(origin_city: City, destination_city: DestinationCity, we
         "how many units of {sku} does {warehouse_id} have, and when is its next restock?",
         "check the stock of {sku} at {warehouse_id} and the date of the next restock",
         "is there stock of {sku} at {warehouse_id}? Tell me the units on hand and when the next restock arrives.",
-        "does {warehouse_id} have any {sku} in stock? How many units, and when's the next restock?",
+        "does {warehouse_id} have {sku} in stock? How many units, and when's the next restock?",
         "look up the stock level of {sku} at {warehouse_id} and the next restock date",
         "I need {sku} from {warehouse_id}. How many units are on hand, and when do they restock?",
         "what's the inventory of {sku} at {warehouse_id}, and when is more coming in?",
@@ -713,7 +713,7 @@ def find_nearest_warehouse(city: City) -> tuple[WarehouseId, float]:
 
 @toolbox.tool(
     asks=(
-        "where is {warehouse_id} and how do I call it? Give me its city, street address and phone number.",
+        "where is {warehouse_id}, and how do I reach it by phone? Give me its city, street address and phone number.",
         "get the city, address and phone number of {warehouse_id}",
         "what are the street address and phone number of {warehouse_id}, and which city is it in?",
         "give me the address, phone number and city of {warehouse_id}",
@@ -775,7 +775,7 @@ def get_warehouse_info(warehouse_id: WarehouseId) -> tuple[City, Address, Wareho
         "find the phone number, the email address and the on-time record of {carrier}",
         "I need to talk to {carrier}. What's their support number and email, and what's their on-time delivery rate?",
         "pull up the carrier profile of {carrier}: support phone, support email and on-time percentage",
-        "give me the support contacts of {carrier} and the share of deliveries it gets there on time",
+        "give me the support contacts of {carrier} and the share of its deliveries that arrive on time",
         "which phone number and email does {carrier} use for support, and how punctual are its deliveries?",
         "check {carrier} for me: how to reach support by phone and email, and its on-time rate",
         "what's the on-time delivery rate of {carrier}? I also want their support phone and email.",
@@ -873,17 +873,17 @@ def convert_weight_to_kg(weight: Annotated[str, Kind("weight_text")]) -> WeightK
     asks=(
         "when is the earliest free home-delivery slot in {city} on or after {day}?",
         "find the first home-delivery slot available in {city} from {day} on",
-        "I want a delivery in {city} no earlier than {day}. What's the first free slot?",
+        "I want a delivery in {city} on or after {day}. What's the first free slot?",
         "what's the first open delivery slot in {city} from {day} onwards?",
         "find the earliest home-delivery time I can get in {city} on {day} or later",
         "I'll be home from {day}. When's the soonest delivery slot available in {city}?",
         "check the delivery calendar in {city} and give me the first free slot on or after {day}",
         "how soon can I get a home delivery in {city}, starting {day}?",
-        "look for the next available delivery window in {city}, no sooner than {day}",
+        "look for the next available delivery window in {city} from {day} on",
         "what's the earliest I can have something delivered in {city}, from {day} on?",
         "I'd like a home delivery in {city} on {day} or after. When is the first slot that's still free?",
         "what's the soonest free delivery slot in {city} from {day} onwards?",
-        "get me the first home-delivery slot in {city} that's free on or after {day}",
+        "get me the first free home-delivery slot in {city} on or after {day}",
         "when can I get something delivered at home in {city}, at the earliest from {day}?",
         "which is the first free delivery time in {city} starting from {day}?",
     ),
@@ -984,7 +984,6 @@ def book_delivery_slot(tracking_number: OpenParcel, slot: Slot) -> tuple[str, De
         "how long does air freight take from {origin_city} to {destination_city}, and what's the distance?",
         "how far apart are {origin_city} and {destination_city}, and what's the flight time for freight between them?",
         "for air cargo from {origin_city} to {destination_city}, what's the distance and how many hours does the flight take?",
-        "we're costing an air-freight lane from {origin_city} to {destination_city}. Size up the distance in kilometres and the hours of flying.",
     ),
     sense=(distinct("origin_city", "destination_city"), together("origin_city", "destination_city")),
 )
@@ -1139,7 +1138,6 @@ def search_shipments(query: Annotated[str, Kind("shipment_search_terms")], max_r
         "city": (
             "the city of {address}",
             "the city of my new sender address {address}",
-            "the home city of my sender address {address}",
             "the city in which {address} lies",
         ),
     },
@@ -1199,12 +1197,11 @@ def add_postage_credit(amount: Annotated[float, Kind("credit_amount")]) -> float
     asks=(
         "what's the inventory SKU of {product}?",
         "find the SKU for {product}",
-        "look up the stock-keeping code of {product}",
+        "look up the stock code for {product}",
         "which SKU is used for {product}?",
         "give me the inventory code for {product}",
         "I'm checking stock of {product}. What SKU should I use?",
         "find the item code that the warehouse system uses for {product}",
-        "what's the stock-keeping unit for {product} in the inventory?",
         "look up {product} in the inventory and tell me the SKU",
     ),
     gives={"sku": "{product}"},  # people name the product; finding its SKU is the agent's part
