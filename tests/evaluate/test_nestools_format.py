@@ -90,3 +90,23 @@ def test_mock_is_reproducible_and_depends_on_arguments_and_seed():
     assert mock_outputs(SPEC, {"city": "Paris"}, seed=0) == first
     assert mock_outputs(SPEC, {"city": "Rome"}, seed=0) != first
     assert mock_outputs(SPEC, {"city": "Paris"}, seed=1) != first
+
+
+def test_an_argument_taken_from_an_echo_is_written_as_what_it_echoes():
+    """The cheapest stay found "for 7 nights from June 14" hands back its check-in day and
+    nights; booking it takes them from the request, as a stock scorer expects: the literal, not
+    API_call_N of the echo. The hotel the comparison found stays nested."""
+    from pathlib import Path
+
+    from factory.chains.code import parse_chain
+    from factory.config import resource_dir
+    from factory.nestools import chain_to_nestools
+    from factory.seeds import load_seeds
+
+    travel = load_seeds(Path(resource_dir("seeds")))["travel"]
+    chain = parse_chain('h, a = search_travel(query="paris")\n'
+                        'c, t, d, n = compare_hotel_prices(hotel_ids=h, check_in="2025-06-14", nights=7)\n'
+                        'b, o = book_hotel(hotel_id=c, check_in=d, nights=n, guest_name="Jordan Avery")', travel.specs)
+    booked = chain_to_nestools(chain, travel.specs)[2]["parameters"]
+    assert booked == {"hotel_id": "API_call_2", "check_in": "2025-06-14", "nights": 7, "guest_name": "Jordan Avery"}
+    assert chain_to_nestools(chain)[2]["parameters"]["check_in"] == "API_call_4"  # without specs: as the chain says
