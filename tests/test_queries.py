@@ -695,3 +695,18 @@ def test_a_thing_its_ask_already_named_is_not_owned_again_in_a_description(libra
         _, text = asked_and_worded(MUGA_EXPORTS, library, k)
         for sentence in re.split(r"(?<=[.?!]) ", text):
             assert sentence.count("that wine") < 2, text
+
+
+def test_a_request_says_each_kind_of_connector_once():
+    """"Another thing: ... Another thing: ..." and "And one more: ... One more thing: ..." read
+    like a form: every follow-up of one request opens differently."""
+    from factory.queries.frames import _connector, frame
+
+    asks = ["what is the price of item SP-1001?", "who sells that item?", "how many are in stock?",
+            "where does it ship from?", "what do reviewers say?"]
+    for k in range(40):
+        text = frame(asks, random.Random(k))
+        sentences = re.split(r"(?<=[.?!]) ", text)[1:]
+        kinds = [c for c in (_connector(s.split(":")[0] + ": {q}" if ":" in s else s) for s in sentences)
+                 if c in ("one more", "also")]
+        assert len(kinds) == len(set(kinds)), text

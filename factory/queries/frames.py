@@ -108,6 +108,17 @@ _APART = ("Separately", "On another note", "On a separate note", "Something else
 _BACK = re.compile(r"\b(?:that|those|the same|this|these|it|its|there|them|they|their)\b", re.IGNORECASE)
 
 
+def _connector(follow: str) -> str:
+    """The kind of connector a follow-up frame opens with: one for "Another thing", "One more
+    thing", "And one more"; one for every "also"; else its own words."""
+    lead = follow.split("{", 1)[0].strip().lower()
+    if re.search(r"\b(?:thing|one more|another|one other)\b", lead):
+        return "one more"
+    if re.search(r"\balso\b", follow.lower()):
+        return "also"
+    return lead
+
+
 def frame(asks: list[str], rng: random.Random) -> str:
     """The asks as one request, in a frame drawn from `rng`. Verb phrases are joined into one
     list only when none has a list of its own ("check A and tell me B"), which would run on."""
@@ -117,13 +128,19 @@ def frame(asks: list[str], rng: random.Random) -> str:
         text = _fill(rng.choice(JOINED), _listed(asks))
     else:
         parts = [_alone(asks[0], rng)]
+        said: set[str] = set()  # the kinds of connector the request has used
         for ask in asks[1:]:
             follow = {"vp": FOLLOW_VP, "question": FOLLOW_QUESTION, "statement": FOLLOW_STATEMENT}[kind_of(ask)]
             if _BACK.search(ask):  # "Separately, book a viewing of that listing" denies what it leans on
                 follow = tuple(f for f in follow if not f.startswith(_APART))
             if kind_of(ask) == "statement" and not opens_a_clause(ask):
                 follow = tuple(f for f in follow if f not in _RUN_ON)
-            parts.append(_fill(rng.choice(follow), ask))
+            # "Another thing: ... Another thing: ...", "And one more: ... One more thing: ...": a
+            # request says each kind of connector once
+            follow = tuple(f for f in follow if not _connector(f) or _connector(f) not in said) or follow
+            chosen = rng.choice(follow)
+            said.add(_connector(chosen))  # ("" for a bare question, which may follow any number of times)
+            parts.append(_fill(chosen, ask))
         text = " ".join(parts)
     return text
 
