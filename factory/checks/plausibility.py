@@ -143,6 +143,10 @@ def _together_problem(instance: Instance, ctx: CheckContext, index: int, params:
             if not same_subjects(a, b):
                 return f"{p} and {q} come from calls about different things"
     spec = instance.tool(call.tool)
+    measured = [p for p in params if isinstance(call.arguments.get(p), Value)
+                and isinstance(call.arguments[p].value, (int, float)) and not isinstance(call.arguments[p].value, bool)]
+    if nested and measured:  # "how would 8 °C feel in the wind in London on June 15?": one measured, one made up
+        return f"{measured[0]}={call.arguments[measured[0]].value!r} is stated beside {nested[0][0]} found for a place"
     for p in params:  # a literal member names its own thing: the nested ones must not be about another
         arg, param = call.arguments.get(p), spec.param(p) if spec else None
         if isinstance(arg, Value) and param is not None and param.kind and isinstance(arg.value, (str, int, float)):

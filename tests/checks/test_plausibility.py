@@ -609,3 +609,13 @@ def test_a_feels_like_is_asked_only_where_wind_or_heat_changes_it():
     code = 'f = calculate_feels_like(temperature_c={t}, wind_speed_kmh=30)'
     assert any("feels like the temperature itself" in p for p in seed_problems("weather", code.format(t=20)))
     assert not any("feels like" in p for p in seed_problems("weather", code.format(t=2)))
+
+
+def test_a_measure_is_not_stated_beside_one_found_for_a_place():
+    """"How would 2 °C feel with the wind in Oslo on June 15?" pairs a made-up temperature with a
+    forecast wind: together values are all found or all stated."""
+    mixed = ('w, d = get_wind_forecast(city="Stockholm", date="2025-06-15")\n'
+             'f = calculate_feels_like(temperature_c=2, wind_speed_kmh=w)')
+    assert any("is stated beside" in p for p in seed_problems("weather", mixed))
+    stated = 'f = calculate_feels_like(temperature_c=2, wind_speed_kmh=30)'
+    assert not any("is stated beside" in p for p in seed_problems("weather", stated))
