@@ -820,14 +820,14 @@ def get_branch_hours(branch: Branch, date: VisitDay) -> tuple[Visit, str]:
 
     Returns:
         opens_at: the branch's opening time that day (YYYY-MM-DDTHH:MM).
-        closing_time: the branch's closing time that day (HH:MM).
+        closes_at: the branch's closing time that day (YYYY-MM-DDTHH:MM).
     """
     _branch(branch)
     day = _parse_day(date)
     require(HOURS_FIRST_DAY <= day <= HOURS_LAST_DAY,
             f"no opening hours published for {date}: the calendar covers {HOURS_FIRST_DAY} to {HOURS_LAST_DAY}")
     opens, closes = _hours(branch, day)
-    return f"{day.isoformat()}T{opens}", closes
+    return f"{day.isoformat()}T{opens}", f"{day.isoformat()}T{closes}"
 
 
 @toolbox.tool(

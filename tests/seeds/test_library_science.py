@@ -112,9 +112,9 @@ def test_authors(lib):
 
 def test_branch_hours_and_address(lib):
     friday, saturday, sunday = "2025-06-20", "2025-06-21", "2025-06-22"
-    assert lib.ok("get_branch_hours", branch="Boston Central Library", date=friday) == ("2025-06-20T09:00", "21:00")
-    assert lib.ok("get_branch_hours", branch="Boston Central Library", date=saturday) == ("2025-06-21T10:00", "18:00")
-    assert lib.ok("get_branch_hours", branch="Boston Central Library", date=sunday) == ("2025-06-22T12:00", "17:00")
+    assert lib.ok("get_branch_hours", branch="Boston Central Library", date=friday) == ("2025-06-20T09:00", "2025-06-20T21:00")
+    assert lib.ok("get_branch_hours", branch="Boston Central Library", date=saturday) == ("2025-06-21T10:00", "2025-06-21T18:00")
+    assert lib.ok("get_branch_hours", branch="Boston Central Library", date=sunday) == ("2025-06-22T12:00", "2025-06-22T17:00")
     assert "YYYY-MM-DD" in lib.error("get_branch_hours", branch="Boston Central Library", date="20/06/2025")
     assert "calendar covers" in lib.error("get_branch_hours", branch="Boston Central Library", date="2027-01-04")
     assert "unknown branch" in lib.error("get_branch_hours", branch="Gotham Library", date=friday)
