@@ -47,8 +47,8 @@ from factory.world.simulator import Simulator, internal_kinds
 # Kinds many things share (a city, a day, a currency): two calls about one of them need not be
 # about the same thing.
 _SHARED_KINDS = SCENE_KINDS | {"city", "country", "address", "latitude", "longitude", "currency_code"}
-RULES = ("link", "group", "sense", "hour", "coherent", "no_op", "undone", "ends", "informs", "round_trip", "detour",
-         "ids", "unrelated", "withheld", "consent")
+RULES = ("link", "group", "sense", "hour", "coherent", "no_op", "undone", "ends", "informs", "order", "round_trip",
+         "detour", "ids", "unrelated", "withheld", "consent")
 
 
 def _link_problems(instance: Instance, ctx: CheckContext) -> list[str]:
@@ -354,6 +354,31 @@ def _informs_problems(instance: Instance, ctx: CheckContext) -> list[str]:
         if "state_change" in entry.tags:
             for thing in things:
                 acted.setdefault(thing, step.call)
+    return problems
+
+
+def _order_problems(instance: Instance, ctx: CheckContext) -> list[str]:
+    """An asked reading that an independent action of the same request changes ("file 2 days of
+    leave ... how many leave days are still available?") has two answers, before and after the
+    action, and nothing in the request or its milestones says which."""
+    if instance.world is None or any(t not in ctx.seeds for t in instance.world.toolboxes):
+        return []
+    graph = instance.chain.graph()
+    actions = [s.call for s in instance.trace.steps if instance.chain.calls[s.call].fixes is None
+               and (entry := ctx.entry(instance.tool(s.tool))) is not None and "state_change" in entry.tags]
+    problems = []
+    for step in instance.trace.steps:
+        call, spec = instance.chain.calls[step.call], instance.tool(step.tool)
+        if not call.asked or call.fixes is not None or step.call in actions or spec is None:
+            continue
+        apart = [a for a in actions if a != step.call and not nx.has_path(graph, a, step.call)
+                 and not nx.has_path(graph, step.call, a)]
+        if not apart:
+            continue
+        first = Simulator(ctx.seeds, instance.world).call(spec, step.arguments)  # before any action
+        if first.error is None and list(first.values) != list(step.outputs.values()):
+            problems.append(f"call {step.call + 1} {step.tool} reads what call {apart[0] + 1} changes, "
+                            "and the request leaves open which comes first")
     return problems
 
 
@@ -705,6 +730,7 @@ def plausibility_problems(instance: Instance, ctx: CheckContext) -> list[str]:
         "undone": lambda: _undone_problems(instance, ctx),
         "ends": lambda: _ends_problems(instance, ctx),
         "informs": lambda: _informs_problems(instance, ctx),
+        "order": lambda: _order_problems(instance, ctx),
         "round_trip": lambda: _round_trip_problems(instance) + _asks_known_problems(instance, ctx),
         "detour": lambda: detours(instance, ctx),
         "ids": lambda: _ids_problems(instance, ctx),

@@ -619,3 +619,17 @@ def test_a_measure_is_not_stated_beside_one_found_for_a_place():
     assert any("is stated beside" in p for p in seed_problems("weather", mixed))
     stated = 'f = calculate_feels_like(temperature_c=2, wind_speed_kmh=30)'
     assert not any("is stated beside" in p for p in seed_problems("weather", stated))
+
+
+def test_a_reading_an_independent_action_changes_is_refused():
+    """"File 2 days of personal leave for E-1207 ... how many personal days are still
+    available?": before the filing and after it are two answers nothing in the request orders."""
+    seeds = {"hr_payroll": load_seed(Path(resource_dir("seeds")) / "hr_payroll")}
+    world = seeds["hr_payroll"].build_world(0)
+    employee = sorted(world.employees)[0]
+    code = (f'r, n = request_leave(employee_id="{employee}", leave_type="personal", start_date="2025-06-23", days=2)\n'
+            f'b = get_leave_balance(employee_id="{employee}", leave_type="personal")')
+    found = chain_problems(seeds, code, asked={0, 1})
+    assert any(p.startswith("order") for p in found), found
+    other = code.replace('leave_type="personal")', 'leave_type="sick")')
+    assert not any(p.startswith("order") for p in chain_problems(seeds, other, asked={0, 1}))
