@@ -64,9 +64,10 @@ ALL_SAINTS = ("All Saints' Day", ("fixed", 11, 1))
 ASSUMPTION = ("Assumption Day", ("fixed", 8, 15))
 EPIPHANY = ("Epiphany", ("fixed", 1, 6))
 HOLIDAY_RULES: dict[str, list[tuple[str, tuple]]] = {
-    "USA": [NEW_YEAR, ("Martin Luther King Jr. Day", ("nth", 1, 0, 3)), ("Memorial Day", ("nth", 5, 0, -1)),
-            ("Juneteenth", ("fixed", 6, 19)), ("Independence Day", ("fixed", 7, 4)),
-            ("Labor Day", ("nth", 9, 0, 1)), ("Thanksgiving Day", ("nth", 11, 3, 4)), CHRISTMAS],
+    "USA": [NEW_YEAR, ("Martin Luther King Jr. Day", ("nth", 1, 0, 3)), ("Washington's Birthday", ("nth", 2, 0, 3)),
+            ("Memorial Day", ("nth", 5, 0, -1)), ("Juneteenth", ("fixed", 6, 19)), ("Independence Day", ("fixed", 7, 4)),
+            ("Labor Day", ("nth", 9, 0, 1)), ("Columbus Day", ("nth", 10, 0, 2)), ("Veterans Day", ("fixed", 11, 11)),
+            ("Thanksgiving Day", ("nth", 11, 3, 4)), CHRISTMAS],
     "Canada": [NEW_YEAR, GOOD_FRIDAY, ("Victoria Day", ("on_or_after", 5, 18, 0)), ("Canada Day", ("fixed", 7, 1)),
                ("Labour Day", ("nth", 9, 0, 1)), ("Thanksgiving Day", ("nth", 10, 0, 2)), CHRISTMAS, BOXING],
     "Mexico": [NEW_YEAR, ("Constitution Day", ("nth", 2, 0, 1)), ("Benito Juarez Day", ("nth", 3, 0, 3)),
