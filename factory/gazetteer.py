@@ -219,6 +219,7 @@ CURRENCIES: tuple[Currency, ...] = (
     Currency("CHF", "Swiss franc", 0.88),
     Currency("SEK", "Swedish krona", 10.6),
     Currency("CNY", "Chinese yuan", 7.24),
+    Currency("HKD", "Hong Kong dollar", 7.82),
     Currency("INR", "Indian rupee", 83.2),
     Currency("SGD", "Singapore dollar", 1.35),
     Currency("KRW", "South Korean won", 1330.0),
@@ -231,6 +232,13 @@ CURRENCIES: tuple[Currency, ...] = (
     Currency("KES", "Kenyan shilling", 157.0),
 )
 CURRENCY_BY_CODE = {c.code: c for c in CURRENCIES}
+# Cities that keep a currency of their own rather than their country's.
+CITY_CURRENCIES = {"Hong Kong": "HKD"}
+
+
+def city_currency(city: str) -> str:
+    """The currency prices are in in a city: its country's, or its own (Hong Kong dollars, not yuan)."""
+    return CITY_CURRENCIES.get(city) or COUNTRY_BY_NAME[CITY_BY_NAME[city].country].currency
 
 FIRST_NAMES = (
     "Maria", "James", "Aisha", "Wei", "Lucas", "Sofia", "Kenji", "Amara", "Noah", "Elena",

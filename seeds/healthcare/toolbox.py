@@ -9,7 +9,15 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import Annotated
 
-from factory.gazetteer import CITIES, CITY_BY_NAME, COUNTRY_BY_NAME, CURRENCY_BY_CODE, FIRST_NAMES, LAST_NAMES, NOW
+from factory.gazetteer import (
+    CITIES,
+    CITY_BY_NAME,
+    CURRENCY_BY_CODE,
+    FIRST_NAMES,
+    LAST_NAMES,
+    NOW,
+    city_currency,
+)
 from factory.sense import around, distinct
 from factory.toolbox import Kind, Toolbox, ToolError, World, require, world
 
@@ -341,7 +349,7 @@ def _appointment(appointment_id: str) -> dict:
 
 
 def _currency_of(city: str) -> str:
-    return COUNTRY_BY_NAME[CITY_BY_NAME[city].country].currency
+    return city_currency(city)
 
 
 # --- value generators ----------------------------------------------------------------------

@@ -18,6 +18,7 @@ from factory.gazetteer import (
     COUNTRY_BY_NAME,
     CURRENCY_BY_CODE,
     NOW,
+    city_currency,
     city_distance_km,
     country_phrase,
 )
@@ -624,7 +625,7 @@ def quote_shipping_rate(origin_city: City, destination_city: DestinationCity, we
     _city(origin_city)
     _city(destination_city)
     _weight(weight_kg)
-    currency = COUNTRY_BY_NAME[CITY_BY_NAME[origin_city].country].currency
+    currency = city_currency(origin_city)
     price = _price_usd(origin_city, destination_city, weight_kg, service) * CURRENCY_BY_CODE[currency].per_usd
     return round(price, 2), currency, _transit_days(origin_city, destination_city, service)
 

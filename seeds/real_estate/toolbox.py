@@ -13,12 +13,11 @@ from typing import Annotated, Literal
 
 from factory.gazetteer import (
     CITIES,
-    CITY_BY_NAME,
-    COUNTRY_BY_NAME,
     CURRENCY_BY_CODE,
     FIRST_NAMES,
     LAST_NAMES,
     NOW,
+    city_currency,
     distance_km,
     geocode,
 )
@@ -101,7 +100,7 @@ METRES = {"m2", "m²", "sqm", "sq m", "sq. m.", "square metres", "square meters"
 
 
 def _currency(city: str) -> str:
-    return COUNTRY_BY_NAME[CITY_BY_NAME[city].country].currency
+    return city_currency(city)
 
 
 def _round_money(value: float, currency: str) -> float:

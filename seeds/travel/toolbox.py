@@ -17,6 +17,7 @@ from factory.gazetteer import (
     COUNTRY_BY_NAME,
     CURRENCY_BY_CODE,
     NOW,
+    city_currency,
     country_phrase,
     distance_km,
     local_time,
@@ -297,7 +298,7 @@ HOME_CURRENCIES = {"USD", "EUR", "GBP", "JPY", "CAD", "AUD", "CHF"}  # currencie
 
 
 def _currency_of(airport: str) -> str | None:
-    return COUNTRY_BY_NAME[CITY_BY_NAME[AIRPORTS[airport][1]].country].currency if airport in AIRPORTS else None
+    return city_currency(AIRPORTS[airport][1]) if airport in AIRPORTS else None
 
 
 def _fare_currency(args: dict[str, Any]) -> bool:
@@ -903,7 +904,7 @@ def get_hotel_details(hotel_id: HotelId) -> tuple[str, Address, int, str]:
         currency_code: the currency the hotel bills in (ISO 4217).
     """
     row = _hotel(hotel_id)
-    return row["name"], row["address"], row["stars"], COUNTRY_BY_NAME[row["country"]].currency
+    return row["name"], row["address"], row["stars"], city_currency(row["city"])
 
 
 @toolbox.tool(
