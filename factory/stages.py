@@ -18,6 +18,7 @@ from factory.records import GenerateConfig
 
 PROMPTS = {
     "chain_writer": "chain_writer.md",
+    "chain_repair": "chain_repair.md",
     "query_writer": "query_writer.md",
     "query_repair": "query_repair.md",
     "simulator": "tool_simulator.md",
@@ -84,7 +85,7 @@ def build_models(config: GenerateConfig, settings: Settings, run_path: Path, see
         simulator=simulator,
         prompts={PROMPTS[s]: hashlib.sha256(t.encode()).hexdigest()[:16] for s, t in texts.items()},
     )
-    chain_writer = ChainWriter(texts["chain_writer"], seed_demos(seeds, config.seed))
+    chain_writer = ChainWriter(texts["chain_writer"], seed_demos(seeds, config.seed), texts["chain_repair"])
     judge = Judge(dspy_lm(client_for("judge")), texts["judge"])
     return RunModels(stages, clients, chain_writer, lambda k: dspy_lm(writer_client, sample=k), judge)
 

@@ -39,6 +39,8 @@ def test_a_domain_no_seed_covers_gets_model_written_tools_and_validates(fake_ser
     rejects = [json.loads(line) for line in (result.path / "rejects.jsonl").read_text().splitlines()]
     written = [r for r in rejects if r["reasons"][0].startswith("chain writer")]
     assert written and all(r["raw"] for r in written)  # a bad answer is a reject with its raw output
+    repaired = [r for i in result.instances for r in i.provenance.repairs]
+    assert any(r.startswith("chain writer: repaired (") for r in repaired)  # a mended answer says so
     asked = len(server.requests)
     again = generate(config, settings_for(server, tmp_path), tmp_path / "run")
     assert len(server.requests) == asked  # a rerun asks nothing

@@ -2,7 +2,9 @@
 shape, a model writes tool stubs, a `main()` that calls them as the shape says with the user's
 raw task as a comment, and what each call returns. The answer is read with `ast` only
 (factory.chains.stubs); whatever cannot be read, or has another shape, is a reject with the
-model's raw output. Few-shot demos come from the seed library, rotated per attempt.
+model's raw output. A problem the model can mend (no main(), an untyped parameter, an unknown
+tool, another shape) goes back to it once with the exact problem; the repaired answer is read
+the same way. Few-shot demos come from the seed library, rotated per attempt.
 """
 
 from __future__ import annotations
@@ -110,21 +112,38 @@ class Written:
     chain: WrittenChain | None
     reason: str
     raw: str
+    repaired: str = ""  # the problem of the first answer, when a repair mended it
 
 
 ASKS = [("domain", str, "the domain of the tools"),
         ("subdomain", str, "the part of the domain the task is about"),
         ("shape", str, "how many calls main() makes and which call takes which earlier call's values")]
 GIVES = [("code", str, "one Python code block: typed tool stubs with docstrings, then main()")]
+REPAIR_ASKS = [*ASKS, ("previous_code", str, "the earlier answer"), ("problem", str, "why it could not be used")]
+
+
+def read_answer(raw: str, shape: str) -> tuple[WrittenChain | None, str]:
+    """(the chain, "") from an answer, or (None, the problem in words a model can act on)."""
+    try:
+        written = read_written(raw)
+    except StubError as exc:
+        return None, str(exc)
+    if written.chain.shape() != shape:
+        return None, (f"asked for shape {shape}, the model wrote {written.chain.shape()}: main() must make "
+                      f"{shape_in_words(shape)}, but it makes {shape_in_words(written.chain.shape())}")
+    return written, ""
 
 
 class ChainWriter:
-    """Asks a model for tools and a chain of a given shape; reads the answer with ast."""
+    """Asks a model for tools and a chain of a given shape; reads the answer with ast; sends a
+    problem back once with the answer (`repair_instructions` follow the writer's own)."""
 
-    def __init__(self, instructions: str, demos: list[Demo]):
+    def __init__(self, instructions: str, demos: list[Demo], repair_instructions: str = ""):
         import dspy
 
         self.predict = dspy.Predict(signature("WriteToolsAndChain", instructions, ASKS, GIVES))
+        self.repair = dspy.Predict(signature("RepairToolsAndChain", f"{instructions}\n\n{repair_instructions}".strip(),
+                                             REPAIR_ASKS, GIVES)) if repair_instructions else None
         self.demos = demos
 
     def __call__(self, lm: Any, domain: str, subdomain: str, shape: str, rng: random.Random) -> Written:
@@ -137,13 +156,19 @@ class ChainWriter:
                                                         demos=examples).code, lm)
         if failed:
             return Written(None, f"chain writer: {failed}", raw)
-        try:
-            written = read_written(raw)
-        except StubError as exc:
-            return Written(None, f"chain writer: {exc}", raw)
-        if written.chain.shape() != shape:
-            return Written(None, f"chain writer: asked for shape {shape}, the model wrote {written.chain.shape()}", raw)
-        return Written(written, "", raw)
+        written, problem = read_answer(raw, shape)
+        if not problem:
+            return Written(written, "", raw)
+        if self.repair is None:
+            return Written(None, f"chain writer: {problem}", raw)
+        fixed, failed = model_answer(lambda: self.repair(domain=domain, subdomain=subdomain, shape=shape_in_words(shape),
+                                                         previous_code=raw, problem=problem).code, lm)
+        if failed:
+            return Written(None, f"chain writer: {problem}; its repair failed: {failed}", raw)
+        written, again = read_answer(fixed, shape)
+        if again:
+            return Written(None, f"chain writer: after a repair, {again}", fixed)
+        return Written(written, "", fixed, repaired=problem)
 
 
 def stated_answers(chain: Chain, specs: dict[str, ToolSpec], stated: list[list[Any] | None]) -> list[RecordedCall]:
@@ -211,4 +236,6 @@ class ModelComposer:
         specs = {**written.chain.tools, **written.chain.others}
         setup = WorldSetup(toolboxes=[], seed=self.config.seed, recorded=stated_answers(chain, specs, written.chain.returns))
         record = {"domain": self.domain, "subdomain": subdomain, "scenario": "plain", "code": written.chain.code}
+        if written.repaired:
+            record["repairs"] = [f"chain writer: repaired ({written.repaired})"]
         return Composed(chain, specs, setup, self.domain, subdomain, None, draft=written.chain.task or None, record=record)

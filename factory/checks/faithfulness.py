@@ -96,9 +96,10 @@ def found(form: str, query: str) -> bool:
     return re.search(rf"(?<![0-9a-z]){re.escape(form)}(?![0-9a-z])", query) is not None
 
 
-def missing_values(chain: Chain, query: str, free: set[tuple[int, str]] | None = None) -> list[str]:
-    """Literal arguments the query does not state. A fix-up call's arguments count too, unless
-    they are `free` (call index, argument): any valid value restores the condition."""
+def unstated_arguments(chain: Chain, query: str, free: set[tuple[int, str]] | None = None) -> list[tuple[int, str, Any]]:
+    """(call index, argument, value) of the literal arguments the query does not state. A
+    fix-up call's arguments count too, unless they are `free` (call index, argument): any
+    valid value restores the condition."""
     text = normalise(query)
     missing = []
     for index, call in enumerate(chain.calls):
@@ -107,8 +108,14 @@ def missing_values(chain: Chain, query: str, free: set[tuple[int, str]] | None =
                 continue
             exact = all(any(found(normalise(form), text) for form in group) for group in value_groups(arg.value))
             if not exact and not stated_as_written(arg.value, query):
-                missing.append(f"call {index + 1} {call.tool}.{name}={arg.value!r}")
+                missing.append((index, name, arg.value))
     return missing
+
+
+def missing_values(chain: Chain, query: str, free: set[tuple[int, str]] | None = None) -> list[str]:
+    """Literal arguments the query does not state, as "call N tool.argument=value"."""
+    return [f"call {index + 1} {chain.calls[index].tool}.{name}={value!r}"
+            for index, name, value in unstated_arguments(chain, query, free)]
 
 
 def _without_literals(chain: Chain, query: str) -> str:
