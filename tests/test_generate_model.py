@@ -107,3 +107,18 @@ def test_a_hosted_model_without_a_key_is_one_line(tmp_path, no_key):
     config = GenerateConfig(domain="Marine Biology", n=5, generator="openai/gpt-4o-mini")
     with pytest.raises(FactoryError, match="API_KEY"):
         generate(config, load_settings({"output_dir": str(tmp_path)}), Path(tmp_path) / "run")
+
+
+@pytest.mark.parametrize("how", ["json_schema", "json_object"])
+def test_under_a_schema_the_chain_writer_gets_its_shape_and_the_instances_validate(fake_server, tmp_path, how):
+    from factory.validate import validate_dataset
+
+    server = fake_server(server_responder)
+    config = GenerateConfig(domain="Marine Biology", n=6, seed=4, generator="openai/any")
+    result = generate(config, settings_for(server, tmp_path, structured_output=how), tmp_path / "run")
+    assert len(result.instances) == 6
+    formats = [body["response_format"] for body in server.requests if "call_1" in json.dumps(body.get("response_format"))]
+    assert formats and all((f["type"], "json_schema" in f) == (how, how == "json_schema") for f in formats)
+    assert all(i.shape == i.chain.shape() for i in result.instances)
+    report = validate_dataset(result.path / "dataset", load_settings())
+    assert report.passed == report.total == 6, report.failures[:3]

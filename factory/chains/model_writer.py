@@ -15,8 +15,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from factory.chains.code import parse_chain, render_chain
+from factory.chains.structured import demo_answer, json_object, read_structured, response_format
 from factory.chains.stubs import StubError, WrittenChain, read_written
-from factory.lm.signatures import model_answer, signature
+from factory.lm.signatures import model_answer, signature, structured_answer
 from factory.records import (
     Chain,
     GenerateConfig,
@@ -29,6 +30,7 @@ from factory.records import (
 )
 
 DEMOS_PER_CALL = 2
+STRUCTURED_TOKENS = 2048  # room for a chain of five calls with their tools as JSON
 
 
 def shape_in_words(shape: str) -> str:
@@ -75,6 +77,7 @@ class Demo:
     subdomain: str
     shape: str
     code: str
+    structured: str = ""  # the same example as an answer under the chain schema (factory.chains.structured)
 
 
 def seed_demos(seeds: dict[str, Any], world_seed: int = 0) -> list[Demo]:
@@ -101,7 +104,8 @@ def seed_demos(seeds: dict[str, Any], world_seed: int = 0) -> list[Demo]:
             stubs = "\n\n\n".join(stub_source(specs[t]) for t in used + extra)
             returns = [list(step.outputs.values()) for step in trace.steps]
             code = f"from typing import Literal\n\n\n{stubs}\n\n\n{main_source(example.query, render_chain(chain), returns)}"
-            demos.append(Demo(seed.domain, seed.scenario.subdomains[0], chain.shape(), code))
+            structured = demo_answer(chain, specs, [specs[t] for t in extra], example.query, returns)
+            demos.append(Demo(seed.domain, seed.scenario.subdomains[0], chain.shape(), code, structured))
     return demos
 
 
@@ -122,10 +126,13 @@ GIVES = [("code", str, "one Python code block: typed tool stubs with docstrings,
 REPAIR_ASKS = [*ASKS, ("previous_code", str, "the earlier answer"), ("problem", str, "why it could not be used")]
 
 
-def read_answer(raw: str, shape: str) -> tuple[WrittenChain | None, str]:
-    """(the chain, "") from an answer, or (None, the problem in words a model can act on)."""
+def read_answer(raw: str, shape: str, structured: bool = False) -> tuple[WrittenChain | None, str]:
+    """(the chain, "") from an answer, or (None, the problem in words a model can act on). An
+    answer asked under the schema is read as code when it holds no JSON but a main() (an
+    endpoint that ignored the schema)."""
+    as_json = structured and (json_object(raw) is not None or "def main" not in raw)
     try:
-        written = read_written(raw)
+        written = read_structured(raw) if as_json else read_written(raw)
     except StubError as exc:
         return None, str(exc)
     if written.chain.shape() != shape:
@@ -138,15 +145,48 @@ class ChainWriter:
     """Asks a model for tools and a chain of a given shape; reads the answer with ast; sends a
     problem back once with the answer (`repair_instructions` follow the writer's own)."""
 
-    def __init__(self, instructions: str, demos: list[Demo], repair_instructions: str = ""):
+    def __init__(self, instructions: str, demos: list[Demo], repair_instructions: str = "", structured: str = ""):
         import dspy
 
         self.predict = dspy.Predict(signature("WriteToolsAndChain", instructions, ASKS, GIVES))
         self.repair = dspy.Predict(signature("RepairToolsAndChain", f"{instructions}\n\n{repair_instructions}".strip(),
                                              REPAIR_ASKS, GIVES)) if repair_instructions else None
         self.demos = demos
+        self.structured = structured  # instructions for answers under the chain schema; "": the code format
+        self.repair_instructions = repair_instructions
 
     def __call__(self, lm: Any, domain: str, subdomain: str, shape: str, rng: random.Random) -> Written:
+        if self.structured:
+            return self.under_schema(lm, domain, subdomain, shape, rng)
+        return self.as_code(lm, domain, subdomain, shape, rng)
+
+    def under_schema(self, lm: Any, domain: str, subdomain: str, shape: str, rng: random.Random) -> Written:
+        """One answer under the chain schema of `shape` (one worked example before it); a
+        problem the schema cannot rule out goes back once, with the answer, under the schema."""
+        demos = [d for d in self.demos if d.structured]
+        messages = [{"role": "system", "content": self.structured}]
+        for demo in rng.sample(demos, min(1, len(demos))):
+            messages += [{"role": "user", "content": _asked(demo.domain, demo.subdomain, demo.shape)},
+                         {"role": "assistant", "content": demo.structured}]
+        messages.append({"role": "user", "content": _asked(domain, subdomain, shape)})
+        fmt, tokens = response_format(shape), max(STRUCTURED_TOKENS, lm.kwargs.get("max_tokens") or 0)
+        raw, failed = structured_answer(lm, messages, fmt, max_tokens=tokens)
+        if failed:
+            return Written(None, f"chain writer: {failed}", raw)
+        written, problem = read_answer(raw, shape, structured=True)
+        if not problem:
+            return Written(written, "", raw)
+        retry = [*messages, {"role": "assistant", "content": raw},
+                 {"role": "user", "content": f"{self.repair_instructions}\n\nproblem: {problem}"}]
+        fixed, failed = structured_answer(lm, retry, fmt, max_tokens=tokens)
+        if failed:
+            return Written(None, f"chain writer: {problem}; its repair failed: {failed}", raw)
+        written, again = read_answer(fixed, shape, structured=True)
+        if again:
+            return Written(None, f"chain writer: after a repair, {again}", fixed)
+        return Written(written, "", fixed, repaired=problem)
+
+    def as_code(self, lm: Any, domain: str, subdomain: str, shape: str, rng: random.Random) -> Written:
         import dspy
 
         chosen = rng.sample(self.demos, min(DEMOS_PER_CALL, len(self.demos)))
@@ -169,6 +209,10 @@ class ChainWriter:
         if again:
             return Written(None, f"chain writer: after a repair, {again}", fixed)
         return Written(written, "", fixed, repaired=problem)
+
+
+def _asked(domain: str, subdomain: str, shape: str) -> str:
+    return f"domain: {domain}\nsubdomain: {subdomain}\nshape: {shape_in_words(shape)}"
 
 
 def stated_answers(chain: Chain, specs: dict[str, ToolSpec], stated: list[list[Any] | None]) -> list[RecordedCall]:
