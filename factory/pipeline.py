@@ -349,7 +349,7 @@ class Generator:
         free = free_arguments(instance, self.contexts[composed.policy_slug])
         written = self.stages.query_writer(self.stages.lm_for(k), instance.chain, draft, names,
                                            random.Random(f"query:{self.config.seed}:{k}"), free, instance.trace,
-                                           composed.specs)
+                                           composed.specs, own=bool(composed.draft))
         if written.reason:
             return instance, Reject(attempt=k, stage="queries", reasons=[written.reason], raw=written.raw)
         variants = {**instance.query_variants, **written.variants}

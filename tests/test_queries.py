@@ -704,3 +704,22 @@ def test_a_value_the_repair_still_drops_is_stated_by_insertion_and_recorded(weat
     written = writer(fake_dspy_lm(leaky), chain, word(code, weather)["template"], [], random.Random(0), None, trace,
                      weather.specs)
     assert written.reason.startswith("query writer: after a repair the request still") and not written.repairs
+
+
+def test_a_request_its_chain_author_wrote_is_kept_without_a_call_when_it_passes(weather):
+    from factory.config import resource_dir
+    from factory.lm.dspy_bridge import fake_dspy_lm
+    from factory.lm.fake import FakeLM
+    from factory.queries.model_writer import QueryWriter
+
+    chain = parse_chain('a, t, c = get_severe_weather_alerts(country="United Kingdom")\n', weather.specs)
+    prompts = Path(resource_dir("prompts"))
+    writer = QueryWriter((prompts / "query_writer.md").read_text(), (prompts / "query_repair.md").read_text(), [])
+    fake = FakeLM(["[[ ## request ## ]]\nAny severe weather alerts in the United Kingdom?\n\n[[ ## plain_sentences ## ]]"
+                   "\nAny severe weather alerts in the United Kingdom?\n\n[[ ## completed ## ]]"])
+    own = "Are there severe weather warnings for the UK right now? I mean the United Kingdom."
+    written = writer(fake_dspy_lm(fake), chain, own, [], random.Random(0), own=True)
+    assert written.variants["model"] == own and not fake.requests
+    written = writer(fake_dspy_lm(fake), chain, "Are there severe weather warnings right now?", [], random.Random(0),
+                     own=True)  # drops the country: the model writes the request
+    assert written.variants["model"] == "Any severe weather alerts in the United Kingdom?" and len(fake.requests) == 1

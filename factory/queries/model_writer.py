@@ -97,9 +97,13 @@ class QueryWriter:
 
     def __call__(self, lm: Any, chain: Chain, draft: str, tool_names: list[str], rng: random.Random,
                  free: set[tuple[int, str]] | None = None, trace: Trace | None = None,
-                 specs: dict[str, ToolSpec] | None = None) -> WrittenQuery:
+                 specs: dict[str, ToolSpec] | None = None, own: bool = False) -> WrittenQuery:
+        """The request for `chain`. `own`: the draft is the request the chain's author (a model)
+        wrote with it; when it passes every check it is kept as written, with no call."""
         import dspy
 
+        if own and not self.problems(chain, draft, tool_names, free or set(), trace, specs):
+            return WrittenQuery({"template": draft, "model": draft, "no_conjunctions": draft}, "", draft)
         values = "\n".join(values_to_state(chain)) or "(none)"
         chosen = rng.sample(self.demos, min(DEMOS_PER_CALL, len(self.demos)))
         examples = [dspy.Example(draft=d, values=v, request=r, plain_sentences=r) for d, v, r in chosen]
