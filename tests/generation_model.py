@@ -199,3 +199,40 @@ def server_responder(body: dict[str, Any], flawless: bool = False) -> dict[str, 
 def _schema(fmt: dict) -> dict:
     """The schema of a response_format, in either form a client sends it."""
     return (fmt.get("json_schema") or {}).get("schema") or fmt.get("schema") or {}
+
+
+NUMBER_WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"]
+
+
+def as_people_write(value: str) -> str:
+    """A value of the query writer's list as a person writes it: "June 9th, 2025" for
+    2025-06-09, "six" for 6, "$1,250.00" for 1250.5, "85%" for 0.85, a name in lower case."""
+    from datetime import date
+
+    if re.fullmatch(r"\d{4}-\d{2}-\d{2}", value):
+        d = date.fromisoformat(value)
+        suffix = "th" if 11 <= d.day <= 13 else {1: "st", 2: "nd", 3: "rd"}.get(d.day % 10, "th")
+        return f"{d:%B} {d.day}{suffix}, {d.year}"
+    if re.fullmatch(r"-?\d+", value):
+        n = int(value)
+        return NUMBER_WORDS[n] if 0 <= n < len(NUMBER_WORDS) else f"{n:,}" if n >= 10_000 else value
+    if re.fullmatch(r"-?\d+\.\d+", value):
+        x = float(value)
+        return f"{x * 100:g}%" if 0 < x < 1 else f"${x:,.2f}"
+    return value.lower() if len(value) > 3 else value
+
+
+def written_forms_responder(body: dict[str, Any]) -> dict[str, Any]:
+    """The generation model of `server_responder`, but its requests state every value as people
+    write it (NesTools' GPT-written tasks do): the faithfulness check must take them."""
+    messages = body.get("messages", [])
+    system = "\n".join(str(m.get("content") or "") for m in messages if m.get("role") == "system")
+    if "write the request a user makes" not in system:
+        return server_responder(body)
+    prompt = next((str(m.get("content") or "") for m in reversed(messages) if m.get("role") == "user"), "")
+    values = [v for v in fields(prompt).get("values", "").splitlines() if v and v != "(none)"]
+    about = ", ".join(as_people_write(v) for v in values) or "it"
+    request = _rng(prompt).choice(["Could you look into {}?", "What can you tell me about {}?", "I'd like to know "
+                                   "about {}.", "Please check {} for me.", "Quick question about {}."]).format(about)
+    return {"content": f"[[ ## request ## ]]\n{request}\n\n[[ ## plain_sentences ## ]]\n{request}\n\n"
+                       "[[ ## completed ## ]]"}

@@ -2,6 +2,7 @@
 answers like a real model (tests/generation_model.py): any domain, bad output never fatal."""
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -122,3 +123,18 @@ def test_under_a_schema_the_chain_writer_gets_its_shape_and_the_instances_valida
     assert all(i.shape == i.chain.shape() for i in result.instances)
     report = validate_dataset(result.path / "dataset", load_settings())
     assert report.passed == report.total == 6, report.failures[:3]
+
+
+def test_requests_that_state_values_as_people_write_them_cost_few_calls(fake_server, tmp_path):
+    """A model that writes "$1,250.00", "June 9th, 2025" and "six" keeps its requests: at most
+    5 calls per kept instance (each of them was a repair and often a reject while only the
+    exact forms counted)."""
+    from tests.generation_model import written_forms_responder
+
+    server = fake_server(written_forms_responder)
+    config = GenerateConfig(domain="Food and Beverage", n=8, seed=5, generator="openai/any")
+    result = generate(config, settings_for(server, tmp_path), tmp_path / "run")
+    assert len(result.instances) == 8
+    assert len(server.requests) <= 5 * len(result.instances), result.manifest.reject_reasons
+    written = [i.query for i in result.instances if re.search(r"\d(st|nd|rd|th), \d{4}|\$[\d,]+\.\d\d|%", i.query)]
+    assert written, [i.query for i in result.instances]  # the written forms were there, and were taken
