@@ -31,6 +31,8 @@ def test_the_schema_asks_for_exactly_the_calls_and_links_of_the_shape():
     assert calls == ["call_1", "call_2", "call_3"] and set(schema["required"]) == set(schema["properties"])
     links = {k: [p for p in schema["properties"][k]["properties"] if p.startswith("value_from")] for k in calls}
     assert links == {"call_1": [], "call_2": [], "call_3": ["value_from_call_1", "value_from_call_2"]}
+    literals = {k: schema["properties"][k]["properties"]["arguments"]["minItems"] for k in calls}
+    assert literals == {"call_1": 1, "call_2": 1, "call_3": 0}  # a call that takes nothing states a literal
     assert schema["additionalProperties"] is False
 
 
