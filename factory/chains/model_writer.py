@@ -9,14 +9,13 @@ the same way. Few-shot demos come from the seed library, rotated per attempt.
 
 from __future__ import annotations
 
-import json
 import random
 from dataclasses import dataclass
 from typing import Any
 
 from factory.chains.code import parse_chain, render_chain
 from factory.chains.structured import demo_answer, json_object, read_structured, response_format
-from factory.chains.stubs import StubError, WrittenChain, read_written
+from factory.chains.stubs import StubError, WrittenChain, main_source, read_written, stub_source
 from factory.lm.signatures import model_answer, signature, structured_answer
 from factory.records import (
     Chain,
@@ -41,34 +40,6 @@ def shape_in_words(shape: str) -> str:
              f"return{'' if len(v) > 1 else 's'}" for j, v in needs.items() if v]
     alone = "; no call takes another's values" if not edges else ""
     return f"{n} call{'s' if n > 1 else ''}" + (": " + "; ".join(parts) if parts else alone)
-
-
-def _annotation(type_: str, enum: list[Any] | None = None) -> str:
-    if enum:
-        return f"Literal[{', '.join(repr(v) for v in enum)}]"
-    return type_
-
-
-def stub_source(spec: ToolSpec) -> str:
-    """A tool spec as the Python stub a model is asked to write."""
-    params = []
-    for p in spec.parameters:
-        default = "" if p.required else f" = {p.default!r}"
-        params.append(f"{p.name}: {_annotation(p.type, p.enum)}{default}")
-    returns = [o.type for o in spec.returns]
-    annotation = returns[0] if len(returns) == 1 else f"tuple[{', '.join(returns)}]"
-    doc = [f'    """{spec.description}', ""]
-    if spec.parameters:
-        doc += ["    Args:"] + [f"        {p.name}: {p.description}" for p in spec.parameters] + [""]
-    doc += ["    Returns:"] + [f"        {o.name}: {o.description}" for o in spec.returns] + ['    """', "    ..."]
-    return f"def {spec.name}({', '.join(params)}) -> {annotation}:\n" + "\n".join(doc)
-
-
-def main_source(task: str, chain_code: str, returns: list[list[Any]]) -> str:
-    lines = ["def main():", f"    # {task}"]
-    for line, values in zip(chain_code.splitlines(), returns, strict=True):
-        lines.append(f"    {line}  # -> {json.dumps(values, ensure_ascii=False)}")
-    return "\n".join(lines)
 
 
 @dataclass(frozen=True)

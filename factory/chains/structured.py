@@ -18,7 +18,7 @@ import re
 from typing import Any
 
 from factory.chains.code import render_chain
-from factory.chains.stubs import StubError, WrittenChain
+from factory.chains.stubs import StubError, WrittenChain, main_source, stub_source
 from factory.records import (
     Call,
     Chain,
@@ -183,8 +183,6 @@ def read_structured(text: str) -> WrittenChain:
 def written_code(tools: dict[str, ToolSpec], others: dict[str, ToolSpec], chain: Chain, task: str,
                  returns: list[list[Any] | None]) -> str:
     """The chain as the code format writes it, for the run's record."""
-    from factory.chains.model_writer import main_source, stub_source
-
     stubs = "\n\n\n".join(stub_source(s) for s in (*tools.values(), *others.values()))
     return f"{stubs}\n\n\n{main_source(task, render_chain(chain), [r or [] for r in returns])}"
 
