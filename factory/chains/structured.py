@@ -134,6 +134,8 @@ def _call(j: int, raw: dict[str, Any], spec: ToolSpec, outputs: list[list[str]],
         i, name, output = int(m.group(1)) - 1, str(link.get("parameter")), str(link.get("output"))
         earlier = specs[i]
         names = [o.name for o in earlier.returns]
+        if name not in declared and output in declared and name in names:
+            name, output = output, name  # the two names the other way round: the meaning is clear
         index = names.index(output) if output in names else (0 if len(names) == 1 else -1)
         if index < 0:
             raise StubError(f"{where} takes {output!r} from call_{i + 1}, whose tool returns {', '.join(names)}")

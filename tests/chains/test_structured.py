@@ -52,6 +52,14 @@ def test_a_seed_example_as_a_worked_example_reads_back_as_its_chain():
         assert read_structured(demo.structured).chain.shape() == demo.shape
 
 
+def test_a_link_with_its_two_names_the_other_way_round_is_read():
+    data = json.loads(answer("2:1>2"))
+    link = data["call_2"]["value_from_call_1"]
+    link["parameter"], link["output"] = link["output"], link["parameter"]  # as the real model wrote one
+    written = read_structured(json.dumps(data))
+    assert written.chain.shape() == "2:1>2" and isinstance(written.chain.calls[1].arguments[link["output"]], Ref)
+
+
 @pytest.mark.parametrize("change, reason", [
     (lambda a: a["call_1"]["arguments"].__setitem__(1, {"parameter": "year", "value": "2020"}), "is not of type int"),
     (lambda a: a["call_1"]["arguments"].append({"parameter": "depth", "value": 3}), "does not declare"),

@@ -272,3 +272,17 @@ def test_under_a_schema_the_judge_asks_for_its_verdicts_as_json(nested):
     schema = fake.requests[0].options["response_format"]["schema"]
     assert schema["properties"] == {"plausible": {"type": "boolean"}, "faithful": {"type": "boolean"},
                                     "reason": {"type": "string"}}
+
+
+def test_the_model_judges_are_not_asked_about_an_instance_already_rejected(nested, ctx):
+    import dataclasses
+
+    from factory.checks import SPARED
+
+    asked = []
+    judged = dataclasses.replace(ctx, judge=lambda instance: asked.append(instance.id) or (True, True, "fine"))
+    assert not blocking_failures(run_checks(nested, judged)) and len(asked) == 2  # one call, remembered by a real Judge
+    nested = nested.model_copy(update={"query": "Tell me something."}).with_id()  # drops every value
+    results = {r.name: r for r in run_checks(nested, judged)}
+    assert not results["faithfulness"].passed and len(asked) == 2
+    assert results["judge_plausibility"].reason == results["judge_semantics"].reason == SPARED
