@@ -164,6 +164,7 @@ def generate(
     concurrency: Annotated[Optional[int], typer.Option("--concurrency", help="Candidates (and model requests) in flight at once (default 4, or FACTORY_CONCURRENCY).")] = None,
     timeout: Annotated[Optional[float], typer.Option("--timeout", help="Seconds for a whole model request, however slowly the answer arrives (default 120).")] = None,
     max_retries: Annotated[Optional[int], typer.Option("--max-retries", help="Retries of a model request after timeouts, 429, 5xx or unreadable answers, with backoff, jitter and Retry-After (default 4).")] = None,
+    structured_output: Annotated[Optional[str], typer.Option("--structured-output", help="How the endpoint constrains an answer to a JSON schema, so a weak model cannot break the chain's structure: json_schema (OpenAI, vLLM, llama-server, LM Studio, Ollama), json_object (llama-cpp-python's server), or off (default: tools and chains as Python code, read leniently).")] = None,
     workers: Annotated[Optional[int], typer.Option("--workers", "-j", help="Processes computing offline candidates (default: the cores available); the output is the same bytes for any number. With --model, --concurrency applies instead.")] = None,
     conversations: Annotated[bool, typer.Option("--conversations/--no-conversations", help="Also compose conversational items (a value the agent must ask the person for; a goal that arrives in several user turns), written to the dataset's `conversations` config, never to nestools.jsonl.")] = False,
     ray: Annotated[Optional[str], typer.Option("--ray", metavar="ADDRESS", help="Compute offline candidates as Ray tasks (pip install 'toolbench-factory[ray]'): 'local' starts Ray on this machine for the run, 'auto' or HOST:PORT uses a running cluster; the same bytes as without.")] = None,
@@ -178,7 +179,7 @@ def generate(
     from factory.splits import parse_splits
 
     config_settings = settings(model=model, api_base=api_base, concurrency=concurrency, timeout=timeout,
-                               max_retries=max_retries)
+                               max_retries=max_retries, structured_output=structured_output)
     generator = config_settings.model or "offline"
     sizes = parse_splits(splits) if splits else {}
     n = n if n is not None else sum(sizes.values()) or 50

@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 import tomllib
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
@@ -43,6 +43,8 @@ class Settings(BaseModel):
     timeout: float = 120.0  # seconds for a whole request, not per read
     max_retries: int = 4
     max_endpoint_failures: int = 5  # endpoint failures in a row that stop a run
+    structured_output: Literal["off", "json_schema", "json_object"] = "off"  # how the endpoint takes a JSON schema
+    # (factory.lm.settings.LMSettings)
     stage_models: dict[str, str] = {}  # generation stage → another model than the run's (factory.stages)
     # Model-written seeds (`factory seed new`), run only in the sandbox; default: <output_dir>/seeds.
     generated_seeds_dir: Path | None = None

@@ -364,7 +364,8 @@ class Generator:
             shape=chain.shape(),
             world=composed.setup,
             provenance=Provenance(generator=self.stages.label, seed=self.config.seed, attempt=k,
-                                  factory_version=__version__, policy=self.config.policy, prompts=self.stages.prompts),
+                                  factory_version=__version__, policy=self.config.policy, prompts=self.stages.prompts,
+                                  repairs=list(composed.record.get("repairs", []))),
         )
         if self.stages.query_writer is not None:
             return self._model_query(instance, composed, k)
@@ -377,11 +378,13 @@ class Generator:
         free = free_arguments(instance, self.contexts[composed.policy_slug])
         written = self.stages.query_writer(self.stages.lm_for(k), instance.chain, draft, names,
                                            random.Random(f"query:{self.config.seed}:{k}"), free, instance.trace,
-                                           composed.specs)
+                                           composed.specs, own=bool(composed.draft))
         if written.reason:
             return instance, Reject(attempt=k, stage="queries", reasons=[written.reason], raw=written.raw)
         variants = {**instance.query_variants, **written.variants}
-        return instance.model_copy(update={"query": written.variants["model"], "query_variants": variants}).with_id(), None
+        provenance = instance.provenance.model_copy(update={"repairs": [*instance.provenance.repairs, *written.repairs]})
+        return instance.model_copy(update={"query": written.variants["model"], "query_variants": variants,
+                                           "provenance": provenance}).with_id(), None
 
     def _offered(self, composed: Composed, trace: Trace, gold: list[str], rng: random.Random) -> list[ToolSpec]:
         """The gold tools (less a withheld one) and distractors: similar tools that are no

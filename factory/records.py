@@ -428,6 +428,8 @@ class Provenance(Record):
     factory_version: str
     policy: str = "default"
     prompts: dict[str, str] = Field(default_factory=dict)  # prompt file → content hash
+    # what was mended on the way ("query writer: stated 0.65 by insertion"); left out when nothing was
+    repairs: list[str] = Field(default_factory=list, exclude_if=lambda repairs: not repairs)
 
 
 class Instance(Record):

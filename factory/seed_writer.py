@@ -31,7 +31,11 @@ from factory.seed_record import scenario_of
 from factory.seeds import load_library, slugify
 
 PROMPTS = {"writer": "seed_writer.md", "repair": "seed_repair.md"}
-EXAMPLE_SEED = "food_and_beverage"  # the worked example in the prompt: small, every core feature
+# The worked example in the prompt: a compact seed with every core feature (a world, value
+# tables, linked tools with phrasings and descriptions, a sense rule, a condition with its
+# fix, a goal), so the prompt fits a small model's 16k-token context with room for the answer
+# (about 9,000 tokens with the format; a library seed as the example made it 19,500).
+EXAMPLE_SEED = "bike_sharing"
 SAMPLES = 6  # argument sets tried per tool
 MAX_PROBLEMS = 40  # problems sent back to the model per round
 
@@ -311,10 +315,17 @@ class Written:
     manifest: dict[str, Any]
 
 
-def writer_prompt(template: str, domain: str, seeds_dir: Path) -> str:
-    example = seeds_dir / EXAMPLE_SEED
+def example_dir(prompts_dir: Path | None = None) -> Path:
+    """Where the worked example of the seed prompt lives: `seed_example/` beside the prompts."""
+    from factory.config import resource_dir
+
+    return (prompts_dir or resource_dir("prompts")) / "seed_example" / EXAMPLE_SEED
+
+
+def writer_prompt(template: str, domain: str, seeds_dir: Path, example: Path | None = None) -> str:
+    example = example or example_dir()
     if not (example / "toolbox.py").is_file():
-        raise FactoryError(f"the worked example of the seed prompt, {example}, is missing (FACTORY_SEEDS_DIR)")
+        raise FactoryError(f"the worked example of the seed prompt, {example}, is missing (FACTORY_PROMPTS_DIR)")
     fmt = (seeds_dir / "README.md").read_text(encoding="utf-8") if (seeds_dir / "README.md").is_file() else ""
     fills = {"{domain}": domain, "{format}": fmt, "{example_slug}": EXAMPLE_SEED,
              "{example_toml}": (example / "seed.toml").read_text(encoding="utf-8").strip(),
@@ -330,7 +341,7 @@ def _stage(folder: Path, draft: Draft, domain: str) -> None:
 
 
 def write_seed(domain: str, client: Any, prompts: dict[str, str], seeds_dir: Path, out_dir: Path, *,
-               rounds: int = 3, model: str = "", on_round: Any = None) -> Written:
+               rounds: int = 3, model: str = "", on_round: Any = None, example: Path | None = None) -> Written:
     """Ask, vet, repair up to `rounds` rounds, drop what still fails, save. FactoryError when
     no usable seed came out (the report says why)."""
     from factory.world.bubblewrap import SandboxUnavailable, unavailable_reason
@@ -344,7 +355,7 @@ def write_seed(domain: str, client: Any, prompts: dict[str, str], seeds_dir: Pat
     slug = slugify(domain)
     if not slug:
         raise FactoryError(f"domain {domain!r} has no letters or digits to name its folder")
-    system = writer_prompt(prompts["writer"], domain, seeds_dir)
+    system = writer_prompt(prompts["writer"], domain, seeds_dir, example)
     messages: list[dict[str, Any]] = [{"role": "system", "content": system},
                                       {"role": "user", "content": f"Write the seed for the domain: {domain}"}]
     draft: Draft | None = None

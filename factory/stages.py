@@ -18,6 +18,8 @@ from factory.records import GenerateConfig
 
 PROMPTS = {
     "chain_writer": "chain_writer.md",
+    "chain_repair": "chain_repair.md",
+    "chain_writer_json": "chain_writer_json.md",
     "query_writer": "query_writer.md",
     "query_repair": "query_repair.md",
     "simulator": "tool_simulator.md",
@@ -75,8 +77,11 @@ def build_models(config: GenerateConfig, settings: Settings, run_path: Path, see
 
     writer_client, query_client = client_for("chain_writer"), client_for("query_writer")
     query_writer = QueryWriter(texts["query_writer"], texts["query_repair"], query_demos(seeds))
+    def structured(stage: str) -> bool:
+        return client_for(stage).settings.structured_output != "off"
+
     simulator = ModelToolSimulator(dspy_lm(client_for("simulator")), texts["simulator"],
-                                   SimulatedCalls(run_path / "simulated.sqlite"))
+                                   SimulatedCalls(run_path / "simulated.sqlite"), structured("simulator"))
     stages = ModelStages(
         label=config.generator,
         lm_for=lambda k: dspy_lm(query_client, sample=k),
@@ -84,8 +89,9 @@ def build_models(config: GenerateConfig, settings: Settings, run_path: Path, see
         simulator=simulator,
         prompts={PROMPTS[s]: hashlib.sha256(t.encode()).hexdigest()[:16] for s, t in texts.items()},
     )
-    chain_writer = ChainWriter(texts["chain_writer"], seed_demos(seeds, config.seed))
-    judge = Judge(dspy_lm(client_for("judge")), texts["judge"])
+    chain_writer = ChainWriter(texts["chain_writer"], seed_demos(seeds, config.seed), texts["chain_repair"],
+                               texts["chain_writer_json"] if structured("chain_writer") else "")
+    judge = Judge(dspy_lm(client_for("judge")), texts["judge"], structured("judge"))
     return RunModels(stages, clients, chain_writer, lambda k: dspy_lm(writer_client, sample=k), judge)
 
 

@@ -6,6 +6,8 @@ main() of the requested shape (sometimes in DSPy's answer format, sometimes as p
 fenced block, now and then with an untyped parameter or cut off); the query writer with a
 request that states the values (sometimes dropping one, which the repair pass restores); the
 tool simulator with JSON of the declared types, fenced or in prose; the judge with verdicts.
+Under a chain schema (`response_format`) it answers the JSON the schema asks for, now and then
+with a literal of another type or cut off.
 Usable as a FakeLM rule (FakeRequest) and as a fake server responder (a request body).
 """
 
@@ -99,6 +101,38 @@ def chain_code(domain: str, subdomain: str, shape: str, rng: random.Random, flaw
     return code
 
 
+def structured_chain(schema: dict, rng: random.Random, flaw: str = "") -> str:
+    """An answer under the chain schema (factory.chains.structured): the calls and links the
+    schema asks for; `flaw` "mistyped" gives a literal of another type (the schema allows it,
+    the reader does not), "cut" stops half way (a truncated answer)."""
+    props = schema["properties"]
+    topic, unit = rng.choice(TOPICS)
+    place = rng.choice(PLACES)
+    year = rng.randint(2012, 2024)
+    answer = {"request": f"What do we know about the {topic} {unit}s near {place} in {year}?"}
+    for key in [k for k in props if k.startswith("call_")]:
+        j = int(key.split("_")[1])
+        links = [k for k in props[key]["properties"] if k.startswith("value_from_call_")]
+        params = [{"name": f"{unit}_id_{k.rsplit('_', 1)[1]}", "type": "str", "description": f"Identifier of a {unit}."}
+                  for k in links] or [{"name": "region", "type": "str", "description": "Region name."},
+                                      {"name": "year", "type": "int", "description": "Survey year."}]
+        tool = {"name": f"get_{topic}_{['census', 'records', 'health', 'range', 'trend'][j - 1]}",
+                "description": f"Look up {topic} {unit} data.", "parameters": params,
+                "returns": [{"name": f"{unit}_id", "type": "str", "description": f"The {topic} {unit} found."},
+                            {"name": "score", "type": "float", "description": "A measurement of it (0-100)."}]}
+        call = {"tool": tool, "arguments": [] if links else [
+            {"parameter": "region", "value": place}, {"parameter": "year", "value": str(year) if flaw == "mistyped" else year}]}
+        for link in links:
+            call[link] = {"parameter": f"{unit}_id_{link.rsplit('_', 1)[1]}", "output": f"{unit}_id"}
+        call["returns"] = [f"{unit.upper()}-{rng.randint(100, 999)}", round(rng.uniform(1, 99), 1)]
+        answer[key] = call
+    answer["other_tools"] = [{"name": f"list_{topic}_species", "description": "List the species of a region.",
+                              "parameters": [{"name": "region", "type": "str", "description": "Region name."}],
+                              "returns": [{"name": "species", "type": "list[str]", "description": "Species names."}]}] * 2
+    text = json.dumps(answer)
+    return text[: len(text) // 2] if flaw == "cut" else text
+
+
 def answer(text: str, system: str = "", flawless: bool = False, context: str = "") -> str:
     """The model's answer to one request; `flawless`: a strong model's, always complete and in
     the asked format (for throughput figures that measure the pipeline, not the rejects).
@@ -147,4 +181,58 @@ def server_responder(body: dict[str, Any], flawless: bool = False) -> dict[str, 
     system = "\n".join(str(m.get("content") or "") for m in messages if m.get("role") == "system")
     prompt = next((str(m.get("content") or "") for m in reversed(messages) if m.get("role") == "user"), "")
     context = "\n".join(str(m.get("content") or "") for m in messages[:-1])
+    schema = _schema(body.get("response_format") or {})
+    properties = schema.get("properties", {}) if schema else {}
+    rng = _rng(context + prompt)
+    if "call_1" in properties:
+        flaw = "" if flawless else rng.choice(["", "", "", "", "", "mistyped", "cut"])
+        return {"content": structured_chain(schema, rng, flaw)}
+    if "plausible" in properties:
+        return {"content": '{"plausible": true, "faithful": true, "reason": "A fair request that the calls serve."}'}
+    if properties:  # a tool's result under its schema
+        types = {"string": "str", "integer": "int", "number": "float", "boolean": "bool", "array": "list[str]"}
+        return {"content": json.dumps({name: mock_value(name, types.get(p.get("type"), "str"), rng)
+                                       for name, p in properties.items()})}
     return {"content": answer(prompt, system, flawless, context)}
+
+
+def _schema(fmt: dict) -> dict:
+    """The schema of a response_format, in either form a client sends it."""
+    return (fmt.get("json_schema") or {}).get("schema") or fmt.get("schema") or {}
+
+
+NUMBER_WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"]
+
+
+def as_people_write(value: str) -> str:
+    """A value of the query writer's list as a person writes it: "June 9th, 2025" for
+    2025-06-09, "six" for 6, "$1,250.00" for 1250.5, "85%" for 0.85, a name in lower case."""
+    from datetime import date
+
+    if re.fullmatch(r"\d{4}-\d{2}-\d{2}", value):
+        d = date.fromisoformat(value)
+        suffix = "th" if 11 <= d.day <= 13 else {1: "st", 2: "nd", 3: "rd"}.get(d.day % 10, "th")
+        return f"{d:%B} {d.day}{suffix}, {d.year}"
+    if re.fullmatch(r"-?\d+", value):
+        n = int(value)
+        return NUMBER_WORDS[n] if 0 <= n < len(NUMBER_WORDS) else f"{n:,}" if n >= 10_000 else value
+    if re.fullmatch(r"-?\d+\.\d+", value):
+        x = float(value)
+        return f"{x * 100:g}%" if 0 < x < 1 else f"${x:,.2f}"
+    return value.lower() if len(value) > 3 else value
+
+
+def written_forms_responder(body: dict[str, Any]) -> dict[str, Any]:
+    """The generation model of `server_responder`, but its requests state every value as people
+    write it (NesTools' GPT-written tasks do): the faithfulness check must take them."""
+    messages = body.get("messages", [])
+    system = "\n".join(str(m.get("content") or "") for m in messages if m.get("role") == "system")
+    if "write the request a user makes" not in system:
+        return server_responder(body)
+    prompt = next((str(m.get("content") or "") for m in reversed(messages) if m.get("role") == "user"), "")
+    values = [v for v in fields(prompt).get("values", "").splitlines() if v and v != "(none)"]
+    about = ", ".join(as_people_write(v) for v in values) or "it"
+    request = _rng(prompt).choice(["Could you look into {}?", "What can you tell me about {}?", "I'd like to know "
+                                   "about {}.", "Please check {} for me.", "Quick question about {}."]).format(about)
+    return {"content": f"[[ ## request ## ]]\n{request}\n\n[[ ## plain_sentences ## ]]\n{request}\n\n"
+                       "[[ ## completed ## ]]"}

@@ -2,6 +2,7 @@
 answers like a real model (tests/generation_model.py): any domain, bad output never fatal."""
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -39,6 +40,8 @@ def test_a_domain_no_seed_covers_gets_model_written_tools_and_validates(fake_ser
     rejects = [json.loads(line) for line in (result.path / "rejects.jsonl").read_text().splitlines()]
     written = [r for r in rejects if r["reasons"][0].startswith("chain writer")]
     assert written and all(r["raw"] for r in written)  # a bad answer is a reject with its raw output
+    repaired = [r for i in result.instances for r in i.provenance.repairs]
+    assert any(r.startswith("chain writer: repaired (") for r in repaired)  # a mended answer says so
     asked = len(server.requests)
     again = generate(config, settings_for(server, tmp_path), tmp_path / "run")
     assert len(server.requests) == asked  # a rerun asks nothing
@@ -105,3 +108,33 @@ def test_a_hosted_model_without_a_key_is_one_line(tmp_path, no_key):
     config = GenerateConfig(domain="Marine Biology", n=5, generator="openai/gpt-4o-mini")
     with pytest.raises(FactoryError, match="API_KEY"):
         generate(config, load_settings({"output_dir": str(tmp_path)}), Path(tmp_path) / "run")
+
+
+@pytest.mark.parametrize("how", ["json_schema", "json_object"])
+def test_under_a_schema_the_chain_writer_gets_its_shape_and_the_instances_validate(fake_server, tmp_path, how):
+    from factory.validate import validate_dataset
+
+    server = fake_server(server_responder)
+    config = GenerateConfig(domain="Marine Biology", n=6, seed=4, generator="openai/any")
+    result = generate(config, settings_for(server, tmp_path, structured_output=how), tmp_path / "run")
+    assert len(result.instances) == 6
+    formats = [body["response_format"] for body in server.requests if "call_1" in json.dumps(body.get("response_format"))]
+    assert formats and all((f["type"], "json_schema" in f) == (how, how == "json_schema") for f in formats)
+    assert all(i.shape == i.chain.shape() for i in result.instances)
+    report = validate_dataset(result.path / "dataset", load_settings())
+    assert report.passed == report.total == 6, report.failures[:3]
+
+
+def test_requests_that_state_values_as_people_write_them_cost_few_calls(fake_server, tmp_path):
+    """A model that writes "$1,250.00", "June 9th, 2025" and "six" keeps its requests: at most
+    5 calls per kept instance (each of them was a repair and often a reject while only the
+    exact forms counted)."""
+    from tests.generation_model import written_forms_responder
+
+    server = fake_server(written_forms_responder)
+    config = GenerateConfig(domain="Food and Beverage", n=8, seed=5, generator="openai/any")
+    result = generate(config, settings_for(server, tmp_path), tmp_path / "run")
+    assert len(result.instances) == 8
+    assert len(server.requests) <= 5 * len(result.instances), result.manifest.reject_reasons
+    written = [i.query for i in result.instances if re.search(r"\d(st|nd|rd|th), \d{4}|\$[\d,]+\.\d\d|%", i.query)]
+    assert written, [i.query for i in result.instances]  # the written forms were there, and were taken

@@ -710,3 +710,55 @@ def test_a_request_says_each_kind_of_connector_once():
         kinds = [c for c in (_connector(s.split(":")[0] + ": {q}" if ":" in s else s) for s in sentences)
                  if c in ("one more", "also")]
         assert len(kinds) == len(set(kinds)), text
+
+
+def test_a_value_the_repair_still_drops_is_stated_by_insertion_and_recorded(weather):
+    """A small model dropped a literal twice ("does not state 0.65" after the repair): the writer
+    states it in one closing sentence and says so; a request with another problem stays a reject."""
+    from factory.config import resource_dir
+    from factory.lm.dspy_bridge import fake_dspy_lm
+    from factory.lm.fake import FakeLM, in_prose
+    from factory.queries.model_writer import QueryWriter
+    from factory.records import WorldSetup
+    from factory.world.simulator import Simulator, run_chain
+
+    code = ('a, t, c = get_severe_weather_alerts(country="United Kingdom")\n'
+            'h, l, s = get_daily_forecast(city=c, date="2025-06-16")\n')
+    chain = parse_chain(code, weather.specs)
+    trace = run_chain(chain, weather.specs, Simulator({"weather": weather}, WorldSetup(toolboxes=["weather"], seed=0)))
+    prompts = Path(resource_dir("prompts"))
+    writer = QueryWriter((prompts / "query_writer.md").read_text(), (prompts / "query_repair.md").read_text(), [])
+    dropped = "What will the weather be like in the city under the worst weather warning in the United Kingdom?"
+    fake = FakeLM([in_prose(f"[[ ## request ## ]]\n{dropped}\n\n[[ ## plain_sentences ## ]]\n{dropped}\n\n"
+                            "[[ ## completed ## ]]"),
+                   f"[[ ## rewritten ## ]]\n\"{dropped}\"\n\n[[ ## completed ## ]]"])
+    written = writer(fake_dspy_lm(fake), chain, word(code, weather)["template"], [], random.Random(0), None, trace,
+                     weather.specs)
+    assert written.reason == "" and written.variants["model"] == f"{dropped} Use 2025-06-16 for the date."
+    assert written.repairs == ("query writer: stated 2025-06-16 by insertion after the repair",)
+    assert "does not state '2025-06-16'" in fake.requests[1].prompt  # the repair was asked with the exact problem
+    other = trace.steps[0].outputs["c"]
+    leaky = FakeLM([f"[[ ## request ## ]]\nWhat will the weather be like in {other}?\n\n[[ ## plain_sentences ## ]]\n"
+                    f"x\n\n[[ ## completed ## ]]", f"[[ ## rewritten ## ]]\nThe weather in {other}?\n\n[[ ## completed ## ]]"])
+    written = writer(fake_dspy_lm(leaky), chain, word(code, weather)["template"], [], random.Random(0), None, trace,
+                     weather.specs)
+    assert written.reason.startswith("query writer: after a repair the request still") and not written.repairs
+
+
+def test_a_request_its_chain_author_wrote_is_kept_without_a_call_when_it_passes(weather):
+    from factory.config import resource_dir
+    from factory.lm.dspy_bridge import fake_dspy_lm
+    from factory.lm.fake import FakeLM
+    from factory.queries.model_writer import QueryWriter
+
+    chain = parse_chain('a, t, c = get_severe_weather_alerts(country="United Kingdom")\n', weather.specs)
+    prompts = Path(resource_dir("prompts"))
+    writer = QueryWriter((prompts / "query_writer.md").read_text(), (prompts / "query_repair.md").read_text(), [])
+    fake = FakeLM(["[[ ## request ## ]]\nAny severe weather alerts in the United Kingdom?\n\n[[ ## plain_sentences ## ]]"
+                   "\nAny severe weather alerts in the United Kingdom?\n\n[[ ## completed ## ]]"])
+    own = "Are there severe weather warnings for the UK right now? I mean the United Kingdom."
+    written = writer(fake_dspy_lm(fake), chain, own, [], random.Random(0), own=True)
+    assert written.variants["model"] == own and not fake.requests
+    written = writer(fake_dspy_lm(fake), chain, "Are there severe weather warnings right now?", [], random.Random(0),
+                     own=True)  # drops the country: the model writes the request
+    assert written.variants["model"] == "Any severe weather alerts in the United Kingdom?" and len(fake.requests) == 1

@@ -2,19 +2,21 @@
 shape, a model writes tool stubs, a `main()` that calls them as the shape says with the user's
 raw task as a comment, and what each call returns. The answer is read with `ast` only
 (factory.chains.stubs); whatever cannot be read, or has another shape, is a reject with the
-model's raw output. Few-shot demos come from the seed library, rotated per attempt.
+model's raw output. A problem the model can mend (no main(), an untyped parameter, an unknown
+tool, another shape) goes back to it once with the exact problem; the repaired answer is read
+the same way. Few-shot demos come from the seed library, rotated per attempt.
 """
 
 from __future__ import annotations
 
-import json
 import random
 from dataclasses import dataclass
 from typing import Any
 
 from factory.chains.code import parse_chain, render_chain
-from factory.chains.stubs import StubError, WrittenChain, read_written
-from factory.lm.signatures import model_answer, signature
+from factory.chains.structured import demo_answer, json_object, read_structured, response_format
+from factory.chains.stubs import StubError, WrittenChain, main_source, read_written, stub_source
+from factory.lm.signatures import model_answer, signature, structured_answer
 from factory.records import (
     Chain,
     GenerateConfig,
@@ -27,6 +29,7 @@ from factory.records import (
 )
 
 DEMOS_PER_CALL = 2
+STRUCTURED_TOKENS = 2048  # room for a chain of five calls with their tools as JSON
 
 
 def shape_in_words(shape: str) -> str:
@@ -39,40 +42,13 @@ def shape_in_words(shape: str) -> str:
     return f"{n} call{'s' if n > 1 else ''}" + (": " + "; ".join(parts) if parts else alone)
 
 
-def _annotation(type_: str, enum: list[Any] | None = None) -> str:
-    if enum:
-        return f"Literal[{', '.join(repr(v) for v in enum)}]"
-    return type_
-
-
-def stub_source(spec: ToolSpec) -> str:
-    """A tool spec as the Python stub a model is asked to write."""
-    params = []
-    for p in spec.parameters:
-        default = "" if p.required else f" = {p.default!r}"
-        params.append(f"{p.name}: {_annotation(p.type, p.enum)}{default}")
-    returns = [o.type for o in spec.returns]
-    annotation = returns[0] if len(returns) == 1 else f"tuple[{', '.join(returns)}]"
-    doc = [f'    """{spec.description}', ""]
-    if spec.parameters:
-        doc += ["    Args:"] + [f"        {p.name}: {p.description}" for p in spec.parameters] + [""]
-    doc += ["    Returns:"] + [f"        {o.name}: {o.description}" for o in spec.returns] + ['    """', "    ..."]
-    return f"def {spec.name}({', '.join(params)}) -> {annotation}:\n" + "\n".join(doc)
-
-
-def main_source(task: str, chain_code: str, returns: list[list[Any]]) -> str:
-    lines = ["def main():", f"    # {task}"]
-    for line, values in zip(chain_code.splitlines(), returns, strict=True):
-        lines.append(f"    {line}  # -> {json.dumps(values, ensure_ascii=False)}")
-    return "\n".join(lines)
-
-
 @dataclass(frozen=True)
 class Demo:
     domain: str
     subdomain: str
     shape: str
     code: str
+    structured: str = ""  # the same example as an answer under the chain schema (factory.chains.structured)
 
 
 def seed_demos(seeds: dict[str, Any], world_seed: int = 0) -> list[Demo]:
@@ -99,7 +75,8 @@ def seed_demos(seeds: dict[str, Any], world_seed: int = 0) -> list[Demo]:
             stubs = "\n\n\n".join(stub_source(specs[t]) for t in used + extra)
             returns = [list(step.outputs.values()) for step in trace.steps]
             code = f"from typing import Literal\n\n\n{stubs}\n\n\n{main_source(example.query, render_chain(chain), returns)}"
-            demos.append(Demo(seed.domain, seed.scenario.subdomains[0], chain.shape(), code))
+            structured = demo_answer(chain, specs, [specs[t] for t in extra], example.query, returns)
+            demos.append(Demo(seed.domain, seed.scenario.subdomains[0], chain.shape(), code, structured))
     return demos
 
 
@@ -110,24 +87,77 @@ class Written:
     chain: WrittenChain | None
     reason: str
     raw: str
+    repaired: str = ""  # the problem of the first answer, when a repair mended it
 
 
 ASKS = [("domain", str, "the domain of the tools"),
         ("subdomain", str, "the part of the domain the task is about"),
         ("shape", str, "how many calls main() makes and which call takes which earlier call's values")]
 GIVES = [("code", str, "one Python code block: typed tool stubs with docstrings, then main()")]
+REPAIR_ASKS = [*ASKS, ("previous_code", str, "the earlier answer"), ("problem", str, "why it could not be used")]
+
+
+def read_answer(raw: str, shape: str, structured: bool = False) -> tuple[WrittenChain | None, str]:
+    """(the chain, "") from an answer, or (None, the problem in words a model can act on). An
+    answer asked under the schema is read as code when it holds no JSON but a main() (an
+    endpoint that ignored the schema)."""
+    as_json = structured and (json_object(raw) is not None or "def main" not in raw)
+    try:
+        written = read_structured(raw) if as_json else read_written(raw)
+    except StubError as exc:
+        return None, str(exc)
+    if written.chain.shape() != shape:
+        return None, (f"asked for shape {shape}, the model wrote {written.chain.shape()}: main() must make "
+                      f"{shape_in_words(shape)}, but it makes {shape_in_words(written.chain.shape())}")
+    return written, ""
 
 
 class ChainWriter:
-    """Asks a model for tools and a chain of a given shape; reads the answer with ast."""
+    """Asks a model for tools and a chain of a given shape; reads the answer with ast; sends a
+    problem back once with the answer (`repair_instructions` follow the writer's own)."""
 
-    def __init__(self, instructions: str, demos: list[Demo]):
+    def __init__(self, instructions: str, demos: list[Demo], repair_instructions: str = "", structured: str = ""):
         import dspy
 
         self.predict = dspy.Predict(signature("WriteToolsAndChain", instructions, ASKS, GIVES))
+        self.repair = dspy.Predict(signature("RepairToolsAndChain", f"{instructions}\n\n{repair_instructions}".strip(),
+                                             REPAIR_ASKS, GIVES)) if repair_instructions else None
         self.demos = demos
+        self.structured = structured  # instructions for answers under the chain schema; "": the code format
+        self.repair_instructions = repair_instructions
 
     def __call__(self, lm: Any, domain: str, subdomain: str, shape: str, rng: random.Random) -> Written:
+        if self.structured:
+            return self.under_schema(lm, domain, subdomain, shape, rng)
+        return self.as_code(lm, domain, subdomain, shape, rng)
+
+    def under_schema(self, lm: Any, domain: str, subdomain: str, shape: str, rng: random.Random) -> Written:
+        """One answer under the chain schema of `shape` (one worked example before it); a
+        problem the schema cannot rule out goes back once, with the answer, under the schema."""
+        demos = [d for d in self.demos if d.structured]
+        messages = [{"role": "system", "content": self.structured}]
+        for demo in rng.sample(demos, min(1, len(demos))):
+            messages += [{"role": "user", "content": _asked(demo.domain, demo.subdomain, demo.shape)},
+                         {"role": "assistant", "content": demo.structured}]
+        messages.append({"role": "user", "content": _asked(domain, subdomain, shape)})
+        fmt, tokens = response_format(shape), max(STRUCTURED_TOKENS, lm.kwargs.get("max_tokens") or 0)
+        raw, failed = structured_answer(lm, messages, fmt, max_tokens=tokens)
+        if failed:
+            return Written(None, f"chain writer: {failed}", raw)
+        written, problem = read_answer(raw, shape, structured=True)
+        if not problem:
+            return Written(written, "", raw)
+        retry = [*messages, {"role": "assistant", "content": raw},
+                 {"role": "user", "content": f"{self.repair_instructions}\n\nproblem: {problem}"}]
+        fixed, failed = structured_answer(lm, retry, fmt, max_tokens=tokens)
+        if failed:
+            return Written(None, f"chain writer: {problem}; its repair failed: {failed}", raw)
+        written, again = read_answer(fixed, shape, structured=True)
+        if again:
+            return Written(None, f"chain writer: after a repair, {again}", fixed)
+        return Written(written, "", fixed, repaired=problem)
+
+    def as_code(self, lm: Any, domain: str, subdomain: str, shape: str, rng: random.Random) -> Written:
         import dspy
 
         chosen = rng.sample(self.demos, min(DEMOS_PER_CALL, len(self.demos)))
@@ -137,13 +167,23 @@ class ChainWriter:
                                                         demos=examples).code, lm)
         if failed:
             return Written(None, f"chain writer: {failed}", raw)
-        try:
-            written = read_written(raw)
-        except StubError as exc:
-            return Written(None, f"chain writer: {exc}", raw)
-        if written.chain.shape() != shape:
-            return Written(None, f"chain writer: asked for shape {shape}, the model wrote {written.chain.shape()}", raw)
-        return Written(written, "", raw)
+        written, problem = read_answer(raw, shape)
+        if not problem:
+            return Written(written, "", raw)
+        if self.repair is None:
+            return Written(None, f"chain writer: {problem}", raw)
+        fixed, failed = model_answer(lambda: self.repair(domain=domain, subdomain=subdomain, shape=shape_in_words(shape),
+                                                         previous_code=raw, problem=problem).code, lm)
+        if failed:
+            return Written(None, f"chain writer: {problem}; its repair failed: {failed}", raw)
+        written, again = read_answer(fixed, shape)
+        if again:
+            return Written(None, f"chain writer: after a repair, {again}", fixed)
+        return Written(written, "", fixed, repaired=problem)
+
+
+def _asked(domain: str, subdomain: str, shape: str) -> str:
+    return f"domain: {domain}\nsubdomain: {subdomain}\nshape: {shape_in_words(shape)}"
 
 
 def stated_answers(chain: Chain, specs: dict[str, ToolSpec], stated: list[list[Any] | None]) -> list[RecordedCall]:
@@ -211,4 +251,6 @@ class ModelComposer:
         specs = {**written.chain.tools, **written.chain.others}
         setup = WorldSetup(toolboxes=[], seed=self.config.seed, recorded=stated_answers(chain, specs, written.chain.returns))
         record = {"domain": self.domain, "subdomain": subdomain, "scenario": "plain", "code": written.chain.code}
+        if written.repaired:
+            record["repairs"] = [f"chain writer: repaired ({written.repaired})"]
         return Composed(chain, specs, setup, self.domain, subdomain, None, draft=written.chain.task or None, record=record)

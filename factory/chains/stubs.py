@@ -5,7 +5,8 @@ task as a comment. Read with `ast` only: nothing a model wrote is executed here.
 Real answers are messy, so reading is lenient where meaning is clear (prose or code fences
 around the code, a `print`, a temporary variable holding a literal, `Optional[...]`) and strict
 where it is not (an untyped parameter, a call of an unknown tool, a truncated file): each
-problem is a `StubError` naming what was expected and what was found.
+problem is a `StubError` naming what was expected and what was found. `stub_source` and
+`main_source` write tools and a chain back in this form (demos, the run's record of a chain).
 """
 
 from __future__ import annotations
@@ -204,3 +205,34 @@ def read_written(text: str) -> WrittenChain:
     used = {c.tool for c in chain.calls}
     return WrittenChain({name: tools[name] for name in tools if name in used}, chain, task, code, stated,
                         {name: spec for name, spec in tools.items() if name not in used})
+
+
+# ---------------------------------------------------------------- writing them (demos, records)
+
+
+def _written_annotation(type_: str, enum: list[Any] | None = None) -> str:
+    if enum:
+        return f"Literal[{', '.join(repr(v) for v in enum)}]"
+    return type_
+
+
+def stub_source(spec: ToolSpec) -> str:
+    """A tool spec as the Python stub a model is asked to write."""
+    params = []
+    for p in spec.parameters:
+        default = "" if p.required else f" = {p.default!r}"
+        params.append(f"{p.name}: {_written_annotation(p.type, p.enum)}{default}")
+    returns = [o.type for o in spec.returns]
+    annotation = returns[0] if len(returns) == 1 else f"tuple[{', '.join(returns)}]"
+    doc = [f'    """{spec.description}', ""]
+    if spec.parameters:
+        doc += ["    Args:"] + [f"        {p.name}: {p.description}" for p in spec.parameters] + [""]
+    doc += ["    Returns:"] + [f"        {o.name}: {o.description}" for o in spec.returns] + ['    """', "    ..."]
+    return f"def {spec.name}({', '.join(params)}) -> {annotation}:\n" + "\n".join(doc)
+
+
+def main_source(task: str, chain_code: str, returns: list[list[Any]]) -> str:
+    lines = ["def main():", f"    # {task}"]
+    for line, values in zip(chain_code.splitlines(), returns, strict=True):
+        lines.append(f"    {line}  # -> {json.dumps(values, ensure_ascii=False)}")
+    return "\n".join(lines)

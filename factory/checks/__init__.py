@@ -35,12 +35,20 @@ APPLIES: dict[str, Callable[[Instance], bool]] = {"conversation": lambda instanc
 # factory.checks.duplicates.DuplicateIndex.
 
 
+MODEL_CHECKS = ("judge_plausibility", "judge_semantics")  # each costs a model call
+SPARED = "not applied: a blocking check failed already, so no model call was spent"
+
+
 def run_checks(instance: Instance, ctx: CheckContext) -> list[CheckResult]:
-    """Every enabled instance-level check; later checks are skipped once the structure is broken."""
-    results = []
+    """Every enabled instance-level check; later checks are skipped once the structure is
+    broken, and the model judges once any blocking check has failed."""
+    results: list[CheckResult] = []
     for name, check in CHECKS.items():
         policy = ctx.policy.checks.get(name)
         if policy is None or not policy.enabled or not APPLIES.get(name, lambda _: True)(instance):
+            continue
+        if name in MODEL_CHECKS and ctx.judge is not None and blocking_failures(results):
+            results.append(CheckResult(name=name, passed=True, blocking=False, reason=SPARED))
             continue
         result = check(instance, ctx)
         results.append(result)

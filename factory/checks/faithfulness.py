@@ -1,5 +1,6 @@
 """Query faithfulness: every literal argument is recoverable from the query (after normalising
-case, number formatting, date and time forms), no value a nested call must find is given away
+case, number formatting, date and time forms, or as a person writes it: see
+factory.checks.written_forms), no value a nested call must find is given away
 in it and it names no city or country the chain is not about, no tool name, or a near-miss of
 one, appears in it as an identifier (plain words that happen to describe a tool are fine), and
 nothing reads as a template leftover (a step number, a doubled word or phrase, an empty slot).
@@ -20,6 +21,7 @@ from typing import Any
 import Levenshtein
 
 from factory.checks.context import CheckContext
+from factory.checks.written_forms import stated_as_written
 from factory.gazetteer import CITIES, COUNTRIES
 from factory.records import Chain, CheckResult, Instance, Ref, ToolSpec, Trace, Value
 from factory.sense import is_named
@@ -100,20 +102,26 @@ def states(text: str, value: Any) -> bool:
     return all(any(found(normalise(form), text) for form in group) for group in value_groups(value))
 
 
-def missing_values(chain: Chain, query: str, free: set[tuple[int, str]] | None = None) -> list[str]:
-    """Literal arguments the query does not state. A fix-up call's arguments count too, unless
-    they are `free` (call index, argument): any valid value restores the condition."""
-    query = normalise(query)
+def unstated_arguments(chain: Chain, query: str, free: set[tuple[int, str]] | None = None) -> list[tuple[int, str, Any]]:
+    """(call index, argument, value) of the literal arguments the query does not state. A
+    fix-up call's arguments count too, unless they are `free` (call index, argument): any
+    valid value restores the condition."""
+    text = normalise(query)
     missing = []
     for index, call in enumerate(chain.calls):
         for name, arg in call.arguments.items():
             if not isinstance(arg, Value) or (call.fixes is not None and (index, name) in (free or set())):
                 continue
-            for group in value_groups(arg.value):
-                if not any(found(normalise(form), query) for form in group):
-                    missing.append(f"call {index + 1} {call.tool}.{name}={arg.value!r}")
-                    break
+            exact = all(any(found(normalise(form), text) for form in group) for group in value_groups(arg.value))
+            if not exact and not stated_as_written(arg.value, query):
+                missing.append((index, name, arg.value))
     return missing
+
+
+def missing_values(chain: Chain, query: str, free: set[tuple[int, str]] | None = None) -> list[str]:
+    """Literal arguments the query does not state, as "call N tool.argument=value"."""
+    return [f"call {index + 1} {chain.calls[index].tool}.{name}={value!r}"
+            for index, name, value in unstated_arguments(chain, query, free)]
 
 
 def _without_literals(chain: Chain, query: str) -> str:

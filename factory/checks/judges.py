@@ -10,7 +10,7 @@ import threading
 from typing import Any
 
 from factory.checks.context import CheckContext
-from factory.lm.signatures import model_answer, signature
+from factory.lm.signatures import model_answer, signature, verdict_format
 from factory.records import CheckResult, Instance
 
 NOT_APPLIED = "not applied: "  # how a check that did not run says so, with the reason after it
@@ -35,11 +35,13 @@ def describe_calls(instance: Instance) -> str:
 class Judge:
     """Both verdicts for an instance, asked once per instance and remembered."""
 
-    def __init__(self, lm: Any, instructions: str):
+    def __init__(self, lm: Any, instructions: str, structured: bool = False):
         import dspy
 
         self.lm = lm
         self.predict = dspy.Predict(signature("JudgeRequest", instructions, ASKS, GIVES))
+        # under a schema where the endpoint takes one: the verdicts as a JSON object, nothing else
+        self.config = {"response_format": verdict_format("verdicts", GIVES)} if structured else None
         self.verdicts: dict[str, tuple[bool | None, bool | None, str]] = {}
         self.lock = threading.Lock()
 
@@ -52,8 +54,15 @@ class Judge:
         found: dict[str, Any] = {}
 
         def ask() -> str:
-            out = self.predict(request=instance.query, calls=describe_calls(instance),
-                               answer=json.dumps(instance.trace.answer, ensure_ascii=False))
+            import dspy
+
+            inputs = dict(request=instance.query, calls=describe_calls(instance),
+                          answer=json.dumps(instance.trace.answer, ensure_ascii=False))
+            if self.config:
+                with dspy.context(adapter=dspy.JSONAdapter()):
+                    out = self.predict(**inputs, config=self.config)
+            else:
+                out = self.predict(**inputs)
             found.update(plausible=out.plausible, faithful=out.faithful)
             return out.reason
 

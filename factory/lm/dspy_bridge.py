@@ -101,6 +101,19 @@ def request_options(request: Any) -> dict[str, Any]:
     return options
 
 
+def wire_response_format(fmt: dict[str, Any], how: str) -> dict[str, Any]:
+    """A response_format as the endpoint takes it. DSPy carries a schema in its own form
+    ({"type": "json_schema", "schema": ..., "name": ...}); OpenAI-compatible servers take
+    {"type": "json_schema", "json_schema": {"name", "schema"}}, llama-cpp-python's server
+    {"type": "json_object", "schema": ...} (`how` = "json_object")."""
+    if fmt.get("type") != "json_schema":
+        return fmt
+    inner = fmt.get("json_schema") or {"name": fmt.get("name") or "answer", "schema": fmt.get("schema") or {}}
+    if how == "json_object":
+        return {"type": "json_object", "schema": inner.get("schema") or {}}
+    return {"type": "json_schema", "json_schema": {"name": inner.get("name") or "answer", "schema": inner.get("schema")}}
+
+
 def dspy_response(text: str | None, tool_calls: list[dict[str, Any]], finish_reason: str | None, model: str,
                   prompt_tokens: int = 0, completion_tokens: int = 0) -> Any:
     from dspy.lm15 import Message, Response, TextPart, ToolCallPart, Usage
@@ -129,9 +142,13 @@ class ClientEngine:
 
     def complete(self, request: Any) -> Any:
         failed, stopped = _raised_through_dspy()
+        options = request_options(request)
+        if "response_format" in options:
+            options["response_format"] = wire_response_format(options["response_format"],
+                                                              self.client.settings.structured_output)
         try:
             reply = self.client.complete(openai_messages(request), openai_tools(request) or None, trial=self.sample,
-                                         **request_options(request))
+                                         **options)
         except EndpointDown as exc:
             raise stopped(str(exc)) from None
         if not reply.ok or (reply.truncated and not self.allow_truncated):

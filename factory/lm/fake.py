@@ -150,9 +150,9 @@ class FakeLM:
 
     # As a DSPy engine.
     def complete(self, request: Any) -> Any:
-        from factory.lm.dspy_bridge import dspy_response, openai_messages, openai_tools
+        from factory.lm.dspy_bridge import dspy_response, openai_messages, openai_tools, request_options
 
-        answer = self.answer(FakeRequest(openai_messages(request), openai_tools(request)))
+        answer = self.answer(FakeRequest(openai_messages(request), openai_tools(request), request_options(request)))
         if answer.fail:
             raise TransportError(answer.fail, f"fake {answer.fail}")
         return dspy_response(answer.text, list(answer.tool_calls), _finish(answer), self.model)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -47,9 +48,14 @@ class LMSettings(BaseModel):
     backoff: float = Field(1.0, ge=0)  # seconds before the first retry; doubles each time, with jitter
     max_backoff: float = Field(30.0, ge=0)  # ceiling of one wait, Retry-After included
     max_endpoint_failures: int = Field(5, ge=1)
+    # How the endpoint takes a JSON schema an answer must follow: "json_schema" (OpenAI, vLLM,
+    # llama.cpp's llama-server, LM Studio, Ollama), "json_object" (llama-cpp-python's server:
+    # {"type": "json_object", "schema": ...}), or "off": no constraint, the stages ask for code
+    # and fenced JSON and read them leniently.
+    structured_output: Literal["off", "json_schema", "json_object"] = "off"
 
 
-CONFIGURED = ("api_base", "concurrency", "timeout", "max_retries", "max_endpoint_failures")
+CONFIGURED = ("api_base", "concurrency", "timeout", "max_retries", "max_endpoint_failures", "structured_output")
 
 
 def lm_settings(config: object | None = None, **values: object) -> LMSettings:

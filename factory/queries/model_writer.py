@@ -13,7 +13,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from factory.chains.model_writer import model_answer
-from factory.checks.faithfulness import given_away, leaked_names, missing_values, places_not_in_chain
+from factory.checks.faithfulness import (
+    given_away,
+    leaked_names,
+    missing_values,
+    places_not_in_chain,
+    unstated_arguments,
+)
 from factory.queries.order import order_problems
 from factory.queries.values import render_value
 from factory.records import Chain, ToolSpec, Trace, Value
@@ -26,6 +32,7 @@ class WrittenQuery:
     variants: dict[str, str]  # "model" (the request), "no_conjunctions", and the offline "template"
     reason: str  # why it was rejected, "" when kept
     raw: str
+    repairs: tuple[str, ...] = ()  # what was mended without the model, for the instance's provenance
 
 
 def values_to_state(chain: Chain) -> list[str]:
@@ -35,6 +42,18 @@ def values_to_state(chain: Chain) -> list[str]:
         if call.fixes is None:
             found += [render_value(a.value) for a in call.arguments.values() if isinstance(a, Value)]
     return list(dict.fromkeys(found))
+
+
+def state_dropped(chain: Chain, text: str, free: set[tuple[int, str]]) -> tuple[str, list[str]]:
+    """The request with the literal values it does not state added in one closing sentence
+    ("Use 0.65 for the min confidence and 2025 for the year."), and those values as written."""
+    missing = unstated_arguments(chain, text, free)
+    if not missing:
+        return text, []
+    parts = [f"{render_value(value)} for the {name.replace('_', ' ').strip()}" for _, name, value in missing]
+    said = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+    end = "" if text.rstrip().endswith((".", "?", "!")) else "."
+    return f"{text.rstrip()}{end} Use {said}.", [render_value(value) for _, _, value in missing]
 
 
 def _signatures(write: str, repair: str) -> tuple[Any, Any]:
@@ -78,13 +97,18 @@ class QueryWriter:
 
     def __call__(self, lm: Any, chain: Chain, draft: str, tool_names: list[str], rng: random.Random,
                  free: set[tuple[int, str]] | None = None, trace: Trace | None = None,
-                 specs: dict[str, ToolSpec] | None = None) -> WrittenQuery:
+                 specs: dict[str, ToolSpec] | None = None, own: bool = False) -> WrittenQuery:
+        """The request for `chain`. `own`: the draft is the request the chain's author (a model)
+        wrote with it; when it passes every check it is kept as written, with no call."""
         import dspy
 
+        if own and not self.problems(chain, draft, tool_names, free or set(), trace, specs):
+            return WrittenQuery({"template": draft, "model": draft, "no_conjunctions": draft}, "", draft)
         values = "\n".join(values_to_state(chain)) or "(none)"
         chosen = rng.sample(self.demos, min(DEMOS_PER_CALL, len(self.demos)))
         examples = [dspy.Example(draft=d, values=v, request=r, plain_sentences=r) for d, v, r in chosen]
         pred: dict[str, str] = {}
+        notes: tuple[str, ...] = ()
 
         def ask() -> str:
             out = self.write(draft=draft, values=values, demos=examples)
@@ -101,11 +125,16 @@ class QueryWriter:
                                                              values=values).rewritten, lm)
             fixed = " ".join(fixed.strip().strip('"').split())
             problems = self.problems(chain, fixed, tool_names, free or set(), trace, specs) if not failed else [failed]
+            if failed:
+                fixed = text
             text, pred["plain"] = fixed, ""
             if problems:
-                return WrittenQuery({"template": draft, "model": text}, f"query writer: after a repair the request "
-                                    f"still {'; '.join(problems[:3])}", text)
+                inserted, stated = state_dropped(chain, text, free or set())
+                if not stated or self.problems(chain, inserted, tool_names, free or set(), trace, specs):
+                    return WrittenQuery({"template": draft, "model": text}, f"query writer: after a repair the request "
+                                        f"still {'; '.join(problems[:3])}", text)
+                text, notes = inserted, (f"query writer: stated {', '.join(stated)} by insertion after the repair",)
         plain = " ".join((pred.get("plain") or "").split())
         if not plain or self.problems(chain, plain, tool_names, free or set(), trace, specs):
             plain = text  # the variant must be as faithful as the request; else it is the request itself
-        return WrittenQuery({"template": draft, "model": text, "no_conjunctions": plain}, "", text)
+        return WrittenQuery({"template": draft, "model": text, "no_conjunctions": plain}, "", text, notes)

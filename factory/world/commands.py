@@ -69,7 +69,7 @@ def seed_new(
     from factory.lm.client import LMClient
     from factory.lm.settings import lm_settings
     from factory.progress import progress
-    from factory.seed_writer import PROMPTS, write_seed
+    from factory.seed_writer import PROMPTS, example_dir, write_seed
 
     settings = load_settings({"model": model, "api_base": api_base, "timeout": timeout})
     if not settings.model:
@@ -92,7 +92,8 @@ def seed_new(
                     steps.step(f"round {round_ + 1} of {rounds}: {settings.model} repairs and the sandbox vets", note=usage())
 
             written = write_seed(domain, client, read_prompts(settings.prompts_dir, PROMPTS), settings.seeds_dir, folder,
-                                 rounds=rounds, model=settings.model, on_round=vetted)
+                                 rounds=rounds, model=settings.model, on_round=vetted,
+                                 example=example_dir(settings.prompts_dir))
     finally:
         client.close()
     vetting = written.manifest["vetting"]

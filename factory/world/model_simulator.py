@@ -18,7 +18,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from factory.lm.signatures import model_answer, signature
+from factory.lm.signatures import json_type, model_answer, signature, structured_answer
 from factory.records import RecordedCall, ToolSpec, stable_json, value_matches_type
 from factory.world.simulator import ToolResult, call_key
 
@@ -94,11 +94,23 @@ GIVES = [("answer", str, "a JSON object with one key per declared return value")
 class ModelToolSimulator:
     """A simulator backend (factory.world.simulator.ToolBackend) answering with a model."""
 
-    def __init__(self, lm: Any, instructions: str, cache: SimulatedCalls):
+    def __init__(self, lm: Any, instructions: str, cache: SimulatedCalls, structured: bool = False):
         import dspy
 
         self.lm, self.cache = lm, cache
         self.predict = dspy.Predict(signature("SimulateCall", instructions, ASKS, GIVES))
+        self.instructions, self.structured = instructions, structured  # structured: the answer under its schema
+
+    def ask(self, spec: ToolSpec, arguments: dict[str, Any], session: str) -> tuple[str, str]:
+        if not self.structured:
+            return model_answer(lambda: self.predict(tool=spec.to_json(), arguments=stable_json(arguments),
+                                                     session=session).answer, self.lm)
+        properties = {o.name: json_type(o.type) for o in spec.returns}
+        fmt = {"type": "json_schema", "json_schema": {"name": "result", "schema": {
+            "type": "object", "properties": properties, "required": list(properties), "additionalProperties": False}}}
+        asked = f"tool: {spec.to_json()}\narguments: {stable_json(arguments)}\nsession:\n{session}"
+        return structured_answer(self.lm, [{"role": "system", "content": self.instructions},
+                                           {"role": "user", "content": asked}], fmt)
 
     def answer(self, spec: ToolSpec, arguments: dict[str, Any], history: list[RecordedCall]) -> ToolResult | None:
 
@@ -107,8 +119,7 @@ class ModelToolSimulator:
             return ToolResult(cached, backend="model")
         shown = [*self.cache.earlier(spec.name), *history][-2 * SHOWN_EARLIER:]
         session = "\n".join(r.to_json() for r in shown) or "(no earlier calls)"
-        text, failed = model_answer(lambda: self.predict(tool=spec.to_json(), arguments=stable_json(arguments),
-                                                         session=session).answer, self.lm)
+        text, failed = self.ask(spec, arguments, session)
         outputs = read_outputs(text, spec) if not failed else failed
         if isinstance(outputs, str):
             if outputs.startswith("error: "):

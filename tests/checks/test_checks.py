@@ -256,3 +256,33 @@ def test_faithfulness_catches_a_name_stated_in_full_twice(ctx):
     assert repeated_names(chain, twice.replace("admission time at Boston Central Library", "admission time there")) == []
     assert is_named("BK-40212") and is_named("12 King Street, London") and is_named("ana@example.com")
     assert not is_named("Paris") and not is_named("2025-06-20") and not is_named("2025-06-20T09:30") and not is_named(3)
+
+
+def test_under_a_schema_the_judge_asks_for_its_verdicts_as_json(nested):
+    from pathlib import Path
+
+    from factory.checks.judges import Judge
+    from factory.config import resource_dir
+    from factory.lm.dspy_bridge import fake_dspy_lm
+    from factory.lm.fake import FakeLM
+
+    fake = FakeLM(['{"plausible": false, "faithful": true, "reason": "No one plans a cleanup this way."}'])
+    judge = Judge(fake_dspy_lm(fake), (Path(resource_dir("prompts")) / "judge.md").read_text(), structured=True)
+    assert judge(nested) == (False, True, "No one plans a cleanup this way.")
+    schema = fake.requests[0].options["response_format"]["schema"]
+    assert schema["properties"] == {"plausible": {"type": "boolean"}, "faithful": {"type": "boolean"},
+                                    "reason": {"type": "string"}}
+
+
+def test_the_model_judges_are_not_asked_about_an_instance_already_rejected(nested, ctx):
+    import dataclasses
+
+    from factory.checks import SPARED
+
+    asked = []
+    judged = dataclasses.replace(ctx, judge=lambda instance: asked.append(instance.id) or (True, True, "fine"))
+    assert not blocking_failures(run_checks(nested, judged)) and len(asked) == 2  # one call, remembered by a real Judge
+    nested = nested.model_copy(update={"query": "Tell me something."}).with_id()  # drops every value
+    results = {r.name: r for r in run_checks(nested, judged)}
+    assert not results["faithfulness"].passed and len(asked) == 2
+    assert results["judge_plausibility"].reason == results["judge_semantics"].reason == SPARED

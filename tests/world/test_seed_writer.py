@@ -95,7 +95,7 @@ def test_a_model_written_seed_is_vetted_repaired_saved_and_generates_reproducibl
     assert set(manifest["prompts"]) == {"seed_writer.md", "seed_repair.md"}
     assert SECRET not in (folder / "manifest.json").read_text()
     assert (folder / "toolbox.py").read_text() == GOOD
-    assert "the worked example" not in repair and "food_and_beverage" in server.requests[0]["messages"][0]["content"]
+    assert "the worked example" not in repair and "bike_sharing" in server.requests[0]["messages"][0]["content"]
 
     monkeypatch.setenv("FACTORY_GENERATED_SEEDS_DIR", str(seeds))
     config = GenerateConfig(domain="marine biology", n=50, seed=4)
@@ -238,3 +238,21 @@ def test_without_a_sandbox_a_model_written_seed_is_not_used(tmp_path, monkeypatc
     assert "marine-biology" in library.broken and "marine-biology" not in library.seeds
     with pytest.raises(FactoryError, match="no sandbox here"):
         generate(GenerateConfig(domain="Marine Biology", n=5), settings, tmp_path / "run")
+
+
+def test_the_prompt_fits_a_small_models_context_and_its_worked_example_is_a_clean_seed():
+    """A 16k-token context holds the writer's prompt and an answer: the worked example is a
+    compact seed (the whole Food and Beverage toolbox made the prompt 19,500 tokens)."""
+    import litellm
+
+    from factory.config import resource_dir
+    from factory.seed_writer import example_dir, vet, writer_prompt
+
+    template = (Path(resource_dir("prompts")) / "seed_writer.md").read_text()
+    prompt = writer_prompt(template, "Marine Biology", Path(resource_dir("seeds")))
+    assert "def reserve_bike" in prompt and "toolbox.condition(" in prompt and "toolbox.goal(" in prompt
+    assert litellm.token_counter(model="gpt-3.5-turbo", text=prompt) < 10_000
+    found, seed = vet(example_dir())
+    if seed is not None:
+        seed.close()
+    assert found.clean, found.messages()
