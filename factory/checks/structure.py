@@ -8,7 +8,7 @@ from factory.chains.code import ChainParseError, parse_chain, render_chain
 from factory.checks.context import CheckContext
 from factory.milestones import blocked_calls
 from factory.records import TYPES, CheckResult, Instance, Ref, type_accepts, value_matches_type
-from factory.world.simulator import answered, internal_kinds
+from factory.world.simulator import answered
 
 _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
@@ -105,11 +105,11 @@ def check_dataflow(instance: Instance, ctx: CheckContext) -> CheckResult:
         if any(not 0 <= a < index for a in call.after):
             problems.append(f"call {index + 1} waits for a call that does not precede it")
     if not problems and instance.trace.ok:
-        problems += _answer_problems(instance, internal_kinds(ctx.seeds))
+        problems += _answer_problems(instance)
     return _result("dataflow", problems, ctx)
 
 
-def _answer_problems(instance: Instance, internal: frozenset[str]) -> list[str]:
+def _answer_problems(instance: Instance) -> list[str]:
     """The gold answer is every value the request asks for and nothing else: the outputs of the
     asked calls, intermediate or last, but for what a call only hands back of its arguments. The answer milestone reports them all, or, when a tool
     is withheld, those of the asked calls that can still be made."""
@@ -119,8 +119,8 @@ def _answer_problems(instance: Instance, internal: frozenset[str]) -> list[str]:
     if len(asked) != len(chain.asked()):
         problems.append("a fix-up call is marked as asked for")
     specs = {t.name: t for t in (*instance.tools, *instance.withheld_tools)}
-    if set(answer) != set(answered(chain, specs, instance.trace.steps, internal)):
-        problems.append("the answer is not the outputs of the calls the request asks for (echoes and internal ids aside)")
+    if set(answer) != set(answered(chain, specs, instance.trace.steps)):
+        problems.append("the answer is not the outputs of the calls the request asks for (echoes aside)")
     blocked = set().union(*(blocked_calls(chain, t.name) for t in instance.withheld_tools))
     reported = {v: answer[v] for i in asked if i not in blocked for v in chain.calls[i].outputs if v in answer}
     answers = [m for m in instance.milestones if m.kind == "answer"]  # one per user turn in a conversation

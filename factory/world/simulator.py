@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import copy
 import inspect
-from collections.abc import Collection
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any, Protocol
@@ -200,16 +199,15 @@ def run_chain(chain: Chain, specs: dict[str, ToolSpec], simulator: Simulator) ->
         bound.update(outputs)
     answer = {}
     if all(s.error is None for s in steps):
-        answer = {var: bound[var] for var in answered(chain, specs, steps, internal_kinds(simulator.seeds))}
+        answer = {var: bound[var] for var in answered(chain, specs, steps)}
     return Trace(steps=steps, answer=answer)
 
 
-def answered(chain: Chain, specs: dict[str, ToolSpec], steps: list[TraceStep],
-             internal: Collection[str] = ()) -> list[str]:
+def answered(chain: Chain, specs: dict[str, ToolSpec], steps: list[TraceStep]) -> list[str]:
     """The output variables that form the gold answer: those of the calls the request asks for,
-    but for what a call only hands back of its own arguments, and for ids only the service uses
-    (`internal` kinds: the next event's EVT-1057 beside its start, when the person asked what
-    and when) unless they are all the call gives."""
+    but for what a call only hands back of its own arguments. An id only the service uses stays
+    in: "which doctor is rated highest?" is answered by the doctor's id when no tool gives a
+    name beside it, and an answer without it would pass an agent that never says which."""
     found = []
     for i in chain.asked():
         step = next((s for s in steps if s.call == i), None)
@@ -217,10 +215,8 @@ def answered(chain: Chain, specs: dict[str, ToolSpec], steps: list[TraceStep],
         outputs = step.outputs if step else {}
         spec = specs.get(chain.calls[i].tool)
         returns = spec.returns if spec else []
-        news = [(var, returns[k].kind if k < len(returns) else None) for k, var in enumerate(chain.calls[i].outputs)
-                if not _echoes(outputs.get(var), returns[k].name if k < len(returns) else "", given)]
-        shown = [var for var, kind in news if kind not in internal]
-        found += shown or [var for var, _ in news]
+        found += [var for k, var in enumerate(chain.calls[i].outputs)
+                  if not _echoes(outputs.get(var), returns[k].name if k < len(returns) else "", given)]
     return found
 
 
