@@ -225,6 +225,9 @@ def test_text_tidying():
     assert agree("pay 1.5 euro(s)") == "pay 1.5 euros"
     assert tidy("book the the room for a the hottest city ,  please") == "book the room for the hottest city, please"
     assert tidy("the wind on tomorrow and on next saturday") == "the wind tomorrow and next saturday"
+    # "around June 24, 2025 at 8:00 am" clashes: the hour comes first
+    assert tidy("is it open around June 24, 2025 at 8:00 am?") == "is it open around 8:00 am on June 24, 2025?"
+    assert tidy("be there by 24 June 2025 at 17:30.") == "be there by 17:30 on 24 June 2025."
     assert tidy("the sun in Italy on last monday on that date?") == "the sun in Italy last monday?"
     assert tidy("sundown in Austin on the end of the week") == "sundown in Austin at the end of the week"
     assert tidy("worth on today's market") == "worth on today's market"
