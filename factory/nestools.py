@@ -74,7 +74,7 @@ def chain_to_nestools(chain: Chain, specs: dict[str, ToolSpec] | None = None) ->
     cheapest stay found for that day) is written as what the echo hands back, the request's
     literal or the call it came from, as a stock scorer expects of an agent."""
     names = placeholders(chain)
-    echoes = _echoes(chain, specs or {})
+    echoes = _echo_sources(chain, specs or {})
     calls = []
     for call in chain.calls:
         params = {}
@@ -85,8 +85,9 @@ def chain_to_nestools(chain: Chain, specs: dict[str, ToolSpec] | None = None) ->
     return calls
 
 
-def _echoes(chain: Chain, specs: dict[str, ToolSpec]) -> dict[str, Ref | Value]:
-    """Output variable → the argument it hands back, for outputs named like an argument of their call."""
+def _echo_sources(chain: Chain, specs: dict[str, ToolSpec]) -> dict[str, Ref | Value]:
+    """Output variable → the argument it hands back, for outputs named like an argument of their
+    call (read from the chain alone; `factory.world.simulator` also compares the values run)."""
     echoes: dict[str, Ref | Value] = {}
     for call in chain.calls:
         spec = specs.get(call.tool)

@@ -42,7 +42,7 @@ from factory.sense import (
     subjects_of,
     violations,
 )
-from factory.world.simulator import Simulator, internal_kinds
+from factory.world.simulator import Simulator
 
 # Kinds many things share (a city, a day, a currency): two calls about one of them need not be
 # about the same thing.
@@ -514,10 +514,11 @@ def _ids_problems(instance: Instance, ctx: CheckContext) -> list[str]:
     """A request never asks for what only an id the service uses would answer ("which parks does
     the map list?" answered [PL-4021, PL-4022]): people want names, and an agent that gives
     them would fail the answer."""
-    internal = internal_kinds(ctx.seeds)
     problems = []
     for index, call in enumerate(instance.chain.calls):
         spec = instance.tool(call.tool)
+        seed = ctx.seeds.get(spec.toolbox or "") if spec else None
+        internal = seed.toolbox.internal if seed else set()  # (`Toolbox.internal_kinds`, as the composer reads them)
         if call.asked and spec is not None and spec.returns and all(o.kind in internal for o in spec.returns):
             problems.append(f"call {index + 1} {call.tool} is asked for {', '.join(o.name for o in spec.returns)}, "
                             "ids only the service uses")

@@ -206,6 +206,14 @@ def _pronoun_once(sentence: str, named: re.Pattern) -> str:
     return sentence
 
 
+def _copied(memory: dict[str, Any]) -> dict[str, Any]:
+    """A copy of a wording's memory, one level deep (the values inside are strings and tuples),
+    and two for `given`, whose values are sets."""
+    copied = {k: (type(v)(v) if isinstance(v, (dict, list)) else v) for k, v in memory.items()}
+    copied["given"] = {k: set(v) for k, v in memory["given"].items()}
+    return copied
+
+
 @dataclass
 class Wording:
     chain: Chain
@@ -429,30 +437,23 @@ class Wording:
         self._recall(fallback[2])
         return self._chosen(tool, fallback[0], fallback[1])
 
+    _MEMORY = ("said", "nouns", "literals", "last_day", "chosen", "mentioned", "unnamed", "given", "situated",
+               "spoken")
+
     def _memory(self) -> dict[str, Any]:
-        """What the request has named so far, to take back when a filled phrasing is not used
-        (copies one level deep: the values inside are strings and tuples, or sets in `given`)."""
-        return {"said": dict(self.said), "nouns": Counter(self.nouns), "literals": dict(self.literals),
-                "last_day": self.last_day, "chosen": list(self.chosen), "mentioned": list(self.mentioned),
-                "unnamed": Counter(self.unnamed), "given": {k: set(v) for k, v in self.given.items()},
-                "situated": self.situated, "spoken": list(self.spoken)}
+        """What the request has named so far, to take back when a filled phrasing is not used."""
+        return _copied({name: getattr(self, name) for name in self._MEMORY})
 
     def _recall(self, memory: dict[str, Any]) -> None:
-        for name, value in self._copy(memory).items():
+        for name, value in _copied(memory).items():
             setattr(self, name, value)
-
-    @staticmethod
-    def _copy(memory: dict[str, Any]) -> dict[str, Any]:
-        copied = {k: (type(v)(v) if isinstance(v, (dict, list)) else v) for k, v in memory.items()}
-        copied["given"] = {k: set(v) for k, v in memory["given"].items()}
-        return copied
 
     def _owned_again(self, description: str) -> bool:
         """Whether a description says "of that wine" for a thing its ask already named "that
         wine": another description ("the country that wine comes from") lets the second be "it"."""
         return any(f"of {ref}" in description for ref in set(self.spoken)
                    if self.spoken.count(ref) > 1 and re.fullmatch(r"that [a-z]+(?: [a-z]+)?", ref)
-                   and ref[5:] not in _NOT_IT)
+                   and ref.removeprefix("that ") not in _NOT_IT)
 
     def _chosen(self, tool: str, template: str, text: str) -> str:
         self.chosen.append((tool, template))

@@ -220,11 +220,6 @@ def answered(chain: Chain, specs: dict[str, ToolSpec], steps: list[TraceStep]) -
     return found
 
 
-def internal_kinds(seeds: dict[str, Seed]) -> frozenset[str]:
-    """Kinds of id the seeds' services use and people never see (`Toolbox.internal_kinds`)."""
-    return frozenset(k for seed in seeds.values() for k in seed.toolbox.internal)
-
-
 def _echoes(value: Any, name: str, given: dict[str, Any]) -> bool:
     """Whether an output only hands back what its call was given, under the same name (the
     check-in day and the nights of the cheapest stay found for them): the request never asked

@@ -577,12 +577,19 @@ def convert_wind_speed_reading(reading: Annotated[str, Kind("wind_speed_reading"
     return round(value * factor, 1)
 
 
+def _apparent_by(t: float, v: float, rh: float) -> str | None:
+    """What makes air feel other than the thermometer says: "wind chill" at or below 10 °C in a
+    wind, "heat index" from 27 °C when humid, else None."""
+    if t <= 10 and v > 4.8:
+        return "wind chill"
+    if t >= 27 and rh >= 40:
+        return "heat index"
+    return None
+
+
 def _feels_other(args: dict[str, Any]) -> bool:
-    """Whether the wind (at or below 10 °C) or the heat (from 27 °C, humid) makes it feel other
-    than the thermometer says: asked at 20 °C, "how cold does it feel in that wind?" has no answer
-    but the temperature."""
-    t, v, rh = args["temperature_c"], args["wind_speed_kmh"], args.get("humidity_percent", 50)
-    return (t <= 10 and v > 4.8) or (t >= 27 and rh >= 40)
+    """Asked at 20 °C, "how cold does it feel in that wind?" has no answer but the temperature."""
+    return _apparent_by(args["temperature_c"], args["wind_speed_kmh"], args.get("humidity_percent", 50)) is not None
 
 
 @toolbox.tool(
@@ -636,9 +643,10 @@ def calculate_feels_like(temperature_c: Celsius, wind_speed_kmh: WindKmh, humidi
     require(0 <= wind_speed_kmh <= 300, f"wind speed {wind_speed_kmh} km/h is out of range (0 to 300)")
     require(0 <= humidity_percent <= 100, f"humidity {humidity_percent}% is out of range (0 to 100)")
     t, v, rh = temperature_c, wind_speed_kmh, humidity_percent
-    if t <= 10 and v > 4.8:
+    by = _apparent_by(t, v, rh)
+    if by == "wind chill":
         feels = 13.12 + 0.6215 * t - 11.37 * v ** 0.16 + 0.3965 * t * v ** 0.16
-    elif t >= 27 and rh >= 40:
+    elif by == "heat index":
         f = t * 9 / 5 + 32
         hi = (-42.379 + 2.04901523 * f + 10.14333127 * rh - 0.22475541 * f * rh - 6.83783e-3 * f * f
               - 5.481717e-2 * rh * rh + 1.22874e-3 * f * f * rh + 8.5282e-4 * f * rh * rh - 1.99e-6 * f * f * rh * rh)

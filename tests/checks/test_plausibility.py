@@ -577,10 +577,12 @@ def test_a_request_never_asks_what_people_know_of_a_city_it_names():
 
 def test_a_request_never_asks_for_ids_only_the_service_uses():
     """"Which parks does the map list?" answered [PL-4021, ...] fails an agent that names them;
-    the ids may still feed a later call."""
+    the ids may still feed a later call: the composer keeps such a tool where it feeds one."""
     seeds = {"maps_places": load_seed(Path(resource_dir("seeds")) / "maps_places")}
     code = 'p = list_places_in_city(city="Paris", category="park")'
     assert any(p.startswith("ids") for p in chain_problems(seeds, code, asked={0}))
+    pool = library_pool(seeds)
+    assert pool.only_ids["list_places_in_city"] and not pool.only_ids["find_place_by_name"]
 
 
 def test_a_time_of_day_the_request_never_says_is_not_used():
