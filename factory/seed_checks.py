@@ -13,7 +13,7 @@ from factory.chains.pool import ToolPool, groups_of, placeholders, pool_of
 from factory.embeddings import EmbeddingCache
 from factory.records import WorldSetup
 from factory.seed_record import Seed
-from factory.sense import Trip
+from factory.sense import OUTPUT_RULES, Trip
 from factory.toolbox import CONSENTS
 from factory.twins import Twin, TwinRule, disagreement, library_twins, sampled_arguments
 from factory.world.simulator import Simulator, ToolCrash
@@ -55,6 +55,8 @@ def _tool_problems(seed: Seed, name: str, linked_outputs: set[str], joint_kinds:
         problems.append(f"{where}: output {output!r} feeds other tools but has no description in gives")
     for rule in entry.sense:
         used = set(rule.params) if not isinstance(rule, Trip) else {*rule.start, *rule.end, rule.mode}
+        if isinstance(rule, OUTPUT_RULES):
+            used -= outputs
         if used - params:
             problems.append(f"{where}: sense rule {rule.kind} names unknown parameters {sorted(used - params)}")
     return problems

@@ -169,7 +169,37 @@ class SameDay(_OneParam):
         return None  # needs the chain: factory.checks.plausibility applies it
 
 
-Rule = Distinct | Within | Around | Trip | Sensible | Together | SameDay
+@dataclass(frozen=True)
+class Arrives:
+    """The call takes the person somewhere. `params` are (place, day) or (place, day, at): the
+    parameter or output naming where (a city, or a thing whose facts say its city or country:
+    a flight, a hotel), the day they travel, and the output saying when they land where the
+    tool says it. Checked on the chain by the plausibility check (`timeline`): nothing the
+    person must be at there starts before they can have arrived."""
+
+    params: tuple[str, ...]
+    kind = "arrives"
+
+    def violation(self, args: Mapping[str, Any], limits: Limits) -> str | None:
+        return None  # needs the chain: factory.checks.plausibility applies it
+
+
+@dataclass(frozen=True)
+class Present:
+    """The call needs the person at a place from a moment. `params` are (place, since): where
+    (as for `Arrives`) and the date or date-time it starts (a stay's check-in day, an event's
+    start). Checked on the chain against the calls that `Arrives` marks."""
+
+    params: tuple[str, ...]
+    kind = "present"
+
+    def violation(self, args: Mapping[str, Any], limits: Limits) -> str | None:
+        return None  # needs the chain: factory.checks.plausibility applies it
+
+
+Rule = Distinct | Within | Around | Trip | Sensible | Together | SameDay | Arrives | Present
+# Rules whose names may be outputs as well as parameters: they say what a call's results mean.
+OUTPUT_RULES = (Arrives, Present)
 
 Subjects = dict[str, set]  # kind → literal values a call was given, directly or through the calls feeding it
 
@@ -223,6 +253,14 @@ def together(*params: str) -> Together:
 
 def same_day(param: str) -> SameDay:
     return SameDay(param)
+
+
+def arrives(place: str, day: str, at: str | None = None) -> Arrives:
+    return Arrives((place, day) if at is None else (place, day, at))
+
+
+def present(place: str, since: str) -> Present:
+    return Present((place, since))
 
 
 def is_day(output: Output) -> bool:

@@ -4,7 +4,8 @@ known too, so whatever slips through (or comes from a model) is a counted reject
 
 Rules: `link` (an output feeds only a parameter of its kind and role, across seeds only
 through a declared bridge), `group` (values that belong together come together), `sense` (the
-seed's rules per tool, factory.sense), `coherent` (literals agree with what the others imply,
+seed's rules per tool, factory.sense), `timeline` (nothing a person must be at starts before
+the request's own flight can have got them there), `coherent` (literals agree with what the others imply,
 `Toolbox.facts_about`), `undone` (actions that cancel each other out), `ends` (an action that
 ends a thing, such as selling shares or cancelling an order, is the only thing a request does
 with it: no buying the shares it sells, no tracking the order it cancels), `round_trip` (a call that
@@ -19,6 +20,7 @@ document is made only where the request authorises it in one of its condition's 
 from __future__ import annotations
 
 import re
+from datetime import datetime
 from typing import Any
 
 import networkx as nx
@@ -27,12 +29,15 @@ from factory.chains.pool import groups_of, links_to
 from factory.checks.context import CheckContext
 from factory.checks.faithfulness import free_arguments
 from factory.distractors import alternative_to_gold, world_before
+from factory.gazetteer import CITY_BY_NAME
 from factory.milestones import blocked_calls, needed_values
 from factory.records import CheckResult, Instance, Ref, Value, values_equal
 from factory.scenarios import needed_kinds, producers_of, unconditional
 from factory.sense import (
     SCENE_KINDS,
+    Arrives,
     Distinct,
+    Present,
     SameDay,
     Together,
     day_of,
@@ -47,7 +52,7 @@ from factory.world.simulator import Simulator
 # Kinds many things share (a city, a day, a currency): two calls about one of them need not be
 # about the same thing.
 _SHARED_KINDS = SCENE_KINDS | {"city", "country", "address", "latitude", "longitude", "currency_code"}
-RULES = ("link", "group", "sense", "hour", "coherent", "no_op", "undone", "ends", "informs", "order", "round_trip",
+RULES = ("link", "group", "sense", "hour", "timeline", "coherent", "no_op", "undone", "ends", "informs", "order", "round_trip",
          "detour", "ids", "unrelated", "withheld", "consent")
 
 
@@ -230,6 +235,73 @@ def _hour_problems(instance: Instance, ctx: CheckContext) -> list[str]:
         timed = [var for var, out in zip(call.outputs, spec.returns, strict=False) if out.kind == "datetime"]
         if said and any(v in consumed for v in timed) and not any(_TIME_OF_DAY.search(text) for text in said):
             problems.append(f"call {index + 1} {call.tool} gives a time of day {', '.join(map(repr, said))} never says")
+    return problems
+
+
+def _place(instance: Instance, ctx: CheckContext, kind: str | None, role: str | None, value: Any) -> dict[str, Any]:
+    """The city and country a value puts a person in: a city's own, or what the facts of a
+    flight or a hotel say (a flight's country only, when its city is not known)."""
+    if kind == "city" and isinstance(value, str) and value in CITY_BY_NAME:
+        return {"city": value, "country": CITY_BY_NAME[value].country}
+    facts = ctx.facts_of(kind, value, instance.world.seed, role) if instance.world is not None else {}
+    return {k: facts[k] for k in ("city", "country") if k in facts}
+
+
+def _whereabouts(instance: Instance, ctx: CheckContext) -> tuple[list, list]:
+    """(arrivals, presences) of the executed calls that `Arrives` and `Present` mark: (call,
+    place, moment, exact) with `exact` False where only the day of travel is known."""
+    arrivals, presences = [], []
+    for step in instance.trace.steps:
+        spec = instance.tool(step.tool)
+        entry = ctx.entry(spec)
+        if spec is None or entry is None or step.error:
+            continue
+        call = instance.chain.calls[step.call]
+        named = {o.name: (o, step.outputs.get(var)) for var, o in zip(call.outputs, spec.returns, strict=False)}
+        named |= {p.name: (p, step.arguments[p.name]) for p in spec.parameters if p.name in step.arguments}
+        for rule in entry.sense:
+            if not isinstance(rule, Arrives | Present) or not all(n in named for n in rule.params):
+                continue
+            (where, place), (_, when) = named[rule.params[0]], named[rule.params[1]]
+            place = _place(instance, ctx, where.kind, where.role, place)
+            if isinstance(rule, Present):
+                presences.append((step.call, place, when))
+            elif len(rule.params) > 2:
+                arrivals.append((step.call, place, named[rule.params[2]][1], True))
+            else:
+                arrivals.append((step.call, place, when, False))
+    return arrivals, presences
+
+
+def _same_place(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    key = "city" if "city" in a and "city" in b else "country"
+    return key in a and a.get(key) == b.get(key)
+
+
+_DAWN = 6  # a flight landing before this hour may have the night before booked, to sleep on arrival
+
+
+def _timeline_problems(instance: Instance, ctx: CheckContext) -> list[str]:
+    """Nothing a person must be at starts before they can have arrived there: no hotel check-in
+    on June 18 for a flight that lands on June 19, no flight on Saturday to Friday's event. A
+    flight known only by its day of travel lands on that day at the earliest; one landing
+    before dawn may have the night before booked."""
+    arrivals, presences = _whereabouts(instance, ctx)
+    problems = []
+    for at, place, since in presences:
+        for by, there, moment, exact in arrivals:
+            if not _same_place(place, there) or day_of(since) is None or day_of(moment) is None:
+                continue
+            if len(str(since)) > 10:  # a moment: an event's start
+                early = str(since) < str(moment) if exact else day_of(since) < day_of(moment)
+            else:  # a day: a stay's first night, which a flight landing before dawn may use
+                landing = datetime.fromisoformat(str(moment)) if exact else None
+                night_before = landing is not None and landing.hour < _DAWN
+                early = (day_of(moment) - day_of(since)).days > (1 if night_before else 0)
+            if early:
+                problems.append(f"call {at + 1} {instance.chain.calls[at].tool} needs the person in "
+                                f"{place.get('city') or place.get('country')} from {since}, before call {by + 1} "
+                                f"{instance.chain.calls[by].tool} gets them there ({moment})")
     return problems
 
 
@@ -726,6 +798,7 @@ def plausibility_problems(instance: Instance, ctx: CheckContext) -> list[str]:
         "group": lambda: _group_problems(instance, ctx),
         "sense": lambda: _sense_problems(instance, ctx, limits),
         "hour": lambda: _hour_problems(instance, ctx),
+        "timeline": lambda: _timeline_problems(instance, ctx),
         "coherent": lambda: _coherent_problems(instance, ctx),
         "no_op": lambda: _no_op_problems(instance, ctx),
         "undone": lambda: _undone_problems(instance, ctx),

@@ -286,7 +286,7 @@ SHARED_WRITERS = ("factory.gazetteer",)  # modules whose functions the host may 
 def rule_data(rule: Any) -> dict[str, Any] | None:
     """A declarative sense rule as data; None for a rule that is code (`sensible`)."""
     kind = getattr(rule, "kind", None)
-    if kind in ("distinct", "together"):
+    if kind in ("distinct", "together", "arrives", "present"):
         return {"kind": kind, "params": list(rule.params)}
     if kind == "same_day":
         return {"kind": kind, "param": rule.param}

@@ -27,7 +27,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from factory.errors import SeedError
 from factory.records import ToolSpec, stable_json
 from factory.seed_record import Seed, scenario_of
-from factory.sense import Around, Distinct, Rule, SameDay, Together, Trip, Within
+from factory.sense import Around, Arrives, Distinct, Present, Rule, SameDay, Together, Trip, Within
 from factory.toolbox import Condition, Toolbox, ToolEntry, World
 from factory.world.bubblewrap import SandboxUnavailable
 from factory.world.sandbox import Sandbox, SandboxFailure, SandboxLimits
@@ -51,7 +51,7 @@ class _Strict(BaseModel):
 
 
 class RuleData(_Strict):
-    kind: Literal["distinct", "together", "same_day", "within", "around", "trip"]
+    kind: Literal["distinct", "together", "same_day", "within", "around", "trip", "arrives", "present"]
     params: list[str] = Field(default_factory=list)
     param: str = ""
     low: float = 0.0
@@ -67,6 +67,10 @@ class RuleData(_Strict):
             return Distinct(tuple(self.params))
         if self.kind == "together":
             return Together(tuple(self.params))
+        if self.kind == "arrives":
+            return Arrives(tuple(self.params))
+        if self.kind == "present":
+            return Present(tuple(self.params))
         if self.kind == "same_day":
             return SameDay(self.param)
         if self.kind == "within":

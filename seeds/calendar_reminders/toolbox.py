@@ -15,7 +15,7 @@ from datetime import date, datetime, timedelta
 from typing import Annotated
 
 from factory.gazetteer import CITIES, CITY_BY_NAME, FIRST_NAMES, LAST_NAMES, NOW
-from factory.sense import around, within
+from factory.sense import around, present, within
 from factory.toolbox import Kind, Toolbox, ToolError, World, require, world
 from factory.user import USER
 
@@ -635,6 +635,7 @@ def find_next_event_with(person: Attendee) -> tuple[EventId, Moment]:
             "the time {event_id} starts in its own city",
         ),
     },
+    sense=(present("city", "start"),),
 )
 def get_event_details(event_id: EventId) -> tuple[str, Moment, City, list[Contact]]:
     """Get an event's title, start time, city and attendees (cancelled events can still be read).
@@ -700,7 +701,7 @@ def get_event_organizer(event_id: EventId) -> Contact:
         'new event, please: "{title}" in {city}, {slot}. Reply with its id.',
     ),
     groups={"slot": "{start} for {duration_minutes}"},  # a free slot found gives both: no 2-hour event in a 30-minute gap
-    sense=(around("start", before=0, after=60), within("duration_minutes", 15, 240)),
+    sense=(around("start", before=0, after=60), within("duration_minutes", 15, 240), present("city", "start")),
     requires=("calendar_sync",),
     tags=("state_change",),
 )

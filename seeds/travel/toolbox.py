@@ -22,7 +22,7 @@ from factory.gazetteer import (
     distance_km,
     local_time,
 )
-from factory.sense import around, distinct, sensible, within
+from factory.sense import around, arrives, distinct, present, sensible, within
 from factory.toolbox import Kind, Toolbox, ToolError, World, require, world
 from factory.user import USER
 
@@ -641,7 +641,8 @@ def lookup_airport_code(place: Annotated[str, Kind("airport_mention")]) -> tuple
                                     "all the flights from {origin_city} to {destination_city} on {date}",
                                     "the flights leaving {origin_city} for {destination_city} on {date}",
                                     "the flights on {date} from {origin_city} to {destination_city}")},
-    sense=(distinct("origin_city", "destination_city"), around("date", before=1, after=90)),
+    sense=(distinct("origin_city", "destination_city"), around("date", before=1, after=90),
+           arrives("destination_city", "date")),
 )
 def search_flights(origin_city: CityName, destination_city: CityName, date: Day) -> tuple[FlightNumbers, Departure]:
     """List the scheduled flights between two cities on a day, from any of their airports.
@@ -695,7 +696,7 @@ def search_flights(origin_city: CityName, destination_city: CityName, date: Day)
            sensible("both airports serve one city", ("origin_airport", "destination_airport"), _two_cities),
            sensible("a currency nobody on this trip pays in", ("origin_airport", "destination_airport", "currency"),
                     _fare_currency),
-           around("date", before=0, after=90)),
+           around("date", before=0, after=90), arrives("flight_number", "date")),
 )
 def find_cheapest_flight(origin_airport: Iata, destination_airport: Iata, date: Day,
                          currency: Currency = "USD") -> tuple[FlightNumber, float, Departure]:
@@ -742,7 +743,8 @@ def find_cheapest_flight(origin_airport: Iata, destination_airport: Iata, date: 
                               "the moment the earliest of {flights} leaves")},
     groups={"flights": "{flight_numbers} on {date}"},
     sense=(around("date", before=1, after=90),
-           sensible("a choice needs at least two flights", ("flight_numbers",), lambda a: len(a["flight_numbers"]) >= 2)),
+           sensible("a choice needs at least two flights", ("flight_numbers",), lambda a: len(a["flight_numbers"]) >= 2),
+           arrives("flight_number", "date")),
     tags=("picks",),  # the flights come earliest first: only the departure time needs the call
 )
 def choose_earliest_flight(flight_numbers: FlightNumbers, date: Departure) -> tuple[FlightNumber, Moment, Departure]:
@@ -785,7 +787,7 @@ def choose_earliest_flight(flight_numbers: FlightNumbers, date: Departure) -> tu
                                 "the landing city of {flight}", "the final destination of {flight}",
                                 "the city where {flight} touches down", "the city at the other end of {flight}")},
     groups={"flight": "{flight_number} on {date}"},
-    sense=(around("date", before=7, after=90),),
+    sense=(around("date", before=7, after=90), arrives("destination_city", "date", "arrival_time")),
 )
 def get_flight_details(flight_number: FlightNumber, date: Departure) -> tuple[str, Moment, CityName, str]:
     """Get the schedule, destination and airline of a flight departing on a day.
@@ -917,7 +919,7 @@ def get_hotel_details(hotel_id: HotelId) -> tuple[str, Address, int, str]:
           "look up availability at {hotel_id} from {check_in} for {nights} night(s), with the rooms left and the dollar rate per night",
           "any rooms at {hotel_id} for {nights} night(s) from {check_in}? How many, and at what average nightly rate in dollars?",
           "check if {hotel_id} can take me for {nights} night(s) from {check_in}, and give me the rooms left and the average nightly rate in USD"),
-    sense=(around("check_in", before=0, after=90), within("nights", 1, 14)),
+    sense=(around("check_in", before=0, after=90), within("nights", 1, 14), present("hotel_id", "check_in")),
     tags=("informs",),
 )
 def check_room_availability(hotel_id: HotelId, check_in: Day, nights: Nights) -> tuple[bool, int, float]:
@@ -965,7 +967,8 @@ def check_room_availability(hotel_id: HotelId, check_in: Day, nights: Nights) ->
                                           "the best-value hotel of {hotel_ids} for {nights} night(s) from {check_in}")},
     sense=(around("check_in", before=0, after=90), within("nights", 1, 14),
            sensible("a comparison needs at least two hotels", ("hotel_ids",), lambda a: len(a["hotel_ids"]) >= 2),
-           sensible("a currency travellers rarely pay in", ("currency",), lambda a: a["currency"] in HOME_CURRENCIES)),
+           sensible("a currency travellers rarely pay in", ("currency",), lambda a: a["currency"] in HOME_CURRENCIES),
+           present("hotel_id", "check_in")),
 )
 def compare_hotel_prices(hotel_ids: HotelIds, check_in: Day, nights: Nights,
                          currency: Currency = "USD") -> tuple[StayHotel, float, StayDay, StayNights]:
@@ -1015,7 +1018,7 @@ def compare_hotel_prices(hotel_ids: HotelIds, check_in: Day, nights: Nights,
           "get {passenger_name} booked on {flight} and tell me the booking id and seat",
           "make a booking on {flight} for {passenger_name}; which seat and booking id does it come with?"),
     groups={"flight": "{flight_number} on {date}"},
-    sense=(around("date", before=0, after=90),),
+    sense=(around("date", before=0, after=90), arrives("flight_number", "date")),
     requires=("passport_on_file",),
     tags=("state_change",),
 )
@@ -1065,7 +1068,7 @@ def book_flight(flight_number: FlightNumber, date: Departure, passenger_name: Tr
           "I'm going to a conference; put me up at {stay} under {guest_name} and tell me the reservation id and the check-out date.",
           "hold a room at {stay} under {guest_name} and confirm the booking id and the date I check out"),
     groups={"stay": "{hotel_id} for {nights} night(s) from {check_in}"},
-    sense=(around("check_in", before=0, after=90), within("nights", 1, 14)),
+    sense=(around("check_in", before=0, after=90), within("nights", 1, 14), present("hotel_id", "check_in")),
     requires=("traveller_profile",),
     tags=("state_change",),
 )
