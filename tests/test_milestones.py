@@ -122,3 +122,17 @@ def test_a_chain_that_marks_no_asked_call_asks_for_its_sinks():
     assert '"asked"' not in chain.to_json()  # such a record keeps its bytes and content id
     marked = Chain(calls=[c.model_copy(update={"asked": i in (0, 3)}) for i, c in enumerate(chain.calls)])
     assert marked.asked() == [0, 3] and Chain.model_validate_json(marked.to_json()) == marked
+
+
+def test_an_id_given_with_its_name_leaves_the_answer_to_the_name():
+    """"Which cardiologist in Toronto is rated highest?": the call gives the doctor's id, rating
+    and name, and the gold answer is the name and the rating, so an agent that says "Dr. Ana
+    Ruiz, 4.9" has answered; the doctor's details, with no name of the id beside it, keep it."""
+    seeds = {slug: seed for slug, seed in load_seeds(Path(resource_dir("seeds"))).items() if slug == "healthcare"}
+    hc = seeds["healthcare"]
+    chain = parse_chain('data0, data1, data2 = find_top_doctor(specialty="Cardiology", city="Toronto")\n', hc.specs)
+    trace = run_chain(chain, hc.specs, Simulator(seeds, WorldSetup(toolboxes=["healthcare"], seed=0)))
+    assert trace.ok and set(trace.answer) == {"data1", "data2"} and trace.answer["data2"].count(" ") >= 1
+    details = parse_chain('data0, data1, data2, data3 = get_latest_prescription(patient_id="P-10001")\n', hc.specs)
+    trace = run_chain(details, hc.specs, Simulator(seeds, WorldSetup(toolboxes=["healthcare"], seed=0)))
+    assert trace.ok and set(trace.answer) == {"data0", "data1", "data3"}  # the prescriber's name, not the id

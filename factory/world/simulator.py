@@ -205,9 +205,9 @@ def run_chain(chain: Chain, specs: dict[str, ToolSpec], simulator: Simulator) ->
 
 def answered(chain: Chain, specs: dict[str, ToolSpec], steps: list[TraceStep]) -> list[str]:
     """The output variables that form the gold answer: those of the calls the request asks for,
-    but for what a call only hands back of its own arguments. An id only the service uses stays
-    in: "which doctor is rated highest?" is answered by the doctor's id when no tool gives a
-    name beside it, and an answer without it would pass an agent that never says which."""
+    but for what a call only hands back of its own arguments, and for an id its call also gives
+    a name for (`_named`). An id with no name beside it stays in: "which doctor is rated
+    highest?" answered without it would pass an agent that never says which."""
     found = []
     for i in chain.asked():
         step = next((s for s in steps if s.call == i), None)
@@ -215,9 +215,18 @@ def answered(chain: Chain, specs: dict[str, ToolSpec], steps: list[TraceStep]) -
         outputs = step.outputs if step else {}
         spec = specs.get(chain.calls[i].tool)
         returns = spec.returns if spec else []
+        names = [returns[k].name if k < len(returns) else "" for k in range(len(chain.calls[i].outputs))]
         found += [var for k, var in enumerate(chain.calls[i].outputs)
-                  if not _echoes(outputs.get(var), returns[k].name if k < len(returns) else "", given)]
+                  if not _echoes(outputs.get(var), names[k], given) and not _named(names[k], names)]
     return found
+
+
+def _named(name: str, names: list[str]) -> bool:
+    """Whether an output `X_id` comes with its name, `X_name` or `X_title`, from the same call
+    (the doctor rated highest, with the doctor's name): a person is told the name, and an agent
+    that says "Dr. Ana Ruiz" and not "D-2031" has answered."""
+    stem = name.removesuffix("_id")
+    return stem != name and bool({f"{stem}_name", f"{stem}_title"} & set(names))
 
 
 def _echoes(value: Any, name: str, given: dict[str, Any]) -> bool:

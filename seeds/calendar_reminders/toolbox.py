@@ -503,7 +503,7 @@ def list_events_on_date(date: Day) -> list[EventId]:
 @toolbox.tool(
     asks=(
         "what's my next event, and when does it start?",
-        "when is my next meeting or appointment, and what is its id?",
+        "when is my next meeting or appointment, and what is it?",
         "check my calendar for the next thing coming up and when it starts",
         "what's coming up next in my calendar, and at what time?",
         "tell me which event is next and its start time",
@@ -527,22 +527,23 @@ def list_events_on_date(date: Day) -> list[EventId]:
         ),
     },
 )
-def get_next_event() -> tuple[EventId, Moment]:
+def get_next_event() -> tuple[EventId, Moment, str]:
     """Find the next event that starts after the current time.
 
     Returns:
         event_id: the next event (its event id).
         start: the next event's start date and time (YYYY-MM-DDTHH:MM).
+        event_title: the next event's title.
     """
     now = _fmt(NOW)
     upcoming = sorted((row["start"], eid) for eid, row in _events(world(CalendarWorld)).items() if row["start"] > now)
     require(bool(upcoming), "there are no upcoming events in the calendar")
-    return upcoming[0][1], upcoming[0][0]
+    return upcoming[0][1], upcoming[0][0], _event(upcoming[0][1])["title"]
 
 
 @toolbox.tool(
     asks=(
-        "when is my next meeting with {person}, and what is the id of that event?",
+        "when is my next meeting with {person}, and what is it?",
         "find the next event I have with {person} and when it starts",
         "when will I next see {person}, and at which event?",
         "what's the next thing I have on with {person}, and when?",
@@ -572,7 +573,7 @@ def get_next_event() -> tuple[EventId, Moment]:
         ),
     },
 )
-def find_next_event_with(person: Attendee) -> tuple[EventId, Moment]:
+def find_next_event_with(person: Attendee) -> tuple[EventId, Moment, str]:
     """Find the next upcoming event a person attends.
 
     Args:
@@ -581,6 +582,7 @@ def find_next_event_with(person: Attendee) -> tuple[EventId, Moment]:
     Returns:
         event_id: the next event with that person (its event id).
         start: that event's start date and time (YYYY-MM-DDTHH:MM).
+        event_title: that event's title.
     """
     name = _person(person).lower()
     # The owner is at every event: "my next meeting with myself" is the next event, asked for as such.
@@ -589,7 +591,7 @@ def find_next_event_with(person: Attendee) -> tuple[EventId, Moment]:
     hits = sorted((row["start"], eid) for eid, row in _events(world(CalendarWorld)).items()
                   if row["start"] > now and name in (a.lower() for a in row["attendees"]))
     require(bool(hits), f"no upcoming event with {person}; check the spelling of the full name")
-    return hits[0][1], hits[0][0]
+    return hits[0][1], hits[0][0], _event(hits[0][1])["title"]
 
 
 @toolbox.tool(

@@ -613,7 +613,7 @@ def get_patient_profile(patient_id: PatientId) -> tuple[BirthDate, HomeCity, Pat
         ),
     },
 )
-def find_top_doctor(specialty: Specialty, city: HomeCity) -> tuple[DoctorId, float]:
+def find_top_doctor(specialty: Specialty, city: HomeCity) -> tuple[DoctorId, float, DoctorName]:
     """Find the highest-rated doctor of a medical specialty in a city.
 
     Args:
@@ -623,6 +623,7 @@ def find_top_doctor(specialty: Specialty, city: HomeCity) -> tuple[DoctorId, flo
     Returns:
         doctor_id: the highest-rated doctor (their doctor id, like "D-2001").
         rating: the doctor's patient rating (out of 5).
+        doctor_name: the doctor's full name.
     """
     w = _w()
     _specialty(specialty)
@@ -630,7 +631,7 @@ def find_top_doctor(specialty: Specialty, city: HomeCity) -> tuple[DoctorId, flo
     found = sorted((-row["rating"], doctor_id) for doctor_id, row in w.doctors.items()
                    if row["specialty"] == specialty and row["city"] == city)
     require(bool(found), f"no {specialty} doctor practises in {city}")
-    return found[0][1], -found[0][0]
+    return found[0][1], -found[0][0], w.doctors[found[0][1]]["name"]
 
 
 @toolbox.tool(
@@ -908,9 +909,9 @@ def reschedule_appointment(appointment_id: AppointmentId, new_slot: Slot) -> tup
         "look up the latest prescription of {patient_id}, with the drug, the dose and the prescribing doctor",
         "which drug did {patient_id} get prescribed last? Give me the dose and the prescribing doctor.",
         "what's the newest medication on file for {patient_id}, how many milligrams, and who prescribed it?",
-        "check the most recent prescription for {patient_id}, including the dose and the prescriber's id",
+        "check the most recent prescription for {patient_id}, including the dose and the prescriber",
         "I want to review the last prescription of {patient_id}. Which drug, what dose, and which doctor wrote it?",
-        "pull the latest script for {patient_id} with drug name, strength and the prescriber's id",
+        "pull the latest script for {patient_id} with drug name, strength and prescriber",
         "what medicine was {patient_id} last put on, at what strength, and who signed off on it?",
         "tell me the drug, dose and prescribing physician of the last prescription issued to {patient_id}",
         "the pharmacist is asking what {patient_id} was last prescribed. Which drug, what dose, and who wrote the script?",
@@ -956,7 +957,7 @@ def reschedule_appointment(appointment_id: AppointmentId, new_slot: Slot) -> tup
         ),
     },
 )
-def get_latest_prescription(patient_id: PatientId) -> tuple[Drug, int, DoctorId]:
+def get_latest_prescription(patient_id: PatientId) -> tuple[Drug, int, DoctorId, DoctorName]:
     """Get the most recently prescribed drug of a patient.
 
     Args:
@@ -966,9 +967,10 @@ def get_latest_prescription(patient_id: PatientId) -> tuple[Drug, int, DoctorId]
         drug_name: the most recently prescribed drug (generic name).
         dose_mg: the prescribed dose per intake (milligrams).
         prescriber_id: the prescribing doctor (their doctor id).
+        prescriber_name: the prescribing doctor's full name.
     """
     latest = _patient(patient_id)["prescriptions"][-1]
-    return latest["drug"], latest["dose_mg"], latest["doctor_id"]
+    return latest["drug"], latest["dose_mg"], latest["doctor_id"], _doctor(latest["doctor_id"])["name"]
 
 
 @toolbox.tool(

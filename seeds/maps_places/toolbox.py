@@ -686,7 +686,7 @@ def list_places_in_city(city: CityName, category: Category) -> PlaceIds:
                         "the {category} closest to {point}")},
     groups={"point": "{latitude}, {longitude}"},
 )
-def find_nearest_place(latitude: Lat, longitude: Lon, category: Category) -> tuple[PlaceId, float]:
+def find_nearest_place(latitude: Lat, longitude: Lon, category: Category) -> tuple[PlaceId, float, PlaceName]:
     """Find the mapped place of a category closest to a point.
 
     Args:
@@ -697,13 +697,14 @@ def find_nearest_place(latitude: Lat, longitude: Lon, category: Category) -> tup
     Returns:
         place_id: the nearest place of that category (its place id).
         distance_km: the straight-line distance to it (km, two decimals).
+        place_name: the nearest place's name.
     """
     _check_coordinates(latitude, longitude)
     w = world(MapsWorld)
     require(category in CATEGORY_COUNTS, f"unknown category {category!r}; use one of {', '.join(CATEGORY_COUNTS)}")
     dist, pid = min((distance_km(latitude, longitude, r["latitude"], r["longitude"]), p)
                     for p, r in w.places.items() if r["category"] == category)
-    return pid, round(dist, 2)
+    return pid, round(dist, 2), w.places[pid]["name"]
 
 
 @toolbox.tool(
@@ -726,7 +727,7 @@ def find_nearest_place(latitude: Lat, longitude: Lon, category: Category) -> tup
     # Every list of places comes best rated first: picking the top of one is reading its first id.
     tags=("self_evident",),
 )
-def pick_top_rated_place(place_ids: PlaceIds) -> tuple[PlaceId, float]:
+def pick_top_rated_place(place_ids: PlaceIds) -> tuple[PlaceId, float, PlaceName]:
     """Pick the place with the highest user rating from a list of place ids.
 
     Args:
@@ -735,11 +736,12 @@ def pick_top_rated_place(place_ids: PlaceIds) -> tuple[PlaceId, float]:
     Returns:
         place_id: the best-rated place (its place id).
         rating: the best-rated place's average rating (out of 5).
+        place_name: the best-rated place's name.
     """
     require(bool(place_ids), "place_ids is empty: give at least one place id")
     rows = [(_place(pid), pid) for pid in place_ids]
     row, pid = max(rows, key=lambda item: (item[0]["rating"], item[0]["reviews"], item[1]))
-    return pid, row["rating"]
+    return pid, row["rating"], row["name"]
 
 
 @toolbox.tool(
@@ -939,7 +941,7 @@ def estimate_travel_time(from_latitude: Lat, from_longitude: Lon, to_latitude: L
                               "the {category} closest to {place_id} for a {mode} trip",
                               "the {category} nearest to {place_id} on a {mode} route")},
 )
-def get_route_to_nearest(place_id: PlaceId, category: Category, mode: Mode) -> tuple[PlaceId, float, int]:
+def get_route_to_nearest(place_id: PlaceId, category: Category, mode: Mode) -> tuple[PlaceId, float, int, PlaceName]:
     """Summarise the route from a place to the nearest other place of a category in the same city.
 
     Args:
@@ -951,6 +953,7 @@ def get_route_to_nearest(place_id: PlaceId, category: Category, mode: Mode) -> t
         destination_id: the nearest other place of that category (its place id).
         route_km: the length of the route (km, one decimal).
         duration_minutes: the estimated travel time (minutes).
+        destination_name: the nearest other place's name.
     """
     w = world(MapsWorld)
     start = _place(place_id)
@@ -960,7 +963,7 @@ def get_route_to_nearest(place_id: PlaceId, category: Category, mode: Mode) -> t
     require(bool(options), f"{start['name']} is the only {category} mapped in {start['city']}; choose another category")
     distance, destination = min(options)
     minutes, route = _trip(distance, mode)
-    return destination, route, minutes
+    return destination, route, minutes, w.places[destination]["name"]
 
 
 @toolbox.tool(

@@ -24,16 +24,17 @@ def test_calendar_is_dense_and_shares_the_people_directory(cal):
     people = cal.values("person_name")
     assert len(people) == 40 and "Maria Lopez" in people
     for person in people:  # everyone has an upcoming event, so the lookup always has an answer
-        event_id, start = cal.ok("find_next_event_with", person=person)
-        assert start > NOW and person in cal.ok("get_event_details", event_id=event_id)[3]
+        event_id, start, title = cal.ok("find_next_event_with", person=person)
+        details = cal.ok("get_event_details", event_id=event_id)
+        assert start > NOW and person in details[3] and title == details[0]
 
 
 def test_next_event_and_details(cal):
-    event_id, start = cal.ok("get_next_event")
+    event_id, start, named = cal.ok("get_next_event")
     assert start > NOW
     assert all(row["start"] <= NOW or row["start"] >= start for row in cal.world.events.values())
     title, start2, city, attendees = cal.ok("get_event_details", event_id=event_id)
-    assert start2 == start and city and isinstance(attendees, list) and title == cal.world.events[event_id]["title"]
+    assert start2 == start and city and isinstance(attendees, list) and title == named == cal.world.events[event_id]["title"]
     organizer = cal.ok("get_event_organizer", event_id=event_id)
     assert organizer in attendees or (not attendees and organizer == USER.name)
     assert "unknown event id" in cal.error("get_event_details", event_id="EVT-0")

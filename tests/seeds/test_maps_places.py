@@ -97,8 +97,9 @@ def test_nearest_city_and_distance(maps):
 def test_listing_and_picking_places(maps):
     ids = maps.ok("list_places_in_city", city="Berlin", category="restaurant")
     assert len(ids) == 3 and all(maps.world.places[p]["city"] == "Berlin" for p in ids)
-    best, rating = maps.ok("pick_top_rated_place", place_ids=ids)
+    best, rating, name = maps.ok("pick_top_rated_place", place_ids=ids)
     assert best == ids[0] and rating == max(maps.world.places[p]["rating"] for p in ids)
+    assert name == maps.world.places[best]["name"]
     assert "must be one of" in maps.error("list_places_in_city", city="Berlin", category="zoo")
     assert "unknown city" in maps.error("list_places_in_city", city="Atlantis", category="park")
     assert "is empty" in maps.error("pick_top_rated_place", place_ids=[])
@@ -110,9 +111,9 @@ def test_listing_and_picking_places(maps):
 
 def test_nearest_place_of_a_category(maps):
     row = maps.world.places[pid(maps, "Madrid", "cafe", 1)]
-    found, km = maps.ok("find_nearest_place", latitude=row["latitude"], longitude=row["longitude"], category="cafe")
-    assert found == pid(maps, "Madrid", "cafe", 1) and km == 0.0
-    found, km = maps.ok("find_nearest_place", latitude=row["latitude"], longitude=row["longitude"], category="museum")
+    found, km, name = maps.ok("find_nearest_place", latitude=row["latitude"], longitude=row["longitude"], category="cafe")
+    assert found == pid(maps, "Madrid", "cafe", 1) and km == 0.0 and name == row["name"]
+    found, km, _ = maps.ok("find_nearest_place", latitude=row["latitude"], longitude=row["longitude"], category="museum")
     assert maps.world.places[found]["city"] == "Madrid" and km > 0
     assert "out of range" in maps.error("find_nearest_place", latitude=0.0, longitude=-190.0, category="park")
 
@@ -153,9 +154,10 @@ def test_travel_time_depends_on_mode(maps):
 
 
 def test_route_to_nearest_stays_in_the_city(maps):
-    destination, km, minutes = maps.ok("get_route_to_nearest", place_id=pid(maps, "Rome", "museum", 1), category="cafe", mode="walking")
+    destination, km, minutes, name = maps.ok("get_route_to_nearest", place_id=pid(maps, "Rome", "museum", 1), category="cafe", mode="walking")
     assert destination in (pid(maps, "Rome", "cafe", 1), pid(maps, "Rome", "cafe", 2)) and km > 0 and minutes >= 1
-    other, _, _ = maps.ok("get_route_to_nearest", place_id=pid(maps, "Rome", "cafe", 1), category="cafe", mode="cycling")
+    assert name == maps.world.places[destination]["name"]
+    other, _, _, _ = maps.ok("get_route_to_nearest", place_id=pid(maps, "Rome", "cafe", 1), category="cafe", mode="cycling")
     assert other == pid(maps, "Rome", "cafe", 2)
     assert "only landmark mapped in Rome" in maps.error("get_route_to_nearest", place_id=pid(maps, "Rome", "landmark", 1),
                                                         category="landmark", mode="walking")
