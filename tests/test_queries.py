@@ -566,7 +566,7 @@ def test_a_point_stated_once_is_that_location_after(library):
     specs = {n: s for seed in library.values() for n, s in seed.specs.items()}
     entries = {n: e for seed in library.values() for n, e in seed.toolbox.tools.items()}
     joint = sorted({kinds for seed in library.values() for kinds in seed.toolbox.joint_values})
-    chain = parse_chain('p, d = find_nearest_place(latitude=41.8812, longitude=-87.6322, category="cafe")\n'
+    chain = parse_chain('p, d, pn = find_nearest_place(latitude=41.8812, longitude=-87.6322, category="cafe")\n'
                         'la, lo, c = get_place_location(place_id=p)\n'
                         't, k = estimate_travel_time(from_latitude=41.8812, from_longitude=-87.6322, to_latitude=la, '
                         'to_longitude=lo, mode="walking")\n', specs)
@@ -596,7 +596,7 @@ def test_what_a_call_finds_about_a_thing_it_is_given_is_that_thing(library):
     specs = {n: s for seed in library.values() for n, s in seed.specs.items()}
     entries = {n: e for seed in library.values() for n, e in seed.toolbox.tools.items()}
     chain = parse_chain('s = match_symptom_to_specialty(symptom="an itchy rash")\n'
-                        'd, r = find_top_doctor(specialty=s, city="Boston")\n'
+                        'd, r, dn = find_top_doctor(specialty=s, city="Boston")\n'
                         't, n = get_next_available_slot(doctor_id=d, day="2025-06-28")\n'
                         'a, b, c, e = get_doctor_details(doctor_id=d)\n', specs)
     chain = Chain(calls=[c.model_copy(update={"asked": i >= 2}) for i, c in enumerate(chain.calls)])
@@ -626,7 +626,7 @@ def test_a_point_whose_latitude_and_longitude_were_asked_is_that_location(librar
     """"What are 48°51'24"N 2°21'08"E in decimal latitude and longitude? Then save the closest
     mall to that location", never "to that latitude": both halves travel on."""
     code = ('la, lo = convert_dms_coordinates(coordinates="48°51\'24\\"N 2°21\'08\\"E")\n'
-            'p, d = find_nearest_place(latitude=la, longitude=lo, category="mall")\n'
+            'p, d, pn = find_nearest_place(latitude=la, longitude=lo, category="mall")\n'
             'f = save_favourite_place(place_id=p)\n')
     for k in range(8):
         _, text = asked_and_worded(code, library, k)

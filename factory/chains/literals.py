@@ -68,6 +68,9 @@ class Known:
         what it implies contradicts nothing named."""
         if param.kind in self.named and isinstance(value, str) and value not in self.named[param.kind]:
             return False
+        in_role = f"{param.kind}/{param.role}"  # implied of a person in a role (a course's instructor)
+        if in_role in self.named and value not in self.named[in_role]:
+            return False
         return all(kind not in self.named or implied in self.named[kind]
                    for kind, implied in pool.facts_of(param.kind, value, param.role).items())
 

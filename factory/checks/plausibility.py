@@ -318,8 +318,10 @@ def _literals(instance: Instance) -> list[tuple[int, str, str, object, str | Non
 
 
 def _coherent_problems(instance: Instance, ctx: CheckContext) -> list[str]:
-    """Literals agree with what the others imply: no alert in Japan asked about in Lyon. A
-    literal a distinct rule sets apart (the other end of a trip) may differ."""
+    """Literals agree with what the others imply: no alert in Japan asked about in Lyon, no
+    office hours of another instructor than the one of the course the request names (a fact
+    "kind/role" speaks of a literal in that role only). A literal a distinct rule sets apart
+    (the other end of a trip) may differ."""
     if instance.world is None:
         return []
     apart = set()
@@ -330,9 +332,10 @@ def _coherent_problems(instance: Instance, ctx: CheckContext) -> list[str]:
     problems = []
     for index, name, kind, value, role in literals:
         facts = ctx.facts_of(kind, value, instance.world.seed, role)
-        for other_index, other_name, other_kind, other, _ in literals:
-            if other_kind != kind and other_kind in facts and facts[other_kind] != other:
-                problems.append(f"call {index + 1} {name}={value!r} implies {other_kind} {facts[other_kind]!r}, "
+        for other_index, other_name, other_kind, other, other_role in literals:
+            key = f"{other_kind}/{other_role}" if f"{other_kind}/{other_role}" in facts else other_kind  # a person in a role
+            if other_kind != kind and key in facts and facts[key] != other:
+                problems.append(f"call {index + 1} {name}={value!r} implies {key} {facts[key]!r}, "
                                 f"but call {other_index + 1} {other_name} is {other!r}")
     return problems
 

@@ -316,7 +316,8 @@ def _countries(w: EducationWorld) -> list[str]:
 @toolbox.facts_about("course_code")
 def _course_facts(w: EducationWorld, code: str) -> dict:
     row = w.courses[code]
-    return {"city": BUILDINGS[row["building"]][0], "department": row["dept"]}
+    # its instructor: office hours asked beside a course are that course's instructor's
+    return {"city": BUILDINGS[row["building"]][0], "department": row["dept"], "person_name/instructor": row["instructor"]}
 
 
 @toolbox.facts_about("course_code_text")

@@ -17,7 +17,7 @@ from factory.gazetteer import NOW
 from factory.records import Instance, Provenance, WorldSetup
 from factory.seed_checks import library_pool
 from factory.seeds import load_seed
-from factory.world.simulator import Simulator, run_chain
+from factory.world.simulator import Simulator, base_world, run_chain
 from tests.conftest import write_seed
 from tests.seeds.toolbox_helpers import chain_problems
 
@@ -497,7 +497,7 @@ def test_the_start_of_an_event_is_a_time_in_the_event_s_own_city():
     """The forecast "in Hong Kong around the start of my next event" reads an event in San
     Francisco at Hong Kong's clock: the start belongs to the event's own city."""
     seeds = {slug: load_seed(Path(resource_dir("seeds")) / slug) for slug in ("calendar_reminders", "weather")}
-    code = ('e, s = get_next_event()\n'  # EVT-1052, lunch in San Francisco today
+    code = ('e, s, n = get_next_event()\n'  # EVT-1052, lunch in San Francisco today
             'x, y = get_hourly_forecast(city="{city}", when=s)')
     assert not any("together" in p for p in chain_problems(seeds, code.format(city="San Francisco")))
     found = chain_problems(seeds, code.format(city="Hong Kong"))
@@ -645,8 +645,29 @@ def test_timeline_wants_the_person_there_before_a_stay_or_an_event_starts():
     found = timeline(flight.format(day="2025-06-20"))
     assert found and "Cairo from 2025-06-20" in found[0] and "2025-06-22T02:00" in found[0]
     both = {**travel, "calendar_reminders": load_seed(Path(resource_dir("seeds")) / "calendar_reminders")}
-    event = ('e, s = get_next_event()\n'  # Vancouver, 2025-06-13T16:45
+    event = ('e, s, n = get_next_event()\n'  # Vancouver, 2025-06-13T16:45
              't, u, c, p = get_event_details(event_id=e)\n'
              'f, d = search_flights(origin_city="Amsterdam", destination_city=c, date="{day}")')
     assert timeline(event.format(day="2025-06-12"), both) == []
     assert any("Vancouver from 2025-06-13T16:45" in p for p in timeline(event.format(day="2025-06-22"), both))
+
+
+def test_a_course_implies_its_instructor_and_no_other_person():
+    """Enrolling in Physics 202 and asking for the office hours of someone who does not teach
+    it is two goals stitched by a date; the course's own instructor is one goal, and a fact of
+    "person_name/instructor" says nothing of a student named beside the course."""
+    seed = load_seed(Path(resource_dir("seeds")) / "education")
+    code = ('c = normalise_course_code(text="Physics 202")\n'
+            'r, d = enrol_in_course(course_code=c)\n'
+            'h, b = get_instructor_office_hours(instructor="{who}", date=d)')
+    facts = CheckContext({"education": seed}, load_policy(Path(resource_dir("validators")))).facts_of(
+        "course_code_text", "Physics 202", 0)
+    teacher = facts["person_name/instructor"]
+    other = next(name for name in sorted(seed.toolbox.values["person_name/instructor"](base_world(seed, 0)))
+                 if name != teacher)
+
+    def coherent(who):
+        return [p for p in seed_problems("education", code.format(who=who)) if p.startswith("coherent:")]
+
+    assert coherent(teacher) == []
+    assert any(other in p and teacher in p for p in coherent(other))
