@@ -88,12 +88,13 @@ def test_a_tool_that_crashes_is_a_toolbox_bug_with_file_and_line(tmp_path):
 
 def test_the_answer_leaves_out_what_a_call_only_hands_back():
     """"Which of those hotels is cheapest for 2 nights from June 22, and what is the total?":
-    the check-in day and the nights the comparison echoes are not part of the answer."""
+    the check-in day and the nights the comparison echoes are not part of the answer, and the
+    hotel is answered by its name, not its id."""
     from factory.chains.code import parse_chain
 
     travel = load_seed(Path(resource_dir("seeds")) / "travel")
-    chain = parse_chain('h = search_hotels(city="Paris")\n'
-                        'c, t, d, n = compare_hotel_prices(hotel_ids=h, check_in="2025-06-22", nights=2)', travel.specs)
+    chain = parse_chain('h, hn = search_hotels(city="Paris")\n'
+                        'c, t, d, n, cn = compare_hotel_prices(hotel_ids=h, check_in="2025-06-22", nights=2)', travel.specs)
     chain = Chain(calls=[c.model_copy(update={"asked": i == 1}) for i, c in enumerate(chain.calls)])
     trace = run_chain(chain, travel.specs, Simulator({"travel": travel}, WorldSetup(toolboxes=["travel"], seed=0)))
-    assert trace.ok and set(trace.answer) == {"c", "t"}, trace.answer
+    assert trace.ok and set(trace.answer) == {"cn", "t"}, trace.answer

@@ -223,10 +223,13 @@ def answered(chain: Chain, specs: dict[str, ToolSpec], steps: list[TraceStep]) -
 
 def _named(name: str, names: list[str]) -> bool:
     """Whether an output `X_id` comes with its name, `X_name` or `X_title`, from the same call
-    (the doctor rated highest, with the doctor's name): a person is told the name, and an agent
-    that says "Dr. Ana Ruiz" and not "D-2031" has answered."""
-    stem = name.removesuffix("_id")
-    return stem != name and bool({f"{stem}_name", f"{stem}_title"} & set(names))
+    (the doctor rated highest, with the doctor's name), or `X_ids` with `X_names`: a person is
+    told the name, and an agent that says "Dr. Ana Ruiz" and not "D-2031" has answered."""
+    for ids, named in (("_ids", ("_names",)), ("_id", ("_name", "_title"))):
+        stem = name.removesuffix(ids)
+        if stem != name:
+            return bool({stem + suffix for suffix in named} & set(names))
+    return False
 
 
 def _echoes(value: Any, name: str, given: dict[str, Any]) -> bool:

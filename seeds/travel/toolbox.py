@@ -862,7 +862,7 @@ def get_flight_status(flight_number: FlightNumber, date: Departure) -> tuple[str
                          "the hotel options[ with {min_stars} stars or better] in {city}")},
     sense=(within("min_stars", 2, 4),),
 )
-def search_hotels(city: CityName, min_stars: Annotated[int, Kind("star_rating")] = 1) -> HotelIds:
+def search_hotels(city: CityName, min_stars: Annotated[int, Kind("star_rating")] = 1) -> tuple[HotelIds, list[str]]:
     """List the hotels in a city, optionally only those with at least some stars.
 
     Args:
@@ -871,12 +871,13 @@ def search_hotels(city: CityName, min_stars: Annotated[int, Kind("star_rating")]
 
     Returns:
         hotel_ids: the hotels found (hotel ids, most stars first, then best rated).
+        hotel_names: the names of those hotels, in the same order.
     """
     w = world(TravelWorld)
     require(city in CITY_BY_NAME, f"no hotels listed in {city!r}; hotels cover {len(CITIES)} major cities")
     require(1 <= min_stars <= 5, "min_stars must be between 1 and 5")
-    found = [h for h, r in w.hotels.items() if r["city"] == city and r["stars"] >= min_stars]
-    return _ranked(w, found)
+    found = _ranked(w, [h for h, r in w.hotels.items() if r["city"] == city and r["stars"] >= min_stars])
+    return found, [w.hotels[h]["name"] for h in found]
 
 
 @toolbox.tool(
@@ -971,7 +972,7 @@ def check_room_availability(hotel_id: HotelId, check_in: Day, nights: Nights) ->
            present("hotel_id", "check_in")),
 )
 def compare_hotel_prices(hotel_ids: HotelIds, check_in: Day, nights: Nights,
-                         currency: Currency = "USD") -> tuple[StayHotel, float, StayDay, StayNights]:
+                         currency: Currency = "USD") -> tuple[StayHotel, float, StayDay, StayNights, str]:
     """Compare the total price of a stay at several hotels and pick the cheapest one with a free room.
 
     Args:
@@ -985,6 +986,7 @@ def compare_hotel_prices(hotel_ids: HotelIds, check_in: Day, nights: Nights,
         total_price: the cheapest available hotel's price for the whole stay (in the requested currency, rounded to cents).
         check_in: the stay's check-in day (YYYY-MM-DD).
         nights: the stay's number of nights.
+        hotel_name: the cheapest available hotel's name.
     """
     w = world(TravelWorld)
     require(bool(hotel_ids), "hotel_ids is empty: search hotels first")
@@ -997,7 +999,7 @@ def compare_hotel_prices(hotel_ids: HotelIds, check_in: Day, nights: Nights,
             options.append((total, hotel_id))
     require(bool(options), f"none of these hotels has a room free for {nights} nights from {check_in}; try other dates")
     total, best = min(options)
-    return best, round(total * rate, 2), check_in, nights
+    return best, round(total * rate, 2), check_in, nights, w.hotels[best]["name"]
 
 
 @toolbox.tool(

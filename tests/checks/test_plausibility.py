@@ -633,8 +633,8 @@ def test_timeline_wants_the_person_there_before_a_stay_or_an_event_starts():
     to the city of an event on June 13, is a trip nobody makes; a stay from the day of landing,
     a flight before the event, and the night before a landing at 02:00 are."""
     flight = ('a, b, c, d = get_flight_details(flight_number="MR2770", date="2025-06-21")\n'  # lands 2025-06-22T02:00
-              'h = search_hotels(city=c)\n'
-              'x, y, z, n = compare_hotel_prices(hotel_ids=h, check_in="{day}", nights=4, currency="USD")')
+              'h, hn = search_hotels(city=c)\n'
+              'x, y, z, n, hn2 = compare_hotel_prices(hotel_ids=h, check_in="{day}", nights=4, currency="USD")')
     travel = {"travel": load_seed(Path(resource_dir("seeds")) / "travel")}
 
     def timeline(code, seeds=travel):

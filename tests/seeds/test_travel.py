@@ -26,7 +26,9 @@ def test_world_is_dense_and_deterministic(tv):
             if origin != destination:
                 assert tv.ok("search_flights", origin_city=origin, destination_city=destination, date="2025-06-20")[0]
     for city in cities:
-        assert len(tv.ok("search_hotels", city=city)) == 5 and tv.ok("search_hotels", city=city, min_stars=5)
+        ids, names = tv.ok("search_hotels", city=city)
+        assert len(ids) == 5 and names == [tv.world.hotels[h]["name"] for h in ids]
+        assert tv.ok("search_hotels", city=city, min_stars=5)[0]
     again = ToolboxSession("travel")
     assert again.world.flights == tv.world.flights and again.world.hotels == tv.world.hotels
     assert ToolboxSession("travel", world_seed=3).world.hotels != tv.world.hotels
@@ -111,29 +113,30 @@ def test_flight_status_follows_the_clock(tv):
 
 
 def test_hotels(tv):
-    hotels = tv.ok("search_hotels", city="Barcelona", min_stars=4)
+    hotels, _ = tv.ok("search_hotels", city="Barcelona", min_stars=4)
     stars = [tv.world.hotels[h]["stars"] for h in hotels]
     assert stars == sorted(stars, reverse=True) and min(stars) >= 4
     _, address, star, currency = tv.ok("get_hotel_details", hotel_id=hotels[0])
     assert address.endswith(", Barcelona") and star == stars[0] and currency == "EUR"
-    assert tv.ok("get_hotel_details", hotel_id=tv.ok("search_hotels", city="Tokyo")[0])[3] == "JPY"
+    assert tv.ok("get_hotel_details", hotel_id=tv.ok("search_hotels", city="Tokyo")[0][0])[3] == "JPY"
     assert "between 1 and 5" in tv.error("search_hotels", city="Barcelona", min_stars=6)
     assert "no hotels listed" in tv.error("search_hotels", city="Gotham")
     assert "unknown hotel" in tv.error("get_hotel_details", hotel_id="HTL-0000")
 
 
 def test_availability_and_price_comparison(tv):
-    hotels = tv.ok("search_hotels", city="Paris")
+    hotels, _ = tv.ok("search_hotels", city="Paris")
     available, rooms, rate = tv.ok("check_room_availability", hotel_id=hotels[0], check_in="2025-06-20", nights=3)
     assert available == (rooms > 0) and rate > 0
-    best, total, check_in, nights = tv.ok("compare_hotel_prices", hotel_ids=hotels, check_in="2025-06-20", nights=3)
+    best, total, check_in, nights, name = tv.ok("compare_hotel_prices", hotel_ids=hotels, check_in="2025-06-20", nights=3)
+    assert name == tv.world.hotels[best]["name"]
     assert (check_in, nights) == ("2025-06-20", 3)  # the stay travels with the hotel chosen for it
     totals = {}
     for h in hotels:
         if tv.ok("check_room_availability", hotel_id=h, check_in="2025-06-20", nights=3)[0]:
             totals[h] = tv.ok("check_room_availability", hotel_id=h, check_in="2025-06-20", nights=3)[2] * 3
     assert best == min(totals, key=totals.get) and abs(total - totals[best]) < 0.05
-    _, in_yen, _, _ = tv.ok("compare_hotel_prices", hotel_ids=hotels, check_in="2025-06-20", nights=3, currency="JPY")
+    _, in_yen, _, _, _ = tv.ok("compare_hotel_prices", hotel_ids=hotels, check_in="2025-06-20", nights=3, currency="JPY")
     assert abs(in_yen - total * 149.5) < 1
     assert "nights must be between" in tv.error("check_room_availability", hotel_id=hotels[0], check_in="2025-06-20", nights=0)
     assert "hotel stays on sale" in tv.error("check_room_availability", hotel_id=hotels[0], check_in="2025-06-01", nights=2)
@@ -141,7 +144,7 @@ def test_availability_and_price_comparison(tv):
     assert "unknown hotel" in tv.error("compare_hotel_prices", hotel_ids=["HTL-0000"], check_in="2025-06-20", nights=2)
     assert "hotel_ids" not in tv.seed.toolbox.values  # lists come from a search
     for city in tv.values("city")[::5]:
-        tv.ok("compare_hotel_prices", hotel_ids=tv.ok("search_hotels", city=city), check_in="2025-06-18", nights=2)
+        tv.ok("compare_hotel_prices", hotel_ids=tv.ok("search_hotels", city=city)[0], check_in="2025-06-18", nights=2)
 
 
 def test_booking_a_flight_and_cancelling_it():
@@ -167,7 +170,7 @@ def test_booking_a_flight_and_cancelling_it():
 
 def test_booking_a_hotel():
     session = ToolboxSession("travel")
-    hotel = session.ok("search_hotels", city="Rome")[0]
+    hotel = session.ok("search_hotels", city="Rome")[0][0]
     before = session.ok("check_room_availability", hotel_id=hotel, check_in="2025-06-22", nights=2)[1]
     booking, check_out = session.ok("book_hotel", hotel_id=hotel, check_in="2025-06-22", nights=2, guest_name="Kenji Tanaka")
     assert check_out == "2025-06-24"
@@ -283,7 +286,7 @@ def test_facts_and_conditions(tv):
     assert facts["hotel_id"](tv.world, hotel)["city"] == tv.world.hotels[hotel]["city"]
     flight = tv.values("flight_number")[0]
     lands_in = tv.ok("get_flight_details", flight_number=flight, date="2025-06-20")[2]
-    hotel_there = tv.ok("search_hotels", city=lands_in)[0]
+    hotel_there = tv.ok("search_hotels", city=lands_in)[0][0]
     assert facts["flight_number"](tv.world, flight) == {"country": facts["hotel_id"](tv.world, hotel_there)["country"]}
     assert facts["booking_id"](tv.world, "BK-40211")["person_name"] == USER.name
     assert facts["travel_search_terms"](tv.world, "hotels in Paris") == {"city": "Paris", "country": "France"}
