@@ -765,3 +765,13 @@ def test_a_request_its_chain_author_wrote_is_kept_without_a_call_when_it_passes(
     written = writer(fake_dspy_lm(fake), chain, "Are there severe weather warnings right now?", [], random.Random(0),
                      own=True)  # drops the country: the model writes the request
     assert written.variants["model"] == "Any severe weather alerts in the United Kingdom?" and len(fake.requests) == 1
+
+
+def test_a_situation_is_said_of_what_the_person_names_never_of_a_found_value(library):
+    """"My sister just landed in {city}" reads for Lisbon, never for "the city nearest to me":
+    a phrasing whose situation holds a nested value is drawn only when no plain one is left."""
+    code = ('la, lo, c = get_my_location()\n'
+            'n, k, d = get_nearest_city(latitude=la, longitude=lo)\n'
+            't = get_local_time_in(city=n)\n')
+    texts = [asked_and_worded(code, library, k)[1] for k in range(60)]
+    assert not [t for t in texts if re.search(r"sister|supplier|call someone", t)]

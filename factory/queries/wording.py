@@ -417,7 +417,7 @@ class Wording:
         self.rng.shuffle(options)
         if self.used is not None:
             options.sort(key=lambda t: self.used[tool, t])  # stable: ties keep the random order
-        options.sort(key=self._out_of_place)
+        options.sort(key=lambda t: self._out_of_place(t, index))
         fallback = None
         for template in options:
             before = self._memory()
@@ -460,10 +460,19 @@ class Wording:
         self.situated = self.situated or situation(template) is not None
         return text
 
-    def _out_of_place(self, template: str) -> bool:
-        """Whether a phrasing would say a second situation, or one that does not fit the goal."""
+    def _out_of_place(self, template: str, index: int) -> bool:
+        """Whether a phrasing would say a second situation, one that does not fit the goal, or
+        one that holds a found value: "my sister just landed in {city}" is said of a city the
+        person names, never of "the city nearest to me" or "the hottest city in India"."""
         said = situation(template)
-        return said is not None and (self.situated or not fits_goal(said, self.goal))
+        if said is None:
+            return False
+        call = self.chain.calls[index]
+        nested = {name for name, arg in call.arguments.items() if isinstance(arg, Ref)}
+        entry = self.entries.get(call.tool)
+        nested |= {group for group, text in (entry.groups if entry else {}).items()
+                   if any(f"{{{name}}}" in text for name in nested)}
+        return self.situated or not fits_goal(said, self.goal) or any(f"{{{name}}}" in said for name in nested)
 
     # --- nested values ------------------------------------------------------------------
 
