@@ -197,6 +197,23 @@ COUNTRY_BY_NAME = {c.name: c for c in COUNTRIES}
 _WITH_ARTICLE = {"USA", "United Kingdom", "United Arab Emirates", "Netherlands"}
 
 
+# Other names people give the countries above; matching ignores case and a leading "the".
+COUNTRY_ALIASES = {
+    "united states": "USA", "united states of america": "USA", "us": "USA", "u.s.": "USA", "u.s.a.": "USA",
+    "america": "USA", "uk": "United Kingdom", "u.k.": "United Kingdom", "great britain": "United Kingdom",
+    "britain": "United Kingdom", "uae": "United Arab Emirates", "holland": "Netherlands",
+    "korea": "South Korea", "republic of korea": "South Korea",
+}
+
+
+def country_named(text: str) -> str | None:
+    """The country a person means by a name ("United States", "the UK", "usa"), as the
+    gazetteer spells it; None when it is none of them."""
+    folded = " ".join(str(text).split()).lower().removeprefix("the ")
+    by_name = {c.name.lower(): c.name for c in COUNTRIES}
+    return by_name.get(folded) or COUNTRY_ALIASES.get(folded)
+
+
 def country_phrase(name: str) -> str:
     """A country as it reads in a sentence: "the USA", "France"."""
     return f"the {name}" if name in _WITH_ARTICLE else name

@@ -22,6 +22,7 @@ from factory.gazetteer import (
     SUBJECTS,
     book_catalogue,
     city_distance_km,
+    country_named,
     country_phrase,
 )
 from factory.sense import around, sensible, together, within
@@ -1030,6 +1031,7 @@ def get_largest_scholarship(country: Nationality) -> tuple[str, Award, AwardCurr
         deadline: the scholarship's application deadline (YYYY-MM-DD).
     """
     w = _edu()
+    country = country_named(country) or country
     require(country in COUNTRY_BY_NAME, f"no scholarships listed for {country!r}; use a country name such as \"Kenya\" or \"Japan\"")
     name, amount, currency, deadline, _ = max(w.scholarships[country], key=lambda offer: (offer[4], offer[0]))
     return name, amount, currency, deadline

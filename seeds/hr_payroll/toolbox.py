@@ -18,6 +18,7 @@ from factory.gazetteer import (
     FIRST_NAMES,
     LAST_NAMES,
     NOW,
+    country_named,
     country_phrase,
 )
 from factory.sense import around, distinct, sensible, together, within
@@ -227,6 +228,7 @@ def _employee(employee_id: str) -> dict:
 
 
 def _country(country: str) -> str:
+    country = country_named(country) or country  # "the United States" is the USA
     require(country in TAX_RATES, f"no payroll rules for {country!r}; supported countries: {', '.join(sorted(TAX_RATES))}")
     return country
 
@@ -772,7 +774,7 @@ def calculate_income_tax(country: TaxCountry, annual_income: Salary) -> tuple[fl
         income_tax: the yearly income tax due (in the country's currency).
         effective_rate: the effective tax rate (percent of income).
     """
-    _country(country)
+    country = _country(country)
     require(annual_income >= 0, "annual_income must not be negative")
     tax = _income_tax(country, annual_income)
     return tax, round(100 * tax / annual_income, 2) if annual_income else 0.0
@@ -1133,7 +1135,8 @@ def get_salary_band(job_title: JobTitle, country: Country) -> tuple[Salary, Sala
         band_max: the top of the salary band (annual, local currency).
         currency: the salary band currency.
     """
-    base = BASE_SALARY_USD[_title(job_title)] * _scale(_country(country))
+    country = _country(country)
+    base = BASE_SALARY_USD[_title(job_title)] * _scale(country)
     return float(round(base * 0.85, -2)), float(round(base * 1.2, -2)), COUNTRY_BY_NAME[country].currency
 
 

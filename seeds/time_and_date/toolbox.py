@@ -15,7 +15,16 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import Annotated, Any, Literal
 
-from factory.gazetteer import CITIES, CITY_BY_NAME, NOW, country_phrase, local_time, offset_text, utc_offset
+from factory.gazetteer import (
+    CITIES,
+    CITY_BY_NAME,
+    NOW,
+    country_named,
+    country_phrase,
+    local_time,
+    offset_text,
+    utc_offset,
+)
 from factory.sense import around, distinct, sensible, together, within
 from factory.toolbox import Kind, Toolbox, ToolError, World, require, world
 from factory.user import USER
@@ -231,6 +240,7 @@ def _city_name(name: str) -> str:
 
 
 def _country(name: str) -> str:
+    name = country_named(name) or name  # "the United States" is the USA
     folded = {c.lower(): c for c in HOLIDAY_RULES}
     require(name.strip().lower() in folded, f"no holiday calendar for {name!r}; known countries: {', '.join(sorted(HOLIDAY_RULES))}")
     return folded[name.strip().lower()]

@@ -18,6 +18,7 @@ from factory.gazetteer import (
     CURRENCY_BY_CODE,
     NOW,
     city_currency,
+    country_named,
     country_phrase,
     distance_km,
     local_time,
@@ -1260,6 +1261,7 @@ def save_passport_details(passport_number: Annotated[str, Kind("passport_number"
     number = passport_number.strip().upper()
     require(re.fullmatch(r"[A-Z0-9]{6,9}", number) is not None, f"{passport_number!r} is not a passport number "
                                                                  "(6 to 9 letters and digits)")
+    nationality = country_named(nationality) or nationality
     require(nationality in COUNTRY_BY_NAME, f"unknown country {nationality!r}; use the English country name")
     try:
         expires = date.fromisoformat(expiry_date)
@@ -1296,6 +1298,7 @@ def get_visa_requirement(citizenship: Citizenship, destination: CountryName) -> 
         max_stay_days: the longest tourist stay allowed (days; 0 when a visa must be obtained before travel).
     """
     w = world(TravelWorld)
+    citizenship, destination = (country_named(c) or c for c in (citizenship, destination))
     for country in (citizenship, destination):
         require(country in COUNTRY_BY_NAME, f"unknown country {country!r}; use the English country name, e.g. \"Japan\"")
     require(citizenship != destination, f"a citizen of {citizenship} needs no visa to enter {destination}")
@@ -1327,6 +1330,7 @@ def get_travel_advisory(country: CountryName) -> tuple[int, str, str]:
         updated_on: the day the advisory was last updated (YYYY-MM-DD).
     """
     w = world(TravelWorld)
+    country = country_named(country) or country
     require(country in w.advisories, f"unknown country {country!r}; use the English country name, e.g. \"Egypt\"")
     row = w.advisories[country]
     return row["level"], row["summary"], row["updated"]

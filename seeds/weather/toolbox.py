@@ -16,6 +16,7 @@ from factory.gazetteer import (
     COUNTRY_BY_NAME,
     NOW,
     City,
+    country_named,
     country_phrase,
     distance_km,
     nearest_city,
@@ -77,8 +78,9 @@ def _city(name: str) -> City:
 
 
 def _country(name: str) -> str:
-    require(name in COUNTRY_BY_NAME, f"unknown country {name!r}; use the English country name, e.g. \"France\"")
-    return name
+    found = country_named(name)
+    require(found is not None, f"unknown country {name!r}; use the English country name, e.g. \"France\"")
+    return found
 
 
 def _parse_day(text: str) -> date:
@@ -1132,7 +1134,7 @@ def get_severe_weather_alerts(country: CountryName) -> tuple[AlertId, str, CityN
         city: the city the alert covers.
     """
     w = world(WeatherWorld)
-    _country(country)
+    country = _country(country)
     active = [(SEVERITY.index(a["severity"]), a["issued"], aid) for aid, a in w.alerts.items()
               if a["country"] == country and a["expires"] > NOW.strftime("%Y-%m-%dT%H:%M")]
     require(bool(active), f"no weather alerts are in force in {country}")
@@ -1249,7 +1251,7 @@ def find_hottest_city(country: CountryName, date: Day) -> tuple[CityName, Celsiu
         high_c: the hottest city's high that day (degrees Celsius).
     """
     w = world(WeatherWorld)
-    _country(country)
+    country = _country(country)
     day = _window_day(date)
     cities = [c for c in CITIES if c.country == country]
     require(bool(cities), f"no weather data for any city in {country}")

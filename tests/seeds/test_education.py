@@ -346,12 +346,15 @@ def test_facts_agree_with_what_the_tools_say(edu):
     facts = edu.seed.toolbox.facts
     for code in edu.values("course_code"):
         department = code.rstrip("0123456789")
-        assert facts["course_code"](edu.world, code) == {"city": campus_city(edu, code), "department": department}
+        instructor = edu.ok("get_course_details", course_code=code)[1]
+        assert facts["course_code"](edu.world, code) == {"city": campus_city(edu, code), "department": department,
+                                                         "person_name/instructor": instructor}
         exam_hall = edu.ok("get_exam_schedule", course_code=code)[1]
         assert edu.ok("get_building_address", building=exam_hall)[1] == campus_city(edu, code)  # exams on the same campus
     for code in edu.values("course_code"):  # a course's instructor belongs to its department, on its campus
         instructor = edu.ok("get_course_details", course_code=code)[1]
-        assert facts["person_name/instructor"](edu.world, instructor) == facts["course_code"](edu.world, code)
+        course = facts["course_code"](edu.world, code)
+        assert facts["person_name/instructor"](edu.world, instructor) == {k: course[k] for k in ("city", "department")}
         building = edu.ok("get_instructor_office_hours", instructor=instructor, date=edu.values("date")[0])[1]
         assert edu.ok("get_building_address", building=building)[1] == campus_city(edu, code)
     for building in edu.values("campus_building"):

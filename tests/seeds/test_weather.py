@@ -159,6 +159,8 @@ def test_hottest_city(wx):
     assert high == max(highs.values()) and highs[city] == high
     assert wx.ok("find_hottest_city", country="Kenya", date="2025-06-20")[0] == "Nairobi"
     assert "unknown country" in wx.error("find_hottest_city", country="Mars", date="2025-06-20")
+    for alias in ("United States", "the US", "united states of america"):  # as people name it
+        assert wx.ok("find_hottest_city", country=alias, date="2025-06-20") == (city, high)
 
 
 def test_stations(wx):
