@@ -240,6 +240,53 @@ def test_text_tidying():
     assert tidy("the wind in Lyon on that day, and the rain on that day") == "the wind in Lyon on that day, and the rain on that day"
 
 
+def test_relative_days_are_written_capitalised():
+    """"next wednesday", "the 25th of june" in a request read as typos; the tools read any case."""
+    seeds = load_seeds(Path(resource_dir("seeds")))
+    for slug, kind in (("weather", "relative_day"), ("time_and_date", "relative_time")):
+        seed = seeds[slug]
+        values = seed.toolbox.values[kind](seed.toolbox.build_world(random.Random(0)))
+        assert not any(re.search(r"\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|june)\b", v) for v in values)
+
+
+def test_a_bare_noun_literal_after_a_noun_takes_an_article():
+    """"in the city parcel OC857 is going to" lacks its "the"; "the status of parcel OC857" and
+    "track parcel OC857" do not."""
+    from factory.queries.wording import with_article
+
+    assert with_article("in the city ", "parcel OC857") == "the parcel OC857"
+    assert with_article("the status of ", "parcel OC857") == "parcel OC857"
+    assert with_article("track ", "parcel OC857") == "parcel OC857"
+    assert with_article("in the city ", "that parcel") == "that parcel"
+    assert with_article("in the city ", "Anna Berg") == "Anna Berg"
+
+
+def test_frames_say_please_once_and_leave_no_dangling_too():
+    from factory.queries.frames import FOLLOW_VP, SINGLE, suited
+
+    assert not any("please" in f.lower() or "favour" in f for f in suited(SINGLE, "please sign me up"))
+    long = "find the next public holiday in Canada, counting from August 12, 2025"
+    assert not any(f.endswith(("too?", "as well.", "as well?")) for f in suited(FOLLOW_VP, long))
+    assert "Can you {vp} too?" in suited(FOLLOW_VP, "check the wind in Lyon")
+    assert not any(f.startswith(("Kindly", "Don't forget")) for f in (*SINGLE, *FOLLOW_VP))
+
+
+def test_stilted_phrasings_are_declaration_problems():
+    from factory.seed_checks import STACKED, STILTED
+
+    def refused(text: str) -> bool:
+        return any(p.search(text) for p, _ in STILTED)
+
+    for text in ("the listing with the shortest distance from {point}", "the home city of {name}",
+                 "the country where {name} makes their home", "the map position of {city}",
+                 "the warmest spot among the cities of {country} on {date}", 'turn "{text}" into a proper course code'):
+        assert refused(text), text
+    for text in ("the listing closest to {point}", "the city {name} lives in", "the hottest city in {country} on {date}"):
+        assert not refused(text), text
+    assert STACKED.search("the date of the next birthday of {name}")
+    assert not STACKED.search("the number of bottles of {product} exported from {location}")
+
+
 def test_values_render_as_people_write_them():
     assert render_value(True) == "on" and render_value(3.0) == "3" and render_value(2.5) == "2.5"
     assert render_value(["a", "b", "c"]) == "a, b and c"

@@ -100,6 +100,23 @@ _DAY_SAID = (rf"{_BARE_DAYS}|next \w+|\d{{4}}-\d{{2}}-\d{{2}}|(?:\w+day, )?[A-Z]
              r"|\d{1,2} [A-Z][a-z]+ \d{4}|that (?:day|date)")  # a day just named, in words or as a date
 
 
+# A slot right after "the city" or "the date" opens a clause ("the city {parcel} is going to"):
+# a literal written with a bare noun ("parcel AF1") takes an article there.
+_AFTER_A_NOUN = re.compile(r"\bthe [a-z]+(?: [a-z]+)? $")
+_NOT_NOUNS = frozenset("of for to from in on at by with about into onto near around under over between than as via per "
+                       "and or is are was were that which who whose where when".split())
+_BARE_NOUN_LITERAL = re.compile(r"[a-z]+ [A-Z0-9]")
+
+
+def with_article(before: str, value: str) -> str:
+    """A value with "the" when it is a literal written with a bare noun ("parcel OC857") and
+    opens a clause after a noun: "the city the parcel OC857 is going to", not "the city parcel
+    OC857 is going to"."""
+    if _AFTER_A_NOUN.search(before) and before.split()[-1] not in _NOT_NOUNS and _BARE_NOUN_LITERAL.match(value):
+        return "the " + value
+    return value
+
+
 def literal_noun(form: object) -> str | None:
     """The noun of a written form that names a thing by its id or name ("order {}" → "order",
     "the book with ISBN {}" → "book"), so that a second mention can say "that order"; None for
@@ -237,6 +254,7 @@ class Wording:
     goal: Goal | None = None  # what the person wants, in which role: a situation must fit it
     style: DateStyle | None = None  # how this request writes days and times (drawn from rng when None)
     situated: bool = False  # an ask already said the person's situation ("I'm planning around June 3.")
+    asks_worded: int = 0  # asks worded so far: a situation said after one reads as a non sequitur
     spoken: list[str] = field(default_factory=list)  # what the slots of the ask being worded hold so far
     held: dict[tuple[int, str], str] = field(default_factory=dict)  # (call, argument) → words for a value not said
 
@@ -270,7 +288,7 @@ class Wording:
             return None
         values = {}
         for slot in slots:
-            values[slot] = self._slot(index, slot)
+            values[slot] = with_article(text.split(f"{{{slot}}}", 1)[0], self._slot(index, slot))
             self.spoken.append(values[slot])
         return agree(string.Formatter().vformat(text, (), values))
 
@@ -461,9 +479,11 @@ class Wording:
         return text
 
     def _out_of_place(self, template: str) -> bool:
-        """Whether a phrasing would say a second situation, or one that does not fit the goal."""
+        """Whether a phrasing would say a second situation, one that does not fit the goal, or one
+        after an earlier part of the request: "Cancel viewing VW-102. Besides that, I'm flying in
+        to look at homes. Book ..." reads as a non sequitur where the opening would not."""
         said = situation(template)
-        return said is not None and (self.situated or not fits_goal(said, self.goal))
+        return said is not None and (self.situated or self.asks_worded > 0 or not fits_goal(said, self.goal))
 
     # --- nested values ------------------------------------------------------------------
 
@@ -566,6 +586,7 @@ class Wording:
         # A thing named again at the start of a sentence within the ask: "... on June 3. That
         # library branch ..."
         text = re.sub(r"([.?!] )(that|those|this|these|the same) ", lambda m: f"{m.group(1)}{m.group(2).capitalize()} ", text)
+        self.asks_worded += 1
         return tidy(pronouns(text, set(self.said.values()) | set(self.literals.values())))
 
     def _fallback_ask(self, index: int) -> str:

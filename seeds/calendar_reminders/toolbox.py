@@ -632,7 +632,6 @@ def find_next_event_with(person: Attendee) -> tuple[EventId, Moment]:
         # {from_city}"): one phrase, not "the start of that event and the city of that event".
         "start, city": (
             "the local start time of {event_id}",
-            "the time {event_id} starts in its own city",
         ),
     },
 )
@@ -890,7 +889,6 @@ def check_availability(start: ProposedTime, duration_minutes: Minutes) -> tuple[
         "slot_start": (
             "the start of my first free slot of {duration_minutes} on {date}",
             "the earliest time on {date} when I'm free for {duration_minutes}",
-            "the beginning of the earliest gap of {duration_minutes} in my calendar on {date}",
             "the first moment on {date} with {duration_minutes} free in my calendar",
         ),
     },
