@@ -30,6 +30,7 @@ STILTED = (
     (re.compile(r"\bmap (?:position|id)\b"), "'location' or 'place id', not 'map position'"),
     (re.compile(r"\b(?:spot|one|place) among the\b|\bamong the cities of\b"), "'the hottest city in', not 'the spot among the cities of'"),
     (re.compile(r"\binto a proper\b"), "ask for the value ('what's the course code for'), not the agent's step"),
+    (re.compile(r"\b(?:course|title|name|one) written \""), "the form itself ('the code of \"History 102\"'), not 'the course written'"),
     (re.compile(r"\bin its own city\b"), "'local time', not 'in its own city'"),
     (re.compile(r", counted in \w+\??$"), "the unit in the question ('how many bottles'), not 'counted in' after it"),
 )

@@ -95,7 +95,7 @@ def agree(text: str) -> str:
 
 
 _BARE_DAYS = (r"today|tonight|tomorrow|yesterday|a week from today|the day after tomorrow|the day before yesterday|in \d+ \w+"
-              r"|\d+ \w+ ago|a week ago|in a week|(?:next|last|this) (?:mon|tues|wednes|thurs|fri|satur|sun)day")
+              r"|\d+ \w+ ago|a week ago|in a week|(?:next|last|this) (?i:mon|tues|wednes|thurs|fri|satur|sun)day")
 _DAY_SAID = (rf"{_BARE_DAYS}|next \w+|\d{{4}}-\d{{2}}-\d{{2}}|(?:\w+day, )?[A-Z][a-z]+ \d{{1,2}}, \d{{4}}"
              r"|\d{1,2} [A-Z][a-z]+ \d{4}|that (?:day|date)")  # a day just named, in words or as a date
 

@@ -387,7 +387,7 @@ def search_courses(query: CourseQuery, max_results: int = 5) -> list[CourseCode]
 
 @toolbox.tool(
     asks=(
-        'what is the catalogue code of the course written "{text}"?',
+        'what is the catalogue code of "{text}"?',
         'work out which catalogue course "{text}" means',
         'my timetable just says "{text}". Which course code is that?',
         "what's the official code for \"{text}\"?",
