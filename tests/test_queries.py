@@ -418,6 +418,17 @@ def test_a_name_stated_twice_is_that_thing_the_second_time():
         assert not re.search(r"(?:that|same|this) library branch", text, re.IGNORECASE), text
 
 
+def test_an_author_named_again_is_not_called_by_first_name():
+    """"the city and year of birth of Ethan Zhang ... by Ethan (2018)": an author is no one the
+    asker knows by their first name."""
+    library = load_seeds(Path(resource_dir("seeds")))["library_science"]
+    author = next(p for s in library.specs.values() for p in s.parameters if p.role == "author")
+    tool = next(s for s in library.specs.values() if author in s.parameters)
+    from factory.queries.wording import _FIRST_NAME_ROLES
+
+    assert author.role not in _FIRST_NAME_ROLES and "contact" in _FIRST_NAME_ROLES, tool.name
+
+
 def test_a_name_the_opening_sentences_state_is_not_stated_again():
     """A person a fix-up's context already names in full ("My name is Maria Lopez.") goes by
     their first name in the request itself, as people say it."""

@@ -142,6 +142,12 @@ def _said_of_itself(text: str) -> int:
     return 2 * len(_SAID_OF_ITSELF_AT_ONCE.findall(text)) + len(_SAID_OF_ITSELF.findall(text))
 
 
+# People the asker knows, said again by their first name ("Omar Haddad ... Omar's email"); an
+# author, a patient or an employee is "that author" ("where Omar was born" of a book's author
+# reads as someone the asker knows).
+_FIRST_NAME_ROLES = frozenset({"contact", "attendee", "invitee", "traveller"})
+
+
 def reference_noun(kind: str | None, role: str | None) -> str | None:
     """The noun a named literal goes by when mentioned again: a person by their role ("that
     patient"), anything else by its kind ("that library branch", "that course"); None for free
@@ -416,7 +422,7 @@ class Wording:
             # The person asking: "me" once named ("create a profile for Jordan Avery ..."); the
             # first time, "me (Jordan Avery)", or a reader takes the name for someone else's.
             return "me" if before else f"me ({value})"
-        if before and param.kind == "person_name" and len(str(value).split()) > 1:
+        if before and param.kind == "person_name" and param.role in _FIRST_NAME_ROLES and len(str(value).split()) > 1:
             first = str(value).split()[0]
             namesakes = [k for k in self.literals if k[0] == "person_name" and k[1].split()[0] == first.casefold()]
             if len(namesakes) == 1:  # "Omar Haddad ... Omar's email", as people say it, not "that contact's"

@@ -647,7 +647,6 @@ def list_team_members(employee_id: EmployeeId) -> list[PersonName]:
 SALARY_NAMES = (
     "the annual base salary of {employee_id}",
     "the yearly base pay of {employee_id}",
-    "the base salary {employee_id} earns a year",
     "the gross yearly salary of {employee_id}",
     "the annual pay of {employee_id} before tax",
     "the yearly salary of {employee_id}",
