@@ -7,6 +7,7 @@ tests require none."""
 from __future__ import annotations
 
 import random
+import re
 
 from factory.chains.composer import NEVER_COMPOSED, can_feed
 from factory.chains.pool import ToolPool, groups_of, placeholders, pool_of
@@ -20,6 +21,22 @@ from factory.world.simulator import Simulator, ToolCrash
 
 MIN_ASKS = 3
 MIN_GOAL_TOOLS = 3
+# Wording that cold readers marked as a glitch wherever it came up: a phrasing or description
+# never says it (what to say instead in the message).
+STILTED = (
+    (re.compile(r"\b(?:shortest|smallest) distance\b"), "'nearest' or 'closest', not 'with the shortest distance'"),
+    (re.compile(r"\bhome (?:city|country|town) of\b|\b(?:city|country) of residence of\b"
+                r"|\b(?:makes|has) their home\b"), "'the city {name} lives in', not 'the home city of'"),
+    (re.compile(r"\bmap (?:position|id)\b"), "'location' or 'place id', not 'map position'"),
+    (re.compile(r"\b(?:spot|one|place) among the\b|\bamong the cities of\b"), "'the hottest city in', not 'the spot among the cities of'"),
+    (re.compile(r"\binto a proper\b"), "ask for the value ('what's the course code for'), not the agent's step"),
+    (re.compile(r"\b(?:course|title|name|one) written \""), "the form itself ('the code of \"History 102\"'), not 'the course written'"),
+    (re.compile(r"\bin its own city\b"), "'local time', not 'in its own city'"),
+    (re.compile(r", counted in \w+\??$"), "the unit in the question ('how many bottles'), not 'counted in' after it"),
+)
+# A description stacking a relation on a relation ("the date of the next birthday of {name}"):
+# a value it describes may be taken by "the weekday of ...", three deep.
+STACKED = re.compile(r"^the [\w -]+? of (?:the|a) [\w -]+? of \{\w+\}")
 
 
 def _mentions(template: str, groups: dict[str, tuple[str, ...]]) -> set[str]:
@@ -46,6 +63,11 @@ def _tool_problems(seed: Seed, name: str, linked_outputs: set[str], joint_kinds:
         missing = required - _mentions(text, groups)
         if missing:
             problems.append(f"{where}: {label} {text!r} does not state {sorted(missing)}")
+    for label, text in texts:
+        problems += [f"{where}: {label} {text!r} reads stilted: say {say}" for pattern, say in STILTED if pattern.search(text)]
+        if label != "ask" and STACKED.search(text):
+            problems.append(f"{where}: {label} {text!r} stacks 'of the ... of': say it with one relation "
+                            "('{name}'s next birthday', 'the city {name} lives in')")
     outputs = {o.name for o in spec.returns}
     for key in entry.gives:
         if set(key) - outputs:

@@ -225,6 +225,7 @@ def test_text_tidying():
     assert agree("pay 1.5 euro(s)") == "pay 1.5 euros"
     assert tidy("book the the room for a the hottest city ,  please") == "book the room for the hottest city, please"
     assert tidy("the wind on tomorrow and on next saturday") == "the wind tomorrow and next saturday"
+    assert tidy("is the air on next Thursday good?") == "is the air next Thursday good?"
     # "around June 24, 2025 at 8:00 am" clashes: the hour comes first
     assert tidy("is it open around June 24, 2025 at 8:00 am?") == "is it open around 8:00 am on June 24, 2025?"
     assert tidy("be there by 24 June 2025 at 17:30.") == "be there by 17:30 on 24 June 2025."
@@ -238,6 +239,54 @@ def test_text_tidying():
         "the UV index in the hottest city in Spain tomorrow?"
     assert tidy("the wind in Lyon on June 14, 2025 for that day") == "the wind in Lyon on June 14, 2025"
     assert tidy("the wind in Lyon on that day, and the rain on that day") == "the wind in Lyon on that day, and the rain on that day"
+
+
+def test_relative_days_are_written_capitalised():
+    """"next wednesday", "the 25th of june" in a request read as typos; the tools read any case."""
+    seeds = load_seeds(Path(resource_dir("seeds")))
+    for slug, kind in (("weather", "relative_day"), ("time_and_date", "relative_time")):
+        seed = seeds[slug]
+        values = seed.toolbox.values[kind](seed.toolbox.build_world(random.Random(0)))
+        assert not any(re.search(r"\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|june)\b", v) for v in values)
+
+
+def test_a_bare_noun_literal_after_a_noun_takes_an_article():
+    """"in the city parcel OC857 is going to" lacks its "the"; "the status of parcel OC857" and
+    "track parcel OC857" do not."""
+    from factory.queries.wording import with_article
+
+    assert with_article("in the city ", "parcel OC857") == "the parcel OC857"
+    assert with_article("the status of ", "parcel OC857") == "parcel OC857"
+    assert with_article("track ", "parcel OC857") == "parcel OC857"
+    assert with_article("in the city ", "that parcel") == "that parcel"
+    assert with_article("in the city ", "Anna Berg") == "Anna Berg"
+
+
+def test_frames_say_please_once_and_leave_no_dangling_too():
+    from factory.queries.frames import FOLLOW_VP, SINGLE, suited
+
+    assert not any("please" in f.lower() or "favour" in f for f in suited(SINGLE, "please sign me up"))
+    long = "find the next public holiday in Canada, counting from August 12, 2025"
+    assert not any(f.endswith(("too?", "as well.", "as well?")) for f in suited(FOLLOW_VP, long))
+    assert "Can you {vp} too?" in suited(FOLLOW_VP, "check the wind in Lyon")
+    assert not any(f.startswith(("Kindly", "Don't forget")) for f in (*SINGLE, *FOLLOW_VP))
+
+
+def test_stilted_phrasings_are_declaration_problems():
+    from factory.seed_checks import STACKED, STILTED
+
+    def refused(text: str) -> bool:
+        return any(p.search(text) for p, _ in STILTED)
+
+    for text in ("the listing with the shortest distance from {point}", "the home city of {name}",
+                 "the country where {name} makes their home", "the map position of {city}",
+                 "the warmest spot among the cities of {country} on {date}", 'turn "{text}" into a proper course code',
+                 'the catalogue code of the course written "{text}"'):
+        assert refused(text), text
+    for text in ("the listing closest to {point}", "the city {name} lives in", "the hottest city in {country} on {date}"):
+        assert not refused(text), text
+    assert STACKED.search("the date of the next birthday of {name}")
+    assert not STACKED.search("the number of bottles of {product} exported from {location}")
 
 
 def test_values_render_as_people_write_them():
@@ -367,6 +416,17 @@ def test_a_name_stated_twice_is_that_thing_the_second_time():
         text = word(two, library, k)["template"]
         assert "London Central Library" in text and text.count("Boston Central Library") == 2, text
         assert not re.search(r"(?:that|same|this) library branch", text, re.IGNORECASE), text
+
+
+def test_an_author_named_again_is_not_called_by_first_name():
+    """"the city and year of birth of Ethan Zhang ... by Ethan (2018)": an author is no one the
+    asker knows by their first name."""
+    library = load_seeds(Path(resource_dir("seeds")))["library_science"]
+    author = next(p for s in library.specs.values() for p in s.parameters if p.role == "author")
+    tool = next(s for s in library.specs.values() if author in s.parameters)
+    from factory.queries.wording import _FIRST_NAME_ROLES
+
+    assert author.role not in _FIRST_NAME_ROLES and "contact" in _FIRST_NAME_ROLES, tool.name
 
 
 def test_a_name_the_opening_sentences_state_is_not_stated_again():

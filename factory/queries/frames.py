@@ -12,10 +12,12 @@ import random
 import re
 
 # (Not "Let's {vp}": "Let's tell me the forecast"; not "Before I forget," opening a request
-# that has said nothing yet.)
+# that has said nothing yet; not "Kindly {vp}", which cold readers found stilted; nor, among
+# follow-ups, "Don't forget to {vp}", which speaks of a new part as if it had been asked
+# before, nor "Quick question:" after questions already asked.)
 SINGLE = ("{Vp}.", "Please {vp}.", "Could you {vp}?", "Can you {vp}?", "I need you to {vp}.", "I'd like you to {vp}.",
           "Would you {vp}, please?", "{Vp}, please.", "I want you to {vp}.", "Go ahead and {vp}.",
-          "Could you please {vp}?", "Kindly {vp}.", "Do me a favour and {vp}.", "When you get a chance, {vp}.",
+          "Could you please {vp}?", "Do me a favour and {vp}.", "When you get a chance, {vp}.",
           "I was hoping you could {vp}.", "Is it possible to {vp}?", "I'd appreciate it if you could {vp}.",
           "Quick one: {vp}.", "Help me out and {vp}.", "Any chance you could {vp}?", "If you don't mind, {vp}.",
           "Can I ask you to {vp}?", "Would you be able to {vp}?", "If you have a minute, {vp}.",
@@ -24,7 +26,7 @@ SINGLE = ("{Vp}.", "Please {vp}.", "Could you {vp}?", "Can you {vp}?", "I need y
           "Need you to {vp}, please.", "Could you quickly {vp}?", "See if you can {vp}.", "Please go ahead and {vp}.",
           "It'd help a lot if you could {vp}.", "Would you kindly {vp}?", "I'm counting on you to {vp}.")
 JOINED = ("Could you {vps}?", "Please {vps}.", "I need you to {vps}.", "Can you {vps}?", "{Vps}.",
-          "I'd like you to {vps}.", "Would you {vps}?", "I was hoping you could {vps}.", "Kindly {vps}.",
+          "I'd like you to {vps}.", "Would you {vps}?", "I was hoping you could {vps}.",
           "When you have a moment, {vps}.", "Is it possible to {vps}?", "Any chance you could {vps}?",
           "If you don't mind, {vps}.", "Would you be able to {vps}?", "Can I ask you to {vps}?",
           "Please could you {vps}?", "If you have a minute, {vps}.")
@@ -32,7 +34,7 @@ FOLLOW_VP = ("Also, {vp}.", "And please {vp}.", "Also {vp}, please.", "On top of
              "Could you also {vp}?", "I also need you to {vp}.", "While you're at it, {vp}.", "Oh, and {vp}.",
              "Besides that, {vp}.", "Please {vp} as well.", "I'd also like you to {vp}.", "Can you {vp} too?",
              "Additionally, {vp}.", "And {vp}.", "Separately, {vp}.", "One other thing: {vp}.",
-             "And if you could, {vp}.", "Would you also {vp}?", "Don't forget to {vp}.",
+             "And if you could, {vp}.", "Would you also {vp}?",
              "I'd also appreciate it if you could {vp}.", "Also, do me a favour and {vp}.", "And can you {vp}?",
              "In addition, {vp}.", "On a separate note, {vp}.", "And while we're at it, {vp}.", "Could you {vp} as well?",
              "Please also {vp}.", "Another thing: {vp}.", "I'd also be glad if you could {vp}.",
@@ -41,7 +43,7 @@ FOLLOW_STATEMENT = ("Also, {q}", "And {q}", "{Q}", "One more thing: {q}", "Oh, a
                     "By the way, {q}", "While you're at it, {q}", "Plus, {q}", "Separately, {q}", "On another note, {q}",
                     "Something else: {q}", "In addition, {q}", "On a separate note, {q}", "Another thing: {q}",
                     "And one more: {q}")
-FOLLOW_QUESTION = (*FOLLOW_STATEMENT, "Another question: {q}", "Quick question: {q}", "I'm also wondering: {q}",
+FOLLOW_QUESTION = (*FOLLOW_STATEMENT, "Another question: {q}", "I'm also wondering: {q}",
                    "Also curious: {q}", "I'd also like to know: {q}", "Next question: {q}")
 GREETINGS = ("Hi! ", "Hey, ", "Hello, ", "Hi there, ", "Good morning! ", "Hey there! ")
 GREETING_RATE = 0.08
@@ -67,9 +69,25 @@ def _fill(frame: str, ask: str) -> str:
     return frame.format(vp=ask, Vp=_cap(ask), vps=ask, Vps=_cap(ask), q=ask, Q=_cap(ask))
 
 
+_POLITE = re.compile(r"\b(?:please|kindly|favour)\b", re.IGNORECASE)
+_TRAILING = re.compile(r"\{vps?\}(?: too\?| as well[.?])$")
+_CLAUSED = re.compile(r"[,;:]| and | or | (?:how|what|which|when|where|whether|if|who) ")
+
+
+def suited(frames: tuple[str, ...], ask: str) -> tuple[str, ...]:
+    """The frames that read well around this ask: none says "please" to an ask that says it
+    already ("do me a favour and please sign me up"), and none ends in "too" or "as well" after
+    an ask with a clause or a list of its own, where it attaches to the last of them ("the next
+    public holiday in Canada, counting from August 12, 2025 too?", "find the closest landmark
+    and tell me how far it is too?"). All of them when none does."""
+    fit = tuple(f for f in frames if not (_POLITE.search(ask) and _POLITE.search(f))
+                and not (_CLAUSED.search(ask) and _TRAILING.search(f)))
+    return fit or frames
+
+
 def _alone(ask: str, rng: random.Random) -> str:
     if kind_of(ask) == "vp":
-        return _fill(rng.choice(SINGLE), ask)
+        return _fill(rng.choice(suited(SINGLE, ask)), ask)
     return _cap(ask)
 
 
@@ -125,12 +143,12 @@ def frame(asks: list[str], rng: random.Random) -> str:
     if len(asks) == 1:
         text = _alone(asks[0], rng)
     elif all(kind_of(a) == "vp" and not re.search(r",| and ", a) for a in asks) and rng.random() < 0.5:
-        text = _fill(rng.choice(JOINED), _listed(asks))
+        text = _fill(rng.choice(suited(JOINED, _listed(asks))), _listed(asks))
     else:
         parts = [_alone(asks[0], rng)]
         said: set[str] = set()  # the kinds of connector the request has used
         for ask in asks[1:]:
-            follow = {"vp": FOLLOW_VP, "question": FOLLOW_QUESTION, "statement": FOLLOW_STATEMENT}[kind_of(ask)]
+            follow = suited({"vp": FOLLOW_VP, "question": FOLLOW_QUESTION, "statement": FOLLOW_STATEMENT}[kind_of(ask)], ask)
             if _BACK.search(ask):  # "Separately, book a viewing of that listing" denies what it leans on
                 follow = tuple(f for f in follow if not f.startswith(_APART))
             if kind_of(ask) == "statement" and not opens_a_clause(ask):

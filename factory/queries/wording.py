@@ -95,9 +95,26 @@ def agree(text: str) -> str:
 
 
 _BARE_DAYS = (r"today|tonight|tomorrow|yesterday|a week from today|the day after tomorrow|the day before yesterday|in \d+ \w+"
-              r"|\d+ \w+ ago|a week ago|in a week|(?:next|last|this) (?:mon|tues|wednes|thurs|fri|satur|sun)day")
+              r"|\d+ \w+ ago|a week ago|in a week|(?:next|last|this) (?i:mon|tues|wednes|thurs|fri|satur|sun)day")
 _DAY_SAID = (rf"{_BARE_DAYS}|next \w+|\d{{4}}-\d{{2}}-\d{{2}}|(?:\w+day, )?[A-Z][a-z]+ \d{{1,2}}, \d{{4}}"
              r"|\d{1,2} [A-Z][a-z]+ \d{4}|that (?:day|date)")  # a day just named, in words or as a date
+
+
+# A slot right after "the city" or "the date" opens a clause ("the city {parcel} is going to"):
+# a literal written with a bare noun ("parcel AF1") takes an article there.
+_AFTER_A_NOUN = re.compile(r"\bthe [a-z]+(?: [a-z]+)? $")
+_NOT_NOUNS = frozenset("of for to from in on at by with about into onto near around under over between than as via per "
+                       "and or is are was were that which who whose where when".split())
+_BARE_NOUN_LITERAL = re.compile(r"[a-z]+ [A-Z0-9]")
+
+
+def with_article(before: str, value: str) -> str:
+    """A value with "the" when it is a literal written with a bare noun ("parcel OC857") and
+    opens a clause after a noun: "the city the parcel OC857 is going to", not "the city parcel
+    OC857 is going to"."""
+    if _AFTER_A_NOUN.search(before) and before.split()[-1] not in _NOT_NOUNS and _BARE_NOUN_LITERAL.match(value):
+        return "the " + value
+    return value
 
 
 def literal_noun(form: object) -> str | None:
@@ -123,6 +140,12 @@ _SAID_OF_ITSELF_AT_ONCE = re.compile(r"\b(\w+(?: \w+)?) (?:is|are|was|of|at|as|a
 def _said_of_itself(text: str) -> int:
     """How badly a text names values after their own nouns, the noun right before worst."""
     return 2 * len(_SAID_OF_ITSELF_AT_ONCE.findall(text)) + len(_SAID_OF_ITSELF.findall(text))
+
+
+# People the asker knows, said again by their first name ("Omar Haddad ... Omar's email"); an
+# author, a patient or an employee is "that author" ("where Omar was born" of a book's author
+# reads as someone the asker knows).
+_FIRST_NAME_ROLES = frozenset({"contact", "attendee", "invitee", "traveller"})
 
 
 def reference_noun(kind: str | None, role: str | None) -> str | None:
@@ -237,6 +260,7 @@ class Wording:
     goal: Goal | None = None  # what the person wants, in which role: a situation must fit it
     style: DateStyle | None = None  # how this request writes days and times (drawn from rng when None)
     situated: bool = False  # an ask already said the person's situation ("I'm planning around June 3.")
+    asks_worded: int = 0  # asks worded so far: a situation said after one reads as a non sequitur
     spoken: list[str] = field(default_factory=list)  # what the slots of the ask being worded hold so far
     held: dict[tuple[int, str], str] = field(default_factory=dict)  # (call, argument) → words for a value not said
 
@@ -270,7 +294,7 @@ class Wording:
             return None
         values = {}
         for slot in slots:
-            values[slot] = self._slot(index, slot)
+            values[slot] = with_article(text.split(f"{{{slot}}}", 1)[0], self._slot(index, slot))
             self.spoken.append(values[slot])
         return agree(string.Formatter().vformat(text, (), values))
 
@@ -398,7 +422,7 @@ class Wording:
             # The person asking: "me" once named ("create a profile for Jordan Avery ..."); the
             # first time, "me (Jordan Avery)", or a reader takes the name for someone else's.
             return "me" if before else f"me ({value})"
-        if before and param.kind == "person_name" and len(str(value).split()) > 1:
+        if before and param.kind == "person_name" and param.role in _FIRST_NAME_ROLES and len(str(value).split()) > 1:
             first = str(value).split()[0]
             namesakes = [k for k in self.literals if k[0] == "person_name" and k[1].split()[0] == first.casefold()]
             if len(namesakes) == 1:  # "Omar Haddad ... Omar's email", as people say it, not "that contact's"
@@ -461,9 +485,11 @@ class Wording:
         return text
 
     def _out_of_place(self, template: str, index: int) -> bool:
-        """Whether a phrasing would say a second situation, one that does not fit the goal, or
-        one that holds a found value: "my sister just landed in {city}" is said of a city the
-        person names, never of "the city nearest to me" or "the hottest city in India"."""
+        """Whether a phrasing would say a second situation, one that does not fit the goal, one
+        after an earlier part of the request ("Cancel viewing VW-102. Besides that, I'm flying in
+        to look at homes. Book ..." reads as a non sequitur where the opening would not), or one
+        that holds a found value: "my sister just landed in {city}" is said of a city the person
+        names, never of "the city nearest to me" or "the hottest city in India"."""
         said = situation(template)
         if said is None:
             return False
@@ -472,7 +498,8 @@ class Wording:
         entry = self.entries.get(call.tool)
         nested |= {group for group, text in (entry.groups if entry else {}).items()
                    if any(f"{{{name}}}" in text for name in nested)}
-        return self.situated or not fits_goal(said, self.goal) or any(f"{{{name}}}" in said for name in nested)
+        return (self.situated or self.asks_worded > 0 or not fits_goal(said, self.goal)
+                or any(f"{{{name}}}" in said for name in nested))
 
     # --- nested values ------------------------------------------------------------------
 
@@ -575,6 +602,7 @@ class Wording:
         # A thing named again at the start of a sentence within the ask: "... on June 3. That
         # library branch ..."
         text = re.sub(r"([.?!] )(that|those|this|these|the same) ", lambda m: f"{m.group(1)}{m.group(2).capitalize()} ", text)
+        self.asks_worded += 1
         return tidy(pronouns(text, set(self.said.values()) | set(self.literals.values())))
 
     def _fallback_ask(self, index: int) -> str:

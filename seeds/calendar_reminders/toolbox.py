@@ -365,14 +365,15 @@ def _uncapped(title: str) -> str:
 
 @toolbox.values_for("event_mention")
 def _mentions(w: CalendarWorld) -> list[str]:
-    """How people refer to an upcoming event: "the budget review on June 17", "lunch with Maria on 20 June"
-    (a name keeps its capital: "coffee with mateo" reads as a typo)."""
+    """How people refer to an upcoming event: "the budget review on June 17", "my lunch with Maria on 20
+    June", always with an article ("the time hiring interview on 29 July starts" reads as a typo), and a
+    name keeps its capital ("coffee with mateo" does not)."""
     mentions = []
     for k, eid in enumerate(_upcoming_ids(w)):
         row = w.events[eid]
         day = date.fromisoformat(row["start"][:10])
         if k % 2:
-            mentions.append(f"{_uncapped(row['title'])} on {day.day} {MONTHS[day.month - 1]}")
+            mentions.append(f"my {_uncapped(row['title'])} on {day.day} {MONTHS[day.month - 1]}")
         else:
             mentions.append(f"the {_uncapped(row['title'])} on {_spoken_date(day)}")
     return mentions
@@ -634,7 +635,6 @@ def find_next_event_with(person: Attendee) -> tuple[EventId, Moment, str]:
         # {from_city}"): one phrase, not "the start of that event and the city of that event".
         "start, city": (
             "the local start time of {event_id}",
-            "the time {event_id} starts in its own city",
         ),
     },
     sense=(present("city", "start"),),
@@ -893,7 +893,6 @@ def check_availability(start: ProposedTime, duration_minutes: Minutes) -> tuple[
         "slot_start": (
             "the start of my first free slot of {duration_minutes} on {date}",
             "the earliest time on {date} when I'm free for {duration_minutes}",
-            "the beginning of the earliest gap of {duration_minutes} in my calendar on {date}",
             "the first moment on {date} with {duration_minutes} free in my calendar",
         ),
     },

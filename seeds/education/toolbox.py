@@ -389,10 +389,9 @@ def search_courses(query: CourseQuery, max_results: int = 5) -> list[CourseCode]
 
 @toolbox.tool(
     asks=(
-        'what is the catalogue code of the course written "{text}"?',
+        'what is the catalogue code of "{text}"?',
         'work out which catalogue course "{text}" means',
         'my timetable just says "{text}". Which course code is that?',
-        'turn "{text}" into a proper course code',
         "what's the official code for \"{text}\"?",
         'a friend wrote "{text}" on a sticky note. Which course is that, as a catalogue code?',
         'give me the standard catalogue code for "{text}"',
@@ -651,7 +650,6 @@ def get_building_address(building: Building) -> tuple[Address, City]:
             "the main building of the campus nearest to {city}",
             "the main building of the closest campus to {city}",
             "the principal building of the campus nearest {city}",
-            "the main hall of the campus within easiest reach of {city}",
         ),
     },
     sense=(sensible("a campus city is its own nearest campus", ("city",), _campus_elsewhere),),
@@ -695,7 +693,6 @@ def get_nearest_campus(city: HomeCity) -> tuple[str, Building, float]:
     ),
     gives={
         "exam_start": (
-            "the start of the final exam of {course_code}",
             "the time the final exam of {course_code} begins",
             "the moment the final for {course_code} starts",
             "the scheduled start of the exam in {course_code}",

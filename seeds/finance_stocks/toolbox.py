@@ -68,7 +68,7 @@ COMPANIES = {
     "LSEN": ("Lone Star Energy", "Energy", "Austin", "Corp."),
     "LKSF": ("Lakeshore Foods", "Consumer Staples", "Chicago", "Inc."),
     "PSTW": ("Pacific Streamworks", "Communication Services", "Los Angeles", "Inc."),
-    "SMTR": ("Summit Towers REIT", "Real Estate", "Chicago", "Trust"),
+    "SMTR": ("Summit Towers REIT", "Real Estate", "Chicago", "Inc."),
     "MRMN": ("Maple Ridge Mining", "Materials", "Toronto", "Ltd."),
     "NLTC": ("Northern Lights Telecom", "Communication Services", "Vancouver", "Inc."),
     "SRCM": ("Sierra Cement", "Materials", "Mexico City", "S.A.B."),
@@ -407,7 +407,6 @@ def search_markets(query: SearchTerms, max_results: int = 10) -> list[Ticker]:
                                     "the live quote for {symbol}",
                                     "the current market price of {symbol}",
                                     "the most recent traded price of {symbol}",
-                                    "the price of a single share of {symbol} in the current session",
                                     "the present share price of {symbol}")},
 )
 def get_stock_quote(symbol: Ticker) -> tuple[Money, Currency]:
@@ -547,18 +546,12 @@ def get_company_profile(symbol: Ticker) -> tuple[str, str, str, Ceo]:
           "find the city {symbol} is headquartered in, with the street address and the phone number",
           "look up the head office of {symbol} and give me its street address, city and phone",
           "I want to call the head office of {symbol}. What's the number, and what are the address and city?"),
-    gives={"address": ("the head-office address of {symbol}",
-                       "the street address of the headquarters of {symbol}",
-                       "the address of the head office of {symbol}",
-                       "the address of the corporate headquarters of {symbol}"),
+    gives={"address": ("the head-office address of {symbol}", "the street address of the head office {symbol} reports"),
            "city": ("the city where {symbol} has its head office",
-                    "the home city of {symbol}",
                     "the city the headquarters of {symbol} are in",
                     "the headquarters city of {symbol}"),
            "phone_number": ("the switchboard number of {symbol}",
-                            "the head-office phone number of {symbol}",
-                            "the main phone line of the head office of {symbol}",
-                            "the phone number of the headquarters of {symbol}")},
+                            "the head-office phone number of {symbol}")},
 )
 def get_company_headquarters(symbol: Ticker) -> tuple[Address, City, CompanyPhone]:
     """Get the head-office street address, city and switchboard phone number of a listed company.

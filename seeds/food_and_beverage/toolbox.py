@@ -456,7 +456,6 @@ def get_total_beverage_sales(location: Region, date: Day) -> float:
         "origin": (
             "the country {product} comes from",
             "the country where {product} is made",
-            "the home country of {product}",
             "the country of origin of {product}",
             "the country that produces {product}",
             "the producing country of {product}",
@@ -525,7 +524,7 @@ def get_beer_origin(beer: Beer) -> str:
         "I'm reconciling shipping manifests for {product}. How many bottles went out of {location} as exports on {date}?",
         "our distributor wants the outbound volume of {product} from {location} on {date}. How many bottles was it?",
         "tally the bottles of {product} that {location} sent overseas on {date}",
-        "on {date}, what volume of {product} did {location} ship to foreign buyers, counted in bottles?",
+        "on {date}, how many bottles of {product} did {location} ship to foreign buyers?",
         "for a trade report, I want the export count of {product} leaving {location} on {date}, in bottles.",
         "how much of {product} did {location} export on {date}, in bottles?",
         "what was the bottle count of {product} exported from {location} on {date}?",

@@ -555,7 +555,6 @@ def find_patient_id(full_name: PatientName) -> PatientId:
     ),
     gives={
         "home_city": (
-            "the home city of {patient_id}",
             "the city where {patient_id} lives",
             "the city {patient_id} lives in",
             "the city {patient_id} calls home",
@@ -564,10 +563,7 @@ def find_patient_id(full_name: PatientName) -> PatientId:
             "the city listed as home on the record of {patient_id}",
             "the city {patient_id} resides in",
             "the city on file as home for {patient_id}",
-            "the home town of {patient_id}",
-            "the city of residence of {patient_id}",
             "the city where {patient_id} resides",
-            "the city where {patient_id} makes their home",
         ),
     },
 )
@@ -754,7 +750,6 @@ def match_symptom_to_specialty(symptom: Symptom) -> Specialty:
             "the soonest available time with {doctor_id} starting {day}",
         ),
         "slot": (
-            "the time of the first free slot of {doctor_id} from {day}",
             "the earliest time {doctor_id} is free on or after {day}",
             "the next free time slot of {doctor_id} from {day} onwards",
             "the first opening in the calendar of {doctor_id} from {day}",
@@ -939,7 +934,6 @@ def reschedule_appointment(appointment_id: AppointmentId, new_slot: Slot) -> tup
         "prescriber_id": (
             "the doctor who wrote the latest prescription of {patient_id}",
             "the doctor who last prescribed for {patient_id}",
-            "the prescriber of the latest medication of {patient_id}",
             "the physician behind the most recent prescription of {patient_id}",
             "the doctor who signed the latest prescription of {patient_id}",
             "the prescribing doctor on the last script of {patient_id}",
@@ -1102,7 +1096,6 @@ def check_drug_interaction(first_drug: Drug, second_drug: Drug) -> tuple[str, st
     gives={
         "pharmacy_address": (
             "the address of the best-stocked pharmacy for {drug_name} in {city}",
-            "the street address of the pharmacy holding the largest stock of {drug_name} in {city}",
             "the location of the pharmacy in {city} with the biggest supply of {drug_name}",
             "the address of the pharmacy in {city} that is best stocked with {drug_name}",
         ),

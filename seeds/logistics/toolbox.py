@@ -679,7 +679,7 @@ def get_warehouse_stock(sku: Sku, warehouse_id: WarehouseId) -> tuple[int, Resto
         "find me the nearest warehouse to {city} and tell me how far it is",
         "which of your warehouses is nearest to {city}, and at what distance?",
         "I need a warehouse close to {city}. Which one is nearest, and how far away is it?",
-        "locate the warehouse with the shortest distance to {city} and give me that distance",
+        "locate the warehouse closest to {city} and tell me how far away it is",
         "how far is the nearest warehouse from {city}, and which one is it?",
         "where's your nearest warehouse to {city}, and how many km is it from there?",
         "is there a warehouse near {city}? Tell me the closest one and its distance.",

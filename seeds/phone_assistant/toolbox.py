@@ -533,7 +533,6 @@ def get_contact_email(name: Contact) -> ContactEmail:
     gives={
         "city": (
             "the city {name} lives in",
-            "the home city of {name}",
             "the city where {name} lives",
             "the city {name} calls home",
             "the city where {name} is based",
@@ -541,16 +540,12 @@ def get_contact_email(name: Contact) -> ContactEmail:
         ),
         "country": (
             "the country {name} lives in",
-            "the home country of {name}",
             "the country where {name} lives",
             "the country {name} calls home",
             "the country where {name} currently lives",
             "the country {name} resides in",
             "the country where {name} is based",
-            "the country of residence of {name}",
-            "the country where {name} has their home",
             "the country {name} is living in",
-            "the country where {name} makes their home",
         ),
     },
 )
@@ -587,13 +582,11 @@ def get_contact_city(name: Contact) -> tuple[City, Country]:
         "next_birthday": (
             "the next birthday of {name}",
             "the day {name} next has a birthday",
-            "the date of the next birthday of {name}",
             "the day {name} turns a year older",
             "the upcoming birthday of {name}",
             "the day {name} celebrates their next birthday",
             "the next birthday {name} celebrates",
             "the coming birthday of {name}",
-            "the day of the next birthday of {name}",
             "the day {name} has their next birthday",
         ),
     },
@@ -705,7 +698,7 @@ def add_contact(name: NewPerson, phone_number: NewNumber, city: NewHomeCity, bir
         "{name} has moved to {city}. Update the contact and tell me where they lived before.",
         "change the city of {name} to {city} and tell me the previous one",
         "{name} lives in {city} now: update their contact. Which city did I have for them before?",
-        "update the home city of {name} to {city}; what was it before?",
+        "update the city {name} lives in to {city}; what was it before?",
         "set the city on the contact card of {name} to {city} and tell me the old city",
         "{name} relocated to {city}. Edit their contact and let me know which city it replaced.",
         "edit the entry for {name} so the city reads {city}, and tell me what it said before",

@@ -512,16 +512,17 @@ def _points(w: TimeWorld) -> list[tuple[float, float]]:
 
 @toolbox.values_for("relative_time")
 def _expressions(w: TimeWorld) -> list[str]:
-    """How people name a moment relative to now."""
-    days = [d.lower() for d in WEEKDAYS]
+    """How people name a moment relative to now, days capitalised as they are written ("next
+    Friday 5pm": a lower-case "next friday" in a request is a glitch to a reader)."""
+    days = list(WEEKDAYS)
     forms = ["today", "tomorrow", "yesterday", "the day after tomorrow", "tonight", "tomorrow morning",
              "tomorrow afternoon", "tomorrow evening", "tomorrow at noon", "today at 4pm",
              "the end of the week", "the end of the month", "3 days ago", "a week ago", "2 weeks ago"]
     # offsets from now ("in 2 hours", "2 hours from now") are understood but not offered: as a day or a
     # moment in a request they read badly ("from in 2 hours", "on 2 weeks from now")
     forms += [f"next {d}" for d in days] + [f"last {d}" for d in days] + [f"this {d}" for d in days[:5]]
-    forms += ["next friday 5pm", "next monday at 9:30am", "next tuesday morning", "next thursday afternoon",
-              "last sunday evening", "this saturday at 10am", "next wednesday at 14:00", "friday at noon"]
+    forms += ["next Friday 5pm", "next Monday at 9:30am", "next Tuesday morning", "next Thursday afternoon",
+              "last Sunday evening", "this Saturday at 10am", "next Wednesday at 14:00", "Friday at noon"]
     return forms
 
 
@@ -963,7 +964,6 @@ def get_local_time_in(city: City) -> Moment:
     asks=(
         "list the public holidays in {country} in {year}",
         "which public holidays does {country} have in {year}?",
-        "I'm planning {year} in {country}. What are the public holidays that year?",
         "for {year}, which days are public holidays in {country}?",
         "give me every public holiday {country} observes in {year}, with dates",
         "what official holidays fall in {year} in {country}?",

@@ -339,7 +339,9 @@ RELATIVE_DAYS = ["today", "tomorrow", "yesterday", "the day after tomorrow", "th
 
 @toolbox.values_for("relative_day")
 def _relative_days(w: WeatherWorld) -> list[str]:
-    return list(RELATIVE_DAYS)
+    """The days as people write them, weekdays and months capitalised ("next Saturday", "the
+    25th of June"); the tool reads any case."""
+    return [re.sub(rf"\b(?:{'|'.join(WEEKDAYS)}|june)\b", lambda m: m.group(0).capitalize(), d) for d in RELATIVE_DAYS]
 
 
 @toolbox.values_for("temperature_reading")
@@ -483,7 +485,6 @@ def search_weather(query: Annotated[str, Kind("weather_query")]) -> tuple[CityNa
         "when I say \"{expression}\", which date do I mean?",
         "give me the full calendar date for \"{expression}\"",
         "what date does \"{expression}\" come to?",
-        "turn \"{expression}\" into a proper date, year included",
         "pin down the date of \"{expression}\" for me",
         "quick one: which date is \"{expression}\"?",
     ),
@@ -1215,9 +1216,7 @@ def get_alert_details(alert_id: AlertId) -> tuple[str, Moment, Moment]:
             "the city posting the highest temperature in {country} on {date}",
             "whichever city in {country} is hottest on {date}",
             "the warmest city {country} has on {date}",
-            "the hottest of the cities of {country} on {date}",
             "the city that comes out hottest in {country} on {date}",
-            "the warmest spot among the cities of {country} on {date}",
             "the city with the highest temperature reading in {country} on {date}",
             "the city that reaches the highest temperature in {country} on {date}",
             "the hottest urban centre in {country} on {date}",
