@@ -12,7 +12,8 @@ with it: no buying the shares it sells, no tracking the order it cancels), `roun
 gives back what the user already said), `detour` (a call whose consumed outputs are all known
 without it: stated in the request, or returned by a call that does not depend on it), `no_op`
 (an action that leaves the world as it found it), `unrelated` (independent parts of one
-request share nothing they are about), `withheld` (an insufficient-information item's missing
+request share nothing they are about), `occasion` (a part another seed's tool makes, with no
+data flow to the goal's own calls, is about a day the rest is about), `withheld` (an insufficient-information item's missing
 value truly cannot be had), `consent` (a fix-up that spends, signs, shares data or uses an identity
 document is made only where the request authorises it in one of its condition's words).
 """
@@ -53,7 +54,7 @@ from factory.world.simulator import Simulator
 # about the same thing.
 _SHARED_KINDS = SCENE_KINDS | {"city", "country", "address", "latitude", "longitude", "currency_code"}
 RULES = ("link", "group", "sense", "hour", "timeline", "coherent", "no_op", "undone", "ends", "informs", "order", "round_trip",
-         "detour", "ids", "unrelated", "withheld", "consent")
+         "detour", "ids", "unrelated", "occasion", "withheld", "consent")
 
 
 def _link_problems(instance: Instance, ctx: CheckContext) -> list[str]:
@@ -690,6 +691,33 @@ def _unrelated_problems(instance: Instance) -> list[str]:
     return [f"calls {' / '.join('+'.join(str(i + 1) for i in p) for p in parts)} are separate requests about nothing in common"]
 
 
+def _occasion_problems(instance: Instance) -> list[str]:
+    """One occasion: a part of the request that the goal takes from another seed, with no data
+    flow to the goal's own calls, is about a day the rest of the request is about. The
+    forecast for Osaka on the day a stay there starts belongs; the hottest city in Italy on
+    June 17 beside the next holiday after August 29, or the weather in Seoul on June 23 beside
+    its sunrise on May 25, is a second errand."""
+    home = instance.goal.split(":")[0]
+    chain = instance.chain
+    tasks = [i for i, c in enumerate(chain.calls) if c.fixes is None]
+    graph = nx.Graph()
+    graph.add_nodes_from(tasks)
+    graph.add_edges_from((i, j) for i, j in chain.graph().edges if i in tasks and j in tasks)
+    seed_of = {i: (instance.tool(chain.calls[i].tool).toolbox if instance.tool(chain.calls[i].tool) else None)
+               for i in tasks}
+    memo: dict[int, set] = {}
+    problems = []
+    for part in map(sorted, nx.connected_components(graph)):
+        if not home or any(seed_of[i] in (home, None) for i in part):
+            continue
+        days = set().union(*(_days_found_for(instance, i, memo) for i in part))
+        others = set().union(*(_days_found_for(instance, i, memo) for i in tasks if i not in part))
+        if days and others and not days & others:
+            problems.append(f"calls {'+'.join(str(i + 1) for i in part)} ({', '.join(sorted({seed_of[i] or '' for i in part}))}) "
+                            f"are about {', '.join(sorted(map(str, days)))}, a day the rest of the request is not")
+    return problems
+
+
 def _withheld_problems(instance: Instance, ctx: CheckContext) -> list[str]:
     """An insufficient-information item is honest: nothing offered yields the withheld value
     (no tool produces its kind, none run on the same arguments gives it) and the query does
@@ -812,6 +840,7 @@ def plausibility_problems(instance: Instance, ctx: CheckContext) -> list[str]:
         "detour": lambda: detours(instance, ctx),
         "ids": lambda: _ids_problems(instance, ctx),
         "unrelated": lambda: _unrelated_problems(instance),
+        "occasion": lambda: _occasion_problems(instance),
         "withheld": lambda: _withheld_problems(instance, ctx),
         "consent": lambda: _consent_problems(instance, ctx),
     }

@@ -671,3 +671,20 @@ def test_a_course_implies_its_instructor_and_no_other_person():
 
     assert coherent(teacher) == []
     assert any(other in p and teacher in p for p in coherent(other))
+
+
+def test_a_part_from_another_seed_is_about_the_same_occasion():
+    """Sunrise in Seoul on May 25 and the weather there at 9 pm on June 23 are two errands; the
+    weather at sunset's hour that day is one. Only a part the goal takes from another seed, with
+    no data flow to the goal's own calls, is held to the request's days."""
+    seeds = {slug: load_seed(Path(resource_dir("seeds")) / slug) for slug in ("time_and_date", "weather")}
+    code = ('r, s = get_sunrise_sunset(city="Seoul", date="2025-05-25")\n'
+            't, p = get_hourly_forecast(city="Seoul", when="{when}")')
+
+    def occasion(when, goal="time_and_date:catch the daylight"):
+        found = chain_problems(seeds, code.format(when=when), goal=goal)
+        return [p for p in found if p.startswith("occasion:")]
+
+    assert any("2025-06-23" in p for p in occasion("2025-06-23T21:00"))
+    assert occasion("2025-05-25T20:00") == []
+    assert occasion("2025-06-23T21:00", goal="") == []  # a seed without goals: nothing is taken from elsewhere

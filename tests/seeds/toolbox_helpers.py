@@ -45,7 +45,8 @@ class ToolboxSession:
 
 def chain_problems(seeds: dict[str, Any], code: str, *, toolboxes: list[str] | None = None,
                    state: dict[str, Any] | None = None, world_seed: int = 0, withheld: str | None = None,
-                   ctx: Any = None, fixes: dict[int, str] | None = None, asked: set[int] | None = None) -> list[str]:
+                   ctx: Any = None, fixes: dict[int, str] | None = None, asked: set[int] | None = None,
+                   goal: str = "") -> list[str]:
     """The plausibility check's findings on a chain written as code, executed in a fresh world
     of `toolboxes` (by default those of its tools); `withheld`: a gold tool that is not offered
     (an insufficient-information item)."""
@@ -70,7 +71,7 @@ def chain_problems(seeds: dict[str, Any], code: str, *, toolboxes: list[str] | N
     made = Instance(domain=seeds[setup.toolboxes[0]].domain, query="q",
                     tools=[specs[c.tool] for c in chain.calls if c.tool != withheld],
                     withheld_tools=[specs[withheld]] if withheld else [], gold_tools=[c.tool for c in chain.calls],
-                    chain=chain, trace=trace, depth=chain.depth(), shape=chain.shape(), world=setup,
+                    chain=chain, trace=trace, depth=chain.depth(), shape=chain.shape(), world=setup, goal=goal,
                     provenance=Provenance(generator="t", seed=0, attempt=0, factory_version=__version__))
     ctx = ctx or CheckContext(seeds, load_policy(Path(resource_dir("validators"))))
     return plausibility_problems(made, ctx)
