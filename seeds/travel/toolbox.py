@@ -564,7 +564,7 @@ def _search_terms(w: TravelWorld) -> list[str]:
                                                             'the hotel hits for "{query}"')},
     tags=("search",),
 )
-def search_travel(query: Annotated[str, Kind("travel_search_terms")]) -> tuple[HotelIds, str]:
+def search_travel(query: Annotated[str, Kind("travel_search_terms")]) -> tuple[HotelIds, str, list[str]]:
     """Search hotels and airports at once by words in a hotel name, airport name, code or city.
 
     Args:
@@ -573,6 +573,7 @@ def search_travel(query: Annotated[str, Kind("travel_search_terms")]) -> tuple[H
     Returns:
         hotel_ids: the hotels found (up to 5 hotel ids, most stars first, then best rated; the airport's city's hotels when only an airport matches).
         airport_code: the airport found (IATA code; the main airport of the first hotel's city when only hotels match).
+        hotel_names: the names of those hotels, in the same order.
     """
     w = world(TravelWorld)
     words = [x for x in _words(query) if x not in GENERIC_WORDS]
@@ -589,7 +590,7 @@ def search_travel(query: Annotated[str, Kind("travel_search_terms")]) -> tuple[H
     if not hotels:
         city = AIRPORTS[airport][1]
         hotels = _ranked(w, (h for h, r in w.hotels.items() if r["city"] == city))
-    return hotels[:5], airport
+    return hotels[:5], airport, [w.hotels[h]["name"] for h in hotels[:5]]
 
 
 @toolbox.tool(

@@ -104,9 +104,9 @@ def test_an_argument_taken_from_an_echo_is_written_as_what_it_echoes():
     from factory.seeds import load_seeds
 
     travel = load_seeds(Path(resource_dir("seeds")))["travel"]
-    chain = parse_chain('h, a = search_travel(query="paris")\n'
+    chain = parse_chain('h, a, hn = search_travel(query="paris")\n'
                         'c, t, d, n, cn = compare_hotel_prices(hotel_ids=h, check_in="2025-06-14", nights=7)\n'
                         'b, o = book_hotel(hotel_id=c, check_in=d, nights=n, guest_name="Jordan Avery")', travel.specs)
     booked = chain_to_nestools(chain, travel.specs)[2]["parameters"]
-    assert booked == {"hotel_id": "API_call_2", "check_in": "2025-06-14", "nights": 7, "guest_name": "Jordan Avery"}
-    assert chain_to_nestools(chain)[2]["parameters"]["check_in"] == "API_call_4"  # without specs: as the chain says
+    assert booked == {"hotel_id": "API_call_3", "check_in": "2025-06-14", "nights": 7, "guest_name": "Jordan Avery"}
+    assert chain_to_nestools(chain)[2]["parameters"]["check_in"] == "API_call_5"  # without specs: as the chain says

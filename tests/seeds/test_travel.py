@@ -35,12 +35,13 @@ def test_world_is_dense_and_deterministic(tv):
 
 
 def test_search_travel_finds_hotels_and_airports(tv):
-    hotels, airport = tv.ok("search_travel", query="hotels in Paris")
+    hotels, airport, names = tv.ok("search_travel", query="hotels in Paris")
     assert airport == "CDG" and hotels and all(tv.world.hotels[h]["city"] == "Paris" for h in hotels)
-    hotels, airport = tv.ok("search_travel", query="gatwick")
+    assert names == [tv.world.hotels[h]["name"] for h in hotels]
+    hotels, airport, _ = tv.ok("search_travel", query="gatwick")
     assert airport == "LGW" and all(tv.world.hotels[h]["city"] == "London" for h in hotels)
     name = tv.world.hotels[hotels[0]]["name"]
-    found, airport = tv.ok("search_travel", query=name)
+    found, airport, _ = tv.ok("search_travel", query=name)
     assert hotels[0] in found and airport == "LHR"
     assert "nothing in the travel catalogue" in tv.error("search_travel", query="atlantis")
     assert "no words to search" in tv.error("search_travel", query="hotels in the")
