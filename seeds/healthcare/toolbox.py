@@ -1324,8 +1324,8 @@ def check_insurance_coverage(patient_id: PatientId, specialty: Specialty) -> tup
         specialty: Medical specialty of the visit, e.g. "Dermatology".
 
     Returns:
-        coverage_percent: the share of the visit the plan pays (percent).
-        copay: the copay per visit (in the currency of the patient's home country).
+        coverage_percent: the share of the visit's cost beyond the copay that the plan pays (percent).
+        copay: the fixed amount the patient pays first at every visit (in the currency of the patient's home country).
         currency: the copay currency.
     """
     w = _w()
