@@ -67,6 +67,15 @@ class WeatherWorld(World):
     salt: str = ""  # mixes the world seed into the daily weather
 
 
+def _severity(rng: random.Random, event: str) -> str:
+    """A severity its name agrees with: an advisory or a watch is minor or moderate, a warning
+    at least moderate, an extreme heat warning severe or extreme."""
+    weights = dict(zip(SEVERITY, (5, 4, 2, 1), strict=True))
+    allowed = (SEVERITY[2:] if event.startswith("Extreme") else SEVERITY[1:] if event.endswith("warning")
+               else SEVERITY[:2])
+    return rng.choices(allowed, weights=[weights[level] for level in allowed])[0]
+
+
 def _rng(w: WeatherWorld, *key: object) -> random.Random:
     return random.Random(":".join(map(str, (w.salt, *key))))
 
@@ -222,11 +231,12 @@ def build_world(rng: random.Random) -> WeatherWorld:
             else:
                 events = ["Frost warning", "Gale warning", "Heavy rain warning", "Coastal flood watch"]
             issued = NOW - timedelta(hours=rng.randint(1, 40))
+            event = rng.choice(events)
             alerts[f"ALR-{iso}-{rng.randint(100, 999)}{k}"] = {
                 "country": country,
                 "city": city.name,
-                "event": rng.choice(events),
-                "severity": rng.choices(SEVERITY, weights=(5, 4, 2, 1))[0],
+                "event": event,
+                "severity": _severity(rng, event),
                 "issued": issued.strftime("%Y-%m-%dT%H:%M"),
                 "expires": (NOW + timedelta(hours=rng.randint(4, 72))).replace(minute=0).strftime("%Y-%m-%dT%H:%M"),
             }

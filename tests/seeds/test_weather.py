@@ -208,3 +208,16 @@ def test_no_goal_reads_a_forecast_at_an_alerts_hour():
     # "the forecast for Osaka when Singapore's alert expires".
     for moment in ("issued_at", "expires_at"):
         assert consumers_of("weather", "get_alert_details", moment) == []
+
+
+def test_an_alert_is_as_severe_as_its_name_says():
+    """No "Extreme heat warning" of minor severity, no advisory that is extreme."""
+    for world_seed in range(4):
+        for alert in ToolboxSession("weather", world_seed=world_seed).world.alerts.values():
+            level = alert["severity"]
+            if alert["event"].startswith("Extreme"):
+                assert level in ("severe", "extreme"), alert
+            elif alert["event"].endswith("warning"):
+                assert level != "minor", alert
+            else:
+                assert level in ("minor", "moderate"), alert
