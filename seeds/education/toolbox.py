@@ -231,6 +231,7 @@ def _open_courses(w: EducationWorld) -> list[str]:
 toolbox.bridge("city", "country")
 toolbox.written_as("country", country_phrase)
 toolbox.written_as("student_id", "student {}")
+toolbox.written_as("person_name/instructor", "Professor {}")  # who they are to me: not a stranger's office hours
 toolbox.written_as("registration_id", "registration {}")
 toolbox.written_as("percentage", "{}%")
 
