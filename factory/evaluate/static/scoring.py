@@ -60,9 +60,10 @@ def score_response(task: StaticTask, answer: Answer, agent: str, trial: int = 0,
     base = {"instance_id": task.instance.id, "mode": "static", "agent": agent, "trial": trial,
             "prompt": task.prompt if shown else None,
             "output": answer.text, "depth": task.instance.depth, "shape": task.instance.shape,
-            "categories": list(task.instance.categories)}
+            "categories": list(task.instance.categories), "steps": [], "user": None}
     # Built without validation (model_construct): every field is made here, of the right type,
-    # and scoring a predictions file makes thousands of them.
+    # and scoring a predictions file makes thousands of them. Every field is given, as a
+    # default factory costs pydantic a signature inspection per sample.
     if not answer.answered:
         reason = "endpoint_error" if answer.endpoint_failure else "request_error"
         errors = ["no_response"] + ([f"{reason}: {answer.error}"] if answer.error else [])
