@@ -70,7 +70,7 @@ def score_response(task: StaticTask, answer: Answer, agent: str, trial: int = 0,
         return SampleResult.model_construct(**base, scores={}, errors=errors)
     parsed = parse_response(answer.text)
     calls = unscramble(parsed.calls, task.names)
-    scores = score_calls(task.gold, calls, task.query).as_scores()
+    scores = score_calls(task.gold, calls, task.query, task.gold_side).as_scores()
     if seeds is not None and executable(task.instance):
         scores["exec_pass"] = execution_pass(task.instance, calls, seeds)
     errors = (["truncated"] if answer.truncated else []) + _labels(parsed.problem, scores)
