@@ -110,9 +110,13 @@ def _order(tally: Tally, gold: GoldSide, predicted: list[dict[str, Any]] | None)
     tally.order_gold = gold.calls - 1
     if predicted is None or len(predicted) <= 1:
         return
-    pred_pairs = Counter((_hashable(a["api_id"]), _hashable(b["api_id"])) for a, b in zip(predicted, predicted[1:]))
     tally.order_predicted = len(predicted) - 1
-    tally.order_correct = sum((gold.pairs & pred_pairs).values())
+    unused = dict(gold.pairs)  # the multiset intersection of the pairs, counted without building Counters
+    for a, b in zip(predicted, predicted[1:]):
+        pair = (_hashable(a["api_id"]), _hashable(b["api_id"]))
+        if unused.get(pair, 0) > 0:
+            unused[pair] -= 1
+            tally.order_correct += 1
 
 
 def _call_score(gold_call: dict[str, Any], arguments: dict[Any, Any], sources: dict[str, tuple[int, int] | None],
