@@ -13,7 +13,6 @@ import typer
 from rich.console import Console
 from rich.text import Text
 
-from factory.config import offline_defaults
 from factory.errors import ConfigError, FactoryError, FactoryWarning
 
 app = typer.Typer(
@@ -25,6 +24,14 @@ app = typer.Typer(
 console = Console()
 err_console = Console(stderr=True)
 _state = {"debug": False}
+
+
+def offline_defaults() -> None:
+    """factory.config's offline defaults, imported when a command runs: it loads pydantic,
+    which `--help` does not need."""
+    from factory.config import offline_defaults as set_defaults
+
+    set_defaults()
 
 
 @app.callback()

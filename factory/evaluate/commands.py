@@ -13,7 +13,13 @@ from typing import Annotated, Optional
 import typer
 from rich.console import Console
 
-from factory.config import offline_defaults
+
+def offline_defaults() -> None:
+    """factory.config's offline defaults, imported when a command runs: it loads pydantic,
+    which `--help` does not need."""
+    from factory.config import offline_defaults as set_defaults
+
+    set_defaults()
 
 
 class _Console(Console):

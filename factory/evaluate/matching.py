@@ -7,14 +7,19 @@ be reached before v (a path u ⇝ v) and both are matched, u's step comes first.
 milestone left unmatched scores 0. The score is the best total similarity over all such
 mappings divided by the number of milestones; hitting any minefield zeroes it.
 
-`best_mapping` finds that optimum exactly with a dynamic programme over the steps whose
-state is the down-closed set of milestones that can no longer be matched; its cost grows
-with the number of such sets, not with the number of mappings. `exhaustive_mapping`
-enumerates every consistent mapping and exists to check it.
+`best_mapping` finds that optimum exactly. It first splits the problem into independent
+parts: an order constraint u ⇝ v binds only if u can score at a step after one where v
+can, and milestones that share no step and no binding constraint never compete. A part
+without binding constraints is an assignment problem (solved in polynomial time); a part
+with them goes to `ordered_mapping`, a dynamic programme over the steps whose state is
+the set of milestones that can no longer be matched, whose cost grows with the width of
+that part. `exhaustive_mapping` enumerates every consistent mapping and exists to check
+both.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -155,20 +160,123 @@ def milestone_edges(milestones: Sequence[Milestone]) -> list[tuple[int, int]]:
 
 
 def best_mapping(weights: Weights, edges: Sequence[tuple[int, int]]) -> Mapping:
-    """The mapping with the largest total similarity, exactly.
+    """The mapping with the largest total similarity, exactly: each independent part of the
+    problem (see `parts`) by assignment when no order constraint binds in it, else by the
+    dynamic programme. The total is summed exactly (fsum), so equal mappings score equal
+    whatever order their parts were solved in."""
+    n = len(weights)
+    if n == 0:
+        return Mapping(0.0)
+    up = binding_ancestors(weights, ancestors(n, edges))
+    steps: dict[int, int] = {}
+    for rows, columns in parts(weights, up):
+        if len(rows) == 1:
+            steps.update(_single_mapping(weights, rows[0], columns))
+        elif all(up[i] == 1 << i for i in rows):
+            steps.update(_assignment_mapping(weights, rows, columns))
+        else:
+            steps.update(_part_mapping(weights, up, rows, columns))
+    total = math.fsum(weights[i][j] for i, j in steps.items())
+    return Mapping(total, dict(sorted(steps.items())))
+
+
+def binding_ancestors(weights: Weights, up: Sequence[int]) -> list[int]:
+    """The ancestor masks keeping only constraints that can be broken: u ⇝ v is broken only
+    by u at a later step than v, which cannot happen when u's last scoring step comes no later
+    than v's first (an answer milestone after every call, matched on the final message, is
+    the common case). Milestones that score nowhere keep only themselves. The masks need not
+    stay transitive: every pair of the closure that can bind is still listed."""
+    n = len(weights)
+    spans = []
+    for row in weights:
+        scoring = [j for j, w in enumerate(row) if w > 0]
+        spans.append((scoring[0], scoring[-1]) if scoring else None)
+    masks = []
+    for v in range(n):
+        mask = 1 << v
+        if spans[v] is not None:
+            first = spans[v][0]
+            for u in range(n):
+                if u != v and up[v] >> u & 1 and spans[u] is not None and spans[u][1] > first:
+                    mask |= 1 << u
+        masks.append(mask)
+    return masks
+
+
+def parts(weights: Weights, up: Sequence[int]) -> list[tuple[list[int], list[int]]]:
+    """The independent parts of the problem: milestones joined when they can score at the
+    same step or a binding constraint links them, each with the steps where its milestones
+    score. Parts share no step and no constraint, so their best mappings add up."""
+    n = len(weights)
+    parent = list(range(n))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    def join(a: int, b: int) -> None:
+        parent[root(a)] = root(b)
+
+    for j in range(len(weights[0])):
+        scoring = [i for i in range(n) if weights[i][j] > 0]
+        for i in scoring[1:]:
+            join(scoring[0], i)
+    for v in range(n):
+        for u in range(n):
+            if u != v and up[v] >> u & 1:
+                join(u, v)
+    groups: dict[int, list[int]] = {}
+    for i in range(n):
+        if any(w > 0 for w in weights[i]):
+            groups.setdefault(root(i), []).append(i)
+    return [
+        (rows, [j for j in range(len(weights[0])) if any(weights[i][j] > 0 for i in rows)])
+        for rows in groups.values()
+    ]
+
+
+def _single_mapping(weights: Weights, i: int, columns: list[int]) -> dict[int, int]:
+    """A lone milestone takes its best step (the first of equals)."""
+    best = max(columns, key=lambda j: (weights[i][j], -j))
+    return {i: best}
+
+
+def _assignment_mapping(weights: Weights, rows: list[int], columns: list[int]) -> dict[int, int]:
+    """No constraint binds: distinct steps are all that is asked, a maximum-weight assignment."""
+    import numpy as np
+    from scipy.optimize import linear_sum_assignment  # loaded only by evaluations that need it
+
+    matrix = np.array([[weights[i][j] for j in columns] for i in rows], dtype=float)
+    picked_rows, picked_columns = linear_sum_assignment(matrix, maximize=True)
+    return {rows[r]: columns[c] for r, c in zip(picked_rows, picked_columns, strict=True) if matrix[r, c] > 0}
+
+
+def _part_mapping(weights: Weights, up: Sequence[int], rows: list[int], columns: list[int]) -> dict[int, int]:
+    """The dynamic programme on one part, in the part's own positions."""
+    local = {i: k for k, i in enumerate(rows)}
+    sub_weights = [[weights[i][j] for j in columns] for i in rows]
+    sub_up = [sum(1 << local[u] for u in rows if up[i] >> u & 1) for i in rows]
+    mapping = ordered_mapping(sub_weights, sub_up)
+    return {rows[k]: columns[c] for k, c in mapping.steps.items()}
+
+
+def ordered_mapping(weights: Weights, up: Sequence[int]) -> Mapping:
+    """The best mapping by a dynamic programme, exact under any order constraints (`up[i]`:
+    the mask of milestones that must not be matched after i, i included).
 
     Scan steps left to right. The state is C, the set of milestones that can no longer be
     matched: those matched so far and every ancestor of a matched one (an ancestor matched
-    later would break the order). C is always down-closed, and any milestone outside C may
-    take the current step, after which C grows by its ancestors. Two partial mappings with
-    the same C have the same future, so keeping the best total per C is exact.
-    Steps and milestones with no positive similarity are dropped first: they can only be
-    left unmatched, and the order constraints they carry stay in the ancestor masks.
+    later would break the order). Any milestone outside C may take the current step, after
+    which C grows by its ancestors. Two partial mappings with the same C have the same future,
+    so keeping the best total per C is exact. The number of states can grow exponentially
+    with the width of the order (the number of milestones with no order among them).
+    Steps with no positive similarity are skipped: they can only be left unmatched.
     """
     n = len(weights)
     if n == 0:
         return Mapping(0.0)
-    up = ancestors(n, edges)
     columns = [
         (j, [(i, weights[i][j]) for i in range(n) if weights[i][j] > 0])
         for j in range(len(weights[0]))

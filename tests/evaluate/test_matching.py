@@ -10,9 +10,12 @@ from factory.evaluate.matching import (
     Step,
     ancestors,
     best_mapping,
+    binding_ancestors,
     call_similarity,
     exhaustive_mapping,
     minefield_hit,
+    ordered_mapping,
+    parts,
     score_milestones,
 )
 from factory.records import Expected, Milestone, Minefield
@@ -162,6 +165,39 @@ def test_dp_equals_exhaustive_search(case_seed):
     assert fast.total == pytest.approx(slow.total, abs=1e-9)
     assert consistent(fast.steps, edges, n)
     assert sum(weights[i][j] for i, j in fast.steps.items()) == pytest.approx(fast.total, abs=1e-9)
+
+
+@pytest.mark.parametrize("case_seed", range(200))
+def test_wide_and_shared_cases_equal_exhaustive_search_and_the_plain_dp(case_seed):
+    # Antichains and sparse orders whose milestones compete for the same steps: the
+    # assignment and the per-part programme must find the plain programme's optimum.
+    rng = random.Random(10_000 + case_seed)
+    n, t = rng.randint(2, 8), rng.randint(1, 10)
+    weights, edges = random_case(rng, n, t, rng.choice([0.0, 0.0, 0.1, 0.3]))
+    fast = best_mapping(weights, edges)
+    assert fast.total == pytest.approx(exhaustive_mapping(weights, edges).total, abs=1e-9)
+    assert fast.total == pytest.approx(ordered_mapping(weights, ancestors(n, edges)).total, abs=1e-9)
+    assert consistent(fast.steps, edges, n)
+
+
+def test_a_constraint_that_cannot_be_broken_is_dropped():
+    # m0 scores only at steps 0-1, m1 (after m0) only at 2-3: never out of order. m2 (after m0)
+    # can score at step 0, before m0's step 1: that constraint binds.
+    weights = [[1, 1, 0, 0], [0, 0, 1, 1], [1, 0, 0, 0]]
+    up = binding_ancestors(weights, ancestors(3, [(0, 1), (0, 2)]))
+    assert up == [0b001, 0b010, 0b101]
+
+
+def test_parts_share_no_step_and_no_binding_constraint():
+    weights = [[1, 0, 0, 0], [0, 1, 0, 0], [0, 1, 1, 0], [0, 0, 0, 0], [0, 0, 0, 1]]
+    up = binding_ancestors(weights, ancestors(5, [(4, 0)]))  # m4 at step 3 after m0 at step 0: binds
+    assert sorted(parts(weights, up)) == [([0, 4], [0, 3]), ([1, 2], [1, 2])]  # m3 scores nowhere
+
+
+def test_unordered_milestones_sharing_steps_take_distinct_steps():
+    weights = [[1.0, 1.0, 0.5], [1.0, 0.0, 0.0], [0.5, 1.0, 0.0]]
+    mapping = best_mapping(weights, [])
+    assert mapping.total == 2.5 and mapping.steps == {0: 2, 1: 0, 2: 1}
 
 
 def test_dp_is_deterministic():

@@ -106,14 +106,17 @@ def _locate(outputs: list[list[Any]], value: Any) -> tuple[int, int]:
     return found
 
 
-def _order(tally: Tally, gold: list[dict[str, Any]], predicted: list[dict[str, Any]] | None) -> None:
-    tally.order_gold = len(gold) - 1
+def _order(tally: Tally, gold: GoldSide, predicted: list[dict[str, Any]] | None) -> None:
+    tally.order_gold = gold.calls - 1
     if predicted is None or len(predicted) <= 1:
         return
-    gold_pairs = Counter((_hashable(a["api_id"]), _hashable(b["api_id"])) for a, b in zip(gold, gold[1:]))
-    pred_pairs = Counter((_hashable(a["api_id"]), _hashable(b["api_id"])) for a, b in zip(predicted, predicted[1:]))
     tally.order_predicted = len(predicted) - 1
-    tally.order_correct = sum((gold_pairs & pred_pairs).values())
+    unused = dict(gold.pairs)  # the multiset intersection of the pairs, counted without building Counters
+    for a, b in zip(predicted, predicted[1:]):
+        pair = (_hashable(a["api_id"]), _hashable(b["api_id"]))
+        if unused.get(pair, 0) > 0:
+            unused[pair] -= 1
+            tally.order_correct += 1
 
 
 def _call_score(gold_call: dict[str, Any], arguments: dict[Any, Any], sources: dict[str, tuple[int, int] | None],
@@ -140,8 +143,8 @@ def _call_score(gold_call: dict[str, Any], arguments: dict[Any, Any], sources: d
     return score, nested
 
 
-def _match(tally: Tally, gold: list[dict[str, Any]], predicted: list[dict[str, Any]]) -> Matching:
-    sources = gold_sources(gold)
+def _match(tally: Tally, gold: list[dict[str, Any]], sources: dict[str, tuple[int, int] | None],
+           predicted: list[dict[str, Any]]) -> Matching:
     unmatched: dict[Any, list[int]] = {}
     for g, call in enumerate(gold):
         unmatched.setdefault(call["api_id"], []).append(g)
@@ -168,16 +171,38 @@ def _match(tally: Tally, gold: list[dict[str, Any]], predicted: list[dict[str, A
     return matching
 
 
-def score_calls(gold: list[dict[str, Any]], predicted: list[dict[str, Any]] | None, task: str) -> Tally:
-    """NesTools' tallies for one instance; `predicted` None is a format failure."""
-    tally = Tally(api_gold=len(gold))
-    for call in gold:
-        tally.param_gold += len(call["parameters"])
-        tally.nest_gold += sum(1 for v in call["parameters"].values() if is_nested(v))
-    _order(tally, gold, predicted)
+@dataclass(frozen=True)
+class GoldSide:
+    """What the tallies read of an instance's gold calls alone: computed once per task, however
+    many answers (prediction files, trials) are scored against it."""
+
+    calls: int
+    params: int
+    nested: int
+    pairs: Counter  # consecutive api_id pairs
+    sources: dict[str, tuple[int, int] | None]  # see gold_sources
+
+
+def gold_side(gold: list[dict[str, Any]]) -> GoldSide:
+    return GoldSide(
+        calls=len(gold),
+        params=sum(len(call["parameters"]) for call in gold),
+        nested=sum(1 for call in gold for v in call["parameters"].values() if is_nested(v)),
+        pairs=Counter((_hashable(a["api_id"]), _hashable(b["api_id"])) for a, b in zip(gold, gold[1:])),
+        sources=gold_sources(gold),
+    )
+
+
+def score_calls(gold: list[dict[str, Any]], predicted: list[dict[str, Any]] | None, task: str,
+                side: GoldSide | None = None) -> Tally:
+    """NesTools' tallies for one instance; `predicted` None is a format failure (`side`: the
+    gold's gold_side, when the caller keeps it)."""
+    side = side or gold_side(gold)
+    tally = Tally(api_gold=side.calls, param_gold=side.params, nest_gold=side.nested)
+    _order(tally, side, predicted)
     if predicted is not None:
         tally.format = 1
-        matching = _match(tally, gold, predicted)
+        matching = _match(tally, gold, side.sources, predicted)
         tally.errors = count_errors(gold, predicted, matching, task)
     tally.tree = int(
         tally.api_correct == tally.api_gold == tally.api_predicted

@@ -6,16 +6,15 @@ A value is nested when it mentions `API_call` (a placeholder for an earlier call
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
-NESTED = re.compile("API_call")
+PLACEHOLDER = "API_call"
 UNKNOWN = "UNK"
 
 
 def is_nested(value: Any) -> bool:
-    return NESTED.search(str(value)) is not None
+    return PLACEHOLDER in (value if isinstance(value, str) else str(value))
 
 
 @dataclass

@@ -60,16 +60,17 @@ def score_response(task: StaticTask, answer: Answer, agent: str, trial: int = 0,
     base = {"instance_id": task.instance.id, "mode": "static", "agent": agent, "trial": trial,
             "prompt": task.prompt if shown else None,
             "output": answer.text, "depth": task.instance.depth, "shape": task.instance.shape,
-            "categories": list(task.instance.categories)}
+            "categories": list(task.instance.categories), "steps": [], "user": None}
     # Built without validation (model_construct): every field is made here, of the right type,
-    # and scoring a predictions file makes thousands of them.
+    # and scoring a predictions file makes thousands of them. Every field is given, as a
+    # default factory costs pydantic a signature inspection per sample.
     if not answer.answered:
         reason = "endpoint_error" if answer.endpoint_failure else "request_error"
         errors = ["no_response"] + ([f"{reason}: {answer.error}"] if answer.error else [])
         return SampleResult.model_construct(**base, scores={}, errors=errors)
     parsed = parse_response(answer.text)
     calls = unscramble(parsed.calls, task.names)
-    scores = score_calls(task.gold, calls, task.query).as_scores()
+    scores = score_calls(task.gold, calls, task.query, task.gold_side).as_scores()
     if seeds is not None and executable(task.instance):
         scores["exec_pass"] = execution_pass(task.instance, calls, seeds)
     errors = (["truncated"] if answer.truncated else []) + _labels(parsed.problem, scores)

@@ -10,6 +10,7 @@ reason: the same items a run's nestools.jsonl leaves out.
 
 from __future__ import annotations
 
+import functools
 import json
 from collections import Counter
 from dataclasses import dataclass
@@ -18,6 +19,7 @@ from typing import Any
 
 from factory.errors import ConfigError
 from factory.evaluate.static.augment import Augment, apply_view, offered_tools, view_query
+from factory.evaluate.static.metrics import GoldSide, gold_side
 from factory.evaluate.tool_ids import Identity
 from factory.nestools import (
     IMPORTED_GENERATOR,
@@ -42,6 +44,10 @@ class StaticTask:
     query: str
     gold: list[dict[str, Any]]  # NesTools calls with api_id, real names
     prompt: str
+
+    @functools.cached_property
+    def gold_side(self) -> GoldSide:
+        return gold_side(self.gold)
 
     @property
     def test_id(self) -> int:
