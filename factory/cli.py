@@ -174,6 +174,7 @@ def generate(
     structured_output: Annotated[Optional[str], typer.Option("--structured-output", help="How the endpoint constrains an answer to a JSON schema, so a weak model cannot break the chain's structure: json_schema (OpenAI, vLLM, llama-server, LM Studio, Ollama), json_object (llama-cpp-python's server), or off (default: tools and chains as Python code, read leniently).")] = None,
     workers: Annotated[Optional[int], typer.Option("--workers", "-j", help="Processes computing offline candidates (default: the cores available); the output is the same bytes for any number. With --model, --concurrency applies instead.")] = None,
     conversations: Annotated[bool, typer.Option("--conversations/--no-conversations", help="Also compose conversational items (a value the agent must ask the person for; a goal that arrives in several user turns), written to the dataset's `conversations` config, never to nestools.jsonl.")] = False,
+    judge_calibration: Annotated[Optional[Path], typer.Option("--judge-calibration", help="What `factory calibrate` measured for this --model: a model judge's veto rejects a candidate only where the precision of its vetoes reaches the policy's min_precision; without it the judges' verdicts are recorded and advisory.")] = None,
     ray: Annotated[Optional[str], typer.Option("--ray", metavar="ADDRESS", help="Compute offline candidates as Ray tasks (pip install 'toolbench-factory[ray]'): 'local' starts Ray on this machine for the run, 'auto' or HOST:PORT uses a running cluster; the same bytes as without.")] = None,
 ) -> None:
     """Generate a verified benchmark (resumes an interrupted run): offline from a seed toolbox,
@@ -193,13 +194,33 @@ def generate(
     config = GenerateConfig(domain=domain, n=n, seed=seed, max_depth=max_depth, min_depth=min_depth, shape=shape,
                             distractors=distractors, split=split, generator=generator, temperature=temperature,
                             exclude_from=exclude_from or [], splits=sizes, hold_out=hold_out,
-                            conversations=conversations)
+                            conversations=conversations, judge_precision=_judge_precision(judge_calibration, generator))
     with progress(err_console, "generating", n, "loading the seeds and the embedding model") as steps:
         result = run_generation(
             config, config_settings, out, fresh=fresh, max_attempts=max_attempts, workers=workers, ray=ray,
             on_attempt=lambda kept, tried, note: steps.update(kept, note=", ".join(filter(None, (f"{tried} candidates", note)))),
         )
     _print_run_summary(result)
+
+
+def _judge_precision(path: Path | None, generator: str) -> dict[str, float]:
+    """The measured precision of each judge's vetoes, from a `factory calibrate` file for the run's model."""
+    if path is None:
+        return {}
+    import json
+
+    from factory.checks.judge_calibration import precisions
+
+    if generator == "offline":
+        raise ConfigError("--judge-calibration needs --model: offline runs have no model judges")
+    try:
+        record = json.loads(path.read_text())
+    except (OSError, ValueError) as exc:
+        raise ConfigError(f"--judge-calibration {path}: not a calibration file ({exc})") from exc
+    if not isinstance(record, dict) or record.get("model") != generator:
+        raise ConfigError(f"--judge-calibration {path} was measured for {record.get('model') if isinstance(record, dict) else None!r}, "
+                          f"not for {generator!r}: calibrate this model (factory calibrate RUN --model {generator})")
+    return precisions(record)
 
 
 def _print_run_summary(result) -> None:
@@ -330,6 +351,61 @@ def stats(
 
         text = markdown(report, reasons, top=40)
         console.print(Markdown(split_markdown(report["splits"]) + "\n" + text if "splits" in report else text))
+
+
+@app.command()
+@command
+def calibrate(
+    path: Annotated[Path, typer.Argument(help="A run directory or dataset whose instances are sound (an offline run will do): the cases are drawn from it.")],
+    model: Annotated[Optional[str], typer.Option("--model", help="The judge's model, as for generate (default from FACTORY_MODEL).")] = None,
+    api_base: Annotated[Optional[str], typer.Option("--api-base", help="OpenAI-compatible endpoint of the model.")] = None,
+    cases: Annotated[int, typer.Option("--cases", "-k", help="Sound instances drawn; each also gives up to four copies with a planted defect.")] = 12,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the draw and of the planted defects.")] = 0,
+    structured_output: Annotated[Optional[str], typer.Option("--structured-output", help="As for generate: json_schema, json_object or off.")] = None,
+    temperature: Annotated[float, typer.Option("--temperature", help="The judge's sampling temperature: the one the runs will use (generate's default 0.7).")] = 0.7,
+    timeout: Annotated[Optional[float], typer.Option("--timeout", help="Seconds for a whole model request.")] = None,
+    out: Annotated[Path, typer.Option("--out", "-o", help="Where to write the calibration (JSON), for generate --judge-calibration.")] = Path("judge_calibration.json"),
+) -> None:
+    """Measure how far each model judge's veto can be trusted: sound instances of a run and
+    copies with planted defects (two errands in one request, another request, a changed value,
+    a dropped part) are judged, and the precision and recall of each judge's vetoes written."""
+    offline_defaults()
+    if cases < 1:
+        raise ConfigError(f"--cases must be at least 1, got {cases}")
+    import json
+
+    from rich.table import Table
+
+    from factory.checks.judge_calibration import calibration_record, measure, planted
+    from factory.export import load_instances
+    from factory.progress import progress
+    from factory.stages import model_judge
+
+    config = settings(model=model, api_base=api_base, timeout=timeout, structured_output=structured_output)
+    if not config.model:
+        raise ConfigError("calibrate needs --model (or FACTORY_MODEL): the judge to measure")
+    instances = [i for i in load_instances(_dataset_dir(path)) if i.trace.ok and i.trace.answer]
+    if len(instances) < 2:
+        raise ConfigError(f"{path} holds {len(instances)} answered instance(s); calibration needs at least 2")
+    drawn = planted(instances, cases, seed)
+    judge, digest, close = model_judge(config, out.parent / "calibration_calls.sqlite", temperature)
+    try:
+        with progress(err_console, "judging", len(drawn)) as steps:
+            scores = measure(judge.ask, drawn, on_case=lambda k: steps.update(k))
+    finally:
+        close()
+    record = calibration_record(config.model, digest, scores, drawn)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
+    table = Table(title=f"{config.model}: {len(drawn)} cases", show_header=True)
+    for column in ("judge", "defects", "vetoes", "caught", "precision", "recall", "unread"):
+        table.add_column(column)
+    for name, score in scores.items():
+        fmt = lambda v: "-" if v is None else f"{v:.2f}"  # noqa: E731
+        table.add_row(name, str(score.defects), str(score.vetoes), str(score.caught), fmt(score.precision),
+                      fmt(score.recall), str(score.unread))
+    console.print(table)
+    console.print(f"wrote {out}")
 
 
 @app.command()

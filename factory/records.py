@@ -563,13 +563,16 @@ class GenerateConfig(Record):
     splits: dict[str, int] = Field(default_factory=dict)  # split → instances, in order; empty: all n in `split`
     hold_out: str | None = None  # what the held-out split keeps to itself: tools, skeletons or domains
     conversations: bool = False  # also compose conversational items (ask the user, several user turns)
+    # judge check → the measured precision of its vetoes for the generator (`factory calibrate`);
+    # a judge missing here is advisory (factory.checks.judges)
+    judge_precision: dict[str, float] = Field(default_factory=dict)
 
     @model_serializer(mode="wrap")
     def _without_unused(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
         """Options added later are written only when used, so a run without them keeps its id,
         its card and its bytes."""
         data = handler(self)
-        for name in ("exclude_from", "splits", "hold_out", "conversations"):
+        for name in ("exclude_from", "splits", "hold_out", "conversations", "judge_precision"):
             if not data.get(name):
                 data.pop(name, None)
         return data

@@ -91,8 +91,24 @@ def build_models(config: GenerateConfig, settings: Settings, run_path: Path, see
     )
     chain_writer = ChainWriter(texts["chain_writer"], seed_demos(seeds, config.seed), texts["chain_repair"],
                                texts["chain_writer_json"] if structured("chain_writer") else "")
-    judge = Judge(dspy_lm(client_for("judge")), texts["judge"], structured("judge"))
+    judge = Judge(dspy_lm(client_for("judge")), texts["judge"], structured("judge"), config.judge_precision)
     return RunModels(stages, clients, chain_writer, lambda k: dspy_lm(writer_client, sample=k), judge)
+
+
+def model_judge(settings: Settings, cache_path: Path, temperature: float = 0.7) -> tuple[Any, str, Any]:
+    """The judges of `settings.model` as a run builds them (its prompt, its structured output),
+    outside a run: (judge, the prompt's digest, close). `factory calibrate` measures it."""
+    from factory.checks.judges import Judge
+    from factory.lm.cache import CallCache
+    from factory.lm.client import LMClient
+    from factory.lm.dspy_bridge import dspy_lm
+    from factory.lm.settings import lm_settings
+
+    text = read_prompts(settings.prompts_dir, {"judge": PROMPTS["judge"]})["judge"]
+    client = LMClient(lm_settings(settings, model=settings.model, temperature=temperature), CallCache(cache_path))
+    client.check()
+    judge = Judge(dspy_lm(client), text, client.settings.structured_output != "off")
+    return judge, hashlib.sha256(text.encode()).hexdigest()[:16], client.close
 
 
 def query_demos(seeds: dict[str, Any]) -> list[tuple[str, str, str]]:

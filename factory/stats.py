@@ -119,9 +119,27 @@ def split_markdown(report: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def judge_report(instances: list[Instance]) -> dict[str, dict[str, Any]]:
+    """Per model judge that ran: the kept instances it judged, those it said no to (an advisory
+    veto keeps them; a blocking one would have rejected them), and whether its veto blocked."""
+    from factory.checks.judges import NOT_APPLIED  # also what a judge spared by an earlier failure says
+
+    found: dict[str, dict[str, Any]] = {}
+    for instance in instances:
+        for result in instance.checks:
+            if not result.name.startswith("judge_") or result.reason.startswith(NOT_APPLIED):
+                continue
+            row = found.setdefault(result.name, {"judged": 0, "said_no": 0, "blocking": False})
+            row["judged"] += 1
+            row["said_no"] += not result.passed
+            row["blocking"] = row["blocking"] or result.blocking
+    return found
+
+
 def distribution(instances: list[Instance]) -> dict[str, Any]:
     n = len(instances)
     depth = Counter(i.depth for i in instances)
+    judges = judge_report(instances)
     return {
         "instances": n,
         "domains": dict(Counter(i.domain for i in instances).most_common()),
@@ -139,6 +157,7 @@ def distribution(instances: list[Instance]) -> dict[str, Any]:
         "mean_tools_offered": round(sum(len(i.tools) for i in instances) / n, 2) if n else 0.0,
         "queries": query_report(instances),
         "nestools_shapes": shape_report(instances),
+        **({"judges": judges} if judges else {}),  # only where a model judged: offline cards keep their bytes
     }
 
 
@@ -160,6 +179,9 @@ def markdown(stats: dict[str, Any], reject_reasons: dict[str, int] | None = None
             f"- shapes: {shapes['common_nestools_shape_share']:.1%} in the 13 common NesTools shapes; "
             f"total-variation distance to NesTools {shapes['nestools_shape_tv_distance']}",
         ]
+    for name, row in stats.get("judges", {}).items():
+        lines.append(f"- {name}: said no to {row['said_no']} of the {row['judged']} kept instances it judged "
+                     f"({'its veto blocks' if row['blocking'] else 'advisory: not calibrated to block'})")
     tables = [("Domain", "domains"), ("Max nesting depth", "depth"), ("Calls", "calls"),
               ("Shape family", "shape_families"), ("Nesting shape", "shapes"), ("Category", "categories")]
     for title, key in tables:

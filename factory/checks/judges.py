@@ -1,7 +1,12 @@
 """Model judges, APIGen's third stage: would a person make this request (plausibility), and does
 it ask for exactly what the chain does, with an answer that answers it (semantics)? One model
 call gives both verdicts; each is a check in the registry with its policy in validators/. They
-run only when a model is configured for generation; otherwise they are not applied."""
+run only when a model is configured for generation; otherwise they are not applied.
+
+A judge's veto rejects a candidate only where it has earned it: the precision of its vetoes,
+measured on cases whose answer is known (`factory calibrate`, factory.checks.judge_calibration),
+reaches the policy's `min_precision`. Otherwise its verdict is recorded and advisory: a small
+model that calls sound requests absurd does not empty the run."""
 
 from __future__ import annotations
 
@@ -35,10 +40,12 @@ def describe_calls(instance: Instance) -> str:
 class Judge:
     """Both verdicts for an instance, asked once per instance and remembered."""
 
-    def __init__(self, lm: Any, instructions: str, structured: bool = False):
+    def __init__(self, lm: Any, instructions: str, structured: bool = False, precision: dict[str, float] | None = None):
         import dspy
 
         self.lm = lm
+        # check name → the measured precision of its vetoes (`factory calibrate`); none: advisory
+        self.precision = dict(precision or {})
         self.predict = dspy.Predict(signature("JudgeRequest", instructions, ASKS, GIVES))
         # under a schema where the endpoint takes one: the verdicts as a JSON object, nothing else
         self.config = {"response_format": verdict_format("verdicts", GIVES)} if structured else None
@@ -51,13 +58,19 @@ class Judge:
         with self.lock:
             if key in self.verdicts:
                 return self.verdicts[key]
+        verdict = self.ask(instance.query, describe_calls(instance), json.dumps(instance.trace.answer, ensure_ascii=False))
+        with self.lock:
+            self.verdicts[key] = verdict
+        return verdict
+
+    def ask(self, request: str, calls: str, answer: str) -> tuple[bool | None, bool | None, str]:
+        """Both verdicts on a request, its calls (as `describe_calls` writes them) and its answer."""
         found: dict[str, Any] = {}
 
         def ask() -> str:
             import dspy
 
-            inputs = dict(request=instance.query, calls=describe_calls(instance),
-                          answer=json.dumps(instance.trace.answer, ensure_ascii=False))
+            inputs = dict(request=request, calls=calls, answer=answer)
             if self.config:
                 with dspy.context(adapter=dspy.JSONAdapter()):
                     out = self.predict(**inputs, config=self.config)
@@ -67,10 +80,18 @@ class Judge:
             return out.reason
 
         reason, failed = model_answer(ask, self.lm)
-        verdict = (found.get("plausible"), found.get("faithful"), failed or reason or "no readable verdict")
-        with self.lock:
-            self.verdicts[key] = verdict
-        return verdict
+        return found.get("plausible"), found.get("faithful"), failed or reason or "no readable verdict"
+
+
+def trusted(ctx: CheckContext, name: str) -> tuple[bool, str]:
+    """Whether a judge's veto blocks, and why not: its measured precision against the policy's."""
+    measured = getattr(ctx.judge, "precision", {}).get(name)
+    needed = ctx.policy.checks[name].get("min_precision")
+    if measured is None:
+        return False, "advisory, not calibrated"
+    if measured < needed:
+        return False, f"advisory, precision {measured:.2f} < {needed}"
+    return True, ""
 
 
 def _verdict(instance: Instance, ctx: CheckContext, name: str, which: int) -> CheckResult:
@@ -79,10 +100,13 @@ def _verdict(instance: Instance, ctx: CheckContext, name: str, which: int) -> Ch
         return CheckResult(name=name, passed=True, blocking=False, reason=NOT_APPLIED + "no model configured")
     verdict = ctx.judge(instance)
     value, reason = verdict[which], verdict[2]
+    blocks, why = trusted(ctx, name)
+    blocking = policy.blocking and blocks
     if value is None:
-        return CheckResult(name=name, passed=not policy.get("reject_unreadable"), blocking=policy.blocking,
+        return CheckResult(name=name, passed=not policy.get("reject_unreadable"), blocking=blocking,
                            reason=f"the judge gave no readable verdict ({reason})")
-    return CheckResult(name=name, passed=bool(value), blocking=policy.blocking, reason="" if value else reason)
+    return CheckResult(name=name, passed=bool(value), blocking=blocking,
+                       reason="" if value else f"{reason} ({why})" if why else reason)
 
 
 def check_judge_plausibility(instance: Instance, ctx: CheckContext) -> CheckResult:
