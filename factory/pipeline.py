@@ -71,6 +71,7 @@ class Tally:
     domains: Counter = field(default_factory=Counter)
     tools: Counter = field(default_factory=Counter)
     phrasings: Counter = field(default_factory=Counter)
+    shapes: Counter = field(default_factory=Counter)  # kept instances per nesting shape
     # The gold tool lists kept: a worker embeds a request only where the duplicate check will
     # compare it with another (an optimisation: it changes no output).
     gold: set = field(default_factory=set)
@@ -80,10 +81,12 @@ class Tally:
         self.domains[instance.domain] += 1
         self.tools.update(c.tool for c in instance.chain.calls if c.fixes is None)
         self.phrasings.update((tool, text) for tool, text in phrasings)
+        self.shapes[instance.shape] += 1
         self.gold.add(tuple(instance.gold_tools))
 
     def copy(self) -> Tally:
-        return Tally(Counter(self.domains), Counter(self.tools), Counter(self.phrasings), set(self.gold), self.counted)
+        return Tally(Counter(self.domains), Counter(self.tools), Counter(self.phrasings), Counter(self.shapes),
+                     set(self.gold), self.counted)
 
     def run_size(self, attempt: int) -> float:
         """The instances the run is expected to have kept before `attempt`: those counted and,
@@ -216,7 +219,7 @@ class Generator:
             tally = tally or Tally()
             self.phrasings = tally.phrasings
             if isinstance(self.composer, SeedComposer):
-                self.composer.balance_on(tally.domains, tally.tools, tally.run_size(k))
+                self.composer.balance_on(tally.domains, tally.tools, tally.run_size(k), tally.shapes)
         rng = random.Random(f"{self.config.seed}:{k}")
         outcome = Outcome(attempt=k)
         side = self.splits.side(k, in_order=self.phrasings is not None) if self.splits else None

@@ -80,6 +80,8 @@ class SeedComposer:
         # the tools a run has used least first, so every tool of a goal gets its turn instead of
         # the best-linked few, and the requests use more of the seeds' phrasings.
         self.used: Counter[str] | None = Counter() if balance else None
+        # Kept instances per shape (likewise): a shape behind its NesTools share is drawn more.
+        self.shapes: Counter[str] | None = Counter() if balance else None
         self.specs: dict[str, ToolSpec] = {n: s for seed in seeds.values() for n, s in seed.specs.items()}
         self.entries = {n: e for seed in seeds.values() for n, e in seed.toolbox.tools.items()}
         self._pools: dict[tuple[str, ...], ToolPool] = {}
@@ -194,7 +196,8 @@ class SeedComposer:
         names = [s for s in weights if possible[s]]
         return rng.choices(names, weights=[weights[s] for s in names])[0]
 
-    def balance_on(self, kept: Counter[str], used: Counter[str], run_size: float = 0.0) -> None:
+    def balance_on(self, kept: Counter[str], used: Counter[str], run_size: float = 0.0,
+                   shapes: Counter[str] | None = None) -> None:
         """The kept instances per domain and calls per tool the next attempts balance against
         (where this composer balances at all), and the run's kept instances projected to the
         attempt (the tally may not count the latest: a share is of those)."""
@@ -203,6 +206,9 @@ class SeedComposer:
             self.run_size = max(run_size, sum(kept.values()))
         if self.used is not None:
             self.used = used
+        if self.shapes is not None and shapes is not None:
+            self.shapes = shapes
+            self.run_size = max(self.run_size, run_size, sum(shapes.values()))
 
     def _target(self, rng: random.Random, attempt: int, first: bool, side: Side | None = None) -> Seed:
         """The seed to fill the shape with: drawn at random, except that the first try of an
@@ -229,7 +235,8 @@ class SeedComposer:
         close to it. A `side` of a held-out split keeps to its seeds and tools."""
         if not self.shape_rows:
             return NotComposed("compose: no shape fits the depth bounds")
-        shape = side.shape if side is not None and side.shape else sample_shape(rng, self.shape_rows)
+        shape = side.shape if side is not None and side.shape else sample_shape(rng, self.shape_rows, self.shapes,
+                                                                                 self.run_size)
         n, edges = parse_shape(shape)
         for fill in range(FILL_TRIES):
             seed = self._target(rng, attempt, first=fill == 0, side=side)

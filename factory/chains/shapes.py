@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections import Counter
 from functools import cache
 from itertools import combinations
 from pathlib import Path
@@ -29,6 +30,9 @@ FAMILIES = ("single", "independent", "chain", "fan-out", "fan-in", "diamond", "d
 DEPTH_WEIGHTS = {1: 0.1, 2: 0.3, 3: 0.42, 4: 0.12, 5: 0.06}
 CALL_WEIGHTS = {1: 0.25, 2: 0.45, 3: 1.0, 4: 0.4, 5: 0.15}
 SHAPES_FILE = Path(__file__).with_name("nestools_shapes.json")
+# How far a shape's weight may move with how far its share of the kept instances is from
+# NesTools': a shape kept at half its share is drawn 1.5 times as often (at most 1 + CATCH_UP).
+CATCH_UP = 0.6
 
 
 @cache
@@ -110,13 +114,23 @@ def candidates(min_depth: int, max_depth: int, shape: str | None) -> list[tuple[
     return [(s, n, d) for s, n, d, _ in rows]
 
 
-def sample_shape(rng: random.Random, rows: list[tuple[str, int, int]]) -> str:
+def sample_shape(rng: random.Random, rows: list[tuple[str, int, int]], kept: Counter | None = None,
+                 run_size: float = 0.0) -> str:
     """Draw a shape among `rows`: by its NesTools share when NesTools uses any of them;
-    otherwise a depth by DEPTH_WEIGHTS, then a call count by CALL_WEIGHTS, then a shape."""
+    otherwise a depth by DEPTH_WEIGHTS, then a call count by CALL_WEIGHTS, then a shape. Given
+    the shapes a run has `kept` of `run_size` instances, a shape behind its share is drawn
+    more and one ahead of it less: some shapes are rejected more often than others, and the
+    kept mix still follows NesTools'."""
     shares = nestools_shares()
     known = sorted(s for s, _, _ in rows if s in shares)
     if known:
-        return rng.choices(known, weights=[shares[s] for s in known])[0]
+        total = sum(shares[s] for s in known)
+        weights = [shares[s] / total for s in known]
+        if kept is not None and run_size >= 1:
+            # as far above its share as it is behind it, within CATCH_UP of it
+            weights = [w * min(max(2 - kept[s] / (w * run_size), 1 - CATCH_UP), 1 + CATCH_UP)
+                       for s, w in zip(known, weights, strict=True)]
+        return rng.choices(known, weights=weights)[0]
     depths = sorted({d for _, _, d in rows})
     depth = rng.choices(depths, weights=[DEPTH_WEIGHTS[d] for d in depths])[0]
     counts = sorted({n for _, n, d in rows if d == depth})

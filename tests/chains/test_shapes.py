@@ -82,3 +82,22 @@ def test_bounds_outside_nestools_shapes_still_draw_every_allowed_depth_and_famil
 def test_bad_shape_requests_are_config_errors(bad):
     with pytest.raises(ConfigError):
         validate_shape_request(bad)
+
+
+def test_a_shape_behind_its_share_of_the_run_is_drawn_more():
+    """Some shapes are rejected more than others; the draw leans towards those the run has kept
+    too few of, within CATCH_UP, so the kept mix stays near NesTools'."""
+    import random
+    from collections import Counter
+
+    from factory.chains.shapes import CATCH_UP, candidates, nestools_shares, sample_shape
+
+    rows = candidates(1, 5, None)
+    shares = nestools_shares()
+    top = max(shares, key=shares.get)
+    plain = Counter(sample_shape(random.Random(k), rows) for k in range(3000))
+    behind = Counter(sample_shape(random.Random(k), rows, Counter(), 100.0) for k in range(3000))  # none kept yet
+    ahead = Counter(sample_shape(random.Random(k), rows, Counter({top: 100}), 100.0) for k in range(3000))
+    assert behind[top] == plain[top]  # every shape equally behind: the NesTools mix
+    assert ahead[top] < plain[top] * (1 - CATCH_UP / 2)  # kept all 100: drawn far less
+    assert sample_shape(random.Random(1), rows, Counter(), 0.0) == sample_shape(random.Random(1), rows)
