@@ -835,3 +835,17 @@ def test_a_situation_is_said_of_what_the_person_names_never_of_a_found_value(lib
             't = get_local_time_in(city=n)\n')
     texts = [asked_and_worded(code, library, k)[1] for k in range(60)]
     assert not [t for t in texts if re.search(r"sister|supplier|call someone", t)]
+
+
+def test_a_value_asked_for_is_that_thing_when_taken_again(library):
+    """"Which of those hotels is cheapest ...? Book that hotel", never "book the cheapest of the
+    hotels listed in Berlin for 5 nights from June 25" again: the hotel's id and its name, both
+    found by the comparison, are one hotel, not two things that make "that hotel" ambiguous."""
+    code = ('ids, names = search_hotels(city="Berlin")\n'
+            'h, total, day, n, name = compare_hotel_prices(hotel_ids=ids, check_in="2025-06-25", nights=5)\n'
+            'b, out = book_hotel(hotel_id=h, check_in=day, nights=n, guest_name="Jordan Avery")\n')
+    for k in range(12):
+        chain, text = asked_and_worded(code, library, k)
+        assert all(call.asked for call in chain.calls), chain
+        assert text.count("Berlin") == 1 and re.search(r"\bthat hotel\b", text), text
+        assert len(re.findall(r"\b(?:cheapest|best-priced|lowest|best-value|least)\b", text)) == 1, text

@@ -573,8 +573,13 @@ class Wording:
             # The producer's own forms first, then another toolbox's: a textbook's ISBN from the
             # education seed is "that book", as the library seed writes ISBNs, not "that isbn".
             noun = noun_of(outputs, ChainMap(self.written.get(spec.toolbox or "", {}), self.any_forms))
+            # A thing's id and its name, found by one call, are one hotel, and an amount's currency
+            # goes with it: counted twice, "that hotel" looked ambiguous and the cheapest hotel was
+            # described again in full. Two places, days or amounts of one call stay two.
+            same = (noun not in _PLACE_NOUNS or outputs[0].kind == "currency_code") and any(
+                self.producers[k[0]] == index and said == noun for k, said in self.said.items())
             self.said[variables] = noun
-            self.nouns[noun] += noun not in self.given.get(index, ())
+            self.nouns[noun] += noun not in self.given.get(index, ()) and not same
 
     def _fallback_description(self, index: int, output: Output) -> str:
         """For a tool without a description of this output: its documented meaning and inputs."""
