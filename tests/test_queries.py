@@ -883,3 +883,22 @@ def test_a_moment_a_call_finds_is_not_read_off_a_clock(library):
         assert not re.search(r"\b(?:it's|it is|set for|scheduled for) the\b", text), text
         described += "start time of" in text
     assert described >= 8
+
+
+def test_a_period_is_said_once_in_a_part(library):
+    """"The yearly tax on the base pay of E-1459 per year" says the year twice: a phrasing and a
+    description that say it once are drawn instead."""
+    code = ('s, cur, c = get_annual_salary(employee_id="E-1459")\n'
+            't, r = calculate_income_tax(country=c, annual_income=s)\n')
+    period = r"\b(?:yearly|annual|annually|(?:a|per|each|every) year)\b"
+    for k in range(20):
+        _, text = asked_and_worded(code, library, k)
+        assert all(len(re.findall(period, part)) <= 1 for part in re.split(r"(?<=[.?!]) ", text)), text
+
+
+def test_a_description_does_not_open_a_relative_clause(library):
+    """"Tally the bottles of that wine that the country it comes from sent overseas": where a
+    slot opens a clause ("{product} that {location} sent"), a described value takes another phrasing."""
+    for k in range(20):
+        _, text = asked_and_worded(MUGA_EXPORTS, library, k)
+        assert not re.search(r"\b(?:that|which) the (?:country|nation)\b", text), text

@@ -158,13 +158,17 @@ def literal_noun(form: object) -> str | None:
 _FREE_TEXT = ("_search_terms", "_query", "_text", "_mention", "_description")
 
 
-# A slot read as what a clock or a gauge shows: a value fits there, a description does not.
-_CLOCK_SLOT = re.compile(r"\b(?:it's|it is|it was|(?:meeting|call) (?:set|scheduled) for) \{(\w+)\}")
+# A slot read as what a clock or a gauge shows, or opening a relative clause: a value fits there,
+# a description does not ("the bottles of that wine that the country it comes from sent overseas").
+_CLOCK_SLOT = re.compile(r"\b(?:it's|it is|it was|(?:meeting|call) (?:set|scheduled) for|that|which) \{(\w+)\}")
 _ASKER_MISPLACED = re.compile(r"\b(?:of|name|under|as) me\b")  # "me" read as a name, not the person
 # A value named again right after its own noun says nothing: "if the temperature is that
 # temperature", "the apparent temperature when it's that temperature".
 _SAID_OF_ITSELF = re.compile(r"\b(\w+)(?: \w+){0,2}(?: (?:is|are|was|of|at|as|around|for)|'s) (?:that|those) \1\b",
                              re.IGNORECASE)
+# A period said twice in one part: "the yearly tax on the base pay of E-1459 per year".
+_PERIOD = r"(?:yearly|annual|annually|(?:a|per|each|every) year|monthly|(?:a|per|each|every) month)"
+_PERIOD_TWICE = re.compile(rf"\b{_PERIOD}\b.*\b{_PERIOD}\b", re.IGNORECASE)
 _SAID_OF_ITSELF_AT_ONCE = re.compile(r"\b(\w+(?: \w+)?) (?:is|are|was|of|at|as|around) (?:that|those) \1\b", re.IGNORECASE)
 
 
@@ -513,9 +517,10 @@ class Wording:
             if text is not None and _ASKER_MISPLACED.search(text):
                 text = None  # "in the name of me": the asker named again fits only where "me" does
             if text is not None and (_SAID_OF_ITSELF.search(text) or description and self._owned_again(text)
-                                     or self.day_again):
+                                     or self.day_again or _PERIOD_TWICE.search(text)):
                 # "if the temperature is that temperature"; "that wine ... the home country of that
-                # wine"; "the city flight AU7010 lands in on June 27 ... on that day"
+                # wine"; "the city flight AU7010 lands in on June 27 ... on that day"; "the yearly
+                # tax on the salary E-1 is paid each year"
                 if fallback is None or _said_of_itself(text) < _said_of_itself(fallback[1]):
                     fallback = (template, text, self._memory())
                 text = None
@@ -569,9 +574,10 @@ class Wording:
 
     def _reads_a_clock(self, template: str, index: int) -> bool:
         """Whether a phrasing reads a slot as a clock or a gauge ("when it's {when}", "a meeting
-        set for {when}") while that slot will hold a description: "at the moment it's the local
-        start time of the coffee with Chloe" is stilted where "convert the local start time of
-        ... to local time in Zurich" is not."""
+        set for {when}"), or opens a relative clause with it ("{product} that {location} sent
+        overseas"), while that slot will hold a description: "at the moment it's the local start
+        time of the coffee with Chloe" is stilted where "convert the local start time of ... to
+        local time in Zurich" is not."""
         return any(self._describes(index, slot) for slot in _CLOCK_SLOT.findall(template))
 
     # --- nested values ------------------------------------------------------------------
