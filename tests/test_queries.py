@@ -902,3 +902,13 @@ def test_a_description_does_not_open_a_relative_clause(library):
     for k in range(20):
         _, text = asked_and_worded(MUGA_EXPORTS, library, k)
         assert not re.search(r"\b(?:that|which) the (?:country|nation)\b", text), text
+
+
+def test_a_description_is_not_fronted_before_the_question(library):
+    """"Right now in the city that contact lives in, what's the date and time?" puts a described
+    place first; "Right now in Lima, what's the date and time?" reads well, so only a value goes there."""
+    code = ('c, country = get_contact_city(name="Ingrid Larsen")\n'
+            't = get_local_time_in(city=c)\n')
+    for k in range(24):
+        _, text = asked_and_worded(code, library, k)
+        assert not re.search(r"(?:^|[.?!] )Right now in the\b", text), text

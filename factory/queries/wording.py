@@ -158,9 +158,14 @@ def literal_noun(form: object) -> str | None:
 _FREE_TEXT = ("_search_terms", "_query", "_text", "_mention", "_description")
 
 
-# A slot read as what a clock or a gauge shows, or opening a relative clause: a value fits there,
-# a description does not ("the bottles of that wine that the country it comes from sent overseas").
-_CLOCK_SLOT = re.compile(r"\b(?:it's|it is|it was|(?:meeting|call) (?:set|scheduled) for|that|which) \{(\w+)\}")
+# Slots where a value fits and a description does not: read as what a clock or a gauge shows;
+# opening a relative clause ("the bottles of that wine that the country it comes from sent
+# overseas"); fronted before the question ("Right now in the city that contact calls home,
+# what's the time?"); or followed by a participle that would attach to the description's last
+# noun ("the property closest to 47 Chapel Lane booked for June 22").
+_VALUE_SLOTS = (re.compile(r"\b(?:it's|it is|it was|(?:meeting|call) (?:set|scheduled) for|that|which) \{(\w+)\}"),
+                re.compile(r"^[^,.?!{]*\{(\w+)\}[^,.?!{]*, (?:what|which|how|when|where|who)\b"),
+                re.compile(r"\{(\w+)\},? booked for\b"))
 _ASKER_MISPLACED = re.compile(r"\b(?:of|name|under|as) me\b")  # "me" read as a name, not the person
 # A value named again right after its own noun says nothing: "if the temperature is that
 # temperature", "the apparent temperature when it's that temperature".
@@ -509,7 +514,7 @@ class Wording:
         self.rng.shuffle(options)
         if self.used is not None:
             options.sort(key=lambda t: self.used[tool, t])  # stable: ties keep the random order
-        options.sort(key=lambda t: (self._out_of_place(t, index), self._reads_a_clock(t, index)))
+        options.sort(key=lambda t: (self._out_of_place(t, index), self._only_for_values(t, index)))
         fallback = None
         for template in options:
             before = self._memory()
@@ -572,13 +577,13 @@ class Wording:
         return (self.situated or self.asks_worded > 0 or not fits_goal(said, self.goal)
                 or any(f"{{{name}}}" in said for name in nested))
 
-    def _reads_a_clock(self, template: str, index: int) -> bool:
-        """Whether a phrasing reads a slot as a clock or a gauge ("when it's {when}", "a meeting
-        set for {when}"), or opens a relative clause with it ("{product} that {location} sent
-        overseas"), while that slot will hold a description: "at the moment it's the local start
-        time of the coffee with Chloe" is stilted where "convert the local start time of ... to
-        local time in Zurich" is not."""
-        return any(self._describes(index, slot) for slot in _CLOCK_SLOT.findall(template))
+    def _only_for_values(self, template: str, index: int) -> bool:
+        """Whether a phrasing puts a slot where only a value reads well (`_VALUE_SLOTS`: "when
+        it's {when}", "{product} that {location} sent overseas", "right now in {city}, what's
+        ...") while that slot will hold a description: "at the moment it's the local start time
+        of the coffee with Chloe" is stilted where "convert the local start time of ... to local
+        time in Zurich" is not."""
+        return any(self._describes(index, slot) for pattern in _VALUE_SLOTS for slot in pattern.findall(template))
 
     # --- nested values ------------------------------------------------------------------
 
