@@ -33,6 +33,9 @@ STILTED = (
     (re.compile(r"\b(?:course|title|name|one) written \""), "the form itself ('the code of \"History 102\"'), not 'the course written'"),
     (re.compile(r"\bin its own city\b"), "'local time', not 'in its own city'"),
     (re.compile(r", counted in \w+\??$"), "the unit in the question ('how many bottles'), not 'counted in' after it"),
+    (re.compile(r"\bstore category\b"), "'the category of {sku}': the request is already about the store"),
+    (re.compile(r"^(?:nearest|closest|cheapest|lowest|earliest|latest|highest)\b[^.?!:]*: (?:which|what|how)\b"),
+     "a question ('which campus is nearest to {city}?'), not a fragment before ': which is it?'"),
 )
 # A description stacking a relation on a relation ("the date of the next birthday of {name}"):
 # a value it describes may be taken by "the weekday of ...", three deep.

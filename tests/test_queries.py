@@ -706,6 +706,8 @@ def test_a_value_is_not_named_after_its_own_noun(library):
         entries = {n: e for seed in library.values() for n, e in seed.toolbox.tools.items()}
         text = template_query(chain, specs, entries, rng=random.Random(k)).variants["template"]
         assert not re.search(r"\b(\w+(?: \w+)?) (?:is|of) that \1\b", text), text
+        assert not re.search(r"\bwind\b[^.?!]{0,20}\bthat wind speed\b|\btemperature\b[^.?!]{0,20}"
+                             r"(?:'s|\bfor) that temperature\b", text), text
 
 
 def test_a_part_that_opens_as_a_note_follows_without_a_run_on_connector():
@@ -835,3 +837,78 @@ def test_a_situation_is_said_of_what_the_person_names_never_of_a_found_value(lib
             't = get_local_time_in(city=n)\n')
     texts = [asked_and_worded(code, library, k)[1] for k in range(60)]
     assert not [t for t in texts if re.search(r"sister|supplier|call someone", t)]
+
+
+def test_a_value_asked_for_is_that_thing_when_taken_again(library):
+    """"Which of those hotels is cheapest ...? Book that hotel", never "book the cheapest of the
+    hotels listed in Berlin for 5 nights from June 25" again: the hotel's id and its name, both
+    found by the comparison, are one hotel, not two things that make "that hotel" ambiguous."""
+    code = ('ids, names = search_hotels(city="Berlin")\n'
+            'h, total, day, n, name = compare_hotel_prices(hotel_ids=ids, check_in="2025-06-25", nights=5)\n'
+            'b, out = book_hotel(hotel_id=h, check_in=day, nights=n, guest_name="Jordan Avery")\n')
+    for k in range(12):
+        chain, text = asked_and_worded(code, library, k)
+        assert all(call.asked for call in chain.calls), chain
+        assert text.count("Berlin") == 1 and re.search(r"\bthat hotel\b", text), text
+        assert len(re.findall(r"\b(?:cheapest|best-priced|lowest|best-value|least)\b", text)) == 1, text
+
+
+def test_a_day_is_said_once_in_a_phrase_that_holds_a_description_of_the_same_day(library):
+    """"The air quality next Monday in the hottest city in China", not "... in the hottest city in
+    China on that date": the day moved before the description is the description's day too."""
+    code = ('d = resolve_forecast_date(expression="next Monday")\n'
+            'c, t = find_hottest_city(country="China", date=d)\n'
+            'a, cat, pol = get_air_quality(city=c, date=d)\n')
+    flight = ('dep, arr, c, airline = get_flight_details(flight_number="AU7010", date="2025-06-27")\n'
+              'hi, lo, sky = get_daily_forecast(city=c, date="2025-06-27")\n')
+    moved = 0
+    for k in range(12):
+        for chain_code in (code, flight):
+            _, text = asked_and_worded(chain_code, library, k)
+            assert not re.search(r"\b(?:on|for) that (?:day|date)\b", text), text
+            moved += bool(re.search(r"(?:next Monday|June|2025-06-27) (?:in|for) the", text))
+    assert moved >= 12
+
+
+def test_a_moment_a_call_finds_is_not_read_off_a_clock(library):
+    """"What's the date and time in Zurich at the moment it's the local start time of the coffee
+    with Chloe?" is stilted: a phrasing that reads the slot as a clock ("when it's {when}") is
+    taken for a moment written out, one that converts a described moment otherwise."""
+    code = ('e, s, title = find_next_event_with(person="Chloe Martin")\n'
+            't, start, city, people = get_event_details(event_id=e)\n'
+            'm = convert_time_between_cities(moment=start, from_city=city, to_city="Zurich")\n')
+    described = 0
+    for k in range(16):
+        _, text = asked_and_worded(code, library, k)
+        assert not re.search(r"\b(?:it's|it is|set for|scheduled for) the\b", text), text
+        described += "start time of" in text
+    assert described >= 8
+
+
+def test_a_period_is_said_once_in_a_part(library):
+    """"The yearly tax on the base pay of E-1459 per year" says the year twice: a phrasing and a
+    description that say it once are drawn instead."""
+    code = ('s, cur, c = get_annual_salary(employee_id="E-1459")\n'
+            't, r = calculate_income_tax(country=c, annual_income=s)\n')
+    period = r"\b(?:yearly|annual|annually|(?:a|per|each|every) year)\b"
+    for k in range(20):
+        _, text = asked_and_worded(code, library, k)
+        assert all(len(re.findall(period, part)) <= 1 for part in re.split(r"(?<=[.?!]) ", text)), text
+
+
+def test_a_description_does_not_open_a_relative_clause(library):
+    """"Tally the bottles of that wine that the country it comes from sent overseas": where a
+    slot opens a clause ("{product} that {location} sent"), a described value takes another phrasing."""
+    for k in range(20):
+        _, text = asked_and_worded(MUGA_EXPORTS, library, k)
+        assert not re.search(r"\b(?:that|which) the (?:country|nation)\b", text), text
+
+
+def test_a_description_is_not_fronted_before_the_question(library):
+    """"Right now in the city that contact lives in, what's the date and time?" puts a described
+    place first; "Right now in Lima, what's the date and time?" reads well, so only a value goes there."""
+    code = ('c, country = get_contact_city(name="Ingrid Larsen")\n'
+            't = get_local_time_in(city=c)\n')
+    for k in range(24):
+        _, text = asked_and_worded(code, library, k)
+        assert not re.search(r"(?:^|[.?!] )Right now in the\b", text), text

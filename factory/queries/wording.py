@@ -98,6 +98,34 @@ _BARE_DAYS = (r"today|tonight|tomorrow|yesterday|a week from today|the day after
               r"|\d+ \w+ ago|a week ago|in a week|(?:next|last|this) (?i:mon|tues|wednes|thurs|fri|satur|sun)day")
 _DAY_SAID = (rf"{_BARE_DAYS}|next \w+|\d{{4}}-\d{{2}}-\d{{2}}|(?:\w+day, )?[A-Z][a-z]+ \d{{1,2}}, \d{{4}}"
              r"|\d{1,2} [A-Z][a-z]+ \d{4}|that (?:day|date)")  # a day just named, in words or as a date
+_MONTH = "(?:January|February|March|April|May|June|July|August|September|October|November|December)"
+_DAY_STATED = rf"{_BARE_DAYS}|\d{{4}}-\d{{2}}-\d{{2}}|{_MONTH} \d{{1,2}}|\d{{1,2}} {_MONTH}"  # a day named, in any style
+
+
+# "On that day" inside a description that follows the day it means, in one phrasing: "the air
+# quality next Monday in the hottest city in China on that date" says the day twice in one phrase.
+_THAT_DAY_INSIDE = re.compile(r",? (?:on|for) that (?:day|date)\b")
+
+
+def _day_said_again(description: str) -> str:
+    """A description that follows a day its phrasing just stated, without its own "on that day"
+    for that same day (one it says before any other day: after "flight AU1 on June 3", "that
+    day" is June 3's)."""
+    match = _THAT_DAY_INSIDE.search(description)
+    if match is None or re.search(rf"\b(?:{_DAY_STATED})\b", description[:match.start()]):
+        return description
+    return description[:match.start()] + description[match.end():]
+
+
+def _short_of_said(before: str, value: str) -> str:
+    """A thing named again without a word its phrasing has just said: "with the wind at that
+    speed", not "with the wind at that wind speed"."""
+    match = re.fullmatch(r"(that|those) ([a-z]+(?: [a-z]+)+)", value)
+    if match is None:
+        return value
+    just_said = set(re.findall(r"[a-z]+", before.lower())[-3:])
+    kept = [word for word in match.group(2).split() if word not in just_said]
+    return f"{match.group(1)} {' '.join(kept)}" if kept and len(kept) < len(match.group(2).split()) else value
 
 
 # A slot right after "the city" or "the date" opens a clause ("the city {parcel} is going to"):
@@ -130,10 +158,22 @@ def literal_noun(form: object) -> str | None:
 _FREE_TEXT = ("_search_terms", "_query", "_text", "_mention", "_description")
 
 
+# Slots where a value fits and a description does not: read as what a clock or a gauge shows;
+# opening a relative clause ("the bottles of that wine that the country it comes from sent
+# overseas"); fronted before the question ("Right now in the city that contact calls home,
+# what's the time?"); or followed by a participle that would attach to the description's last
+# noun ("the property closest to 47 Chapel Lane booked for June 22").
+_VALUE_SLOTS = (re.compile(r"\b(?:it's|it is|it was|(?:meeting|call) (?:set|scheduled) for|that|which) \{(\w+)\}"),
+                re.compile(r"^[^,.?!{]*\{(\w+)\}[^,.?!{]*, (?:what|which|how|when|where|who)\b"),
+                re.compile(r"\{(\w+)\},? booked for\b"))
 _ASKER_MISPLACED = re.compile(r"\b(?:of|name|under|as) me\b")  # "me" read as a name, not the person
 # A value named again right after its own noun says nothing: "if the temperature is that
-# temperature", "the wind blows at that wind speed".
-_SAID_OF_ITSELF = re.compile(r"\b(\w+)(?: \w+){0,2} (?:is|are|was|of|at|as|around) (?:that|those) \1\b", re.IGNORECASE)
+# temperature", "the apparent temperature when it's that temperature".
+_SAID_OF_ITSELF = re.compile(r"\b(\w+)(?: \w+){0,2}(?: (?:is|are|was|of|at|as|around|for)|'s) (?:that|those) \1\b",
+                             re.IGNORECASE)
+# A period said twice in one part: "the yearly tax on the base pay of E-1459 per year".
+_PERIOD = r"(?:yearly|annual|annually|(?:a|per|each|every) year|monthly|(?:a|per|each|every) month)"
+_PERIOD_TWICE = re.compile(rf"\b{_PERIOD}\b.*\b{_PERIOD}\b", re.IGNORECASE)
 _SAID_OF_ITSELF_AT_ONCE = re.compile(r"\b(\w+(?: \w+)?) (?:is|are|was|of|at|as|around) (?:that|those) \1\b", re.IGNORECASE)
 
 
@@ -263,6 +303,7 @@ class Wording:
     asks_worded: int = 0  # asks worded so far: a situation said after one reads as a non sequitur
     spoken: list[str] = field(default_factory=list)  # what the slots of the ask being worded hold so far
     held: dict[tuple[int, str], str] = field(default_factory=dict)  # (call, argument) → words for a value not said
+    day_again: bool = False  # the phrasing just filled says a day its description stated as "that day"
 
     def __post_init__(self) -> None:
         self.any_forms = ChainMap(*(self.written[t] for t in sorted(self.written)))  # every toolbox's written forms
@@ -293,10 +334,42 @@ class Wording:
         if any(not set(self._members(index, s)) <= given for s in slots):
             return None
         values = {}
+        day_said = again = False  # a day or moment of this phrasing is stated before the slot being filled
         for slot in slots:
+            described = self._describes(index, slot)
             values[slot] = with_article(text.split(f"{{{slot}}}", 1)[0], self._slot(index, slot))
+            values[slot] = _short_of_said(text.split(f"{{{slot}}}", 1)[0], values[slot])
+            day = self._is_day_literal(index, slot)
+            if described and day_said and not self._is_time(index, slot):
+                # (a time described beside a moment keeps its day: "between this Saturday at 10am
+                # and sunset in Toronto that day")
+                values[slot] = _day_said_again(values[slot])
+            elif day and re.fullmatch(r"that (?:day|date|time)", values[slot]) and any(
+                    re.search(rf"\b(?:{_DAY_STATED})\b", said) for said in values.values()):
+                # "Will the city flight AU7010 lands in on June 27 be sunny on that day?": the
+                # day, stated in the description before, is said again; another phrasing is taken
+                again = True
+            day_said = day_said or day
             self.spoken.append(values[slot])
+        self.day_again = again  # (after the descriptions inside, which fill phrasings of their own)
         return agree(string.Formatter().vformat(text, (), values))
+
+    def _is_time(self, index: int, slot: str) -> bool:
+        spec = self.specs[self.chain.calls[index].tool]
+        return any((p := spec.param(m)) is not None and p.kind in TIME_KINDS for m in self._members(index, slot))
+
+    def _is_day_literal(self, index: int, slot: str) -> bool:
+        """Whether a slot states a day or a moment in the user's words ("June 3", "next Monday"
+        resolved by a canonicalising call), not one a call finds."""
+        call, spec = self.chain.calls[index], self.specs[self.chain.calls[index].tool]
+        for member in self._members(index, slot):
+            arg, param = call.arguments.get(member), spec.param(member)
+            if param is None or param.kind not in TIME_KINDS:
+                continue
+            if isinstance(arg, Value) or isinstance(arg, Ref) and transparent(
+                    self.chain.calls[self.producers[arg.ref]].tool, self.entries):
+                return True
+        return False
 
     def _days_first(self, index: int, template: str) -> str:
         """The template with a day that follows a slot holding a description moved before that
@@ -441,15 +514,18 @@ class Wording:
         self.rng.shuffle(options)
         if self.used is not None:
             options.sort(key=lambda t: self.used[tool, t])  # stable: ties keep the random order
-        options.sort(key=lambda t: self._out_of_place(t, index))
+        options.sort(key=lambda t: (self._out_of_place(t, index), self._only_for_values(t, index)))
         fallback = None
         for template in options:
             before = self._memory()
             text = self.fill(index, template)
             if text is not None and _ASKER_MISPLACED.search(text):
                 text = None  # "in the name of me": the asker named again fits only where "me" does
-            if text is not None and (_SAID_OF_ITSELF.search(text) or description and self._owned_again(text)):
-                # "if the temperature is that temperature"; "that wine ... the home country of that wine"
+            if text is not None and (_SAID_OF_ITSELF.search(text) or description and self._owned_again(text)
+                                     or self.day_again or _PERIOD_TWICE.search(text)):
+                # "if the temperature is that temperature"; "that wine ... the home country of that
+                # wine"; "the city flight AU7010 lands in on June 27 ... on that day"; "the yearly
+                # tax on the salary E-1 is paid each year"
                 if fallback is None or _said_of_itself(text) < _said_of_itself(fallback[1]):
                     fallback = (template, text, self._memory())
                 text = None
@@ -500,6 +576,14 @@ class Wording:
                    if any(f"{{{name}}}" in text for name in nested)}
         return (self.situated or self.asks_worded > 0 or not fits_goal(said, self.goal)
                 or any(f"{{{name}}}" in said for name in nested))
+
+    def _only_for_values(self, template: str, index: int) -> bool:
+        """Whether a phrasing puts a slot where only a value reads well (`_VALUE_SLOTS`: "when
+        it's {when}", "{product} that {location} sent overseas", "right now in {city}, what's
+        ...") while that slot will hold a description: "at the moment it's the local start time
+        of the coffee with Chloe" is stilted where "convert the local start time of ... to local
+        time in Zurich" is not."""
+        return any(self._describes(index, slot) for pattern in _VALUE_SLOTS for slot in pattern.findall(template))
 
     # --- nested values ------------------------------------------------------------------
 
@@ -573,8 +657,13 @@ class Wording:
             # The producer's own forms first, then another toolbox's: a textbook's ISBN from the
             # education seed is "that book", as the library seed writes ISBNs, not "that isbn".
             noun = noun_of(outputs, ChainMap(self.written.get(spec.toolbox or "", {}), self.any_forms))
+            # A thing's id and its name, found by one call, are one hotel, and an amount's currency
+            # goes with it: counted twice, "that hotel" looked ambiguous and the cheapest hotel was
+            # described again in full. Two places, days or amounts of one call stay two.
+            same = (noun not in _PLACE_NOUNS or outputs[0].kind == "currency_code") and any(
+                self.producers[k[0]] == index and said == noun for k, said in self.said.items())
             self.said[variables] = noun
-            self.nouns[noun] += noun not in self.given.get(index, ())
+            self.nouns[noun] += noun not in self.given.get(index, ()) and not same
 
     def _fallback_description(self, index: int, output: Output) -> str:
         """For a tool without a description of this output: its documented meaning and inputs."""

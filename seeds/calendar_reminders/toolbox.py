@@ -602,7 +602,7 @@ def find_next_event_with(person: Attendee) -> tuple[EventId, Moment, str]:
         "tell me everything about {event_id}: the title, the time, the city and who attends",
         "pull up {event_id}: what's it called, when and where is it, and who's invited?",
         "I need the full details of {event_id}: title, start, city and guest list.",
-        "what's the title of {event_id}, when does it begin, in which city, and with whom?",
+        "what's the title of {event_id}, when does it begin, in which city, and who's on the guest list?",
         "who's going to {event_id}, and what are its title, start time and city?",
         "fill me in on {event_id}: its title, when it starts, the city it's in and the people attending",
         "look up {event_id} and list its title, start time, city and attendees",

@@ -644,7 +644,7 @@ def get_building_address(building: Building) -> tuple[Address, City]:
         "how far is the nearest campus from {city}, which one is it, and what's its main building?",
         "I'm moving to {city} next year. Which campus would be closest, which building is its main one, and how far is it?",
         "work out which campus is within easiest reach of {city}, plus its main building and the distance in km",
-        "nearest campus to {city}: which one, what main building, and how far?",
+        "which campus is nearest to {city}, what is its main building, and how far away is it?",
     ),
     gives={
         "main_building": (
@@ -780,7 +780,7 @@ def get_course_textbook(course_code: CourseCode) -> tuple[Isbn, Title]:
         "I'd like to drop by and see {instructor} on {date} or later. When's the earliest office hour, and where?",
         "check when {instructor} is next available for office hours from {date}, and which building they'll be in",
         "what's the earliest office-hours session with {instructor} on or after {date}, and where is it held?",
-        "office hours with {instructor}, first session from {date} onwards: what time, and which building?",
+        "when and in which building does {instructor} hold the first office hours from {date} onwards?",
         "when can I next see {instructor} during office hours on or after {date}, and where should I go?",
         "I need to talk to {instructor}. What's the first office-hours slot from {date} onwards, and in which building?",
         "look up when {instructor} next has office hours, no earlier than {date}, and the building they're held in",

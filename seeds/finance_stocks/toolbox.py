@@ -725,7 +725,6 @@ def currency_name_to_code(currency_name: CurrencyName) -> NamedCurrency:
           "for our finance team: convert {money} into {to_currency} at the prevailing rate and report both the result and the rate used.",
           "I'm comparing prices across borders. What is {money} in {to_currency} at today's rate, and what is that rate?",
           "Quick conversion at today's rate, please: {money} into {to_currency}. I need the result and the rate.",
-          "how far does {money} go in {to_currency} today? Tell me the converted sum and the FX rate.",
           "what's the exchange value of {money} in {to_currency} today, and what rate are you using?",
           "work out {money} in {to_currency} using the live rate and show me that rate too",
           "I only really think in {to_currency}. Convert {money} for me at today's rate and tell me that rate.",

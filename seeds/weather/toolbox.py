@@ -1105,7 +1105,7 @@ def get_wind_forecast(city: CityName, date: Day) -> tuple[WindKmh, str]:
         "which city in {country} is under the worst weather alert at the moment, which alert is it, and what is it about?",
         "tell me about the gravest weather warning now in effect in {country}: the alert, the hazard and the city",
         "what weather warnings are out in {country}? Name the most severe alert, the hazard, and the city it covers.",
-        "worst weather alert right now in {country}? I want the alert, what it's for, and the city.",
+        "which weather alert is the worst right now in {country}? I want the alert, what it's for, and the city.",
         "which weather alert in {country} is the most severe right now, what's it about, and which city does it affect?",
         "what's the worst weather warning in force in {country}? Tell me the alert, the hazard and the city.",
         "look for active weather alerts in {country} and report the most severe one, what it warns of and where",
