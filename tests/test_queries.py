@@ -229,6 +229,7 @@ def test_text_tidying():
     # "around June 24, 2025 at 8:00 am" clashes: the hour comes first
     assert tidy("is it open around June 24, 2025 at 8:00 am?") == "is it open around 8:00 am on June 24, 2025?"
     assert tidy("be there by 24 June 2025 at 17:30.") == "be there by 17:30 on 24 June 2025."
+    assert tidy("the outlook around June 27, 2025 at 6:00 am: temperature") == "the outlook around 6:00 am on June 27, 2025: temperature"
     assert tidy("the sun in Italy on last monday on that date?") == "the sun in Italy last monday?"
     assert tidy("sundown in Austin on the end of the week") == "sundown in Austin at the end of the week"
     assert tidy("worth on today's market") == "worth on today's market"

@@ -226,7 +226,7 @@ def tidy(text: str) -> str:
     text = re.sub(r"\b(open|opens|closed|closes|at) at ((?:[A-Z][a-z]+day, )?[A-Z][a-z]+ \d{1,2}, \d{4} at)", r"\1 on \2",
                   text)  # "open at June 23, 2025 at 13:00": a day is "on"
     text = re.sub(r"\b(around|by|before|after|until) ((?:[A-Z][a-z]+day, )?[A-Z][a-z]+ \d{1,2}, \d{4}|\d{1,2} [A-Z][a-z]+ \d{4}"
-                  r"|\d{4}-\d{2}-\d{2}) at (\d{1,2}(?::\d{2})? ?(?:[ap]m)?)(?![\w:])", r"\1 \3 on \2",
+                  r"|\d{4}-\d{2}-\d{2}) at (\d{1,2}(?::\d{2})? ?(?:[ap]m)?)(?!\w|:\d)", r"\1 \3 on \2",
                   text)  # "around June 24, 2025 at 8:00 am": the hour first, "around 8:00 am on June 24, 2025"
     text = re.sub(r"\b(Ltd|Inc|Co|Corp|Bros|Ave|St)\.\.", r"\1.", text)  # an abbreviation ending a sentence
     text = re.sub(r"\s+([,.?!;:])", r"\1", text)
