@@ -113,6 +113,10 @@ def _percent(value: float | None) -> str:
 def _notes(results: dict[str, Any]) -> list[str]:
     """Coverage of a predictions file, model usage, and what was left out or cut."""
     lines = []
+    if results.get("fresh_split"):
+        from factory.evaluate.fresh import split_line
+
+        lines.append(f"- {split_line(results['fresh_split'])}")
     if results.get("coverage"):
         from factory.evaluate.static.predictions import Coverage
 
