@@ -283,8 +283,7 @@ def _print_split_spreads(runs: list) -> None:
     from factory.evaluate.summary import show
 
     for group in split_groups(runs):
-        settings = ", ".join(f"{k} {v}" for k, v in group.settings.items() if k in ("domain", "n", "exclude_from"))
-        table = Table(title=f"{group.who} ({group.mode} mode) on {len(group.seeds)} fresh splits ({settings})")
+        table = Table(title=f"{group.who} ({group.mode} mode) on {len(group.seeds)} fresh splits ({group.describe()})")
         for column in ("metric", "mean", "min", "max", "sd", "spread", "95% interval", "comparable"):
             table.add_column(column, justify="left" if column == "metric" else "right")
         for s in group.spreads:

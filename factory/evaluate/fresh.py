@@ -158,6 +158,12 @@ class SplitGroup:
     def comparable(self) -> bool:
         return all(s.comparable for s in self.spreads)
 
+    def describe(self) -> str:
+        """The split settings a reader needs: domain, size, references."""
+        refs = self.settings.get("exclude_from") or []
+        return (f"--domain {self.settings.get('domain')} -n {self.settings.get('n')}, "
+                + (f"excluding {', '.join(refs)}" if refs else "no reference excluded"))
+
 
 def settings_key(results: dict[str, Any]) -> str | None:
     """What must agree for two results to be fresh splits of the same settings: the evaluation
