@@ -101,8 +101,9 @@ def evaluate(
                           user_prompt=user_prompt)
     record = None
     if fresh is not None:
-        from factory.evaluate.fresh import generate_split, split_line
+        from factory.evaluate.fresh import generate_split
         from factory.evaluate.run import validate
+        from factory.evaluate.summary import split_line
 
         validate(request)  # a bad flag is one line before the split is generated
         with progress(err_console, "generating the fresh split", fresh.n) as steps:

@@ -107,18 +107,6 @@ def generate_split(split: FreshSplit, settings: Settings, out: Path | None = Non
     return result.path, record
 
 
-def split_line(record: dict[str, Any]) -> str:
-    """The fresh split in one line: where, its fingerprint, and how clean."""
-    c = record["contamination"]
-    head = (f"fresh split seed {record['seed']}: {record['instances']} instances of {record['attempts']} candidates in "
-            f"{record['run']} (fingerprint {record['fingerprint']})")
-    if not c["references"]:
-        return head + "; no --exclude-from reference, so nothing was checked for contamination"
-    return (f"{head}; {c['rejected']} candidates dropped as contaminated by {', '.join(c['references'])}, "
-            f"{c['crossed']} kept instances over the thresholds (more than {c['thresholds']['max_ngram']} shared words "
-            f"in a row, cosine above {c['thresholds']['max_cosine']}, or the same chain)")
-
-
 @dataclass
 class Spread:
     """One metric over the fresh splits of a group."""

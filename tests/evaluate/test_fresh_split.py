@@ -17,6 +17,7 @@ def results_of(path):
     return json.loads((path / "results.json").read_text())
 
 
+@pytest.mark.slow  # a generation run end to end
 def test_the_split_is_generated_checked_and_recorded(tmp_path):
     run = tmp_path / "split"
     result = invoke("evaluate", run, "--fresh-split", 3, *FOOD, "--exclude-from", "nestools", "--agent", "oracle",
@@ -45,6 +46,7 @@ def test_the_split_is_generated_checked_and_recorded(tmp_path):
     assert interactive["metrics"]["success"]["value"] == 1.0
 
 
+@pytest.mark.slow  # a generation run end to end
 def test_without_references_nothing_is_claimed(tmp_path):
     result = invoke("evaluate", tmp_path / "split", "--fresh-split", 4, *FOOD, "--agent", "noisy:0.3",
                     "--out", tmp_path / "r")
