@@ -490,23 +490,11 @@ def contamination(
     chain with the same values, the same skeleton, the same tool set. Exits 1 when an instance
     is over the thresholds."""
     offline_defaults()
-    from factory.checks.contamination import Thresholds
-    from factory.checks.policy import load_policy
-    from factory.contamination import compare, load_references, summary_table, write_report
-    from factory.embeddings import EmbeddingCache
-    from factory.export import load_instances
+    from factory.contamination import check_dataset, summary_table, write_report
     from factory.progress import progress
-    from factory.records import content_hash
 
-    config = settings()
-    policy = load_policy(config.validators_dir).checks["contamination"]
-    thresholds = Thresholds(max_ngram if max_ngram is not None else policy.get("max_ngram"),
-                            max_cosine if max_cosine is not None else policy.get("max_cosine"))
     with progress(err_console, "loading the dataset") as steps:
-        instances = load_instances(_dataset_dir(path))
-        steps.step("reading the references and loading the embedding model")
-        references = load_references(against, EmbeddingCache(config.embeddings_store))
-        report = compare(instances, references, thresholds, path.name, content_hash([i.id for i in instances]), steps)
+        report, thresholds = check_dataset(path, against, settings(), max_ngram, max_cosine, steps)
     written, table = write_report(report, out or path)
     console.print(summary_table(report), markup=False, highlight=False, soft_wrap=True)
     console.print(f"{report.crossed} of {report.instances} instances over the thresholds (more than "

@@ -199,3 +199,24 @@ def read_summary(folder: Path) -> ContaminationReport | None:
     for reference in data.get("references", []):
         reference["matches"] = []
     return ContaminationReport.model_validate(data)
+
+
+def check_dataset(path: Path, refs: list[str], settings: Any, max_ngram: int | None = None,
+                  max_cosine: float | None = None, steps: Any = None) -> tuple[ContaminationReport, Thresholds]:
+    """Compare the dataset of a run (or a dataset folder) with the references, at the given
+    thresholds or those of `[checks.contamination]` (what `factory contamination` reports)."""
+    from factory.checks.policy import load_policy
+    from factory.export import load_instances
+    from factory.records import content_hash
+
+    policy = load_policy(settings.validators_dir).checks["contamination"]
+    thresholds = Thresholds(max_ngram if max_ngram is not None else policy.get("max_ngram"),
+                            max_cosine if max_cosine is not None else policy.get("max_cosine"))
+    if steps is not None:
+        steps.step("loading the dataset")
+    instances = load_instances(path / "dataset" if (path / "dataset").is_dir() else path)
+    if steps is not None:
+        steps.step("reading the references and loading the embedding model")
+    references = load_references(refs, EmbeddingCache(settings.embeddings_store))
+    report = compare(instances, references, thresholds, path.name, content_hash([i.id for i in instances]), steps)
+    return report, thresholds

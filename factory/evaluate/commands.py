@@ -43,7 +43,7 @@ err_console = _Console(stderr=True)
 
 
 def evaluate(
-    dataset: Annotated[Path, typer.Argument(help="A generated run directory, an exported dataset folder, or an import's --out directory.")],
+    dataset: Annotated[Optional[Path], typer.Argument(help="A generated run directory, an exported dataset folder, or an import's --out directory; with --fresh-split, the run directory the split is generated into (default generated/<domain>/<run-id>/).")] = None,
     mode: Annotated[str, typer.Option("--mode", help="static (whole call list, NesTools metrics) or interactive (tool by tool, milestones).")] = "static",
     agent: Annotated[Optional[str], typer.Option("--agent", help="Reference agent: oracle, noisy:P (0..1), random, guesser (interactive: never asks the person), or request-order (static mode: the gold calls in the order the request's text gives).")] = None,
     model: Annotated[Optional[str], typer.Option("--model", help="Model name (e.g. openai/gpt-4o-mini, hosted_vllm/NAME, ollama/NAME); default from FACTORY_MODEL.")] = None,
@@ -68,14 +68,27 @@ def evaluate(
     split: Annotated[Optional[str], typer.Option("--split", help="Dataset split (default: every split).")] = None,
     cache_dir: Annotated[Optional[Path], typer.Option("--cache-dir", help="Model call cache (default RESULTS_DIR/cache).")] = None,
     plots: Annotated[bool, typer.Option("--plots", help="Also draw PNG plots by depth, shape and category (or later: factory report DIR --plots).")] = False,
+    fresh_split: Annotated[Optional[int], typer.Option("--fresh-split", metavar="SEED", help="First generate a fresh split with this run seed (offline, as factory generate does; a complete run of the same settings is reused), kept clear of the --exclude-from references, then evaluate on it; results.json records the split's fingerprint and contamination summary.")] = None,
+    domain: Annotated[Optional[str], typer.Option("--domain", "-d", help="With --fresh-split: the split's seed domain (default all).")] = None,
+    n: Annotated[Optional[int], typer.Option("-n", help="With --fresh-split: the split's instances (default 300).")] = None,
+    exclude_from: Annotated[Optional[list[str]], typer.Option("--exclude-from", help="With --fresh-split: a reference the split must not resemble (repeatable; 'nestools', a run or dataset folder, NesTools' test_data.jsonl, or a cached Hub dataset id); candidates over the contamination thresholds are counted rejects.")] = None,
 ) -> None:
-    """Score a reference agent, a model or predictions files on a dataset; writes RESULTS_DIR."""
+    """Score a reference agent, a model or predictions files on a dataset, or on a fresh split
+    it generates first (--fresh-split SEED); writes RESULTS_DIR."""
     offline_defaults()
     from factory.config import load_settings
+    from factory.errors import ConfigError
+    from factory.evaluate.fresh import DEFAULT_DOMAIN, DEFAULT_N, FreshSplit, check_flags
     from factory.evaluate.run import EvalRequest
     from factory.evaluate.run import evaluate as run_evaluation
     from factory.progress import progress
 
+    fresh = None if fresh_split is None else FreshSplit(fresh_split, domain or DEFAULT_DOMAIN,
+                                                        DEFAULT_N if n is None else n, exclude_from or [])
+    check_flags(fresh, domain, n, exclude_from or [], predictions or [], mode, agent)
+    if dataset is None and fresh is None:
+        raise ConfigError("give the dataset to evaluate (a run directory or a dataset folder), or --fresh-split SEED "
+                          "to generate a fresh split and evaluate on it")
     settings = load_settings({"model": model, "api_base": api_base})
     if not (agent or predictions):
         model, api_base = settings.model, settings.api_base
@@ -86,8 +99,18 @@ def evaluate(
                           max_endpoint_failures=max_endpoint_failures, max_turns=max_turns, split=split,
                           cache_dir=cache_dir, plots=plots, user=user, user_api_base=user_api_base,
                           user_prompt=user_prompt)
+    record = None
+    if fresh is not None:
+        from factory.evaluate.fresh import generate_split
+        from factory.evaluate.run import validate
+        from factory.evaluate.summary import split_line
+
+        validate(request)  # a bad flag is one line before the split is generated
+        with progress(err_console, "generating the fresh split", fresh.n) as steps:
+            request.dataset, record = generate_split(fresh, settings, dataset, steps)
+        console.print(split_line(record), highlight=False, soft_wrap=True)
     with progress(err_console, "evaluating") as steps:
-        runs = run_evaluation(request, settings, out, steps)
+        runs = run_evaluation(request, settings, out, steps, fresh_split=record)
     if len(runs) == 1:
         _print_results(*runs[0])
     else:
@@ -220,7 +243,9 @@ def report(
     results: Annotated[list[Path], typer.Argument(help="Results directories of `factory evaluate` runs (a folder of several, as --predictions writes, is read whole).")],
     plots: Annotated[bool, typer.Option("--plots", help="Draw each run's PNG plots (by depth, shape, category) into its directory.")] = False,
 ) -> None:
-    """A side-by-side leaderboard of several evaluation results."""
+    """A side-by-side leaderboard of several evaluation results; for results on fresh splits of
+    the same settings (evaluate --fresh-split), each metric's split-to-split spread beside its
+    bootstrap interval, and whether the splits are comparable."""
     from rich.table import Table
 
     from factory.evaluate.report import draw_plots, read_results
@@ -244,8 +269,30 @@ def report(
             table.add_row(*row)
         console.print(table)
         fingerprints = {r["dataset"].get("fingerprint") for _, r in runs if r.get("mode") == mode}
-        if len(fingerprints) > 1:
+        fresh = all(r.get("fresh_split") for _, r in runs if r.get("mode") == mode)
+        if len(fingerprints) > 1 and not fresh:
             err_console.print(f"[yellow]warning:[/yellow] the {mode} runs scored different datasets", highlight=False)
+    _print_split_spreads(runs)
+
+
+def _print_split_spreads(runs: list) -> None:
+    """For results on fresh splits of the same settings: each metric's split-to-split spread
+    beside its bootstrap interval, and whether the splits are comparable."""
+    from rich.table import Table
+
+    from factory.evaluate.fresh import split_groups, verdict
+    from factory.evaluate.summary import show
+
+    for group in split_groups(runs):
+        table = Table(title=f"{group.who} ({group.mode} mode) on {len(group.seeds)} fresh splits ({group.describe()})")
+        for column in ("metric", "mean", "min", "max", "sd", "spread", "95% interval", "comparable"):
+            table.add_column(column, justify="left" if column == "metric" else "right")
+        for s in group.spreads:
+            table.add_row(s.metric, *(show(s.metric, v) for v in (s.mean, min(s.values), max(s.values), s.sd,
+                                                                   s.spread, s.interval)),
+                          "yes" if s.comparable else "[red]no[/red]")
+        console.print(table)
+        console.print(verdict(group), highlight=False, soft_wrap=True)
 
 
 def _results_dirs(paths: list[Path]) -> list[Path]:

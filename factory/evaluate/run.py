@@ -285,10 +285,11 @@ def run_record(request: EvalRequest, evaluation: Evaluation, instances: list[Ins
     }
 
 
-def evaluate(request: EvalRequest, settings: Settings, out: Path | None = None,
-             steps: Steps = QUIET) -> list[tuple[Path, dict[str, Any]]]:
+def evaluate(request: EvalRequest, settings: Settings, out: Path | None = None, steps: Steps = QUIET,
+             fresh_split: dict[str, Any] | None = None) -> list[tuple[Path, dict[str, Any]]]:
     """Run the evaluation and write its reports; returns (results dir, results) per run
-    (one, or one per predictions file). `steps` follows its progress."""
+    (one, or one per predictions file). `steps` follows its progress. `fresh_split` is the
+    record of the split `--fresh-split` generated (factory.evaluate.fresh), kept in results.json."""
     from factory.evaluate.report import write_report
 
     validate(request)
@@ -302,7 +303,9 @@ def evaluate(request: EvalRequest, settings: Settings, out: Path | None = None,
         evaluations = _interactive(request, instances, settings, out, steps)
     seconds = (time.perf_counter() - started) / len(evaluations)
     steps.step("writing the report" + ("s" if len(evaluations) > 1 else "") + (" and plots" if request.plots else ""))
-    return [(e.out, write_report(e.out, e.samples, run_record(request, e, instances, seconds), plots=request.plots))
+    extra = {"fresh_split": fresh_split} if fresh_split is not None else {}
+    return [(e.out, write_report(e.out, e.samples, {**run_record(request, e, instances, seconds), **extra},
+                                 plots=request.plots))
             for e in evaluations]
 
 

@@ -106,6 +106,18 @@ def summary_markdown(results: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def split_line(record: dict[str, Any]) -> str:
+    """The fresh split in one line: where, its fingerprint, and how clean."""
+    c = record["contamination"]
+    head = (f"fresh split seed {record['seed']}: {record['instances']} instances of {record['attempts']} candidates in "
+            f"{record['run']} (fingerprint {record['fingerprint']})")
+    if not c["references"]:
+        return head + "; no --exclude-from reference, so nothing was checked for contamination"
+    return (f"{head}; {c['rejected']} candidates dropped as contaminated by {', '.join(c['references'])}, "
+            f"{c['crossed']} kept instances over the thresholds (more than {c['thresholds']['max_ngram']} shared words "
+            f"in a row, cosine above {c['thresholds']['max_cosine']}, or the same chain)")
+
+
 def _percent(value: float | None) -> str:
     return "n/a" if value is None else f"{100 * value:.2f}%"
 
@@ -113,6 +125,8 @@ def _percent(value: float | None) -> str:
 def _notes(results: dict[str, Any]) -> list[str]:
     """Coverage of a predictions file, model usage, and what was left out or cut."""
     lines = []
+    if results.get("fresh_split"):
+        lines.append(f"- {split_line(results['fresh_split'])}")
     if results.get("coverage"):
         from factory.evaluate.static.predictions import Coverage
 
