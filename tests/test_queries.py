@@ -855,8 +855,9 @@ def test_a_value_asked_for_is_that_thing_when_taken_again(library):
 
 
 def test_a_day_is_said_once_in_a_phrase_that_holds_a_description_of_the_same_day(library):
-    """"The air quality next Monday in the hottest city in China", not "... in the hottest city in
-    China on that date": the day moved before the description is the description's day too."""
+    """"The air quality next Monday in the hottest city in China then", not "... in the hottest
+    city in China on that date": the day moved before the description is the description's day
+    too, and "then" says so (without it a reader asks "hottest when?")."""
     code = ('d = resolve_forecast_date(expression="next Monday")\n'
             'c, t = find_hottest_city(country="China", date=d)\n'
             'a, cat, pol = get_air_quality(city=c, date=d)\n')
@@ -868,6 +869,7 @@ def test_a_day_is_said_once_in_a_phrase_that_holds_a_description_of_the_same_day
             _, text = asked_and_worded(chain_code, library, k)
             assert not re.search(r"\b(?:on|for) that (?:day|date)\b", text), text
             moved += bool(re.search(r"(?:next Monday|June|2025-06-27) (?:in|for) the", text))
+            assert not re.search(r"next Monday (?:in|for) the hottest [a-z ]+ in China(?! then)", text), text
     assert moved >= 12
 
 
@@ -913,3 +915,16 @@ def test_a_description_is_not_fronted_before_the_question(library):
     for k in range(24):
         _, text = asked_and_worded(code, library, k)
         assert not re.search(r"(?:^|[.?!] )Right now in the\b", text), text
+
+
+def test_one_of_two_values_of_a_kind_is_never_said_again_by_its_noun(library):
+    """A band's floor and ceiling are both pay: "convert that pay into NZD" would not say which,
+    so the ceiling is described ("the top of that band ...")."""
+    code = ('t = normalize_job_title(title_text="CPA")\n'
+            'lo, hi, cur = get_salary_band(job_title=t, country="Argentina")\n'
+            'n = convert_salary_currency(amount=hi, from_currency=cur, to_currency="NZD")\n')
+    for k in range(12):
+        _, text = asked_and_worded(code, library, k)
+        assert "that pay" not in text and "that salary" not in text, text
+    assert tidy('Text them: "Please send me the address.". What id?') == 'Text them: "Please send me the address." What id?'
+    assert tidy("which hotel among those hotels is cheapest") == "which of those hotels is cheapest"

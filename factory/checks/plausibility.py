@@ -21,7 +21,6 @@ document is made only where the request authorises it in one of its condition's 
 from __future__ import annotations
 
 import re
-from datetime import datetime
 from typing import Any
 
 import networkx as nx
@@ -279,14 +278,10 @@ def _same_place(a: dict[str, Any], b: dict[str, Any]) -> bool:
     return key in a and a.get(key) == b.get(key)
 
 
-_DAWN = 6  # a flight landing before this hour may have the night before booked, to sleep on arrival
-
-
 def _timeline_problems(instance: Instance, ctx: CheckContext) -> list[str]:
     """Nothing a person must be at starts before they can have arrived there: no hotel check-in
     on June 18 for a flight that lands on June 19, no flight on Saturday to Friday's event. A
-    flight known only by its day of travel lands on that day at the earliest; one landing
-    before dawn may have the night before booked."""
+    flight known only by its day of travel lands on that day at the earliest."""
     arrivals, presences = _whereabouts(instance, ctx)
     problems = []
     for at, place, since in presences:
@@ -295,10 +290,8 @@ def _timeline_problems(instance: Instance, ctx: CheckContext) -> list[str]:
                 continue
             if len(str(since)) > 10:  # a moment: an event's start
                 early = str(since) < str(moment) if exact else day_of(since) < day_of(moment)
-            else:  # a day: a stay's first night, which a flight landing before dawn may use
-                landing = datetime.fromisoformat(str(moment)) if exact else None
-                night_before = landing is not None and landing.hour < _DAWN
-                early = (day_of(moment) - day_of(since)).days > (1 if night_before else 0)
+            else:  # a day: a stay's first night, even one before a landing at dawn (a reader asks why)
+                early = day_of(since) < day_of(moment)
             if early:
                 problems.append(f"call {at + 1} {instance.chain.calls[at].tool} needs the person in "
                                 f"{place.get('city') or place.get('country')} from {since}, before call {by + 1} "

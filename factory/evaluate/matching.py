@@ -74,13 +74,12 @@ def call_similarity(milestone: Milestone, step: Step) -> float:
     trace). A state milestone is met by the call that restored its condition, whatever it
     was. A call milestone scores the share of expected arguments the gold tool got right, or
     1 for any call whose outputs include every value the chain needs from it (an equivalent
-    tool, or the right values by another route)."""
+    tool, or the right values by another route: `_gives`)."""
     if not step.ok:
         return 0.0
     if milestone.kind == "state":
         return float(milestone.condition in step.restored)
-    equivalent = bool(milestone.needs) and all(
-        any(values_equal(need, out, loose_strings=True) for out in step.outputs) for need in milestone.needs)
+    equivalent = bool(milestone.needs) and all(any(_gives(need, out) for out in step.outputs) for need in milestone.needs)
     if step.tool != milestone.tool:
         return float(equivalent)
     if not milestone.arguments or equivalent:
@@ -88,6 +87,15 @@ def call_similarity(milestone: Milestone, step: Step) -> float:
     arguments = step.arguments or {}
     hits = sum(argument_matches(exp, arguments, name) for name, exp in milestone.arguments.items())
     return hits / len(milestone.arguments)
+
+
+def _gives(need: Any, out: Any) -> bool:
+    """Whether an output is a value the chain needs: the value itself, or a search's list that
+    holds it alone (searching the calendar for "coffee kenji" finds ["EVT-1056"], the event
+    resolving the mention would have given)."""
+    if values_equal(need, out, loose_strings=True):
+        return True
+    return isinstance(out, list) and len(out) == 1 and not isinstance(need, list) and values_equal(need, out[0], loose_strings=True)
 
 
 def minefield_hit(mine: Minefield, step: Step) -> bool:

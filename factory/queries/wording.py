@@ -108,13 +108,14 @@ _THAT_DAY_INSIDE = re.compile(r",? (?:on|for) that (?:day|date)\b")
 
 
 def _day_said_again(description: str) -> str:
-    """A description that follows a day its phrasing just stated, without its own "on that day"
-    for that same day (one it says before any other day: after "flight AU1 on June 3", "that
-    day" is June 3's)."""
+    """A description that follows a day its phrasing just stated says "then" for its own "on
+    that day" (one it says before any other day: after "flight AU1 on June 3", "that day" is
+    June 3's): "the UV the day after tomorrow for the hottest city in Germany then", where
+    without a day at all a reader asks "hottest when?"."""
     match = _THAT_DAY_INSIDE.search(description)
     if match is None or re.search(rf"\b(?:{_DAY_STATED})\b", description[:match.start()]):
         return description
-    return description[:match.start()] + description[match.end():]
+    return description[:match.start()] + " then" + description[match.end():]
 
 
 def _short_of_said(before: str, value: str) -> str:
@@ -229,6 +230,8 @@ def tidy(text: str) -> str:
                   r"|\d{4}-\d{2}-\d{2}) at (\d{1,2}(?::\d{2})? ?(?:[ap]m)?)(?!\w|:\d)", r"\1 \3 on \2",
                   text)  # "around June 24, 2025 at 8:00 am": the hour first, "around 8:00 am on June 24, 2025"
     text = re.sub(r"\b(Ltd|Inc|Co|Corp|Bros|Ave|St)\.\.", r"\1.", text)  # an abbreviation ending a sentence
+    text = re.sub(r'([.?!])"\.', r'\1"', text)  # a quoted message that ends its own sentence: '"... address."', not '."."'
+    text = re.sub(r"\b(\w+) among those \1s\b", r"of those \1s", text)  # "which hotel among those hotels"
     text = re.sub(r"\s+([,.?!;:])", r"\1", text)
     return " ".join(text.split())
 
@@ -618,6 +621,8 @@ class Wording:
         call = self.chain.calls[index]
         spec = self.specs[call.tool]
         outputs = [spec.returns[call.outputs.index(v)] for v in variables]
+        if any(o.kind and sum((r.kind, r.role) == (o.kind, o.role) for r in spec.returns) > 1 for o in outputs):
+            return None  # one of two of a kind (a band's floor and ceiling): "that pay" would not say which
         days = [is_day(o) or o.kind == "datetime" for o in outputs]
         # Named before, with or without what travels with it ("the salary of E-1207" with its
         # tax country, then with its currency): "that salary"; values of a call asked for, each

@@ -224,3 +224,14 @@ def test_a_state_milestone_is_met_by_whatever_call_restores_its_condition():
     assert call_similarity(m, Step("set_wifi", {"on": True}, restored=frozenset({"phone:wifi"}))) == 1
     assert call_similarity(m, Step("reset_network", {}, restored=frozenset({"phone:wifi"}))) == 1
     assert call_similarity(m, Step("set_wifi", {"on": True})) == 0  # it held already: nothing restored
+
+
+def test_a_search_that_finds_the_one_needed_value_meets_the_milestone():
+    """Resolving "coffee kenji" to EVT-1056 or searching the calendar for it and finding
+    ["EVT-1056"] alone: either way the agent has the event; a search that finds two does not say which."""
+    resolve = Milestone(index=0, kind="call", description="", tool="resolve_event_mention",
+                        arguments={"mention": Expected(value="coffee kenji")}, needs=["EVT-1056"])
+    assert call_similarity(resolve, Step("search_calendar", {"query": "coffee kenji"}, outputs=(["EVT-1056"],))) == 1.0
+    assert call_similarity(resolve, Step("search_calendar", {"query": "coffee"}, outputs=(["EVT-1056", "EVT-1060"],))) == 0.0
+    listed = Milestone(index=0, kind="call", description="", tool="search_calendar", needs=[["EVT-1056"]])
+    assert call_similarity(listed, Step("resolve_event_mention", {"mention": "x"}, outputs=("EVT-1056",))) == 0.0
