@@ -170,6 +170,8 @@ def build_world(rng: random.Random) -> ShippingWorld:
         else:
             eta = datetime(NOW.year, NOW.month, NOW.day, rng.randint(9, 19)) + timedelta(
                 days=rng.randint(1, 7) + (3 if status == "customs hold" else 0))
+            if status == "out for delivery":  # on the van: it arrives today, later than now
+                eta = datetime(NOW.year, NOW.month, NOW.day, max(eta.hour, NOW.hour + 2))
         current = {"label created": origin, "in transit": rng.choice([origin, rng.choice(names), destination]),
                    "out for delivery": destination, "customs hold": destination, "delivered": destination}[status]
         shipments[number] = {

@@ -1162,7 +1162,7 @@ def get_severe_weather_alerts(country: CountryName) -> tuple[AlertId, str, CityN
         "tell me the severity level of {alert_id} along with its issue and expiry times",
         "look up {alert_id} and tell me how serious it is, when it was issued and when it runs out",
         "what severity is {alert_id}, and what are its issue and expiry times?",
-        "how long is {alert_id} in force? I need its severity, its issue time and its expiry time.",
+        "until when is {alert_id} in force? I need its severity, its issue time and its expiry time.",
         "severity, issue time and expiry of {alert_id}, please.",
     ),
     gives={

@@ -2,7 +2,7 @@
 
 import pytest
 
-from factory.gazetteer import CURRENCY_BY_CODE
+from factory.gazetteer import CURRENCY_BY_CODE, NOW
 from tests.seeds.toolbox_helpers import ToolboxSession, chain_problems
 
 SLUG = "logistics"
@@ -347,3 +347,12 @@ def test_goals_keep_pricing_and_sending_apart(lg):
     for goal in lg.seed.toolbox.goals.values():
         assert not ("quote_shipping_rate" in goal.tools and "create_shipment" in goal.tools), goal.name
         assert goal.role != "recipient" or not sending & set(goal.tools), goal.name
+
+
+def test_a_parcel_out_for_delivery_arrives_today():
+    """No "out for delivery" with an ETA five days away."""
+    for world_seed in range(4):
+        session = ToolboxSession("logistics", world_seed=world_seed)
+        for row in session.world.shipments.values():
+            if row["status"] == "out for delivery":
+                assert row["eta"][:10] == NOW.date().isoformat() and row["eta"] > NOW.strftime("%Y-%m-%dT%H:%M"), row
