@@ -214,6 +214,22 @@ def country_named(text: str) -> str | None:
     return by_name.get(folded) or COUNTRY_ALIASES.get(folded)
 
 
+_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+
+
+def one_day_to_all(expression: str) -> bool:
+    """Whether a day in words means the same day to every reader, said on the simulated now's
+    day: "next Saturday" said on a Friday is tomorrow to some and a week later to others, and
+    "this Monday" the Monday past or the one to come. "next Monday" and "this Sunday" are one day."""
+    words = expression.lower().split()
+    for word, day in zip(words, words[1:]):
+        if day in _WEEKDAYS and word in ("next", "this"):
+            later_this_week = _WEEKDAYS.index(day) > NOW.weekday()
+            if (word == "next" and later_this_week) or (word == "this" and _WEEKDAYS.index(day) < NOW.weekday()):
+                return False
+    return True
+
+
 def country_phrase(name: str) -> str:
     """A country as it reads in a sentence: "the USA", "France"."""
     return f"the {name}" if name in _WITH_ARTICLE else name

@@ -23,6 +23,7 @@ from factory.gazetteer import (
     country_phrase,
     local_time,
     offset_text,
+    one_day_to_all,
     utc_offset,
 )
 from factory.sense import around, distinct, sensible, together, within
@@ -523,7 +524,7 @@ def _expressions(w: TimeWorld) -> list[str]:
     forms += [f"next {d}" for d in days] + [f"last {d}" for d in days] + [f"this {d}" for d in days[:5]]
     forms += ["next Friday 5pm", "next Monday at 9:30am", "next Tuesday morning", "next Thursday afternoon",
               "last Sunday evening", "this Saturday at 10am", "next Wednesday at 14:00", "Friday at noon"]
-    return forms
+    return [form for form in forms if one_day_to_all(form)]  # not "this Monday" said on a Friday: past or coming?
 
 
 @toolbox.values_for("date_text")

@@ -20,6 +20,7 @@ from factory.gazetteer import (
     country_phrase,
     distance_km,
     nearest_city,
+    one_day_to_all,
 )
 from factory.sense import around, same_day, sensible, together
 from factory.toolbox import Kind, Toolbox, ToolError, World, require, world
@@ -351,7 +352,8 @@ RELATIVE_DAYS = ["today", "tomorrow", "yesterday", "the day after tomorrow", "th
 def _relative_days(w: WeatherWorld) -> list[str]:
     """The days as people write them, weekdays and months capitalised ("next Saturday", "the
     25th of June"); the tool reads any case."""
-    return [re.sub(rf"\b(?:{'|'.join(WEEKDAYS)}|june)\b", lambda m: m.group(0).capitalize(), d) for d in RELATIVE_DAYS]
+    return [re.sub(rf"\b(?:{'|'.join(WEEKDAYS)}|june)\b", lambda m: m.group(0).capitalize(), d) for d in RELATIVE_DAYS
+            if one_day_to_all(d)]  # not "next Saturday" said on a Friday: tomorrow, or a week later?
 
 
 @toolbox.values_for("temperature_reading")

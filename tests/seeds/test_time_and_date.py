@@ -234,3 +234,16 @@ def test_every_goal_request_is_about_dates_and_times():
     # The warmest city, my calendar, the forecast or the place a goal borrows are there
     # because of a holiday or the daylight, never a request of their own.
     assert requests_without_the_seed("time_and_date") == {}
+
+
+def test_days_in_words_mean_one_day_to_every_reader():
+    """Said on Friday, June 13: "next Saturday" may be tomorrow or June 21, and "this Monday" the
+    one past or the one to come, so no request draws them; "next Monday" and "this Sunday" are one day."""
+    from factory.gazetteer import one_day_to_all
+    from tests.seeds.toolbox_helpers import ToolboxSession
+
+    assert not one_day_to_all("next Saturday") and not one_day_to_all("this Monday at 10am")
+    assert one_day_to_all("next Monday") and one_day_to_all("this Sunday") and one_day_to_all("last Saturday")
+    for slug, kind in (("time_and_date", "relative_time"), ("weather", "relative_day")):
+        drawn = ToolboxSession(slug).values(kind)
+        assert drawn and all(one_day_to_all(d) for d in drawn), slug
