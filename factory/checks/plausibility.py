@@ -479,6 +479,10 @@ def _round_trip_problems(instance: Instance) -> list[str]:
                 # "Who is the booking for? ... put Jordan Avery on that flight": the person asks
                 # for what they go on to say themselves, whatever kind either is declared as
                 problems.append(f"call {step.call + 1} {step.tool} is asked for {value!r}, which the request states")
+            elif call.asked and out.kind in ("city", "country") and re.search(
+                    rf"(?<!\w){re.escape(value)}(?!\w)", instance.query, re.IGNORECASE):
+                # "which city is Clarke Galleria, Singapore in?": the request names the place it asks for
+                problems.append(f"call {step.call + 1} {step.tool} is asked for {value!r}, which the request names")
     return problems + _asked_again_problems(instance)
 
 

@@ -687,3 +687,19 @@ def test_a_part_from_another_seed_is_about_the_same_occasion():
     assert any("2025-06-23" in p for p in occasion("2025-06-23T21:00"))
     assert occasion("2025-05-25T20:00") == []
     assert occasion("2025-06-23T21:00", goal="") == []  # a seed without goals: nothing is taken from elsewhere
+
+
+def test_a_request_never_asks_for_the_city_it_names():
+    """"In which city is Amber Orchard Espresso Bar, Boston?" asks for what it says."""
+    from tests.seeds.toolbox_helpers import ToolboxSession
+
+    maps = ToolboxSession("maps_places")
+    mention = next(m for m in maps.values("place_mention") if ", " in m and m.split(", ")[1] not in m.split(", ")[0])
+    city = mention.split(", ")[-1]
+    code = (f'p, la, lo = find_place_by_name(name="{mention}")\n'
+            'a, b, c = get_place_location(place_id=p)')
+    named = chain_problems({"maps_places": maps.seed}, code, asked={1}, query=f"In which city is {mention}, and where exactly?")
+    assert any("which the request names" in p and city in p for p in named)
+    plain = chain_problems({"maps_places": maps.seed}, code.replace(mention, mention.split(", ")[0]), asked={1},
+                           query=f"In which city is {mention.split(', ')[0]}, and where exactly?")
+    assert not any("which the request names" in p for p in plain)

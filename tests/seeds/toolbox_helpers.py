@@ -46,7 +46,7 @@ class ToolboxSession:
 def chain_problems(seeds: dict[str, Any], code: str, *, toolboxes: list[str] | None = None,
                    state: dict[str, Any] | None = None, world_seed: int = 0, withheld: str | None = None,
                    ctx: Any = None, fixes: dict[int, str] | None = None, asked: set[int] | None = None,
-                   goal: str = "") -> list[str]:
+                   goal: str = "", query: str = "q") -> list[str]:
     """The plausibility check's findings on a chain written as code, executed in a fresh world
     of `toolboxes` (by default those of its tools); `withheld`: a gold tool that is not offered
     (an insufficient-information item)."""
@@ -68,7 +68,7 @@ def chain_problems(seeds: dict[str, Any], code: str, *, toolboxes: list[str] | N
                        seed=world_seed, state=state or {})
     trace = run_chain(chain, specs, Simulator(seeds, setup))
     assert trace.ok, [s.error for s in trace.steps if s.error]
-    made = Instance(domain=seeds[setup.toolboxes[0]].domain, query="q",
+    made = Instance(domain=seeds[setup.toolboxes[0]].domain, query=query,
                     tools=[specs[c.tool] for c in chain.calls if c.tool != withheld],
                     withheld_tools=[specs[withheld]] if withheld else [], gold_tools=[c.tool for c in chain.calls],
                     chain=chain, trace=trace, depth=chain.depth(), shape=chain.shape(), world=setup, goal=goal,
