@@ -203,12 +203,11 @@ class SeedComposer:
         attempt (the tally may not count the latest: a share is of those)."""
         if self.kept is not None:
             self.kept = kept
-            self.run_size = max(run_size, sum(kept.values()))
         if self.used is not None:
             self.used = used
         if self.shapes is not None and shapes is not None:
             self.shapes = shapes
-            self.run_size = max(self.run_size, run_size, sum(shapes.values()))
+        self.run_size = max(run_size, sum(kept.values()))  # from the tally alone: a resumed run sees the same
 
     def _target(self, rng: random.Random, attempt: int, first: bool, side: Side | None = None) -> Seed:
         """The seed to fill the shape with: drawn at random, except that the first try of an
