@@ -21,9 +21,11 @@ from factory.gazetteer import (
     city_currency,
     city_distance_km,
     country_phrase,
+    local_time,
 )
 from factory.sense import around, distinct, sensible, together, within
 from factory.toolbox import Kind, Toolbox, ToolError, World, require, world
+from factory.user import USER
 
 toolbox = Toolbox()
 
@@ -165,13 +167,16 @@ def build_world(rng: random.Random) -> ShippingWorld:
         number = f"{CARRIERS[carrier][0]}{rng.randint(100000000, 999999999)}"
         origin, destination = rng.sample(names, 2)
         status = rng.choices([s for s, _ in STATUSES], weights=[p for _, p in STATUSES])[0]
+        here = local_time(destination, USER.home_city, NOW)  # a delivery time is the destination's clock
+        if status == "out for delivery" and not 8 <= here.hour <= 15:
+            status = "in transit"  # no van is out at night there
         if status == "delivered":
-            eta = datetime(NOW.year, NOW.month, NOW.day, rng.randint(9, 19)) - timedelta(days=rng.randint(1, 6))
+            eta = datetime(here.year, here.month, here.day, rng.randint(9, 19)) - timedelta(days=rng.randint(1, 6))
         else:
-            eta = datetime(NOW.year, NOW.month, NOW.day, rng.randint(9, 19)) + timedelta(
+            eta = datetime(here.year, here.month, here.day, rng.randint(9, 19)) + timedelta(
                 days=rng.randint(1, 7) + (3 if status == "customs hold" else 0))
-            if status == "out for delivery":  # on the van: it arrives today, later than now
-                eta = datetime(NOW.year, NOW.month, NOW.day, max(eta.hour, NOW.hour + 2))
+            if status == "out for delivery":  # on the van: it arrives later today
+                eta = here.replace(minute=0, second=0, microsecond=0) + timedelta(hours=1 + eta.hour % 3)
         current = {"label created": origin, "in transit": rng.choice([origin, rng.choice(names), destination]),
                    "out for delivery": destination, "customs hold": destination, "delivered": destination}[status]
         shipments[number] = {

@@ -19,11 +19,13 @@ from factory.gazetteer import (
     country_named,
     country_phrase,
     distance_km,
+    local_time,
     nearest_city,
     one_day_to_all,
 )
 from factory.sense import around, same_day, sensible, together
 from factory.toolbox import Kind, Toolbox, ToolError, World, require, world
+from factory.user import USER
 
 toolbox = Toolbox()
 
@@ -231,7 +233,8 @@ def build_world(rng: random.Random) -> WeatherWorld:
                           "High wind warning"]
             else:
                 events = ["Frost warning", "Gale warning", "Heavy rain warning", "Coastal flood watch"]
-            issued = NOW - timedelta(hours=rng.randint(1, 40))
+            here = local_time(city.name, USER.home_city, NOW)  # an alert's times are its city's clock
+            issued = here - timedelta(hours=rng.randint(1, 40))
             event = rng.choice(events)
             alerts[f"ALR-{iso}-{rng.randint(100, 999)}{k}"] = {
                 "country": country,
@@ -239,7 +242,7 @@ def build_world(rng: random.Random) -> WeatherWorld:
                 "event": event,
                 "severity": _severity(rng, event),
                 "issued": issued.strftime("%Y-%m-%dT%H:%M"),
-                "expires": (NOW + timedelta(hours=rng.randint(4, 72))).replace(minute=0).strftime("%Y-%m-%dT%H:%M"),
+                "expires": (here + timedelta(hours=rng.randint(4, 72))).replace(minute=0).strftime("%Y-%m-%dT%H:%M"),
             }
     state = {"notifications": "push", "alert_subscriptions": []}
     return WeatherWorld(state=state, wetness=wetness, stations=stations, alerts=alerts, salt=str(rng.random()))
@@ -1149,7 +1152,8 @@ def get_severe_weather_alerts(country: CountryName) -> tuple[AlertId, str, CityN
     w = world(WeatherWorld)
     country = _country(country)
     active = [(SEVERITY.index(a["severity"]), a["issued"], aid) for aid, a in w.alerts.items()
-              if a["country"] == country and a["expires"] > NOW.strftime("%Y-%m-%dT%H:%M")]
+              if a["country"] == country
+              and a["expires"] > local_time(a["city"], USER.home_city, NOW).strftime("%Y-%m-%dT%H:%M")]
     require(bool(active), f"no weather alerts are in force in {country}")
     _, _, aid = max(active)
     return aid, w.alerts[aid]["event"], w.alerts[aid]["city"]

@@ -349,10 +349,17 @@ def test_goals_keep_pricing_and_sending_apart(lg):
         assert goal.role != "recipient" or not sending & set(goal.tools), goal.name
 
 
-def test_a_parcel_out_for_delivery_arrives_today():
-    """No "out for delivery" with an ETA five days away."""
+def test_a_parcel_out_for_delivery_arrives_later_today_by_its_city_s_clock():
+    """No "out for delivery" with an ETA five days away, or one already past in Seoul."""
+    from factory.gazetteer import local_time
+    from factory.user import USER
+
+    seen = 0
     for world_seed in range(4):
         session = ToolboxSession("logistics", world_seed=world_seed)
         for row in session.world.shipments.values():
             if row["status"] == "out for delivery":
-                assert row["eta"][:10] == NOW.date().isoformat() and row["eta"] > NOW.strftime("%Y-%m-%dT%H:%M"), row
+                here = local_time(row["destination"], USER.home_city, NOW).strftime("%Y-%m-%dT%H:%M")
+                assert row["eta"][:10] == here[:10] and row["eta"] > here, (row, here)
+                seen += 1
+    assert seen

@@ -142,7 +142,7 @@ def test_alerts(wx):
     alert_id, event, city = wx.ok("get_severe_weather_alerts", country="Japan")
     assert city in ("Tokyo", "Osaka") and event
     severity, issued, expires = wx.ok("get_alert_details", alert_id=alert_id)
-    assert issued < "2025-06-13T09:30" < expires
+    assert issued < "2025-06-14T01:30" < expires  # Japan's clock: 09:30 in San Francisco is 01:30 there
     same_country = [a for a in wx.world.alerts.values() if a["country"] == "Japan"]
     order = ["minor", "moderate", "severe", "extreme"]
     assert order.index(severity) == max(order.index(a["severity"]) for a in same_country)
@@ -221,3 +221,13 @@ def test_an_alert_is_as_severe_as_its_name_says():
                 assert level != "minor", alert
             else:
                 assert level in ("minor", "moderate"), alert
+
+
+def test_an_alert_in_force_has_not_expired_by_its_own_city_s_clock():
+    """An alert in Buenos Aires expiring at 13:00 is over when it is 13:30 there."""
+    from factory.gazetteer import NOW, local_time
+    from factory.user import USER
+
+    for alert in ToolboxSession("weather").world.alerts.values():
+        here = local_time(alert["city"], USER.home_city, NOW).strftime("%Y-%m-%dT%H:%M")
+        assert alert["issued"] < here < alert["expires"], (alert, here)
