@@ -2,6 +2,7 @@
 state allow (factory.queries.order)."""
 
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -150,3 +151,14 @@ def test_a_rewritten_request_that_swaps_two_independent_parts_is_caught(seeds):
                         'data2, data3 = get_uv_index(city="Oslo", date="2025-06-14")\n', weather.specs)
     assert not order_problems(chain, "How windy will Rome be on June 14, 2025? And the UV index in Oslo that day?")
     assert order_problems(chain, "What's the UV index in Oslo on June 14, 2025? And how windy will Rome be?")
+
+
+def test_a_call_no_phrasing_fits_is_placed_by_the_values_only_it_takes():
+    """"...the newest text from Lucas Martin. Which city does Lucas live in? Text Lucas the
+    following: ...": the message places the text where it is said, not the name the first part
+    also said, and "Lucas" places the city question after the first part."""
+    from factory.queries.order import literal_places
+
+    text = "the newest text from lucas martin. which city does lucas live in? text lucas: hello there"
+    assert literal_places("Lucas Martin", text) == [m.start() for m in re.finditer("lucas", text)]
+    assert literal_places("Lucas Martin", "which city does lucas live in?") == []  # never named in full: not him

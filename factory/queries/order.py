@@ -158,7 +158,11 @@ def literal_places(value: Any, text: str) -> list[int]:
     for group in value_groups(value):
         for form in group:
             places += [m.start() for m in re.finditer(rf"(?<![0-9a-z]){re.escape(normalise(form))}(?![0-9a-z])", text)]
-    return sorted(places)
+    if places and isinstance(value, str) and re.fullmatch(r"[A-Z][a-z]+(?: [A-Z][a-z'-]+)+", value):
+        # a person named in full once, then by first name ("Lucas Martin ... which city Lucas lives in")
+        first = normalise(value.split()[0])
+        places += [m.start() for m in re.finditer(rf"(?<![0-9a-z]){re.escape(first)}(?![0-9a-z])", text)]
+    return sorted(set(places))
 
 
 def order_problems(chain: Chain, text: str) -> list[str]:

@@ -28,7 +28,7 @@ from factory.chains.pool import groups_of
 from factory.checks.faithfulness import normalise, value_groups
 from factory.queries.order import literal_places, request_order
 from factory.queries.placement import TIME_KINDS, day_first_forms
-from factory.records import Call, Instance, Ref, Value, content_hash
+from factory.records import Call, Instance, Ref, Value, content_hash, stable_json
 from factory.toolbox import Condition, ToolEntry
 
 _PIECES = re.compile(r"(\{[^{}]*\}|\[|\]|\(s\))")
@@ -226,7 +226,13 @@ class Reading:
         return forms
 
     def _by_literals(self, index: int) -> None:
-        places = [p for places in self._own_literals(self.calls[index]) for p in places]
+        """Place a call no phrasing fits by its literal values, those no other call takes first
+        (the message of 'Text Lucas the following: ...', not the name said in an earlier part)."""
+        others = {stable_json(a.value) for k, c in enumerate(self.calls) if k != index
+                  for a in c.arguments.values() if isinstance(a, Value)}
+        own = [a for a in self.calls[index].arguments.values() if isinstance(a, Value) and stable_json(a.value) not in others]
+        places = [p for a in own for p in literal_places(a.value, self.text)] or [
+            p for places in self._own_literals(self.calls[index]) for p in places]
         if places:
             self._speaks(index, min(places))
 
