@@ -7,7 +7,7 @@ import json
 import os
 import shutil
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -67,46 +67,180 @@ def row_instance(row: dict[str, Any]) -> Instance:
     return Instance.model_validate(fields)
 
 
-def write_dataset(instances: list[Instance], out: Path, split: str, card: Callable[[int], str]) -> str:
+def write_dataset(instances: Iterable[Instance], out: Path, split: str, card: Callable[[int], str]) -> str:
     """Write `out/` with one split (see `write_splits`); the card is made from its size in bytes."""
     return write_splits({split: instances}, out, lambda sizes: card(sizes[split]))
 
 
-def write_splits(splits: dict[str, list[Instance]], out: Path, card: Callable[[dict[str, int]], str]) -> str:
+def write_splits(splits: Mapping[str, Iterable[Instance]], out: Path, card: Callable[[dict[str, int]], str]) -> str:
     """Write `out/` atomically (data/<split>-00000-of-00001.parquet per split + README.md, the
     card made from each split's size in bytes); returns a fingerprint of the data, the ids in
     the order `load_instances` reads them (splits by name). Conversational items go to the
     `conversations` config instead (conversations/<split>-...parquet; sizes keyed
     "conversations/<split>"), never to the single-request one."""
-    import datasets
-
-    datasets.disable_progress_bars()
-    tmp = out.with_name(out.name + ".tmp")
-    shutil.rmtree(tmp, ignore_errors=True)
-    (tmp / "data").mkdir(parents=True)
-    sizes = {}
-    talks = {name: [i for i in group if i.conversation is not None] for name, group in splits.items()}
+    writer = DatasetWriter(out, list(splits))
     for split in sorted(splits):
-        single = [i for i in splits[split] if i.conversation is None]
-        sizes[split] = _write_parquet(single, tmp / "data" / f"{split}-00000-of-00001.parquet", False)
-        if any(talks.values()):
-            (tmp / CONVERSATIONS).mkdir(exist_ok=True)
-            sizes[f"{CONVERSATIONS}/{split}"] = _write_parquet(
-                talks[split], tmp / CONVERSATIONS / f"{split}-00000-of-00001.parquet", True)
-    (tmp / "README.md").write_text(card(sizes))
-    shutil.rmtree(out, ignore_errors=True)
-    os.replace(tmp, out)
-    ordered = [i for split in sorted(splits) for i in splits[split] if i.conversation is None]
-    ordered += [i for split in sorted(splits) for i in talks[split]]
-    return content_hash([i.id for i in ordered])
+        for instance in splits[split]:
+            writer.add(split, instance)
+    return writer.close(card)
 
 
-def _write_parquet(instances: list[Instance], path: Path, conversations: bool) -> int:
-    import datasets
+PART = 512  # rows encoded to Arrow at a time (a multiple of 8: validity bitmaps add up exactly)
 
-    table = datasets.Dataset.from_list([instance_row(i) for i in instances], features=features(conversations))
-    table.to_parquet(str(path))
-    return table.data.nbytes
+
+class DatasetWriter:
+    """`write_splits` one instance at a time, holding a part of rows at most: each part is
+    encoded to Arrow as `datasets` encodes a whole split and spilled to disk; once all are in,
+    each split is written in the row groups `Dataset.to_parquet` cuts (about 100 MB each), so
+    the files and the card are byte for byte those of writing the whole list at once."""
+
+    def __init__(self, out: Path, splits: list[str]):
+        import datasets
+
+        datasets.disable_progress_bars()
+        self.out, self.splits = out, splits
+        self.tmp = out.with_name(out.name + ".tmp")
+        shutil.rmtree(self.tmp, ignore_errors=True)
+        (self.tmp / "data").mkdir(parents=True)
+        self.parts: dict[str, _Spill] = {}  # "<split>" or "conversations/<split>" → its rows so far
+        self.ids: dict[str, list[str]] = {}
+
+    def add(self, split: str, instance: Instance) -> None:
+        key = split if instance.conversation is None else f"{CONVERSATIONS}/{split}"
+        if key not in self.parts:
+            self.parts[key] = _Spill(self.tmp / f".{key.replace('/', '-')}.arrow", instance.conversation is not None)
+            self.ids[key] = []
+        self.parts[key].add(instance_row(instance))
+        self.ids[key].append(instance.id)
+
+    @property
+    def rows(self) -> dict[str, int]:
+        """Instances per split (keyed as the sizes the card is made from)."""
+        return {key: len(self.ids[key]) for key in self.parts}
+
+    def close(self, card: Callable[[dict[str, int]], str]) -> str:
+        sizes = {}
+        talks = any(key.startswith(f"{CONVERSATIONS}/") for key in self.parts)
+        for split in sorted(self.splits):
+            keys = [(split, "data", False)] + ([(f"{CONVERSATIONS}/{split}", CONVERSATIONS, True)] if talks else [])
+            for key, folder, conversations in keys:
+                spill = self.parts.get(key) or _Spill(self.tmp / f".{key.replace('/', '-')}.arrow", conversations)
+                (self.tmp / folder).mkdir(exist_ok=True)
+                sizes[key] = spill.write(self.tmp / folder / f"{split}-00000-of-00001.parquet")
+        (self.tmp / "README.md").write_text(card(sizes))
+        shutil.rmtree(self.out, ignore_errors=True)
+        os.replace(self.tmp, self.out)
+        ordered = [i for split in sorted(self.splits) for i in self.ids.get(split, [])]
+        ordered += [i for split in sorted(self.splits) for i in self.ids.get(f"{CONVERSATIONS}/{split}", [])]
+        return content_hash(ordered)
+
+
+class _Spill:
+    """One split's rows encoded to Arrow part by part in a temporary file, then written as Parquet."""
+
+    def __init__(self, path: Path, conversations: bool):
+        self.path, self.conversations = path, conversations
+        self.rows: list[dict[str, Any]] = []
+        self.count = 0
+        self.stream = None  # the Arrow IPC stream of the encoded parts, opened with the first
+        self.dataset = None  # the first part, as `datasets` made it: its features and schema
+        self.nbytes = 0
+        self.nulls: set[str] = set()  # columns with a null somewhere
+        self.bare: dict[str, int] = {}  # column → rows of parts holding no validity bitmap for it
+
+    def add(self, row: dict[str, Any]) -> None:
+        self.rows.append(row)
+        if len(self.rows) == PART:
+            self._encode()
+
+    def _encode(self) -> None:
+        import datasets
+        import pyarrow as pa
+
+        part = datasets.Dataset.from_list(self.rows, features=features(self.conversations))
+        self.count += len(self.rows)
+        self.rows = []
+        table = part.data.table
+        if self.stream is None:
+            self.dataset = part
+            self.stream = pa.ipc.new_stream(str(self.path), table.schema)
+        self.nbytes += table.nbytes
+        for name, column in zip(table.column_names, table.columns, strict=True):
+            if column.null_count:
+                self.nulls.add(name)
+            if column.chunk(0).buffers()[0] is None:
+                self.bare[name] = self.bare.get(name, 0) + len(table)
+        self.stream.write_table(table)
+
+    def _table_nbytes(self) -> int:
+        """`nbytes` of the split as one table: a column with a null has a validity bitmap over
+        every row, where a part without one has none."""
+        return self.nbytes + sum(-(-self.bare.get(name, 0) // 8) for name in self.nulls)
+
+    def write(self, path: Path) -> int:
+        """Write the Parquet file as `Dataset.to_parquet` writes the whole split; returns the
+        split's size in bytes as Arrow (`Dataset.data.nbytes`)."""
+        import datasets
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+        from datasets import config
+        from datasets.arrow_writer import (
+            get_parquet_column_options,
+            get_writer_batch_size_from_data_size,
+            get_writer_batch_size_from_features,
+        )
+
+        if self.rows:
+            self._encode()
+        if self.stream is not None:
+            self.stream.close()
+        if self.count == 0:  # as written for an empty list: the features' own column order
+            self.dataset = datasets.Dataset.from_list([], features=features(self.conversations))
+        nbytes = self._table_nbytes() if self.count else self.dataset.data.nbytes
+        # As Dataset.to_parquet cuts row groups (`_estimate_nbytes` adds nothing for JSON columns).
+        features_ = self.dataset.features
+        batch = get_writer_batch_size_from_features(features_) or get_writer_batch_size_from_data_size(self.count, nbytes)
+        schema = features_.arrow_schema
+        cdc = config.DEFAULT_CDC_OPTIONS
+        with path.open("wb") as handle:
+            writer = pq.ParquetWriter(handle, schema=schema, use_content_defined_chunking=cdc, write_page_index=True,
+                                      **get_parquet_column_options(features_, schema))
+            group: list[pa.RecordBatch] = []
+            held = 0
+            for part in _batches(self.path) if self.count else ():
+                while part.num_rows:
+                    take = min(batch - held, part.num_rows)
+                    group.append(part.slice(0, take))
+                    part, held = part.slice(take), held + take
+                    if held == batch:
+                        writer.write_table(_one_chunk(group, schema))
+                        group, held = [], 0
+            if group:
+                writer.write_table(_one_chunk(group, schema))
+            writer.add_key_value_metadata({"content_defined_chunking": json.dumps(cdc)})
+            writer.close()
+        self.path.unlink(missing_ok=True)
+        return nbytes
+
+
+def _batches(path: Path):
+    import pyarrow as pa
+
+    with pa.OSFile(str(path)) as source, pa.ipc.open_stream(source) as reader:
+        yield from reader
+
+
+def _one_chunk(batches: list, schema):
+    """A row group as one contiguous table: Parquet pages (content-defined chunks) depend on
+    how a column is chunked, and `to_parquet` writes slices of a single-chunk table. Columns
+    are joined one at a time, so a row group is held about once, not twice."""
+    import pyarrow as pa
+
+    columns = []
+    for k in range(len(schema)):
+        columns.append(pa.concat_arrays([b.column(k) for b in batches]))
+    batches.clear()
+    return pa.Table.from_arrays(columns, schema=schema)
 
 
 def load_instances(dataset_dir: Path, split: str | None = None, conversations: bool = False) -> list[Instance]:
@@ -198,7 +332,7 @@ NESTOOLS = "nestools.jsonl"  # items a stock NesTools scorer scores fairly
 NESTOOLS_EXCLUDED = "nestools_excluded.jsonl"  # the others, each with why it is not in nestools.jsonl
 
 
-def nestools_split(instances: list[Instance]) -> dict[str, Counter[str]]:
+def nestools_split(instances: Iterable[Instance]) -> dict[str, Counter[str]]:
     """How many instances go to each NesTools file, by reason for the excluded ones."""
     from factory.nestools import stock_unfair
 
@@ -209,21 +343,46 @@ def nestools_split(instances: list[Instance]) -> dict[str, Counter[str]]:
     return split
 
 
-def write_nestools(instances: list[Instance], folder: Path) -> None:
+def write_nestools(instances: Iterable[Instance], folder: Path) -> None:
     """nestools.jsonl with the items a stock NesTools scorer scores fairly, and
-    nestools_excluded.jsonl with the others, each row saying why in `excluded`. A row's
-    test_id is the instance's position in the dataset, from 1, in either file, and every tool
-    and gold call carries the `api_id` that `factory evaluate` shows a model for it, so a
-    prediction written from a row is scored as the model's would be."""
-    from factory.nestools import instance_to_nestools, stock_unfair
+    nestools_excluded.jsonl with the others (see `NestoolsWriter`)."""
+    with NestoolsWriter(folder) as writer:
+        for instance in instances:
+            writer.add(instance)
 
-    with (folder / NESTOOLS).open("w", encoding="utf-8") as fair, (folder / NESTOOLS_EXCLUDED).open("w", encoding="utf-8") as other:
-        for test_id, instance in enumerate(instances, start=1):
-            row = with_api_ids(instance_to_nestools(instance, test_id), instance)
-            unfair = stock_unfair(instance)
-            if unfair:
-                row["excluded"] = {"reason": unfair[0], "detail": unfair[1]}
-            (other if unfair else fair).write(json.dumps(row, ensure_ascii=False) + "\n")
+
+class NestoolsWriter:
+    """Writes nestools.jsonl with the items a stock NesTools scorer scores fairly, and
+    nestools_excluded.jsonl with the others, each row saying why in `excluded`, one instance
+    at a time; `split` counts them as `nestools_split` does. A row's test_id is the
+    instance's position in the dataset, from 1, in either file, and every tool and gold call
+    carries the `api_id` that `factory evaluate` shows a model for it, so a prediction
+    written from a row is scored as the model's would be."""
+
+    def __init__(self, folder: Path):
+        self.folder = folder
+        self.split: dict[str, Counter[str]] = {NESTOOLS: Counter(), NESTOOLS_EXCLUDED: Counter()}
+        self.test_id = 0
+
+    def __enter__(self) -> NestoolsWriter:
+        self.fair = (self.folder / NESTOOLS).open("w", encoding="utf-8")
+        self.other = (self.folder / NESTOOLS_EXCLUDED).open("w", encoding="utf-8")
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.fair.close()
+        self.other.close()
+
+    def add(self, instance: Instance) -> None:
+        from factory.nestools import instance_to_nestools, stock_unfair
+
+        self.test_id += 1
+        row = with_api_ids(instance_to_nestools(instance, self.test_id), instance)
+        unfair = stock_unfair(instance)
+        if unfair:
+            row["excluded"] = {"reason": unfair[0], "detail": unfair[1]}
+        self.split[NESTOOLS_EXCLUDED if unfair else NESTOOLS][unfair[0] if unfair else "fair"] += 1
+        (self.other if unfair else self.fair).write(json.dumps(row, ensure_ascii=False) + "\n")
 
 
 def with_api_ids(row: dict[str, Any], instance: Instance) -> dict[str, Any]:
