@@ -194,8 +194,9 @@ class _Spill:
             self._encode()
         if self.stream is not None:
             self.stream.close()
-        if self.count == 0:  # as written for an empty list: the features' own column order
-            self.dataset = datasets.Dataset.from_list([], features=features(self.conversations))
+        if self.count == 0:  # no rows (`from_list` refuses an empty list): the features' own columns
+            empty = features(self.conversations)
+            self.dataset = datasets.Dataset.from_dict({name: [] for name in empty}, features=empty)
         nbytes = self._table_nbytes() if self.count else self.dataset.data.nbytes
         # As Dataset.to_parquet cuts row groups (`_estimate_nbytes` adds nothing for JSON columns).
         features_ = self.dataset.features
