@@ -3,16 +3,18 @@ NesTools-format JSONL files; and loading Instance records back from such a folde
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import shutil
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from factory.errors import RunError
-from factory.records import Instance, content_hash
+from factory.records import Instance, ToolSpec, content_hash
 
 JSON_COLUMNS = ("query_variants", "tools", "withheld_tools", "chain", "trace", "milestones", "minefields",
                 "world", "provenance", "checks")
@@ -60,11 +62,41 @@ def instance_row(instance: Instance) -> dict[str, Any]:
     return row
 
 
-def row_instance(row: dict[str, Any]) -> Instance:
-    """An Instance from a row whose JSON columns are still JSON text."""
-    fields = {k: json.loads(v) if k in (*JSON_COLUMNS, "conversation") else v for k, v in row.items()
-              if k in Instance.model_fields}
+def row_instance(row: dict[str, Any], tools: dict[str, ToolSpec] | None = None) -> Instance:
+    """An Instance from a row whose JSON columns are still JSON text. With `tools` (tool specs
+    by their JSON text, shared by the rows of one read), a tool offered by many instances is
+    validated once and its ToolSpec shared: validating tools is most of the cost of a row,
+    and a dataset offers each tool many times (6 to 28 times in NesTools' test set and our runs)."""
+    fields = {k: json.loads(v) if k in (*JSON_COLUMNS, "conversation") and not (tools is not None and k == "tools")
+              else v for k, v in row.items() if k in Instance.model_fields}
+    if tools is not None and "tools" in fields:
+        fields["tools"] = [_tool(text, tools) for text in _json_items(fields["tools"])]
     return Instance.model_validate(fields)
+
+
+def _tool(text: str, known: dict[str, ToolSpec]) -> ToolSpec:
+    spec = known.get(text)
+    if spec is None:
+        spec = known[text] = ToolSpec.model_validate_json(text)
+    return spec
+
+
+_DECODER = json.JSONDecoder()
+_SPACE = " \t\n\r"
+
+
+def _json_items(text: str) -> list[str]:
+    """The source text of each item of a JSON array (items parsed only to find where they end)."""
+    items = []
+    at = len(text) - len(text.lstrip(_SPACE)) + 1  # after "["
+    while True:
+        while at < len(text) and text[at] in _SPACE + ",":
+            at += 1
+        if at >= len(text) or text[at] == "]":
+            return items
+        _, end = _DECODER.raw_decode(text, at)
+        items.append(text[at:end])
+        at = end
 
 
 def write_dataset(instances: Iterable[Instance], out: Path, split: str, card: Callable[[int], str]) -> str:
@@ -268,15 +300,32 @@ def _read_config(files: list[Path], dataset_dir: Path, split: str | None) -> lis
     if split is not None and split not in splits:
         raise RunError(f"{dataset_dir} has no split {split!r} (splits: {', '.join(splits)})")
     instances = []
-    for name in [split] if split else sorted(splits):
-        for path in splits[name]:
-            try:
-                table = pq.ParquetFile(path).read()  # read_table would import pyarrow.dataset and pandas (~1 s)
-                rows = table.cast(_as_text(table.schema)).to_pylist()
-                instances += [row_instance(row) for row in rows]
-            except Exception as exc:  # a damaged file or a row that is not an instance
-                raise RunError(f"cannot read {path}: {type(exc).__name__}: {exc}") from exc
+    tools: dict[str, ToolSpec] = {}
+    with _collection_paused():
+        for name in [split] if split else sorted(splits):
+            for path in splits[name]:
+                try:
+                    file = pq.ParquetFile(path)  # read_table would import pyarrow.dataset and pandas (~1 s)
+                    table = file.read(columns=[c for c in file.schema_arrow.names if c in Instance.model_fields])
+                    rows = table.cast(_as_text(table.schema)).to_pylist()
+                    instances += [row_instance(row, tools) for row in rows]
+                except Exception as exc:  # a damaged file or a row that is not an instance
+                    raise RunError(f"cannot read {path}: {type(exc).__name__}: {exc}") from exc
     return instances
+
+
+@contextmanager
+def _collection_paused():
+    """Pause the cyclic garbage collector while a dataset's records are built: they make no
+    cycles, and the collections their many allocations set off took two thirds of the time
+    of loading 1,000 NesTools instances (1.8 s against 0.55 s, measured on a busy machine)."""
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if paused:
+            gc.enable()
 
 
 def split_names(dataset_dir: Path) -> list[str]:
