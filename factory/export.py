@@ -122,9 +122,10 @@ PART = 512  # rows encoded to Arrow at a time (a multiple of 8: validity bitmaps
 
 class DatasetWriter:
     """`write_splits` one instance at a time, holding a part of rows at most: each part is
-    encoded to Arrow as `datasets` encodes a whole split and spilled to disk; once all are in,
-    each split is written in the row groups `Dataset.to_parquet` cuts (about 100 MB each), so
-    the files and the card are byte for byte those of writing the whole list at once."""
+    encoded to Arrow as `datasets` encodes a whole split and spilled to disk column by column;
+    once all are in, each split is written in the row groups `Dataset.to_parquet` cuts (up to
+    100 MB of Arrow each, the most this holds at once), so the files and the card are byte for
+    byte those of writing the whole list at once."""
 
     def __init__(self, out: Path, splits: list[str]):
         import datasets
@@ -140,7 +141,7 @@ class DatasetWriter:
     def add(self, split: str, instance: Instance) -> None:
         key = split if instance.conversation is None else f"{CONVERSATIONS}/{split}"
         if key not in self.parts:
-            self.parts[key] = _Spill(self.tmp / f".{key.replace('/', '-')}.arrow", instance.conversation is not None)
+            self.parts[key] = _Spill(self.tmp / f".{key.replace('/', '-')}", instance.conversation is not None)
             self.ids[key] = []
         self.parts[key].add(instance_row(instance))
         self.ids[key].append(instance.id)
@@ -156,7 +157,7 @@ class DatasetWriter:
         for split in sorted(self.splits):
             keys = [(split, "data", False)] + ([(f"{CONVERSATIONS}/{split}", CONVERSATIONS, True)] if talks else [])
             for key, folder, conversations in keys:
-                spill = self.parts.get(key) or _Spill(self.tmp / f".{key.replace('/', '-')}.arrow", conversations)
+                spill = self.parts.get(key) or _Spill(self.tmp / f".{key.replace('/', '-')}", conversations)
                 (self.tmp / folder).mkdir(exist_ok=True)
                 sizes[key] = spill.write(self.tmp / folder / f"{split}-00000-of-00001.parquet")
         (self.tmp / "README.md").write_text(card(sizes))
@@ -168,13 +169,14 @@ class DatasetWriter:
 
 
 class _Spill:
-    """One split's rows encoded to Arrow part by part in a temporary file, then written as Parquet."""
+    """One split's rows encoded to Arrow part by part, each column spilled to its own
+    temporary file, then written as Parquet a row group at a time."""
 
-    def __init__(self, path: Path, conversations: bool):
-        self.path, self.conversations = path, conversations
+    def __init__(self, folder: Path, conversations: bool):
+        self.folder, self.conversations = folder, conversations
         self.rows: list[dict[str, Any]] = []
         self.count = 0
-        self.stream = None  # the Arrow IPC stream of the encoded parts, opened with the first
+        self.streams: list[Any] = []  # an Arrow IPC stream per column, opened with the first part
         self.dataset = None  # the first part, as `datasets` made it: its features and schema
         self.nbytes = 0
         self.nulls: set[str] = set()  # columns with a null somewhere
@@ -193,16 +195,18 @@ class _Spill:
         self.count += len(self.rows)
         self.rows = []
         table = part.data.table
-        if self.stream is None:
+        if not self.streams:
             self.dataset = part
-            self.stream = pa.ipc.new_stream(str(self.path), table.schema)
+            self.folder.mkdir(parents=True)
+            self.streams = [pa.ipc.new_stream(str(self.folder / f"{k}.arrow"), pa.schema([field]))
+                            for k, field in enumerate(table.schema)]
         self.nbytes += table.nbytes
-        for name, column in zip(table.column_names, table.columns, strict=True):
+        for k, (name, column) in enumerate(zip(table.column_names, table.columns, strict=True)):
             if column.null_count:
                 self.nulls.add(name)
             if column.chunk(0).buffers()[0] is None:
                 self.bare[name] = self.bare.get(name, 0) + len(table)
-        self.stream.write_table(table)
+            self.streams[k].write_batch(pa.record_batch([column.chunk(0)], names=[name]))
 
     def _table_nbytes(self) -> int:
         """`nbytes` of the split as one table: a column with a null has a validity bitmap over
@@ -224,56 +228,61 @@ class _Spill:
 
         if self.rows:
             self._encode()
-        if self.stream is not None:
-            self.stream.close()
+        for stream in self.streams:
+            stream.close()
         if self.count == 0:  # no rows (`from_list` refuses an empty list): the features' own columns
             empty = features(self.conversations)
             self.dataset = datasets.Dataset.from_dict({name: [] for name in empty}, features=empty)
         nbytes = self._table_nbytes() if self.count else self.dataset.data.nbytes
-        # As Dataset.to_parquet cuts row groups (`_estimate_nbytes` adds nothing for JSON columns).
         features_ = self.dataset.features
+        # As Dataset.to_parquet cuts row groups (`_estimate_nbytes` adds nothing for JSON columns).
         batch = get_writer_batch_size_from_features(features_) or get_writer_batch_size_from_data_size(self.count, nbytes)
         schema = features_.arrow_schema
         cdc = config.DEFAULT_CDC_OPTIONS
+        columns = [_Column(self.folder / f"{k}.arrow") for k in range(len(schema))] if self.count else []
         with path.open("wb") as handle:
             writer = pq.ParquetWriter(handle, schema=schema, use_content_defined_chunking=cdc, write_page_index=True,
                                       **get_parquet_column_options(features_, schema))
-            group: list[pa.RecordBatch] = []
-            held = 0
-            for part in _batches(self.path) if self.count else ():
-                while part.num_rows:
-                    take = min(batch - held, part.num_rows)
-                    group.append(part.slice(0, take))
-                    part, held = part.slice(take), held + take
-                    if held == batch:
-                        writer.write_table(_one_chunk(group, schema))
-                        group, held = [], 0
-            if group:
-                writer.write_table(_one_chunk(group, schema))
+            for start in range(0, self.count, batch):
+                rows = min(batch, self.count - start)
+                # One contiguous array per column, as slices of the whole table were: Parquet's
+                # pages (content-defined chunks) depend on how a column is chunked.
+                writer.write_table(pa.Table.from_arrays([column.take(rows) for column in columns], schema=schema))
             writer.add_key_value_metadata({"content_defined_chunking": json.dumps(cdc)})
             writer.close()
-        self.path.unlink(missing_ok=True)
+        for column in columns:
+            column.close()
+        shutil.rmtree(self.folder, ignore_errors=True)
         return nbytes
 
 
-def _batches(path: Path):
-    import pyarrow as pa
+class _Column:
+    """A spilled column, read back a row group at a time: only that column's parts of the
+    group are held while they are joined (a row group is held about once, not twice)."""
 
-    with pa.OSFile(str(path)) as source, pa.ipc.open_stream(source) as reader:
-        yield from reader
+    def __init__(self, path: Path):
+        import pyarrow as pa
 
+        self.source = pa.OSFile(str(path))
+        self.reader = pa.ipc.open_stream(self.source)
+        self.left = None  # the unread rest of the last part read
 
-def _one_chunk(batches: list, schema):
-    """A row group as one contiguous table: Parquet pages (content-defined chunks) depend on
-    how a column is chunked, and `to_parquet` writes slices of a single-chunk table. Columns
-    are joined one at a time, so a row group is held about once, not twice."""
-    import pyarrow as pa
+    def take(self, rows: int):
+        import pyarrow as pa
 
-    columns = []
-    for k in range(len(schema)):
-        columns.append(pa.concat_arrays([b.column(k) for b in batches]))
-    batches.clear()
-    return pa.Table.from_arrays(columns, schema=schema)
+        pieces = []
+        while rows:
+            if self.left is None or not len(self.left):
+                self.left = self.reader.read_next_batch().column(0)
+            piece = self.left.slice(0, min(rows, len(self.left)))
+            pieces.append(piece)
+            self.left = self.left.slice(len(piece))
+            rows -= len(piece)
+        return pa.concat_arrays(pieces)
+
+    def close(self) -> None:
+        self.left = None
+        self.source.close()
 
 
 def load_instances(dataset_dir: Path, split: str | None = None, conversations: bool = False) -> list[Instance]:
