@@ -207,6 +207,8 @@ class _Spill:
             if column.chunk(0).buffers()[0] is None:
                 self.bare[name] = self.bare.get(name, 0) + len(table)
             self.streams[k].write_batch(pa.record_batch([column.chunk(0)], names=[name]))
+        del part, table
+        _release_arrow_memory()
 
     def _table_nbytes(self) -> int:
         """`nbytes` of the split as one table: a column with a null has a validity bitmap over
@@ -248,12 +250,21 @@ class _Spill:
                 # One contiguous array per column, as slices of the whole table were: Parquet's
                 # pages (content-defined chunks) depend on how a column is chunked.
                 writer.write_table(pa.Table.from_arrays([column.take(rows) for column in columns], schema=schema))
+                _release_arrow_memory()
             writer.add_key_value_metadata({"content_defined_chunking": json.dumps(cdc)})
             writer.close()
         for column in columns:
             column.close()
         shutil.rmtree(self.folder, ignore_errors=True)
         return nbytes
+
+
+def _release_arrow_memory() -> None:
+    """Hand the memory of freed Arrow buffers back: Arrow's allocator otherwise keeps it, and
+    encoding part after part grew a 5,000-instance export by 52 MB (7 MB with this)."""
+    import pyarrow as pa
+
+    pa.default_memory_pool().release_unused()
 
 
 class _Column:
