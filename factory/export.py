@@ -117,7 +117,7 @@ def write_splits(splits: Mapping[str, Iterable[Instance]], out: Path, card: Call
     return writer.close(card)
 
 
-PART = 512  # rows encoded to Arrow at a time (a multiple of 8: validity bitmaps add up exactly)
+PART = 128  # rows encoded to Arrow at a time (a multiple of 8: validity bitmaps add up exactly)
 
 
 class DatasetWriter:
@@ -177,7 +177,7 @@ class _Spill:
         self.rows: list[dict[str, Any]] = []
         self.count = 0
         self.streams: list[Any] = []  # an Arrow IPC stream per column, opened with the first part
-        self.dataset = None  # the first part, as `datasets` made it: its features and schema
+        self.features = None  # the columns as `datasets` ordered them for the first part
         self.nbytes = 0
         self.nulls: set[str] = set()  # columns with a null somewhere
         self.bare: dict[str, int] = {}  # column → rows of parts holding no validity bitmap for it
@@ -196,7 +196,7 @@ class _Spill:
         self.rows = []
         table = part.data.table
         if not self.streams:
-            self.dataset = part
+            self.features = part.features
             self.folder.mkdir(parents=True)
             self.streams = [pa.ipc.new_stream(str(self.folder / f"{k}.arrow"), pa.schema([field]))
                             for k, field in enumerate(table.schema)]
@@ -234,9 +234,10 @@ class _Spill:
             stream.close()
         if self.count == 0:  # no rows (`from_list` refuses an empty list): the features' own columns
             empty = features(self.conversations)
-            self.dataset = datasets.Dataset.from_dict({name: [] for name in empty}, features=empty)
-        nbytes = self._table_nbytes() if self.count else self.dataset.data.nbytes
-        features_ = self.dataset.features
+            dataset = datasets.Dataset.from_dict({name: [] for name in empty}, features=empty)
+            self.features = dataset.features
+        nbytes = self._table_nbytes() if self.count else dataset.data.nbytes
+        features_ = self.features
         # As Dataset.to_parquet cuts row groups (`_estimate_nbytes` adds nothing for JSON columns).
         batch = get_writer_batch_size_from_features(features_) or get_writer_batch_size_from_data_size(self.count, nbytes)
         schema = features_.arrow_schema
