@@ -38,7 +38,7 @@ def run(n: int, seed: int, out: Path) -> tuple[float, float]:
         if os.waitstatus_to_exitcode(status) != 0:
             err.seek(0)
             raise SystemExit(f"generate -n {n} failed:\n{err.read()[-2000:]}")
-    return seconds, usage.ru_maxrss / 1024
+    return seconds, usage.ru_maxrss / 1000  # kB → MB, as /usr/bin/time's figure reads
 
 
 def main() -> None:
@@ -61,7 +61,7 @@ def main() -> None:
     for n, _, peak in results[1:]:
         print(f"peak RSS -n {n} / -n {n0}: {peak / p0:.2f}x" + ("  (target <= 1.2x)" if n == 10 * n0 else ""))
     if n1 > n0:
-        per = (p1 - p0) / (n1 - n0) * 1024
+        per = (p1 - p0) / (n1 - n0) * 1000
         print(f"each further instance adds {per:.1f} KB of peak memory and {(s1 - s0) / (n1 - n0) * 1000:.1f} ms")
         at = 100_000
         print(f"extrapolated to -n {at}: {s1 + (s1 - s0) / (n1 - n0) * (at - n1):.0f} s wall, "
