@@ -9,7 +9,8 @@ official scorer) and `--official-python PY` (an interpreter with the scorer's re
 rouge==1.0.1 and tqdm), it also scores 11 prediction files of 1,000 answers each (the oracle,
 noisy agents from 0.05 to 0.7 and the random agent: NesTools' own model outputs are not
 published) in one `factory evaluate --predictions ...` process and with the official scorer,
-and prints both wall times, their ratio (target: at most 1.0x) and whether the averages agree.
+and prints both wall times, their ratio (target: at most 1.0x) and whether the averages agree;
+first, how long loading the imported dataset takes in a fresh process.
 
     python benchmarks/score_nestools.py [--repeat 5] [--official DIR --official-python PY]
 """
@@ -90,12 +91,18 @@ def wall(command: list[str], cwd: Path | None = None) -> float:
     return seconds
 
 
+LOAD = "import sys; from pathlib import Path; from factory.export import load_instances; load_instances(Path(sys.argv[1]))"
+
+
 def against_official(official: Path, python: str, repeat: int) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         tmp_path = Path(tmp)
         factory = [sys.executable, "-m", "factory.cli"]
         wall([*factory, "import", "nestools", str(DATA), "--out", str(tmp_path / "import")])
         files = prediction_files(tmp_path / "import", tmp_path / "predictions")
+        loads = [wall([sys.executable, "-c", LOAD, str(tmp_path / "import" / "dataset")]) for _ in range(repeat)]
+        print(f"loading the 1,000 instances in a fresh process (imports included): {statistics.median(loads):.2f}s "
+              f"(median of {repeat})")
         ours, theirs = [], []
         for r in range(repeat):
             out = tmp_path / f"ours-{r}"

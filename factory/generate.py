@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import warnings
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from factory import __version__
 from factory.card import dataset_card
@@ -24,10 +24,10 @@ from factory.checks.policy import load_policy
 from factory.config import Settings
 from factory.embeddings import EmbeddingCache
 from factory.errors import ConfigError, FactoryWarning, RunError
-from factory.export import CONVERSATIONS, nestools_split, write_nestools, write_splits
+from factory.export import CONVERSATIONS, DatasetWriter, NestoolsWriter
 from factory.pipeline import BLOCK, Generator, Outcome
 from factory.records import CheckResult, GenerateConfig, Instance, Manifest, Reject, content_hash, parse_shape
-from factory.runs import RunDir, outcome_rows
+from factory.runs import KeptInstances, RejectNote, RunDir, outcome_rows
 from factory.seeds import (
     Seed,
     library_for,
@@ -38,7 +38,7 @@ from factory.seeds import (
 )
 from factory.splits import SplitPlan, check_splits
 from factory.stages import RunModels, build_models
-from factory.stats import distribution, reject_reason_key, split_report
+from factory.stats import Distribution, reject_reason_key, split_report
 from factory.workers import Engine, ProcessPool, RayCluster, Tallies, available_cores, outcomes
 
 ALL_DOMAINS = "all"
@@ -50,7 +50,7 @@ SEED_DEFECT = "seed defect: "  # how the pipeline words a reject for a crashing 
 class RunResult:
     path: Path
     manifest: Manifest
-    instances: list[Instance]
+    instances: Sequence[Instance]  # read from instances.jsonl when asked for (factory.runs.KeptInstances)
     resumed_from: int
     already_complete: bool = False  # every instance was kept by an earlier process: nothing was generated
 
@@ -297,23 +297,50 @@ def _attempts(generator: Generator, start: int, limit: int, workers: int,
         pool.shutdown(wait=False, cancel_futures=True)
 
 
-def _run(run: RunDir, generator: Generator, kept: list[Instance], rejects: list[Reject], limit: int,
+class _TalliedCall(NamedTuple):
+    tool: str
+    fixes: str | None
+
+
+class _TalliedChain(NamedTuple):
+    calls: tuple[_TalliedCall, ...]
+
+
+class _Tallied(NamedTuple):
+    """What the balance tally reads of a kept instance (`Tally.add`): the run holds this for
+    each kept instance to its end, not the instance itself."""
+
+    domain: str
+    gold_tools: tuple[str, ...]
+    chain: _TalliedChain
+    shape: str
+
+
+def _tallied(instance: Instance) -> Any:
+    calls = tuple(_TalliedCall(c.tool, c.fixes) for c in instance.chain.calls)
+    return _Tallied(instance.domain, tuple(instance.gold_tools), _TalliedChain(calls), instance.shape)
+
+
+def _run(run: RunDir, generator: Generator, kept: KeptInstances, rejects: list[RejectNote], limit: int,
          on_attempt: Callable[[int, int, str], None] | None, models: RunModels | None = None,
          engine: Engine | None = None) -> RunResult:
+    """Stream attempts until n instances are kept. Kept instances are read back from
+    instances.jsonl when needed (`kept` holds their places), rejects are held without their
+    candidates, so memory does not grow with the run's length beyond a few ids and texts."""
     config = generator.config
     resumed = attempt = len(kept) + len(rejects)
     already_complete = len(kept) >= config.n
     manifest = Manifest(run_id=run.path.name, status="running", config=config, factory_version=__version__)
     duplicates = {slug: DuplicateIndex(ctx) for slug, ctx in generator.contexts.items()}
-    for instance in kept:
+    tallies = Tallies()
+    phrasings = {row["attempt"]: row.get("phrasings", []) for row in run.records("queries")} if generator.balanced and kept else {}
+    for instance in kept:  # read once, in attempt order
         duplicates[_slug(generator, instance)].add(instance)
         if generator.splits:
             generator.splits.assign(instance)  # the same split it had: assignment follows attempt order
-    tallies = Tallies()
-    if generator.balanced:
-        phrasings = {row["attempt"]: row.get("phrasings", []) for row in run.records("queries")}
-        for instance in kept:
-            tallies.add(instance.provenance.attempt, instance, phrasings.get(instance.provenance.attempt, []))
+        if generator.balanced:
+            tallies.add(instance.provenance.attempt, _tallied(instance), phrasings.get(instance.provenance.attempt, []))
+    phrasings.clear()
     reasons = Counter(_reason(r) for r in rejects)  # kept up to date: the manifest is written per attempt
     run.write_manifest(_counted(manifest, attempt, len(kept), reasons, models))  # from now on the folder is a run
     wanted = lambda: config.n - len(kept)  # noqa: E731
@@ -325,12 +352,11 @@ def _run(run: RunDir, generator: Generator, kept: list[Instance], rejects: list[
         if outcome.instance is not None:
             generator.contexts[_slug(generator, outcome.instance)].embeddings.put(outcome.vectors)
             _screen(outcome, generator, duplicates[_slug(generator, outcome.instance)], generator.splits)
-        run.append(outcome)
+        run.append(outcome)  # a kept instance joins `kept` here
         if outcome.instance is not None:
-            kept.append(outcome.instance)
-            tallies.add(outcome.attempt, outcome.instance, outcome.phrasings)
+            tallies.add(outcome.attempt, _tallied(outcome.instance), outcome.phrasings)
         else:
-            rejects.append(outcome.reject)
+            rejects.append(RejectNote.of(outcome.reject))
             reasons[_reason(outcome.reject)] += 1
         attempt += 1
         run.write_manifest(_counted(manifest, attempt, len(kept), reasons, models))  # vouches for the attempt's lines
@@ -344,7 +370,9 @@ def _run(run: RunDir, generator: Generator, kept: list[Instance], rejects: list[
         manifest.status = "incomplete"
         run.write_manifest(manifest)
         raise RunError(_shortfall(manifest, run))
-    return RunResult(run.path, _export(run, config, manifest, kept, generator.splits), kept, resumed, already_complete)
+    instances = kept[: config.n]
+    return RunResult(run.path, _export(run, config, manifest, instances, generator.splits), instances, resumed,
+                     already_complete)
 
 
 def _slug(generator: Generator, instance: Instance) -> str | None:
@@ -361,7 +389,7 @@ def _first_rows(generator: Generator) -> dict[str, dict[str, Any]]:
     return outcome_rows(outcome)
 
 
-def _warn_seed_defects(rejects: list[Reject], run: RunDir) -> None:
+def _warn_seed_defects(rejects: list[RejectNote], run: RunDir) -> None:
     """A crashing tool is a bug in its seed, not a property of the candidate: say so once per tool."""
     crashes = Counter(r.reasons[0].removeprefix(SEED_DEFECT).split(" (", 1)[0] for r in rejects
                       if r.stage == "seed_defect" and r.reasons)
@@ -414,7 +442,7 @@ def _kept(outcome: Outcome, result: CheckResult) -> bool:
     return False
 
 
-def _reason(reject: Reject) -> str:
+def _reason(reject: Reject | RejectNote) -> str:
     return reject_reason_key(reject.reasons[0]) if reject.reasons else reject.stage
 
 
@@ -425,29 +453,37 @@ def _counted(manifest: Manifest, attempts: int, kept: int, reasons: Counter[str]
     })
 
 
-def _export(run: RunDir, config: GenerateConfig, manifest: Manifest, kept: list[Instance],
+def _export(run: RunDir, config: GenerateConfig, manifest: Manifest, instances: KeptInstances,
             plan: SplitPlan | None = None) -> Manifest:
-    instances = kept[: config.n]
-    stats = distribution(instances)
+    """Write the dataset, the NesTools files and the complete manifest, reading each kept
+    instance once (split by split, as `load_instances` reads them back) and holding none."""
     title = f"{config.domain} tool-use benchmark" if config.domain != ALL_DOMAINS else "Multi-domain tool-use benchmark"
     if plan is None:
         groups = {config.split: instances}
     else:
-        groups = {name: [i for i in instances if plan.assigned.get(i.id) == name] for name in config.splits}
+        groups = {name: instances.where(lambda i, name=name: plan.assigned.get(i) == name) for name in config.splits}
     report = split_report(groups, config.hold_out, plan.held) if plan is not None else None
-    # As load_instances reads the default config; conversational items are in their own and
-    # never in the NesTools files, whose formats have no turns.
-    ordered = [i for name in sorted(groups) for i in groups[name] if i.conversation is None]
-    nestools = nestools_split(ordered)
+    stats = Distribution()
+    order = {instance_id: k for k, instance_id in enumerate(instances.ids)}  # the report lists ties in attempt order
+    dataset = DatasetWriter(run.path / "dataset", list(groups))
+    # Conversational items go to their own config and never to the NesTools files, whose
+    # formats have no turns; the others are numbered in the order load_instances reads them.
+    with NestoolsWriter(run.path) as nestools:
+        for name in sorted(groups):
+            for instance in groups[name]:
+                stats.add(instance, order[instance.id])
+                dataset.add(name, instance)
+                if instance.conversation is None:
+                    nestools.add(instance)
+    rows = dataset.rows
 
     def card(num_bytes: dict[str, int]) -> str:
-        sizes = {name: (sum(i.conversation is None for i in group), num_bytes[name]) for name, group in groups.items()}
-        talks = {name: (sum(i.conversation is not None for i in group), num_bytes[f"{CONVERSATIONS}/{name}"])
-                 for name, group in groups.items() if f"{CONVERSATIONS}/{name}" in num_bytes}
-        return dataset_card(config, stats, manifest.reject_reasons, manifest.attempts, title, sizes, nestools, report,
-                            talks)
+        sizes = {name: (rows.get(name, 0), num_bytes[name]) for name in groups}
+        talks = {name: (rows.get(f"{CONVERSATIONS}/{name}", 0), num_bytes[f"{CONVERSATIONS}/{name}"])
+                 for name in groups if f"{CONVERSATIONS}/{name}" in num_bytes}
+        return dataset_card(config, stats.report(), manifest.reject_reasons, manifest.attempts, title, sizes,
+                            nestools.split, report, talks)
 
-    manifest.dataset_fingerprint = write_splits(groups, run.path / "dataset", card)
-    write_nestools(ordered, run.path)
+    manifest.dataset_fingerprint = dataset.close(card)
     manifest.status = "complete"
     return run.write_manifest(manifest)

@@ -15,9 +15,10 @@ import hashlib
 import json
 import os
 import shutil
-from collections.abc import Callable
+from array import array
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, NamedTuple, overload
 
 from factory.errors import RunError
 from factory.pipeline import Outcome
@@ -26,6 +27,7 @@ from factory.records import FileDigest, GenerateConfig, Instance, Manifest, Reje
 STAGES = ("chains", "traces", "queries")
 RESULTS = ("instances", "rejects")
 JSONL = tuple(f"{name}.jsonl" for name in (*STAGES, *RESULTS))
+REWRITTEN = tuple(f"{name}.tmp" for name in JSONL)  # a stage file being cut back on resume
 MANIFEST = "manifest.json"
 LOCK = "run.lock"
 VALIDATION_FAILURES = "validation-failures.jsonl"  # written by `factory validate`
@@ -34,24 +36,32 @@ VALIDATION_FAILURES = "validation-failures.jsonl"  # written by `factory validat
 CACHES = frozenset(f"{name}.sqlite{suffix}" for name in ("calls", "simulated") for suffix in ("", "-journal", "-wal", "-shm"))
 NESTOOLS_FILES = ("nestools.jsonl", "nestools_excluded.jsonl")  # factory.export.NESTOOLS, NESTOOLS_EXCLUDED
 CONTAMINATION_FILES = ("contamination.json", "contamination.md")  # factory.contamination.REPORT, TABLE
-RUN_FILES = frozenset({*JSONL, MANIFEST, f"{MANIFEST}.tmp", LOCK, "dataset", "dataset.tmp", *NESTOOLS_FILES,
+RUN_FILES = frozenset({*JSONL, *REWRITTEN, MANIFEST, f"{MANIFEST}.tmp", LOCK, "dataset", "dataset.tmp", *NESTOOLS_FILES,
                        VALIDATION_FAILURES, *CONTAMINATION_FILES, *CACHES})
 # What a run may hold before its manifest exists (older versions wrote it at candidate 25).
-EARLY_FILES = frozenset({*JSONL, f"{MANIFEST}.tmp", *CACHES})
+EARLY_FILES = frozenset({*JSONL, *REWRITTEN, f"{MANIFEST}.tmp", *CACHES})
 
 
 def _read_lines(path: Path) -> list[dict[str, Any]]:
     """Parsed JSONL lines; a torn final line (killed mid-write) is ignored."""
+    return [row for _, row in _iter_lines(path)]
+
+
+def _iter_lines(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
+    """(byte offset, parsed line) of each JSONL line, read one at a time: a long run's stage
+    files are not held in memory. A line that does not parse (a torn last one) is skipped."""
     if not path.exists():
-        return []
-    rows = []
-    # Split on "\n" only: a value may hold U+2028 or U+0085, which str.splitlines also cuts at.
-    for line in path.read_text(encoding="utf-8").split("\n"):
-        try:
-            rows.append(json.loads(line))
-        except json.JSONDecodeError:
-            continue
-    return rows
+        return
+    offset = 0
+    with path.open("rb") as handle:
+        # Binary lines end at b"\n" only: a value may hold U+2028 or U+0085, which text-mode
+        # line splitting (str.splitlines) also cuts at.
+        for line in handle:
+            try:
+                yield offset, json.loads(line.decode("utf-8"))
+            except (json.JSONDecodeError, UnicodeDecodeError):
+                pass
+            offset += len(line)
 
 
 def _line(row: dict[str, Any]) -> str:
@@ -59,18 +69,102 @@ def _line(row: dict[str, Any]) -> str:
     return json.dumps(row, ensure_ascii=False, separators=(",", ":")) + "\n"
 
 
-def _sha256(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
+CHUNK = 1 << 20  # files are hashed a megabyte at a time, never read whole
+
+
+def _file_sha256(path: Path, size: int | None = None) -> str:
+    """The sha256 of a file's first `size` bytes (all of it when None), read in chunks."""
+    digest = hashlib.sha256()
+    left = path.stat().st_size if size is None else size
+    with path.open("rb") as handle:
+        while left > 0:
+            chunk = handle.read(min(CHUNK, left))
+            if not chunk:
+                break
+            digest.update(chunk)
+            left -= len(chunk)
+    return digest.hexdigest()
 
 
 def _starts_with(path: Path, recorded: FileDigest, exact: bool) -> bool:
     """Whether a file still begins with (or, exact, still is) what the manifest recorded."""
     if not path.is_file():
         return False
-    data = path.read_bytes()
-    if len(data) < recorded.bytes or (exact and len(data) != recorded.bytes):
+    size = path.stat().st_size
+    if size < recorded.bytes or (exact and size != recorded.bytes):
         return False
-    return _sha256(data[: recorded.bytes]) == recorded.sha256
+    return _file_sha256(path, recorded.bytes) == recorded.sha256
+
+
+def _instance(line: bytes) -> Instance:
+    return Instance.model_validate(json.loads(line.decode("utf-8"))["instance"])
+
+
+class KeptInstances(Sequence[Instance]):
+    """A run's kept instances in attempt order, read from instances.jsonl when asked for: the
+    run holds each one's place in the file and its id, not the instance (about 70 KB of
+    objects each), so memory stays flat however many a run keeps. Each read parses anew."""
+
+    def __init__(self, path: Path, offsets: array | None = None, ids: list[str] | None = None):
+        self.path = path
+        self.offsets = offsets if offsets is not None else array("q")
+        self.ids = ids if ids is not None else []
+
+    def add(self, offset: int, instance_id: str) -> None:
+        self.offsets.append(offset)
+        self.ids.append(instance_id)
+
+    def __len__(self) -> int:
+        return len(self.offsets)
+
+    @overload
+    def __getitem__(self, index: int) -> Instance: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> KeptInstances: ...
+
+    def __getitem__(self, index: int | slice) -> Instance | KeptInstances:
+        if isinstance(index, slice):
+            return KeptInstances(self.path, self.offsets[index], self.ids[index])
+        with self.path.open("rb") as handle:
+            handle.seek(self.offsets[index])
+            return _instance(handle.readline())
+
+    def __iter__(self) -> Iterator[Instance]:
+        if not self.offsets:
+            return
+        with self.path.open("rb") as handle:
+            for offset in self.offsets:
+                handle.seek(offset)
+                yield _instance(handle.readline())
+
+    def where(self, keep: Callable[[str], bool]) -> KeptInstances:
+        """The instances whose id `keep` accepts, in the same order."""
+        chosen = [k for k, instance_id in enumerate(self.ids) if keep(instance_id)]
+        return KeptInstances(self.path, array("q", (self.offsets[k] for k in chosen)), [self.ids[k] for k in chosen])
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, KeptInstances):
+            return self.path == other.path and self.offsets == other.offsets
+        return isinstance(other, Sequence) and list(self) == list(other)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"KeptInstances({self.path}, {len(self)} instances)"
+
+
+class RejectNote(NamedTuple):
+    """What a run holds of a reject while it runs: its stage and reasons (the candidate and
+    its checks stay in rejects.jsonl)."""
+
+    attempt: int
+    stage: str
+    reasons: list[str]
+
+    @classmethod
+    def of(cls, reject: Reject) -> RejectNote:
+        return cls(reject.attempt, reject.stage, reject.reasons)
 
 
 def outcome_rows(outcome: Outcome) -> dict[str, dict[str, Any]]:
@@ -123,6 +217,7 @@ class RunDir:
         self.lock = RunLock(path)
         self._hashes: dict[str, Any] = {}  # file name → running sha256 of what this run wrote
         self._sizes: dict[str, int] = {}
+        self.kept = KeptInstances(self.file("instances"))  # filled by `open`, then by `append`
 
     def file(self, name: str) -> Path:
         return self.path / f"{name}.jsonl"
@@ -153,15 +248,16 @@ class RunDir:
 
     def _export_digests(self) -> dict[str, FileDigest]:
         exported = [*(self.path / name for name in NESTOOLS_FILES), *sorted((self.path / "dataset").rglob("*"))]
-        return {p.relative_to(self.path).as_posix(): FileDigest(bytes=len(data := p.read_bytes()), sha256=_sha256(data))
+        return {p.relative_to(self.path).as_posix(): FileDigest(bytes=p.stat().st_size, sha256=_file_sha256(p))
                 for p in exported if p.is_file()}
 
     # --- opening ----------------------------------------------------------------------
 
     def open(self, config: GenerateConfig, fresh: bool,
-             rebuild_first: Callable[[], dict[str, dict[str, Any]]] | None = None) -> tuple[list[Instance], list[Reject]]:
+             rebuild_first: Callable[[], dict[str, dict[str, Any]]] | None = None) -> tuple[KeptInstances, list[RejectNote]]:
         """Lock the run directory, then start a run in it, start it over (`fresh`: only run files
-        are removed) or reopen it for resuming: (kept instances, rejects). Stage files left
+        are removed) or reopen it for resuming: (kept instances, read when asked for; rejects,
+        without their candidates). `append` adds to the kept instances returned. Stage files left
         without a manifest are resumed only if `rebuild_first` gives their first attempt's lines."""
         try:
             self.path.mkdir(parents=True, exist_ok=True)
@@ -232,31 +328,45 @@ class RunDir:
             raise RunError(f"{self.path} holds candidates of a run with other settings and no manifest; "
                            "use --fresh to start over, or choose another --out")
 
-    def records(self, name: str) -> list[dict[str, Any]]:
-        """The lines of one stage file (after `open`, only those of committed attempts)."""
-        return _read_lines(self.file(name))
+    def records(self, name: str) -> Iterator[dict[str, Any]]:
+        """The lines of one stage file, one at a time (after `open`, only those of committed attempts)."""
+        return (row for _, row in _iter_lines(self.file(name)))
 
     def rows(self, attempt: int) -> dict[str, dict[str, Any]]:
         """The lines an attempt left, by file stem."""
         found = {}
         for name in (*STAGES, *RESULTS):
-            row = next((r for r in _read_lines(self.file(name)) if r.get("attempt") == attempt), None)
+            row = next((r for r in self.records(name) if r.get("attempt") == attempt), None)
             if row is not None:
                 found[name] = row
         return found
 
-    def _recover(self) -> tuple[list[Instance], list[Reject]]:
-        committed = {name: _read_lines(self.file(name)) for name in RESULTS}
-        attempts = sorted({row["attempt"] for rows in committed.values() for row in rows})
+    def _recover(self) -> tuple[KeptInstances, list[RejectNote]]:
+        """Keep the lines of committed attempts (up to the first missing one), file by file and
+        line by line; the kept instances are noted by place, the rejects without candidates."""
+        attempts = sorted({row["attempt"] for name in RESULTS for row in self.records(name)})
         done = next((i for i, a in enumerate(attempts) if a != i), len(attempts))  # first gap
+        self.kept = KeptInstances(self.file("instances"))
+        rejects = []
         for name in (*STAGES, *RESULTS):
-            rows = [r for r in _read_lines(self.file(name)) if r.get("attempt", -1) < done]
-            data = "".join(_line(r) for r in rows).encode("utf-8")
-            self.file(name).write_bytes(data)
-            self._hashes[self.file(name).name], self._sizes[self.file(name).name] = hashlib.sha256(data), len(data)
-        instances = [Instance.model_validate(r["instance"]) for r in committed["instances"] if r["attempt"] < done]
-        rejects = [Reject.model_validate(r) for r in committed["rejects"] if r["attempt"] < done]
-        return instances, rejects
+            path = self.file(name)
+            digest, size = hashlib.sha256(), 0
+            tmp = path.with_name(path.name + ".tmp")
+            with tmp.open("wb") as out:
+                for _, row in _iter_lines(path):
+                    if row.get("attempt", -1) >= done:
+                        continue
+                    if name == "instances":
+                        self.kept.add(size, row["instance"]["id"])
+                    elif name == "rejects":
+                        rejects.append(RejectNote(row["attempt"], row["stage"], row["reasons"]))
+                    data = _line(row).encode("utf-8")
+                    out.write(data)
+                    digest.update(data)
+                    size += len(data)
+            os.replace(tmp, path)
+            self._hashes[path.name], self._sizes[path.name] = digest, size
+        return self.kept, rejects
 
     # --- writing ----------------------------------------------------------------------
 
@@ -270,6 +380,8 @@ class RunDir:
         if handle is None:
             handle = self.handles[name] = self.file(name).open("ab")
         data = _line(row).encode("utf-8")
+        if name == "instances":
+            self.kept.add(self._sizes[self.file(name).name], row["instance"]["id"])
         handle.write(data)
         handle.flush()
         self._hashes[self.file(name).name].update(data)

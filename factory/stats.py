@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from typing import Any
+from collections.abc import Iterable, Mapping
+from typing import Any, NamedTuple
 
 import Levenshtein
 
@@ -40,15 +41,49 @@ def _distinct_n(queries: list[list[str]], n: int) -> float:
     return round(len(set(grams)) / len(grams), 4) if grams else 0.0
 
 
-def query_report(instances: list[Instance]) -> dict[str, Any]:
+class Facts(NamedTuple):
+    """What the distribution report reads of one instance: a report over many instances
+    holds these (about a kilobyte each), not the instances."""
+
+    domain: str
+    subdomain: str
+    goal: str
+    depth: int
+    calls: int
+    nested: bool
+    shape: str
+    categories: tuple[str, ...]
+    tools: frozenset[str]  # the tools its chain calls
+    offered: int  # tools offered
+    query: str
+    skeleton: str
+    judged: tuple[tuple[str, bool, bool], ...] = ()  # (judge check, passed, blocking) of each model judge that ran
+
+
+def facts(instance: Instance) -> Facts:
+    from factory.checks.judges import NOT_APPLIED  # also what a judge spared by an earlier failure says
+
+    judged = tuple((r.name, r.passed, r.blocking) for r in instance.checks
+                   if r.name.startswith("judge_") and not r.reason.startswith(NOT_APPLIED))
+    return Facts(instance.domain, instance.subdomain, instance.goal, instance.depth, len(instance.chain.calls),
+                 "nested" in instance.categories, instance.shape, tuple(instance.categories),
+                 frozenset(c.tool for c in instance.chain.calls), len(instance.tools), instance.query, skeleton(instance),
+                 judged)
+
+
+def query_report(instances: Iterable[Instance | Facts]) -> dict[str, Any]:
     """How varied and clean the queries are: first words, distinct-n, vocabulary, step numbers,
     template leftovers, and same-skeleton pairs worded nearly alike."""
+    return _query_report([i if isinstance(i, Facts) else facts(i) for i in instances])
+
+
+def _query_report(instances: list[Facts]) -> dict[str, Any]:
     tokens = [words(i.query) for i in instances]
     firsts = Counter(t[0] for t in tokens if t)
     glitches = Counter(g.split(":")[0] for i in instances for g in text_glitches(i.query))
     by_skeleton: dict[str, list[str]] = defaultdict(list)
     for instance in instances:
-        by_skeleton[skeleton(instance)].append(instance.query)
+        by_skeleton[instance.skeleton].append(instance.query)
     near = sum(1 for queries in by_skeleton.values() for a in range(len(queries)) for b in range(a + 1, len(queries))
                if Levenshtein.ratio(queries[a], queries[b]) > NEAR_DUPLICATE_RATIO)
     n = len(instances)
@@ -67,11 +102,11 @@ def query_report(instances: list[Instance]) -> dict[str, Any]:
     }
 
 
-def shape_report(instances: list[Instance]) -> dict[str, Any]:
+def shape_report(instances: Iterable[Instance | Facts]) -> dict[str, Any]:
     """Share in the 13 common NesTools shapes and the total-variation distance to NesTools'
     shape distribution (half the sum of absolute differences of shape shares)."""
-    n = len(instances)
     counts = Counter(i.shape for i in instances)
+    n = sum(counts.values())
     shares = nestools_shares()
     tv = 0.5 * sum(abs(counts[s] / n - shares.get(s, 0.0)) for s in set(counts) | set(shares)) if n else 1.0
     common = set(common_shapes())
@@ -81,31 +116,49 @@ def shape_report(instances: list[Instance]) -> dict[str, Any]:
     }
 
 
-def shape_tv(a: list[Instance], b: list[Instance]) -> float:
+def shape_tv(a: Iterable[Instance], b: Iterable[Instance]) -> float:
     """Total-variation distance between the shape distributions of two sets of instances."""
-    ca, cb = Counter(i.shape for i in a), Counter(i.shape for i in b)
-    if not a or not b:
+    return _counts_tv(Counter(i.shape for i in a), Counter(i.shape for i in b))
+
+
+def _counts_tv(ca: Counter[str], cb: Counter[str]) -> float:
+    na, nb = sum(ca.values()), sum(cb.values())
+    if not na or not nb:
         return 1.0
-    return round(0.5 * sum(abs(ca[s] / len(a) - cb[s] / len(b)) for s in set(ca) | set(cb)), 4)
+    return round(0.5 * sum(abs(ca[s] / na - cb[s] / nb) for s in set(ca) | set(cb)), 4)
 
 
-def split_report(splits: dict[str, list[Instance]], hold_out: str | None = None,
+def split_report(splits: Mapping[str, Iterable[Instance]], hold_out: str | None = None,
                  held: str | None = None) -> dict[str, Any]:
     """Per split: instances, and the shape and category distances to the largest split; with a
-    hold-out, the units of the held split that another split also has (none when cut right)."""
-    from factory.splits import leaks
+    hold-out, the units of the held split that another split also has (none when cut right).
+    Each split is read once (a run's splits are read from its files)."""
+    from factory.splits import unit_set
 
-    largest = max(splits, key=lambda name: (len(splits[name]), name))
-    categories = {name: Counter(c for i in group for c in i.categories) for name, group in splits.items()}
+    sizes: dict[str, int] = {}
+    shapes: dict[str, Counter[str]] = {}
+    categories: dict[str, Counter[str]] = {}
+    units: dict[str, set[str]] = {}
+    for name, group in splits.items():
+        sizes[name], shapes[name], categories[name], units[name] = 0, Counter(), Counter(), set()
+        for instance in group:
+            sizes[name] += 1
+            shapes[name][instance.shape] += 1
+            categories[name].update(instance.categories)
+            if hold_out and held:
+                units[name] |= unit_set(instance, hold_out)
+    largest = max(splits, key=lambda name: (sizes[name], name))
     report: dict[str, Any] = {
-        "sizes": {name: len(group) for name, group in splits.items()},
+        "sizes": sizes,
         "compared_with": largest,
-        "shape_tv": {name: shape_tv(group, splits[largest]) for name, group in splits.items() if name != largest},
-        "category_share": {name: {c: round(n / len(splits[name]), 4) for c, n in sorted(counts.items())}
+        "shape_tv": {name: _counts_tv(shapes[name], shapes[largest]) for name in splits if name != largest},
+        "category_share": {name: {c: round(n / sizes[name], 4) for c, n in sorted(counts.items())}
                            for name, counts in categories.items()},
     }
     if hold_out and held:
-        report.update(hold_out=hold_out, held=held, leaked_units=len(leaks(splits, hold_out, held)))
+        inside = units.get(held, set())
+        outside = set().union(*(u for name, u in units.items() if name != held))
+        report.update(hold_out=hold_out, held=held, leaked_units=len(inside & outside))
     return report
 
 
@@ -119,46 +172,61 @@ def split_markdown(report: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def judge_report(instances: list[Instance]) -> dict[str, dict[str, Any]]:
+def judge_report(instances: list[Facts]) -> dict[str, dict[str, Any]]:
     """Per model judge that ran: the kept instances it judged, those it said no to (an advisory
     veto keeps them; a blocking one would have rejected them), and whether its veto blocked."""
-    from factory.checks.judges import NOT_APPLIED  # also what a judge spared by an earlier failure says
-
     found: dict[str, dict[str, Any]] = {}
     for instance in instances:
-        for result in instance.checks:
-            if not result.name.startswith("judge_") or result.reason.startswith(NOT_APPLIED):
-                continue
-            row = found.setdefault(result.name, {"judged": 0, "said_no": 0, "blocking": False})
+        for name, passed, blocking in instance.judged:
+            row = found.setdefault(name, {"judged": 0, "said_no": 0, "blocking": False})
             row["judged"] += 1
-            row["said_no"] += not result.passed
-            row["blocking"] = row["blocking"] or result.blocking
+            row["said_no"] += not passed
+            row["blocking"] = row["blocking"] or blocking
     return found
 
 
-def distribution(instances: list[Instance]) -> dict[str, Any]:
-    n = len(instances)
-    depth = Counter(i.depth for i in instances)
-    judges = judge_report(instances)
-    return {
-        "instances": n,
-        "domains": dict(Counter(i.domain for i in instances).most_common()),
-        "subdomains": dict(Counter(f"{i.domain}/{i.subdomain}" for i in instances).most_common()),
-        "goals": dict(Counter(i.goal for i in instances if i.goal).most_common()),
-        "depth": {str(d): depth[d] for d in sorted(depth)},
-        "depth_3_plus_share": round(sum(v for d, v in depth.items() if d >= 3) / n, 4) if n else 0.0,
-        "calls": dict(sorted(Counter(str(len(i.chain.calls)) for i in instances).items())),
-        "mean_calls": round(sum(len(i.chain.calls) for i in instances) / n, 3) if n else 0.0,
-        "nested_share": round(sum(1 for i in instances if "nested" in i.categories) / n, 4) if n else 0.0,
-        "shapes": dict(Counter(i.shape for i in instances).most_common()),
-        "shape_families": dict(Counter(family_of(*parse_shape(i.shape)) for i in instances).most_common()),
-        "categories": dict(Counter(c for i in instances for c in i.categories).most_common()),
-        "distinct_tools": len({c.tool for i in instances for c in i.chain.calls}),
-        "mean_tools_offered": round(sum(len(i.tools) for i in instances) / n, 2) if n else 0.0,
-        "queries": query_report(instances),
-        "nestools_shapes": shape_report(instances),
-        **({"judges": judges} if judges else {}),  # only where a model judged: offline cards keep their bytes
-    }
+def distribution(instances: Iterable[Instance]) -> dict[str, Any]:
+    """The report of a set of instances (each read once)."""
+    report = Distribution()
+    for instance in instances:
+        report.add(instance)
+    return report.report()
+
+
+class Distribution:
+    """The distribution report built one instance at a time; `order` places an instance in
+    the report where it comes in another order than it is added (ties in counts are listed
+    in order of first appearance)."""
+
+    def __init__(self) -> None:
+        self.facts: list[tuple[int, Facts]] = []
+
+    def add(self, instance: Instance, order: int | None = None) -> None:
+        self.facts.append((len(self.facts) if order is None else order, facts(instance)))
+
+    def report(self) -> dict[str, Any]:
+        instances = [f for _, f in sorted(self.facts, key=lambda item: item[0])]
+        n = len(instances)
+        depth = Counter(i.depth for i in instances)
+        return {
+            "instances": n,
+            "domains": dict(Counter(i.domain for i in instances).most_common()),
+            "subdomains": dict(Counter(f"{i.domain}/{i.subdomain}" for i in instances).most_common()),
+            "goals": dict(Counter(i.goal for i in instances if i.goal).most_common()),
+            "depth": {str(d): depth[d] for d in sorted(depth)},
+            "depth_3_plus_share": round(sum(v for d, v in depth.items() if d >= 3) / n, 4) if n else 0.0,
+            "calls": dict(sorted(Counter(str(i.calls) for i in instances).items())),
+            "mean_calls": round(sum(i.calls for i in instances) / n, 3) if n else 0.0,
+            "nested_share": round(sum(1 for i in instances if i.nested) / n, 4) if n else 0.0,
+            "shapes": dict(Counter(i.shape for i in instances).most_common()),
+            "shape_families": dict(Counter(family_of(*parse_shape(i.shape)) for i in instances).most_common()),
+            "categories": dict(Counter(c for i in instances for c in i.categories).most_common()),
+            "distinct_tools": len(set().union(*(i.tools for i in instances))),
+            "mean_tools_offered": round(sum(i.offered for i in instances) / n, 2) if n else 0.0,
+            "queries": _query_report(instances),
+            "nestools_shapes": shape_report(instances),
+            **({"judges": judges} if (judges := judge_report(instances)) else {}),  # offline cards keep their bytes
+        }
 
 
 def markdown(stats: dict[str, Any], reject_reasons: dict[str, int] | None = None, top: int = 15) -> str:

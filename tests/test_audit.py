@@ -24,7 +24,7 @@ runner = CliRunner()
 
 
 def test_the_sample_meets_the_rubric_quotas_and_spreads_over_domains(mixed_run):
-    instances = mixed_run.instances
+    instances = list(mixed_run.instances)
     sample = stratified_sample(instances, 40, seed=3)
     assert len(sample) == 40 and len({i.id for i in sample}) == 40
     for label, wanted, fits in QUOTAS_PER_40:
@@ -35,8 +35,8 @@ def test_the_sample_meets_the_rubric_quotas_and_spreads_over_domains(mixed_run):
 
 
 def test_the_sheet_shows_tools_in_full_and_the_nestools_row(mixed_run):
-    sheet = audit_sheet(mixed_run.instances, 6, 1, None, "run")
-    first = stratified_sample(mixed_run.instances, 6, 1)[0]
+    sheet = audit_sheet(list(mixed_run.instances), 6, 1, None, "run")
+    first = stratified_sample(list(mixed_run.instances), 6, 1)[0]
     tool = first.tools[0]
     assert f"`{tool.name}`" in sheet and tool.description in sheet and "Returns:" in sheet
     assert "**NesTools export row**" in sheet and json.dumps(first.query, ensure_ascii=False) in sheet
