@@ -206,12 +206,14 @@ COUNTRY_ALIASES = {
 }
 
 
+_COUNTRY_BY_FOLDED = {c.name.lower(): c.name for c in COUNTRIES}
+
+
 def country_named(text: str) -> str | None:
     """The country a person means by a name ("United States", "the UK", "usa"), as the
     gazetteer spells it; None when it is none of them."""
     folded = " ".join(str(text).split()).lower().removeprefix("the ")
-    by_name = {c.name.lower(): c.name for c in COUNTRIES}
-    return by_name.get(folded) or COUNTRY_ALIASES.get(folded)
+    return _COUNTRY_BY_FOLDED.get(folded) or COUNTRY_ALIASES.get(folded)
 
 
 _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")

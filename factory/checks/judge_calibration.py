@@ -82,12 +82,14 @@ def _stated(instance: Instance) -> list[tuple[str | None, str]]:
     return found
 
 
-def _value_changed(instance: Instance, pool: list[Instance], rng: random.Random) -> Case | None:
-    stated = _stated(instance)
-    if not stated:
+def _value_changed(instance: Instance, stated: dict[str, list[tuple[str | None, str]]],
+                   rng: random.Random) -> Case | None:
+    """`stated`: instance id → its stated literals (`_stated`), read once for the whole pool."""
+    own = stated[instance.id]
+    if not own:
         return None
-    kind, text = rng.choice(stated)
-    others = sorted({t for other in pool if other is not instance for k, t in _stated(other)
+    kind, text = rng.choice(own)
+    others = sorted({t for other_id, literals in stated.items() if other_id != instance.id for k, t in literals
                      if k == kind and t != text and t not in instance.query})
     if not others:
         return None
@@ -107,6 +109,7 @@ def planted(instances: list[Instance], n: int, seed: int = 0) -> list[Case]:
     in a copy of it (each kind where the instance allows it)."""
     rng = random.Random(seed)
     chosen = rng.sample(instances, min(n, len(instances)))
+    stated = {i.id: _stated(i) for i in instances}
     cases: list[Case] = []
     for instance in chosen:
         cases.append(_sound(instance))
@@ -117,7 +120,7 @@ def planted(instances: list[Instance], n: int, seed: int = 0) -> list[Case]:
                               json.dumps({**instance.trace.answer, **{f"other_{k}": v for k, v in other.trace.answer.items()}},
                                          ensure_ascii=False), False, True, "two errands"))
             cases.append(Case(other.query, describe_calls(instance), _answer(instance), True, False, "another request"))
-        for case in (_value_changed(instance, instances, rng), _part_dropped(instance)):
+        for case in (_value_changed(instance, stated, rng), _part_dropped(instance)):
             if case is not None:
                 cases.append(case)
     return cases

@@ -700,8 +700,7 @@ def _occasion_problems(instance: Instance) -> list[str]:
     graph = nx.Graph()
     graph.add_nodes_from(tasks)
     graph.add_edges_from((i, j) for i, j in chain.graph().edges if i in tasks and j in tasks)
-    seed_of = {i: (instance.tool(chain.calls[i].tool).toolbox if instance.tool(chain.calls[i].tool) else None)
-               for i in tasks}
+    seed_of = {i: getattr(instance.tool(chain.calls[i].tool), "toolbox", None) for i in tasks}
     memo: dict[int, set] = {}
     problems = []
     for part in map(sorted, nx.connected_components(graph)):
