@@ -9,6 +9,7 @@ right answer is the gold one."""
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -17,9 +18,11 @@ import numpy as np
 
 from factory.embeddings import EmbeddingCache
 from factory.milestones import needed_values
-from factory.records import Chain, ToolSpec, Trace, TraceStep, value_matches_type, values_equal
+from factory.records import Chain, ToolSpec, Trace, TraceStep, entry_holds, value_matches_type, values_equal
 from factory.twins import TwinRule, disagreement, twin
 from factory.world.simulator import Simulator, ToolCrash
+
+DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 
 def description_similarity(gold: list[ToolSpec], others: list[ToolSpec], embeddings: EmbeddingCache) -> np.ndarray:
@@ -71,7 +74,8 @@ def pick_distractors(
 
 def mapped_arguments(candidate: ToolSpec, gold: ToolSpec, arguments: dict[str, Any]) -> dict[str, Any] | None:
     """A gold call's concrete arguments as the candidate would take them: by parameter name,
-    else by kind and role; None when a required parameter finds nothing of its type."""
+    else by kind and role, a year as that of a day it was given; None when a required parameter
+    finds nothing of its type."""
     by_kind = {(p.kind, p.role): arguments[p.name] for p in gold.parameters if p.kind and p.name in arguments}
     mapped = {}
     for param in candidate.parameters:
@@ -79,9 +83,15 @@ def mapped_arguments(candidate: ToolSpec, gold: ToolSpec, arguments: dict[str, A
             mapped[param.name] = arguments[param.name]
         elif param.kind and (param.kind, param.role) in by_kind and value_matches_type(by_kind[(param.kind, param.role)], param.type):
             mapped[param.name] = by_kind[(param.kind, param.role)]
+        elif param.kind == "year" and (year := _year_of(arguments.values())) is not None:
+            mapped[param.name] = year  # a year's list, asked of the year of the day the gold call was given
         elif param.required:
             return None
     return mapped
+
+
+def _year_of(values: Any) -> int | None:
+    return next((int(v[:4]) for v in values if isinstance(v, str) and DAY.fullmatch(v[:10])), None)
 
 
 def alternative_to_gold(candidate: ToolSpec, chain: Chain, trace: Trace, specs: dict[str, ToolSpec],
@@ -160,8 +170,9 @@ def world_before(step: TraceStep, trace: Trace, specs: dict[str, ToolSpec], simu
 
 def _gives(needs: list[Any], values: list[Any]) -> bool:
     """Whether the values include every needed one, in any order (an equivalent call's outputs),
-    a single value also as the one item of a list (a search finding exactly it)."""
+    a single value also as the one item of a list (a search finding exactly it), or one entry
+    of a list states them all (`entry_holds`: a year's holidays, for the next one)."""
     def found(need: Any, value: Any) -> bool:
         return values_equal(need, value, loose_strings=True) or (
             isinstance(value, list) and len(value) == 1 and values_equal(need, value[0], loose_strings=True))
-    return all(any(found(n, v) for v in values) for n in needs)
+    return all(any(found(n, v) for v in values) for n in needs) or any(entry_holds(needs, v) for v in values)

@@ -68,34 +68,13 @@ def placeholders(chain: Chain) -> dict[str, str]:
     return names
 
 
-def chain_to_nestools(chain: Chain, specs: dict[str, ToolSpec] | None = None) -> list[dict[str, Any]]:
-    """NesTools' call list of a chain. Given the tools' `specs`, an argument taken from an echo
-    (an output named like an argument of its own call, handed back: the check-in day of the
-    cheapest stay found for that day) is written as what the echo hands back, the request's
-    literal or the call it came from, as a stock scorer expects of an agent."""
+def chain_to_nestools(chain: Chain) -> list[dict[str, Any]]:
+    """NesTools' call list of a chain, its arguments as the chain has them (a generated chain
+    takes no argument from an echo: `factory.world.simulator.without_echoes`)."""
     names = placeholders(chain)
-    echoes = _echo_sources(chain, specs or {})
-    calls = []
-    for call in chain.calls:
-        params = {}
-        for k, a in call.arguments.items():
-            a = echoes.get(a.ref, a) if isinstance(a, Ref) else a
-            params[k] = names[a.ref] if isinstance(a, Ref) else a.value
-        calls.append({"api_name": call.tool, "parameters": params, "responses": [names[v] for v in call.outputs]})
-    return calls
-
-
-def _echo_sources(chain: Chain, specs: dict[str, ToolSpec]) -> dict[str, Ref | Value]:
-    """Output variable → the argument it hands back, for outputs named like an argument of their
-    call (read from the chain alone; `factory.world.simulator` also compares the values run)."""
-    echoes: dict[str, Ref | Value] = {}
-    for call in chain.calls:
-        spec = specs.get(call.tool)
-        for var, out in zip(call.outputs, spec.returns if spec else [], strict=False):
-            given = call.arguments.get(out.name)
-            if given is not None:
-                echoes[var] = echoes.get(given.ref, given) if isinstance(given, Ref) else given
-    return echoes
+    return [{"api_name": call.tool,
+             "parameters": {k: names[a.ref] if isinstance(a, Ref) else a.value for k, a in call.arguments.items()},
+             "responses": [names[v] for v in call.outputs]} for call in chain.calls]
 
 
 def instance_to_nestools(instance: Instance, test_id: int) -> dict[str, Any]:
@@ -113,7 +92,7 @@ def instance_to_nestools(instance: Instance, test_id: int) -> dict[str, Any]:
         if spec is None:
             raise NesToolsFormatError(f"instance {instance.id}: gold tool {name!r} is neither offered nor withheld")
         (withheld if any(t.name == name for t in instance.withheld_tools) else api).append(spec_to_nestools(spec))
-    calls = chain_to_nestools(instance.chain, {t.name: t for t in (*instance.tools, *instance.withheld_tools)})
+    calls = chain_to_nestools(instance.chain)
     for call, row in zip(instance.chain.calls, calls, strict=True):
         if call.fixes is not None:
             toolbox = (instance.tool(call.tool) or ToolSpec(name="", description="")).toolbox or ""

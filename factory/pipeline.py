@@ -42,7 +42,7 @@ from factory.scenarios import fix_context, needed_kinds, producers_of
 from factory.seed_record import Seed
 from factory.toolbox import Goal
 from factory.twins import library_rule
-from factory.world.simulator import Simulator, ToolBackend, ToolCrash, run_chain
+from factory.world.simulator import Simulator, ToolBackend, ToolCrash, run_chain, without_echoes
 
 # Offline, attempts run in blocks of BLOCK, each block in order in one process. A block
 # balances against the instances kept before the LAG blocks that end with it (plus its own),
@@ -259,6 +259,7 @@ class Generator:
         except ToolCrash as exc:
             outcome.reject = Reject(attempt=k, stage="seed_defect", reasons=[f"seed defect: {exc}"])
             return outcome
+        composed.chain = without_echoes(composed.chain, composed.specs, trace.steps)
         instance, rejected = self._instance(composed, trace, rng, k, worded.variants, fixes.stated)
         if rejected is not None:
             outcome.reject = rejected

@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import re
 from typing import Any, Literal
 
 import networkx as nx
@@ -86,6 +87,22 @@ def values_equal(expected: Any, actual: Any, *, loose_strings: bool) -> bool:
             values_equal(expected[k], actual[k], loose_strings=loose_strings) for k in expected
         )
     return type(expected) is type(actual) and expected == actual
+
+
+def entry_holds(needs: list[Any], value: Any) -> bool:
+    """Whether one text entry of a listed value states every needed value ("2025-12-25 Christmas
+    Day" among a year's holidays, for the next holiday and its day): whoever has the list has
+    them. Only text needs of four characters or more are read this way, as whole words, and a
+    lone need only if it holds a digit (a day, an id): a city's name in some entry is not it,
+    and an entry that is the need itself is one of a list of ids, not a statement of it."""
+    if not needs or not isinstance(value, list) or not all(isinstance(n, str) and len(n.strip()) >= 4 for n in needs):
+        return False
+    if len(needs) == 1 and not any(c.isdigit() for c in needs[0]):
+        return False
+    wanted = [re.compile(rf"(?<!\w){re.escape(_normal_text(n))}(?!\w)") for n in needs]
+    bare = {_normal_text(n) for n in needs}  # a list of ids that holds the one needed: which one is the question
+    return any(isinstance(e, str) and _normal_text(e) not in bare and all(w.search(_normal_text(e)) for w in wanted)
+               for e in value)
 
 
 class Record(BaseModel):

@@ -86,11 +86,23 @@ def _group_problems(instance: Instance, ctx: CheckContext) -> list[str]:
         for group in groups_of(spec, ctx.entry(spec), ctx.joint_kinds):
             args = [call.arguments.get(p) for p in group.params]
             given = [a for a in args if a is not None]
-            sources = {producers[a.ref] if isinstance(a, Ref) else "literal" for a in given}
+            fed = {producers[a.ref] for a in given if isinstance(a, Ref)}
+            sources = fed | {"literal" for a in given if not isinstance(a, Ref) and not _echoed(instance, fed, a.value)}
             if given and (len(given) < len(args) or len(sources) > 1):
                 problems.append(f"call {index + 1} {call.tool}: {', '.join(group.params)} mix "
                                 f"{'a literal and nested values' if 'literal' in sources else 'values of different calls'}")
     return problems
+
+
+def _echoed(instance: Instance, calls: set[int], value: Any) -> bool:
+    """Whether one of `calls` hands `value` back as it was given (the check-in day of the stay
+    found for it): a literal passed on beside that call's outputs belongs with them."""
+    for step in instance.trace.steps:
+        spec = instance.tool(step.tool) if step.call in calls else None
+        for out, var in zip(spec.returns if spec else [], instance.chain.calls[step.call].outputs, strict=False):
+            if out.name in step.arguments and step.arguments[out.name] == value == step.outputs.get(var):
+                return True
+    return False
 
 
 def _subjects(instance: Instance, ctx: CheckContext, index: int, memo: dict[int, dict[str, set]]) -> dict[str, set]:

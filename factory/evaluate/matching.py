@@ -26,7 +26,7 @@ from typing import Any
 
 from factory.checks.faithfulness import states
 from factory.evaluate.interactive.answers import answer_similarity
-from factory.records import Expected, Milestone, Minefield, values_equal
+from factory.records import Expected, Milestone, Minefield, entry_holds, values_equal
 
 Weights = Sequence[Sequence[float]]  # weights[milestone][step] in [0, 1]
 
@@ -79,7 +79,8 @@ def call_similarity(milestone: Milestone, step: Step) -> float:
         return 0.0
     if milestone.kind == "state":
         return float(milestone.condition in step.restored)
-    equivalent = bool(milestone.needs) and all(any(_gives(need, out) for out in step.outputs) for need in milestone.needs)
+    equivalent = bool(milestone.needs) and (all(any(_gives(need, out) for out in step.outputs) for need in milestone.needs)
+                                            or any(entry_holds(milestone.needs, out) for out in step.outputs))
     if step.tool != milestone.tool:
         return float(equivalent)
     if not milestone.arguments or equivalent:

@@ -24,6 +24,7 @@ from factory.records import (
     ToolSpec,
     Trace,
     TraceStep,
+    Value,
     WorldSetup,
     stable_json,
     value_matches_type,
@@ -219,6 +220,26 @@ def answered(chain: Chain, specs: dict[str, ToolSpec], steps: list[TraceStep]) -
         found += [var for k, var in enumerate(chain.calls[i].outputs)
                   if not _echoes(outputs.get(var), names[k], given) and not _named(names[k], names)]
     return found
+
+
+def without_echoes(chain: Chain, specs: dict[str, ToolSpec], steps: list[TraceStep]) -> Chain:
+    """The chain with every argument taken from an echo (`_echoes`: the check-in day the search
+    for a stay hands back) taken from what the echo hands back instead, the request's literal or
+    the call it came from: the value an agent passes on, and what a stock NesTools scorer sees.
+    The run is the same; only which call the value is said to come from changes."""
+    source: dict[str, Ref | Value] = {}
+    for step in steps:
+        call = chain.calls[step.call]
+        returns = specs[call.tool].returns if call.tool in specs else []
+        for var, out in zip(call.outputs, returns, strict=False):
+            given = call.arguments.get(out.name)
+            if given is not None and _echoes(step.outputs.get(var), out.name, step.arguments):
+                source[var] = source.get(given.ref, given) if isinstance(given, Ref) else given
+    if not source:
+        return chain
+    calls = [c.model_copy(update={"arguments": {k: source.get(a.ref, a) if isinstance(a, Ref) else a
+                                                for k, a in c.arguments.items()}}) for c in chain.calls]
+    return chain.model_copy(update={"calls": calls})
 
 
 def _named(name: str, names: list[str]) -> bool:

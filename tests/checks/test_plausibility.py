@@ -366,6 +366,22 @@ def test_completable_parts_must_not_depend_on_what_the_withheld_call_changes():
     assert not any("another result" in p for p in withheld_problems(steady))
 
 
+def test_an_offered_list_that_holds_the_withheld_value_makes_the_item_solvable():
+    """Without get_next_public_holiday, Singapore's 2025 holidays (asked of the year of the day
+    given) still show the first one from August 15: the item is not insufficient."""
+    def withheld_problems(code):
+        found = seed_problems("time_and_date", code, withheld="get_next_public_holiday")
+        return [p for p in found if p.startswith("withheld:")]
+
+    listed = ('a, b = get_next_public_holiday(country="Singapore", after="2025-08-15")\n'
+              'c = list_public_holidays(country="Singapore", year=2026)\n'
+              'd, e = is_public_holiday(date=b, country="South Africa")\n')
+    assert any("list_public_holidays gives what gold call 1" in p for p in withheld_problems(listed))
+    unlisted = listed.replace('c = list_public_holidays(country="Singapore", year=2026)',
+                              'c, f = get_sunrise_sunset(city="Singapore", date="2025-08-15")')
+    assert not any("gives what gold call 1" in p for p in withheld_problems(unlisted))
+
+
 def test_detour_rule_rejects_a_call_that_finds_only_what_is_known(trips):
     """The city of hotel H-TOK, when the request spells out Tokyo anyway: a shorter correct
     path skips the look-up and loses its milestone."""

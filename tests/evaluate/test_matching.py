@@ -235,3 +235,20 @@ def test_a_search_that_finds_the_one_needed_value_meets_the_milestone():
     assert call_similarity(resolve, Step("search_calendar", {"query": "coffee"}, outputs=(["EVT-1056", "EVT-1060"],))) == 0.0
     listed = Milestone(index=0, kind="call", description="", tool="search_calendar", needs=[["EVT-1056"]])
     assert call_similarity(listed, Step("resolve_event_mention", {"mention": "x"}, outputs=("EVT-1056",))) == 0.0
+
+
+def test_a_list_whose_entry_states_the_needed_values_meets_the_milestone():
+    """A year's holidays, "2025-12-25 Christmas Day" among them, hold the next holiday after
+    June 20 and its day: the agent that listed them has what get_next_public_holiday gives. A
+    lone name in some entry is not enough, nor are the values spread over two entries."""
+    nxt = Milestone(index=0, kind="call", description="", tool="get_next_public_holiday",
+                    arguments={"country": Expected(value="Australia")}, needs=["Christmas Day", "2025-12-25"])
+    year = ["2025-06-09 King's Birthday", "2025-12-25 Christmas Day", "2025-12-26 Boxing Day"]
+    assert call_similarity(nxt, Step("list_public_holidays", {"country": "Australia", "year": 2025}, outputs=(year,))) == 1.0
+    spread = ["2025-06-09 Christmas Day", "2025-12-25 Boxing Day"]
+    assert call_similarity(nxt, Step("list_public_holidays", {"country": "Australia", "year": 2025}, outputs=(spread,))) == 0.0
+    city = Milestone(index=0, kind="call", description="", tool="find_hottest_city", needs=["Sydney"])
+    assert call_similarity(city, Step("list_airports", {}, outputs=(["Sydney Kingsford Smith (SYD)"],))) == 0.0
+    day = Milestone(index=0, kind="call", description="", tool="get_next_public_holiday", needs=["2025-12-25"])
+    assert call_similarity(day, Step("list_public_holidays", {}, outputs=(year,))) == 1.0
+    assert call_similarity(day, Step("list_public_holidays", {}, outputs=(["2025-12-250 x"],))) == 0.0

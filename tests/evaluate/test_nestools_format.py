@@ -92,21 +92,32 @@ def test_mock_is_reproducible_and_depends_on_arguments_and_seed():
     assert mock_outputs(SPEC, {"city": "Paris"}, seed=1) != first
 
 
-def test_an_argument_taken_from_an_echo_is_written_as_what_it_echoes():
+def test_an_argument_taken_from_an_echo_is_taken_from_what_it_echoes():
     """The cheapest stay found "for 7 nights from June 14" hands back its check-in day and
-    nights; booking it takes them from the request, as a stock scorer expects: the literal, not
-    API_call_N of the echo. The hotel the comparison found stays nested."""
+    nights; booking it takes them from the request, as an agent does and a stock scorer
+    expects: the literal, not API_call_N of the echo. The hotel the comparison found stays
+    nested, and the chain runs the same."""
     from pathlib import Path
 
     from factory.chains.code import parse_chain
     from factory.config import resource_dir
     from factory.nestools import chain_to_nestools
+    from factory.records import Value, WorldSetup
     from factory.seeds import load_seeds
+    from factory.world.simulator import Simulator, run_chain, without_echoes
 
-    travel = load_seeds(Path(resource_dir("seeds")))["travel"]
+    seeds = load_seeds(Path(resource_dir("seeds")))
+    travel = seeds["travel"]
     chain = parse_chain('h, a, hn = search_travel(query="paris")\n'
                         'c, t, d, n, cn = compare_hotel_prices(hotel_ids=h, check_in="2025-06-14", nights=7)\n'
                         'b, o = book_hotel(hotel_id=c, check_in=d, nights=n, guest_name="Jordan Avery")', travel.specs)
-    booked = chain_to_nestools(chain, travel.specs)[2]["parameters"]
-    assert booked == {"hotel_id": "API_call_3", "check_in": "2025-06-14", "nights": 7, "guest_name": "Jordan Avery"}
-    assert chain_to_nestools(chain)[2]["parameters"]["check_in"] == "API_call_5"  # without specs: as the chain says
+    trace = run_chain(chain, travel.specs, Simulator(seeds, WorldSetup(toolboxes=["travel"], seed=3)))
+    assert trace.ok
+    direct = without_echoes(chain, travel.specs, trace.steps)
+    assert direct.calls[2].arguments["check_in"] == Value(value="2025-06-14")
+    assert direct.calls[2].arguments["nights"] == Value(value=7)
+    assert chain_to_nestools(direct)[2]["parameters"] == {"hotel_id": "API_call_3", "check_in": "2025-06-14",
+                                                          "nights": 7, "guest_name": "Jordan Avery"}
+    again = run_chain(direct, travel.specs, Simulator(seeds, WorldSetup(toolboxes=["travel"], seed=3)))
+    assert [s.outputs for s in again.steps] == [s.outputs for s in trace.steps]
+    assert chain_to_nestools(chain)[2]["parameters"]["check_in"] == "API_call_5"  # the export writes the chain as it is

@@ -74,7 +74,7 @@ def render_prompt(template: str, tools: list[dict[str, Any]], query: str) -> str
 
 
 def gold_calls(instance: Instance, identity: Identity) -> list[dict[str, Any]]:
-    calls = identity.call or chain_to_nestools(instance.chain, {t.name: t for t in (*instance.tools, *instance.withheld_tools)})
+    calls = identity.call or chain_to_nestools(instance.chain)
     return [{"api_name": c["api_name"], "api_id": identity.tool_ids[c["api_name"]], "parameters": c["parameters"],
              "responses": c["responses"]} for c in calls]
 
