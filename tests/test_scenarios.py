@@ -214,7 +214,7 @@ def test_nestools_jsonl_holds_only_what_a_stock_scorer_scores_fairly(mixed_run):
 
 def test_a_fix_up_that_spends_or_signs_is_authorised_by_the_request(mixed_run):
     """Paying fines, paying tuition, signing a consent, using a passport: the request says the
-    person wants it done ("If fines are holding this up, pay them off by card."), every time."""
+    person wants it done ("If fines are holding this up, pay them off with my bank card."), every time."""
     from factory.checks.context import CheckContext
     from factory.checks.plausibility import _consent_problems
     from factory.checks.policy import load_policy

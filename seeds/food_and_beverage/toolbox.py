@@ -1047,7 +1047,7 @@ def resolve_wine_name(mention: Annotated[str, Kind("wine_mention")]) -> Wine:
         "stock {bottles} bottle(s) of {wine_name} in my cellar and report how many bottles of it I own",
         "{bottles} bottle(s) of {wine_name} just arrived for my cellar. Log the delivery and tell me how many I have in all.",
         "increase my cellar stock of {wine_name} by {bottles} bottle(s) and tell me the new number",
-        "add {bottles} bottle(s) of {wine_name} to my wine cellar, then tell me my total of it",
+        "add {bottles} bottle(s) of {wine_name} to my wine cellar, then tell me how many bottles of it I have in total",
         "I've picked up {bottles} bottle(s) of {wine_name}; add that to my cellar and tell me how many I now have.",
     ),
     sense=(within("bottles", 1, 24),),

@@ -18,7 +18,7 @@ from factory.gazetteer import (
     NOW,
     city_currency,
 )
-from factory.sense import around, distinct
+from factory.sense import around, distinct, together
 from factory.toolbox import Kind, Toolbox, ToolError, World, require, world
 
 toolbox = Toolbox()
@@ -645,7 +645,7 @@ def find_top_doctor(specialty: Specialty, city: HomeCity) -> tuple[DoctorId, flo
         "what's the name, field, clinic and phone number of {doctor_id}?",
         "look up {doctor_id} in the directory and give me the name, specialty, clinic and direct line",
         "I have a question for {doctor_id}. What's their name and direct line, and which specialty and clinic are they in?",
-        "which doctor is {doctor_id}? Tell me the name, the specialty, the clinic and the phone.",
+        "who is {doctor_id}? Tell me the name, the specialty, the clinic and the phone.",
         "get me the details of {doctor_id}: full name, area of practice, clinic and direct phone number",
         "pull up the directory entry of {doctor_id}, with the name, specialty, clinic and phone",
         "tell me the name of {doctor_id}, what they specialise in, which clinic they're at and their direct line",
@@ -872,10 +872,11 @@ def cancel_appointment(appointment_id: AppointmentId) -> tuple[str, FeeUsd]:
         "{appointment_id} doesn't suit me anymore. Shift it to {new_slot} and tell me the slot it had and the doctor.",
         "switch {appointment_id} over to {new_slot}. Which time did it replace, and who is it with?",
     ),
-    sense=(around("new_slot", before=0, after=120),),
+    # A slot found on one doctor's calendar moves only that doctor's appointment.
+    sense=(around("new_slot", before=0, after=120), together("appointment_id", "new_slot")),
     tags=("state_change",),
 )
-def reschedule_appointment(appointment_id: AppointmentId, new_slot: Slot) -> tuple[str, str]:
+def reschedule_appointment(appointment_id: AppointmentId, new_slot: Slot) -> tuple[str, str, DoctorName]:
     """Move a booked appointment to another slot with the same doctor.
 
     Args:
@@ -885,17 +886,19 @@ def reschedule_appointment(appointment_id: AppointmentId, new_slot: Slot) -> tup
     Returns:
         previous_slot: the slot the appointment left (YYYY-MM-DDTHH:MM).
         doctor_id: the appointment's doctor (their doctor id).
+        doctor_name: the appointment's doctor (their full name).
     """
     w = _w()
     row = _appointment(appointment_id)
     moment = _slot(new_slot)
+    doctor = row["doctor_id"], w.doctors[row["doctor_id"]]["name"]
     if new_slot == row["slot"]:
-        return new_slot, row["doctor_id"]  # already there: nothing to move
+        return new_slot, *doctor  # already there: nothing to move
     require(not w.slot_taken(row["doctor_id"], moment),
             f"slot {new_slot} with {row['doctor_id']} is already taken; ask for the doctor's next available slot")
     previous = row["slot"]
     row["slot"] = new_slot
-    return previous, row["doctor_id"]
+    return previous, *doctor
 
 
 @toolbox.tool(

@@ -43,6 +43,7 @@ Card = Annotated[str, Kind("library_card")]
 # (A role is also the noun a request uses for a value named again: "on that day".)
 VisitDay = Annotated[str, Kind("date", role="day")]
 Visit = Annotated[str, Kind("datetime", role="opening_time")]
+Closing = Annotated[str, Kind("datetime", role="closing_time")]  # a second time of the day: "that time" no longer says which
 # A branch's city is in its name: nobody asks for the weather or flights "in the city Boston
 # Central Library is in". Its street address is a place to find on a map.
 BranchCity = Annotated[str, Kind("city", role="library_branch")]
@@ -372,7 +373,7 @@ toolbox.written_as("book_availability", "that the book is {}")
 toolbox.written_as("loan_id", "loan {}")
 toolbox.written_as("library_card", "library card {}")
 toolbox.written_as("catalogue_query", '"{}"')
-toolbox.written_as("fine_payment", lambda method: "in cash" if method == "cash" else "by card")
+toolbox.written_as("fine_payment", lambda method: "in cash" if method == "cash" else "with my bank card")
 
 
 def _partner_elsewhere(args: dict) -> bool:
@@ -803,15 +804,13 @@ def list_books_by_author(author: Author) -> list[Isbn]:
             "the time {branch} opens on {date}",
             "the moment {branch} opens its doors on {date}",
             "the hour {branch} opens on {date}",
-            "the opening time at {branch} on {date}",
             "the time the doors of {branch} open on {date}",
-            "the official opening time at {branch} on {date}",
         ),
     },
     # A day found for one branch (a hold's pickup day) is a visit to that branch.
     sense=(around("date", before=0, after=60), together("branch", "date")),
 )
-def get_branch_hours(branch: Branch, date: VisitDay) -> tuple[Visit, str]:
+def get_branch_hours(branch: Branch, date: VisitDay) -> tuple[Visit, Closing]:
     """Get a branch's opening hours on a date.
 
     Args:

@@ -962,7 +962,6 @@ def get_historical_temperature(city: CityName, date: Day, years_back: Annotated[
         "air quality for {city} on {date}? I need the index, the category and the main pollutant.",
         "with asthma in the family, I watch the air closely. For {city} on {date}, give me the AQI reading, its category and the pollutant responsible.",
         "for our cycling commute in {city} on {date}, report the air quality index, which health band it falls in and the leading pollutant.",
-        "smog check for {city} on {date}: the index value, the category it comes under and the chief culprit among pollutants.",
         "what's the air like in {city} on {date}? Give me the AQI, its category and the main pollutant.",
         "tell me the AQI, the category and the dominant pollutant in {city} on {date}",
         "how polluted is the air in {city} on {date}? I'd like the index, the band and the main pollutant.",

@@ -366,6 +366,18 @@ def test_completable_parts_must_not_depend_on_what_the_withheld_call_changes():
     assert not any("another result" in p for p in withheld_problems(steady))
 
 
+def test_a_slot_found_for_one_doctor_moves_only_that_doctors_appointment():
+    """Ingrid Garcia's first free slot is no time to move an appointment with another doctor
+    to (reading 16 #39); with the appointment's own doctor it is."""
+    def together(appointment):
+        code = ('s, d = get_next_available_slot(doctor_id="D-2531", day="2025-06-20")\n'
+                f'p, o, n = reschedule_appointment(appointment_id="{appointment}", new_slot=s)')
+        return [p for p in seed_problems("healthcare", code) if "together" in p]
+
+    assert together("APT-5004") == []  # APT-5004 is with D-2531
+    assert any("reschedule_appointment" in p for p in together("APT-5002")), together("APT-5002")
+
+
 def test_an_offered_list_that_holds_the_withheld_value_makes_the_item_solvable():
     """Without get_next_public_holiday, Singapore's 2025 holidays (asked of the year of the day
     given) still show the first one from August 15: the item is not insufficient."""

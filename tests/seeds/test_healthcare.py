@@ -143,10 +143,11 @@ def test_reschedule_moves_the_appointment(fresh):
     row = fresh.world.state["appointments"][appointment_id]
     old = row["slot"]
     new, _ = fresh.ok("get_next_available_slot", doctor_id=row["doctor_id"], day="2025-07-20")
-    assert fresh.ok("reschedule_appointment", appointment_id=appointment_id, new_slot=new) == (old, row["doctor_id"])
+    doctor = row["doctor_id"], fresh.world.doctors[row["doctor_id"]]["name"]
+    assert fresh.ok("reschedule_appointment", appointment_id=appointment_id, new_slot=new) == (old, *doctor)
     assert row["slot"] == new
     # Moving to the slot it already has changes nothing.
-    assert fresh.ok("reschedule_appointment", appointment_id=appointment_id, new_slot=new) == (new, row["doctor_id"])
+    assert fresh.ok("reschedule_appointment", appointment_id=appointment_id, new_slot=new) == (new, *doctor)
     assert "not a bookable time" in fresh.error("reschedule_appointment", appointment_id=appointment_id, new_slot="2025-07-21T07:00")
 
 
