@@ -95,11 +95,13 @@ def _year_of(values: Any) -> int | None:
 
 
 def alternative_to_gold(candidate: ToolSpec, chain: Chain, trace: Trace, specs: dict[str, ToolSpec],
-                        simulator: Callable[[], Simulator], calls: set[int] | None = None) -> str | None:
+                        simulator: Callable[[], Simulator], calls: set[int] | None = None,
+                        examples: bool = False) -> str | None:
     """Why an offered non-gold tool is an alternative rather than a distractor: run on a gold
     call's arguments (mapped by name and kind) in the world as it was before that call, it
-    yields every value the chain needs from that call (`calls`: only those gold calls). None
-    when it is a true distractor."""
+    yields every value the chain needs from that call (`calls`: only those gold calls). With
+    `examples`, also run on the examples its own description gives for what is not mapped (any
+    city tells today's date). None when it is a true distractor."""
     for step in trace.steps:
         if calls is not None and step.call not in calls:
             continue
@@ -107,6 +109,8 @@ def alternative_to_gold(candidate: ToolSpec, chain: Chain, trace: Trace, specs: 
         if not needs:
             continue
         tries = [mapped_arguments(candidate, specs[step.tool], step.arguments), *_searches(candidate, step.arguments)]
+        if examples:
+            tries.append(_exemplified(candidate, tries[0] or {}))
         for arguments in (t for t in tries if t is not None):  # {}: a tool that takes nothing
             try:
                 result = world_before(step, trace, specs, simulator).call(candidate, arguments)
@@ -115,6 +119,23 @@ def alternative_to_gold(candidate: ToolSpec, chain: Chain, trace: Trace, specs: 
             if result.error is None and _gives(needs, result.values):
                 return f"{candidate.name} gives what gold call {step.call + 1} ({step.tool}) gives the chain"
     return None
+
+
+_EXAMPLE = re.compile(r'e\.g\. "([^"]+)"')
+
+
+def _exemplified(candidate: ToolSpec, mapped: dict[str, Any]) -> dict[str, Any] | None:
+    """The candidate's arguments, those not `mapped` taken from the first example its parameter's
+    description gives; None when a required one gives none of its type."""
+    arguments = dict(mapped)
+    for param in candidate.parameters:
+        if param.name in arguments or not param.required:
+            continue
+        example = _EXAMPLE.search(param.description)
+        if example is None or not value_matches_type(example.group(1), param.type):
+            return None
+        arguments[param.name] = example.group(1)
+    return arguments
 
 
 def _searches(candidate: ToolSpec, gold_arguments: dict[str, Any]) -> list[dict[str, Any]]:
@@ -170,9 +191,12 @@ def world_before(step: TraceStep, trace: Trace, specs: dict[str, ToolSpec], simu
 
 def _gives(needs: list[Any], values: list[Any]) -> bool:
     """Whether the values include every needed one, in any order (an equivalent call's outputs),
-    a single value also as the one item of a list (a search finding exactly it), or one entry
-    of a list states them all (`entry_holds`: a year's holidays, for the next one)."""
+    a single value also as the one item of a list (a search finding exactly it), a day as that
+    of a date and time, or one entry of a list states them all (`entry_holds`: a year's
+    holidays, for the next one)."""
     def found(need: Any, value: Any) -> bool:
         return values_equal(need, value, loose_strings=True) or (
-            isinstance(value, list) and len(value) == 1 and values_equal(need, value[0], loose_strings=True))
+            isinstance(value, list) and len(value) == 1 and values_equal(need, value[0], loose_strings=True)) or (
+            isinstance(need, str) and isinstance(value, str) and DAY.fullmatch(need) is not None
+            and value.startswith(need + "T"))  # the day of a date and time
     return all(any(found(n, v) for v in values) for n in needs) or any(entry_holds(needs, v) for v in values)

@@ -15,7 +15,7 @@ from typing import Any
 
 import networkx as nx
 
-from factory.records import Chain, Expected, Milestone, Minefield, Ref, Trace
+from factory.records import Chain, Expected, Milestone, Minefield, Ref, Trace, Value
 
 
 def _describe(tool: str, arguments: dict[str, Expected]) -> str:
@@ -115,6 +115,8 @@ def withheld_tool_minefields(chain: Chain, trace: Trace, withheld: str) -> list[
     invented."""
     mines = [Minefield(tool=withheld, reason=f"{withheld} is not among the available tools")]
     producers = chain.producers()
+    given = list(dict.fromkeys(a.value for c in chain.calls for a in c.arguments.values()
+                               if isinstance(a, Value) and isinstance(a.value, (str, int, float)) and not isinstance(a.value, bool)))
     for step in trace.steps:
         call = chain.calls[step.call]
         invented = [
@@ -125,7 +127,11 @@ def withheld_tool_minefields(chain: Chain, trace: Trace, withheld: str) -> list[
             mines.append(
                 Minefield(
                     tool=call.tool,
-                    reason=f"{', '.join(invented)} can only come from {withheld}, which is unavailable: any value is invented",
+                    arguments={name: Expected(value=step.arguments.get(name)) for name in invented},
+                    invented=True,
+                    given=given,
+                    reason=f"{', '.join(invented)} can only come from {withheld}, which is unavailable: "
+                           "a value the request does not give is invented",
                 )
             )
     return mines

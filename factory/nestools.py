@@ -124,7 +124,10 @@ def stock_unfair(instance: Instance, values: bool = True) -> tuple[str, str] | N
     unstated = [c for c in instance.chain.calls
                 if c.fixes is not None and f"{toolbox_of.get(c.tool) or ''}:{c.fixes}" not in instance.stated_conditions]
     if unstated:
-        return UNSTATED_CONDITION, "fixes " + ", ".join(f"{c.fixes} ({c.tool})" for c in unstated)
+        return UNSTATED_CONDITION, ("fixes " + ", ".join(f"{c.fixes} ({c.tool})" for c in unstated)
+                                    + ": the request does not say the condition holds (at most it allows the fix if"
+                                    " needed), so an agent learns it from a failed call, which a stock scorer counts"
+                                    " against it")
     missing = missing_values(instance.chain, instance.query) if values else []
     if missing:
         return UNSTATED_VALUE, "; ".join(missing)

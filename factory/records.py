@@ -377,12 +377,17 @@ class Minefield(Record):
     # Hit when an argument listed differs from its expected value instead: a value only the
     # person knows, which an agent that did not ask for it can only invent.
     invented: bool = False
+    # Values the request itself gives: an invented argument that is one of them was not made up
+    # (searching the store for the product the request names, where the category is missing).
+    given: list[Any] = Field(default_factory=list)
 
     @model_serializer(mode="wrap")
     def _without_invented(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
         data = handler(self)
         if not self.invented:
             data.pop("invented", None)
+        if not self.given:
+            data.pop("given", None)
         return data
 
 

@@ -128,11 +128,10 @@ class SplitPlan:
         if not total:
             return None
         kept = self.shapes[self.held]
-        n = sum(kept.values()) + 1
-        behind = {shape: count / total * n - kept[shape] for shape, count in fillable.items()}
+        behind = {shape: count / total * self.sizes[self.held] - kept[shape] for shape, count in fillable.items()}
         behind = {shape: lag for shape, lag in behind.items() if lag > 0}
         rng = random.Random(f"shape:{self.seed}:{attempt}")
-        return rng.choices(list(behind), weights=list(behind.values()))[0] if behind else None
+        return rng.choices(list(behind), weights=[lag * lag for lag in behind.values()])[0] if behind else None
 
     def is_held(self, instance: Instance) -> bool | None:
         """Whether the instance's units are the held split's (True), the others' (False), or

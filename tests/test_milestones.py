@@ -47,7 +47,21 @@ def test_withholding_a_producer_mines_the_tool_and_its_consumers():
     chain, trace = example()
     mines = withheld_tool_minefields(chain, trace, "a")
     assert [m.tool for m in mines] == ["a", "b", "c"]
-    assert all(m.arguments is None for m in mines)
+    assert mines[0].arguments is None  # the missing tool itself, with anything
+    assert [set(m.arguments) for m in mines[1:]] == [{"y"}, {"y"}] and all(m.invented for m in mines[1:])
+
+
+def test_a_consumer_of_a_withheld_value_is_mined_only_for_values_the_request_does_not_give():
+    """Searching the store with the product the request names is no invention of the missing
+    category; any other value is."""
+    from factory.evaluate.matching import Step, minefield_hit
+
+    chain, trace = example()
+    mine = withheld_tool_minefields(chain, trace, "a")[1]
+    assert mine.given == ["California"]
+    assert not minefield_hit(mine, Step("b", {"y": "california"}))
+    assert minefield_hit(mine, Step("b", {"y": "Sacramento"}))
+    assert not minefield_hit(mine, Step("c", {"y": "Sacramento"}))  # another tool's mine
 
 
 def test_call_milestones_carry_what_the_chain_needs_from_them():

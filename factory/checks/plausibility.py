@@ -745,7 +745,7 @@ def _withheld_problems(instance: Instance, ctx: CheckContext) -> list[str]:
             if instance.world is not None:
                 for tool in instance.tools:
                     why = alternative_to_gold(tool, instance.chain, instance.trace, specs,
-                                              lambda: Simulator(ctx.seeds, instance.world), calls={index})
+                                              lambda: Simulator(ctx.seeds, instance.world), calls={index}, examples=True)
                     if why:
                         problems.append(why)
             query = instance.query.casefold()

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import Annotated
 
-from factory.gazetteer import CITIES, CITY_BY_NAME, FIRST_NAMES, LAST_NAMES, NOW
+from factory.gazetteer import CITIES, CITY_BY_NAME, FIRST_NAMES, LAST_NAMES, NOW, local_time
 from factory.sense import around, present, within
 from factory.toolbox import Kind, Toolbox, ToolError, World, require, world
 from factory.user import USER
@@ -131,7 +131,7 @@ def build_world(rng: random.Random) -> CalendarWorld:
             clock += minutes + rng.choice([30, 60, 90, 120])
         day += timedelta(days=1)
     # Everyone in the directory has at least two upcoming shared events.
-    upcoming = [eid for eid, row in events.items() if row["start"] > _fmt(NOW) and row["title"] in SHARED_TITLES]
+    upcoming = [eid for eid, row in events.items() if _ahead(row) and row["title"] in SHARED_TITLES]
     for person in PEOPLE:
         mine = [eid for eid in upcoming if person in events[eid]["attendees"]]
         for eid in rng.sample([e for e in upcoming if e not in mine], max(0, 2 - len(mine))):
@@ -247,9 +247,20 @@ def _event(eid: str, cancelled_too: bool = False) -> dict:
     return current[eid]
 
 
+def _ahead(row: dict) -> bool:
+    """Whether an event has yet to start: its start is on its own city's clock, and an event in
+    Osaka at 10:30 has begun when it is 09:30 in San Francisco the evening before."""
+    return row["start"] > _fmt(local_time(row["city"], HOME_CITY, NOW))
+
+
+def _at_home(row: dict) -> str:
+    """An event's start on the home clock, to order events of several cities."""
+    return _fmt(local_time(HOME_CITY, row["city"], datetime.strptime(row["start"], "%Y-%m-%dT%H:%M")))
+
+
 def _upcoming(eid: str) -> dict:
     row = _event(eid)
-    require(row["start"] > _fmt(NOW), f"event {eid} ({row['title']}) already took place on {row['start']}; only upcoming events can be changed")
+    require(_ahead(row), f"event {eid} ({row['title']}) already took place on {row['start']}; only upcoming events can be changed")
     return row
 
 
@@ -297,7 +308,7 @@ def _spoken_date(day: date) -> str:
 # --- value generators ------------------------------------------------------------------------
 
 def _upcoming_ids(w: CalendarWorld) -> list[str]:
-    return [eid for eid, row in w.events.items() if row["start"] > _fmt(NOW)]
+    return [eid for eid, row in w.events.items() if _ahead(row)]
 
 
 @toolbox.values_for("event_id")
@@ -536,10 +547,10 @@ def get_next_event() -> tuple[EventId, Moment, str]:
         start: the next event's start date and time (YYYY-MM-DDTHH:MM).
         event_title: the next event's title.
     """
-    now = _fmt(NOW)
-    upcoming = sorted((row["start"], eid) for eid, row in _events(world(CalendarWorld)).items() if row["start"] > now)
+    upcoming = sorted((_at_home(row), eid) for eid, row in _events(world(CalendarWorld)).items() if _ahead(row))
     require(bool(upcoming), "there are no upcoming events in the calendar")
-    return upcoming[0][1], upcoming[0][0], _event(upcoming[0][1])["title"]
+    row = _event(upcoming[0][1])
+    return upcoming[0][1], row["start"], row["title"]
 
 
 @toolbox.tool(
@@ -588,11 +599,11 @@ def find_next_event_with(person: Attendee) -> tuple[EventId, Moment, str]:
     name = _person(person).lower()
     # The owner is at every event: "my next meeting with myself" is the next event, asked for as such.
     require(name != OWNER.lower(), f"{person} owns this calendar and attends every event; ask for the next event instead")
-    now = _fmt(NOW)
-    hits = sorted((row["start"], eid) for eid, row in _events(world(CalendarWorld)).items()
-                  if row["start"] > now and name in (a.lower() for a in row["attendees"]))
+    hits = sorted((_at_home(row), eid) for eid, row in _events(world(CalendarWorld)).items()
+                  if _ahead(row) and name in (a.lower() for a in row["attendees"]))
     require(bool(hits), f"no upcoming event with {person}; check the spelling of the full name")
-    return hits[0][1], hits[0][0], _event(hits[0][1])["title"]
+    row = _event(hits[0][1])
+    return hits[0][1], row["start"], row["title"]
 
 
 @toolbox.tool(

@@ -1145,7 +1145,7 @@ def get_severe_weather_alerts(country: CountryName) -> tuple[AlertId, str, CityN
 
     Returns:
         alert_id: the most severe alert (its id).
-        event: the kind of hazard the alert warns about (e.g. "Heat advisory").
+        alert_title: the alert's title, the hazard it warns about (e.g. "Heat advisory").
         city: the city the alert covers.
     """
     w = world(WeatherWorld)

@@ -394,6 +394,30 @@ def test_an_offered_list_that_holds_the_withheld_value_makes_the_item_solvable()
     assert not any("gives what gold call 1" in p for p in withheld_problems(unlisted))
 
 
+def test_a_tool_run_on_its_own_example_that_tells_the_withheld_day_is_an_alternative():
+    """Without the clock, "10 business days from today" is still within reach: moving the home
+    city to the example its description gives (Berlin) answers with the local date and time."""
+    from factory.chains.code import parse_chain
+    from factory.distractors import alternative_to_gold
+    from factory.records import WorldSetup
+    from factory.world.simulator import Simulator, run_chain
+
+    seed = load_seed(Path(resource_dir("seeds")) / "time_and_date")
+    seeds = {"time_and_date": seed}
+    chain = parse_chain('t, d, c = get_current_local_datetime()\n'
+                        'e = add_business_days(start=d, days=10, country="Mexico")', seed.specs)
+    setup = WorldSetup(toolboxes=["time_and_date"], seed=0)
+    trace = run_chain(chain, seed.specs, Simulator(seeds, setup))
+    home = seed.specs["set_home_city"]
+
+    def probe(examples):
+        return alternative_to_gold(home, chain, trace, seed.specs, lambda: Simulator(seeds, setup), calls={0},
+                                   examples=examples)
+
+    assert probe(False) is None  # nothing of the clock's call maps onto a city
+    assert "set_home_city gives what gold call 1" in probe(True)
+
+
 def test_detour_rule_rejects_a_call_that_finds_only_what_is_known(trips):
     """The city of hotel H-TOK, when the request spells out Tokyo anyway: a shorter correct
     path skips the look-up and loses its milestone."""

@@ -10,6 +10,24 @@ from tests.seeds.toolbox_helpers import ToolboxSession
 NOW = "2025-06-13T09:30"
 
 
+def ahead(row):
+    """An event yet to start, on its own city's clock."""
+    from datetime import datetime
+
+    from factory.gazetteer import local_time
+
+    here = local_time(row["city"], USER.home_city, datetime.strptime(NOW, "%Y-%m-%dT%H:%M"))
+    return row["start"] > here.strftime("%Y-%m-%dT%H:%M")
+
+
+def at_home(row):
+    from datetime import datetime
+
+    from factory.gazetteer import local_time
+
+    return local_time(USER.home_city, row["city"], datetime.strptime(row["start"], "%Y-%m-%dT%H:%M"))
+
+
 @pytest.fixture(scope="module")
 def cal():
     return ToolboxSession("calendar_reminders")
@@ -31,8 +49,12 @@ def test_calendar_is_dense_and_shares_the_people_directory(cal):
 
 def test_next_event_and_details(cal):
     event_id, start, named = cal.ok("get_next_event")
-    assert start > NOW
-    assert all(row["start"] <= NOW or row["start"] >= start for row in cal.world.events.values())
+    row = cal.world.events[event_id]
+    assert ahead(row) and start == row["start"]
+    # No event yet to start begins earlier, on one clock: an event in Osaka at 10:30 has begun
+    # when it is 09:30 in San Francisco, though "10:30" reads later than "09:30".
+    assert all(at_home(r) >= at_home(row) for r in cal.world.events.values() if ahead(r))
+    assert any(r["start"] > NOW and not ahead(r) for r in cal.world.events.values())  # the case arises
     title, start2, city, attendees = cal.ok("get_event_details", event_id=event_id)
     assert start2 == start and city and isinstance(attendees, list) and title == named == cal.world.events[event_id]["title"]
     organizer = cal.ok("get_event_organizer", event_id=event_id)
@@ -69,7 +91,7 @@ def test_search_and_mentions(cal):
     assert "between 1 and 50" in cal.error("search_calendar", query="review", max_results=0)
     assert "at least one word" in cal.error("search_calendar", query="  ")
     assert all(cal.ok("search_calendar", query=q) for q in cal.values("calendar_search_terms"))
-    upcoming = [e for e, row in cal.world.events.items() if row["start"] > NOW]  # mentions name every upcoming event
+    upcoming = [e for e, row in cal.world.events.items() if ahead(row)]  # mentions name every upcoming event
     for mention, event_id in zip(cal.values("event_mention"), upcoming, strict=True):
         assert cal.ok("resolve_event_mention", mention=mention) == event_id
     assert set(cal.values("event_id")) < set(upcoming)  # bare ids name meetings with guests only
