@@ -177,7 +177,8 @@ def fix_context(chain: Chain, specs: dict[str, ToolSpec], seeds: dict[str, Seed]
             continue
         slug = specs[call.tool].toolbox or ""
         condition = seeds[slug].toolbox.conditions[call.fixes]
-        values = {k: render_value(a.value, style=style) for k, a in call.arguments.items() if isinstance(a, Value)}
+        values = {k: _written(seeds[slug], specs[call.tool], k, render_value(a.value, style=style))
+                  for k, a in call.arguments.items() if isinstance(a, Value)}
         if condition.context:
             previous = rng.choice(_unlike(previous, condition.context))
             context.append(previous.format(**values))
@@ -190,6 +191,18 @@ def fix_context(chain: Chain, specs: dict[str, ToolSpec], seeds: dict[str, Seed]
             speaks_of.insert(0, index)
             stated.append(f"{slug}:{call.fixes}")
     return FixContext(context, speaks_of, stated)
+
+
+def _written(seed: Seed, spec: ToolSpec, name: str, text: str) -> str:
+    """A fix argument as its seed writes its kind ("with my bank card" for the card), as the
+    request's own phrasings do."""
+    from factory.queries.wording import written_form
+
+    param = spec.param(name)
+    form = written_form(seed.toolbox.written, param.kind, param.role) if param else None
+    if form is None:
+        return text
+    return form(text) if callable(form) else form.format(text)
 
 
 _CONDITIONAL = re.compile(r"^(?:If|Should|In case|Whenever)\b[^,]*, (.+)$")

@@ -149,9 +149,12 @@ def with_article(before: str, value: str) -> str:
 def literal_noun(form: object) -> str | None:
     """The noun of a written form that names a thing by its id or name ("order {}" → "order",
     "the book with ISBN {}" → "book"), so that a second mention can say "that order"; None for
-    units, quotes and functions."""
-    match = re.fullmatch(r"(?:the )?([a-z]+(?: [a-z]+)?)(?: (?:with|of) [A-Za-z ]+)? \{\}", form) if isinstance(form, str) else None
-    return match.group(1) if match else None
+    units, quotes and functions; "the {} department" → "department"."""
+    if not isinstance(form, str):
+        return None
+    match = re.fullmatch(r"(?:the )?([a-z]+(?: [a-z]+)?)(?: (?:with|of) [A-Za-z ]+)? \{\}", form)
+    after = re.fullmatch(r"the \{\} ([a-z]+)", form)  # "the {} department": "that department"
+    return match.group(1) if match else after.group(1) if after else None
 
 
 # Kinds of free text (a search, a message, a surface form to resolve): said again, they are

@@ -609,7 +609,7 @@ def estimate_shipping(sku: Sku, destination_city: DeliveryCity) -> tuple[Usd, De
         "what's the support email and phone number of {seller}, and where are they located?",
         "find the email, phone and city of {seller}",
         "I need to contact {seller}. Which email address and phone number should I use, and where are they based?",
-        "tell me how to contact {seller} by email or phone, and which city they're in",
+        "how can I reach {seller}? Give me the email, the phone and the city they're in.",
         "pull up the seller profile of {seller} with the email, phone and city",
         "get me the contact email, phone line and base city for {seller}",
         "what email and phone number does {seller} give for support, and where are they based?",

@@ -389,6 +389,7 @@ def _years(w: HRWorld) -> list[int]:
 # market rate and at the payroll rate.
 toolbox.written_as("country", country_phrase)
 toolbox.written_as("employee_id", "employee {}")
+toolbox.written_as("company_department", "the {} department")  # its noun: "that department", not "that company"
 toolbox.written_as("leave_request_id", "leave request {}")
 toolbox.written_as("job_opening_id", "opening {}")
 

@@ -1251,9 +1251,9 @@ toolbox.condition(
     # Enough for the heaviest parcel to the farthest city overnight; the query states the amount.
     fix=("add_postage_credit", {"amount": 1000.0}),
     consent="spend",
-    context=("If my postage needs topping up, add {amount} US dollars.",
-             "Top my postage up by {amount} US dollars if it runs low.",
-             "Should my postage balance be short, load {amount} US dollars onto it."),
+    context=("If my postage needs topping up, add {amount}.",
+             "Top my postage up by {amount} if it runs low.",
+             "Should my postage balance be short, load {amount} onto it."),
     says=("My postage balance is empty.",
           "I've run out of postage credit.",
           "There's nothing left on my postage account."),

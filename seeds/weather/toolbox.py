@@ -1216,7 +1216,6 @@ def get_alert_details(alert_id: AlertId) -> tuple[str, Moment, Moment]:
         "for an ad shoot in {country} on {date} we want the warmest location. Which city is it, and what high does it reach?",
         "scan the cities of {country} for {date} and name the one that comes out hottest, with its maximum temperature",
         "sun-seeker here, looking at {country} on {date}: which city is the hottest, and what high does it hit?",
-        "which city in {country} gets the hottest on {date}, and what's its high?",
         "where will the highest temperature in {country} be on {date}, and how high will it go?",
     ),
     gives={
