@@ -18,7 +18,16 @@ import numpy as np
 
 from factory.embeddings import EmbeddingCache
 from factory.milestones import needed_values
-from factory.records import Chain, ToolSpec, Trace, TraceStep, entry_holds, value_matches_type, values_equal
+from factory.records import (
+    Chain,
+    ToolSpec,
+    Trace,
+    TraceStep,
+    entry_holds,
+    list_states,
+    value_matches_type,
+    values_equal,
+)
 from factory.twins import TwinRule, disagreement, twin
 from factory.world.simulator import Simulator, ToolCrash
 
@@ -96,12 +105,13 @@ def _year_of(values: Any) -> int | None:
 
 def alternative_to_gold(candidate: ToolSpec, chain: Chain, trace: Trace, specs: dict[str, ToolSpec],
                         simulator: Callable[[], Simulator], calls: set[int] | None = None,
-                        examples: bool = False) -> str | None:
+                        examples: bool = False, implied: Callable[[Any, Any], dict[str, Any]] | None = None) -> str | None:
     """Why an offered non-gold tool is an alternative rather than a distractor: run on a gold
     call's arguments (mapped by name and kind) in the world as it was before that call, it
     yields every value the chain needs from that call (`calls`: only those gold calls). With
     `examples`, also run on the examples its own description gives for what is not mapped (any
-    city tells today's date). None when it is a true distractor."""
+    city tells today's date); with `implied` (output, value → facts), what its values imply
+    counts too (a phone number's country). None when it is a true distractor."""
     for step in trace.steps:
         if calls is not None and step.call not in calls:
             continue
@@ -116,7 +126,11 @@ def alternative_to_gold(candidate: ToolSpec, chain: Chain, trace: Trace, specs: 
                 result = world_before(step, trace, specs, simulator).call(candidate, arguments)
             except ToolCrash:
                 continue
-            if result.error is None and _gives(needs, result.values):
+            values = list(result.values)
+            if implied is not None and result.error is None:
+                values += [v for out, value in zip(candidate.returns, result.values, strict=False)
+                           for v in implied(out, value).values()]
+            if result.error is None and _gives(needs, values):
                 return f"{candidate.name} gives what gold call {step.call + 1} ({step.tool}) gives the chain"
     return None
 
@@ -198,5 +212,5 @@ def _gives(needs: list[Any], values: list[Any]) -> bool:
         return values_equal(need, value, loose_strings=True) or (
             isinstance(value, list) and len(value) == 1 and values_equal(need, value[0], loose_strings=True)) or (
             isinstance(need, str) and isinstance(value, str) and DAY.fullmatch(need) is not None
-            and value.startswith(need + "T"))  # the day of a date and time
+            and value.startswith(need + "T")) or list_states(need, value)  # the day of a date and time
     return all(any(found(n, v) for v in values) for n in needs) or any(entry_holds(needs, v) for v in values)

@@ -105,6 +105,20 @@ def entry_holds(needs: list[Any], value: Any) -> bool:
                for e in value)
 
 
+def list_states(need: Any, value: Any) -> bool:
+    """Whether a list of text entries states every entry of a needed list inside a longer one of
+    its own ("2026-01-01 New Year's Day (United Kingdom)" for "2026-01-01 New Year's Day"): a
+    search that lists the same things in its own format, maybe among others. A list of bare ids
+    is compared as it is, elsewhere: more ids than needed do not say which."""
+    if not isinstance(need, list) or not need or not isinstance(value, list):
+        return False
+    if not all(isinstance(n, str) and len(n.strip()) >= 4 for n in need):
+        return False
+    entries = [_normal_text(e) for e in value if isinstance(e, str)]
+    return all(any(e != _normal_text(n) and re.search(rf"(?<!\w){re.escape(_normal_text(n))}(?!\w)", e)
+                   for e in entries) for n in need)
+
+
 class Record(BaseModel):
     model_config = ConfigDict(extra="forbid")
 

@@ -261,7 +261,8 @@ def _place(instance: Instance, ctx: CheckContext, kind: str | None, role: str | 
 
 def _whereabouts(instance: Instance, ctx: CheckContext) -> tuple[list, list]:
     """(arrivals, presences) of the executed calls that `Arrives` and `Present` mark: (call,
-    place, moment, exact) with `exact` False where only the day of travel is known."""
+    place, moment, exact, day of travel) with `exact` False where only the day of travel is
+    known, and (call, place, since)."""
     arrivals, presences = [], []
     for step in instance.trace.steps:
         spec = instance.tool(step.tool)
@@ -279,10 +280,16 @@ def _whereabouts(instance: Instance, ctx: CheckContext) -> tuple[list, list]:
             if isinstance(rule, Present):
                 presences.append((step.call, place, when))
             elif len(rule.params) > 2:
-                arrivals.append((step.call, place, named[rule.params[2]][1], True))
+                arrivals.append((step.call, place, named[rule.params[2]][1], True, when))
             else:
-                arrivals.append((step.call, place, when, False))
+                arrivals.append((step.call, place, when, False, when))
     return arrivals, presences
+
+
+def _apart(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    """Two places known to differ: two cities, or two countries."""
+    key = "city" if "city" in a and "city" in b else "country"
+    return key in a and key in b and a[key] != b[key]
 
 
 def _same_place(a: dict[str, Any], b: dict[str, Any]) -> bool:
@@ -293,12 +300,23 @@ def _same_place(a: dict[str, Any], b: dict[str, Any]) -> bool:
 def _timeline_problems(instance: Instance, ctx: CheckContext) -> list[str]:
     """Nothing a person must be at starts before they can have arrived there: no hotel check-in
     on June 18 for a flight that lands on June 19, no flight on Saturday to Friday's event. A
-    flight known only by its day of travel lands on that day at the earliest."""
+    flight known only by its day of travel lands on that day at the earliest. Nor does a stay
+    elsewhere begin while the flight is on its way or on the day it lands."""
     arrivals, presences = _whereabouts(instance, ctx)
     problems = []
     for at, place, since in presences:
-        for by, there, moment, exact in arrivals:
-            if not _same_place(place, there) or day_of(since) is None or day_of(moment) is None:
+        for by, there, moment, exact, travel in arrivals:
+            if day_of(since) is None or day_of(moment) is None:
+                continue
+            if not _same_place(place, there):
+                # a night elsewhere while the flight is on its way there or has just landed: a
+                # Mumbai hotel from June 27 for the traveller on the overnight flight to Bangalore
+                if (len(str(since)) == 10 and _apart(place, there) and day_of(travel) is not None
+                        and day_of(travel) <= day_of(since) <= day_of(moment)):
+                    problems.append(f"call {at + 1} {instance.chain.calls[at].tool} puts the person in "
+                                    f"{place.get('city') or place.get('country')} on {since}, when call {by + 1} "
+                                    f"{instance.chain.calls[by].tool} takes them to "
+                                    f"{there.get('city') or there.get('country')} ({moment})")
                 continue
             if len(str(since)) > 10:  # a moment: an event's start
                 early = str(since) < str(moment) if exact else day_of(since) < day_of(moment)
@@ -745,7 +763,9 @@ def _withheld_problems(instance: Instance, ctx: CheckContext) -> list[str]:
             if instance.world is not None:
                 for tool in instance.tools:
                     why = alternative_to_gold(tool, instance.chain, instance.trace, specs,
-                                              lambda: Simulator(ctx.seeds, instance.world), calls={index}, examples=True)
+                                              lambda: Simulator(ctx.seeds, instance.world), calls={index}, examples=True,
+                                              implied=lambda out, value: ctx.facts_of(out.kind, value, instance.world.seed,
+                                                                                      out.role))
                     if why:
                         problems.append(why)
             query = instance.query.casefold()

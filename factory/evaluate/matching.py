@@ -26,7 +26,7 @@ from typing import Any
 
 from factory.checks.faithfulness import states
 from factory.evaluate.interactive.answers import answer_similarity
-from factory.records import Expected, Milestone, Minefield, entry_holds, values_equal
+from factory.records import Expected, Milestone, Minefield, entry_holds, list_states, values_equal
 
 Weights = Sequence[Sequence[float]]  # weights[milestone][step] in [0, 1]
 
@@ -91,10 +91,11 @@ def call_similarity(milestone: Milestone, step: Step) -> float:
 
 
 def _gives(need: Any, out: Any) -> bool:
-    """Whether an output is a value the chain needs: the value itself, or a search's list that
-    holds it alone (searching the calendar for "coffee kenji" finds ["EVT-1056"], the event
-    resolving the mention would have given)."""
-    if values_equal(need, out, loose_strings=True):
+    """Whether an output is a value the chain needs: the value itself, a list that states its
+    entries in a format of its own (`list_states`), or a search's list that holds it alone
+    (searching the calendar for "coffee kenji" finds ["EVT-1056"], the event resolving the
+    mention would have given)."""
+    if values_equal(need, out, loose_strings=True) or list_states(need, out):
         return True
     return isinstance(out, list) and len(out) == 1 and not isinstance(need, list) and values_equal(need, out[0], loose_strings=True)
 

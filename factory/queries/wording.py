@@ -639,8 +639,10 @@ class Wording:
         recent = not all(days) or self.last_day == ("call", index)
         if before is None and len(variables) > 1 and not all(days) and all((v,) in self.said for v in variables):
             group = GROUP_NOUNS.get(frozenset(o.kind or "" for o in outputs))
-            if group is not None:
-                return group  # a point whose latitude and longitude were each asked: "that location"
+            if group is not None and not self.nouns[group]:
+                # a point whose latitude and longitude were each asked: "that location", unless
+                # a point stated in full is one too ("from that location to that location")
+                return group
             before = (next(v for v, day in zip(variables, days, strict=True) if not day),)
         if before is not None and self.nouns[self.said[before]] == 1 and recent:
             return self.said[before]
@@ -670,8 +672,12 @@ class Wording:
             # described again in full. Two places, days or amounts of one call stay two.
             same = (noun not in _PLACE_NOUNS or outputs[0].kind == "currency_code") and any(
                 self.producers[k[0]] == index and said == noun for k, said in self.said.items())
+            # A value of the very kind of one the call was given, under another name, is another
+            # thing (the mall a route from a landmark leads to): not the one it was given.
+            other = any(p.kind == outputs[0].kind and p.name != outputs[0].name for p in spec.parameters
+                        if outputs[0].kind and p.name in self.chain.calls[index].arguments)
             self.said[variables] = noun
-            self.nouns[noun] += noun not in self.given.get(index, ()) and not same
+            self.nouns[noun] += (noun not in self.given.get(index, ()) or other) and not same
 
     def _fallback_description(self, index: int, output: Output) -> str:
         """For a tool without a description of this output: its documented meaning and inputs."""

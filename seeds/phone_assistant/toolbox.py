@@ -1148,6 +1148,15 @@ def set_do_not_disturb(on: Annotated[bool, Kind("do_not_disturb_switch")]) -> bo
     return on
 
 
+@toolbox.facts_about("phone_number")
+def _number_facts(w: PhoneWorld, number: str) -> dict:
+    """The country a number's calling code belongs to, where only one country has it (+46 is
+    Sweden; +1 is two countries): whoever has the number knows it."""
+    code = number.lstrip("+").split("-")[0]
+    countries = [country for country, c in CALLING_CODES.items() if str(c) == code]
+    return {"country": countries[0]} if len(countries) == 1 else {}
+
+
 # --- goals: what a person wants, and the tools that serve it ------------------------------
 # One person and their own phone: their contacts, their messages, their settings. The
 # tools a goal borrows from another seed cannot make a request on their own (they neither

@@ -418,6 +418,25 @@ def test_a_tool_run_on_its_own_example_that_tells_the_withheld_day_is_an_alterna
     assert "set_home_city gives what gold call 1" in probe(True)
 
 
+def test_a_phone_number_tells_the_country_a_withheld_tool_was_to_give():
+    """Without the contact's city and country, Lucas Martin's number (+46) still says Sweden:
+    the item is not insufficient. Maria Lopez's (+1: the USA or Canada) says neither."""
+    from factory.seeds import load_seeds
+
+    seeds = load_seeds(Path(resource_dir("seeds")))
+    chosen = {slug: seeds[slug] for slug in ("phone_assistant", "weather")}
+
+    def withheld_problems(name):
+        code = (f'c, k = get_contact_city(name="{name}")\n'
+                f'p = get_contact_phone(name="{name}")\n'
+                'a, t, y = get_severe_weather_alerts(country=k)')
+        found = chain_problems(chosen, code, withheld="get_contact_city")
+        return [p for p in found if p.startswith("withheld:") and "get_contact_phone gives" in p]
+
+    assert withheld_problems("Lucas Martin")
+    assert not withheld_problems("Maria Lopez")
+
+
 def test_detour_rule_rejects_a_call_that_finds_only_what_is_known(trips):
     """The city of hotel H-TOK, when the request spells out Tokyo anyway: a shorter correct
     path skips the look-up and loses its milestone."""
@@ -701,6 +720,12 @@ def test_timeline_wants_the_person_there_before_a_stay_or_an_event_starts():
              'f, d = search_flights(origin_city="Amsterdam", destination_city=c, date="{day}")')
     assert timeline(event.format(day="2025-06-12"), both) == []
     assert any("Vancouver from 2025-06-13T16:45" in p for p in timeline(event.format(day="2025-06-22"), both))
+    # A stay in Paris from the day the flight to Cairo leaves, or from the day it lands, is a
+    # night in two places; a stay in Paris once back from Cairo is not.
+    elsewhere = flight.replace("search_hotels(city=c)", 'search_hotels(city="Paris")')
+    for day in ("2025-06-21", "2025-06-22"):
+        assert any("Paris on " + day in p and "to Cairo" in p for p in timeline(elsewhere.format(day=day))), day
+    assert timeline(elsewhere.format(day="2025-06-27")) == []
 
 
 def test_a_course_implies_its_instructor_and_no_other_person():

@@ -252,3 +252,17 @@ def test_a_list_whose_entry_states_the_needed_values_meets_the_milestone():
     day = Milestone(index=0, kind="call", description="", tool="get_next_public_holiday", needs=["2025-12-25"])
     assert call_similarity(day, Step("list_public_holidays", {}, outputs=(year,))) == 1.0
     assert call_similarity(day, Step("list_public_holidays", {}, outputs=(["2025-12-250 x"],))) == 0.0
+
+
+def test_a_list_in_another_format_that_states_every_needed_entry_meets_the_milestone():
+    """A general search lists the UK's 2026 holidays as "2026-01-01 New Year's Day (United
+    Kingdom)", among 2025's: the agent has the list the holiday tool gives. More bare ids than
+    needed are no such list."""
+    holidays = ["2026-01-01 New Year's Day", "2026-12-25 Christmas Day"]
+    listed = Milestone(index=0, kind="call", description="", tool="list_public_holidays", needs=[holidays])
+    found = ["2025-12-25 Christmas Day (United Kingdom)", "2026-01-01 New Year's Day (United Kingdom)",
+             "2026-12-25 Christmas Day (United Kingdom)"]
+    assert call_similarity(listed, Step("search_time_and_date", {"query": "united kingdom"}, outputs=(found,))) == 1.0
+    assert call_similarity(listed, Step("search_time_and_date", {"query": "uk"}, outputs=(found[:2],))) == 0.0
+    ids = Milestone(index=0, kind="call", description="", tool="search_calendar", needs=[["EVT-1056"]])
+    assert call_similarity(ids, Step("list_events", {"day": "2025-06-14"}, outputs=(["EVT-1056", "EVT-1060"],))) == 0.0
