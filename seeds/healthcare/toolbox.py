@@ -641,7 +641,7 @@ def find_top_doctor(specialty: Specialty, city: HomeCity) -> tuple[DoctorId, flo
         "tell me more about {doctor_id}, including the name, field, clinic and phone",
         "get the contact card of {doctor_id} with name, specialty, clinic and direct line",
         "how can I get hold of {doctor_id}? I need the name, the specialty, the clinic and a direct number.",
-        "find out who {doctor_id} is: name, specialty, clinic and direct phone",
+        "find out about {doctor_id}: name, specialty, clinic and direct phone",
         "what's the name, field, clinic and phone number of {doctor_id}?",
         "look up {doctor_id} in the directory and give me the name, specialty, clinic and direct line",
         "I have a question for {doctor_id}. What's their name and direct line, and which specialty and clinic are they in?",

@@ -1165,7 +1165,8 @@ def reserve_reading_room(branch: Branch, start: Visit, hours: RoomHours = 1) -> 
     end = begin + timedelta(hours=hours)
     opens, closes = _hours(branch, begin.date())
     require(f"{begin:%H:%M}" >= opens and end.date() == begin.date() and f"{end:%H:%M}" <= closes,
-            f"{branch} is open {opens}-{closes} on {begin.date()}: the booking must fit inside opening hours")
+            f"{branch} is not open for the whole booking at {begin:%H:%M} on {begin.date()}: the booking must fit inside "
+            "the branch's opening hours that day")
     _require_card_active(w)
     taken = {r["room"] for r in w.state["reservations"].values()
              if r["branch"] == branch and r["start"] < end.isoformat(timespec="minutes") and begin.isoformat(timespec="minutes") < r["end"]}

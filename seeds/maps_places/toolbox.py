@@ -455,7 +455,7 @@ def convert_dms_coordinates(coordinates: Annotated[str, Kind("dms_coordinates")]
           "where is {city} on the map? I need its coordinates and its country.",
           "roughly where is {city}? Give me its coordinates and its country.",
           "geocode {city} and tell me which country it's in",
-          "in which country is {city}, and where is its centre on the map?",
+          "what country does {city} belong to, and where is its centre on the map?",
           "I'm writing a short piece about {city}. What country is it in, and what are its coordinates?",
           "get me the latitude and longitude of {city} and the country it's in",
           "give me the latitude and longitude of the centre of {city}, and tell me its country",

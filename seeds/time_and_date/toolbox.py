@@ -800,6 +800,14 @@ def get_week_number(date: Day) -> tuple[int, int]:
     return iso.week, iso.year
 
 
+def _not_the_next_day(args: dict[str, Any]) -> bool:
+    try:
+        after = date.fromisoformat(str(args["after"]))
+    except ValueError:
+        return True  # the tool rejects it
+    return str(args["weekday"]).strip().lower() != WEEKDAYS[(after.weekday() + 1) % 7].lower()
+
+
 @toolbox.tool(
     asks=(
         "what is the date of the first {weekday} after {after}?",
@@ -810,8 +818,9 @@ def get_week_number(date: Day) -> tuple[int, int]:
         "give me the date of the {weekday} that comes after {after}",
         "what date does the next {weekday} after {after} fall on?",
         "tell me the earliest {weekday} later than {after}",
-        "counting on from {after}, which date is the coming {weekday}?",
     ),
+    # The Thursday after a Wednesday is the next day: nobody looks that up.
+    sense=(sensible("the weekday asked is the very next day", ("weekday", "after"), _not_the_next_day),),
     tags=("arithmetic",),
 )
 def get_next_weekday_date(weekday: Weekday, after: Day) -> str:

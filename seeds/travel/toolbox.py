@@ -484,11 +484,12 @@ def _codes(w: TravelWorld) -> list[str]:
 
 @toolbox.values_for("airport_mention")
 def _airport_mentions(w: TravelWorld) -> list[str]:
-    mentions = [c.name.lower() for c in CITIES[::2]]
+    # Names as a person writes them in a sentence ("John F. Kennedy", not "john f. kennedy").
+    mentions = [c.name for c in CITIES[::2]]
     for name, city in AIRPORTS.values():
         own = [x for x in name.split() if _words(x) and not set(_words(x)) & (GENERIC_WORDS | set(_words(city)))]
         if own:
-            mentions += [f"{city} {' '.join(own)}", " ".join(own).lower()]
+            mentions += [f"{city} {' '.join(own)}", " ".join(own)]
     mentions += ["the airport in Lyon", "Heathrow airport", "o'hare", "JFK"]
     return mentions
 

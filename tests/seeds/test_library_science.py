@@ -1,5 +1,6 @@
 """Behaviour of every Library Science tool, including its error cases and state changes."""
 
+import re
 from datetime import date, timedelta
 from pathlib import Path
 
@@ -216,8 +217,11 @@ def test_reading_rooms():
     assert "already booked by you" in s.error("reserve_reading_room", branch="Boston Central Library", start="2025-06-16T14:30")
     assert s.ok("reserve_reading_room", branch="Boston Central Library", start="2025-06-16T15:00")[1] == "Quiet Room A"
     assert "already passed" in s.error("reserve_reading_room", branch="Boston Central Library", start="2025-06-13T09:00")
-    assert "inside opening hours" in s.error("reserve_reading_room", branch="Boston Central Library", start="2025-06-15T16:30", hours=2)
-    assert "inside opening hours" in s.error("reserve_reading_room", branch="Boston Central Library", start="2025-06-16T08:30")
+    assert "inside the branch's opening hours" in s.error("reserve_reading_room", branch="Boston Central Library", start="2025-06-15T16:30", hours=2)
+    assert "inside the branch's opening hours" in s.error("reserve_reading_room", branch="Boston Central Library", start="2025-06-16T08:30")
+    # The refusal does not give the hours away: an item without the hours tool stays without them.
+    assert not re.search(r"\d{2}:\d{2}-\d{2}:\d{2}", s.error("reserve_reading_room", branch="Boston Central Library",
+                                                          start="2025-06-16T08:30"))
     assert "90 days ahead" in s.error("reserve_reading_room", branch="Boston Central Library", start="2025-12-01T14:00")
     assert "between 1 and 4" in s.error("reserve_reading_room", branch="Boston Central Library", start=start, hours=5)
     assert "YYYY-MM-DDTHH:MM" in s.error("reserve_reading_room", branch="Boston Central Library", start="tomorrow 2pm")
