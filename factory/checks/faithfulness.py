@@ -198,6 +198,8 @@ _GLITCHES = (
     (re.compile(r"\b(\w+)\s+\1\b", re.IGNORECASE), "doubled word"),
     (re.compile(r"\b(\w+ \w+(?: \w+)?) \1\b", re.IGNORECASE), "doubled phrase"),
     (re.compile(r"[{}\[\]]|\(\s*\)|\s[,.?!]|,\s*[,.?]"), "empty slot or stray punctuation"),
+    # a question word before a description that opens with its own ("find out who whoever ... is")
+    (re.compile(r"\b(who|what|which|where|when) \1ever\b", re.IGNORECASE), "doubled question word"),
 )
 
 

@@ -110,6 +110,8 @@ def test_faithfulness_catches_template_leftovers(nested, ctx):
     assert text_glitches("the UV index on that day on that day?") == ["doubled phrase: 'on that day on that day'"]
     assert text_glitches("the the forecast")[0].startswith("doubled word")
     assert text_glitches("Using the output from step 2, book it")[0].startswith("names a step number")
+    assert text_glitches("find out who whoever last prescribed it is")[0].startswith("doubled question word")
+    assert text_glitches("find out who prescribed it, and whoever signed it") == []
     assert text_glitches("What is the UV index in Lyon on that day, and the wind on that day?") == []
     nested.query = nested.query_variants["template"].rstrip(".?!") + " on that day on that day."
     assert "doubled phrase" in failed(nested, ctx, "faithfulness")
