@@ -128,7 +128,6 @@ def withheld_tool_minefields(chain: Chain, trace: Trace, withheld: str) -> list[
                 Minefield(
                     tool=call.tool,
                     arguments={name: Expected(value=step.arguments.get(name)) for name in invented},
-                    invented=True,
                     given=given,
                     reason=f"{', '.join(invented)} can only come from {withheld}, which is unavailable: "
                            "a value the request does not give is invented",

@@ -391,16 +391,17 @@ class Minefield(Record):
     # Hit when an argument listed differs from its expected value instead: a value only the
     # person knows, which an agent that did not ask for it can only invent.
     invented: bool = False
-    # Values the request itself gives: an invented argument that is one of them was not made up
-    # (searching the store for the product the request names, where the category is missing).
-    given: list[Any] = Field(default_factory=list)
+    # For a value only a withheld tool could give: the values the request itself gives. The mine
+    # is hit when a listed argument is anything else, the value the tool would have given
+    # included (searching the store for the product the request names is no invention).
+    given: list[Any] | None = None
 
     @model_serializer(mode="wrap")
     def _without_invented(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
         data = handler(self)
         if not self.invented:
             data.pop("invented", None)
-        if not self.given:
+        if self.given is None:
             data.pop("given", None)
         return data
 

@@ -102,17 +102,19 @@ def _gives(need: Any, out: Any) -> bool:
 
 def minefield_hit(mine: Minefield, step: Step) -> bool:
     """A call of the mined tool with the listed arguments; for an `invented` mine, with any of
-    them other than the value the person holds or a value the request gives."""
+    them other than the value the person holds; for a mine of a withheld value, with any of them
+    other than a value the request gives."""
     if step.tool != mine.tool:
         return False
     if mine.arguments is None:
         return True
     arguments = step.arguments or {}
+    if mine.given is not None:
+        return any(name in arguments and not any(values_equal(g, arguments[name], loose_strings=True) for g in mine.given)
+                   for name in mine.arguments)
     if mine.invented:  # the person's value in another written form ("2025-06-21 16:30") is no invention
         return any(name in arguments and not argument_matches(exp, arguments, name)
-                   and not states(str(arguments[name]), exp.value)
-                   and not any(values_equal(g, arguments[name], loose_strings=True) for g in mine.given)
-                   for name, exp in mine.arguments.items())
+                   and not states(str(arguments[name]), exp.value) for name, exp in mine.arguments.items())
     return all(argument_matches(exp, arguments, name) for name, exp in mine.arguments.items())
 
 
