@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from factory.gazetteer import CITY_BY_NAME, City, geocode
+from factory.gazetteer import CITY_BY_NAME, FIRST_NAMES, LAST_NAMES, City, geocode
 
 
 @dataclass(frozen=True)
@@ -53,3 +53,17 @@ USER = User(
     passport_number="X4827193",
     nationality="USA",
 )
+
+
+# The people the user knows: the phone's contacts and the calendar's attendees are the same 40
+# full names. Ten first names belong to two people each, so a first name alone is not always one
+# person (`known_by_first_name`).
+PEOPLE = [f"{FIRST_NAMES[i]} {LAST_NAMES[i]}" for i in range(30)] + [
+    f"{FIRST_NAMES[i]} {LAST_NAMES[(i + 13) % 30]}" for i in range(0, 30, 3)
+]
+
+
+def known_by_first_name(name: str) -> bool:
+    """Whether the user knows no one else of this person's first name."""
+    first = name.split()[0]
+    return sum(person.split()[0] == first for person in PEOPLE) <= 1

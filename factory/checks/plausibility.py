@@ -500,7 +500,10 @@ def _round_trip_problems(instance: Instance) -> list[str]:
         spec = instance.tool(step.tool)
         call = instance.chain.calls[step.call]
         for out, (var, value) in zip(spec.returns if spec else [], step.outputs.items(), strict=False):
-            literal_here = any(isinstance(a, Value) and a.value == value for a in call.arguments.values())
+            # its own argument handed back under the same name is an echo, no answer; under
+            # another (the city of the airport "Bangalore") it is asked for
+            literal_here = any(isinstance(a, Value) and a.value == value and name == out.name
+                               for name, a in call.arguments.items())
             if literal_here or not isinstance(value, str):
                 continue
             if out.kind and (out.kind, value.casefold()) in stated:

@@ -27,7 +27,7 @@ from factory.queries.values import DateStyle, render_value
 from factory.records import Chain, Output, Param, Ref, ToolSpec, Value
 from factory.sense import SCENE_KINDS, is_day, is_named
 from factory.toolbox import Goal, ToolEntry
-from factory.user import USER
+from factory.user import USER, known_by_first_name
 
 _OPTIONAL = re.compile(r"\[([^\[\]]*)\]")
 _SUFFIXES = ("_name", "_title", "_id", "_text", "_code", "_mention", "_names", "_ids", "_codes", "_numbers",
@@ -108,14 +108,15 @@ _THAT_DAY_INSIDE = re.compile(r",? (?:on|for) that (?:day|date)\b")
 
 
 def _day_said_again(description: str) -> str:
-    """A description that follows a day its phrasing just stated says "then" for its own "on
-    that day" (one it says before any other day: after "flight AU1 on June 3", "that day" is
-    June 3's): "the UV the day after tomorrow for the hottest city in Germany then", where
-    without a day at all a reader asks "hottest when?"."""
+    """A description that follows a day its phrasing just stated says "that day" for its own
+    "on that day" (one it says before any other day: after "flight AU1 on June 3", "that day"
+    is June 3's): "the UV the day after tomorrow for the hottest city in Germany that day",
+    where without a day at all a reader asks "hottest when?", and a trailing "then" read as
+    a loose end."""
     match = _THAT_DAY_INSIDE.search(description)
     if match is None or re.search(rf"\b(?:{_DAY_STATED})\b", description[:match.start()]):
         return description
-    return description[:match.start()] + " then" + description[match.end():]
+    return description[:match.start()] + " that day" + description[match.end():]
 
 
 def _short_of_said(before: str, value: str) -> str:
@@ -504,7 +505,9 @@ class Wording:
         if before and param.kind == "person_name" and param.role in _FIRST_NAME_ROLES and len(str(value).split()) > 1:
             first = str(value).split()[0]
             namesakes = [k for k in self.literals if k[0] == "person_name" and k[1].split()[0] == first.casefold()]
-            if len(namesakes) == 1:  # "Omar Haddad ... Omar's email", as people say it, not "that contact's"
+            if len(namesakes) == 1 and (param.role == "traveller" or known_by_first_name(str(value))):
+                # "Omar Haddad ... Omar's email", as people say it, not "that contact's"; not
+                # "Leila" for one of two in the contacts or the calendar
                 return first
         if before and self.nouns[noun] + self.unnamed[noun] == 1:
             return that(noun, False, self.rng)

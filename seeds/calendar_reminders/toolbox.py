@@ -14,10 +14,10 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import Annotated
 
-from factory.gazetteer import CITIES, CITY_BY_NAME, FIRST_NAMES, LAST_NAMES, NOW, local_time
+from factory.gazetteer import CITIES, CITY_BY_NAME, NOW, local_time
 from factory.sense import around, present, within
 from factory.toolbox import Kind, Toolbox, ToolError, World, require, world
-from factory.user import USER
+from factory.user import PEOPLE, USER
 
 toolbox = Toolbox()
 
@@ -61,10 +61,6 @@ NewTime = Annotated[str, Kind("datetime", role="new_time")]
 ReminderTime = Annotated[str, Kind("datetime", role="reminder_time")]
 Minutes = Annotated[int, Kind("duration_minutes")]
 
-# The people directory shared with the phone assistant: the same 40 full names in both worlds.
-PEOPLE = [f"{FIRST_NAMES[i]} {LAST_NAMES[i]}" for i in range(30)] + [
-    f"{FIRST_NAMES[i]} {LAST_NAMES[(i + 13) % 30]}" for i in range(0, 30, 3)
-]
 OWNER = USER.name  # the calendar's owner, the user every seed serves; organiser of personal appointments
 HOME_CITY = USER.home_city
 FIRST_DAY = NOW.date() - timedelta(days=30)

@@ -706,7 +706,7 @@ def get_annual_salary(employee_id: EmployeeId) -> tuple[Salary, CurrencyCode, Ta
         "break down the pay of {employee_id} in {month} into gross amount, income tax and net amount",
         "what was the net pay of {employee_id} in {month}, and what were the gross and the tax deducted?",
         "show me the gross, withholding and net on the salary slip of {employee_id} for {month}",
-        "for {month}, how much tax came off the gross pay of {employee_id}, and what was paid out net?",
+        "for {month}, what was the gross pay of {employee_id}, how much tax came off it, and what was paid out net?",
         "what did {employee_id} get paid for {month}: gross, tax and net?",
         "look at the {month} payslip of {employee_id} and tell me the gross pay, the income tax and the net pay",
         "how much was {employee_id} paid in {month} before and after tax, and how much tax came off?",

@@ -17,7 +17,7 @@ from typing import Annotated
 
 from factory.gazetteer import CITIES, CITY_BY_NAME, FIRST_NAMES, LAST_NAMES, NOW, nearest_city
 from factory.toolbox import Kind, Toolbox, ToolError, World, require, world
-from factory.user import USER
+from factory.user import PEOPLE, USER
 
 toolbox = Toolbox()
 
@@ -41,10 +41,6 @@ Latitude = Annotated[float, Kind("latitude")]
 Longitude = Annotated[float, Kind("longitude")]
 OutgoingText = Annotated[str, Kind("message_text")]
 
-# The people directory shared with the calendar: the same 40 full names in both worlds.
-PEOPLE = [f"{FIRST_NAMES[i]} {LAST_NAMES[i]}" for i in range(30)] + [
-    f"{FIRST_NAMES[i]} {LAST_NAMES[(i + 13) % 30]}" for i in range(0, 30, 3)
-]
 OWNER = USER.name  # the phone's owner: the user every seed serves
 HOME_CITY = USER.home_city
 CALLING_CODES = {

@@ -283,6 +283,20 @@ def test_round_trip_rule_rejects_a_call_that_gives_back_what_the_user_said(trips
     assert not any(p.startswith("round_trip:") for p in problems(trips, 'a, b = locate(city="Lyon")\nc = city_at(lat=48.8566, lon=2.3522)'))
 
 
+def test_round_trip_rule_rejects_asking_for_the_city_of_an_airport_named_by_its_city():
+    """"What code does Bangalore go by, and which city is that airport in?" asks for what it
+    says; the city of "John F. Kennedy" is news."""
+    travel = {"travel": load_seed(Path(resource_dir("seeds")) / "travel")}
+
+    def round_trip(place):
+        code = f'i, c = lookup_airport_code(place="{place}")'
+        found = chain_problems(travel, code, asked={0}, query=f'What code does "{place}" go by, and which city is it in?')
+        return [p for p in found if p.startswith("round_trip:")]
+
+    assert round_trip("Bangalore")
+    assert not round_trip("John F. Kennedy")
+
+
 def seed_problems(slug, code, world_seed=0, withheld=None):
     """Plausibility problems of a chain of one real seed, run in its world."""
     seed = load_seed(Path(resource_dir("seeds")) / slug)
