@@ -752,7 +752,7 @@ def currency_name_to_code(currency_name: CurrencyName) -> NamedCurrency:
           "convert {money} over to {to_currency} at the current rate and show me the exchange rate",
           "what's {money} expressed in {to_currency} today? Give me the rate used too.",
           "tell me the value of {money} in {to_currency} today and the rate",
-          "find out what {money} is worth in {to_currency} and which rate applies today",
+          "find out what {money} is worth in {to_currency} and the rate that applies today",
           "convert {money} into {to_currency} at today's rate and tell me that rate"),
     groups={"money": "{amount} {from_currency}"},  # an amount never travels without its currency
     sense=(distinct("from_currency", "to_currency"),),
@@ -1076,7 +1076,7 @@ toolbox.condition(
     consent="identity",  # an identity document is used only when the account holder says so
     context=("If the account has to be verified first, use my {document}.",
              "Verify the account with my {document} if it needs it.",
-             "Should the brokerage want my ID, send my {document}."),
+             "Should the brokerage want my ID, verify the account with my {document}."),
     says=("My brokerage account still hasn't been verified.",
           "The identity check on my trading account is still pending.",
           "My brokerage account is still waiting on verification."),

@@ -355,7 +355,9 @@ def _dates(w: HRWorld) -> list[str]:
 
 @toolbox.values_for("timesheet_week")
 def _weeks(w: HRWorld) -> list[str]:
-    return [(CURRENT_WEEK - timedelta(days=k)).isoformat() for k in range(3, 84, 5)]
+    # a day in the week, Monday to Friday: "the week of March 23", a Sunday, reads as the week it starts
+    days = [CURRENT_WEEK - timedelta(days=k) for k in range(3, 84, 5)]
+    return [d.isoformat() for d in days if d.weekday() < 5]
 
 
 @toolbox.values_for("leave_days")
@@ -1283,7 +1285,7 @@ toolbox.condition(
              "Should this week's timesheets still be open, send the ones for the week of {week_start} to payroll."),
     says=("This week's timesheets are still open.",
           "Nobody has closed this week's timesheets yet.",
-          "The timesheets for this week haven't been locked."),
+          "This week's timesheets haven't been submitted yet."),
 )
 toolbox.condition(
     "approval_delegation",

@@ -670,7 +670,7 @@ def get_warehouse_stock(sku: Sku, warehouse_id: WarehouseId) -> tuple[int, Resto
     w = _w()
     key = sku.strip().upper()
     require(key in PRODUCTS, f"unknown SKU {sku!r}; look the product up by name to get its SKU")
-    require(warehouse_id in WAREHOUSES, f"unknown warehouse {warehouse_id!r}; warehouse ids: {', '.join(sorted(WAREHOUSES))}")
+    require(warehouse_id in WAREHOUSES, f"unknown warehouse {warehouse_id!r}: get warehouse ids from the warehouse nearest a city")
     share = w.figure("stock", key, warehouse_id)
     units = 0 if share < 0.15 else int(400 * share)
     restock = NOW.date() + timedelta(days=2 + int(25 * w.figure("restock", key, warehouse_id)))
