@@ -647,7 +647,8 @@ class Wording:
                 # a point stated in full is one too ("from that location to that location")
                 return group
             before = (next(v for v, day in zip(variables, days, strict=True) if not day),)
-        if before is not None and self.nouns[self.said[before]] == 1 and recent:
+        if before is not None and self.nouns[self.said[before]] + self.unnamed[self.said[before]] == 1 and recent:
+            # (a city named in between, "Amsterdam", makes "that city" say neither)
             return self.said[before]
         if before is None and recent and transparent(call.tool, self.entries) and any(
                 self.producers[k[0]] == index for k in self.said):

@@ -656,7 +656,7 @@ def search_flights(origin_city: CityName, destination_city: CityName, date: Day)
         date: Departure day in YYYY-MM-DD (from 120 days ago to 90 days ahead).
 
     Returns:
-        flight_numbers: the flights that day (flight numbers, earliest departure first).
+        flight_numbers: the flights that day (flight numbers, in flight-number order).
         date: the departure day searched (YYYY-MM-DD).
     """
     w = world(TravelWorld)
@@ -666,7 +666,8 @@ def search_flights(origin_city: CityName, destination_city: CityName, date: Day)
     day = _day(date, FLIGHT_WINDOW, "flight schedules")
     found = [n for key, numbers in w.routes.items() for n in numbers
              if AIRPORTS[key[:3]][1] == origin_city and AIRPORTS[key[4:]][1] == destination_city]
-    return sorted(found, key=lambda n: (_times(w.flights[n], day)[0], n)), day.isoformat()
+    # By number, as a timetable index lists them: which one leaves first is choose_earliest_flight's to say.
+    return sorted(found), day.isoformat()
 
 
 @toolbox.tool(
