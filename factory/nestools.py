@@ -116,8 +116,6 @@ def stock_unfair(instance: Instance, values: bool = True) -> tuple[str, str] | N
     `state_dependency`, would misjudge the item; None when every gold call follows from the
     request and the offered tools, every literal argument stated in it (as the faithfulness
     check reads "stated", free fix-up arguments included; not asked when `values` is False)."""
-    from factory.checks.faithfulness import missing_values
-
     if instance.withheld_tools:
         return UNSOLVABLE, "withholds " + ", ".join(t.name for t in instance.withheld_tools)
     toolbox_of = {t.name: t.toolbox for t in instance.tools}
@@ -125,7 +123,11 @@ def stock_unfair(instance: Instance, values: bool = True) -> tuple[str, str] | N
                 if c.fixes is not None and f"{toolbox_of.get(c.tool) or ''}:{c.fixes}" not in instance.stated_conditions]
     if unstated:
         return UNSTATED_CONDITION, "fixes " + ", ".join(f"{c.fixes} ({c.tool})" for c in unstated)
-    missing = missing_values(instance.chain, instance.query) if values else []
+    if not values:  # (the checks are imported only when asked: scoring an import never needs them, 55 ms)
+        return None
+    from factory.checks.faithfulness import missing_values
+
+    missing = missing_values(instance.chain, instance.query)
     if missing:
         return UNSTATED_VALUE, "; ".join(missing)
     return None

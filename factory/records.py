@@ -10,10 +10,12 @@ import hashlib
 import json
 import math
 import re
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-import networkx as nx
 from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 # The type vocabulary of tool parameters and return values (NesTools uses the bare forms).
 SCALAR_TYPES = ("str", "int", "float", "bool")
@@ -224,6 +226,8 @@ class Chain(Record):
 
     def graph(self) -> nx.DiGraph:
         """Dependency DAG over call indices; edge (i, j) when call j consumes an output of call i."""
+        import networkx as nx  # here, not at the top: scoring predictions never builds a graph (60 ms)
+
         g = nx.DiGraph()
         g.add_nodes_from(range(len(self.calls)))
         producers = self.producers()
@@ -237,6 +241,8 @@ class Chain(Record):
 
     def depth(self) -> int:
         """Longest dependency path counted in calls (1 = no nesting), as NesTools counts it."""
+        import networkx as nx
+
         g = self.graph()
         if not self.calls:
             return 0

@@ -121,7 +121,24 @@ def confidence_intervals(samples: Iterable[SampleResult], mode: str, resamples: 
         column = np.array([samples[i].scores[EXECUTION] for i in executed])
         drawn = weights[:, executed]
         metrics["execution_pass_rate"] = _ratio(drawn @ column, drawn.sum(axis=1))
-    return {k: (float(np.percentile(v, 2.5)), float(np.percentile(v, 97.5))) for k, v in metrics.items()}
+    ordered = np.sort(np.column_stack(list(metrics.values())), axis=0)
+    low, high = percentile(ordered, 2.5), percentile(ordered, 97.5)
+    return {k: (float(low[i]), float(high[i])) for i, k in enumerate(metrics)}
+
+
+def percentile(ordered: np.ndarray, q: float) -> np.ndarray:
+    """The q-th percentile of each column of a column-sorted array, to the bit what
+    `np.percentile(column, q)` gives (its default linear method) for values without NaN:
+    the same virtual index, neighbours and interpolation. np.percentile itself imports
+    numpy.ma on first use, a tenth of a second of a scoring run."""
+    n = len(ordered)
+    at = (n - 1) * (q / 100)
+    below = min(int(at), n - 1)
+    above = min(below + 1, n - 1)
+    gamma = at - below
+    a, b = ordered[below], ordered[above]
+    diff = b - a
+    return b - diff * (1 - gamma) if gamma >= 0.5 else a + diff * gamma
 
 
 def breakdown(samples: Iterable[SampleResult], key: Callable[[SampleResult], Iterable[str]],

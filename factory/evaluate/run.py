@@ -192,9 +192,11 @@ def _static(request: EvalRequest, instances: list[Instance], folder: Path, setti
 
 def _seeds_for(instances: list[Instance], settings: Settings) -> dict[str, Any] | None:
     """The seeds that re-run these instances' worlds (None: no instance has one, as imported data)."""
+    if not any(i.world for i in instances):
+        return None
     from factory.seeds import seeds_for
 
-    return seeds_for(settings) if any(i.world for i in instances) else None
+    return seeds_for(settings)
 
 
 def _scored_file(request: EvalRequest, path: Path, tasks: list, known: set[int], info: dict[str, Any],
