@@ -39,7 +39,7 @@ PROMPT_FILE = "evaluate_static.md"
 class StaticTask:
     instance: Instance
     identity: Identity
-    tools: list[dict[str, Any]]  # as shown, NesTools form with api_id
+    tools: list[dict[str, Any]]  # as shown, NesTools form with api_id (shared between tasks: read, never changed)
     names: dict[str, str]  # shown tool name → real name
     query: str
     gold: list[dict[str, Any]]  # NesTools calls with api_id, real names
@@ -48,6 +48,11 @@ class StaticTask:
     @functools.cached_property
     def gold_side(self) -> GoldSide:
         return gold_side(self.gold)
+
+    @functools.cached_property
+    def renamed(self) -> bool:
+        """Whether some tool is shown under another name than its own (--augment scramble)."""
+        return any(shown != real for shown, real in self.names.items())
 
     @property
     def test_id(self) -> int:
@@ -68,8 +73,9 @@ def load_template(prompts_dir: Path) -> str:
     return text
 
 
-def render_prompt(template: str, tools: list[dict[str, Any]], query: str) -> str:
-    listing = ",\n".join(json.dumps(t, ensure_ascii=False) for t in tools)
+def render_prompt(template: str, tools: list[dict[str, Any]], query: str, texts: list[str] | None = None) -> str:
+    """The prompt; `texts`: the tools' JSON texts, when the caller has them already."""
+    listing = ",\n".join(texts if texts is not None else (json.dumps(t, ensure_ascii=False) for t in tools))
     return template.replace("{{tools}}", f"[\n{listing}\n]").replace("{{query}}", query)
 
 
@@ -84,13 +90,39 @@ def shown_spec(spec: ToolSpec, api_id: Any) -> dict[str, Any]:
     return {"api_name": nestools.pop("api_name"), "api_id": api_id, **nestools}
 
 
-def build_task(instance: Instance, identity: Identity, augment: Augment, template: str, seed: int = 0) -> StaticTask:
+class ToolForms:
+    """Each offered tool's shown form and its JSON text, made once per tool and api id: a loaded
+    dataset shares one ToolSpec among the instances offering it (6 to 28 of them in NesTools'
+    test set), and making these forms again for every instance was most of building the prompts."""
+
+    def __init__(self) -> None:
+        # keyed by the spec's id: the spec is kept in the value, so no other object takes its id
+        self._made: dict[tuple[int, str], tuple[ToolSpec, dict[str, Any], str]] = {}
+
+    def shown(self, spec: ToolSpec, api_id: Any) -> tuple[dict[str, Any], str]:
+        key = (id(spec), repr(api_id))
+        made = self._made.get(key)
+        if made is None:
+            form = shown_spec(spec, api_id)
+            made = self._made[key] = (spec, form, json.dumps(form, ensure_ascii=False))
+        return made[1], made[2]
+
+
+def build_task(instance: Instance, identity: Identity, augment: Augment, template: str, seed: int = 0,
+               forms: ToolForms | None = None) -> StaticTask:
     by_name = {t.name: t for t in reversed((*instance.tools, *instance.withheld_tools))}  # first of a name wins, as Instance.tool
-    specs = [shown_spec(by_name[name], identity.tool_ids[name]) for name in offered_tools(instance, augment, seed)]
-    tools, names = apply_view(instance, specs, augment)
+    offered = offered_tools(instance, augment, seed)
     query = view_query(instance, augment)
+    if augment.flags:  # a view that changes the forms: this task's own, changed
+        tools, names = apply_view(instance, [shown_spec(by_name[name], identity.tool_ids[name]) for name in offered], augment)
+        texts = None
+    else:
+        forms = forms or ToolForms()
+        made = [forms.shown(by_name[name], identity.tool_ids[name]) for name in offered]
+        tools, texts = [form for form, _ in made], [text for _, text in made]
+        names = {t["api_name"]: t["api_name"] for t in tools}
     return StaticTask(instance, identity, tools, names, query, gold_calls(instance, identity),
-                      render_prompt(template, tools, query))
+                      render_prompt(template, tools, query, texts))
 
 
 # Why static mode leaves instances out, said of a count of them (on screen and in summary.md).
@@ -121,13 +153,13 @@ def statically_scorable(instance: Instance) -> bool:
 def build_tasks(instances: list[Instance], identities: list[Identity], augment: Augment, template: str,
                 seed: int = 0) -> tuple[list[StaticTask], Counter[str]]:
     """(tasks, how many instances were left out by reason: see `left_out_reason`)."""
-    tasks, left_out = [], Counter()
+    tasks, left_out, forms = [], Counter(), ToolForms()
     for instance, identity in zip(instances, identities, strict=True):
         reason = left_out_reason(instance)
         if reason:
             left_out[reason] += 1
         else:
-            tasks.append(build_task(instance, identity, augment, template, seed))
+            tasks.append(build_task(instance, identity, augment, template, seed, forms))
     return tasks, left_out
 
 
