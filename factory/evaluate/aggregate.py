@@ -57,13 +57,14 @@ def tally_matrix(samples: list[SampleResult]) -> np.ndarray:
 EXECUTION = "exec_pass"  # the per-sample score behind the execution-based pass rate
 
 
-def static_metrics(samples: Iterable[SampleResult]) -> dict[str, float | None]:
+def static_metrics(samples: Iterable[SampleResult], matrix: np.ndarray | None = None) -> dict[str, float | None]:
     """NesTools' metrics (a family without gold items, as at depth 1, has none), and the
-    execution-based pass rate over the samples that could be executed."""
+    execution-based pass rate over the samples that could be executed (`matrix`: the
+    tally_matrix of the scored samples, when the caller has it)."""
     samples = _scored(samples)
     if not samples:
         return {}
-    return with_execution(tally_metrics(tally_matrix(samples)), samples)
+    return with_execution(tally_metrics(tally_matrix(samples) if matrix is None else matrix), samples)
 
 
 def with_execution(values: dict[str, float | None], samples: Iterable[SampleResult]) -> dict[str, float | None]:
@@ -77,13 +78,23 @@ def with_execution(values: dict[str, float | None], samples: Iterable[SampleResu
 
 def tally_metrics(rows: np.ndarray) -> dict[str, float | None]:
     """NesTools' metrics from the tally rows of scored samples."""
-    totals = rows.sum(axis=0)
-    sums = {k: totals[i: i + 1] for i, k in enumerate(TALLIES)}
-    values: dict[str, float | None] = {k: float(v[0]) for k, v in nestools_from_sums(sums, np.array([len(rows)])).items()}
-    for family, key in FAMILIES.items():
-        if sums[f"{key}_gold"][0] == 0:
-            values.update({f"{family}_{m}": None for m in ("precision", "recall", "f1")})
-    return values
+    return group_metrics(rows.sum(axis=0)[None, :], np.array([len(rows)]))[0]
+
+
+def group_metrics(totals: np.ndarray, counts: np.ndarray) -> list[dict[str, float | None]]:
+    """NesTools' metrics of several groups of samples at once, from each group's summed tallies
+    (a row per group) and size: the same arithmetic, element by element, as group by group."""
+    sums = {k: totals[:, i] for i, k in enumerate(TALLIES)}
+    columns = {k: v.tolist() for k, v in nestools_from_sums(sums, counts).items()}
+    empty = [(family, sums[f"{key}_gold"] == 0) for family, key in FAMILIES.items()]
+    out = []
+    for g in range(len(counts)):
+        values: dict[str, float | None] = {k: v[g] for k, v in columns.items()}
+        for family, none in empty:
+            if none[g]:
+                values.update({f"{family}_{m}": None for m in ("precision", "recall", "f1")})
+        out.append(values)
+    return out
 
 
 def interactive_metrics(samples: Iterable[SampleResult]) -> dict[str, float | None]:
@@ -104,14 +115,18 @@ def _resample_weights(n: int, resamples: int, seed: int) -> np.ndarray:
 
 
 def confidence_intervals(samples: Iterable[SampleResult], mode: str, resamples: int = BOOTSTRAP,
-                         seed: int = 0) -> dict[str, tuple[float, float]]:
-    """95% percentile bootstrap interval of every metric (deterministic for a seed)."""
+                         seed: int = 0, matrix: np.ndarray | None = None) -> dict[str, tuple[float, float]]:
+    """95% percentile bootstrap interval of every metric (deterministic for a seed; `matrix`:
+    the tally_matrix of the scored samples of a static run, when the caller has it)."""
     samples = _scored(samples)
     if not samples:
         return {}
     weights = _resample_weights(len(samples), resamples, seed)
     keys = TALLIES if mode == "static" else sorted({k for s in samples for k in s.scores})
-    matrix = tally_matrix(samples) if mode == "static" else np.array([[s.scores.get(k, 0.0) for k in keys] for s in samples])
+    if mode == "static":
+        matrix = tally_matrix(samples) if matrix is None else matrix
+    else:
+        matrix = np.array([[s.scores.get(k, 0.0) for k in keys] for s in samples])
     sums = weights @ matrix  # resamples x keys
     columns = {k: sums[:, i] for i, k in enumerate(keys)}
     count = weights.sum(axis=1)
@@ -149,6 +164,23 @@ def breakdown(samples: Iterable[SampleResult], key: Callable[[SampleResult], Ite
         for name in key(s):
             groups.setdefault(name, []).append(s)
     return {name: {"n": len(group), **metrics(group)} for name, group in sorted(groups.items(), key=_natural)}
+
+
+def static_breakdown(samples: list[SampleResult], key: Callable[[SampleResult], Iterable[str]],
+                     matrix: np.ndarray) -> dict[str, dict[str, Any]]:
+    """`breakdown` with static_metrics, every group's metrics computed at once from the rows of
+    `matrix` (the samples' tally_matrix): each group's tallies summed as static_metrics sums them."""
+    groups: dict[str, list[int]] = {}
+    for i, s in enumerate(samples):
+        for name in key(s):
+            groups.setdefault(name, []).append(i)
+    ordered = sorted(groups.items(), key=_natural)
+    if not ordered:
+        return {}
+    totals = np.array([matrix[rows].sum(axis=0) for _, rows in ordered])
+    metrics = group_metrics(totals, np.array([len(rows) for _, rows in ordered]))
+    return {name: {"n": len(rows), **with_execution(values, (samples[i] for i in rows))}
+            for (name, rows), values in zip(ordered, metrics, strict=True)}
 
 
 def _natural(item: tuple[str, Any]) -> tuple[int, str]:
