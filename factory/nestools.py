@@ -22,9 +22,7 @@ from typing import Any
 
 from factory import __version__
 from factory.errors import FactoryError
-from factory.milestones import derive_milestones
 from factory.records import Call, Chain, Instance, Output, Param, Provenance, Ref, ToolSpec, Value, shape_of
-from factory.world.simulator import Simulator, run_chain
 
 PLACEHOLDER = re.compile(r"API_call_(\d+)")
 IMPORTED_GENERATOR = "nestools"  # provenance.generator of an instance imported from NesTools
@@ -193,6 +191,8 @@ def _fill_lists(chain: Chain, lists: list[ListArgument], specs: dict[str, ToolSp
     """Replace each list argument by the values its placeholders take when the chain runs."""
     if not lists:
         return chain
+    from factory.world.simulator import Simulator, run_chain
+
     calls = [c.model_copy(deep=True) for c in chain.calls]
     for item in sorted(lists, key=lambda a: a.call):
         trace = run_chain(Chain(calls=calls[: item.call]), specs, Simulator({}, None, mock_seed=mock_seed))
@@ -216,6 +216,10 @@ def nestools_to_instance(row: dict[str, Any], api_ids: list[int], mock_seed: int
     `api_ids` are NesTools' numeric ids of the gold tools in `row["api"]` order; they do not
     belong in the instance and are kept by the importer next to the dataset.
     """
+    # (imported here: exporting and scoring use this module without running anything)
+    from factory.milestones import derive_milestones
+    from factory.world.simulator import Simulator, run_chain
+
     test_id = row.get("test_id", 0)
     try:
         query = str(row["task"])
