@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 import numpy as np
+from threadpoolctl import threadpool_limits
 
 from factory.evaluate.static.metrics import TALLIES
 from factory.records import SampleResult
@@ -127,15 +128,18 @@ def confidence_intervals(samples: Iterable[SampleResult], mode: str, resamples: 
         matrix = tally_matrix(samples) if matrix is None else matrix
     else:
         matrix = np.array([[s.scores.get(k, 0.0) for k in keys] for s in samples])
-    sums = weights @ matrix  # resamples x keys
-    columns = {k: sums[:, i] for i, k in enumerate(keys)}
-    count = weights.sum(axis=1)
-    metrics = nestools_from_sums(columns, count) if mode == "static" else {k: v / count for k, v in columns.items()}
-    executed = [i for i, s in enumerate(samples) if EXECUTION in s.scores]
-    if mode == "static" and executed:
-        column = np.array([samples[i].scores[EXECUTION] for i in executed])
-        drawn = weights[:, executed]
-        metrics["execution_pass_rate"] = _ratio(drawn @ column, drawn.sum(axis=1))
+    # On one BLAS thread: the products are small, and the threads BLAS would start, spinning
+    # for more work once done, take the cores the rest of the run needs on a busy machine.
+    with threadpool_limits(limits=1, user_api="blas"):
+        sums = weights @ matrix  # resamples x keys
+        columns = {k: sums[:, i] for i, k in enumerate(keys)}
+        count = weights.sum(axis=1)
+        metrics = nestools_from_sums(columns, count) if mode == "static" else {k: v / count for k, v in columns.items()}
+        executed = [i for i, s in enumerate(samples) if EXECUTION in s.scores]
+        if mode == "static" and executed:
+            column = np.array([samples[i].scores[EXECUTION] for i in executed])
+            drawn = weights[:, executed]
+            metrics["execution_pass_rate"] = _ratio(drawn @ column, drawn.sum(axis=1))
     ordered = np.sort(np.column_stack(list(metrics.values())), axis=0)
     low, high = percentile(ordered, 2.5), percentile(ordered, 97.5)
     return {k: (float(low[i]), float(high[i])) for i, k in enumerate(metrics)}
