@@ -62,7 +62,7 @@ def instance_row(instance: Instance) -> dict[str, Any]:
     return row
 
 
-def row_instance(row: dict[str, Any], tools: dict[str, ToolSpec] | None = None) -> Instance:
+def row_instance(row: dict[str, Any], tools: ToolTexts | None = None) -> Instance:
     """An Instance from a row whose JSON columns are still JSON text. With `tools` (tool specs
     by their JSON text, shared by the rows of one read), a tool offered by many instances is
     validated once and its ToolSpec shared: validating tools is most of the cost of a row,
@@ -70,33 +70,50 @@ def row_instance(row: dict[str, Any], tools: dict[str, ToolSpec] | None = None) 
     fields = {k: json.loads(v) if k in (*JSON_COLUMNS, "conversation") and not (tools is not None and k == "tools")
               else v for k, v in row.items() if k in Instance.model_fields}
     if tools is not None and "tools" in fields:
-        fields["tools"] = [_tool(text, tools) for text in _json_items(fields["tools"])]
+        fields["tools"] = tools.specs(fields["tools"])
     return Instance.model_validate(fields)
-
-
-def _tool(text: str, known: dict[str, ToolSpec]) -> ToolSpec:
-    spec = known.get(text)
-    if spec is None:
-        spec = known[text] = ToolSpec.model_validate_json(text)
-    return spec
 
 
 _DECODER = json.JSONDecoder()
 _SPACE = " \t\n\r"
+_START = 48  # characters of a tool's text that index the texts already read
 
 
-def _json_items(text: str) -> list[str]:
-    """The source text of each item of a JSON array (items parsed only to find where they end)."""
-    items = []
-    at = len(text) - len(text.lstrip(_SPACE)) + 1  # after "["
-    while True:
-        while at < len(text) and text[at] in _SPACE + ",":
-            at += 1
-        if at >= len(text) or text[at] == "]":
-            return items
-        _, end = _DECODER.raw_decode(text, at)
-        items.append(text[at:end])
-        at = end
+class ToolTexts:
+    """The ToolSpecs of a read's tools columns, one per distinct tool text. A tool already read
+    is recognised where it starts in a list by comparing texts, not parsed again to find where
+    it ends: a JSON value read from where a complete one's text starts ends where that text
+    ends. (NesTools' 1,000 rows list 13.8 MB of tools, 1.8 MB of them distinct.)"""
+
+    def __init__(self) -> None:
+        self.known: dict[str, ToolSpec] = {}
+        self.by_start: dict[str, list[str]] = {}
+
+    def specs(self, text: str) -> list[ToolSpec]:
+        """The ToolSpec of each item of a JSON array of tools."""
+        specs = []
+        at = len(text) - len(text.lstrip(_SPACE)) + 1  # after "["
+        while True:
+            while at < len(text) and text[at] in _SPACE + ",":
+                at += 1
+            if at >= len(text) or text[at] == "]":
+                return specs
+            item = self._known_at(text, at)
+            if item is None:
+                _, end = _DECODER.raw_decode(text, at)
+                item = text[at:end]
+            specs.append(self._spec(item))
+            at += len(item)
+
+    def _known_at(self, text: str, at: int) -> str | None:
+        return next((item for item in self.by_start.get(text[at: at + _START], ()) if text.startswith(item, at)), None)
+
+    def _spec(self, item: str) -> ToolSpec:
+        spec = self.known.get(item)
+        if spec is None:
+            spec = self.known[item] = ToolSpec.model_validate_json(item)
+            self.by_start.setdefault(item[:_START], []).append(item)
+        return spec
 
 
 def write_dataset(instances: Iterable[Instance], out: Path, split: str, card: Callable[[int], str]) -> str:
@@ -321,7 +338,7 @@ def _read_config(files: list[Path], dataset_dir: Path, split: str | None) -> lis
     if split is not None and split not in splits:
         raise RunError(f"{dataset_dir} has no split {split!r} (splits: {', '.join(splits)})")
     instances = []
-    tools: dict[str, ToolSpec] = {}
+    tools = ToolTexts()
     with _collection_paused():
         for name in [split] if split else sorted(splits):
             for path in splits[name]:
