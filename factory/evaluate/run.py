@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -298,17 +300,37 @@ def evaluate(request: EvalRequest, settings: Settings, out: Path | None = None, 
     steps.step("loading the dataset")
     instances, folder = load_dataset(request)
     out = out or default_out(request, settings)
-    started = time.perf_counter()
-    if request.mode == "static":
-        evaluations = _static(request, instances, folder, settings, out, steps)
-    else:
-        evaluations = _interactive(request, instances, settings, out, steps)
-    seconds = (time.perf_counter() - started) / len(evaluations)
-    steps.step("writing the report" + ("s" if len(evaluations) > 1 else "") + (" and plots" if request.plots else ""))
-    extra = {"fresh_split": fresh_split} if fresh_split is not None else {}
-    return [(e.out, write_report(e.out, e.samples, {**run_record(request, e, instances, seconds), **extra},
-                                 plots=request.plots))
-            for e in evaluations]
+    with _collector_paused(request):
+        started = time.perf_counter()
+        if request.mode == "static":
+            evaluations = _static(request, instances, folder, settings, out, steps)
+        else:
+            evaluations = _interactive(request, instances, settings, out, steps)
+        seconds = (time.perf_counter() - started) / len(evaluations)
+        steps.step("writing the report" + ("s" if len(evaluations) > 1 else "") + (" and plots" if request.plots else ""))
+        extra = {"fresh_split": fresh_split} if fresh_split is not None else {}
+        return [(e.out, write_report(e.out, e.samples, {**run_record(request, e, instances, seconds), **extra},
+                                     plots=request.plots))
+                for e in evaluations]
+
+
+@contextmanager
+def _collector_paused(request: EvalRequest) -> Iterator[None]:
+    """Static scoring without a model makes records without cycles (answers, calls, scores,
+    samples), kept until the reports are written: the cyclic collector, rescanning them as
+    they pile up, found nothing to free and took 0.06 s of scoring NesTools' 11 prediction
+    sets. It is paused while they are made and then left to skip them, as the instances are."""
+    import gc
+
+    if request.mode != "static" or request.model or not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.freeze()
+        gc.enable()
 
 
 def usage_note(client) -> str:
