@@ -55,6 +55,14 @@ def test_breakdown_groups_computed_at_once_equal_each_group_scored_alone():
         assert static_breakdown(samples, key, matrix) == breakdown(samples, key, static_metrics)
 
 
+def test_the_view_fingerprint_is_the_content_hash_of_each_task_s_view():
+    from factory.evaluate.static.tasks import fingerprint
+    from factory.records import content_hash, stable_json
+
+    for chosen in (tasks(30), tasks(30, ("scramble",)), []):
+        assert fingerprint(chosen) == content_hash([stable_json([t.test_id, t.prompt, t.gold]) for t in chosen])
+
+
 def test_interactive_metrics_are_means():
     samples = interactive_samples()
     metrics = interactive_metrics(samples)
