@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 import numpy as np
-from threadpoolctl import threadpool_limits
+from threadpoolctl import ThreadpoolController
 
 from factory.evaluate.static.metrics import TALLIES
 from factory.records import SampleResult
@@ -104,6 +104,14 @@ def interactive_metrics(samples: Iterable[SampleResult]) -> dict[str, float | No
     return {k: float(np.mean([s.scores.get(k, 0.0) for s in samples])) for k in keys}
 
 
+@functools.cache
+def _blas() -> ThreadpoolController:
+    """The process's BLAS, found once (each look scans the loaded libraries). The bootstrap's
+    products run on one of its threads: they are small, and the threads BLAS would start,
+    spinning for more work once done, take the cores the rest of a run needs on a busy machine."""
+    return ThreadpoolController()
+
+
 @functools.lru_cache(maxsize=4)  # several runs of one dataset (predictions files) draw the same resamples
 def _resample_weights(n: int, resamples: int, seed: int) -> np.ndarray:
     """How often each sample is drawn in each resample (n draws with replacement): counts of
@@ -128,9 +136,7 @@ def confidence_intervals(samples: Iterable[SampleResult], mode: str, resamples: 
         matrix = tally_matrix(samples) if matrix is None else matrix
     else:
         matrix = np.array([[s.scores.get(k, 0.0) for k in keys] for s in samples])
-    # On one BLAS thread: the products are small, and the threads BLAS would start, spinning
-    # for more work once done, take the cores the rest of the run needs on a busy machine.
-    with threadpool_limits(limits=1, user_api="blas"):
+    with _blas().limit(limits=1, user_api="blas"):  # see _blas
         sums = weights @ matrix  # resamples x keys
         columns = {k: sums[:, i] for i, k in enumerate(keys)}
         count = weights.sum(axis=1)
