@@ -59,7 +59,16 @@ def test_the_view_fingerprint_is_the_content_hash_of_each_task_s_view():
     from factory.evaluate.static.tasks import fingerprint
     from factory.records import content_hash, stable_json
 
-    for chosen in (tasks(30), tasks(30, ("scramble",)), []):
+    from factory.evaluate.static.tasks import StaticTask
+
+    first = tasks(1)[0]
+    odd_query = 'Say "hi" \\ then\n\tstop\x01 — é {{tools}} {{query}}'
+    odd = [StaticTask(first.instance, first.identity, first.tools[:2], first.names, query, first.gold, template, texts)
+           for query, template, texts in [
+               (odd_query, 'A "quoted" \\ {{tools}}\n{{query}} and {{tools}} again {{que{{tools}}ry}}', first.texts[:2]),
+               ("q", "{{query}} {{tools}}", ['{"api_description": "fills {{query}} in"}', first.texts[0]]),
+               ("q", "{{tools}}{{query}}", [])]]
+    for chosen in (tasks(30), tasks(30, ("scramble",)), [], odd):
         assert fingerprint(chosen) == content_hash([stable_json([t.test_id, t.prompt, t.gold]) for t in chosen])
 
 

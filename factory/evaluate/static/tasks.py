@@ -14,6 +14,7 @@ import functools
 import hashlib
 import json
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -44,7 +45,13 @@ class StaticTask:
     names: dict[str, str]  # shown tool name → real name
     query: str
     gold: list[dict[str, Any]]  # NesTools calls with api_id, real names
-    prompt: str
+    template: str  # the prompt file, {{tools}} and {{query}} not filled in
+    texts: list[str]  # each shown tool's JSON text, as the prompt lists it (shared between tasks)
+
+    @functools.cached_property
+    def prompt(self) -> str:
+        """What the model is shown (made when asked: scoring a predictions file never shows it)."""
+        return render_prompt(self.template, self.tools, self.query, self.texts)
 
     @functools.cached_property
     def gold_side(self) -> GoldSide:
@@ -116,14 +123,13 @@ def build_task(instance: Instance, identity: Identity, augment: Augment, templat
     query = view_query(instance, augment)
     if augment.flags:  # a view that changes the forms: this task's own, changed
         tools, names = apply_view(instance, [shown_spec(by_name[name], identity.tool_ids[name]) for name in offered], augment)
-        texts = None
+        texts = [json.dumps(t, ensure_ascii=False) for t in tools]
     else:
         forms = forms or ToolForms()
         made = [forms.shown(by_name[name], identity.tool_ids[name]) for name in offered]
         tools, texts = [form for form, _ in made], [text for _, text in made]
         names = {t["api_name"]: t["api_name"] for t in tools}
-    return StaticTask(instance, identity, tools, names, query, gold_calls(instance, identity),
-                      render_prompt(template, tools, query, texts))
+    return StaticTask(instance, identity, tools, names, query, gold_calls(instance, identity), template, texts)
 
 
 # Why static mode leaves instances out, said of a count of them (on screen and in summary.md).
@@ -166,11 +172,42 @@ def build_tasks(instances: list[Instance], identities: list[Identity], augment: 
 
 def fingerprint(tasks: list[StaticTask]) -> str:
     """Of what the models are shown and scored against, so two runs can be told comparable:
-    content_hash([stable_json([t.test_id, t.prompt, t.gold]) for t in tasks]), that JSON list
-    hashed item by item as it is written (whole, NesTools' 1,000 prompts made 30 MB of text
-    and bytes at once)."""
+    content_hash([stable_json([t.test_id, t.prompt, t.gold]) for t in tasks]).
+
+    That JSON list is hashed item by item as it is written, each prompt from its parts: hashing
+    escapes a prompt twice (as a JSON string, then inside the JSON string of its item), and a
+    tool's text, listed in many prompts, is escaped so once. (NesTools' 1,000 prompts are 12.6 MB,
+    11 MB of it tool listings of 1.8 MB of distinct texts; hashed whole, the list was 30 MB of
+    text and bytes at once.)"""
+    twice: dict[str, str] = {}  # a tool's text escaped twice
+
+    def escaped_twice(text: str) -> str:
+        if text not in twice:
+            twice[text] = _escaped(_escaped(text))
+        return twice[text]
+
     digest = hashlib.sha256(b"[")
     for k, task in enumerate(tasks):
-        digest.update((b"," if k else b"") + stable_json(stable_json([task.test_id, task.prompt, task.gold])).encode())
+        item = (f'"{_escaped(f"[{stable_json(task.test_id)},")}\\"{_prompt_escaped_twice(task, escaped_twice)}\\"'
+                f'{_escaped(f",{stable_json(task.gold)}]")}"')
+        digest.update(("," if k else "").encode() + item.encode())
     digest.update(b"]")
     return digest.hexdigest()[:16]
+
+
+def _escaped(text: str) -> str:
+    """A text as it stands between the quotes of its JSON string. Escaping goes character by
+    character: the escape of a concatenation is the concatenation of the escapes."""
+    return stable_json(text)[1:-1]
+
+
+def _prompt_escaped_twice(task: StaticTask, escaped_twice: Callable[[str], str]) -> str:
+    """_escaped(_escaped(task.prompt)), put together from the template around each {{tools}}
+    (its {{query}} filled in) and the listing of the tools' texts, as render_prompt puts the
+    prompt together. No {{query}} straddles the listing, which starts with "[" and ends with
+    "]"; one inside it (a tool's text that holds one) would be filled in too: such a prompt is
+    escaped whole."""
+    if any("{{query}}" in text for text in task.texts):
+        return _escaped(_escaped(task.prompt))
+    listing = "".join((escaped_twice("[\n"), escaped_twice(",\n").join(map(escaped_twice, task.texts)), escaped_twice("\n]")))
+    return listing.join(_escaped(_escaped(part.replace("{{query}}", task.query))) for part in task.template.split("{{tools}}"))
