@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -155,7 +155,7 @@ def lm_client(request: EvalRequest, settings: Settings, out: Path):
 
 
 def _static(request: EvalRequest, instances: list[Instance], folder: Path, settings: Settings, out: Path,
-            steps: Steps) -> list[Evaluation]:
+            steps: Steps) -> Iterable[Evaluation]:
     from factory.evaluate.static.augment import parse_augment
     from factory.evaluate.static.scoring import run_static
     from factory.evaluate.static.tasks import build_tasks, fingerprint, load_template
@@ -170,10 +170,10 @@ def _static(request: EvalRequest, instances: list[Instance], folder: Path, setti
                             "problems": []}
     steps.step("loading the seeds")
     seeds = _seeds_for(chosen, settings)
-    if request.predictions:
+    if request.predictions:  # scored one at a time, as they are reported (one file's samples held at once)
         known = {i.test_id for i in every}
-        return [_scored_file(request, path, tasks, known, dict(info), target, seeds, steps)
-                for path, target in zip(request.predictions, prediction_dirs(out, request.predictions), strict=True)]
+        return (_scored_file(request, path, tasks, known, dict(info), target, seeds, steps)
+                for path, target in zip(request.predictions, prediction_dirs(out, request.predictions), strict=True))
     if request.agent:
         from factory.evaluate.static.agents import agent_responder, static_agent
 
@@ -300,18 +300,24 @@ def evaluate(request: EvalRequest, settings: Settings, out: Path | None = None, 
     steps.step("loading the dataset")
     instances, folder = load_dataset(request)
     out = out or default_out(request, settings)
+    extra = {"fresh_split": fresh_split} if fresh_split is not None else {}
+    runs = []
     with _collector_paused(request):
         started = time.perf_counter()
         if request.mode == "static":
             evaluations = _static(request, instances, folder, settings, out, steps)
         else:
             evaluations = _interactive(request, instances, settings, out, steps)
-        seconds = (time.perf_counter() - started) / len(evaluations)
-        steps.step("writing the report" + ("s" if len(evaluations) > 1 else "") + (" and plots" if request.plots else ""))
-        extra = {"fresh_split": fresh_split} if fresh_split is not None else {}
-        return [(e.out, write_report(e.out, e.samples, {**run_record(request, e, instances, seconds), **extra},
-                                     plots=request.plots))
-                for e in evaluations]
+        # each run's seconds: its own, and an even share of what the runs share (the tasks)
+        count = len(request.predictions) or 1
+        shared, started = (time.perf_counter() - started) / count, time.perf_counter()
+        for evaluation in evaluations:  # a predictions file's report is written before the next file is read
+            seconds = shared + time.perf_counter() - started
+            steps.step("writing the report" + (" and plots" if request.plots else ""))
+            record = {**run_record(request, evaluation, instances, seconds), **extra}
+            runs.append((evaluation.out, write_report(evaluation.out, evaluation.samples, record, plots=request.plots)))
+            started = time.perf_counter()
+    return runs
 
 
 @contextmanager
