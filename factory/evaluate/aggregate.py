@@ -13,6 +13,7 @@ means of the per-sample scores. Confidence intervals resample samples with repla
 from __future__ import annotations
 
 import functools
+import operator
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -52,7 +53,19 @@ def _scored(samples: Iterable[SampleResult]) -> list[SampleResult]:
 
 def tally_matrix(samples: list[SampleResult]) -> np.ndarray:
     """One row of NesTools tallies (TALLIES order) per sample."""
-    return np.array([[s.scores.get(k, 0.0) for k in TALLIES] for s in samples], dtype=float).reshape(len(samples), len(TALLIES))
+    return np.array(score_rows(samples, TALLIES), dtype=float).reshape(len(samples), len(TALLIES))
+
+
+def score_rows(samples: Iterable[SampleResult], keys: tuple[str, ...]) -> list[tuple[float, ...]]:
+    """Each sample's scores under `keys` (0.0 for one it lacks), read in one call when it has them all."""
+    pick = operator.itemgetter(*keys)
+    rows = []
+    for sample in samples:
+        try:
+            rows.append(pick(sample.scores) if len(keys) > 1 else (pick(sample.scores),))
+        except KeyError:
+            rows.append(tuple(sample.scores.get(k, 0.0) for k in keys))
+    return rows
 
 
 EXECUTION = "exec_pass"  # the per-sample score behind the execution-based pass rate

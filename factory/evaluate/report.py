@@ -21,6 +21,7 @@ from factory.evaluate.aggregate import (
     breakdown,
     confidence_intervals,
     interactive_metrics,
+    score_rows,
     static_breakdown,
     static_metrics,
     tally_matrix,
@@ -92,7 +93,9 @@ def error_counts(samples: list[SampleResult]) -> dict[str, int]:
 def taxonomy(samples: list[SampleResult]) -> dict[str, int]:
     from factory.evaluate.static.metrics import NEST_ERRORS, PARAM_ERRORS
 
-    return {name: int(sum(s.scores.get(name, 0.0) for s in samples)) for name in PARAM_ERRORS + NEST_ERRORS}
+    names = PARAM_ERRORS + NEST_ERRORS
+    columns = list(zip(*score_rows(samples, names))) or [()] * len(names)
+    return {name: int(sum(column)) for name, column in zip(names, columns, strict=True)}
 
 
 def unscored(samples: list[SampleResult]) -> dict[str, int]:

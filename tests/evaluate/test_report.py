@@ -49,17 +49,23 @@ def test_interval_ends_are_numpys_percentiles_to_the_bit():
 
 
 def test_breakdown_groups_computed_at_once_equal_each_group_scored_alone():
+    from factory.evaluate.report import taxonomy
+    from factory.evaluate.static.metrics import NEST_ERRORS, PARAM_ERRORS, TALLIES
+
     samples = [s for s in run("noisy:0.3", tasks(300)) if s.scores]
     matrix = tally_matrix(samples)
     for key in (lambda s: [str(s.depth)], lambda s: [s.shape], lambda s: s.categories or ["uncategorised"]):
         assert static_breakdown(samples, key, matrix) == breakdown(samples, key, static_metrics)
+    partial = samples[:5] + [samples[5].model_copy(update={"scores": {"format": 1.0, "param_type": 2.0}})]
+    assert tally_matrix(partial).tolist() == [[s.scores.get(k, 0.0) for k in TALLIES] for s in partial]
+    names = PARAM_ERRORS + NEST_ERRORS
+    assert taxonomy(partial) == {n: int(sum(s.scores.get(n, 0.0) for s in partial)) for n in names}
+    assert taxonomy([]) == dict.fromkeys(names, 0)
 
 
 def test_the_view_fingerprint_is_the_content_hash_of_each_task_s_view():
-    from factory.evaluate.static.tasks import fingerprint
+    from factory.evaluate.static.tasks import StaticTask, fingerprint
     from factory.records import content_hash, stable_json
-
-    from factory.evaluate.static.tasks import StaticTask
 
     first = tasks(1)[0]
     odd_query = 'Say "hi" \\ then\n\tstop\x01 — é {{tools}} {{query}}'
