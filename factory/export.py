@@ -314,22 +314,28 @@ class _Column:
         self.source.close()
 
 
-def load_instances(dataset_dir: Path, split: str | None = None, conversations: bool = False) -> list[Instance]:
+def load_instances(dataset_dir: Path, split: str | None = None, conversations: bool = False,
+                   unread: tuple[str, ...] = ()) -> list[Instance]:
     """Instance records of an exported dataset folder (every split unless one is named); with
     `conversations`, its conversational items (the `conversations` config) after the others.
+    Fields in `unread` (each one with a default) are not read and keep their default: for a
+    reader that never looks at them (static scoring at milestones, a third of loading NesTools).
 
     The Parquet files are read directly so JSON columns are parsed exactly: `datasets`
     decodes `Json` columns with a fast parser that can perturb the last digit of a float.
     """
+    required = [name for name in unread if Instance.model_fields[name].is_required()]
+    if required:
+        raise ValueError(f"{', '.join(required)}: an instance cannot be read without it")
     files = sorted((dataset_dir / "data").glob("*.parquet")) if (dataset_dir / "data").is_dir() else []
     if not files:
         raise RunError(_no_dataset(dataset_dir))
-    instances = _read_config(files, dataset_dir, split)
+    instances = _read_config(files, dataset_dir, split, unread)
     talks = sorted((dataset_dir / CONVERSATIONS).glob("*.parquet")) if conversations else []
-    return instances + (_read_config(talks, dataset_dir, split) if talks else [])
+    return instances + (_read_config(talks, dataset_dir, split, unread) if talks else [])
 
 
-def _read_config(files: list[Path], dataset_dir: Path, split: str | None) -> list[Instance]:
+def _read_config(files: list[Path], dataset_dir: Path, split: str | None, unread: tuple[str, ...] = ()) -> list[Instance]:
     import pyarrow.parquet as pq
 
     splits: dict[str, list[Path]] = {}
@@ -344,7 +350,8 @@ def _read_config(files: list[Path], dataset_dir: Path, split: str | None) -> lis
             for path in splits[name]:
                 try:
                     file = pq.ParquetFile(path)  # read_table would import pyarrow.dataset and pandas (~1 s)
-                    table = file.read(columns=[c for c in file.schema_arrow.names if c in Instance.model_fields])
+                    table = file.read(columns=[c for c in file.schema_arrow.names
+                                               if c in Instance.model_fields and c not in unread])
                     rows = _as_text(table).to_pylist()
                     instances += [row_instance(row, tools) for row in rows]
                 except Exception as exc:  # a damaged file or a row that is not an instance

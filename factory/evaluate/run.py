@@ -93,6 +93,12 @@ def dataset_dir(path: Path) -> Path:
     return path / "dataset" if (path / "dataset").is_dir() else path
 
 
+# What static mode never reads of an instance: it scores the call list, not the milestones,
+# minefields and checks interactive mode scores by (left unread, loading NesTools' 1,000
+# instances takes 0.14 s, not 0.19).
+STATIC_UNREAD = ("milestones", "minefields", "checks")
+
+
 def load_dataset(request: EvalRequest) -> tuple[list[Instance], Path]:
     """The instances, loaded without the garbage collector and then frozen: they live for the
     whole run, and re-scanning their million objects at every collection while thousands of
@@ -105,7 +111,8 @@ def load_dataset(request: EvalRequest) -> tuple[list[Instance], Path]:
     gc.disable()
     try:
         # conversational items need a simulated user: interactive mode only
-        instances = load_instances(folder, request.split, conversations=request.mode == "interactive")
+        instances = load_instances(folder, request.split, conversations=request.mode == "interactive",
+                                   unread=STATIC_UNREAD if request.mode == "static" else ())
     finally:
         gc.enable()
     gc.freeze()
