@@ -56,24 +56,24 @@ def score_response(task: StaticTask, answer: Answer, agent: str, trial: int = 0,
     """The sample of one answer; `shown`: the prompt is what the answer was given (not so for
     a predictions file, whose answers came from another prompt). With the seeds, an instance
     with a world is also scored by executing the prediction (`exec_pass`)."""
-    base = {"instance_id": task.instance.id, "mode": "static", "agent": agent, "trial": trial,
-            "prompt": task.prompt if shown else None,
-            "output": answer.text, "depth": task.instance.depth, "shape": task.instance.shape,
-            "categories": list(task.instance.categories), "steps": [], "user": None}
-    # Built without validation (model_construct): every field is made here, of the right type,
-    # and scoring a predictions file makes thousands of them. Every field is given, as a
-    # default factory costs pydantic a signature inspection per sample.
+    # Each sample is a copy of the task's blank one with its own fields (fresh lists among them),
+    # made without validation: every field is made here, of the right type.
+    base = {"agent": agent, "trial": trial, "prompt": task.prompt if shown else None, "output": answer.text,
+            "categories": list(task.instance.categories), "steps": []}
     if not answer.answered:
         reason = "endpoint_error" if answer.endpoint_failure else "request_error"
         errors = ["no_response"] + ([f"{reason}: {answer.error}"] if answer.error else [])
-        return SampleResult.model_construct(**base, scores={}, errors=errors)
+        return task.blank_sample.model_copy(update={**base, "scores": {}, "errors": errors})
     parsed = parse_response(answer.text)
     calls = unscramble(parsed.calls, task.names) if task.renamed else parsed.calls
-    scores = score_calls(task.gold, calls, task.query, task.gold_side).as_scores()
+    if calls is None:
+        scores = dict(task.unread_scores)
+    else:
+        scores = score_calls(task.gold, calls, task.query, task.gold_side).as_scores()
     if seeds is not None and executable(task.instance):
         scores["exec_pass"] = execution_pass(task.instance, calls, seeds)
     errors = (["truncated"] if answer.truncated else []) + _labels(parsed.problem, scores)
-    return SampleResult.model_construct(**base, scores=scores, errors=errors)
+    return task.blank_sample.model_copy(update={**base, "scores": scores, "errors": errors})
 
 
 def score_missing(task: StaticTask, agent: str, seeds: dict[str, Any] | None = None) -> SampleResult:

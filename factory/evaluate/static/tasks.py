@@ -21,7 +21,7 @@ from typing import Any
 
 from factory.errors import ConfigError
 from factory.evaluate.static.augment import Augment, apply_view, offered_tools, view_query
-from factory.evaluate.static.metrics import GoldSide, gold_side
+from factory.evaluate.static.metrics import GoldSide, gold_side, score_calls
 from factory.evaluate.tool_ids import Identity
 from factory.nestools import (
     IMPORTED_GENERATOR,
@@ -32,7 +32,7 @@ from factory.nestools import (
     spec_to_nestools,
     stock_unfair,
 )
-from factory.records import Instance, ToolSpec, stable_json
+from factory.records import Instance, SampleResult, ToolSpec, stable_json
 
 PROMPT_FILE = "evaluate_static.md"
 
@@ -56,6 +56,20 @@ class StaticTask:
     @functools.cached_property
     def gold_side(self) -> GoldSide:
         return gold_side(self.gold)
+
+    @functools.cached_property
+    def unread_scores(self) -> dict[str, float]:
+        """The scores of an answer without a call list (a format failure): the gold's counts
+        alone, the same for every such answer to this task."""
+        return score_calls(self.gold, None, self.query, self.gold_side).as_scores()
+
+    @functools.cached_property
+    def blank_sample(self) -> SampleResult:
+        """This task's sample before an answer: each answer's is a copy, its own fields filled
+        in (a copy is half the cost of making one; scoring a predictions file makes thousands)."""
+        return SampleResult.model_construct(
+            instance_id=self.instance.id, mode="static", agent="", trial=0, prompt=None, output=None, scores={},
+            errors=[], depth=self.instance.depth, shape=self.instance.shape, categories=[], steps=[], user=None)
 
     @functools.cached_property
     def renamed(self) -> bool:
