@@ -116,9 +116,9 @@ def stock_unfair(instance: Instance, values: bool = True) -> tuple[str, str] | N
     check reads "stated", free fix-up arguments included; not asked when `values` is False)."""
     if instance.withheld_tools:
         return UNSOLVABLE, "withholds " + ", ".join(t.name for t in instance.withheld_tools)
-    toolbox_of = {t.name: t.toolbox for t in instance.tools}
-    unstated = [c for c in instance.chain.calls
-                if c.fixes is not None and f"{toolbox_of.get(c.tool) or ''}:{c.fixes}" not in instance.stated_conditions]
+    fixes = [c for c in instance.chain.calls if c.fixes is not None]
+    toolbox_of = {t.name: t.toolbox for t in instance.tools} if fixes else {}
+    unstated = [c for c in fixes if f"{toolbox_of.get(c.tool) or ''}:{c.fixes}" not in instance.stated_conditions]
     if unstated:
         return UNSTATED_CONDITION, "fixes " + ", ".join(f"{c.fixes} ({c.tool})" for c in unstated)
     if not values:  # (the checks are imported only when asked: scoring an import never needs them, 55 ms)

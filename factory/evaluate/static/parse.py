@@ -37,6 +37,8 @@ def _read(snippet: str) -> tuple[bool, Any]:
     # both (and JSON's true/false/null are no Python literals), so the fast C parser can go
     # first without changing NesTools' reading (and need not be asked again after Python).
     # Any failure to read is a format failure, whatever the parser raised.
+    if not snippet:  # no list at all: neither JSON nor a Python literal
+        return False, None
     plain = "\\" not in snippet
     if plain:
         try:
