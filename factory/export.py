@@ -62,13 +62,17 @@ def instance_row(instance: Instance) -> dict[str, Any]:
     return row
 
 
+_FIELDS = frozenset(Instance.model_fields)  # (asked once: pydantic answers model_fields through a descriptor)
+_PARSED = frozenset((*JSON_COLUMNS, "conversation"))
+
+
 def row_instance(row: dict[str, Any], tools: ToolTexts | None = None) -> Instance:
     """An Instance from a row whose JSON columns are still JSON text. With `tools` (tool specs
     by their JSON text, shared by the rows of one read), a tool offered by many instances is
     validated once and its ToolSpec shared: validating tools is most of the cost of a row,
     and a dataset offers each tool many times (6 to 28 times in NesTools' test set and our runs)."""
-    fields = {k: json.loads(v) if k in (*JSON_COLUMNS, "conversation") and not (tools is not None and k == "tools")
-              else v for k, v in row.items() if k in Instance.model_fields}
+    fields = {k: json.loads(v) if k in _PARSED and not (tools is not None and k == "tools")
+              else v for k, v in row.items() if k in _FIELDS}
     if tools is not None and "tools" in fields:
         fields["tools"] = tools.specs(fields["tools"])
     return Instance.model_validate(fields)
