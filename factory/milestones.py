@@ -13,8 +13,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-import networkx as nx
-
 from factory.records import Chain, Expected, Milestone, Minefield, Ref, Trace, Value
 
 
@@ -75,6 +73,8 @@ def derive_milestones(chain: Chain, trace: Trace, toolbox_of: Mapping[str, str |
 def blocked_calls(chain: Chain, withheld: str) -> set[int]:
     """Calls that cannot be made without the withheld tool: its calls and everything that
     depends on them, through data or state."""
+    import networkx as nx  # here: loading a dataset to score it never needs a graph (60 ms)
+
     graph = chain.graph()
     graph.add_edges_from((a, i) for i, c in enumerate(chain.calls) for a in c.after)
     blocked = {i for i, c in enumerate(chain.calls) if c.tool == withheld}
@@ -88,6 +88,8 @@ def unsolvable_milestones(chain: Chain, trace: Trace, withheld: str, missing: st
     """Milestones of an instance whose tool `withheld` is not offered: the parts of the request
     that can still be done, and an answer that reports them and says the rest cannot be done.
     Returns the milestones and the answer values."""
+    import networkx as nx
+
     blocked = blocked_calls(chain, withheld)
     graph = chain.graph()
     graph.add_edges_from((a, i) for i, c in enumerate(chain.calls) for a in c.after)

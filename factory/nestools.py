@@ -22,9 +22,7 @@ from typing import Any
 
 from factory import __version__
 from factory.errors import FactoryError
-from factory.milestones import derive_milestones
 from factory.records import Call, Chain, Instance, Output, Param, Provenance, Ref, ToolSpec, Value, shape_of
-from factory.world.simulator import Simulator, run_chain
 
 PLACEHOLDER = re.compile(r"API_call_(\d+)")
 IMPORTED_GENERATOR = "nestools"  # provenance.generator of an instance imported from NesTools
@@ -116,19 +114,21 @@ def stock_unfair(instance: Instance, values: bool = True) -> tuple[str, str] | N
     `state_dependency`, would misjudge the item; None when every gold call follows from the
     request and the offered tools, every literal argument stated in it (as the faithfulness
     check reads "stated", free fix-up arguments included; not asked when `values` is False)."""
-    from factory.checks.faithfulness import missing_values
-
     if instance.withheld_tools:
         return UNSOLVABLE, "withholds " + ", ".join(t.name for t in instance.withheld_tools)
-    toolbox_of = {t.name: t.toolbox for t in instance.tools}
-    unstated = [c for c in instance.chain.calls
-                if c.fixes is not None and f"{toolbox_of.get(c.tool) or ''}:{c.fixes}" not in instance.stated_conditions]
+    fixes = [c for c in instance.chain.calls if c.fixes is not None]
+    toolbox_of = {t.name: t.toolbox for t in instance.tools} if fixes else {}
+    unstated = [c for c in fixes if f"{toolbox_of.get(c.tool) or ''}:{c.fixes}" not in instance.stated_conditions]
     if unstated:
         return UNSTATED_CONDITION, ("fixes " + ", ".join(f"{c.fixes} ({c.tool})" for c in unstated)
                                     + ": the request does not say the condition holds (at most it allows the fix if"
                                     " needed), so an agent learns it from a failed call, which a stock scorer counts"
                                     " against it")
-    missing = missing_values(instance.chain, instance.query) if values else []
+    if not values:  # (the checks are imported only when asked: scoring an import never needs them, 55 ms)
+        return None
+    from factory.checks.faithfulness import missing_values
+
+    missing = missing_values(instance.chain, instance.query)
     if missing:
         return UNSTATED_VALUE, "; ".join(missing)
     return None
@@ -194,6 +194,8 @@ def _fill_lists(chain: Chain, lists: list[ListArgument], specs: dict[str, ToolSp
     """Replace each list argument by the values its placeholders take when the chain runs."""
     if not lists:
         return chain
+    from factory.world.simulator import Simulator, run_chain
+
     calls = [c.model_copy(deep=True) for c in chain.calls]
     for item in sorted(lists, key=lambda a: a.call):
         trace = run_chain(Chain(calls=calls[: item.call]), specs, Simulator({}, None, mock_seed=mock_seed))
@@ -217,6 +219,10 @@ def nestools_to_instance(row: dict[str, Any], api_ids: list[int], mock_seed: int
     `api_ids` are NesTools' numeric ids of the gold tools in `row["api"]` order; they do not
     belong in the instance and are kept by the importer next to the dataset.
     """
+    # (imported here: exporting and scoring use this module without running anything)
+    from factory.milestones import derive_milestones
+    from factory.world.simulator import Simulator, run_chain
+
     test_id = row.get("test_id", 0)
     try:
         query = str(row["task"])

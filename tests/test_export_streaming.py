@@ -1,6 +1,7 @@
 """Streamed export: Parquet written part by part is byte for byte what `datasets` writes from
 the whole list (row groups, page chunks and the card's sizes), the kept instances of a run are
-read back from instances.jsonl, and the distribution report does not depend on how it is fed."""
+read back from instances.jsonl, the distribution report does not depend on how it is fed, and
+loading reads each distinct tool once."""
 
 from __future__ import annotations
 
@@ -66,3 +67,23 @@ def test_the_distribution_is_the_same_in_any_order_of_adding(mixed_run):
     assert json.dumps(report.report()) == json.dumps(distribution(instances))
     # Ties are listed in the order given, so the order matters:
     assert json.dumps(distribution(instances)) != json.dumps(distribution(instances[::-1]))
+
+
+def test_tools_read_once_are_recognised_in_later_rows_as_parsing_would_find_them():
+    from factory.records import ToolSpec
+
+    def tool(name, description, params):
+        return {"name": name, "description": description, "parameters": [{"name": p, "type": "str"} for p in params],
+                "returns": [{"name": "out", "type": "str"}], "toolbox": None}
+
+    long = "Find the thing the user asked for, in every catalogue there is, and say where it is."
+    same_start = [tool("find", long, ["a"]), tool("find", long, ["a", "b"]), tool("find", long + " Quickly.", [])]
+    rows = [json.dumps(same_start[:1], separators=(",", ":")),
+            json.dumps([same_start[1], same_start[0], tool("f", "", [])], separators=(",", ":")),
+            " [ " + " , ".join(json.dumps(t, separators=(",", ":")) for t in reversed(same_start)) + " ] ",
+            json.dumps([same_start[0], {**same_start[0], "toolbox": "shop"}], separators=(",", ":")), "[]"]
+    texts = export.ToolTexts()
+    read = [texts.specs(row) for row in rows]
+    assert read == [[ToolSpec.model_validate(t) for t in json.loads(row)] for row in rows]
+    assert read[0][0] is read[1][1] is read[2][2] and read[1][0] is read[2][1]
+    assert len(texts.known) == 5  # each distinct text validated once

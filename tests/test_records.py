@@ -53,3 +53,28 @@ def test_type_rules():
 def test_content_hash_ignores_key_order():
     assert content_hash({"a": 1, "b": [1, 2]}) == content_hash({"b": [1, 2], "a": 1})
     assert content_hash({"a": 1}) != content_hash({"a": 2})
+
+
+def test_a_sample_writes_what_its_json_dump_holds():
+    """A sample of plain values is written from its fields: the same text as its JSON dump,
+    which turns a NaN into null and an int score into a float, keeps steps and user checks."""
+    import warnings
+
+    from factory.records import SampleResult, StepLabel, UserCheck, stable_json
+
+    base = {"instance_id": "a", "mode": "static", "agent": "noisy:0.3", "trial": 0, "prompt": None, "depth": 2,
+            "shape": "2:1>2", "categories": ["nested"], "errors": ["order"], "steps": [], "user": None}
+    samples = [
+        SampleResult.model_construct(**base, output='[{"api_name": "f"}]\u2028é', scores={"format": 1.0, "tree": 0.0}),
+        SampleResult.model_construct(**base, output=-1, scores={}),
+        SampleResult.model_construct(**{**base, "prompt": "the prompt"}, output=None, scores={"api_gold": 2.0}),
+        SampleResult.model_construct(**base, output=float("nan"), scores={"format": 1.0}),
+        SampleResult.model_construct(**base, output="x", scores={"format": float("inf"), "tree": 1}),
+        SampleResult.model_construct(**base, output={"text": "x"}, scores={"format": 1.0}),
+        SampleResult(**{**base, "mode": "interactive", "prompt": [{"role": "user", "content": "hi"}],
+                        "steps": [StepLabel(message=1, kind="answer", label="advances")], "user": UserCheck(turns=1)},
+                     output=[{"role": "assistant", "content": "done"}], scores={"success": 1.0}),
+    ]
+    with warnings.catch_warnings():  # a model_construct'ed int score: pydantic warns as it dumps it
+        warnings.simplefilter("ignore")
+        assert [s.to_json() for s in samples] == [stable_json(s.model_dump(mode="json")) for s in samples]

@@ -11,11 +11,10 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
+from collections.abc import Iterable
 from functools import cache
 from itertools import combinations
 from pathlib import Path
-
-import networkx as nx
 
 from factory.errors import ConfigError
 from factory.records import parse_shape, shape_of
@@ -49,6 +48,8 @@ def common_shapes(top: int = 13) -> tuple[str, ...]:
 
 
 def depth_of(n: int, edges: list[tuple[int, int]]) -> int:
+    import networkx as nx  # here: scoring reads families (below), never depths (networkx takes 60 ms to load)
+
     g = nx.DiGraph()
     g.add_nodes_from(range(n))
     g.add_edges_from(edges)
@@ -58,13 +59,14 @@ def depth_of(n: int, edges: list[tuple[int, int]]) -> int:
 def family_of(n: int, edges: list[tuple[int, int]]) -> str:
     if not edges:
         return "single" if n == 1 else "independent"
-    g = nx.DiGraph()
-    g.add_nodes_from(range(n))
-    g.add_edges_from(edges)
-    if nx.number_weakly_connected_components(g) > 1:
+    # The graph of calls 0..n-1 (and any node an edge names) with each distinct edge once, as a
+    # networkx DiGraph holds it, read in plain Python: a report names the family of every shape.
+    nodes = dict.fromkeys([*range(n), *(v for edge in edges for v in edge)])
+    distinct = set(edges)
+    if len(_weak_components(nodes, distinct)) > 1:
         return "mixed"
-    ins = [g.in_degree(v) for v in g]
-    outs = [g.out_degree(v) for v in g]
+    ins = [sum(1 for _, b in distinct if b == v) for v in nodes]
+    outs = [sum(1 for a, _ in distinct if a == v) for v in nodes]
     if max(ins) <= 1 and max(outs) <= 1:
         return "chain"
     if sum(1 for d in ins if d == 0) == 1 and max(ins) <= 1 and n >= 3 and outs.count(0) == n - 1:
@@ -74,6 +76,20 @@ def family_of(n: int, edges: list[tuple[int, int]]) -> str:
     if n == 4 and sorted(edges) == [(0, 1), (0, 2), (1, 3), (2, 3)]:
         return "diamond"
     return "dag"
+
+
+def _weak_components(nodes: Iterable[int], edges: set[tuple[int, int]]) -> set[int]:
+    """The weakly connected components of a graph, each named by one of its nodes."""
+    root = {v: v for v in nodes}
+
+    def find(v: int) -> int:
+        while root[v] != v:
+            v = root[v]
+        return v
+
+    for a, b in edges:
+        root[find(a)] = find(b)
+    return {find(v) for v in root}
 
 
 @cache

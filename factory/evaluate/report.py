@@ -21,10 +21,10 @@ from factory.evaluate.aggregate import (
     breakdown,
     confidence_intervals,
     interactive_metrics,
+    score_rows,
+    static_breakdown,
     static_metrics,
     tally_matrix,
-    tally_metrics,
-    with_execution,
 )
 from factory.lm.secrets import configured_secrets, redact
 from factory.records import SampleResult
@@ -60,26 +60,27 @@ def _family(shape: str) -> str:
         return "unknown"
 
 
-def metric_table(samples: list[SampleResult], mode: str) -> dict[str, dict[str, float | None]]:
-    """Every metric with its 95% bootstrap interval."""
-    point = static_metrics(samples) if mode == "static" else interactive_metrics(samples)
-    intervals = confidence_intervals(samples, mode)
+def metric_table(samples: list[SampleResult], mode: str, matrix: np.ndarray | None = None) -> dict[str, dict[str, float | None]]:
+    """Every metric with its 95% bootstrap interval (`matrix`: the static tally_matrix of the
+    scored samples, when the caller has it)."""
+    if mode == "static":
+        matrix = tally_matrix([s for s in samples if s.scores]) if matrix is None else matrix
+        point, intervals = static_metrics(samples, matrix), confidence_intervals(samples, mode, matrix=matrix)
+    else:
+        point, intervals = interactive_metrics(samples), confidence_intervals(samples, mode)
     return {name: {"value": value, "ci_low": intervals.get(name, (None, None))[0] if value is not None else None,
                    "ci_high": intervals.get(name, (None, None))[1] if value is not None else None}
             for name, value in point.items()}
 
 
-def breakdowns(samples: list[SampleResult], mode: str) -> dict[str, dict[str, dict[str, Any]]]:
-    metrics = static_metrics if mode == "static" else interactive_metrics
-    if mode == "static":  # each sample's tallies read once, not once per grouping
-        rows = dict(zip(map(id, samples), tally_matrix(samples), strict=True))
-        metrics = lambda group: with_execution(tally_metrics(np.array([rows[id(s)] for s in group])), group)  # noqa: E731
-    return {
-        "depth": breakdown(samples, lambda s: [str(s.depth)], metrics),
-        "shape_family": breakdown(samples, lambda s: [_family(s.shape)], metrics),
-        "shape": breakdown(samples, lambda s: [s.shape], metrics),
-        "category": breakdown(samples, lambda s: s.categories or ["uncategorised"], metrics),
-    }
+def breakdowns(samples: list[SampleResult], mode: str, matrix: np.ndarray | None = None) -> dict[str, dict[str, dict[str, Any]]]:
+    """Metrics by depth, shape family, shape and category (`matrix`: the static tally_matrix of `samples`)."""
+    keys = {"depth": lambda s: [str(s.depth)], "shape_family": lambda s: [_family(s.shape)], "shape": lambda s: [s.shape],
+            "category": lambda s: s.categories or ["uncategorised"]}
+    if mode == "static":  # each sample's tallies read once, every group's metrics computed at once
+        matrix = tally_matrix(samples) if matrix is None else matrix
+        return {name: static_breakdown(samples, key, matrix) for name, key in keys.items()}
+    return {name: breakdown(samples, key, interactive_metrics) for name, key in keys.items()}
 
 
 def error_counts(samples: list[SampleResult]) -> dict[str, int]:
@@ -92,7 +93,9 @@ def error_counts(samples: list[SampleResult]) -> dict[str, int]:
 def taxonomy(samples: list[SampleResult]) -> dict[str, int]:
     from factory.evaluate.static.metrics import NEST_ERRORS, PARAM_ERRORS
 
-    return {name: int(sum(s.scores.get(name, 0.0) for s in samples)) for name in PARAM_ERRORS + NEST_ERRORS}
+    names = PARAM_ERRORS + NEST_ERRORS
+    columns = list(zip(*score_rows(samples, names))) or [()] * len(names)
+    return {name: int(sum(column)) for name, column in zip(names, columns, strict=True)}
 
 
 def unscored(samples: list[SampleResult]) -> dict[str, int]:
@@ -138,6 +141,7 @@ def step_label_counts(samples: list[SampleResult]) -> dict[str, Any]:
 def build_results(samples: list[SampleResult], run: dict[str, Any]) -> dict[str, Any]:
     mode = run["mode"]
     scored = [s for s in samples if s.scores]
+    matrix = tally_matrix(scored) if mode == "static" else None  # read once for the metrics, intervals and breakdowns
     results = {
         **run,
         "factory_version": __version__,
@@ -146,8 +150,8 @@ def build_results(samples: list[SampleResult], run: dict[str, Any]) -> dict[str,
         "scored_samples": len(scored),
         "unscored": unscored(samples),
         "truncated": sum("truncated" in s.errors for s in samples),
-        "metrics": metric_table(scored, mode),
-        "breakdowns": breakdowns(scored, mode),
+        "metrics": metric_table(scored, mode, matrix),
+        "breakdowns": breakdowns(scored, mode, matrix),
         "errors": error_counts(samples),
     }
     if mode == "static":

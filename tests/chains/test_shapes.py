@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 
 from factory.chains.shapes import (
+    FAMILIES,
     candidates,
     catalogue,
     common_shapes,
@@ -52,6 +53,37 @@ def test_catalogue_holds_every_forward_dag_up_to_five_calls():
 )
 def test_families(shape, family):
     assert family_of(*parse_shape(shape)) == family
+
+
+def _networkx_family(n, edges):
+    """family_of as it read the shape's networkx graph before it was read in plain Python."""
+    import networkx as nx
+
+    if not edges:
+        return "single" if n == 1 else "independent"
+    g = nx.DiGraph()
+    g.add_nodes_from(range(n))
+    g.add_edges_from(edges)
+    if nx.number_weakly_connected_components(g) > 1:
+        return "mixed"
+    ins, outs = [g.in_degree(v) for v in g], [g.out_degree(v) for v in g]
+    if max(ins) <= 1 and max(outs) <= 1:
+        return "chain"
+    if sum(1 for d in ins if d == 0) == 1 and max(ins) <= 1 and n >= 3 and outs.count(0) == n - 1:
+        return "fan-out"
+    if outs.count(0) == 1 and ins.count(0) == n - 1 and n >= 3:
+        return "fan-in"
+    if n == 4 and sorted(edges) == [(0, 1), (0, 2), (1, 3), (2, 3)]:
+        return "diamond"
+    return "dag"
+
+
+def test_families_are_those_of_the_networkx_graph_for_every_shape():
+    shapes = [parse_shape(shape) for shape, *_ in catalogue()]
+    odd = [(3, [(0, 1), (0, 1), (1, 2)]), (2, [(0, 4)]), (3, [(1, 1), (0, 2)]), (2, [(1, 0)]), (6, [(0, 1), (2, 3), (4, 5)])]
+    families = Counter(family_of(n, edges) for n, edges in shapes)
+    assert set(families) == set(FAMILIES)
+    assert all(family_of(n, edges) == _networkx_family(n, edges) for n, edges in shapes + odd)
 
 
 def test_requests_filter_candidates():

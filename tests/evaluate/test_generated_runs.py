@@ -165,3 +165,27 @@ def test_a_model_run_shows_its_progress_with_calls_and_tokens_on_a_terminal(food
     drawn = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", screen.getvalue())  # the frames, without terminal codes
     asking = [frame for frame in drawn.split("\r") if "asking openai/fake" in frame]
     assert asking and all(re.search(r" [0-3]/3 .*model calls, .* completion tokens", frame) for frame in asking), asking
+
+
+def test_static_scoring_reads_nothing_it_leaves_unread(mixed_run, tmp_path, monkeypatch):
+    """Static mode loads instances without their milestones, minefields and checks: scored
+    with them read, every sample and result is the same (execution in the worlds included)."""
+    import factory.evaluate.run as run
+
+    def scored(folder, agent):
+        result = invoke("evaluate", mixed_run.path, "--agent", agent, "--out", tmp_path / folder)
+        assert result.exit_code == 0, result.output
+        results = results_of(tmp_path / folder)
+        results.pop("seconds")
+        return (tmp_path / folder / "samples.jsonl").read_text(), results
+
+    for agent in ("noisy:0.3", "request-order"):
+        unread = scored(f"unread-{agent}", agent)
+        monkeypatch.setattr(run, "STATIC_UNREAD", ())
+        read = scored(f"read-{agent}", agent)
+        monkeypatch.undo()
+        assert unread == read and "execution_pass_rate" in read[1]["metrics"], agent
+    from factory.export import load_instances
+
+    with pytest.raises(ValueError, match="chain"):  # a field without a default is always read
+        load_instances(mixed_run.path / "dataset", unread=("chain",))

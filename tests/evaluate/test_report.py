@@ -4,9 +4,18 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pytest
 
-from factory.evaluate.aggregate import breakdown, confidence_intervals, interactive_metrics, static_metrics
+from factory.evaluate.aggregate import (
+    breakdown,
+    confidence_intervals,
+    interactive_metrics,
+    percentile,
+    static_breakdown,
+    static_metrics,
+    tally_matrix,
+)
 from factory.evaluate.report import read_samples, write_report
 from factory.evaluate.tool_ids import derived_tool_ids, identities
 from factory.records import SampleResult
@@ -28,6 +37,45 @@ def test_intervals_are_deterministic_and_hold_the_estimate():
     for name, (low, high) in first.items():
         assert low <= point[name] <= high, name
     assert first["average"][1] - first["average"][0] > 0.01
+
+
+def test_interval_ends_are_numpys_percentiles_to_the_bit():
+    rng = np.random.default_rng(1)
+    for n in (1, 2, 3, 40, 999, 1000, 1001):
+        columns = np.column_stack([rng.random(n), rng.integers(0, 4, n) / 3, np.round(rng.normal(size=n) * 1e6, 2)])
+        ordered = np.sort(columns, axis=0)
+        for q in (0.0, 2.5, 50.0, 97.5, 100.0):
+            assert np.array_equal(percentile(ordered, q), np.percentile(columns, q, axis=0)), (n, q)
+
+
+def test_breakdown_groups_computed_at_once_equal_each_group_scored_alone():
+    from factory.evaluate.report import taxonomy
+    from factory.evaluate.static.metrics import NEST_ERRORS, PARAM_ERRORS, TALLIES
+
+    samples = [s for s in run("noisy:0.3", tasks(300)) if s.scores]
+    matrix = tally_matrix(samples)
+    for key in (lambda s: [str(s.depth)], lambda s: [s.shape], lambda s: s.categories or ["uncategorised"]):
+        assert static_breakdown(samples, key, matrix) == breakdown(samples, key, static_metrics)
+    partial = samples[:5] + [samples[5].model_copy(update={"scores": {"format": 1.0, "param_type": 2.0}})]
+    assert tally_matrix(partial).tolist() == [[s.scores.get(k, 0.0) for k in TALLIES] for s in partial]
+    names = PARAM_ERRORS + NEST_ERRORS
+    assert taxonomy(partial) == {n: int(sum(s.scores.get(n, 0.0) for s in partial)) for n in names}
+    assert taxonomy([]) == dict.fromkeys(names, 0)
+
+
+def test_the_view_fingerprint_is_the_content_hash_of_each_task_s_view():
+    from factory.evaluate.static.tasks import StaticTask, fingerprint
+    from factory.records import content_hash, stable_json
+
+    first = tasks(1)[0]
+    odd_query = 'Say "hi" \\ then\n\tstop\x01 — é {{tools}} {{query}}'
+    odd = [StaticTask(first.instance, first.identity, first.tools[:2], first.names, query, first.gold, template, texts)
+           for query, template, texts in [
+               (odd_query, 'A "quoted" \\ {{tools}}\n{{query}} and {{tools}} again {{que{{tools}}ry}}', first.texts[:2]),
+               ("q", "{{query}} {{tools}}", ['{"api_description": "fills {{query}} in"}', first.texts[0]]),
+               ("q", "{{tools}}{{query}}", [])]]
+    for chosen in (tasks(30), tasks(30, ("scramble",)), [], odd):
+        assert fingerprint(chosen) == content_hash([stable_json([t.test_id, t.prompt, t.gold]) for t in chosen])
 
 
 def test_interactive_metrics_are_means():

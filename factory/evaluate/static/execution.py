@@ -20,7 +20,6 @@ from typing import Any
 
 from factory.nestools import PLACEHOLDER as LABEL
 from factory.records import Instance, values_equal
-from factory.world.simulator import Simulator, ToolCrash
 
 
 def executable(instance: Instance) -> bool:
@@ -56,6 +55,8 @@ def _labels(responses: Any, outputs: list[str]) -> dict[str, str]:
 
 def run_prediction(instance: Instance, calls: list[dict[str, Any]], seeds: dict[str, Any]) -> tuple[list[Any], dict[str, Any]]:
     """Every value the predicted calls produced, and the world state they leave."""
+    from factory.world.simulator import Simulator, ToolCrash  # here: scoring an import runs nothing
+
     simulator = Simulator(seeds, instance.world)
     specs = {t.name: t for t in instance.tools}
     bound: dict[str, Any] = {}

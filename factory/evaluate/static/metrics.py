@@ -143,6 +143,15 @@ def _call_score(gold_call: dict[str, Any], arguments: dict[Any, Any], sources: d
     return score, nested
 
 
+def _unmatched(unmatched: dict[Any, list[int]], api_id: Any) -> list[int]:
+    """The unmatched gold calls with this api_id, in gold order (an id that cannot be a key, such
+    as a list, equals no gold id)."""
+    try:
+        return list(unmatched.get(api_id, ()))
+    except TypeError:
+        return []
+
+
 def _match(tally: Tally, gold: list[dict[str, Any]], sources: dict[str, tuple[int, int] | None],
            predicted: list[dict[str, Any]]) -> Matching:
     unmatched: dict[Any, list[int]] = {}
@@ -155,7 +164,7 @@ def _match(tally: Tally, gold: list[dict[str, Any]], sources: dict[str, tuple[in
         tally.param_predicted += len(arguments)
         tally.nest_predicted += sum(1 for v in arguments.values() if is_nested(v))
         matching.outputs.append(_outputs(call))
-        candidates = [g for g, gc in enumerate(gold) if gc["api_id"] == call["api_id"] and g in unmatched[gc["api_id"]]]
+        candidates = _unmatched(unmatched, call["api_id"])
         if not candidates:
             continue
         tally.api_correct += 1

@@ -35,9 +35,12 @@ def _bracketed(text: str) -> str:
 def _read(snippet: str) -> tuple[bool, Any]:
     # Without a backslash, a text that is both JSON and a Python literal means the same in
     # both (and JSON's true/false/null are no Python literals), so the fast C parser can go
-    # first without changing NesTools' reading. Any failure to read is a format failure,
-    # whatever the parser raised.
-    if "\\" not in snippet:
+    # first without changing NesTools' reading (and need not be asked again after Python).
+    # Any failure to read is a format failure, whatever the parser raised.
+    if not snippet:  # no list at all: neither JSON nor a Python literal
+        return False, None
+    plain = "\\" not in snippet
+    if plain:
         try:
             return True, json.loads(snippet)
         except ValueError:
@@ -47,7 +50,8 @@ def _read(snippet: str) -> tuple[bool, Any]:
             warnings.simplefilter("ignore")
             return True, ast.literal_eval(snippet)
     except Exception:  # noqa: BLE001
-        pass
+        if plain:
+            return False, None
     try:
         return True, json.loads(snippet)
     except Exception:  # noqa: BLE001

@@ -14,6 +14,7 @@ score it again, weighing that task twice).
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -66,7 +67,7 @@ def read_predictions(path: Path, tasks: Sequence[StaticTask], known_test_ids: se
     by_id = {t.test_id: t for t in tasks}
     seen: dict[int, int] = {}
     out = Predictions()
-    coverage = Coverage(file=path.name, tasks=len(tasks), missing_scored_as="left out" if allow_missing else "failures")
+    counts: Counter[str] = Counter()  # coverage counts, set on the record once (pydantic assignment is slow)
     for number, line in enumerate(text.split("\n"), start=1):
         if not line.strip():
             continue
@@ -75,28 +76,29 @@ def read_predictions(path: Path, tasks: Sequence[StaticTask], known_test_ids: se
             test_id = int(row["test_id"])
             response = row["response"]
         except (ValueError, KeyError, TypeError) as exc:
-            coverage.bad_lines += 1
+            counts["bad_lines"] += 1
             _problem(out, f"{path.name}:{number}: not a prediction line ({type(exc).__name__}: {exc})")
             continue
         task = by_id.get(test_id)
         if task is None:
             if known_test_ids is not None and test_id in known_test_ids:
-                coverage.outside += 1
+                counts["outside"] += 1
             else:
-                coverage.unknown += 1
+                counts["unknown"] += 1
                 _problem(out, f"{path.name}:{number}: unknown test_id {test_id}")
             continue
         if test_id in seen:  # one task, one score: a second answer would weigh the task twice
-            coverage.duplicates += 1
+            counts["duplicates"] += 1
             _problem(out, f"{path.name}:{number}: test_id {test_id} again (first on line {seen[test_id]}): "
                           "only the first line of a test_id is scored")
             continue
         seen[test_id] = number
-        coverage.unanswered += response == -1
-        out.jobs.append((task, Answer(response, answered=response != -1), 0))
+        answered = response != -1
+        counts["unanswered"] += not answered
+        out.jobs.append((task, Answer(response, answered), 0))
     out.missing = [t for t in tasks if t.test_id not in seen]
-    coverage.predicted, coverage.missing = len(seen), len(out.missing)
-    out.coverage = coverage
+    out.coverage = Coverage(file=path.name, tasks=len(tasks), predicted=len(seen), missing=len(out.missing), **counts,
+                            missing_scored_as="left out" if allow_missing else "failures")
     return out
 
 

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from factory.evaluate.static.answers import Answer, Job, Responder
 from factory.evaluate.static.execution import executable, execution_pass
-from factory.evaluate.static.metrics import score_calls
+from factory.evaluate.static.metrics import NEST_ERRORS, PARAM_ERRORS, score_calls
 from factory.evaluate.static.parse import parse_response
 from factory.evaluate.static.predictions import Predictions
 from factory.evaluate.static.tasks import StaticTask
@@ -43,13 +43,12 @@ def _labels(parsed_problem: str | None, scores: dict[str, float]) -> list[str]:
         labels.append("selection:extra_call")
     if scores["order_correct"] < scores["order_gold"]:
         labels.append("order")
-    labels += [name.replace("_", ":", 1) for name, value in scores.items()
-               if name.startswith(("param_", "nest_")) and ":" not in name and value and _is_error(name)]
+    labels += [label for name, label in ERROR_LABELS if scores.get(name)]
     return labels
 
 
-def _is_error(name: str) -> bool:
-    return name.split("_", 1)[1] not in ("correct", "predicted", "gold")
+# The taxonomy's error counts (in the order the scores list them) and their labels.
+ERROR_LABELS = tuple((name, name.replace("_", ":", 1)) for name in PARAM_ERRORS + NEST_ERRORS)
 
 
 def score_response(task: StaticTask, answer: Answer, agent: str, trial: int = 0, shown: bool = True,
@@ -57,24 +56,24 @@ def score_response(task: StaticTask, answer: Answer, agent: str, trial: int = 0,
     """The sample of one answer; `shown`: the prompt is what the answer was given (not so for
     a predictions file, whose answers came from another prompt). With the seeds, an instance
     with a world is also scored by executing the prediction (`exec_pass`)."""
-    base = {"instance_id": task.instance.id, "mode": "static", "agent": agent, "trial": trial,
-            "prompt": task.prompt if shown else None,
-            "output": answer.text, "depth": task.instance.depth, "shape": task.instance.shape,
-            "categories": list(task.instance.categories), "steps": [], "user": None}
-    # Built without validation (model_construct): every field is made here, of the right type,
-    # and scoring a predictions file makes thousands of them. Every field is given, as a
-    # default factory costs pydantic a signature inspection per sample.
+    # Each sample is a copy of the task's blank one with its own fields (fresh lists among them),
+    # made without validation: every field is made here, of the right type.
+    base = {"agent": agent, "trial": trial, "prompt": task.prompt if shown else None, "output": answer.text,
+            "categories": list(task.instance.categories), "steps": []}
     if not answer.answered:
         reason = "endpoint_error" if answer.endpoint_failure else "request_error"
         errors = ["no_response"] + ([f"{reason}: {answer.error}"] if answer.error else [])
-        return SampleResult.model_construct(**base, scores={}, errors=errors)
+        return task.blank_sample.model_copy(update={**base, "scores": {}, "errors": errors})
     parsed = parse_response(answer.text)
-    calls = unscramble(parsed.calls, task.names)
-    scores = score_calls(task.gold, calls, task.query, task.gold_side).as_scores()
+    calls = unscramble(parsed.calls, task.names) if task.renamed else parsed.calls
+    if calls is None:
+        scores = dict(task.unread_scores)
+    else:
+        scores = score_calls(task.gold, calls, task.query, task.gold_side).as_scores()
     if seeds is not None and executable(task.instance):
         scores["exec_pass"] = execution_pass(task.instance, calls, seeds)
     errors = (["truncated"] if answer.truncated else []) + _labels(parsed.problem, scores)
-    return SampleResult.model_construct(**base, scores=scores, errors=errors)
+    return task.blank_sample.model_copy(update={**base, "scores": scores, "errors": errors})
 
 
 def score_missing(task: StaticTask, agent: str, seeds: dict[str, Any] | None = None) -> SampleResult:

@@ -11,15 +11,17 @@ reason: the same items a run's nestools.jsonl leaves out.
 from __future__ import annotations
 
 import functools
+import hashlib
 import json
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from factory.errors import ConfigError
 from factory.evaluate.static.augment import Augment, apply_view, offered_tools, view_query
-from factory.evaluate.static.metrics import GoldSide, gold_side
+from factory.evaluate.static.metrics import GoldSide, gold_side, score_calls
 from factory.evaluate.tool_ids import Identity
 from factory.nestools import (
     IMPORTED_GENERATOR,
@@ -30,7 +32,7 @@ from factory.nestools import (
     spec_to_nestools,
     stock_unfair,
 )
-from factory.records import Instance, ToolSpec, content_hash, stable_json
+from factory.records import Instance, SampleResult, ToolSpec, stable_json
 
 PROMPT_FILE = "evaluate_static.md"
 
@@ -39,15 +41,40 @@ PROMPT_FILE = "evaluate_static.md"
 class StaticTask:
     instance: Instance
     identity: Identity
-    tools: list[dict[str, Any]]  # as shown, NesTools form with api_id
+    tools: list[dict[str, Any]]  # as shown, NesTools form with api_id (shared between tasks: read, never changed)
     names: dict[str, str]  # shown tool name → real name
     query: str
     gold: list[dict[str, Any]]  # NesTools calls with api_id, real names
-    prompt: str
+    template: str  # the prompt file, {{tools}} and {{query}} not filled in
+    texts: list[str]  # each shown tool's JSON text, as the prompt lists it (shared between tasks)
+
+    @functools.cached_property
+    def prompt(self) -> str:
+        """What the model is shown (made when asked: scoring a predictions file never shows it)."""
+        return render_prompt(self.template, self.tools, self.query, self.texts)
 
     @functools.cached_property
     def gold_side(self) -> GoldSide:
         return gold_side(self.gold)
+
+    @functools.cached_property
+    def unread_scores(self) -> dict[str, float]:
+        """The scores of an answer without a call list (a format failure): the gold's counts
+        alone, the same for every such answer to this task."""
+        return score_calls(self.gold, None, self.query, self.gold_side).as_scores()
+
+    @functools.cached_property
+    def blank_sample(self) -> SampleResult:
+        """This task's sample before an answer: each answer's is a copy, its own fields filled
+        in (a copy is half the cost of making one; scoring a predictions file makes thousands)."""
+        return SampleResult.model_construct(
+            instance_id=self.instance.id, mode="static", agent="", trial=0, prompt=None, output=None, scores={},
+            errors=[], depth=self.instance.depth, shape=self.instance.shape, categories=[], steps=[], user=None)
+
+    @functools.cached_property
+    def renamed(self) -> bool:
+        """Whether some tool is shown under another name than its own (--augment scramble)."""
+        return any(shown != real for shown, real in self.names.items())
 
     @property
     def test_id(self) -> int:
@@ -68,8 +95,9 @@ def load_template(prompts_dir: Path) -> str:
     return text
 
 
-def render_prompt(template: str, tools: list[dict[str, Any]], query: str) -> str:
-    listing = ",\n".join(json.dumps(t, ensure_ascii=False) for t in tools)
+def render_prompt(template: str, tools: list[dict[str, Any]], query: str, texts: list[str] | None = None) -> str:
+    """The prompt; `texts`: the tools' JSON texts, when the caller has them already."""
+    listing = ",\n".join(texts if texts is not None else (json.dumps(t, ensure_ascii=False) for t in tools))
     return template.replace("{{tools}}", f"[\n{listing}\n]").replace("{{query}}", query)
 
 
@@ -84,13 +112,38 @@ def shown_spec(spec: ToolSpec, api_id: Any) -> dict[str, Any]:
     return {"api_name": nestools.pop("api_name"), "api_id": api_id, **nestools}
 
 
-def build_task(instance: Instance, identity: Identity, augment: Augment, template: str, seed: int = 0) -> StaticTask:
+class ToolForms:
+    """Each offered tool's shown form and its JSON text, made once per tool and api id: a loaded
+    dataset shares one ToolSpec among the instances offering it (6 to 28 of them in NesTools'
+    test set), and making these forms again for every instance was most of building the prompts."""
+
+    def __init__(self) -> None:
+        # keyed by the spec's id: the spec is kept in the value, so no other object takes its id
+        self._made: dict[tuple[int, str], tuple[ToolSpec, dict[str, Any], str]] = {}
+
+    def shown(self, spec: ToolSpec, api_id: Any) -> tuple[dict[str, Any], str]:
+        key = (id(spec), repr(api_id))
+        made = self._made.get(key)
+        if made is None:
+            form = shown_spec(spec, api_id)
+            made = self._made[key] = (spec, form, json.dumps(form, ensure_ascii=False))
+        return made[1], made[2]
+
+
+def build_task(instance: Instance, identity: Identity, augment: Augment, template: str, seed: int = 0,
+               forms: ToolForms | None = None) -> StaticTask:
     by_name = {t.name: t for t in reversed((*instance.tools, *instance.withheld_tools))}  # first of a name wins, as Instance.tool
-    specs = [shown_spec(by_name[name], identity.tool_ids[name]) for name in offered_tools(instance, augment, seed)]
-    tools, names = apply_view(instance, specs, augment)
+    offered = offered_tools(instance, augment, seed)
     query = view_query(instance, augment)
-    return StaticTask(instance, identity, tools, names, query, gold_calls(instance, identity),
-                      render_prompt(template, tools, query))
+    if augment.flags:  # a view that changes the forms: this task's own, changed
+        tools, names = apply_view(instance, [shown_spec(by_name[name], identity.tool_ids[name]) for name in offered], augment)
+        texts = [json.dumps(t, ensure_ascii=False) for t in tools]
+    else:
+        forms = forms or ToolForms()
+        made = [forms.shown(by_name[name], identity.tool_ids[name]) for name in offered]
+        tools, texts = [form for form, _ in made], [text for _, text in made]
+        names = {t["api_name"]: t["api_name"] for t in tools}
+    return StaticTask(instance, identity, tools, names, query, gold_calls(instance, identity), template, texts)
 
 
 # Why static mode leaves instances out, said of a count of them (on screen and in summary.md).
@@ -121,16 +174,54 @@ def statically_scorable(instance: Instance) -> bool:
 def build_tasks(instances: list[Instance], identities: list[Identity], augment: Augment, template: str,
                 seed: int = 0) -> tuple[list[StaticTask], Counter[str]]:
     """(tasks, how many instances were left out by reason: see `left_out_reason`)."""
-    tasks, left_out = [], Counter()
+    tasks, left_out, forms = [], Counter(), ToolForms()
     for instance, identity in zip(instances, identities, strict=True):
         reason = left_out_reason(instance)
         if reason:
             left_out[reason] += 1
         else:
-            tasks.append(build_task(instance, identity, augment, template, seed))
+            tasks.append(build_task(instance, identity, augment, template, seed, forms))
     return tasks, left_out
 
 
 def fingerprint(tasks: list[StaticTask]) -> str:
-    """Of what the models are shown and scored against, so two runs can be told comparable."""
-    return content_hash([stable_json([t.test_id, t.prompt, t.gold]) for t in tasks])
+    """Of what the models are shown and scored against, so two runs can be told comparable:
+    content_hash([stable_json([t.test_id, t.prompt, t.gold]) for t in tasks]).
+
+    That JSON list is hashed item by item as it is written, each prompt from its parts: hashing
+    escapes a prompt twice (as a JSON string, then inside the JSON string of its item), and a
+    tool's text, listed in many prompts, is escaped so once. (NesTools' 1,000 prompts are 12.6 MB,
+    11 MB of it tool listings of 1.8 MB of distinct texts; hashed whole, the list was 30 MB of
+    text and bytes at once.)"""
+    twice: dict[str, str] = {}  # a tool's text escaped twice
+
+    def escaped_twice(text: str) -> str:
+        if text not in twice:
+            twice[text] = _escaped(_escaped(text))
+        return twice[text]
+
+    digest = hashlib.sha256(b"[")
+    for k, task in enumerate(tasks):
+        item = (f'"{_escaped(f"[{stable_json(task.test_id)},")}\\"{_prompt_escaped_twice(task, escaped_twice)}\\"'
+                f'{_escaped(f",{stable_json(task.gold)}]")}"')
+        digest.update(("," if k else "").encode() + item.encode())
+    digest.update(b"]")
+    return digest.hexdigest()[:16]
+
+
+def _escaped(text: str) -> str:
+    """A text as it stands between the quotes of its JSON string. Escaping goes character by
+    character: the escape of a concatenation is the concatenation of the escapes."""
+    return stable_json(text)[1:-1]
+
+
+def _prompt_escaped_twice(task: StaticTask, escaped_twice: Callable[[str], str]) -> str:
+    """_escaped(_escaped(task.prompt)), put together from the template around each {{tools}}
+    (its {{query}} filled in) and the listing of the tools' texts, as render_prompt puts the
+    prompt together. No {{query}} straddles the listing, which starts with "[" and ends with
+    "]"; one inside it (a tool's text that holds one) would be filled in too: such a prompt is
+    escaped whole."""
+    if any("{{query}}" in text for text in task.texts):
+        return _escaped(_escaped(task.prompt))
+    listing = "".join((escaped_twice("[\n"), escaped_twice(",\n").join(map(escaped_twice, task.texts)), escaped_twice("\n]")))
+    return listing.join(_escaped(_escaped(part.replace("{{query}}", task.query))) for part in task.template.split("{{tools}}"))

@@ -22,6 +22,18 @@ def test_oracle_scores_100_on_every_metric_of_all_1000_instances():
     assert metrics and all(v == 1.0 for v in metrics.values()), metrics
 
 
+# NesTools' own scorer (evaluation/eval.py) on these agents' answers to the 1,000 instances, as
+# benchmarks/score_nestools.py --official prints its averages (in %, to one decimal).
+OFFICIAL_AVERAGES = {"oracle": 100.0, "noisy:0.05": 90.1, "noisy:0.1": 81.2, "noisy:0.15": 72.2, "noisy:0.2": 65.2,
+                     "noisy:0.25": 57.2, "noisy:0.3": 52.5, "noisy:0.4": 40.2, "noisy:0.5": 30.4, "noisy:0.7": 15.8,
+                     "random": 3.7}
+
+
+def test_averages_agree_with_nestools_scorer_on_eleven_agents():
+    averages = {agent: round(100 * static_metrics(run(agent, tasks()))["average"], 1) for agent in OFFICIAL_AVERAGES}
+    assert averages == OFFICIAL_AVERAGES
+
+
 def test_noisy_agents_rank_strictly_by_error_rate():
     averages = [static_metrics(run(f"noisy:{p}", tasks(300)))["average"] for p in (0.1, 0.3, 0.5)]
     assert 1.0 > averages[0] > averages[1] > averages[2] > 0.0
