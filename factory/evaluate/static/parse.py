@@ -43,7 +43,7 @@ def _read(snippet: str) -> tuple[bool, Any]:
     if plain:
         try:
             return True, json.loads(snippet)
-        except ValueError:
+        except (ValueError, RecursionError):  # ("[" * 100000 nests past the parser's depth)
             pass
     try:
         with warnings.catch_warnings():  # a model's "\/" is an invalid escape to Python: not the user's problem

@@ -79,3 +79,10 @@ def test_a_backslash_keeps_nestools_reading_order_python_literal_first():
     assert parsed.calls[0]["parameters"]["path"] == "a\\/b"
     fast = parse_response('[{"api_name": "f", "api_id": 1, "parameters": {"ok": true, "n": 1.5, "none": null}}]')
     assert fast.calls[0]["parameters"] == {"ok": True, "n": 1.5, "none": None}
+
+
+def test_an_answer_nested_past_the_parsers_depth_is_a_format_failure_not_a_crash():
+    from factory.evaluate.static.parse import parse_response
+
+    deep = parse_response("[" * 100000)
+    assert deep.calls is None and deep.problem.startswith("format:")
