@@ -678,7 +678,6 @@ SALARY_NAMES = (
         "we're benchmarking pay. What is the annual base salary of {employee_id}, the currency it's paid in and the country of employment?",
         "{employee_id} asked for a letter for the mortgage lender. Confirm the yearly base salary, its currency and the country of employment.",
         "what base pay does {employee_id} draw per year, in which currency, and which country's payroll is it on?",
-        "compensation review: annual base salary of {employee_id}, with currency and employing country.",
     ),
     # the salary with its currency (for a conversion) or with its tax country (for the tax)
     gives={"salary, currency": SALARY_NAMES, "salary, country": SALARY_NAMES},

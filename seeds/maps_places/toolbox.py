@@ -783,7 +783,7 @@ def get_place_details(place_id: PlaceId) -> tuple[PlaceName, str, Phone, float]:
           "in which city is {place_id}, and at what latitude and longitude?",
           "where on the map is {place_id}? I need its coordinates and city.",
           "give me the latitude, longitude and city of {place_id}",
-          "I'd like to drop a pin on {place_id}. What are its coordinates, and which city is it in?",
+          "where exactly is {place_id}? Give me its coordinates and the city it's in.",
           "Pin down {place_id} for me: coordinates and city, please.",
           "in what city is {place_id} located, and what are its exact coordinates?",
           "locate {place_id} on the map and name the city it's in",

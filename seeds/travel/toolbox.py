@@ -537,7 +537,7 @@ def _expiries(w: TravelWorld) -> list[str]:
 def _search_terms(w: TravelWorld) -> list[str]:
     terms = []
     for i, city in enumerate(CITIES):
-        terms.append([f"hotels in {city.name}", f"{city.name} airport", city.name.lower()][i % 3])
+        terms.append([city.name, f"{city.name} airport", city.name.lower()][i % 3])  # not "hotels in X": the search finds an airport too
     terms += ["heathrow", "gatwick", "orly", "narita", "grand", "riverside"]
     return terms
 
