@@ -875,6 +875,18 @@ def test_a_day_is_said_once_in_a_phrase_that_holds_a_description_of_the_same_day
     assert moved >= 12
 
 
+def test_the_day_a_call_was_just_asked_about_is_that_day(library):
+    """"When does the branch open and close on 22 June 2025? ... a reading room from the hour it
+    opens on that day", not the date written out again in the next sentence."""
+    code = ('b, s = locate_book(title="Foundations of Data Structures")\n'
+            'o, c = get_branch_hours(branch=b, date="2025-06-22")\n'
+            'r, n = reserve_reading_room(branch=b, start=o, hours=2)\n')
+    for k in range(12):
+        chain, text = asked_and_worded(code, library, k)
+        assert chain.calls[1].asked  # its closing time is for the person
+        assert len(re.findall(r"June 22|22 June|2025-06-22", text)) == 1, text
+
+
 def test_a_moment_a_call_finds_is_not_read_off_a_clock(library):
     """"What's the date and time in Zurich at the moment it's the local start time of the coffee
     with Chloe?" is stilted: a phrasing that reads the slot as a clock ("when it's {when}") is

@@ -430,6 +430,12 @@ class Wording:
         return " and ".join(self.describe((a.ref,)) if isinstance(a, Ref) else self._literal(index, p, a.value)
                             for p, a in zip(members, args, strict=True))
 
+    def _asked_on(self, index: int, day: str) -> bool:
+        """Whether call `index` was given this day as a stated date (its times are of that day)."""
+        spec = self.specs[self.chain.calls[index].tool]
+        return any(isinstance(a, Value) and a.value == day and (p := spec.param(name)) is not None and p.kind == "date"
+                   for name, a in self.chain.calls[index].arguments.items())
+
     def _literal(self, index: int, name: str, value: object) -> str:
         spec = self.specs[self.chain.calls[index].tool]
         param = spec.param(name)
@@ -440,6 +446,9 @@ class Wording:
             if param.kind == "date" and self.last_day is not None and self.last_day[0] == "moment" and \
                     str(self.last_day[1])[:10] == value:
                 return "that day"  # the day of the time just named
+            if param.kind == "date" and self.last_day is not None and self.last_day[0] == "call" and \
+                    self._asked_on(self.last_day[1], value):
+                return "that day"  # the day the call just asked about was asked for ("opens on 22 June ... that day")
             self.last_day = said
         forms = self.written.get(spec.toolbox or "", {})
         form = written_form(forms, param.kind, param.role) if param else None
