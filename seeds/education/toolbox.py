@@ -516,7 +516,7 @@ def get_course_details(course_code: CourseCode) -> tuple[CourseTitle, Instructor
     asks=(
         "list the prerequisites of {course_code}",
         "which courses do I need to pass before taking {course_code}?",
-        "I'd like to sign up for {course_code} at some point. What has to be passed first?",
+        "Before I sign up for {course_code}, what has to be passed first?",
         "what are the prereqs for {course_code}?",
         "check which courses are required before {course_code}",
         "can I go straight into {course_code}, or are there courses I must pass first? Which ones?",
@@ -1245,7 +1245,7 @@ toolbox.condition(
              "Should my tuition still be due, settle it."),
     says=("I haven't paid my tuition for this term yet.",
           "My tuition for this term is still outstanding.",
-          "The fees for this term are still unpaid on my account."),
+          "My tuition for this term is still unpaid."),
 )
 toolbox.condition(
     "payment_card_on_file",
