@@ -18,20 +18,10 @@ import numpy as np
 
 from factory.embeddings import EmbeddingCache
 from factory.milestones import needed_values
-from factory.records import (
-    Chain,
-    ToolSpec,
-    Trace,
-    TraceStep,
-    entry_holds,
-    list_states,
-    value_matches_type,
-    values_equal,
-)
+from factory.records import Chain, ToolSpec, Trace, TraceStep, entry_holds, gives, value_matches_type
+from factory.sense import day_of
 from factory.twins import TwinRule, disagreement, twin
 from factory.world.simulator import Simulator, ToolCrash
-
-DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 
 def description_similarity(gold: list[ToolSpec], others: list[ToolSpec], embeddings: EmbeddingCache) -> np.ndarray:
@@ -100,7 +90,7 @@ def mapped_arguments(candidate: ToolSpec, gold: ToolSpec, arguments: dict[str, A
 
 
 def _year_of(values: Any) -> int | None:
-    return next((int(v[:4]) for v in values if isinstance(v, str) and DAY.fullmatch(v[:10])), None)
+    return next((day.year for v in values if (day := day_of(v)) is not None), None)
 
 
 def alternative_to_gold(candidate: ToolSpec, chain: Chain, trace: Trace, specs: dict[str, ToolSpec],
@@ -209,8 +199,6 @@ def _gives(needs: list[Any], values: list[Any]) -> bool:
     of a date and time, or one entry of a list states them all (`entry_holds`: a year's
     holidays, for the next one)."""
     def found(need: Any, value: Any) -> bool:
-        return values_equal(need, value, loose_strings=True) or (
-            isinstance(value, list) and len(value) == 1 and values_equal(need, value[0], loose_strings=True)) or (
-            isinstance(need, str) and isinstance(value, str) and DAY.fullmatch(need) is not None
-            and value.startswith(need + "T")) or list_states(need, value)  # the day of a date and time
+        return gives(need, value) or (isinstance(need, str) and isinstance(value, str) and len(need) == 10
+                                      and len(value) > 10 and day_of(need) is not None and day_of(value) == day_of(need))
     return all(any(found(n, v) for v in values) for n in needs) or any(entry_holds(needs, v) for v in values)

@@ -106,10 +106,9 @@ def entry_holds(needs: list[Any], value: Any) -> bool:
         return False
     if len(needs) == 1 and not any(c.isdigit() for c in needs[0]):
         return False
-    wanted = [re.compile(rf"(?<!\w){re.escape(_normal_text(n))}(?!\w)") for n in needs]
     bare = {_normal_text(n) for n in needs}  # a list of ids that holds the one needed: which one is the question
-    return any(isinstance(e, str) and _normal_text(e) not in bare and all(w.search(_normal_text(e)) for w in wanted)
-               for e in value)
+    entries = [_normal_text(e) for e in value if isinstance(e, str)]
+    return any(e not in bare and all(_says(e, n) for n in needs) for e in entries)
 
 
 def list_states(need: Any, value: Any) -> bool:
@@ -122,8 +121,23 @@ def list_states(need: Any, value: Any) -> bool:
     if not all(isinstance(n, str) and len(n.strip()) >= 4 for n in need):
         return False
     entries = [_normal_text(e) for e in value if isinstance(e, str)]
-    return all(any(e != _normal_text(n) and re.search(rf"(?<!\w){re.escape(_normal_text(n))}(?!\w)", e)
-                   for e in entries) for n in need)
+    return all(any(e != _normal_text(n) and _says(e, n) for e in entries) for n in need)
+
+
+def _says(entry: str, need: str) -> bool:
+    """Whether a normalised text entry holds a need as whole words."""
+    return re.search(rf"(?<!\w){re.escape(_normal_text(need))}(?!\w)", entry) is not None
+
+
+def gives(need: Any, value: Any) -> bool:
+    """Whether an output gives a value the chain needs: the value itself, a list that states its
+    entries in a format of its own (`list_states`), or a search's list that holds it alone
+    (searching the calendar for "coffee kenji" finds ["EVT-1056"], the event resolving the
+    mention would have given)."""
+    if values_equal(need, value, loose_strings=True) or list_states(need, value):
+        return True
+    return (isinstance(value, list) and len(value) == 1 and not isinstance(need, list)
+            and values_equal(need, value[0], loose_strings=True))
 
 
 class Record(BaseModel):

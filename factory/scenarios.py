@@ -196,13 +196,10 @@ def fix_context(chain: Chain, specs: dict[str, ToolSpec], seeds: dict[str, Seed]
 def _written(seed: Seed, spec: ToolSpec, name: str, text: str) -> str:
     """A fix argument as its seed writes its kind ("with my bank card" for the card), as the
     request's own phrasings do."""
-    from factory.queries.wording import written_form
+    from factory.queries.wording import in_form, written_form
 
     param = spec.param(name)
-    form = written_form(seed.toolbox.written, param.kind, param.role) if param else None
-    if form is None:
-        return text
-    return form(text) if callable(form) else form.format(text)
+    return in_form(written_form(seed.toolbox.written, param.kind, param.role) if param else None, text)
 
 
 _CONDITIONAL = re.compile(r"^(?:If|Should|In case|Whenever)\b[^,]*, (.+)$")

@@ -47,7 +47,7 @@ from factory.sense import (
     subjects_of,
     violations,
 )
-from factory.world.simulator import Simulator
+from factory.world.simulator import Simulator, hands_back
 
 # Kinds many things share (a city, a day, a currency): two calls about one of them need not be
 # about the same thing.
@@ -100,7 +100,7 @@ def _echoed(instance: Instance, calls: set[int], value: Any) -> bool:
     for step in instance.trace.steps:
         spec = instance.tool(step.tool) if step.call in calls else None
         for out, var in zip(spec.returns if spec else [], instance.chain.calls[step.call].outputs, strict=False):
-            if out.name in step.arguments and step.arguments[out.name] == value == step.outputs.get(var):
+            if step.arguments.get(out.name) == value and hands_back(step.outputs.get(var), out.name, step.arguments):
                 return True
     return False
 

@@ -26,7 +26,7 @@ from typing import Any
 
 from factory.checks.faithfulness import states
 from factory.evaluate.interactive.answers import answer_similarity
-from factory.records import Expected, Milestone, Minefield, entry_holds, list_states, values_equal
+from factory.records import Expected, Milestone, Minefield, entry_holds, gives, values_equal
 
 Weights = Sequence[Sequence[float]]  # weights[milestone][step] in [0, 1]
 
@@ -74,12 +74,12 @@ def call_similarity(milestone: Milestone, step: Step) -> float:
     trace). A state milestone is met by the call that restored its condition, whatever it
     was. A call milestone scores the share of expected arguments the gold tool got right, or
     1 for any call whose outputs include every value the chain needs from it (an equivalent
-    tool, or the right values by another route: `_gives`)."""
+    tool, or the right values by another route: `records.gives`, `records.entry_holds`)."""
     if not step.ok:
         return 0.0
     if milestone.kind == "state":
         return float(milestone.condition in step.restored)
-    equivalent = bool(milestone.needs) and (all(any(_gives(need, out) for out in step.outputs) for need in milestone.needs)
+    equivalent = bool(milestone.needs) and (all(any(gives(need, out) for out in step.outputs) for need in milestone.needs)
                                             or any(entry_holds(milestone.needs, out) for out in step.outputs))
     if step.tool != milestone.tool:
         return float(equivalent)
@@ -88,16 +88,6 @@ def call_similarity(milestone: Milestone, step: Step) -> float:
     arguments = step.arguments or {}
     hits = sum(argument_matches(exp, arguments, name) for name, exp in milestone.arguments.items())
     return hits / len(milestone.arguments)
-
-
-def _gives(need: Any, out: Any) -> bool:
-    """Whether an output is a value the chain needs: the value itself, a list that states its
-    entries in a format of its own (`list_states`), or a search's list that holds it alone
-    (searching the calendar for "coffee kenji" finds ["EVT-1056"], the event resolving the
-    mention would have given)."""
-    if values_equal(need, out, loose_strings=True) or list_states(need, out):
-        return True
-    return isinstance(out, list) and len(out) == 1 and not isinstance(need, list) and values_equal(need, out[0], loose_strings=True)
 
 
 def minefield_hit(mine: Minefield, step: Step) -> bool:

@@ -147,6 +147,13 @@ def with_article(before: str, value: str) -> str:
     return value
 
 
+def in_form(form: Any, text: str) -> str:
+    """A value's text in a written form: a template ("order {}") or a function; as it is without one."""
+    if form is None:
+        return text
+    return form(text) if callable(form) else form.format(text)
+
+
 def literal_noun(form: object) -> str | None:
     """The noun of a written form that names a thing by its id or name ("order {}" → "order",
     "the book with ISBN {}" → "book"), so that a second mention can say "that order"; None for
@@ -471,9 +478,7 @@ class Wording:
         text = render_value(value, self.rng, self.style)
         if (index, name) in self.held:
             return self.held[(index, name)]  # (after drawing as for the value: the rest is worded alike)
-        if form is None:
-            return text
-        return form(text) if callable(form) else form.format(text)
+        return in_form(form, text)
 
     def _group_again(self, index: int, members: tuple[str, ...], args: list[Any]) -> str | None:
         """"that location" for a point (or an amount) stated in full before, when nothing else in

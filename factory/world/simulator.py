@@ -218,12 +218,12 @@ def answered(chain: Chain, specs: dict[str, ToolSpec], steps: list[TraceStep]) -
         returns = spec.returns if spec else []
         names = [returns[k].name if k < len(returns) else "" for k in range(len(chain.calls[i].outputs))]
         found += [var for k, var in enumerate(chain.calls[i].outputs)
-                  if not _echoes(outputs.get(var), names[k], given) and not _named(names[k], names)]
+                  if not hands_back(outputs.get(var), names[k], given) and not _named(names[k], names)]
     return found
 
 
 def without_echoes(chain: Chain, specs: dict[str, ToolSpec], steps: list[TraceStep]) -> Chain:
-    """The chain with every argument taken from an echo (`_echoes`: the check-in day the search
+    """The chain with every argument taken from an echo (`hands_back`: the check-in day the search
     for a stay hands back) taken from what the echo hands back instead, the request's literal or
     the call it came from: the value an agent passes on, and what a stock NesTools scorer sees.
     The run is the same; only which call the value is said to come from changes."""
@@ -233,7 +233,7 @@ def without_echoes(chain: Chain, specs: dict[str, ToolSpec], steps: list[TraceSt
         returns = specs[call.tool].returns if call.tool in specs else []
         for var, out in zip(call.outputs, returns, strict=False):
             given = call.arguments.get(out.name)
-            if given is not None and _echoes(step.outputs.get(var), out.name, step.arguments):
+            if given is not None and hands_back(step.outputs.get(var), out.name, step.arguments):
                 source[var] = source.get(given.ref, given) if isinstance(given, Ref) else given
     if not source:
         return chain
@@ -253,7 +253,7 @@ def _named(name: str, names: list[str]) -> bool:
     return False
 
 
-def _echoes(value: Any, name: str, given: dict[str, Any]) -> bool:
+def hands_back(value: Any, name: str, given: dict[str, Any]) -> bool:
     """Whether an output only hands back what its call was given, under the same name (the
     check-in day and the nights of the cheapest stay found for them): the request never asked
     for it. A value that only happens to equal an argument is news (the trading day a close is
