@@ -10,6 +10,7 @@ import hashlib
 import json
 import math
 import re
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
@@ -248,6 +249,26 @@ class Call(Record):
 
 class Chain(Record):
     calls: list[Call]
+
+    def renumbered(self) -> Chain:
+        """The chain with its output variables renamed data0, data1, ... in call order."""
+        names: dict[str, str] = {}
+        for call in self.calls:
+            for var in call.outputs:
+                names[var] = f"data{len(names)}"
+        calls = []
+        for call in self.calls:
+            arguments = {k: Ref(ref=names[a.ref]) if isinstance(a, Ref) else a for k, a in call.arguments.items()}
+            calls.append(call.model_copy(update={"arguments": arguments, "outputs": [names[v] for v in call.outputs]}))
+        return Chain(calls=calls)
+
+    def reordered(self, order: Sequence[int]) -> Chain:
+        """The chain with its calls in `order` (old indices), `after` following the calls, and the
+        output variables renamed data0, data1, ... in the new call order."""
+        position = {old: new for new, old in enumerate(order)}
+        calls = [self.calls[old].model_copy(update={"after": sorted(position[a] for a in self.calls[old].after)})
+                 for old in order]
+        return Chain(calls=calls).renumbered()
 
     def producers(self) -> dict[str, int]:
         """Output variable → index of the call that binds it (first binding wins)."""

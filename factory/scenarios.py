@@ -29,19 +29,6 @@ CONVERSATION_WEIGHTS = {"ask_user": 0.14, "multi_turn": 0.14}
 NESTED_BREAK_RATE = 0.5  # how often a fix tool's own condition is broken too
 
 
-def renumber_outputs(chain: Chain) -> Chain:
-    """Rename output variables data0, data1, ... in call order, updating references."""
-    names: dict[str, str] = {}
-    for call in chain.calls:
-        for var in call.outputs:
-            names[var] = f"data{len(names)}"
-    calls = []
-    for call in chain.calls:
-        arguments = {k: Ref(ref=names[a.ref]) if isinstance(a, Ref) else a for k, a in call.arguments.items()}
-        calls.append(call.model_copy(update={"arguments": arguments, "outputs": [names[v] for v in call.outputs]}))
-    return Chain(calls=calls)
-
-
 class StateFixes:
     """Builds a chain in which every condition a call requires starts broken and is fixed first."""
 
@@ -103,7 +90,7 @@ class StateFixes:
             self.calls.append(call.model_copy(update={"after": after}))
         if not self.fixed:
             return None
-        return renumber_outputs(Chain(calls=self.calls)), dict(self.state)
+        return Chain(calls=self.calls).renumbered(), dict(self.state)
 
 
 def withheld_candidates(chain: Chain) -> list[int]:

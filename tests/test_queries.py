@@ -491,6 +491,30 @@ def test_a_description_never_holds_another(library):
         assert text.count("Muga") == 1 and re.search(r"\b(?:that|the same|this) wine\b", text), text
 
 
+def test_that_day_is_never_one_of_a_periods_two_ends(library):
+    """"Our project runs from 2025-05-14 until 2025-07-10 ... starting from that day": a reader
+    cannot tell which end; the day is named again (reading 25 #30)."""
+    code = ('data0 = count_business_days(start="2025-05-14", end="2025-07-10", country="Netherlands")\n'
+            'data1 = add_business_days(start="2025-07-10", days=15, country="Netherlands")\n')
+    for k in range(12):
+        _, text = asked_and_worded(code, library, k)
+        assert "that day" not in text and "same day" not in text, text
+
+
+def test_a_canonicalised_day_is_not_asked_for_to_keep_the_composed_order(library):
+    """"What date and time does 'tonight' mean? Plus, how much daylight ... on that date at
+    Olive Heron Roasters": the resolving call moves next to the call taking its day, which keeps
+    the nesting shape, and the request speaks of "tonight" only where the daylight is asked."""
+    code = ('data0, data1 = resolve_relative_time(expression="tonight")\n'
+            'data2, data3, data4 = find_place_by_name(name="Olive Heron Roasters, Milan")\n'
+            'data5 = get_daylight_hours(latitude=data3, longitude=data4, date=data1)\n')
+    for k in range(6):
+        chain, text = asked_and_worded(code, library, k)
+        assert [c.tool for c in chain.calls] == ["find_place_by_name", "resolve_relative_time", "get_daylight_hours"]
+        assert [c.asked for c in chain.calls] == [False, False, True] and chain.shape() == "3:1>3,2>3", text
+        assert "tonight" in text.casefold() and "mean" not in text, text
+
+
 FEELS_LIKE_IN_THE_HOTTEST_CITY = (
     'data0, data1 = find_hottest_city(country="India", date="2025-06-19")\n'
     'data2, data3 = get_wind_forecast(city=data0, date="2025-06-19")\n'

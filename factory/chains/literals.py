@@ -55,6 +55,8 @@ class Known:
 
     def add(self, pool: ToolPool, param: Param, value: Any) -> None:
         if not param.kind:
+            if param.enum and value not in self.named.setdefault(_choice(param), []):
+                self.named[_choice(param)].append(value)
             return
         for kind, implied in {param.kind: value, **pool.facts_of(param.kind, value, param.role)}.items():
             if implied not in self.named.setdefault(kind, []):
@@ -65,7 +67,10 @@ class Known:
 
     def agrees(self, pool: ToolPool, param: Param, value: Any) -> bool:
         """A value fits what is known: it is the thing of its kind already named (if any), and
-        what it implies contradicts nothing named."""
+        what it implies contradicts nothing named; a choice among words with no kind (a leave
+        type) is the one made before: the sick-leave balance, then sick leave filed."""
+        if not param.kind:
+            return not param.enum or _choice(param) not in self.named or value in self.named[_choice(param)]
         if param.kind in self.named and isinstance(value, str) and value not in self.named[param.kind]:
             return False
         in_role = f"{param.kind}/{param.role}"  # implied of a person in a role (a course's instructor)
@@ -73,6 +78,11 @@ class Known:
             return False
         return all(kind not in self.named or implied in self.named[kind]
                    for kind, implied in pool.facts_of(param.kind, value, param.role).items())
+
+
+def _choice(param: Param) -> str:
+    """What names a choice among fixed words with no kind: the parameter's name and its words."""
+    return f"{param.name}:{'|'.join(map(str, param.enum or ()))}"
 
 
 def _pick(pool: ToolPool, spec: ToolSpec, param: Param, known: Known, taken: list[Any], prefer: bool | None,
@@ -84,7 +94,7 @@ def _pick(pool: ToolPool, spec: ToolSpec, param: Param, known: Known, taken: lis
     options = [v for v in drawable if v not in taken] or drawable
     if prefer is None:  # must differ from a nested value: avoid whatever the chain names
         return rng.choice([v for v in options if v not in known.named.get(param.kind or "", [])] or options)
-    if prefer and param.kind:
+    if prefer and (param.kind or param.enum):
         fitting = [v for v in options if known.agrees(pool, param, v)]
         if fitting:
             return rng.choice(fitting)

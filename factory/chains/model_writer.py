@@ -240,14 +240,13 @@ class ModelComposer:
     def compose(self, rng: random.Random, attempt: int) -> Any:
         from factory.chains.seeded import Composed, NotComposed
         from factory.chains.shapes import sample_shape
-        from factory.scenarios import renumber_outputs
 
         shape = sample_shape(rng, self.shape_rows)
         subdomain = rng.choice(self.subdomains)
         written = self.writer(self.lm_for(attempt), self.domain, subdomain, shape, rng)
         if written.chain is None:
             return NotComposed(written.reason, written.raw)
-        chain = renumber_outputs(written.chain.chain)
+        chain = written.chain.chain.renumbered()
         specs = {**written.chain.tools, **written.chain.others}
         setup = WorldSetup(toolboxes=[], seed=self.config.seed, recorded=stated_answers(chain, specs, written.chain.returns))
         record = {"domain": self.domain, "subdomain": subdomain, "scenario": "plain", "code": written.chain.code}

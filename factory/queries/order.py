@@ -31,7 +31,6 @@ import networkx as nx
 
 from factory.checks.faithfulness import normalise, value_groups
 from factory.records import Chain, Ref, Trace, Value, stable_json
-from factory.scenarios import renumber_outputs
 
 
 def needs(chain: Chain) -> list[set[int]]:
@@ -65,15 +64,6 @@ def request_order(chain: Chain, mentions: Sequence[int]) -> list[int]:
     for index in sorted(range(len(chain.calls)), key=key):
         take(index)
     return order
-
-
-def reordered(chain: Chain, order: Sequence[int]) -> Chain:
-    """The chain with its calls in `order` (old indices), `after` following the calls, and the
-    output variables renamed data0, data1, ... in the new call order."""
-    position = {old: new for new, old in enumerate(order)}
-    calls = [chain.calls[old].model_copy(update={"after": sorted(position[a] for a in chain.calls[old].after)})
-             for old in order]
-    return renumber_outputs(Chain(calls=calls))
 
 
 def _first_change(trace: Trace, again: Trace, order: Sequence[int]) -> int | None:
@@ -126,7 +116,7 @@ def _attempt(chain: Chain, trace: Trace, mentions: Sequence[int], run: Callable[
     order = request_order(chain, mentions)
     if order == sorted(order):
         return _Attempt(chain, order, None, None, None)
-    moved = reordered(chain, order)
+    moved = chain.reordered(order)
     again = run(moved)
     return _Attempt(chain, order, moved, again, _first_change(trace, again, order))
 

@@ -305,6 +305,7 @@ class Wording:
     # The day or time the request named last: ("day", date), ("moment", date-time) for a literal,
     # ("call", index) for a value described or asked for. "That day" means this one to a reader.
     last_day: tuple[str, Any] | None = None
+    day_given_to: int | None = None  # the call the last literal day or time was given to
     used: Counter | None = None  # (tool, phrasing) → times the run's kept requests used it
     chosen: list[tuple[str, str]] = field(default_factory=list)  # (tool, phrasing) this request used
     mentioned: list[int] = field(default_factory=list)  # calls in the order the text first speaks of them
@@ -456,7 +457,9 @@ class Wording:
             if param.kind == "date" and self.last_day is not None and self.last_day[0] == "call" and \
                     self._asked_on(self.last_day[1], value):
                 return "that day"  # the day the call just asked about was asked for ("opens on 22 June ... that day")
-            self.last_day = said
+            if self.last_day is not None and self.last_day[0] in ("day", "moment") and self.day_given_to == index:
+                said = ("two", index)  # a period's start and end: "that day" would say neither
+            self.last_day, self.day_given_to = said, index
         forms = self.written.get(spec.toolbox or "", {})
         form = written_form(forms, param.kind, param.role) if param else None
         noun = literal_noun(form)
@@ -560,8 +563,8 @@ class Wording:
         self._recall(fallback[2])
         return self._chosen(tool, fallback[0], fallback[1])
 
-    _MEMORY = ("said", "nouns", "literals", "last_day", "chosen", "mentioned", "unnamed", "given", "situated",
-               "spoken")
+    _MEMORY = ("said", "nouns", "literals", "last_day", "day_given_to", "chosen", "mentioned", "unnamed", "given",
+               "situated", "spoken")
 
     def _memory(self) -> dict[str, Any]:
         """What the request has named so far, to take back when a filled phrasing is not used."""
@@ -764,6 +767,29 @@ def spoken_order(chain: Chain, asked: set[int]) -> list[int]:
     return [i for i in spoken if chain.calls[i].fixes is None]
 
 
+def _canonicalised_later(chain: Chain, entries: dict[str, ToolEntry]) -> Chain | None:
+    """The chain with the canonicalising call the request would speak of out of composed order
+    moved to just before the first call taking its value, where that keeps the nesting shape
+    (two calls feeding a third, in either order); None when there is no such call. Asked for
+    itself instead, it would ask what the person's own words mean ("What date is 'tonight'?")."""
+    tasks = [i for i, call in enumerate(chain.calls) if call.fixes is None]
+    first = next((t for s, t in zip(spoken_order(chain, set(asked_calls(chain, entries))), tasks, strict=False)
+                  if s != t), None)
+    entry = entries.get(chain.calls[first].tool) if first is not None else None
+    if first is None or entry is None or "canonicalise" not in entry.tags or \
+            any(isinstance(a, Ref) for a in chain.calls[first].arguments.values()):
+        return None
+    produced = set(chain.calls[first].outputs)
+    consumer = next((j for j, c in enumerate(chain.calls)
+                     if any(isinstance(a, Ref) and a.ref in produced for a in c.arguments.values())), None)
+    if consumer is None:
+        return None
+    order = [i for i in range(len(chain.calls)) if i != first]
+    order.insert(order.index(consumer), first)
+    moved = chain.reordered(order)
+    return moved if moved.shape() == chain.shape() and order != sorted(order) else None
+
+
 def mark_asked(chain: Chain, entries: dict[str, ToolEntry], specs: dict[str, ToolSpec] | None = None,
                joint_kinds: list[tuple[str, ...]] | None = None) -> Chain:
     """The chain with its asked calls marked (`Call.asked`), so that the answer, the milestones
@@ -777,6 +803,8 @@ def mark_asked(chain: Chain, entries: dict[str, ToolEntry], specs: dict[str, Too
     `specs`, so is a call whose description would hold two others or be given again in full
     for another of its values (`factory.queries.readable.to_ask`): "What sold best in the region
     that is home to Muga on June 8? How many bottles of that wine ...", one short sentence each."""
+    while (moved := _canonicalised_later(chain, entries)) is not None:
+        chain = moved
     asked = set(asked_calls(chain, entries))
     tasks = [i for i, call in enumerate(chain.calls) if call.fixes is None]
     while True:

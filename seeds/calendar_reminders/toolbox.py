@@ -73,6 +73,9 @@ SHARED_TITLES = ["Project sync", "Budget review", "Design review", "Quarterly pl
                  "Book club", "Team dinner"]
 PERSONAL_TITLES = ["Dentist appointment", "Yoga class", "Doctor's appointment", "Car service", "Haircut"]
 ONE_TO_ONE = ["1:1 with {first}", "Lunch with {first}", "Coffee with {first}"]
+# When a meal starts (earliest and latest start, minutes after midnight) and what an event of
+# that title is instead when the day has gone past it: no "Lunch with Maria" at 08:00.
+MEALS = {"Lunch with": (11 * 60 + 30, 13 * 60 + 30, "Coffee with"), "Team dinner": (18 * 60, 20 * 60, "Team drinks")}
 NEW_TITLES = ["Team offsite planning", "Call with the bank", "Pick up new glasses", "Parent-teacher meeting",
               "Gym session", "Contract review", "Farewell drinks", "Vendor negotiation", "Tax advisor meeting",
               "Photography workshop"]
@@ -116,6 +119,13 @@ def build_world(rng: random.Random) -> CalendarWorld:
                 title, attendees = rng.choice(ONE_TO_ONE).format(first=person.split()[0]), [person]
             else:
                 title, attendees = rng.choice(SHARED_TITLES), rng.sample(PEOPLE, rng.randint(1, 3))
+            meal = next((m for m in MEALS if title.startswith(m)), None)
+            if meal is not None:  # a lunch at lunchtime, a dinner in the evening, or another kind of event
+                opens, closes, otherwise = MEALS[meal]
+                if clock <= closes:
+                    clock = max(clock, opens)
+                else:
+                    title = title.replace(meal, otherwise)
             if (title, day) not in seen:
                 seen.add((title, day))
                 start = datetime(day.year, day.month, day.day) + timedelta(minutes=clock)

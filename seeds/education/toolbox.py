@@ -422,7 +422,6 @@ def search_courses(query: CourseQuery, max_results: int = 5) -> list[CourseCode]
             "the course mentioned on the noticeboard as {text}",
             "the course my study group calls {text}",
             "the course I saw advertised as {text}",
-            "the course I typed in as {text}",
             "the course known around campus as {text}",
             "the course the department email calls {text}",
             "the class shown as {text} on the timetable",

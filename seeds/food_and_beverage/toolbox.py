@@ -359,8 +359,9 @@ def get_top_selling_wine(location: Region, date: Day) -> tuple[Wine, float]:
     w = world(BeverageWorld)
     _region(location)
     day = w.day(date)
-    local = sorted(n for n in w.wines if _country_of(n) == REGIONS[location])
-    names = local if w.figure("local-wine", location, day, low=0, high=9) < 7 else sorted(w.wines)
+    # a wine region's own wines sell best there: Marlborough's top seller is no Italian red
+    names = sorted(n for n in w.wines if _region_of(n) == location) or \
+        sorted(n for n in w.wines if _country_of(n) == REGIONS[location])
     wine = names[w.figure("top-wine", location, day, low=0, high=len(names) - 1)]
     return wine, float(w.figure("wine-sales", location, day, low=400, high=4000))
 
@@ -515,13 +516,13 @@ def get_beer_origin(beer: Beer) -> str:
         "how many bottles of {product} did {location} export on {date}?",
         "get the export volume of {product} from {location} on {date}",
         "I'm studying the trade in {product}. How much of it did {location} ship abroad on {date}?",
-        "what quantity of {product} left {location} as exports on {date}?",
+        "what quantity of {product} was exported from {location} on {date}?",
         "how many bottles of {product} were exported from {location} on {date}?",
         "look up the exports of {product} out of {location} on {date}",
         "find the number of bottles of {product} shipped out of {location} on {date}",
         "what were the export figures for {product} from {location} on {date}, in bottles?",
         "give me the bottle count of {product} exported by {location} on {date}",
-        "I'm reconciling shipping manifests for {product}. How many bottles went out of {location} as exports on {date}?",
+        "I'm reconciling shipping manifests for {product}. How many bottles were shipped abroad from {location} on {date}?",
         "our distributor wants the outbound volume of {product} from {location} on {date}. How many bottles was it?",
         "tally the bottles of {product} that {location} sent overseas on {date}",
         "on {date}, how many bottles of {product} did {location} ship to foreign buyers?",
@@ -530,7 +531,7 @@ def get_beer_origin(beer: Beer) -> str:
         "what was the bottle count of {product} exported from {location} on {date}?",
         "check the exports of {product} from {location} on {date}: how many bottles?",
         "find out how many bottles of {product} were shipped abroad from {location} on {date}",
-        "how many bottles of {product} left {location} as exports on {date}?",
+        "how many bottles of {product} left {location} for buyers abroad on {date}?",
         "tell me the number of bottles of {product} exported from {location} on {date}",
         "what volume of {product} did {location} export on {date}, in bottles?",
     ),

@@ -116,6 +116,17 @@ DRUGS = {
     "gabapentin": ("anticonvulsant", (300, 600), 3600, "Neurontin"),
     "tramadol": ("opioid analgesic", (50, 100), 400, "Ultram"),
 }
+# Who prescribes a drug besides a general practitioner: no dermatologist writes for amlodipine.
+PRESCRIBED_IN = {
+    "atorvastatin": ("Cardiology",), "simvastatin": ("Cardiology",), "lisinopril": ("Cardiology",),
+    "losartan": ("Cardiology",), "amlodipine": ("Cardiology",), "metoprolol": ("Cardiology",),
+    "warfarin": ("Cardiology",), "clopidogrel": ("Cardiology",), "metformin": (),
+    "omeprazole": ("Gastroenterology",), "sertraline": ("Psychiatry",), "fluoxetine": ("Psychiatry",),
+    "ibuprofen": ("Orthopedics", "Pediatrics"), "paracetamol": ("Orthopedics", "Pediatrics"),
+    "tramadol": ("Orthopedics",), "amoxicillin": ("Pulmonology", "Pediatrics"),
+    "clarithromycin": ("Pulmonology",), "prednisone": ("Pulmonology", "Dermatology"),
+    "cetirizine": ("Dermatology", "Pulmonology", "Pediatrics"), "gabapentin": ("Neurology",),
+}
 INTERACTIONS = {  # unordered drug pair → (severity, advice)
     frozenset({"warfarin", "ibuprofen"}): ("major", "raises bleeding risk; avoid the NSAID or monitor INR closely"),
     frozenset({"warfarin", "clopidogrel"}): ("major", "combined blood thinning; use only under specialist supervision"),
@@ -235,7 +246,8 @@ def build_world(rng: random.Random) -> HealthWorld:
             prescriptions.append({
                 "drug": drug,
                 "dose_mg": rng.choice(DRUGS[drug][1]),
-                "doctor_id": rng.choice(doctors_by_city[city.name]),
+                "doctor_id": rng.choice([d for d in doctors_by_city[city.name]
+                                         if doctors[d]["specialty"] in ("General Practice", *PRESCRIBED_IN[drug])]),
                 "date": (NOW.date() - timedelta(days=rng.randint(3, 400))).isoformat(),
             })
         prescriptions.sort(key=lambda p: p["date"])

@@ -400,7 +400,7 @@ toolbox.written_as("job_opening_id", "opening {}")
 def _employee_facts(w: HRWorld, employee_id: str) -> dict:
     row = w.employees[employee_id]
     return {"person_name": row["name"], "country": row["country"], "city": row["city"],
-            "company_department": row["department"]}
+            "company_department": row["department"], "job_title": row["title"]}
 
 
 @toolbox.facts_about("leave_request_id")

@@ -607,12 +607,10 @@ def get_current_local_datetime() -> tuple[str, Day, City]:
 
 @toolbox.tool(
     asks=(
-        "what date and time does \"{expression}\" mean?",
         "work out the exact date and time of \"{expression}\"",
         "when exactly is \"{expression}\"? Give me the date and the time.",
         "quick question: when is \"{expression}\" exactly? Date and time, please.",
         "turn \"{expression}\" into a precise date and clock time",
-        "if I say \"{expression}\", which date and what time do I mean?",
         "pin down \"{expression}\" as a calendar date and a time of day",
         "give me the date and the time that \"{expression}\" refers to",
         "someone said \"{expression}\". What date and time is that exactly?",

@@ -497,7 +497,6 @@ def search_weather(query: Annotated[str, Kind("weather_query")]) -> tuple[CityNa
         "what calendar date is \"{expression}\"?",
         "work out which date \"{expression}\" falls on",
         "tell me the exact date meant by \"{expression}\"",
-        "when I say \"{expression}\", which date do I mean?",
         "give me the full calendar date for \"{expression}\"",
         "what date does \"{expression}\" come to?",
         "pin down the date of \"{expression}\" for me",

@@ -241,3 +241,24 @@ def test_no_call_finds_again_what_a_call_feeding_it_returned():
     nearest, geocode = pool.specs["get_nearest_city"], pool.specs["geocode_city"]
     bindings = [{}, {"city": (0, 0)}, {"country": (1, 2)}]
     assert re_derives(pool, [nearest.name, geocode.name, "get_travel_advisory"], bindings)
+
+
+def test_a_choice_among_words_is_the_one_made_before():
+    """The sick-leave balance, then sick leave filed, not personal leave (reading 24 #15): a
+    leave type, which has no kind, is drawn as the chain already chose it; and a salary band
+    is for the named employee's own job."""
+    from factory.chains.literals import Known, draw_arguments
+    from factory.seed_checks import library_pool
+
+    seeds = load_seeds(Path(resource_dir("seeds")))
+    pool = library_pool(seeds, slugs=["hr_payroll"])
+    balance, leave, band = (pool.specs[t] for t in ("get_leave_balance", "request_leave", "get_salary_band"))
+    world = base_world(seeds["hr_payroll"], 0)
+    for k in range(20):
+        rng, known = random.Random(k), Known()
+        asked = draw_arguments(pool, balance, set(), known, True, rng)
+        filed = draw_arguments(pool, leave, set(), known, True, rng)
+        assert filed["leave_type"] == asked["leave_type"] and filed["employee_id"] == asked["employee_id"]
+        if world.employees[asked["employee_id"]]["title"] in pool.options(band, band.param("job_title")):
+            paid = draw_arguments(pool, band, {"country"}, known, True, rng)
+            assert paid["job_title"] == world.employees[asked["employee_id"]]["title"]

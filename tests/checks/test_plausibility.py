@@ -2,6 +2,7 @@
 and the composer obeys the same rules while it builds chains."""
 
 import random
+from datetime import date, timedelta
 from pathlib import Path
 
 import pytest
@@ -17,6 +18,7 @@ from factory.gazetteer import NOW
 from factory.records import Instance, Provenance, WorldSetup
 from factory.seed_checks import library_pool
 from factory.seeds import load_seed
+from factory.user import USER
 from factory.world.simulator import Simulator, base_world, run_chain
 from tests.conftest import write_seed
 from tests.seeds.toolbox_helpers import chain_problems
@@ -383,13 +385,17 @@ def test_completable_parts_must_not_depend_on_what_the_withheld_call_changes():
 def test_a_slot_found_for_one_doctor_moves_only_that_doctors_appointment():
     """Ingrid Garcia's first free slot is no time to move an appointment with another doctor
     to (reading 16 #39); with the appointment's own doctor it is."""
+    appointments = load_seed(Path(resource_dir("seeds")) / "healthcare").build_world(0).state["appointments"]
+    doctor = appointments["APT-5004"]["doctor_id"]
+    other = next(a for a, row in sorted(appointments.items()) if row["doctor_id"] != doctor)
+
     def together(appointment):
-        code = ('s, d = get_next_available_slot(doctor_id="D-2531", day="2025-06-20")\n'
+        code = (f's, d = get_next_available_slot(doctor_id="{doctor}", day="2025-06-20")\n'
                 f'p, o, n = reschedule_appointment(appointment_id="{appointment}", new_slot=s)')
         return [p for p in seed_problems("healthcare", code) if "together" in p]
 
-    assert together("APT-5004") == []  # APT-5004 is with D-2531
-    assert any("reschedule_appointment" in p for p in together("APT-5002")), together("APT-5002")
+    assert together("APT-5004") == []
+    assert any("reschedule_appointment" in p for p in together(other)), together(other)
 
 
 def test_an_offered_list_that_holds_the_withheld_value_makes_the_item_solvable():
@@ -729,11 +735,15 @@ def test_timeline_wants_the_person_there_before_a_stay_or_an_event_starts():
     found = timeline(flight.format(day="2025-06-21"))  # even before a landing at 02:00: a reader asks why
     assert found and "Cairo from 2025-06-21" in found[0] and "2025-06-22T02:00" in found[0]
     both = {**travel, "calendar_reminders": load_seed(Path(resource_dir("seeds")) / "calendar_reminders")}
-    event = ('e, s, n = get_next_event()\n'  # Vancouver, 2025-06-13T16:45
-             't, u, c, p = get_event_details(event_id=e)\n'
+    events = both["calendar_reminders"].build_world(1111).events
+    away, row = min(((e, r) for e, r in events.items() if r["start"] > NOW.strftime("%Y-%m-%dT%H:%M")
+                     and r["city"] not in (USER.home_city, "Amsterdam")), key=lambda item: item[1]["start"])
+    start = date.fromisoformat(row["start"][:10])
+    event = (f't, u, c, p = get_event_details(event_id="{away}")\n'
              'f, d = search_flights(origin_city="Amsterdam", destination_city=c, date="{day}")')
-    assert timeline(event.format(day="2025-06-12"), both) == []
-    assert any("Vancouver from 2025-06-13T16:45" in p for p in timeline(event.format(day="2025-06-22"), both))
+    assert timeline(event.format(day=str(start - timedelta(days=1))), both) == []
+    late = timeline(event.format(day=str(start + timedelta(days=9))), both)
+    assert any(f"{row['city']} from {row['start']}" in p for p in late), late
     # A stay in Paris from the day the flight to Cairo leaves, or from the day it lands, is a
     # night in two places; a stay in Paris once back from Cairo is not.
     elsewhere = flight.replace("search_hotels(city=c)", 'search_hotels(city="Paris")')

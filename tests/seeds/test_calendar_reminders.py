@@ -100,6 +100,14 @@ def test_search_and_mentions(cal):
     assert "no event matches" in cal.error("resolve_event_mention", mention="the Moon landing on July 20")
 
 
+def test_meals_are_at_mealtimes(cal):
+    """No "Lunch with Maria" at 08:00 (reading 25 #29), no team dinner in the morning."""
+    lunches = [row["start"][11:] for row in cal.world.events.values() if row["title"].startswith("Lunch with")]
+    dinners = [row["start"][11:] for row in cal.world.events.values() if row["title"] == "Team dinner"]
+    assert lunches and all("11:30" <= t <= "13:30" for t in lunches), sorted(set(lunches))
+    assert dinners and all(t >= "18:00" for t in dinners), sorted(set(dinners))
+
+
 def test_availability_and_free_slots(cal):
     event_id = cal.values("event_id")[5]
     row = cal.world.events[event_id]
@@ -112,7 +120,7 @@ def test_availability_and_free_slots(cal):
         assert minutes == 60 and slot.startswith(day) and "09:00" <= slot[11:] <= "17:00"
         assert cal.ok("check_availability", start=slot, duration_minutes=60) == (True, 0)
     today, _ = cal.ok("find_free_slot", date="2025-06-13", duration_minutes=30)
-    assert today >= "2025-06-13T10:00"  # not before the current time
+    assert today >= NOW  # not before the current time
     assert "in the past" in cal.error("find_free_slot", date="2025-06-01", duration_minutes=30)
     assert "between 5 and 540" in cal.error("find_free_slot", date="2025-06-20", duration_minutes=600)
 

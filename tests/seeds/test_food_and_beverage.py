@@ -50,9 +50,11 @@ def test_top_selling_wine_chain_has_a_real_answer(fb):
 
 
 def test_best_sellers_are_mostly_local(fb):
+    """A wine region's best seller is one of its own wines (no Italian red tops Marlborough:
+    reading 25 #8); a beer may come from further away."""
     days = fb.values("date")[:40]
-    wines = [fb.ok("get_top_selling_wine", location="Tuscany", date=d)[0] for d in days]
-    assert sum(fb.ok("get_product_origin", product=w) == "Italy" for w in wines) > len(wines) / 2
+    wines = {fb.ok("get_top_selling_wine", location="Marlborough", date=d)[0] for d in days}
+    assert len(wines) > 1 and {fb.ok("get_product_origin", product=w) for w in wines} == {"New Zealand"}
     beers = [fb.ok("get_best_selling_beer", location="Rioja", date=d)[0] for d in days]
     assert sum(fb.world.beers[b]["country"] == "Spain" for b in beers) > len(beers) / 3
 

@@ -29,6 +29,18 @@ def test_patient_lookup_and_profile(hc):
     assert "unknown patient id" in hc.error("get_patient_profile", patient_id="P-1")
 
 
+def test_a_prescription_is_written_by_a_doctor_who_prescribes_that_drug(hc):
+    """Heart drugs come from a cardiologist or a general practitioner, antidepressants from a
+    psychiatrist or one: never from a dermatologist (reading 25 #6)."""
+    writers = {drug: set() for drug in ("amlodipine", "losartan", "sertraline")}
+    for row in hc.world.patients.values():
+        for prescription in row["prescriptions"]:
+            if prescription["drug"] in writers:
+                writers[prescription["drug"]].add(hc.world.doctors[prescription["doctor_id"]]["specialty"])
+    assert writers["amlodipine"] == writers["losartan"] == {"General Practice", "Cardiology"}
+    assert writers["sertraline"] == {"General Practice", "Psychiatry"}
+
+
 def test_every_generated_name_is_a_patient(hc):
     for name in hc.values("person_name"):
         assert hc.ok("find_patient_id", full_name=name)

@@ -13,7 +13,7 @@ from factory.evaluate.static.reading import Phrasings, read_order
 from factory.evaluate.static.scoring import run_static
 from factory.evaluate.static.tasks import build_tasks, load_template
 from factory.evaluate.tool_ids import identities
-from factory.queries.order import reordered, request_order
+from factory.queries.order import request_order
 from factory.seeds import load_seeds
 
 
@@ -46,7 +46,7 @@ def test_it_reads_the_order_from_the_text_not_from_the_gold_list(static_tasks, s
         other = request_order(chain, list(reversed(range(len(chain.calls)))))  # the last part asked for first
         if other == sorted(other):
             continue
-        shuffled = task.instance.model_copy(update={"chain": reordered(chain, other)})
+        shuffled = task.instance.model_copy(update={"chain": chain.reordered(other)})
         assert [other[k] for k in read_order(shuffled, task.query, phrasings)] == list(range(len(other))), task.query
         moved += 1
     assert moved > 20
