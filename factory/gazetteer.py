@@ -287,6 +287,26 @@ LAST_NAMES = (
 )
 
 
+# Calling codes: a country's, or a city's own where it has one (Hong Kong is not dialled as +86).
+CALLING_CODES = {
+    "USA": 1, "Canada": 1, "Mexico": 52, "Brazil": 55, "Argentina": 54, "United Kingdom": 44, "France": 33,
+    "Germany": 49, "Spain": 34, "Italy": 39, "Netherlands": 31, "Switzerland": 41, "Sweden": 46, "Egypt": 20,
+    "Kenya": 254, "South Africa": 27, "United Arab Emirates": 971, "India": 91, "Singapore": 65, "China": 86,
+    "Japan": 81, "South Korea": 82, "Australia": 61, "New Zealand": 64,
+}
+CITY_CALLING_CODES = {"Hong Kong": 852}
+
+
+def calling_code(city: str) -> int:
+    """The code a phone number in this city starts with."""
+    return CITY_CALLING_CODES.get(city, CALLING_CODES[CITY_BY_NAME[city].country])
+
+
+def phone_number(rng: random.Random, city: str) -> str:
+    """A made-up number in a city, as every world writes one: "+44-207-555-0142"."""
+    return f"+{calling_code(city)}-{rng.randint(20, 989)}-555-{rng.randint(0, 9999):04d}"
+
+
 # Books: one catalogue for every seed, so a course's textbook can be scanned, located and
 # borrowed in the library, and its instructors are the library's authors.
 SUBJECTS = (  # department code, subject, six topics in course order (101, 102, 201, 202, 301, 401)

@@ -29,7 +29,7 @@ from factory.chains.pool import groups_of, links_to
 from factory.checks.context import CheckContext
 from factory.checks.faithfulness import free_arguments
 from factory.distractors import alternative_to_gold, world_before
-from factory.gazetteer import CITY_BY_NAME
+from factory.gazetteer import CITY_BY_NAME, nearest_city
 from factory.milestones import blocked_calls, needed_values
 from factory.records import CheckResult, Instance, Ref, Value, values_equal
 from factory.scenarios import needed_kinds, producers_of, unconditional
@@ -631,6 +631,23 @@ def _ids_problems(instance: Instance, ctx: CheckContext) -> list[str]:
     return problems
 
 
+PLAINLY_IN_KM = 25  # a point this close to a city's centre is known to be in it (37.78, -122.41: San Francisco)
+
+
+def _plainly_in(instance: Instance, index: int) -> str | None:
+    """The city a call given a point on the map was given a point in, when the point is that
+    close to its centre that people (and models) know where it is; None otherwise."""
+    spec = instance.tool(instance.chain.calls[index].tool)
+    step = next((s for s in instance.trace.steps if s.call == index), None)
+    if spec is None or step is None:
+        return None
+    point = {p.kind: step.arguments.get(p.name) for p in spec.parameters if p.kind in ("latitude", "longitude")}
+    if not all(isinstance(point.get(k), (int, float)) for k in ("latitude", "longitude")):
+        return None
+    city, km = nearest_city(point["latitude"], point["longitude"])
+    return city.name if km <= PLAINLY_IN_KM else None
+
+
 def _of_a_city(instance: Instance, index: int) -> bool:
     """Whether a call is given only a city: what it finds of a city by name (its country) people
     know, unlike what it finds of a point on the map."""
@@ -763,6 +780,8 @@ def _withheld_problems(instance: Instance, ctx: CheckContext) -> list[str]:
             if kinds and {kind for kind, _ in kinds} <= known and _of_a_city(instance, index):  # San Francisco's country
                 problems.append(f"{withheld.name} is needed only for {', '.join(sorted(k for k, _ in kinds))}, "
                                 "which people know")
+            if kinds and {kind for kind, _ in kinds} <= {"city", "country"} and (city := _plainly_in(instance, index)):
+                problems.append(f"{withheld.name} is needed only for the place of a point in {city}, which people know")
             if instance.world is not None:
                 for tool in instance.tools:
                     why = alternative_to_gold(tool, instance.chain, instance.trace, specs,

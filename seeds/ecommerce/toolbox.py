@@ -10,7 +10,17 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 from typing import Annotated, Literal
 
-from factory.gazetteer import CITIES, CITY_BY_NAME, CURRENCY_BY_CODE, FIRST_NAMES, LAST_NAMES, NOW, city_distance_km
+from factory.gazetteer import (
+    CITIES,
+    CITY_BY_NAME,
+    CURRENCY_BY_CODE,
+    FIRST_NAMES,
+    LAST_NAMES,
+    NOW,
+    calling_code,
+    city_distance_km,
+    phone_number,
+)
 from factory.sense import within
 from factory.toolbox import Kind, Toolbox, World, require, world
 from factory.user import USER
@@ -88,13 +98,6 @@ COUPONS = {  # code → (percent off, category it applies to or None for all, la
     "HOME25": (25, "Home & Kitchen", date(2025, 6, 30)), "GLOW5": (5, "Beauty", date(2025, 12, 31)),
     "PLAY10": (10, "Toys & Games", date(2025, 10, 31)), "STYLE15": (15, "Fashion", date(2025, 11, 30)),
     "SPRING30": (30, None, date(2025, 5, 31)),  # expired
-}
-CALLING_CODES = {
-    "USA": "1", "Canada": "1", "Mexico": "52", "Brazil": "55", "Argentina": "54", "United Kingdom": "44",
-    "France": "33", "Germany": "49", "Spain": "34", "Italy": "39", "Netherlands": "31", "Switzerland": "41",
-    "Sweden": "46", "Egypt": "20", "Kenya": "254", "South Africa": "27", "United Arab Emirates": "971",
-    "India": "91", "Singapore": "65", "China": "86", "Japan": "81", "South Korea": "82", "Australia": "61",
-    "New Zealand": "64",
 }
 STREETS = ["Oak Avenue", "Maple Street", "High Street", "Lake Road", "Garden Lane", "Hill Street", "Mill Road",
            "Church Street", "Orchard Way", "Cedar Court"]
@@ -180,10 +183,9 @@ def build_world(rng: random.Random) -> StoreWorld:
     cities = [c.name for c in CITIES]
     for i, (first, last) in enumerate(zip(FIRST_NAMES, LAST_NAMES, strict=True)):
         city = rng.choice(cities)
-        country = CITY_BY_NAME[city].country
         customers[f"CUS-{1001 + i}"] = {
             "id": f"CUS-{1001 + i}", "name": f"{first} {last}", "email": f"{first.lower()}.{last.lower()}@example.com",
-            "phone": f"+{CALLING_CODES[country]}-{rng.randint(20, 989)}-555-{rng.randint(0, 9999):04d}",
+            "phone": phone_number(rng, city),
             "address": f"{rng.randint(1, 300)} {rng.choice(STREETS)}, {city}", "city": city,
         }
     reviewers = [c["name"] for c in customers.values()]
@@ -635,9 +637,8 @@ def get_seller_info(seller: Seller) -> tuple[SellerEmail, SellerPhone, str]:
     require(seller in SELLERS, f"unknown seller {seller!r}; get a product's details to see who sells it")
     city = SELLERS[seller][0]
     slug = re.sub(r"[^a-z]", "", seller.lower().replace("&", "and"))
-    country = CITY_BY_NAME[city].country
     digits = sum(ord(ch) for ch in seller) % 10000
-    return f"support@{slug}.example.com", f"+{CALLING_CODES[country]}-800-555-{digits:04d}", city
+    return f"support@{slug}.example.com", f"+{calling_code(city)}-800-555-{digits:04d}", city
 
 
 @toolbox.tool(

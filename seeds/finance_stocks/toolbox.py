@@ -20,6 +20,7 @@ from factory.gazetteer import (
     NOW,
     country_named,
     country_phrase,
+    phone_number,
 )
 from factory.sense import around, distinct, sensible, within
 from factory.toolbox import Kind, Toolbox, ToolError, World, require, world
@@ -98,13 +99,6 @@ COMPANIES = {
     "DFPR": ("Desert Falcon Properties", "Real Estate", "Dubai", "PJSC"),
     "SVMB": ("Savannah Mobile", "Communication Services", "Nairobi", "plc"),
 }
-CALLING_CODES = {
-    "USA": "1", "Canada": "1", "Mexico": "52", "Brazil": "55", "Argentina": "54", "United Kingdom": "44",
-    "France": "33", "Germany": "49", "Spain": "34", "Italy": "39", "Netherlands": "31", "Switzerland": "41",
-    "Sweden": "46", "Egypt": "20", "Kenya": "254", "South Africa": "27", "United Arab Emirates": "971",
-    "India": "91", "Singapore": "65", "China": "86", "Japan": "81", "South Korea": "82", "Australia": "61",
-    "New Zealand": "64",
-}
 STREETS = ["Market Street", "Harbour Road", "King Street", "Station Avenue", "Park Lane", "Commerce Way",
            "Riverside Drive", "Exchange Place", "Bridge Street", "Victoria Road"]
 # Other ways people name a currency, beyond the gazetteer's own names.
@@ -149,9 +143,6 @@ def _round_price(value: float, currency: str) -> float:
     return round(value, 0 if CURRENCY_BY_CODE[currency].per_usd > 100 else 2)
 
 
-def _phone(rng: random.Random, country: str) -> str:
-    return f"+{CALLING_CODES[country]}-{rng.randint(20, 989)}-555-{rng.randint(0, 9999):04d}"
-
 
 @toolbox.world
 def build_world(rng: random.Random) -> MarketWorld:
@@ -186,7 +177,7 @@ def build_world(rng: random.Random) -> MarketWorld:
             "shares_outstanding": rng.randint(40, 4000) * 1_000_000,
             "dividend": _round_price(price * rng.uniform(0.005, 0.06), currency) if pays else 0.0,
             "address": f"{rng.randint(1, 480)} {rng.choice(STREETS)}, {city}",
-            "phone": _phone(rng, country),
+            "phone": phone_number(rng, city),
         }
     holdings = {ticker: rng.randint(25, 300) for ticker in sorted(COMPANIES)}
     state = {"cash_usd": START_CASH_USD, "holdings": holdings, "account_verified": True,

@@ -17,6 +17,7 @@ from factory.gazetteer import (
     LAST_NAMES,
     NOW,
     city_currency,
+    phone_number,
 )
 from factory.sense import around, distinct, together
 from factory.toolbox import Kind, Toolbox, ToolError, World, require, world
@@ -161,13 +162,6 @@ CLINIC_KINDS = ("General Hospital", "Family Health Centre")
 PHARMACY_CHAINS = ("CarePlus Pharmacy", "GreenCross Pharmacy", "MediMart Pharmacy")
 STREETS = ("Market Street", "King Street", "Station Road", "High Street", "Park Avenue", "River Road",
            "Harbour Street", "Church Lane", "Garden Avenue", "Mill Road", "Bridge Street", "Victoria Road")
-CALLING_CODES = {
-    "USA": "1", "Canada": "1", "Mexico": "52", "Brazil": "55", "Argentina": "54", "United Kingdom": "44",
-    "France": "33", "Germany": "49", "Spain": "34", "Italy": "39", "Netherlands": "31", "Switzerland": "41",
-    "Sweden": "46", "Egypt": "20", "Kenya": "254", "South Africa": "27", "United Arab Emirates": "971",
-    "India": "91", "Singapore": "65", "China": "86", "Japan": "81", "South Korea": "82", "Australia": "61",
-    "New Zealand": "64",
-}
 ALL_NAMES = sorted(f"{first} {last}" for first in FIRST_NAMES for last in LAST_NAMES)
 
 
@@ -192,10 +186,6 @@ class HealthWorld(World):
         return booked or self.figure("taken", doctor_id, stamp) < TAKEN_SHARE
 
 
-def _phone(rng: random.Random, country: str) -> str:
-    return f"+{CALLING_CODES[country]}-{rng.randint(20, 989)}-555-{rng.randint(0, 9999):04d}"
-
-
 def _slots_of_day(day: date) -> list[datetime]:
     """Every bookable slot of a day that is still ahead of the simulated now."""
     start = datetime(day.year, day.month, day.day, FIRST_SLOT_HOUR)
@@ -212,7 +202,7 @@ def build_world(rng: random.Random) -> HealthWorld:
             clinics[f"{city.name} {kind}"] = {
                 "city": city.name,
                 "address": f"{rng.randint(1, 400)} {rng.choice(STREETS)}, {city.name}",
-                "phone": _phone(rng, city.country),
+                "phone": phone_number(rng, city.name),
                 "specialties": [],
             }
     doctors: dict[str, dict] = {}
@@ -228,7 +218,7 @@ def build_world(rng: random.Random) -> HealthWorld:
                     "clinic": clinic,
                     "city": city.name,
                     "rating": round(rng.uniform(3.6, 5.0), 1),
-                    "phone": _phone(rng, city.country),
+                    "phone": phone_number(rng, city.name),
                 }
                 if specialty not in clinics[clinic]["specialties"]:
                     clinics[clinic]["specialties"].append(specialty)
@@ -256,7 +246,7 @@ def build_world(rng: random.Random) -> HealthWorld:
             "name": name,
             "birth_date": date(rng.randint(1940, 2020), rng.randint(1, 12), rng.randint(1, 28)).isoformat(),
             "city": city.name,
-            "phone": _phone(rng, city.country),
+            "phone": phone_number(rng, city.name),
             "email": f"{first}.{last}@example.com",
             "plan": rng.choice(PLANS),
             "prescriptions": prescriptions,

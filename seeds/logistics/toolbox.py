@@ -22,6 +22,7 @@ from factory.gazetteer import (
     city_distance_km,
     country_phrase,
     local_time,
+    phone_number,
 )
 from factory.sense import around, distinct, sensible, together, within
 from factory.toolbox import Kind, Toolbox, ToolError, World, require, world
@@ -125,13 +126,6 @@ WEIGHT_FORMS = ("12 lb", "40 oz", "750 g", "2 lb 8 oz", "7 pounds", "1.5 lbs", "
                 "30 lbs", "1200 g", "18 oz")
 STREETS = ("Dock Road", "Freight Avenue", "Commerce Way", "Harbour Street", "Market Street", "Station Road",
            "Industrial Park Drive", "Canal Street", "Airport Road", "Terminal Lane")
-CALLING_CODES = {
-    "USA": "1", "Canada": "1", "Mexico": "52", "Brazil": "55", "Argentina": "54", "United Kingdom": "44",
-    "France": "33", "Germany": "49", "Spain": "34", "Italy": "39", "Netherlands": "31", "Switzerland": "41",
-    "Sweden": "46", "Egypt": "20", "Kenya": "254", "South Africa": "27", "United Arab Emirates": "971",
-    "India": "91", "Singapore": "65", "China": "86", "Japan": "81", "South Korea": "82", "Australia": "61",
-    "New Zealand": "64",
-}
 _CITY_PATTERN = re.compile(r"\b(" + "|".join(sorted((re.escape(c.name) for c in CITIES), key=len, reverse=True)) + r")\b",
                            re.IGNORECASE)
 
@@ -186,11 +180,10 @@ def build_world(rng: random.Random) -> ShippingWorld:
         }
     warehouses = {}
     for warehouse_id, city in WAREHOUSES.items():
-        country = CITY_BY_NAME[city].country
         warehouses[warehouse_id] = {
             "city": city,
             "address": f"{rng.randint(1, 900)} {rng.choice(STREETS)}, {city}",
-            "phone": f"+{CALLING_CODES[country]}-{rng.randint(20, 989)}-555-{rng.randint(0, 9999):04d}",
+            "phone": phone_number(rng, city),
         }
     on_time = {carrier: round(rng.uniform(84.0, 98.5), 1) for carrier in sorted(CARRIERS)}
     built = ShippingWorld(shipments=shipments, warehouses=warehouses, on_time=on_time, salt=str(rng.random()))

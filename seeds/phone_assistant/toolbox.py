@@ -15,7 +15,17 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import Annotated
 
-from factory.gazetteer import CITIES, CITY_BY_NAME, FIRST_NAMES, LAST_NAMES, NOW, nearest_city
+from factory.gazetteer import (
+    CALLING_CODES,
+    CITIES,
+    CITY_BY_NAME,
+    CITY_CALLING_CODES,
+    FIRST_NAMES,
+    LAST_NAMES,
+    NOW,
+    calling_code,
+    nearest_city,
+)
 from factory.toolbox import Kind, Toolbox, ToolError, World, require, world
 from factory.user import PEOPLE, USER
 
@@ -43,12 +53,6 @@ OutgoingText = Annotated[str, Kind("message_text")]
 
 OWNER = USER.name  # the phone's owner: the user every seed serves
 HOME_CITY = USER.home_city
-CALLING_CODES = {
-    "USA": 1, "Canada": 1, "Mexico": 52, "Brazil": 55, "Argentina": 54, "United Kingdom": 44, "France": 33,
-    "Germany": 49, "Spain": 34, "Italy": 39, "Netherlands": 31, "Switzerland": 41, "Sweden": 46, "Egypt": 20,
-    "Kenya": 254, "South Africa": 27, "United Arab Emirates": 971, "India": 91, "Singapore": 65, "China": 86,
-    "Japan": 81, "South Korea": 82, "Australia": 61, "New Zealand": 64,
-}
 DEFAULT_SETTINGS = {"wifi": True, "cellular": True, "location_service": True, "low_battery_mode": False,
                     "bluetooth": True, "do_not_disturb": False}
 INCOMING = ["Running 10 minutes late, sorry!", "Can we move our lunch to Thursday?", "Just landed in {city}!",
@@ -83,7 +87,7 @@ def build_world(rng: random.Random) -> PhoneWorld:
     cities = [c.name for c in CITIES]
     for name in PEOPLE:
         city = HOME_CITY if rng.random() < 0.3 else rng.choice(cities)
-        code = CALLING_CODES[CITY_BY_NAME[city].country]
+        code = calling_code(city)
         number = ""
         while not number or number in numbers:
             number = f"+{code}-{rng.randint(200, 989)}-555-{rng.randint(0, 9999):04d}"
@@ -1149,7 +1153,8 @@ def _number_facts(w: PhoneWorld, number: str) -> dict:
     """The country a number's calling code belongs to, where only one country has it (+46 is
     Sweden; +1 is two countries): whoever has the number knows it."""
     code = number.lstrip("+").split("-")[0]
-    countries = [country for country, c in CALLING_CODES.items() if str(c) == code]
+    countries = [country for country, c in CALLING_CODES.items() if str(c) == code] or \
+        [CITY_BY_NAME[city].country for city, c in CITY_CALLING_CODES.items() if str(c) == code]
     return {"country": countries[0]} if len(countries) == 1 else {}
 
 

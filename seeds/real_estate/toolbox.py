@@ -20,6 +20,7 @@ from factory.gazetteer import (
     city_currency,
     distance_km,
     geocode,
+    phone_number,
 )
 from factory.sense import around, sensible, within
 from factory.toolbox import Kind, Toolbox, ToolError, World, require, world
@@ -86,13 +87,6 @@ AGENCIES = ["Keystone Realty", "Harbor & Vale Estates", "Crestline Properties", 
             "Bluegate Homes", "Northstar Property Group"]
 STREETS = ["Elm Street", "Station Road", "Park Avenue", "Canal Street", "Rose Lane", "Castle Road", "Queen Street",
            "Willow Way", "Hill Road", "Garden Street", "Bay Street", "Chapel Lane"]
-CALLING_CODES = {
-    "USA": "1", "Canada": "1", "Mexico": "52", "Brazil": "55", "Argentina": "54", "United Kingdom": "44",
-    "France": "33", "Germany": "49", "Spain": "34", "Italy": "39", "Netherlands": "31", "Switzerland": "41",
-    "Sweden": "46", "Egypt": "20", "Kenya": "254", "South Africa": "27", "United Arab Emirates": "971",
-    "India": "91", "Singapore": "65", "China": "86", "Japan": "81", "South Korea": "82", "Australia": "61",
-    "New Zealand": "64",
-}
 EMAIL = re.compile(r"^[\w.+-]+@[\w-]+(\.[\w-]+)+$")
 AREA = re.compile(r"^\s*(?:about\s+)?([\d,]+(?:\.\d+)?)\s*(.*?)\s*$", re.IGNORECASE)
 FEET = {"sq ft", "sqft", "sq. ft.", "sq.ft.", "square feet", "square foot", "ft2", "ft²", "sf"}
@@ -142,7 +136,7 @@ def build_world(rng: random.Random) -> PropertyWorld:
             agents[f"{first} {last}"] = {
                 "name": f"{first} {last}", "agency": agency, "city": city.name,
                 "email": f"{first.lower()}.{last.lower()}@{slug}.example.com",
-                "phone": f"+{CALLING_CODES[country]}-{rng.randint(20, 989)}-555-{rng.randint(0, 9999):04d}",
+                "phone": phone_number(rng, city.name),
             }
             city_agents.append(f"{first} {last}")
         yield_pct = rng.uniform(2.8, 6.5)

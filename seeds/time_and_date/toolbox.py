@@ -61,7 +61,8 @@ NUMBER_WORDS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "fiv
 # Public holidays per country, as rules: ("fixed", month, day), ("nth", month, weekday, n) with
 # n = -1 for the last such weekday, ("easter", days after Easter Sunday), or
 # ("on_or_after", month, day, weekday). Calendar dates only: substitute days off are not modelled,
-# nor are holidays that follow a lunar calendar.
+# nor are holidays that follow a lunar calendar (the tools say so). Japan's equinox days fall on
+# March 20 and September 23 in both years the world covers.
 NEW_YEAR = ("New Year's Day", ("fixed", 1, 1))
 CHRISTMAS = ("Christmas Day", ("fixed", 12, 25))
 BOXING = ("Boxing Day", ("fixed", 12, 26))
@@ -122,10 +123,12 @@ HOLIDAY_RULES: dict[str, list[tuple[str, tuple]]] = {
     "Singapore": [NEW_YEAR, GOOD_FRIDAY, LABOUR_DAY, ("National Day", ("fixed", 8, 9)), CHRISTMAS],
     "China": [NEW_YEAR, LABOUR_DAY, ("National Day", ("fixed", 10, 1))],
     "Japan": [NEW_YEAR, ("Coming of Age Day", ("nth", 1, 0, 2)), ("National Foundation Day", ("fixed", 2, 11)),
-              ("Emperor's Birthday", ("fixed", 2, 23)), ("Showa Day", ("fixed", 4, 29)),
+              ("Emperor's Birthday", ("fixed", 2, 23)), ("Vernal Equinox Day", ("fixed", 3, 20)),
+              ("Showa Day", ("fixed", 4, 29)),
               ("Constitution Memorial Day", ("fixed", 5, 3)), ("Greenery Day", ("fixed", 5, 4)),
               ("Children's Day", ("fixed", 5, 5)), ("Marine Day", ("nth", 7, 0, 3)), ("Mountain Day", ("fixed", 8, 11)),
-              ("Respect for the Aged Day", ("nth", 9, 0, 3)), ("Sports Day", ("nth", 10, 0, 2)),
+              ("Respect for the Aged Day", ("nth", 9, 0, 3)), ("Autumnal Equinox Day", ("fixed", 9, 23)),
+              ("Sports Day", ("nth", 10, 0, 2)),
               ("Culture Day", ("fixed", 11, 3)), ("Labour Thanksgiving Day", ("fixed", 11, 23))],
     "South Korea": [NEW_YEAR, ("Independence Movement Day", ("fixed", 3, 1)), ("Children's Day", ("fixed", 5, 5)),
                     ("Memorial Day", ("fixed", 6, 6)), ("Liberation Day", ("fixed", 8, 15)),
@@ -990,7 +993,7 @@ def get_local_time_in(city: City) -> Moment:
     sense=(within("year", NOW.year, NOW.year + 1),),
 )
 def list_public_holidays(country: Country, year: Year) -> list[str]:
-    """List a country's public holidays in a year.
+    """List a country's public holidays in a year (holidays set by a lunar calendar and substitute days off are not included).
 
     Args:
         country: Country name, e.g. "Germany".
@@ -1046,7 +1049,7 @@ def list_public_holidays(country: Country, year: Year) -> list[str]:
     sense=(around("after", before=30, after=180),),
 )
 def get_next_public_holiday(country: Country, after: Day) -> tuple[Holiday, Day]:
-    """Find the first public holiday of a country on or after a date.
+    """Find the first public holiday of a country on or after a date (holidays set by a lunar calendar and substitute days off are not included).
 
     Args:
         country: Country name, e.g. "Japan".
@@ -1080,7 +1083,7 @@ def get_next_public_holiday(country: Country, after: Day) -> tuple[Holiday, Day]
     ),
 )
 def is_public_holiday(date: Day, country: HolidayCountry) -> tuple[bool, str]:
-    """Check whether a date is a public holiday in a country.
+    """Check whether a date is a public holiday in a country (holidays set by a lunar calendar and substitute days off are not included).
 
     Args:
         date: The date (YYYY-MM-DD).

@@ -17,7 +17,7 @@ from factory.config import resource_dir
 from factory.gazetteer import NOW
 from factory.records import Instance, Provenance, WorldSetup
 from factory.seed_checks import library_pool
-from factory.seeds import load_seed
+from factory.seeds import load_seed, load_seeds
 from factory.user import USER
 from factory.world.simulator import Simulator, base_world, run_chain
 from tests.conftest import write_seed
@@ -441,7 +441,6 @@ def test_a_tool_run_on_its_own_example_that_tells_the_withheld_day_is_an_alterna
 def test_a_phone_number_tells_the_country_a_withheld_tool_was_to_give():
     """Without the contact's city and country, Lucas Martin's number (+46) still says Sweden:
     the item is not insufficient. Maria Lopez's (+1: the USA or Canada) says neither."""
-    from factory.seeds import load_seeds
 
     seeds = load_seeds(Path(resource_dir("seeds")))
     chosen = {slug: seeds[slug] for slug in ("phone_assistant", "weather")}
@@ -455,6 +454,23 @@ def test_a_phone_number_tells_the_country_a_withheld_tool_was_to_give():
 
     assert withheld_problems("Lucas Martin")
     assert not withheld_problems("Maria Lopez")
+
+
+def test_withholding_the_city_of_a_point_in_a_city_leaves_nothing_missing():
+    """37.78, -122.41 is plainly San Francisco: withholding the reverse geocoder that says so
+    makes an agent that knows it an inventor of values (reading 24 #2); a point at sea is not
+    known to be anywhere."""
+    seeds = load_seeds(Path(resource_dir("seeds")))
+    chosen = {slug: seeds[slug] for slug in ("phone_assistant", "time_and_date")}
+
+    def withheld_problems(latitude, longitude):
+        code = (f'c, k, d = get_city_from_coordinates(latitude={latitude}, longitude={longitude})\n'
+                't = get_local_time_in(city=c)')
+        found = chain_problems(chosen, code, withheld="get_city_from_coordinates")
+        return [p for p in found if "the place of a point" in p]
+
+    assert any("San Francisco" in p for p in withheld_problems(37.78412, -122.40773))
+    assert not withheld_problems(40.0, -40.0)
 
 
 def test_detour_rule_rejects_a_call_that_finds_only_what_is_known(trips):
@@ -496,7 +512,6 @@ def test_a_literal_member_of_together_names_the_same_thing_as_the_nested_one():
 def test_actions_that_cancel_out_are_undone_even_after_a_fix_up():
     """Verify the account, buy 2 shares, sell 2 shares: the fix-up changed the world, the
     request's own actions left it as the fix-up did."""
-    from factory.seeds import load_seeds
 
     seeds = {s: v for s, v in load_seeds(Path(resource_dir("seeds"))).items() if s == "finance_stocks"}
     symbol = sorted(seeds["finance_stocks"].build_world(0).companies)[0]
@@ -522,7 +537,6 @@ def test_a_withheld_value_that_changes_nothing_leaves_nothing_missing():
 def test_a_request_that_asks_again_for_what_it_found_is_a_round_trip():
     """"What mark and letter did they earn in CHEM201? ... convert that percentage to a letter":
     the letter is asked for twice."""
-    from factory.seeds import load_seeds
 
     edu = load_seeds(Path(resource_dir("seeds")))["education"]
     world = edu.build_world(0)

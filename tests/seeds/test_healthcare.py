@@ -274,3 +274,9 @@ def test_goals_keep_the_desk_apart_from_the_patient(hc):
     assert by_record and {g.role for g in goals if by_record & set(g.tools)} <= {"clinic receptionist", "nurse"}
     assert all("patient" not in g.role or not by_record & set(g.tools) for g in goals)
     assert not any({"cancel_appointment", "reschedule_appointment"} <= set(g.tools) for g in goals)
+
+
+def test_phone_numbers_are_dialled_as_their_city_is(hc):
+    """A patient in Hong Kong has a +852 number, not China's +86 (reading 24 #38)."""
+    codes = {row["city"]: row["phone"].split("-")[0] for row in hc.world.patients.values()}
+    assert codes["Hong Kong"] == "+852" and codes["Shanghai"] == "+86"
