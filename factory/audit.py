@@ -169,8 +169,8 @@ def instance_sheet(number: int, instance: Instance, ctx: CheckContext | None,
               else f"**NesTools row:** in `{NESTOOLS}`",
               "", "**Milestones**", ""]
     lines += [f"- m{m.index} ({m.kind}{', after ' + str(m.after) if m.after else ''}): {m.description}"
-              + (f"; or any call whose results include {', '.join(_value(v) for v in m.needs)} (another tool's, or a "
-                 "search's list holding it alone)" if m.kind == "call" and m.needs else "")
+              + (f"; or any call whose results include {', '.join(_value(v) for v in m.needs)} (another tool's, a "
+                 "search's list holding it alone, or a list holding it among others when a later call is given it)" if m.kind == "call" and m.needs else "")
               for m in instance.milestones]
     if instance.minefields:
         lines += ["", "**Minefields**", ""] + [f"- `{m.tool}`: {m.reason}" for m in instance.minefields]

@@ -125,9 +125,24 @@ def similarity_matrix(
             if at < len(finals):
                 row[len(steps) + at] = answer_similarity(m.answer, finals[at], query=query, refusal=refusal or m.refuse)
         else:
-            row = [call_similarity(m, s) for s in steps] + [0.0] * len(finals)
+            row = [max(call_similarity(m, s), float(picked_from_list(m, steps, j))) for j, s in enumerate(steps)]
+            row += [0.0] * len(finals)
         rows.append(row)
     return rows
+
+
+def picked_from_list(milestone: Milestone, steps: Sequence[Step], j: int) -> bool:
+    """Whether step `j` listed every value a call milestone needs among others and a later call
+    was given each of them: the day's events hold the book club among four, and the agent went
+    on with the right one (a wrong pick fails the milestones that need it)."""
+    step = steps[j]
+    needs = milestone.needs
+    if milestone.kind != "call" or not needs or not step.ok or any(isinstance(n, list) for n in needs):
+        return False
+    listed = [v for out in step.outputs if isinstance(out, list) for v in out]
+    later = [v for s in steps[j + 1:] if s.ok for v in (s.arguments or {}).values()]
+    return all(any(values_equal(n, v, loose_strings=True) for v in listed)
+               and any(values_equal(n, v, loose_strings=True) for v in later) for n in needs)
 
 
 # --- the order constraints -------------------------------------------------------------

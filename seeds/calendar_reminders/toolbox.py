@@ -789,7 +789,7 @@ def cancel_event(event_id: EventId) -> str:
     asks=(
         "move {event_id} to {new_start} and tell me when it will start and end",
         "reschedule {event_id} to {new_start}; when does it start and finish then?",
-        "push {event_id} to {new_start}. What are its new start and end times?",
+        "shift {event_id} to {new_start}. What are its new start and end times?",
         "shift {event_id} to {new_start} and confirm when it now starts and ends",
         "I need {event_id} moved to {new_start}. What will its start and end times be?",
         "bump {event_id} to {new_start}, and give me the new start and finish",

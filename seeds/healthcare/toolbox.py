@@ -867,7 +867,7 @@ def cancel_appointment(appointment_id: AppointmentId) -> tuple[str, FeeUsd]:
         "move {appointment_id} to {new_slot} and tell me the old time and the doctor",
         "reschedule {appointment_id} for {new_slot}; which slot did it have before, and with which doctor?",
         "can {appointment_id} be moved to {new_slot}? Do it and tell me the previous time and the doctor.",
-        "push {appointment_id} to {new_slot}, and let me know what time it was originally and who the doctor is",
+        "switch {appointment_id} to {new_slot}, and let me know what time it was originally and who the doctor is",
         "I need {appointment_id} moved to {new_slot} instead. When was it before, and which doctor is it with?",
         "change the time of {appointment_id} to {new_slot}; what was the original slot, and who is the doctor?",
         "rebook {appointment_id} for {new_slot} with the same doctor, and tell me the old slot and which doctor it's with",

@@ -17,6 +17,7 @@ from factory.evaluate.matching import (
     ordered_mapping,
     parts,
     score_milestones,
+    similarity_matrix,
 )
 from factory.records import Expected, Milestone, Minefield
 
@@ -235,6 +236,19 @@ def test_a_search_that_finds_the_one_needed_value_meets_the_milestone():
     assert call_similarity(resolve, Step("search_calendar", {"query": "coffee"}, outputs=(["EVT-1056", "EVT-1060"],))) == 0.0
     listed = Milestone(index=0, kind="call", description="", tool="search_calendar", needs=[["EVT-1056"]])
     assert call_similarity(listed, Step("resolve_event_mention", {"mention": "x"}, outputs=("EVT-1056",))) == 0.0
+
+
+def test_a_list_holding_the_needed_value_among_others_meets_the_milestone_once_a_later_call_takes_it():
+    """The day's events hold the book club among four: an agent that goes on with EVT-1157 found
+    it (reading 24 #29); one that stops at the list, or goes on with another, did not."""
+    resolve = Milestone(index=0, kind="call", description="", tool="resolve_event_mention",
+                        arguments={"mention": Expected(value="book club on 7 August")}, needs=["EVT-1157"])
+    day = Step("list_events_on_date", {"date": "2025-08-07"}, outputs=(["EVT-1155", "EVT-1157", "EVT-1158"],))
+    went_on = [day, Step("move_event", {"event_id": "EVT-1157", "new_start": "2025-07-22T18:00"})]
+    other = [day, Step("move_event", {"event_id": "EVT-1155", "new_start": "2025-07-22T18:00"})]
+    assert similarity_matrix([resolve], went_on, None)[0][0] == 1.0
+    assert similarity_matrix([resolve], other, None)[0][0] == 0.0
+    assert similarity_matrix([resolve], [day], None)[0][0] == 0.0
 
 
 def test_a_list_whose_entry_states_the_needed_values_meets_the_milestone():
