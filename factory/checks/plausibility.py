@@ -692,6 +692,28 @@ def detours(instance: Instance, ctx: CheckContext) -> list[str]:
         if all(out.kind in common for out, _ in used) and _of_a_city(instance, step.call):  # Berlin's country
             problems.append(f"call {step.call + 1} {step.tool} finds only what people know "
                             f"({', '.join(sorted({str(out.kind) for out, _ in used}))})")
+    return problems + _idle_inputs(instance, ctx)
+
+
+def _idle_inputs(instance: Instance, ctx: CheckContext) -> list[str]:
+    """A number fed to a call that answers the same whatever it is (the wind of a feels-like
+    temperature at 30 °C, where wind chill does not apply): the call that found it is for nothing."""
+    if instance.world is None or not all(t in ctx.seeds for t in instance.world.toolboxes):
+        return []
+    specs = {t.name: t for t in (*instance.tools, *instance.withheld_tools)}
+    producers = instance.chain.producers()
+    problems = []
+    for step in instance.trace.steps:
+        call = instance.chain.calls[step.call]
+        if call.fixes is not None or call.tool not in specs:
+            continue
+        for source in sorted({producers[a.ref] for a in call.arguments.values() if isinstance(a, Ref)}):
+            taken = _numbers_taken(step, call, set(instance.chain.calls[source].outputs))
+            if taken and len(taken) == sum(isinstance(a, Ref) and producers[a.ref] == source
+                                           for a in call.arguments.values()) \
+                    and _answers_alike(instance, ctx, step, taken, specs):  # (a point's longitude alone may not matter)
+                problems.append(f"call {source + 1} {instance.chain.calls[source].tool} feeds call {step.call + 1} "
+                                f"{call.tool} only {', '.join(taken)}, which does not change its answer")
     return problems
 
 
@@ -808,21 +830,30 @@ def _missing_value_matters(instance: Instance, ctx: CheckContext, withheld: str,
     problems = []
     for step in instance.trace.steps:
         call = instance.chain.calls[step.call]
-        taken = [n for n, a in call.arguments.items() if isinstance(a, Ref) and a.ref in withheld_vars
-                 and isinstance(step.arguments.get(n), (int, float)) and not isinstance(step.arguments.get(n), bool)]
-        if not taken:
-            continue
-        answers = []
-        for factor in (0.0, 0.5, 2.0):
-            changed = {**step.arguments, **{n: type(step.arguments[n])(step.arguments[n] * factor + (1 if factor == 0 else 0))
-                                            for n in taken}}
-            result = world_before(step, instance.trace, specs, lambda: Simulator(ctx.seeds, instance.world)).call(
-                specs[call.tool], changed)
-            answers.append(None if result.error else result.values)
-        if all(a is not None and values_equal(a, list(step.outputs.values()), loose_strings=False) for a in answers):
+        taken = _numbers_taken(step, call, withheld_vars)
+        if taken and _answers_alike(instance, ctx, step, taken, specs):
             problems.append(f"call {step.call + 1} {call.tool} answers the same whatever {', '.join(taken)} "
                             f"{withheld} would give: nothing is missing")
     return problems
+
+
+def _numbers_taken(step: Any, call: Any, variables: set[str]) -> list[str]:
+    """The arguments of a call that take a number from one of these output variables."""
+    return [n for n, a in call.arguments.items() if isinstance(a, Ref) and a.ref in variables
+            and isinstance(step.arguments.get(n), (int, float)) and not isinstance(step.arguments.get(n), bool)]
+
+
+def _answers_alike(instance: Instance, ctx: CheckContext, step: Any, taken: list[str], specs: dict[str, Any]) -> bool:
+    """Whether a call gives the same answer when the numbers it took are zero, halved or doubled."""
+    call = instance.chain.calls[step.call]
+    for factor in (0.0, 0.5, 2.0):
+        changed = {**step.arguments, **{n: type(step.arguments[n])(step.arguments[n] * factor + (1 if factor == 0 else 0))
+                                        for n in taken}}
+        result = world_before(step, instance.trace, specs, lambda: Simulator(ctx.seeds, instance.world)).call(
+            specs[call.tool], changed)
+        if result.error or not values_equal(result.values, list(step.outputs.values()), loose_strings=False):
+            return False
+    return True
 
 
 def _completable_drift(instance: Instance, ctx: CheckContext, withheld: str, specs: dict[str, Any]) -> list[str]:

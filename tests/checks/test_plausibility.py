@@ -456,6 +456,18 @@ def test_a_phone_number_tells_the_country_a_withheld_tool_was_to_give():
     assert not withheld_problems("Maria Lopez")
 
 
+def test_a_number_that_does_not_change_the_answer_is_found_for_nothing():
+    """The wind at 31 °C, where wind chill does not apply: the forecast call feeds the feels-like
+    temperature nothing it uses (reading 24 #36); at 4 °C it does."""
+    def idle(temperature):
+        code = ('w, d = get_wind_forecast(city="Madrid", date="2025-06-14")\n'
+                f'f = calculate_feels_like(temperature_c={temperature}, wind_speed_kmh=w)')
+        return [p for p in seed_problems("weather", code) if "does not change its answer" in p]
+
+    assert any("get_wind_forecast feeds call 2 calculate_feels_like only wind_speed_kmh" in p for p in idle(31.0))
+    assert idle(4.0) == []
+
+
 def test_withholding_the_city_of_a_point_in_a_city_leaves_nothing_missing():
     """37.78, -122.41 is plainly San Francisco: withholding the reverse geocoder that says so
     makes an agent that knows it an inventor of values (reading 24 #2); a point at sea is not
