@@ -49,6 +49,9 @@ def written_form(forms: dict[str, Any], kind: str | None, role: str | None) -> A
     return forms.get(f"{kind}/{role}") or forms.get(kind or "")
 
 
+_TIME_NOUNS = {"day", "days", "date", "dates", "time", "times", "moment", "moments"}  # "that day" means the last one
+
+
 def noun_of(outputs: list[Output], written: dict | None = None) -> str:
     """A short noun for a described value, for "that city": the noun of its kind's written form
     ("the book with ISBN {}" → "book"), else its role ("that patient"; a place or a measure goes
@@ -65,6 +68,8 @@ def noun_of(outputs: list[Output], written: dict | None = None) -> str:
         said = re.findall(rf"\b({'|'.join(_MONEY_NOUNS)})\b", re.sub(r"\([^)]*\)", "", first.description))
         return said[-1] if said else "amount"
     word = first.kind if first.kind in _PLAIN_KINDS else first.role or first.kind or first.name
+    if first.kind == "datetime" and (first.role or "").endswith("_slot"):
+        word = first.role  # "that delivery slot": unlike "that time", still itself after other times
     if first.kind and first.kind.endswith(_FREE_TEXT):
         word = first.name  # a product's category feeds a search, yet it is "that category", not "that product search terms"
     if word == "datetime":
@@ -664,8 +669,10 @@ class Wording:
                 # a point stated in full is one too ("from that location to that location")
                 return group
             before = (next(v for v, day in zip(variables, days, strict=True) if not day),)
-        if before is not None and self.nouns[self.said[before]] + self.unnamed[self.said[before]] == 1 and recent:
-            # (a city named in between, "Amsterdam", makes "that city" say neither)
+        if before is not None and self.nouns[self.said[before]] + self.unnamed[self.said[before]] == 1 and (
+                recent or self.said[before] not in _TIME_NOUNS):
+            # (a city named in between, "Amsterdam", makes "that city" say neither; a time that
+            # goes by its own noun, "that delivery slot", stays itself after other times)
             return self.said[before]
         if before is None and recent and transparent(call.tool, self.entries) and any(
                 self.producers[k[0]] == index for k in self.said):

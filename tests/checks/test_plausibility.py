@@ -85,7 +85,7 @@ TRIPS = '''
         Returns:
             minutes: the time.
         """
-        return 10
+        return 10 + round(60 * (abs(from_lat - to_lat) + abs(from_lon - to_lon)))
 
     @toolbox.tool(asks=("move my home to {city}", "make {city} my home", "set my home city to {city}"),
                   tags=("state_change",))
