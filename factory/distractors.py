@@ -108,7 +108,7 @@ def alternative_to_gold(candidate: ToolSpec, chain: Chain, trace: Trace, specs: 
         needs = needed_values(chain, trace, step.call)
         if not needs:
             continue
-        tries = [mapped_arguments(candidate, specs[step.tool], step.arguments), *_searches(candidate, step.arguments)]
+        tries = [mapped_arguments(candidate, specs[step.tool], step.arguments), *search_queries(candidate, step.arguments)]
         if examples:
             tries.append(_exemplified(candidate, tries[0] or {}))
         for arguments in (t for t in tries if t is not None):  # {}: a tool that takes nothing
@@ -142,7 +142,7 @@ def _exemplified(candidate: ToolSpec, mapped: dict[str, Any]) -> dict[str, Any] 
     return arguments
 
 
-def _searches(candidate: ToolSpec, gold_arguments: dict[str, Any]) -> list[dict[str, Any]]:
+def search_queries(candidate: ToolSpec, gold_arguments: dict[str, Any]) -> list[dict[str, Any]]:
     """A search tool (one free-text parameter) asked for what the gold call was given: each of
     its text values, and all of them together ("Physics 202"; "park Sydney"). Finding there what
     the chain needs makes it an alternative: search_courses("Physics 202") -> ["PHYS202"]."""

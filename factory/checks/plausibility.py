@@ -20,6 +20,7 @@ document is made only where the request authorises it in one of its condition's 
 
 from __future__ import annotations
 
+import itertools
 import re
 from typing import Any
 
@@ -28,8 +29,8 @@ import networkx as nx
 from factory.chains.pool import groups_of, links_to
 from factory.checks.context import CheckContext
 from factory.checks.faithfulness import free_arguments
-from factory.distractors import alternative_to_gold, world_before
-from factory.gazetteer import CITY_BY_NAME, nearest_city
+from factory.distractors import alternative_to_gold, search_queries, world_before
+from factory.gazetteer import CITIES, CITY_BY_NAME, nearest_city
 from factory.milestones import blocked_calls, needed_values
 from factory.records import CheckResult, Instance, Ref, Value, values_equal
 from factory.scenarios import needed_kinds, producers_of, unconditional
@@ -603,17 +604,30 @@ def _asks_known_problems(instance: Instance, ctx: CheckContext) -> list[str]:
     """A request asks nothing people know: "what country is Berlin in?" is no question a person
     puts to an assistant, though the tool that gives Berlin's UTC offset also gives its country."""
     known = common_knowledge(ctx)
+    producers = instance.chain.producers()
     problems = []
     for index, call in enumerate(instance.chain.calls):
         spec = instance.tool(call.tool)
-        if not call.asked or spec is None or not _of_a_city(instance, index) or not all(
-                isinstance(a, Value) for a in call.arguments.values()):
+        if not call.asked or spec is None or not _of_a_city(instance, index):
+            continue
+        own = all(isinstance(a, Ref) and _home_city(instance, producers[a.ref], a.ref) for a in call.arguments.values())
+        if not own and not all(isinstance(a, Value) for a in call.arguments.values()):
             continue
         asked = sorted({str(o.kind) for o in spec.returns if o.kind in known})
         if asked:
-            problems.append(f"call {index + 1} {call.tool} is asked for the {', '.join(asked)} of a city the request "
-                            "names, which people know")
+            whose = "the person's own home city" if own else "a city the request names"
+            problems.append(f"call {index + 1} {call.tool} is asked for the {', '.join(asked)} of {whose}, "
+                            "which people know")
     return problems
+
+
+def _home_city(instance: Instance, index: int, variable: str) -> bool:
+    """Whether an output variable is the person's own home city ("in which country is my home
+    city?" is no question anyone asks)."""
+    spec = instance.tool(instance.chain.calls[index].tool)
+    outputs = instance.chain.calls[index].outputs
+    return spec is not None and variable in outputs and outputs.index(variable) < len(spec.returns) and \
+        "user's home city" in spec.returns[outputs.index(variable)].description
 
 
 def _ids_problems(instance: Instance, ctx: CheckContext) -> list[str]:
@@ -646,6 +660,58 @@ def _plainly_in(instance: Instance, index: int) -> str | None:
         return None
     city, km = nearest_city(point["latitude"], point["longitude"])
     return city.name if km <= PLAINLY_IN_KM else None
+
+
+def _guessed_in_place(instance: Instance, ctx: CheckContext, index: int, specs: dict[str, Any]) -> list[str]:
+    """A withheld id that spells the very city the request names (the warehouse nearest Cape
+    Town is WH-CPT, in Cape Town) is a guess an offered tool taking such ids confirms; an
+    opaque id with digits (D-2309) is not."""
+    step = next((s for s in instance.trace.steps if s.call == index), None)
+    call = instance.chain.calls[index]
+    if step is None or instance.world is None or call.tool not in specs:
+        return []
+    accepted = {p.kind for t in instance.tools for p in t.parameters if p.kind}
+    query = instance.query.casefold()
+    problems = []
+    for var, out in zip(call.outputs, specs[call.tool].returns, strict=False):
+        value = step.outputs.get(var)
+        if out.kind not in accepted or not isinstance(value, str) or any(c.isdigit() for c in value):
+            continue
+        city = ctx.facts_of(out.kind, value, instance.world.seed, out.role).get("city")
+        if isinstance(city, str) and re.search(rf"\b{re.escape(city.casefold())}\b", query) and \
+                any(_spells(code, city) for code in re.findall(r"[A-Za-z]{3,}", value)):
+            problems.append(f"{call.tool} gives {value!r}, the one in {city}, which the request names: "
+                            "a guess an offered tool confirms")
+    return problems
+
+
+def _confirmed_by_search(instance: Instance, ctx: CheckContext, index: int, specs: dict[str, Any]) -> list[str]:
+    """A search that finds what the withheld call was given only with the right place among its
+    words ("maria schmidt madrid" finds Maria Schmidt, "maria schmidt lisbon" no one) confirms a
+    guess of the place the withheld call would give."""
+    step = next((s for s in instance.trace.steps if s.call == index), None)
+    call = instance.chain.calls[index]
+    if step is None or instance.world is None or call.tool not in specs:
+        return []
+    places = [value for var, out in zip(call.outputs, specs[call.tool].returns, strict=False)
+              if out.kind in ("city", "country") and isinstance(value := step.outputs.get(var), str)]
+    problems = []
+    for tool in instance.tools:
+        for query, place in itertools.product(search_queries(tool, step.arguments), places):
+            other = next(c.name for c in CITIES if c.name != place and c.country != place)
+            found = [world_before(step, instance.trace, specs, lambda: Simulator(ctx.seeds, instance.world)).call(
+                tool, {k: f"{v} {guess}" for k, v in query.items()}) for guess in (place, other)]
+            if not found[0].error and found[0].values and found[0].values[0] and not (
+                    not found[1].error and found[1].values and found[1].values[0]):
+                problems.append(f"{tool.name} confirms a guess of {place!r}, which only {call.tool} was to give")
+                return problems
+    return problems
+
+
+def _spells(code: str, name: str) -> bool:
+    """Whether a code's letters appear in order in a name, from its first letter ("CPT": Cape Town)."""
+    letters = iter(name.casefold())
+    return code[0].casefold() == name[0].casefold() and all(c in letters for c in code.casefold())
 
 
 def _of_a_city(instance: Instance, index: int) -> bool:
@@ -804,6 +870,7 @@ def _withheld_problems(instance: Instance, ctx: CheckContext) -> list[str]:
                                 "which people know")
             if kinds and {kind for kind, _ in kinds} <= {"city", "country"} and (city := _plainly_in(instance, index)):
                 problems.append(f"{withheld.name} is needed only for the place of a point in {city}, which people know")
+            problems += _guessed_in_place(instance, ctx, index, specs) + _confirmed_by_search(instance, ctx, index, specs)
             if instance.world is not None:
                 for tool in instance.tools:
                     why = alternative_to_gold(tool, instance.chain, instance.trace, specs,

@@ -456,6 +456,44 @@ def test_a_phone_number_tells_the_country_a_withheld_tool_was_to_give():
     assert not withheld_problems("Maria Lopez")
 
 
+def test_a_withheld_place_a_search_or_an_id_gives_away_leaves_nothing_missing():
+    """Searching the contacts for "maria schmidt <city>" finds her only in her own city, and the
+    warehouse nearest Cape Town is WH-CPT: either confirms a guess of what the withheld call was
+    to give (reading 26 #17, #18)."""
+    seeds = load_seeds(Path(resource_dir("seeds")))
+    contacts = {slug: seeds[slug] for slug in ("phone_assistant", "time_and_date")}
+    code = ('p = get_contact_phone(name="Maria Schmidt")\n'
+            'c, k = get_contact_city(name="Maria Schmidt")\n'
+            't = get_local_time_in(city=c)')
+    found = chain_problems(contacts, code, withheld="get_contact_city", offered=("search_contacts",))
+    assert any("search_contacts confirms a guess of" in p for p in found), found
+    assert not any("confirms a guess" in p for p in chain_problems(contacts, code, withheld="get_contact_city"))
+    stock = ('w, d = find_nearest_warehouse(city="{city}")\n'
+             's = lookup_inventory_sku(product="cordless drills")\n'
+             'u, r = get_warehouse_stock(sku=s, warehouse_id=w)')
+    logistics = {"logistics": seeds["logistics"]}
+
+    def guessed(city):
+        found = chain_problems(logistics, stock.format(city=city), withheld="find_nearest_warehouse",
+                               query=f"Is there a warehouse near {city}?")
+        return [p for p in found if "a guess an offered tool confirms" in p]
+
+    assert any("'WH-CPT', the one in Cape Town" in p for p in guessed("Cape Town"))
+    assert guessed("Lyon") == []
+
+
+def test_nobody_asks_the_country_of_their_own_home_city():
+    """"How far off UTC is my home city, and in which country is it?" (reading 26 #16); the
+    time there of a moment elsewhere is a fair question."""
+    seeds = {"time_and_date": load_seed(Path(resource_dir("seeds")) / "time_and_date")}
+    code = ('n, t, h = get_current_local_datetime()\n'
+            'o, c = get_city_utc_offset(city=h)\n'
+            'm = convert_time_between_cities(moment="2025-06-04T07:00", from_city="Melbourne", to_city=h)')
+    found = chain_problems(seeds, code, asked={1, 2})
+    assert any("country of the person's own home city" in p for p in found), found
+    assert not any("own home city" in p for p in chain_problems(seeds, code, asked={2}))
+
+
 def test_a_number_that_does_not_change_the_answer_is_found_for_nothing():
     """The wind at 31 °C, where wind chill does not apply: the forecast call feeds the feels-like
     temperature nothing it uses (reading 24 #36); at 4 °C it does."""

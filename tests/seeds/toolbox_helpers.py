@@ -46,10 +46,10 @@ class ToolboxSession:
 def chain_problems(seeds: dict[str, Any], code: str, *, toolboxes: list[str] | None = None,
                    state: dict[str, Any] | None = None, world_seed: int = 0, withheld: str | None = None,
                    ctx: Any = None, fixes: dict[int, str] | None = None, asked: set[int] | None = None,
-                   goal: str = "", query: str = "q") -> list[str]:
+                   goal: str = "", query: str = "q", offered: tuple[str, ...] = ()) -> list[str]:
     """The plausibility check's findings on a chain written as code, executed in a fresh world
     of `toolboxes` (by default those of its tools); `withheld`: a gold tool that is not offered
-    (an insufficient-information item)."""
+    (an insufficient-information item); `offered`: tools offered besides the gold ones."""
     from factory import __version__
     from factory.chains.code import parse_chain
     from factory.checks.context import CheckContext
@@ -69,7 +69,7 @@ def chain_problems(seeds: dict[str, Any], code: str, *, toolboxes: list[str] | N
     trace = run_chain(chain, specs, Simulator(seeds, setup))
     assert trace.ok, [s.error for s in trace.steps if s.error]
     made = Instance(domain=seeds[setup.toolboxes[0]].domain, query=query,
-                    tools=[specs[c.tool] for c in chain.calls if c.tool != withheld],
+                    tools=[specs[c.tool] for c in chain.calls if c.tool != withheld] + [specs[t] for t in offered],
                     withheld_tools=[specs[withheld]] if withheld else [], gold_tools=[c.tool for c in chain.calls],
                     chain=chain, trace=trace, depth=chain.depth(), shape=chain.shape(), world=setup, goal=goal,
                     provenance=Provenance(generator="t", seed=0, attempt=0, factory_version=__version__))
