@@ -18,7 +18,7 @@ import numpy as np
 
 from factory.embeddings import EmbeddingCache
 from factory.milestones import needed_values
-from factory.records import Chain, ToolSpec, Trace, TraceStep, entry_holds, gives, value_matches_type
+from factory.records import Chain, ToolSpec, Trace, TraceStep, entry_holds, gives, value_matches_type, values_equal
 from factory.sense import day_of
 from factory.twins import TwinRule, disagreement, twin
 from factory.world.simulator import Simulator, ToolCrash
@@ -84,13 +84,17 @@ def mapped_arguments(candidate: ToolSpec, gold: ToolSpec, arguments: dict[str, A
             mapped[param.name] = by_kind[(param.kind, param.role)]
         elif param.kind == "year" and (year := _year_of(arguments.values())) is not None:
             mapped[param.name] = year  # a year's list, asked of the year of the day the gold call was given
+        elif param.kind == "date" and (day := _year_of(arguments.values(), day=True)) is not None:
+            mapped[param.name] = day  # a day's hours, asked of the day of the moment the gold call was given
         elif param.required:
             return None
     return mapped
 
 
-def _year_of(values: Any) -> int | None:
-    return next((day.year for v in values if (day := day_of(v)) is not None), None)
+def _year_of(values: Any, day: bool = False) -> Any:
+    """The year (or, with `day`, the day as YYYY-MM-DD) of the first date or date-time among values."""
+    found = next((d for v in values if (d := day_of(v)) is not None), None)
+    return None if found is None else found.isoformat() if day else found.year
 
 
 def alternative_to_gold(candidate: ToolSpec, chain: Chain, trace: Trace, specs: dict[str, ToolSpec],
@@ -169,6 +173,8 @@ def twin_of_gold(candidate: ToolSpec, chain: Chain, trace: Trace, specs: dict[st
         similarity = embeddings.vectors([gold.description, candidate.description])
         pair = twin(gold, candidate, float(similarity[0] @ similarity[1]), rule)
         if pair is None:
+            if why := _answers_in_part(candidate, chain, trace, step, specs, simulator):
+                return why
             continue
         try:
             result = world_before(step, trace, specs, simulator).call(candidate, pair.arguments_for_b(step.arguments))
@@ -182,6 +188,34 @@ def twin_of_gold(candidate: ToolSpec, chain: Chain, trace: Trace, specs: dict[st
             return f"{where} and answers call {step.call + 1} differently: {why}"
         if not _gives(needed_values(chain, trace, step.call), result.values):
             return f"{where} but gives only part of what the chain needs from call {step.call + 1}"
+    return None
+
+
+def _answers_in_part(candidate: ToolSpec, chain: Chain, trace: Trace, step: TraceStep, specs: dict[str, ToolSpec],
+                     simulator: Callable[[], Simulator]) -> str | None:
+    """Why a tool that is no twin still may not stand beside a gold call: run on the call's
+    arguments (a day for its moment), it gives a needed output of the same name the same value
+    (a place's hours give the closing time "is it open at 10:30, and until when?" asks), so an
+    agent that uses it does the job and misses the call's milestone."""
+    gold = specs[step.tool]
+    if not any(o.name == out.name and o.kind == out.kind for o in candidate.returns for out in gold.returns):
+        return None
+    arguments = mapped_arguments(candidate, gold, step.arguments)
+    if arguments is None:
+        return None
+    try:
+        result = world_before(step, trace, specs, simulator).call(candidate, arguments)
+    except ToolCrash:
+        return None
+    needed = needed_values(chain, trace, step.call)
+    if result.error is not None or _gives(needed, result.values):
+        return None
+    given = dict(zip((o.name for o in candidate.returns), result.values, strict=False))
+    shared = [out.name for var, out in zip(chain.calls[step.call].outputs, gold.returns, strict=False)
+              if out.name in given and any(values_equal(n, step.outputs.get(var), loose_strings=False) for n in needed)
+              and values_equal(given[out.name], step.outputs.get(var), loose_strings=True)]
+    if shared:
+        return f"{candidate.name} gives {', '.join(shared)} of gold call {step.call + 1} but not all it needs"
     return None
 
 

@@ -154,6 +154,28 @@ def test_a_twin_of_a_gold_tool_is_no_distractor(seeds, rule, specs):
     assert alternative_to_gold(specs["get_current_location"], both, trace, gold, world)
 
 
+def test_a_tool_giving_part_of_a_gold_call_the_same_way_is_no_distractor(seeds, rule, specs):
+    """"Is that place open at 10:30, and until when?": a place's hours on that day give the
+    closing time too, and the rest follows; an agent that reads them did the job (reading 26
+    #24). The place's details, which share no output, stay a distractor."""
+    finder = specs["find_place_by_name"]
+    name = library_pool(seeds, slugs=["maps_places"]).options(finder, finder.param("name"))[0]
+    code = (f'p, la, lo = find_place_by_name(name="{name}")\n'
+            'o, c = check_place_open(place_id=p, when="2025-06-13T10:30")')
+    chain = parse_chain(code, specs)
+    setup = WorldSetup(toolboxes=["maps_places"], seed=0)
+    trace = run_chain(chain, specs, Simulator(seeds, setup))
+    assert trace.ok, trace
+    gold = {c.tool: specs[c.tool] for c in chain.calls}
+
+    def world():
+        return Simulator(seeds, setup)
+
+    why = twin_of_gold(specs["get_opening_hours"], chain, trace, gold, world, rule, EmbeddingCache())
+    assert why and "closes_at of gold call 2" in why, why
+    assert twin_of_gold(specs["get_place_details"], chain, trace, gold, world, rule, EmbeddingCache()) is None
+
+
 def test_an_offered_twin_that_disagrees_fails_the_distractors_check_and_shows_in_the_audit(seeds, specs):
     from factory import __version__
     from factory.audit import audit_sheet
