@@ -466,18 +466,34 @@ def _order_problems(instance: Instance, ctx: CheckContext) -> list[str]:
     graph = instance.chain.graph()
     actions = [s.call for s in instance.trace.steps if instance.chain.calls[s.call].fixes is None
                and (entry := ctx.entry(instance.tool(s.tool))) is not None and "state_change" in entry.tags]
+    specs = {t.name: t for t in (*instance.tools, *instance.withheld_tools)}
     problems = []
-    for step in instance.trace.steps:
+    for k, step in enumerate(instance.trace.steps):
         call, spec = instance.chain.calls[step.call], instance.tool(step.tool)
-        if not call.asked or call.fixes is not None or step.call in actions or spec is None:
+        if not call.asked or call.fixes is not None or spec is None:
             continue
         apart = [a for a in actions if a != step.call and not nx.has_path(graph, a, step.call)
                  and not nx.has_path(graph, step.call, a)]
         if not apart:
             continue
-        first = Simulator(ctx.seeds, instance.world).call(spec, step.arguments)  # before any action
+        if step.call not in actions:
+            first = Simulator(ctx.seeds, instance.world).call(spec, step.arguments)  # before any action
+            if first.error is None and list(first.values) != list(step.outputs.values()):
+                problems.append(f"call {step.call + 1} {step.tool} reads what call {apart[0] + 1} changes, "
+                                "and the request leaves open which comes first")
+            continue
+        # An action made before the independent ones it follows: a booking counter gives the
+        # flight the hotel's reference, and the answer holds one order of two the request allows.
+        earlier = [a for a in apart if any(s.call == a for s in instance.trace.steps[:k])]
+        if not earlier:
+            continue
+        world = Simulator(ctx.seeds, instance.world)
+        for before in instance.trace.steps[:k]:
+            if before.call not in earlier and before.tool in specs:
+                world.call(specs[before.tool], before.arguments)
+        first = world.call(spec, step.arguments)
         if first.error is None and list(first.values) != list(step.outputs.values()):
-            problems.append(f"call {step.call + 1} {step.tool} reads what call {apart[0] + 1} changes, "
+            problems.append(f"call {step.call + 1} {step.tool} gives other values made before call {earlier[0] + 1}, "
                             "and the request leaves open which comes first")
     return problems
 

@@ -783,6 +783,19 @@ def test_a_reading_an_independent_action_changes_is_refused():
     assert not any(p.startswith("order") for p in chain_problems(seeds, other, asked={0, 1}))
 
 
+def test_two_independent_actions_whose_results_depend_on_their_order_are_refused():
+    """Two leave requests filed in one request take the next two request ids in whichever order
+    an agent files them, and the answer holds one of the two orders (reading 26 #36: a hotel
+    and a flight booked from one counter); one filing alone is no problem."""
+    seeds = {"hr_payroll": load_seed(Path(resource_dir("seeds")) / "hr_payroll")}
+    first, second = sorted(seeds["hr_payroll"].build_world(0).employees)[:2]
+    one = f'r, n = request_leave(employee_id="{first}", leave_type="annual", start_date="2025-06-23", days=2)'
+    two = f's, m = request_leave(employee_id="{second}", leave_type="sick", start_date="2025-06-30", days=1)'
+    found = [p for p in chain_problems(seeds, f"{one}\n{two}", asked={0, 1}) if "gives other values made before" in p]
+    assert found and "call 2 request_leave" in found[0], found
+    assert not [p for p in chain_problems(seeds, one, asked={0}) if "made before" in p]
+
+
 def test_timeline_wants_the_person_there_before_a_stay_or_an_event_starts():
     """A stay from June 18 for a flight landing in the evening of June 19, or a flight on June 22
     to the city of an event on June 13, is a trip nobody makes; a stay from the day of landing
