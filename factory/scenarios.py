@@ -172,9 +172,10 @@ def fix_context(chain: Chain, specs: dict[str, ToolSpec], seeds: dict[str, Seed]
             speaks_of.append(index)
         knowable = set(call.arguments) <= set(placeholders(condition.context[0] if condition.context else ""))
         if condition.says and knowable and rng.random() < STATE_SAYS_RATE:
+            said = rng.choice(condition.says)
             if condition.context:  # "My tuition is still outstanding. Settle it.", not "Should it still be due, ..."
-                context[-1] = unconditional(context[-1])
-            context.insert(0, rng.choice(condition.says))
+                context[-1] = unconditional(context[-1], said)
+            context.insert(0, said)
             speaks_of.insert(0, index)
             stated.append(f"{slug}:{call.fixes}")
     return FixContext(context, speaks_of, stated)
@@ -190,10 +191,19 @@ def _written(seed: Seed, spec: ToolSpec, name: str, text: str) -> str:
 
 
 _CONDITIONAL = re.compile(r"^(?:If|Should|In case|Whenever)\b[^,]*, (.+)$")
+_THING = re.compile(r"\b(an?|the|no)\s+([a-z-]+(?: [a-z-]+)?)$")  # what a condition ends on: "a buyer profile"
 
 
-def unconditional(sentence: str) -> str:
+def unconditional(sentence: str, said: str | None = None) -> str:
     """A context sentence without the condition it opens with, for a request that has just said
-    the condition holds: "If my tuition is still due, pay it." → "Pay it."."""
+    the condition holds (`said`): "If my tuition is still due, pay it." → "Pay it.". A pronoun
+    whose thing only the condition named names it: after "I'm not registered as a buyer yet.",
+    "Should the agency want a buyer profile, create it" is "Create a buyer profile", not "Create it"."""
     match = _CONDITIONAL.match(sentence)
-    return match.group(1)[:1].upper() + match.group(1)[1:] if match else sentence
+    if not match:
+        return sentence
+    rest = match.group(1)
+    thing = _THING.search(sentence[:match.start(1)].rstrip(", "))
+    if thing and said is not None and thing.group(2).split()[-1].casefold() not in said.casefold():
+        rest = re.sub(r"\b(?:it|one)\b", f"a {thing.group(2)}", re.sub(r"\b(it|one) up\b", r"up \1", rest), count=1)
+    return rest[:1].upper() + rest[1:]

@@ -966,3 +966,13 @@ def test_one_of_two_values_of_a_kind_is_never_said_again_by_its_noun(library):
         assert "that pay" not in text and "that salary" not in text, text
     assert tidy('Text them: "Please send me the address.". What id?') == 'Text them: "Please send me the address." What id?'
     assert tidy("which hotel among those hotels is cheapest") == "which of those hotels is cheapest"
+
+
+def test_an_ask_with_its_own_lead_in_follows_without_a_colon_connector():
+    """"And one more: quick check: is that place open ...": two lead-ins in a row (reading 26 #24)."""
+    from factory.queries.frames import frame
+
+    asks = ["give me the details of place PL-1", "quick check: is that place open around 10:30, and until what time?"]
+    for k in range(40):
+        text = frame(asks, random.Random(k))
+        assert not re.search(r": [^.?!]{0,30}quick check:", text, re.IGNORECASE), text

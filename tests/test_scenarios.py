@@ -318,6 +318,10 @@ def test_a_condition_the_person_states_is_not_asked_about_again():
     assert unconditional("Should my tuition still be due, settle it.") == "Settle it."
     assert unconditional("If the shop needs a payment method on file, add my credit card.") == "Add my credit card."
     assert unconditional("Turn precise location sharing on if you need it.") == "Turn precise location sharing on if you need it."
+    profile = "Should the agency want a buyer profile, create it for {full_name} at {email}."
+    assert unconditional(profile, "I'm not registered as a buyer yet.") == "Create a buyer profile for {full_name} at {email}."
+    assert unconditional(profile, "I have no buyer profile yet.") == "Create it for {full_name} at {email}."
+    assert _authorised("I'm not registered as a buyer yet. Create a buyer profile for Jo at j@x.example.", profile)
     query = "My tuition for this term is still outstanding. Settle it. Enrol me in CHEM201."
     assert _authorised(query, "Should my tuition still be due, settle it.")
     assert not _authorised("Enrol me in CHEM201.", "Should my tuition still be due, settle it.")

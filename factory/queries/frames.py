@@ -45,6 +45,7 @@ FOLLOW_STATEMENT = ("Also, {q}", "And {q}", "{Q}", "One more thing: {q}", "Oh, a
                     "And one more: {q}")
 FOLLOW_QUESTION = (*FOLLOW_STATEMENT, "Another question: {q}", "I'm also wondering: {q}",
                    "Also curious: {q}", "I'd also like to know: {q}", "Next question: {q}")
+_LEAD_IN = re.compile(r"[^.?!:,]{1,30}: ")  # an ask that opens with its own lead-in and a colon
 GREETINGS = ("Hi! ", "Hey, ", "Hello, ", "Hi there, ", "Good morning! ", "Hey there! ")
 GREETING_RATE = 0.08
 
@@ -153,6 +154,8 @@ def frame(asks: list[str], rng: random.Random) -> str:
                 follow = tuple(f for f in follow if not f.startswith(_APART))
             if kind_of(ask) == "statement" and not opens_a_clause(ask):
                 follow = tuple(f for f in follow if f not in _RUN_ON)
+            if _LEAD_IN.match(ask):  # "quick check: is it open ...": no "And one more: quick check: ..."
+                follow = tuple(f for f in follow if ":" not in f) or follow
             # "Another thing: ... Another thing: ...", "And one more: ... One more thing: ...": a
             # request says each kind of connector once
             follow = tuple(f for f in follow if not _connector(f) or _connector(f) not in said) or follow

@@ -1068,12 +1068,12 @@ def check_drug_interaction(first_drug: Drug, second_drug: Drug) -> tuple[str, st
 @toolbox.tool(
     asks=(
         "which pharmacy in {city} holds the largest stock of {drug_name}, where is it, and how many packs does it have?",
-        "find the best-stocked pharmacy in {city} for {drug_name}, with its address and the number of packs on hand",
+        "find the best-stocked pharmacy for {drug_name} in {city}, with its address and the number of packs on hand",
         "which pharmacy in {city} has the most {drug_name} in stock? Give me its name, its address and how many packs it holds.",
         "I need to fill a prescription for {drug_name} in {city}. Which pharmacy has the most packs, how many, and what's the address?",
         "locate the pharmacy in {city} with the biggest supply of {drug_name}, and include the address and the pack count",
         "what pharmacy in {city} is best stocked with {drug_name}? Tell me its address and stock level.",
-        "search the pharmacies in {city} for {drug_name} and tell me which has the largest stock, how many packs, and the address",
+        "search for {drug_name} in the pharmacies of {city} and tell me which has the largest stock, how many packs, and the address",
         "is {drug_name} in stock anywhere in {city}? Name the pharmacy with the most packs, the count and its address.",
         "get the pharmacy name, address and pack count of the top stockist of {drug_name} in {city}",
         "the usual pharmacy has run out of {drug_name}. Which one in {city} has the most packs left, how many, and at what address?",

@@ -834,7 +834,7 @@ def get_branch_hours(branch: Branch, date: VisitDay) -> tuple[Visit, Closing]:
         "what's the street address of {branch}, and which city is it in?",
         "find the address and city of {branch}",
         "I've never been to {branch}. Where exactly is it? Give me the street address and the city.",
-        "look up where {branch} is: street address and city.",
+        "look up the street address and city of {branch}.",
         "in which city is {branch}, and what's its street address?",
         "get me the full address of {branch}, city included",
         "tell me the street address and city for {branch}",

@@ -255,7 +255,7 @@ toolbox.condition(
     broken_state={"traveller_profile": None, "passport": None},
     fix=("create_traveller_profile", {"full_name": TRAVELLER["name"], "email": TRAVELLER["email"]}),
     consent="share",
-    context=("If the booking needs a traveller profile, create one for me: {full_name}, {email}.",
+    context=("If I need a traveller profile for this, create one for me: {full_name}, {email}.",
              "Set up my traveller profile if it's missing (I'm {full_name}, {email}).",
              "Should there be no traveller profile, make one in my name, {full_name}, with {email}."),
     says=("I haven't set up a traveller profile on this account yet.",
