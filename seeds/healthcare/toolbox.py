@@ -92,7 +92,7 @@ SYMPTOM_PHRASES = (
     "a toddler's rash and fever", "a baby's feeding problems", "stomach cramps", "heartburn after meals",
     "constant bloating", "blurry vision", "red watery eyes", "anxiety attacks", "trouble sleeping",
     "a persistent cough", "shortness of breath", "wheezing at night", "a sore throat", "flu symptoms",
-    "an annual checkup", "constant fatigue", "ear pain",
+    "constant fatigue", "ear pain",
 )
 # generic drug → class, usual doses (mg), maximum daily dose (mg), a brand name
 DRUGS = {
@@ -916,7 +916,7 @@ def reschedule_appointment(appointment_id: AppointmentId, new_slot: Slot) -> tup
         "tell me the drug, dose and prescribing physician of the last prescription issued to {patient_id}",
         "the pharmacist is asking what {patient_id} was last prescribed. Which drug, what dose, and who wrote the script?",
         "I'm reconciling the medication list of {patient_id}: confirm the most recent drug, its dose in milligrams and the prescribing doctor.",
-        "double-check the last-issued prescription of {patient_id} for me: drug, milligrams, and the doctor who issued it",
+        "look over the last-issued prescription of {patient_id} for me: drug, milligrams, and the doctor who issued it",
         "which medication did {patient_id} get on the latest prescription, at what dose, and who prescribed it?",
         "find the last prescription written for {patient_id}: the drug, the milligrams and the doctor who wrote it",
     ),

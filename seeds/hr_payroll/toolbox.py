@@ -1279,12 +1279,12 @@ toolbox.condition(
     consent="submit",  # submitting the team's timesheets is done on the managers' behalf
     # The day stays out of the opening clause: a request that has just said the timesheets are
     # open drops that clause, and a day written "Monday, June 9, 2025" holds commas of its own.
-    context=("If this week's timesheets have to go in first, submit the ones for the week of {week_start}.",
+    context=("If open timesheets have to go in first, submit the ones for the week of {week_start}.",
              "If the open timesheets are in the way, submit them for the week of {week_start}.",
-             "Should this week's timesheets still be open, send the ones for the week of {week_start} to payroll."),
-    says=("This week's timesheets are still open.",
-          "Nobody has closed this week's timesheets yet.",
-          "This week's timesheets haven't been submitted yet."),
+             "Should open timesheets be in the way, send the ones for the week of {week_start} to payroll."),
+    says=("Some of my timesheets are still open.",
+          "Nobody has closed the open timesheets yet.",
+          "The open timesheets haven't been submitted yet."),
 )
 toolbox.condition(
     "approval_delegation",
@@ -1292,9 +1292,9 @@ toolbox.condition(
     broken_state={"approval_delegation": False},
     fix=("enable_approval_delegation", {}),
     consent="submit",  # approving on a manager's behalf needs the delegation the user chose to take up
-    context=("If my approval delegation has lapsed, renew it.",
+    context=("If my approval delegation is off, switch it on.",
              "Switch my manager's approval delegation back on if it's off.",
-             "Renew the delegation that lets me approve for my manager if you need to."),
+             "Turn on the delegation that lets me approve for my manager if you need to."),
     says=("My manager's approval delegation isn't active for me.",
           "I can't approve on my manager's behalf right now.",
           "The approval delegation from my manager isn't switched on for me."),

@@ -171,7 +171,10 @@ def build_world(rng: random.Random) -> ShippingWorld:
                 days=rng.randint(1, 7) + (3 if status == "customs hold" else 0))
             if status == "out for delivery":  # on the van: it arrives later today
                 eta = here.replace(minute=0, second=0, microsecond=0) + timedelta(hours=1 + eta.hour % 3)
-        current = {"label created": origin, "in transit": rng.choice([origin, rng.choice(names), destination]),
+        # A parcel in transit is somewhere on its way: no Sydney-to-Los-Angeles parcel in Barcelona.
+        direct = city_distance_km(origin, destination)
+        on_the_way = [c for c in names if city_distance_km(origin, c) + city_distance_km(c, destination) <= 1.25 * direct]
+        current = {"label created": origin, "in transit": rng.choice([origin, rng.choice(on_the_way), destination]),
                    "out for delivery": destination, "customs hold": destination, "delivered": destination}[status]
         shipments[number] = {
             "carrier": carrier, "origin": origin, "destination": destination, "status": status, "current": current,

@@ -377,7 +377,7 @@ def search_places(query: Annotated[str, Kind("place_search_query")], max_results
     # people name the place as they say it; resolving the mention is the agent's part
     gives={"place_id": ("{name}", "the place called {name}", 'the place known as "{name}"',
                         'the spot people call "{name}"'),
-           "latitude, longitude": ("{name}", "the location of {name}", 'the spot where "{name}" is',
+           "latitude, longitude": ("{name}", "the location of {name}", 'the point on the map where "{name}" is',
                                    'the place called "{name}"')},
     tags=("canonicalise",),
 )
@@ -788,7 +788,7 @@ def get_place_details(place_id: PlaceId) -> tuple[PlaceName, str, Phone, float]:
           "in what city is {place_id} located, and what are its exact coordinates?",
           "locate {place_id} on the map and name the city it's in",
           "what are the GPS coordinates of {place_id}, and in what city?"),
-    gives={"latitude, longitude": ("{place_id}", "the location of {place_id}", "the spot where {place_id} is"),
+    gives={"latitude, longitude": ("{place_id}", "the location of {place_id}", "the point on the map where {place_id} is"),
            "city": ("the city {place_id} is in", "the city where {place_id} is", "the city of {place_id}",
                     "the city {place_id} is located in")},
 )
@@ -897,7 +897,7 @@ def _trip(distance_km: float, mode: str) -> tuple[int, float]:
           "{mode} from {start} to {end}: how long does it take, and how long is the route?",
           "for a daily {mode} commute from {start} to {end}, how many minutes should I budget, and how many km is the route?",
           "map out a {mode} journey from {start} to {end}, with the minutes it takes and the route distance",
-          "how long would a {mode} trip from {start} to {end} take me, and how far is it along the way?"),
+          "how long would a {mode} trip from {start} to {end} take me, and how many kilometres is it?"),
     groups={"start": "{from_latitude}, {from_longitude}", "end": "{to_latitude}, {to_longitude}"},
     sense=(trip(start=("from_latitude", "from_longitude"), end=("to_latitude", "to_longitude"), mode="mode"),
            sensible("the start and the end are the same point", ("from_latitude", "from_longitude", "to_latitude", "to_longitude"),
@@ -966,12 +966,12 @@ def get_route_to_nearest(place_id: PlaceId, category: Category, mode: Mode) -> t
 
 
 @toolbox.tool(
-    asks=("where am I right now?",
+    asks=("what are my coordinates right now?",
           "find my current location and the city I'm in",
           "pull up my current position. Which city am I in, and what are my coordinates?",
           "do you know where I am right now? Give me my coordinates and city.",
           "what are my coordinates at the moment, and which city am I in?",
-          "I'm a bit lost. Where am I, and in what city?",
+          "I'm a bit lost. What are my coordinates, and what city am I in?",
           "get my GPS position and the city I'm in",
           "check where my phone is right now and give me the coordinates and city",
           "which city am I in right now, and what's my exact position?",

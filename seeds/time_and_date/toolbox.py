@@ -61,8 +61,8 @@ NUMBER_WORDS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "fiv
 # Public holidays per country, as rules: ("fixed", month, day), ("nth", month, weekday, n) with
 # n = -1 for the last such weekday, ("easter", days after Easter Sunday), or
 # ("on_or_after", month, day, weekday). Calendar dates only: substitute days off are not modelled,
-# nor are holidays that follow a lunar calendar (the tools say so). Japan's equinox days fall on
-# March 20 and September 23 in both years the world covers.
+# and holidays of a lunar calendar are given by their dates in 2025 and 2026 only ("lunar"; the
+# tools say so). Japan's equinox days fall on March 20 and September 23 in both years.
 NEW_YEAR = ("New Year's Day", ("fixed", 1, 1))
 CHRISTMAS = ("Christmas Day", ("fixed", 12, 25))
 BOXING = ("Boxing Day", ("fixed", 12, 26))
@@ -70,6 +70,14 @@ GOOD_FRIDAY = ("Good Friday", ("easter", -2))
 EASTER_MONDAY = ("Easter Monday", ("easter", 1))
 ASCENSION = ("Ascension Day", ("easter", 39))
 WHIT_MONDAY = ("Whit Monday", ("easter", 50))
+# Holidays of a lunar calendar, on their dates of the two years the world covers (the first day
+# where a holiday spans several).
+LUNAR_NEW_YEAR = ("Chinese New Year", ("lunar", {2025: (1, 29), 2026: (2, 17)}))
+EID_AL_FITR = ("Eid al-Fitr", ("lunar", {2025: (3, 30), 2026: (3, 20)}))
+ARAFAT_DAY = ("Arafat Day", ("lunar", {2025: (6, 5), 2026: (5, 26)}))
+EID_AL_ADHA = ("Eid al-Adha", ("lunar", {2025: (6, 6), 2026: (5, 27)}))
+ISLAMIC_NEW_YEAR = ("Islamic New Year", ("lunar", {2025: (6, 26), 2026: (6, 16)}))
+PROPHETS_BIRTHDAY = ("Prophet's Birthday", ("lunar", {2025: (9, 4), 2026: (8, 25)}))
 LABOUR_DAY = ("Labour Day", ("fixed", 5, 1))
 ALL_SAINTS = ("All Saints' Day", ("fixed", 11, 1))
 ASSUMPTION = ("Assumption Day", ("fixed", 8, 15))
@@ -108,7 +116,9 @@ HOLIDAY_RULES: dict[str, list[tuple[str, tuple]]] = {
                     ("Swiss National Day", ("fixed", 8, 1)), CHRISTMAS, ("St Stephen's Day", ("fixed", 12, 26))],
     "Sweden": [NEW_YEAR, EPIPHANY, GOOD_FRIDAY, EASTER_MONDAY, LABOUR_DAY, ASCENSION,
                ("National Day", ("fixed", 6, 6)), ("Midsummer Eve", ("on_or_after", 6, 19, 4)), CHRISTMAS, BOXING],
-    "Egypt": [("Coptic Christmas", ("fixed", 1, 7)), ("Revolution Day (January 25)", ("fixed", 1, 25)),
+    "Egypt": [("Coptic Christmas", ("fixed", 1, 7)), ("Revolution Day (January 25)", ("fixed", 1, 25)), EID_AL_FITR,
+              ("Sham El-Nessim", ("lunar", {2025: (4, 21), 2026: (4, 13)})), ARAFAT_DAY, EID_AL_ADHA, ISLAMIC_NEW_YEAR,
+              PROPHETS_BIRTHDAY,
               ("Sinai Liberation Day", ("fixed", 4, 25)), LABOUR_DAY, ("June 30 Revolution Day", ("fixed", 6, 30)),
               ("Revolution Day (July 23)", ("fixed", 7, 23)), ("Armed Forces Day", ("fixed", 10, 6))],
     "Kenya": [NEW_YEAR, GOOD_FRIDAY, EASTER_MONDAY, LABOUR_DAY, ("Madaraka Day", ("fixed", 6, 1)),
@@ -117,11 +127,19 @@ HOLIDAY_RULES: dict[str, list[tuple[str, tuple]]] = {
                      ("Freedom Day", ("fixed", 4, 27)), ("Workers' Day", ("fixed", 5, 1)), ("Youth Day", ("fixed", 6, 16)),
                      ("National Women's Day", ("fixed", 8, 9)), ("Heritage Day", ("fixed", 9, 24)),
                      ("Day of Reconciliation", ("fixed", 12, 16)), CHRISTMAS, ("Day of Goodwill", ("fixed", 12, 26))],
-    "United Arab Emirates": [NEW_YEAR, ("Commemoration Day", ("fixed", 12, 1)), ("National Day", ("fixed", 12, 2))],
-    "India": [("Republic Day", ("fixed", 1, 26)), ("Independence Day", ("fixed", 8, 15)),
+    "United Arab Emirates": [NEW_YEAR, EID_AL_FITR, ARAFAT_DAY, EID_AL_ADHA, ISLAMIC_NEW_YEAR, PROPHETS_BIRTHDAY,
+                             ("Commemoration Day", ("fixed", 12, 1)), ("National Day", ("fixed", 12, 2))],
+    "India": [("Republic Day", ("fixed", 1, 26)), ("Holi", ("lunar", {2025: (3, 14), 2026: (3, 4)})),
+              ("Independence Day", ("fixed", 8, 15)), ("Diwali", ("lunar", {2025: (10, 20), 2026: (11, 8)})),
               ("Gandhi Jayanti", ("fixed", 10, 2)), CHRISTMAS],
-    "Singapore": [NEW_YEAR, GOOD_FRIDAY, LABOUR_DAY, ("National Day", ("fixed", 8, 9)), CHRISTMAS],
-    "China": [NEW_YEAR, LABOUR_DAY, ("National Day", ("fixed", 10, 1))],
+    "Singapore": [NEW_YEAR, LUNAR_NEW_YEAR, ("Hari Raya Puasa", ("lunar", {2025: (3, 31), 2026: (3, 21)})), GOOD_FRIDAY,
+                  LABOUR_DAY, ("Vesak Day", ("lunar", {2025: (5, 12), 2026: (5, 31)})),
+                  ("Hari Raya Haji", ("lunar", {2025: (6, 7), 2026: (5, 27)})), ("National Day", ("fixed", 8, 9)),
+                  ("Deepavali", ("lunar", {2025: (10, 20), 2026: (11, 8)})), CHRISTMAS],
+    "China": [NEW_YEAR, ("Spring Festival", ("lunar", {2025: (1, 29), 2026: (2, 17)})),
+              ("Qingming Festival", ("lunar", {2025: (4, 4), 2026: (4, 5)})), LABOUR_DAY,
+              ("Dragon Boat Festival", ("lunar", {2025: (5, 31), 2026: (6, 19)})),
+              ("Mid-Autumn Festival", ("lunar", {2025: (10, 6), 2026: (9, 25)})), ("National Day", ("fixed", 10, 1))],
     "Japan": [NEW_YEAR, ("Coming of Age Day", ("nth", 1, 0, 2)), ("National Foundation Day", ("fixed", 2, 11)),
               ("Emperor's Birthday", ("fixed", 2, 23)), ("Vernal Equinox Day", ("fixed", 3, 20)),
               ("Showa Day", ("fixed", 4, 29)),
@@ -130,7 +148,10 @@ HOLIDAY_RULES: dict[str, list[tuple[str, tuple]]] = {
               ("Respect for the Aged Day", ("nth", 9, 0, 3)), ("Autumnal Equinox Day", ("fixed", 9, 23)),
               ("Sports Day", ("nth", 10, 0, 2)),
               ("Culture Day", ("fixed", 11, 3)), ("Labour Thanksgiving Day", ("fixed", 11, 23))],
-    "South Korea": [NEW_YEAR, ("Independence Movement Day", ("fixed", 3, 1)), ("Children's Day", ("fixed", 5, 5)),
+    "South Korea": [NEW_YEAR, ("Seollal", ("lunar", {2025: (1, 29), 2026: (2, 17)})),
+                    ("Independence Movement Day", ("fixed", 3, 1)), ("Children's Day", ("fixed", 5, 5)),
+                    ("Buddha's Birthday", ("lunar", {2025: (5, 5), 2026: (5, 24)})),
+                    ("Chuseok", ("lunar", {2025: (10, 6), 2026: (9, 25)})),
                     ("Memorial Day", ("fixed", 6, 6)), ("Liberation Day", ("fixed", 8, 15)),
                     ("National Foundation Day", ("fixed", 10, 3)), ("Hangul Day", ("fixed", 10, 9)), CHRISTMAS],
     "Australia": [NEW_YEAR, ("Australia Day", ("fixed", 1, 26)), GOOD_FRIDAY, EASTER_MONDAY,
@@ -156,8 +177,10 @@ def easter_sunday(year: int) -> date:
     return date(year, month, day + 1)
 
 
-def _rule_date(rule: tuple, year: int) -> date:
+def _rule_date(rule: tuple, year: int) -> date | None:
     kind = rule[0]
+    if kind == "lunar":
+        return date(year, *rule[1][year]) if year in rule[1] else None
     if kind == "fixed":
         return date(year, rule[1], rule[2])
     if kind == "easter":
@@ -175,7 +198,7 @@ def _rule_date(rule: tuple, year: int) -> date:
 
 def holidays_in(country: str, year: int) -> list[tuple[date, str]]:
     """The public holidays of a country in a year, in date order."""
-    return sorted((_rule_date(rule, year), name) for name, rule in HOLIDAY_RULES[country])
+    return sorted((day, name) for name, rule in HOLIDAY_RULES[country] if (day := _rule_date(rule, year)) is not None)
 
 
 @dataclass
@@ -580,7 +603,6 @@ def _search_terms(w: TimeWorld) -> list[str]:
     # "now" is not fed onward: a span from now or a conversion of now is asked more simply
     gives={
         "today": (
-            "the date today",
             "today",
             "today's date",
             "the current date",
@@ -993,7 +1015,7 @@ def get_local_time_in(city: City) -> Moment:
     sense=(within("year", NOW.year, NOW.year + 1),),
 )
 def list_public_holidays(country: Country, year: Year) -> list[str]:
-    """List a country's public holidays in a year (holidays set by a lunar calendar and substitute days off are not included).
+    """List a country's public holidays in a year (holidays of a lunar calendar are listed for 2025 and 2026 only; substitute days off are not included).
 
     Args:
         country: Country name, e.g. "Germany".
@@ -1049,7 +1071,7 @@ def list_public_holidays(country: Country, year: Year) -> list[str]:
     sense=(around("after", before=30, after=180),),
 )
 def get_next_public_holiday(country: Country, after: Day) -> tuple[Holiday, Day]:
-    """Find the first public holiday of a country on or after a date (holidays set by a lunar calendar and substitute days off are not included).
+    """Find the first public holiday of a country on or after a date (holidays of a lunar calendar are listed for 2025 and 2026 only; substitute days off are not included).
 
     Args:
         country: Country name, e.g. "Japan".
@@ -1083,7 +1105,7 @@ def get_next_public_holiday(country: Country, after: Day) -> tuple[Holiday, Day]
     ),
 )
 def is_public_holiday(date: Day, country: HolidayCountry) -> tuple[bool, str]:
-    """Check whether a date is a public holiday in a country (holidays set by a lunar calendar and substitute days off are not included).
+    """Check whether a date is a public holiday in a country (holidays of a lunar calendar are listed for 2025 and 2026 only; substitute days off are not included).
 
     Args:
         date: The date (YYYY-MM-DD).

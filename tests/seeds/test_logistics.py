@@ -2,7 +2,7 @@
 
 import pytest
 
-from factory.gazetteer import CURRENCY_BY_CODE, NOW
+from factory.gazetteer import CURRENCY_BY_CODE, NOW, city_distance_km
 from tests.seeds.toolbox_helpers import ToolboxSession, chain_problems
 
 SLUG = "logistics"
@@ -363,3 +363,12 @@ def test_a_parcel_out_for_delivery_arrives_later_today_by_its_city_s_clock():
                 assert row["eta"][:10] == here[:10] and row["eta"] > here, (row, here)
                 seen += 1
     assert seen
+
+
+def test_a_parcel_in_transit_is_on_its_way(lg):
+    """No Sydney-to-Los-Angeles parcel sits in Barcelona (reading 27 #38)."""
+    moving = [row for row in lg.world.shipments.values() if row["status"] == "in transit"]
+    assert moving
+    for row in moving:
+        detour = city_distance_km(row["origin"], row["current"]) + city_distance_km(row["current"], row["destination"])
+        assert detour <= 1.25 * city_distance_km(row["origin"], row["destination"]) + 1e-6, row

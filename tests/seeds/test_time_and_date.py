@@ -247,3 +247,14 @@ def test_days_in_words_mean_one_day_to_every_reader():
     for slug, kind in (("time_and_date", "relative_time"), ("weather", "relative_day")):
         drawn = ToolboxSession(slug).values(kind)
         assert drawn and all(one_day_to_all(d) for d in drawn), slug
+
+
+def test_holidays_of_a_lunar_calendar_are_listed_for_the_years_the_world_covers(td):
+    """The UAE's holidays are mostly Islamic ones (reading 27 #37): Eid al-Adha falls on
+    2025-06-06; Japan's equinox days are holidays; years outside the data list none."""
+    assert "2025-06-06 Eid al-Adha" in td.ok("list_public_holidays", country="United Arab Emirates", year=2025)
+    assert "2026-02-17 Spring Festival" in td.ok("list_public_holidays", country="China", year=2026)
+    assert "2025-09-23 Autumnal Equinox Day" in td.ok("list_public_holidays", country="Japan", year=2025)
+    assert not any("Eid" in h for h in td.ok("list_public_holidays", country="United Arab Emirates", year=2030))
+    assert td.ok("get_next_public_holiday", country="United Arab Emirates", after="2025-06-13") == (
+        "Islamic New Year", "2025-06-26")
