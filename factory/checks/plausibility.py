@@ -32,7 +32,7 @@ from factory.checks.faithfulness import free_arguments
 from factory.distractors import alternative_to_gold, search_queries, world_before
 from factory.gazetteer import CITIES, CITY_BY_NAME, nearest_city
 from factory.milestones import blocked_calls, needed_values
-from factory.records import CheckResult, Instance, Ref, Value, values_equal
+from factory.records import CheckResult, Instance, Ref, Value, entry_holds, values_equal
 from factory.scenarios import needed_kinds, producers_of, unconditional
 from factory.sense import (
     SCENE_KINDS,
@@ -587,6 +587,12 @@ def _asked_again_problems(instance: Instance) -> list[str]:
                     any(values_equal(v, e, loose_strings=True) for e in earlier) for v in texts):
                 problems.append(f"call {step.call + 1} {step.tool} returns only what an earlier call returned")
         earlier += values
+    lists = [(s.call, v) for s in instance.trace.steps if s.call in asked for v in s.outputs.values() if isinstance(v, list)]
+    for step in instance.trace.steps:  # "the first holiday from August 1, and all of 2025's holidays"
+        texts = [v for v in step.outputs.values() if isinstance(v, str) and v]
+        other = next((c for c, listed in lists if c != step.call and entry_holds(texts, listed)), None)
+        if step.call in asked and texts and other is not None:
+            problems.append(f"call {step.call + 1} {step.tool} asks what an entry of call {other + 1}'s list already says")
     return problems
 
 

@@ -482,6 +482,17 @@ def test_a_withheld_place_a_search_or_an_id_gives_away_leaves_nothing_missing():
     assert guessed("Lyon") == []
 
 
+def test_a_request_does_not_ask_for_an_item_and_for_the_list_that_holds_it():
+    """"The first holiday in Italy from August 1, and which holidays fall in 2025?": the list
+    already says Assumption Day (reading 27 #30); the holidays of 2026 do not."""
+    seeds = {"time_and_date": load_seed(Path(resource_dir("seeds")) / "time_and_date")}
+    code = ('h, d = get_next_public_holiday(country="Italy", after="2025-08-01")\n'
+            'l = list_public_holidays(country="Italy", year={year})')
+    found = chain_problems(seeds, code.format(year=2025), asked={0, 1})
+    assert any("asks what an entry of call 2's list already says" in p for p in found), found
+    assert not any("entry of call" in p for p in chain_problems(seeds, code.format(year=2026), asked={0, 1}))
+
+
 def test_nobody_asks_the_country_of_their_own_home_city():
     """"How far off UTC is my home city, and in which country is it?" (reading 26 #16); the
     time there of a moment elsewhere is a fair question."""
