@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+from factory.gazetteer import NOW
 from factory.records import Output, Param, ToolSpec, type_accepts, value_matches_type
 from factory.specs import documented_examples
 from factory.toolbox import ToolEntry
@@ -21,6 +22,9 @@ class Group:
     name: str
     template: str  # how the literal value reads, e.g. "{latitude}, {longitude}"
     params: tuple[str, ...]
+
+
+TODAY = NOW.date().isoformat()
 
 
 def placeholders(template: str) -> list[str]:
@@ -94,7 +98,10 @@ class ToolPool:
             toolboxes = [spec.toolbox or ""] + sorted(t for t in self.values if t != spec.toolbox)
             names = ([f"{param.kind}/{param.role}"] if param.role else []) + [param.kind or ""]
             found = (_fitting(self.values.get(t, {}).get(n) or [], param.type) for t in toolboxes for n in names)
-            self._options[key] = next((f for f in found if f), [True, False] if param.type == "bool" else [])
+            options = next((f for f in found if f), [True, False] if param.type == "bool" else [])
+            if param.kind in ("date", "datetime"):  # a person says "today", not "Friday, June 13, 2025"
+                options = [v for v in options if not str(v).startswith(TODAY)] or options
+            self._options[key] = options
         return self._options[key]
 
     def joint_options(self, spec: ToolSpec, group: Group) -> list[tuple[Any, ...]]:

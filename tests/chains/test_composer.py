@@ -262,3 +262,15 @@ def test_a_choice_among_words_is_the_one_made_before():
         if world.employees[asked["employee_id"]]["title"] in pool.options(band, band.param("job_title")):
             paid = draw_arguments(pool, band, {"country"}, known, True, rng)
             assert paid["job_title"] == world.employees[asked["employee_id"]]["title"]
+
+
+def test_today_is_not_drawn_as_a_literal_day():
+    """"The hottest city in Italy on Friday, June 13, 2025", said on that very day, reads as a
+    form, not a person (reading 27 #30): days are drawn from the others."""
+    from factory.chains.pool import TODAY
+    from factory.seed_checks import library_pool
+
+    pool = library_pool(load_seeds(Path(resource_dir("seeds"))), slugs=["weather"])
+    spec = pool.specs["find_hottest_city"]
+    days = pool.options(spec, spec.param("date"))
+    assert days and TODAY not in days
