@@ -271,6 +271,12 @@ CURRENCY_BY_CODE = {c.code: c for c in CURRENCIES}
 CITY_CURRENCIES = {"Hong Kong": "HKD"}
 
 
+def exchange_rate(from_code: str, to_code: str) -> float:
+    """Today's rate between two currencies, as every world quotes it: rounded to 6 decimals,
+    and the rate conversions use, so an amount times the quoted rate is the converted amount."""
+    return round(CURRENCY_BY_CODE[to_code].per_usd / CURRENCY_BY_CODE[from_code].per_usd, 6)
+
+
 def city_currency(city: str) -> str:
     """The currency prices are in in a city: its country's, or its own (Hong Kong dollars, not yuan)."""
     return CITY_CURRENCIES.get(city) or COUNTRY_BY_NAME[CITY_BY_NAME[city].country].currency

@@ -210,3 +210,13 @@ def test_domains_check_lists_no_problem():
 
     result = CliRunner().invoke(app, ["domains", "--check"])
     assert result.exit_code == 0 and "0 declaration problem(s)" in result.output
+
+
+def test_a_converted_amount_is_the_amount_times_the_quoted_rate(seeds, specs):
+    """Payroll's conversion, the market conversion and today's reference rate agree to the cent:
+    34,400 EUR is one figure in pounds whichever tool converts it (reading 28 #7)."""
+    for source, target in (("EUR", "GBP"), ("INR", "AUD"), ("JPY", "CHF")):
+        rate = call(seeds, specs["get_fx_rate_on_date"], base_currency=source, quote_currency=target, date="2025-06-13")[0]
+        payroll = call(seeds, specs["convert_salary_currency"], amount=34400.0, from_currency=source, to_currency=target)[0]
+        market = call(seeds, specs["convert_currency_amount"], amount=34400.0, from_currency=source, to_currency=target)
+        assert payroll == market[0] == round(34400.0 * rate, 2) and market[1] == rate

@@ -651,7 +651,7 @@ def find_next_event_with(person: Attendee) -> tuple[EventId, Moment, str]:
         # A moment and its city travel together into a time-zone conversion ("{moment} in
         # {from_city}"): one phrase, not "the start of that event and the city of that event".
         "start, city": (
-            "the time {event_id} starts in its own city",
+            "the local start time of {event_id}",
         ),
     },
     sense=(present("city", "start"),),

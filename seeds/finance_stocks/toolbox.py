@@ -762,8 +762,8 @@ def convert_currency_amount(amount: Money, from_currency: Currency, to_currency:
     """
     w = world(MarketWorld)
     require(amount >= 0, "amount must not be negative")
-    rate = w.per_usd(to_currency) / w.per_usd(from_currency)
-    return round(amount * rate, 2), round(rate, 6)
+    rate = round(w.per_usd(to_currency) / w.per_usd(from_currency), 6)  # the quoted rate is the one applied
+    return round(amount * rate, 2), rate
 
 
 @toolbox.tool(

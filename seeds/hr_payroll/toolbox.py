@@ -20,6 +20,7 @@ from factory.gazetteer import (
     NOW,
     country_named,
     country_phrase,
+    exchange_rate,
 )
 from factory.sense import around, distinct, sensible, together, within
 from factory.toolbox import Kind, Toolbox, ToolError, World, require, world
@@ -810,8 +811,7 @@ def convert_salary_currency(amount: Salary, from_currency: CurrencyCode, to_curr
     Returns:
         converted: the converted amount (rounded to cents).
     """
-    rate = CURRENCY_BY_CODE[_currency(to_currency)].per_usd / CURRENCY_BY_CODE[_currency(from_currency)].per_usd
-    return round(amount * rate, 2)
+    return round(amount * exchange_rate(_currency(from_currency), _currency(to_currency)), 2)
 
 
 @toolbox.tool(

@@ -2,7 +2,7 @@
 
 import pytest
 
-from factory.gazetteer import CURRENCY_BY_CODE, NOW
+from factory.gazetteer import CURRENCY_BY_CODE, NOW, exchange_rate
 from tests.seeds.toolbox_helpers import ToolboxSession
 
 SLUG = "hr_payroll"
@@ -78,7 +78,8 @@ def test_salary_tax_and_conversion(hr):
     assert "no payroll rules" in hr.error("calculate_income_tax", country="Atlantis", annual_income=1000.0)
     assert "must not be negative" in hr.error("calculate_income_tax", country="USA", annual_income=-5.0)
     usd = hr.ok("convert_salary_currency", amount=salary, from_currency="EUR", to_currency="USD")
-    assert usd == round(salary / CURRENCY_BY_CODE["EUR"].per_usd, 2)
+    assert usd == round(salary * exchange_rate("EUR", "USD"), 2)  # the rate every world quotes (reading 28 #7)
+    assert exchange_rate("EUR", "USD") == round(1 / CURRENCY_BY_CODE["EUR"].per_usd, 6)
     assert hr.ok("convert_salary_currency", amount=100.0, from_currency="USD", to_currency="JPY") == 14950.0
     assert "unsupported currency" in hr.error("convert_salary_currency", amount=1.0, from_currency="USD", to_currency="BTC")
 
