@@ -730,6 +730,23 @@ def _confirmed_by_search(instance: Instance, ctx: CheckContext, index: int, spec
     return problems
 
 
+def _probed(instance: Instance, index: int, specs: dict[str, Any]) -> list[str]:
+    """A withheld day or time an offered tool checks moment by moment (is the calendar free at
+    09:00? at 09:30?): probing finds the first free slot the withheld call would give."""
+    call = instance.chain.calls[index]
+    if call.tool not in specs:
+        return []
+    kinds = {out.kind for out in specs[call.tool].returns if out.kind in ("date", "datetime")}
+    given = {(p.kind, p.role) for p in specs[call.tool].parameters if p.name in call.arguments and p.kind}
+    for tool in instance.tools:  # the same question of one moment: the country's holiday, my calendar for 30 minutes
+        for kind in sorted(kinds):
+            rest = [p for p in tool.parameters if p.required and p.kind != kind]
+            if any(p.kind == kind for p in tool.parameters) and any(o.type == "bool" for o in tool.returns) \
+                    and rest and all((p.kind, p.role) in given for p in rest):
+                return [f"offered {tool.name} checks a {kind} at a time: probing it finds what {call.tool} was to give"]
+    return []
+
+
 def _spells(code: str, name: str) -> bool:
     """Whether a code's letters appear in order in a name, from its first letter ("CPT": Cape Town)."""
     letters = iter(name.casefold())
@@ -893,6 +910,7 @@ def _withheld_problems(instance: Instance, ctx: CheckContext) -> list[str]:
             if kinds and {kind for kind, _ in kinds} <= {"city", "country"} and (city := _plainly_in(instance, index)):
                 problems.append(f"{withheld.name} is needed only for the place of a point in {city}, which people know")
             problems += _guessed_in_place(instance, ctx, index, specs) + _confirmed_by_search(instance, ctx, index, specs)
+            problems += _probed(instance, index, specs)
             if instance.world is not None:
                 for tool in instance.tools:
                     why = alternative_to_gold(tool, instance.chain, instance.trace, specs,

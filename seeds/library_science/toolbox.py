@@ -1276,6 +1276,10 @@ toolbox.condition(
     holds=lambda w: bool(w.state.get("card_active")),
     broken_state={"card_active": False},
     fix=("activate_library_card", {}),
+    consent="sign",  # reactivating signs the patron up for another year: only on their word
+    context=("If my card needs reactivating, renew it for me.",
+             "Reactivate my library card if that's what's blocking it.",
+             "Should my card have lapsed, go ahead and renew it."),
     says=("My library card seems to have been deactivated.",
           "My library card stopped working.",
           "The library says my card isn't active."),

@@ -505,6 +505,18 @@ def test_nobody_asks_the_country_of_their_own_home_city():
     assert not any("own home city" in p for p in chain_problems(seeds, code, asked={2}))
 
 
+def test_a_withheld_moment_an_offered_tool_checks_one_at_a_time_leaves_nothing_missing():
+    """Without the free-slot finder, checking the calendar at 09:00, 09:30, ... for the same 30
+    minutes finds the gap (reading 28 #35); the weekday of a date says nothing of a birthday."""
+    seeds = {"calendar_reminders": load_seed(Path(resource_dir("seeds")) / "calendar_reminders")}
+    code = ('s, m = find_free_slot(date="2025-06-23", duration_minutes=30)\n'
+            'e = create_event(title="Parent-teacher meeting", start=s, duration_minutes=m, city="San Francisco")')
+    probed = [p for p in chain_problems(seeds, code, withheld="find_free_slot", offered=("check_availability",))
+              if "probing it finds" in p]
+    assert probed and "check_availability" in probed[0], probed
+    assert not [p for p in chain_problems(seeds, code, withheld="find_free_slot") if "probing" in p]
+
+
 def test_a_number_that_does_not_change_the_answer_is_found_for_nothing():
     """The wind at 31 °C, where wind chill does not apply: the forecast call feeds the feels-like
     temperature nothing it uses (reading 24 #36); at 4 °C it does."""
