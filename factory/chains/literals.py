@@ -58,7 +58,7 @@ class Known:
             if param.enum and value not in self.named.setdefault(_choice(param), []):
                 self.named[_choice(param)].append(value)
             return
-        for kind, implied in {param.kind: value, **pool.facts_of(param.kind, value, param.role)}.items():
+        for kind, implied in {param.kind: value, **_implied(pool, param, value)}.items():
             if implied not in self.named.setdefault(kind, []):
                 self.named[kind].append(implied)
 
@@ -71,13 +71,23 @@ class Known:
         type) is the one made before: the sick-leave balance, then sick leave filed."""
         if not param.kind:
             return not param.enum or _choice(param) not in self.named or value in self.named[_choice(param)]
-        if param.kind in self.named and isinstance(value, str) and value not in self.named[param.kind]:
+        if param.kind in self.named and isinstance(value, str | int) and value not in self.named[param.kind] and (
+                isinstance(value, str) or param.kind == "year"):  # (other numbers coincide by chance)
             return False
         in_role = f"{param.kind}/{param.role}"  # implied of a person in a role (a course's instructor)
         if in_role in self.named and value not in self.named[in_role]:
             return False
         return all(kind not in self.named or implied in self.named[kind]
-                   for kind, implied in pool.facts_of(param.kind, value, param.role).items())
+                   for kind, implied in _implied(pool, param, value).items())
+
+
+def _implied(pool: ToolPool, param: Param, value: Any) -> dict[str, Any]:
+    """What a literal implies (`ToolPool.facts_of`), and a day its year: the hottest city on
+    June 16, 2025 goes with the holidays of 2025, not of 2026."""
+    facts = pool.facts_of(param.kind, value, param.role)
+    if param.kind in ("date", "datetime") and isinstance(value, str) and value[:4].isdigit():
+        facts = {**facts, "year": int(value[:4])}
+    return facts
 
 
 def _choice(param: Param) -> str:

@@ -706,7 +706,7 @@ def currency_name_to_code(currency_name: CurrencyName) -> NamedCurrency:
           "I'm budgeting in {to_currency}. What does {money} come to in that currency today, and at what rate?",
           "express {money} in {to_currency} using today's rate, and show the rate",
           "what's {money} worth in {to_currency} today? Give me the exchange rate as well.",
-          "run a currency conversion of {money} into {to_currency} at today's rate: the converted amount and the rate.",
+          "at today's rate, what is {money} in {to_currency}? Give me the converted amount and the rate.",
           "at today's market rate, what does {money} come to in {to_currency}? Include the rate.",
           "I keep my accounts in {to_currency}. What is {money} once converted at today's rate, and what is that rate?",
           "convert {money} into {to_currency} at the spot rate, showing both the converted figure and the rate",

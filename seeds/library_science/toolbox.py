@@ -1012,7 +1012,7 @@ def renew_loan(loan_id: LoanDueSoon) -> VisitDay:
         "which day can I collect {isbn} at {pickup_branch}, and what's my queue position? Place the hold, please.",
         "add me to the waiting list for {isbn}, collecting at {pickup_branch}; which position do I hold, and when should it be on the hold shelf?",
         "I'd rather collect {isbn} at {pickup_branch} than hunt for it. Set up a hold there and report my spot in the queue and the expected pickup day.",
-        "line me up for {isbn} at {pickup_branch}: queue number and the day it'll be waiting.",
+        "at {pickup_branch}, line me up for {isbn}: queue number and the day it'll be waiting.",
         "queue me for {isbn} with collection at the holds desk of {pickup_branch}. How far up the line am I, and which day will it be ready?",
         "put a hold on {isbn} to pick up at {pickup_branch}, and tell me my queue position and the ready date",
         "reserve {isbn} for me at {pickup_branch}; what's my place in the queue and when can I collect it?",

@@ -1190,12 +1190,13 @@ toolbox.goal(
 )
 toolbox.goal(
     "check on family far away",
-    wants="know whether severe weather threatens the country someone close to me lives in, and message them",
+    wants="know what the weather is like in the city someone close to me lives in, and message them",
     role="phone owner",
     # by name: family is never someone known only by a phone number
     tools=("resolve_contact_name", "get_contact_city", "send_text_message", "get_latest_message_from",
-           # weather: the warnings in the contact's country
-           "get_severe_weather_alerts"),
+           # weather: where the contact lives, not the worst warning anywhere in their country
+           # (an alert in Seattle for a contact in San Francisco is no news about them)
+           "get_current_weather",),
 )
 toolbox.goal(
     "remember a birthday",

@@ -1119,7 +1119,7 @@ def create_buyer_profile(full_name: BuyerName, email: BuyerEmail) -> str:
 toolbox.condition(
     "buyer_profile",
     holds=lambda w: bool(w.state.get("buyer_profile")),
-    broken_state={"buyer_profile": None},
+    broken_state={"buyer_profile": None, "viewings": {}},  # no profile, so no viewing booked either
     fix=("create_buyer_profile", {"full_name": USER.name, "email": USER.email}),
     consent="share",  # agents see the profile: it is set up only with the buyer's word
     context=("If I need a buyer profile, set one up: {full_name}, {email}.",
