@@ -802,7 +802,8 @@ def detours(instance: Instance, ctx: CheckContext) -> list[str]:
 
 def _idle_inputs(instance: Instance, ctx: CheckContext) -> list[str]:
     """A number fed to a call that answers the same whatever it is (the wind of a feels-like
-    temperature at 30 °C, where wind chill does not apply): the call that found it is for nothing."""
+    temperature at 30 °C, where wind chill does not apply): the call that found it is for nothing;
+    and a 0 fed onward (a dividend of 0.0 to convert), which makes the next answer trivial."""
     if instance.world is None or not all(t in ctx.seeds for t in instance.world.toolboxes):
         return []
     specs = {t.name: t for t in (*instance.tools, *instance.withheld_tools)}
@@ -812,6 +813,10 @@ def _idle_inputs(instance: Instance, ctx: CheckContext) -> list[str]:
         call = instance.chain.calls[step.call]
         if call.fixes is not None or call.tool not in specs:
             continue
+        for name in _numbers_taken(step, call, set(producers)):
+            if step.arguments[name] == 0:  # a dividend of 0.0 converted into HKD is 0 at any rate
+                problems.append(f"call {step.call + 1} {call.tool} is given {name}=0 by call "
+                                f"{producers[call.arguments[name].ref] + 1}: its answer needs no call")
         for source in sorted({producers[a.ref] for a in call.arguments.values() if isinstance(a, Ref)}):
             taken = _numbers_taken(step, call, set(instance.chain.calls[source].outputs))
             if taken and len(taken) == sum(isinstance(a, Ref) and producers[a.ref] == source

@@ -525,7 +525,7 @@ def list_events_on_date(date: Day) -> list[EventId]:
         "check my calendar for the next thing coming up and when it starts",
         "what's coming up next in my calendar, and at what time?",
         "tell me which event is next and its start time",
-        "find my next appointment and the time it begins",
+        "find my next calendar event and the time it begins",
         "what's the next thing on my schedule? I need to know when it begins.",
         "I've lost track of the day. What's next on my calendar and when does it start?",
         "where do I have to be next, and when? Just the next event and its start.",
@@ -534,13 +534,13 @@ def list_events_on_date(date: Day) -> list[EventId]:
         "event_id": (
             "my next event",
             "the next event in my calendar",
-            "my next appointment",
+            "my next calendar event",
             "the next thing on my schedule",
         ),
         "start": (
             "the start of my next event",
             "the start time of the next event in my calendar",
-            "the time my next appointment begins",
+            "the time my next calendar event begins",
             "the moment the next thing on my schedule starts",
         ),
     },
@@ -566,7 +566,7 @@ def get_next_event() -> tuple[EventId, Moment, str]:
         "when will I next see {person}, and at which event?",
         "what's the next thing I have on with {person}, and when?",
         "do I have anything coming up with {person}? Tell me the next event and its start time.",
-        "look up my next appointment with {person}, including the start time",
+        "look up my next meeting with {person}, including the start time",
         "I owe {person} an update. Which event are we both at next, and when does it start?",
         "check when {person} and I next meet and at which event",
         "which upcoming event will {person} be at next, and when does it begin?",
@@ -580,7 +580,7 @@ def get_next_event() -> tuple[EventId, Moment, str]:
         "event_id": (
             "my next meeting with {person}",
             "the next event I have with {person}",
-            "my next appointment with {person}",
+            "my next meeting with {person}",
             "the next event {person} and I are both at",
         ),
         "start": (

@@ -738,7 +738,7 @@ def match_symptom_to_specialty(symptom: Symptom) -> Specialty:
         "when is {doctor_id} first free from {day}? Give me the slot.",
         "what's the next available slot with {doctor_id}, starting {day}?",
         "check the calendar of {doctor_id} for the first open time on or after {day}",
-        "I'd like to see {doctor_id} as soon as possible from {day}. When is the earliest opening?",
+        "when is the earliest opening with {doctor_id} from {day}?",
         "starting {day}, when can I get in to see {doctor_id}?",
         "look for the first unbooked slot with {doctor_id} from {day} onwards",
         "does {doctor_id} have any time free from {day}? I need the earliest slot.",

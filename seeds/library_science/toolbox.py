@@ -1278,7 +1278,7 @@ toolbox.condition(
     fix=("activate_library_card", {}),
     consent="sign",  # reactivating signs the patron up for another year: only on their word
     context=("If my card needs reactivating, renew it for me.",
-             "Reactivate my library card if that's what's blocking it.",
+             "Reactivate my library card if it has lapsed.",
              "Should my card have lapsed, go ahead and renew it."),
     says=("My library card seems to have been deactivated.",
           "My library card stopped working.",

@@ -259,15 +259,16 @@ def _slot_busy(w: ShippingWorld, city: str, moment: datetime) -> bool:
 
 @toolbox.values_for("tracking_number")
 def _tracking_numbers(w: ShippingWorld) -> list[str]:
-    """Parcels people ask about: the ones still on their way. A request that looks a parcel up and
-    then books its delivery names one parcel, so both draw from the same parcels."""
-    return sorted(t for t, row in w.shipments.items() if row["status"] != "delivered")
+    """Parcels people ask about: the ones still on their way, not yet on the van. A request that
+    looks a parcel up and then books its delivery names one parcel, so both draw from the same
+    parcels."""
+    return _open_parcels(w)
 
 
 @toolbox.values_for("tracking_number/open_parcel")
 def _open_parcels(w: ShippingWorld) -> list[str]:
-    """Parcels a delivery time can still be booked for: not yet delivered."""
-    return sorted(t for t, row in w.shipments.items() if row["status"] != "delivered")
+    """Parcels a delivery time can still be booked for: not yet delivered nor on the van."""
+    return sorted(t for t, row in w.shipments.items() if row["status"] not in ("delivered", "out for delivery"))
 
 
 @toolbox.values_for("tracking_number/delivered_parcel")
@@ -960,6 +961,8 @@ def book_delivery_slot(tracking_number: OpenParcel, slot: Slot) -> tuple[str, De
     w = _w()
     row = w.shipment(tracking_number)
     require(row["status"] != "delivered", f"parcel {tracking_number} was already delivered on {row['eta']}")
+    require(row["status"] != "out for delivery",
+            f"parcel {tracking_number} is already out for delivery, arriving {row['eta']}")
     try:
         moment = datetime.strptime(slot, "%Y-%m-%dT%H:%M")
     except ValueError:

@@ -254,6 +254,9 @@ toolbox.condition(
     broken_state={"notifications": "off"},
     fix=("enable_weather_notifications", {"channel": "push"}),
     free=("channel",),  # any delivery channel turns notifications back on
+    context=("If my weather notifications are off, turn them back on by {channel}.",
+             "Switch my weather notifications on ({channel}) if they're off.",
+             "Should my weather notifications be muted, turn the {channel} ones back on."),
     says=("I think my weather notifications are switched off.",
           "I'm not getting weather notifications any more.",
           "Weather notifications are muted on my phone."),

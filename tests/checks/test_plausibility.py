@@ -529,6 +529,21 @@ def test_a_number_that_does_not_change_the_answer_is_found_for_nothing():
     assert idle(4.0) == []
 
 
+def test_a_zero_fed_onward_makes_the_next_answer_trivial():
+    """A dividend of 0.0 converted into HKD is 0 at any rate (reading 29 #9); one that pays is not."""
+    seeds = {"finance_stocks": load_seed(Path(resource_dir("seeds")) / "finance_stocks")}
+    companies = seeds["finance_stocks"].build_world(0).companies
+    none = next(t for t, row in sorted(companies.items()) if row["dividend"] == 0.0)
+    pays = next(t for t, row in sorted(companies.items()) if row["dividend"] > 0.0)
+
+    def trivial(symbol):
+        code = (f'y, d, c = get_dividend_yield(symbol="{symbol}")\n'
+                'a, r = convert_currency_amount(amount=d, from_currency=c, to_currency="HKD")')
+        return [p for p in chain_problems(seeds, code) if "amount=0" in p]
+
+    assert trivial(none) and not trivial(pays)
+
+
 def test_withholding_the_city_of_a_point_in_a_city_leaves_nothing_missing():
     """37.78, -122.41 is plainly San Francisco: withholding the reverse geocoder that says so
     makes an agent that knows it an inventor of values (reading 24 #2); a point at sea is not

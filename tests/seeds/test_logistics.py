@@ -151,11 +151,13 @@ def test_delivery_slots(fresh):
     assert fresh.ok("find_delivery_slot", city="Paris", day="2020-01-01") > "2025-06-13T09:30"
     assert "can be booked up to" in fresh.error("find_delivery_slot", city="Paris", day="2026-01-01")
     assert "YYYY-MM-DD" in fresh.error("find_delivery_slot", city="Paris", day="soon")
-    number = parcel(fresh, "out for delivery")
+    number = parcel(fresh, "in transit")
     reference, city = fresh.ok("book_delivery_slot", tracking_number=number, slot=slot)
     assert reference == "DLV-6001" and city == fresh.world.shipments[number]["destination"]
     assert fresh.world.state["delivery_bookings"][reference] == {"tracking_number": number, "slot": slot}
     assert "already delivered" in fresh.error("book_delivery_slot", tracking_number=parcel(fresh, "delivered"), slot=slot)
+    # on the van, it arrives today: no slot next week (reading 29 #10)
+    assert "out for delivery" in fresh.error("book_delivery_slot", tracking_number=parcel(fresh, "out for delivery"), slot=slot)
     assert "in the past" in fresh.error("book_delivery_slot", tracking_number=number, slot="2025-06-12T10:00")
     assert "between 08:00" in fresh.error("book_delivery_slot", tracking_number=number, slot="2025-06-20T21:00")
     assert "YYYY-MM-DDTHH:MM" in fresh.error("book_delivery_slot", tracking_number=number, slot="2025-06-20")
