@@ -269,6 +269,12 @@ def is_day(output: Output) -> bool:
     return output.kind == "date" or "(YYYY-MM-DD)" in output.description
 
 
+def is_moment(output: Output) -> bool:
+    """Whether an output is a date and time: of kind datetime, or documented in that format (the
+    time a message went out carries no kind)."""
+    return output.kind == "datetime" or "YYYY-MM-DDTHH:MM" in output.description
+
+
 def day_of(value: Any) -> date | None:
     """The day a date or date-time value names; None for anything else."""
     return _day(value) if isinstance(value, str) else None

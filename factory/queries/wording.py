@@ -25,7 +25,7 @@ from factory.queries.readable import COMPANION_KINDS, to_ask, transparent
 from factory.queries.situations import fits_goal, situation
 from factory.queries.values import DateStyle, render_value
 from factory.records import Chain, Output, Param, Ref, ToolSpec, Value
-from factory.sense import SCENE_KINDS, is_day, is_named
+from factory.sense import SCENE_KINDS, is_day, is_moment, is_named
 from factory.toolbox import Goal, ToolEntry
 from factory.user import USER, known_by_first_name
 
@@ -49,6 +49,7 @@ def written_form(forms: dict[str, Any], kind: str | None, role: str | None) -> A
     return forms.get(f"{kind}/{role}") or forms.get(kind or "")
 
 
+_SHIFTING_KINDS = {"years_back"}  # parameters that move the day a call is about away from the day it is given
 _TIME_NOUNS = {"day", "days", "date", "dates", "time", "times", "moment", "moments"}  # "that day" means the last one
 
 
@@ -464,6 +465,8 @@ class Wording:
                 return "that day"  # the day the call just asked about was asked for ("opens on 22 June ... that day")
             if self.last_day is not None and self.last_day[0] in ("day", "moment") and self.day_given_to == index:
                 said = ("two", index)  # a period's start and end: "that day" would say neither
+            if any(p.kind in _SHIFTING_KINDS for p in spec.parameters):
+                said = ("two", index)  # "one year before June 24": after it, "that day" may be either
             self.last_day, self.day_given_to = said, index
         forms = self.written.get(spec.toolbox or "", {})
         form = written_form(forms, param.kind, param.role) if param else None
@@ -629,7 +632,7 @@ class Wording:
         reference = self._reference(variables)
         if reference is not None:
             return that(reference, is_list(outputs[0]), self.rng)
-        timed = any(is_day(o) or o.kind == "datetime" for o in outputs)
+        timed = any(is_day(o) or is_moment(o) for o in outputs)
         entry = self.entries.get(call.tool)
         names = frozenset(o.name for o in outputs)
         texts = next((t for key, t in entry.gives.items() if frozenset(key) == names), ()) if entry else ()
@@ -651,7 +654,7 @@ class Wording:
         outputs = [spec.returns[call.outputs.index(v)] for v in variables]
         if any(o.kind and sum((r.kind, r.role) == (o.kind, o.role) for r in spec.returns) > 1 for o in outputs):
             return None  # one of two of a kind (a band's floor and ceiling): "that pay" would not say which
-        days = [is_day(o) or o.kind == "datetime" for o in outputs]
+        days = [is_day(o) or is_moment(o) for o in outputs]
         # Named before, with or without what travels with it ("the salary of E-1207" with its
         # tax country, then with its currency): "that salary"; values of a call asked for, each
         # named, together: "those flights" for the flights found and their day. A day or a time
@@ -728,7 +731,7 @@ class Wording:
         spec = self.specs[call.tool]
         for var, output in zip(call.outputs, spec.returns, strict=False):  # what an asked call returns is "that booking" from now on
             self._name((var,), [output], spec, index)
-            if is_day(output) or output.kind == "datetime":
+            if is_day(output) or is_moment(output):
                 self.last_day = ("call", index)  # the day it answers is the last one spoken of
         # A thing named again at the start of a sentence within the ask: "... on June 3. That
         # library branch ..."

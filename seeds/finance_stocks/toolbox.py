@@ -699,7 +699,7 @@ def currency_name_to_code(currency_name: CurrencyName) -> NamedCurrency:
 
 
 @toolbox.tool(
-    asks=("convert {money} to {to_currency} at today's rate and tell me the rate you used",
+    asks=("convert {money} into {to_currency} at today's rate and tell me the rate you used",
           "how much is {money} in {to_currency} today, and at what rate?",
           "what would {money} be worth in {to_currency} at today's rate, and what's the rate?",
           "convert {money} into {to_currency} at the current exchange rate; give me the result and the rate",
@@ -738,9 +738,9 @@ def currency_name_to_code(currency_name: CurrencyName) -> NamedCurrency:
           "put {money} into {to_currency} terms at today's rate and tell me the exchange rate",
           "what does {money} convert to in {to_currency} today, and at what rate?",
           "how much does {money} come to in {to_currency} today, and what's the rate?",
-          "convert {money} to {to_currency} for me at today's rate and mention the rate",
+          "convert {money} into {to_currency} for me at today's rate and mention the rate",
           "what do I get in {to_currency} for {money} at today's rate, and what is the rate?",
-          "convert {money} over to {to_currency} at the current rate and show me the exchange rate",
+          "convert {money} into {to_currency} at the current rate and show me the exchange rate",
           "what's {money} expressed in {to_currency} today? Give me the rate used too.",
           "tell me the value of {money} in {to_currency} today and the rate",
           "find out what {money} is worth in {to_currency} and the rate that applies today",

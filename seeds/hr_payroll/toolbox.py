@@ -782,7 +782,7 @@ def calculate_income_tax(country: TaxCountry, annual_income: Salary) -> tuple[fl
 
 @toolbox.tool(
     asks=(
-        "convert {pay} to {to_currency}",
+        "convert {pay} into {to_currency}",
         "what does {pay} come to in {to_currency}?",
         "what is {pay} worth in {to_currency}?",
         "express {pay} in {to_currency} at today's exchange rate",
@@ -1312,10 +1312,18 @@ toolbox.condition(
 
 toolbox.goal(
     "handle my manager's team's time off",
-    wants="file, approve and check leave and timesheets for my manager's team, on my manager's behalf",
+    wants="approve and check leave and timesheets for my manager's team, on my manager's behalf",
     role="manager's delegate",
-    tools=("find_employee_id", "get_leave_balance", "request_leave", "approve_leave_request", "get_timesheet_hours",
+    # (filing leave is the employee's own: a delegate who approves a request and files another
+    # for the same person mixes the approver's and the requester's parts)
+    tools=("find_employee_id", "get_leave_balance", "approve_leave_request", "get_timesheet_hours",
            "submit_week_timesheets", "enable_approval_delegation"),
+)
+toolbox.goal(
+    "record an employee's leave",
+    wants="check what leave an employee has left and file leave for them, their timesheets in order",
+    role="HR administrator",
+    tools=("find_employee_id", "get_leave_balance", "request_leave", "get_timesheet_hours", "submit_week_timesheets"),
 )
 toolbox.goal(
     "check an employee's pay",

@@ -762,7 +762,7 @@ def get_city_market_summary(city: City) -> tuple[float, str, int]:
           "Before we put in an offer, I'd like to know how {area} scores for school quality and for crime.",
           "My daughter starts secondary school next year. What's the average school rating in {area}, and how does it do on the crime index?",
           "rate {area} for me on schools and safety: the school rating and the crime index"),
-    groups={"area": "{neighbourhood}, {city}"},  # a neighbourhood is only ever of its own city
+    groups={"area": "{neighbourhood} in {city}"},  # a neighbourhood is only ever of its own city
 )
 def get_neighbourhood_stats(neighbourhood: Neighbourhood, city: City) -> tuple[float, int]:
     """Get the average school rating and the crime index of a neighbourhood of a city.

@@ -196,7 +196,7 @@ def test_values_that_belong_together_are_drawn_together(homes):
         assert email == name.lower().replace(" ", ".") + "@example.com"
     for hood, city in joint[("neighbourhood", "city")](homes.world):
         assert homes.ok("get_neighbourhood_stats", neighbourhood=hood, city=city)
-    assert homes.seed.toolbox.tools["get_neighbourhood_stats"].groups == {"area": "{neighbourhood}, {city}"}
+    assert homes.seed.toolbox.tools["get_neighbourhood_stats"].groups == {"area": "{neighbourhood} in {city}"}
 
 
 def test_a_valued_home_has_rooms_that_fit_its_floor_area(homes):
