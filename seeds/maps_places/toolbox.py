@@ -375,9 +375,9 @@ def search_places(query: Annotated[str, Kind("place_search_query")], max_results
           'where on the map is "{name}"? Give me the id and the latitude and longitude.',
           'pin down "{name}" for me with its place id and exact position'),
     # people name the place as they say it; resolving the mention is the agent's part
-    gives={"place_id": ("{name}", "the place called {name}", 'the place known as "{name}"',
+    gives={"place_id": ("{name}", 'the place called "{name}"', 'the place known as "{name}"',
                         'the spot people call "{name}"'),
-           "latitude, longitude": ("{name}", "the location of {name}", 'the point on the map where "{name}" is',
+           "latitude, longitude": ("{name}", 'the location of "{name}"', 'the point on the map where "{name}" is',
                                    'the place called "{name}"')},
     tags=("canonicalise",),
 )
