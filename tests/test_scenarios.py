@@ -128,9 +128,10 @@ def test_fix_ups_are_knowable_and_sometimes_stated(seeds):
         assert fixed.calls[0].fixes == "weather_notifications" and state["weather"] == {"notifications": "off"}
         fixes = fix_context(fixed, weather.specs, seeds, random.Random(k))
         stated, context = fixes.stated, fixes.sentences
-        assert stated == [] and context == []  # the channel is free: the condition is not stated for static mode
+        # the channel the fix picks is said, never left to the agent (reading 29 #22)
+        assert context and "push" in context[-1], context
         stated_runs += bool(stated)
-    assert stated_runs == 0
+    assert 0 < stated_runs < 20
 
 
 def test_static_mode_leaves_out_fix_ups_without_a_reason_and_withheld_tools(mixed_run):
