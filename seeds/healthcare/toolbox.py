@@ -592,7 +592,7 @@ def get_patient_profile(patient_id: PatientId) -> tuple[BirthDate, HomeCity, Pat
         "I need a doctor in {city} for {specialty}. Who is rated best, and how well?",
         "which doctor for {specialty} has the top patient rating in {city}, and what score is it?",
         "recommend the best-reviewed doctor for {specialty} in {city}, with their rating",
-        "I'm looking for someone good for {specialty} in {city}. Who has the highest rating, and what is it?",
+        "who is the best-rated {specialty} doctor in {city}, and what is the rating?",
         "search {city} for the top-rated doctor for {specialty} and give me the score out of 5",
         "who's the best doctor for {specialty} in {city}? I'd like to see the rating too.",
         "in {city}, which doctor do patients rate highest for {specialty}, and how many stars?",

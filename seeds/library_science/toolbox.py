@@ -1290,7 +1290,7 @@ toolbox.condition(
     broken_state={"fines_due": 6.5},
     fix=("pay_library_fines", {"payment_method": "card"}),
     consent="spend",
-    context=("If fines are holding this up, pay them off {payment_method}.",
+    context=("If fines are holding things up, pay them off {payment_method}.",
              "Settle any fines on my account {payment_method} if you have to.",
              "Should my fines be in the way, pay them {payment_method}."),
     says=("I owe the library more than $5 in fines.",

@@ -966,7 +966,7 @@ def get_route_to_nearest(place_id: PlaceId, category: Category, mode: Mode) -> t
 
 
 @toolbox.tool(
-    asks=("what are my coordinates right now?",
+    asks=("what are my coordinates right now, and which city am I in?",
           "find my current location and the city I'm in",
           "pull up my current position. Which city am I in, and what are my coordinates?",
           "do you know where I am right now? Give me my coordinates and city.",

@@ -1068,7 +1068,7 @@ def list_public_holidays(country: Country, year: Year) -> list[str]:
             "the next public holiday that {country} marks on or after {after}",
         ),
     },
-    sense=(around("after", before=30, after=180),),
+    sense=(around("after", before=0, after=180),),
 )
 def get_next_public_holiday(country: Country, after: Day) -> tuple[Holiday, Day]:
     """Find the first public holiday of a country on or after a date (holidays of a lunar calendar are listed for 2025 and 2026 only; substitute days off are not included).

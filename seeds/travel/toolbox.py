@@ -268,7 +268,7 @@ toolbox.condition(
     broken_state={"passport": None},
     fix=("save_passport_details", dict(PASSPORT)),
     consent="identity",
-    context=("If my passport has to be on file, save it: {passport_number} ({nationality}), valid until {expiry_date}.",
+    context=("If my passport has to be on file, save it: {passport_number}, issued by {nationality}, valid until {expiry_date}.",
              "Add my passport to the profile if it's needed: {passport_number}, {nationality}, expiring {expiry_date}.",
              "Should the airline need my passport, it's {passport_number} from {nationality}, valid until {expiry_date}; save it."),
     says=("My passport details aren't saved yet.",

@@ -694,7 +694,7 @@ def calculate_feels_like(temperature_c: Celsius, wind_speed_kmh: WindKmh, humidi
         "give me the current temperature, humidity and conditions in {city}",
         "what's the weather doing at the moment in {city}? I'd like the temperature, humidity and sky.",
         "check how it is out right now in {city}: temperature, humidity and sky conditions",
-        "look up the latest observation for {city} with the temperature, the humidity and the sky",
+        "look up the temperature, the humidity and the sky reported for {city} right now",
         "is it raining right now in {city}? Tell me the conditions, the temperature and the humidity.",
         "what's the temperature at this moment in {city}, and how humid and cloudy is it?",
     ),
