@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from factory import __version__
@@ -224,6 +224,9 @@ class Generator:
         outcome = Outcome(attempt=k)
         side = self.splits.side(k, in_order=self.phrasings is not None) if self.splits else None
         composed = self.composer.compose(rng, k, side=side) if side else self.composer.compose(rng, k)
+        if isinstance(composed, NotComposed) and side is not None and side.shape is not None:
+            # the shape the held split lags in cannot be filled this time: any shape it can fill
+            composed = self.composer.compose(rng, k, side=replace(side, shape=None))
         if isinstance(composed, NotComposed):
             outcome.reject = Reject(attempt=k, stage="compose", reasons=[composed.reason], raw=composed.raw)
             return outcome
