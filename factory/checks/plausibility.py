@@ -747,6 +747,25 @@ def _probed(instance: Instance, index: int, specs: dict[str, Any]) -> list[str]:
     return []
 
 
+def _per_item(instance: Instance, index: int, specs: dict[str, Any]) -> list[str]:
+    """A withheld call that compares a list of things (the cheapest of five hotels for 7 nights
+    from June 25) and an offered tool that answers the same question of one of them: asked of
+    each in turn, it finds what the withheld call was to give (reading 32 #11)."""
+    call = instance.chain.calls[index]
+    spec = specs.get(call.tool)
+    if spec is None:
+        return []
+    taken = [p for p in spec.parameters if p.name in call.arguments and p.kind]
+    items = {p.kind.removesuffix("s") for p in taken if p.type.startswith("list")}
+    given = {(p.kind, p.role) for p in taken}
+    for tool in instance.tools:
+        one = [p for p in tool.parameters if p.required and p.kind in items and not p.type.startswith("list")]
+        rest = [p for p in tool.parameters if p.required and p not in one]
+        if one and rest and all((p.kind, p.role) in given for p in rest):
+            return [f"offered {tool.name} answers item by item what {call.tool} compares"]
+    return []
+
+
 def _spells(code: str, name: str) -> bool:
     """Whether a code's letters appear in order in a name, from its first letter ("CPT": Cape Town)."""
     letters = iter(name.casefold())
@@ -915,7 +934,7 @@ def _withheld_problems(instance: Instance, ctx: CheckContext) -> list[str]:
             if kinds and {kind for kind, _ in kinds} <= {"city", "country"} and (city := _plainly_in(instance, index)):
                 problems.append(f"{withheld.name} is needed only for the place of a point in {city}, which people know")
             problems += _guessed_in_place(instance, ctx, index, specs) + _confirmed_by_search(instance, ctx, index, specs)
-            problems += _probed(instance, index, specs)
+            problems += _probed(instance, index, specs) + _per_item(instance, index, specs)
             if instance.world is not None:
                 for tool in instance.tools:
                     why = alternative_to_gold(tool, instance.chain, instance.trace, specs,

@@ -317,6 +317,13 @@ def _upcoming_ids(w: CalendarWorld) -> list[str]:
     return [eid for eid, row in w.events.items() if _ahead(row)]
 
 
+@toolbox.values_for("city/new_event")
+def _new_event_cities(w: CalendarWorld) -> list[str]:
+    """Where a new event goes: home. A free slot is found on the home calendar's clock, so an
+    event put there in Mexico City would clash with the morning at home (reading 32 #15)."""
+    return [HOME_CITY]
+
+
 @toolbox.values_for("event_id")
 def _event_ids(w: CalendarWorld) -> list[str]:
     """Upcoming events with guests: a bare id names a meeting (personal appointments are named by

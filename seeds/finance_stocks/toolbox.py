@@ -650,7 +650,7 @@ def get_market_cap(symbol: Ticker, currency: ReportingCurrency = "USD") -> float
 
     Args:
         symbol: Ticker symbol.
-        currency: ISO 4217 code of the currency to express the value in, e.g. "EUR".
+        currency: ISO 4217 code of the currency to express the value in, e.g. "EUR"; US dollars when not given.
 
     Returns:
         market_cap: the company's market value (whole units of the requested currency).

@@ -517,6 +517,17 @@ def test_a_withheld_moment_an_offered_tool_checks_one_at_a_time_leaves_nothing_m
     assert not [p for p in chain_problems(seeds, code, withheld="find_free_slot") if "probing" in p]
 
 
+def test_a_withheld_comparison_an_offered_tool_answers_item_by_item_leaves_nothing_missing():
+    """Without the price comparison, each of the five hotels checked for the same 7 nights gives
+    the cheapest (reading 32 #11); a hotel search offered beside it does not."""
+    seeds = {"travel": load_seed(Path(resource_dir("seeds")) / "travel")}
+    code = ('h, n = search_hotels(city="Cairo")\n'
+            'c, t, d, k, m = compare_hotel_prices(hotel_ids=h, check_in="2025-06-25", nights=7)')
+    found = chain_problems(seeds, code, withheld="compare_hotel_prices", offered=("check_room_availability",))
+    assert any("check_room_availability answers item by item" in p for p in found), found
+    assert not any("item by item" in p for p in chain_problems(seeds, code, withheld="compare_hotel_prices"))
+
+
 def test_a_number_that_does_not_change_the_answer_is_found_for_nothing():
     """The wind at 31 °C, where wind chill does not apply: the forecast call feeds the feels-like
     temperature nothing it uses (reading 24 #36); at 4 °C it does."""
