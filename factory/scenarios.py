@@ -191,6 +191,9 @@ def _written(seed: Seed, spec: ToolSpec, name: str, text: str) -> str:
 
 
 _CONDITIONAL = re.compile(r"^(?:If|Should|In case|Whenever)\b[^,]*, (.+)$")
+# A condition on the state put after the action ("if it's missing", "if they're off"), which
+# doubts what the person has just said; permission ("if you need it") stays.
+_TRAILING = re.compile(r"^(.*?) if (?:it's|it is|they're|they are|it has|they have) [^.(]*?(\s*\([^)]*\))?([.!])$")
 _THING = re.compile(r"\b(an?|the|no)\s+([a-z-]+(?: [a-z-]+)?)$")  # what a condition ends on: "a buyer profile"
 
 
@@ -200,8 +203,8 @@ def unconditional(sentence: str, said: str | None = None) -> str:
     whose thing only the condition named names it: after "I'm not registered as a buyer yet.",
     "Should the agency want a buyer profile, create it" is "Create a buyer profile", not "Create it"."""
     match = _CONDITIONAL.match(sentence)
-    if not match:
-        return sentence
+    if not match:  # "Set up my traveller profile if it's missing (I'm ...)." → "Set up my traveller profile (I'm ...)."
+        return _TRAILING.sub(r"\1\2\3", sentence) if said is not None else sentence
     rest = match.group(1)
     thing = _THING.search(sentence[:match.start(1)].rstrip(", "))
     if thing and said is not None and thing.group(2).split()[-1].casefold() not in said.casefold():

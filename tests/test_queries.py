@@ -510,8 +510,11 @@ def test_that_day_never_follows_a_day_another_time_or_year_came_between(library)
     sent = ('data0, data1 = get_contact_birthday(name="Tomas Novak")\n'
             'data2, data3 = send_text_message(recipient="Tomas Novak", text="Please send me the address.")\n'
             'data4, data5 = get_weekday(date=data0)\n')
-    for k in range(8):
-        for code in (back, sent):
+    after = ('data0 = add_business_days(start="2025-08-08", days=5, country="New Zealand")\n'
+             'data1 = count_business_days(start="2025-08-08", end="2025-09-02", country="New Zealand")\n'
+             'data2, data3 = get_next_public_holiday(country="New Zealand", after="2025-09-02")\n')
+    for k in range(8):  # (and "5 working days after August 8 ... between that day and ...": reading 33 #22)
+        for code in (back, sent, after):
             _, text = asked_and_worded(code, library, k)
             assert not re.search(r"\bthat (?:day|date)\b", text), text
 

@@ -323,6 +323,12 @@ def test_a_condition_the_person_states_is_not_asked_about_again():
     assert unconditional(profile, "I'm not registered as a buyer yet.") == "Create a buyer profile for {full_name} at {email}."
     assert unconditional(profile, "I have no buyer profile yet.") == "Create it for {full_name} at {email}."
     assert _authorised("I'm not registered as a buyer yet. Create a buyer profile for Jo at j@x.example.", profile)
+    # a condition on the state put after the action goes too (reading 33 #11); permission stays
+    missing = "Set up my traveller profile if it's missing (I'm {full_name}, {email})."
+    assert unconditional(missing, "I have no traveller profile.") == "Set up my traveller profile (I'm {full_name}, {email})."
+    assert unconditional("Turn precise location sharing on if you need it.", "It's off.") == \
+        "Turn precise location sharing on if you need it."
+    assert _authorised("I have no traveller profile. Set up my traveller profile (I'm Jo, j@x.example).", missing)
     query = "My tuition for this term is still outstanding. Settle it. Enrol me in CHEM201."
     assert _authorised(query, "Should my tuition still be due, settle it.")
     assert not _authorised("Enrol me in CHEM201.", "Should my tuition still be due, settle it.")

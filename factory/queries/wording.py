@@ -445,9 +445,10 @@ class Wording:
                             for p, a in zip(members, args, strict=True))
 
     def _asked_on(self, index: int, day: str) -> bool:
-        """Whether call `index` was given this day as a stated date (its times are of that day)."""
+        """Whether call `index` was given this day as a stated date and is about it (its times are
+        of that day); not when it finds another day (5 working days after August 8)."""
         spec = self.specs[self.chain.calls[index].tool]
-        return any(isinstance(a, Value) and a.value == day and (p := spec.param(name)) is not None and p.kind == "date"
+        return not any(is_day(o) for o in spec.returns) and any(isinstance(a, Value) and a.value == day and (p := spec.param(name)) is not None and p.kind == "date"
                    for name, a in self.chain.calls[index].arguments.items())
 
     def _literal(self, index: int, name: str, value: object) -> str:
@@ -455,14 +456,18 @@ class Wording:
         param = spec.param(name)
         if param is not None and param.kind in ("date", "datetime") and isinstance(value, str):
             said = ("day" if param.kind == "date" else "moment", value)
+            again = None
             if self.last_day == said:
-                return "that day" if param.kind == "date" else "that time"  # just named: not repeated in another form
-            if param.kind == "date" and self.last_day is not None and self.last_day[0] == "moment" and \
+                again = "that day" if param.kind == "date" else "that time"  # just named: not repeated in another form
+            elif param.kind == "date" and self.last_day is not None and self.last_day[0] == "moment" and \
                     str(self.last_day[1])[:10] == value:
-                return "that day"  # the day of the time just named
-            if param.kind == "date" and self.last_day is not None and self.last_day[0] == "call" and \
+                again = "that day"  # the day of the time just named
+            elif param.kind == "date" and self.last_day is not None and self.last_day[0] == "call" and \
                     self._asked_on(self.last_day[1], value):
-                return "that day"  # the day the call just asked about was asked for ("opens on 22 June ... that day")
+                again = "that day"  # the day the call just asked about was asked for ("opens on 22 June ... that day")
+            if again is not None:  # (remembered as given to this call: its other day makes "that day" say neither)
+                self.last_day, self.day_given_to = said, index
+                return again
             if self.last_day is not None and self.last_day[0] in ("day", "moment") and self.day_given_to == index:
                 said = ("two", index)  # a period's start and end: "that day" would say neither
             if any(p.kind in _SHIFTING_KINDS for p in spec.parameters):

@@ -286,11 +286,16 @@ def _datetimes(w: MapsWorld) -> list[str]:
 
 @toolbox.values_for("place_mention")
 def _mentions(w: MapsWorld) -> list[str]:
-    """How people name a place: "the copper fig bistro in London", "Copper Fig Bistro, London"."""
+    """How people name a place: "the Copper Fig Bistro in London", "Copper Fig Bistro, London",
+    "copper fig bistro"; a place whose name holds its city is not placed in it again ("the
+    Madrid Museum of Photography", not "... of photography in Madrid")."""
     mentions = []
     for pid, row in sorted(w.places.items())[::3]:
-        name = row["name"]
-        mentions += [f"the {name.lower()} in {row['city']}", f"{name}, {row['city']}", name.lower()]
+        name, city = row["name"], row["city"]
+        if city.lower() in name.lower():
+            mentions += [f"the {name}", name, name.lower()]
+        else:
+            mentions += [f"the {name} in {city}", f"{name}, {city}", name.lower()]
     return mentions
 
 

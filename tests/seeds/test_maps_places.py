@@ -254,3 +254,13 @@ def test_no_goal_asks_for_the_city_an_address_already_names():
     # "The best hotel in the city where 123 King Street, Edinburgh is" is a detour: the
     # address says Edinburgh. Its coordinates lead on; its city does not.
     assert consumers_of("maps_places", "geocode_address", "city") == []
+
+
+def test_a_place_named_after_its_city_is_not_placed_in_it_again():
+    """"the madrid museum of photography in Madrid" (reading 33 #35): a mention keeps the
+    name's capitals and does not repeat a city the name already holds."""
+    session = ToolboxSession("maps_places")
+    for mention in session.values("place_mention"):
+        words = mention.lower().split()
+        assert not (" in " in mention and words.count(words[-1]) > 1 and len(words[-1]) > 3), mention
+    assert any(m.startswith("the ") and m[4:5].isupper() for m in session.values("place_mention"))
