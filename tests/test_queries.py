@@ -519,6 +519,17 @@ def test_that_day_never_follows_a_day_another_time_or_year_came_between(library)
             assert not re.search(r"\bthat (?:day|date)\b", text), text
 
 
+def test_that_pay_is_the_last_sum_spoken_of(library):
+    """"The annual salary ... the payslip's gross, tax and net ... that pay in CHF" reads as the
+    payslip's pay (reading 34 #27): after another sum, the salary is described again."""
+    code = ('s, c, k = get_annual_salary(employee_id="E-1101")\n'
+            'n, g, t = get_payslip(employee_id="E-1101", month="2024-10")\n'
+            'x = convert_salary_currency(amount=s, from_currency=c, to_currency="CHF")\n')
+    for k in range(8):
+        _, text = asked_and_worded(code, library, k)
+        assert not re.search(r"\bthat (?:pay|salary|amount)\b", text), text
+
+
 def test_a_canonicalised_day_is_not_asked_for_to_keep_the_composed_order(library):
     """"What date and time does 'tonight' mean? Plus, how much daylight ... on that date at
     Olive Heron Roasters": the resolving call moves next to the call taking its day, which keeps

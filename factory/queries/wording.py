@@ -50,6 +50,11 @@ def written_form(forms: dict[str, Any], kind: str | None, role: str | None) -> A
 
 
 _SHIFTING_KINDS = {"years_back"}  # parameters that move the day a call is about away from the day it is given
+def _is_money(output: Output) -> bool:
+    """Whether an output is a sum of money: of its kind, or named as one (a payslip's net_pay)."""
+    return output.kind == "money_amount" or bool(set(output.name.split("_")) & set(_MONEY_NOUNS))
+
+
 _TIME_NOUNS = {"day", "days", "date", "dates", "time", "times", "moment", "moments"}  # "that day" means the last one
 
 
@@ -312,6 +317,7 @@ class Wording:
     # ("call", index) for a value described or asked for. "That day" means this one to a reader.
     last_day: tuple[str, Any] | None = None
     day_given_to: int | None = None  # the call the last literal day or time was given to
+    last_money: int | None = None  # the call whose sum the request spoke of last
     used: Counter | None = None  # (tool, phrasing) → times the run's kept requests used it
     chosen: list[tuple[str, str]] = field(default_factory=list)  # (tool, phrasing) this request used
     mentioned: list[int] = field(default_factory=list)  # calls in the order the text first speaks of them
@@ -576,8 +582,8 @@ class Wording:
         self._recall(fallback[2])
         return self._chosen(tool, fallback[0], fallback[1])
 
-    _MEMORY = ("said", "nouns", "literals", "last_day", "day_given_to", "chosen", "mentioned", "unnamed", "given",
-               "situated", "spoken")
+    _MEMORY = ("said", "nouns", "literals", "last_day", "day_given_to", "last_money", "chosen", "mentioned", "unnamed",
+               "given", "situated", "spoken")
 
     def _memory(self) -> dict[str, Any]:
         """What the request has named so far, to take back when a filled phrasing is not used."""
@@ -649,6 +655,8 @@ class Wording:
         self._name(variables, outputs, spec, index)
         if timed:
             self.last_day = ("call", index)
+        if any(_is_money(o) for o in outputs):
+            self.last_money = index
         return text
 
     def _reference(self, variables: tuple[str, ...]) -> str | None:
@@ -677,8 +685,11 @@ class Wording:
                 # a point stated in full is one too ("from that location to that location")
                 return group
             before = (next(v for v, day in zip(variables, days, strict=True) if not day),)
+        money = before is not None and any(_is_money(o) for o in outputs) and \
+            self.last_money not in (None, index) and self._sum_called(self.last_money, self.said[before])
         if before is not None and self.nouns[self.said[before]] + self.unnamed[self.said[before]] == 1 and (
-                recent or self.said[before] not in _TIME_NOUNS):
+                recent or self.said[before] not in _TIME_NOUNS) and not money:
+            # (nor "that pay" for a salary once a payslip's pay was asked after it: reading 34 #27)
             # (a city named in between, "Amsterdam", makes "that city" say neither; a time that
             # goes by its own noun, "that delivery slot", stays itself after other times)
             return self.said[before]
@@ -688,6 +699,13 @@ class Wording:
             # said again, it is "that day", not the same words twice.
             return noun_of(outputs)
         return None
+
+    def _sum_called(self, index: int, noun: str) -> bool:
+        """Whether call `index` found a sum that goes by this noun too (a payslip's net pay and
+        "that pay"; any sum and "that amount"), so the noun would not say which."""
+        spec = self.specs[self.chain.calls[index].tool]
+        return any(_is_money(o) and (noun in ("amount", "value", "total") or set(noun.split()) & set(o.name.split("_")))
+                   for o in spec.returns)
 
     def _mention(self, index: int) -> None:
         """The text now speaks of call `index` (its ask, or a description of its value): where it
@@ -738,6 +756,8 @@ class Wording:
             self._name((var,), [output], spec, index)
             if is_day(output) or is_moment(output):
                 self.last_day = ("call", index)  # the day it answers is the last one spoken of
+            if _is_money(output):
+                self.last_money = index  # and the sum: "that amount" means this one from now on
         # A thing named again at the start of a sentence within the ask: "... on June 3. That
         # library branch ..."
         text = re.sub(r"([.?!] )(that|those|this|these|the same) ", lambda m: f"{m.group(1)}{m.group(2).capitalize()} ", text)

@@ -318,7 +318,7 @@ RECENT = around("date", before=DAYS - 1, after=0)  # records reach back 60 days 
         "get me the leading wine in {location} on {date} and what it sold",
         "tell me which wine was the bestseller in {location} on {date} and how much revenue it made",
         "I need the top-selling wine for {location} on {date}, plus its sales value.",
-        "what was the best-selling wine in {location} on {date}, and how much did it sell?",
+        "what was the best-selling wine in {location} on {date}, and what were its sales that day?",
         "tell me the top wine in {location} on {date} and its sales in dollars",
         "which wine came out on top in {location} on {date}, and what were its sales?",
         "find out which wine had the highest sales in {location} on {date} and the amount",

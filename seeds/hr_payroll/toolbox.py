@@ -1058,7 +1058,7 @@ def enable_approval_delegation() -> str:
         "someone wrote \"{title_text}\" on a form. What's the proper job title?",
         'match "{title_text}" to one of our standard job titles',
         'what is "{title_text}" called formally in our job catalogue?',
-        'spell out the full standard title behind "{title_text}"',
+        'which standard job title is "{title_text}" filed under?',
         'in our HR system, which standard title matches "{title_text}"?',
     ),
     gives={

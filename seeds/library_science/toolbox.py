@@ -422,7 +422,7 @@ def search_library_catalogue(query: Query, max_results: int = 5) -> list[Isbn]:
 @toolbox.tool(
     asks=(
         "what's the title of {isbn}, and is a copy on the shelf?",
-        "scan {isbn} and tell me its title and whether it's available",
+        "look up {isbn} in the catalogue and tell me its title and whether it's available",
         "I've got {isbn} on my reading list. What is it called, and can I find a copy on the shelf right now?",
         "look up {isbn}: what's its title, and is it on the shelf or out on loan?",
         "is {isbn} available right now, and what's the book called?",

@@ -843,7 +843,8 @@ def _not_the_next_day(args: dict[str, Any]) -> bool:
         "tell me the earliest {weekday} later than {after}",
     ),
     # The Thursday after a Wednesday is the next day: nobody looks that up.
-    sense=(sensible("the weekday asked is the very next day", ("weekday", "after"), _not_the_next_day),),
+    sense=(sensible("the weekday asked is the very next day", ("weekday", "after"), _not_the_next_day),
+           around("after", before=0, after=180)),  # from yesterday, the next Saturday is "this Saturday"
     tags=("arithmetic",),
 )
 def get_next_weekday_date(weekday: Weekday, after: Day) -> str:
