@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Callable
+from datetime import date
 from typing import Any
 
 import Levenshtein
@@ -82,19 +83,18 @@ def mapped_arguments(candidate: ToolSpec, gold: ToolSpec, arguments: dict[str, A
             mapped[param.name] = arguments[param.name]
         elif param.kind and (param.kind, param.role) in by_kind and value_matches_type(by_kind[(param.kind, param.role)], param.type):
             mapped[param.name] = by_kind[(param.kind, param.role)]
-        elif param.kind == "year" and (year := _year_of(arguments.values())) is not None:
-            mapped[param.name] = year  # a year's list, asked of the year of the day the gold call was given
-        elif param.kind == "date" and (day := _year_of(arguments.values(), day=True)) is not None:
-            mapped[param.name] = day  # a day's hours, asked of the day of the moment the gold call was given
+        elif param.kind == "year" and (day := _first_day(arguments.values())) is not None:
+            mapped[param.name] = day.year  # a year's list, asked of the year of the day the gold call was given
+        elif param.kind == "date" and (day := _first_day(arguments.values())) is not None:
+            mapped[param.name] = day.isoformat()  # a day's hours, asked of the day of the moment it was given
         elif param.required:
             return None
     return mapped
 
 
-def _year_of(values: Any, day: bool = False) -> Any:
-    """The year (or, with `day`, the day as YYYY-MM-DD) of the first date or date-time among values."""
-    found = next((d for v in values if (d := day_of(v)) is not None), None)
-    return None if found is None else found.isoformat() if day else found.year
+def _first_day(values: Any) -> date | None:
+    """The day of the first date or date-time among values."""
+    return next((d for v in values if (d := day_of(v)) is not None), None)
 
 
 def alternative_to_gold(candidate: ToolSpec, chain: Chain, trace: Trace, specs: dict[str, ToolSpec],

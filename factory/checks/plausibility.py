@@ -717,17 +717,18 @@ def _confirmed_by_search(instance: Instance, ctx: CheckContext, index: int, spec
         return []
     places = [value for var, out in zip(call.outputs, specs[call.tool].returns, strict=False)
               if out.kind in ("city", "country") and isinstance(value := step.outputs.get(var), str)]
-    problems = []
+
+    def finds(tool: Any, query: dict[str, str], guess: str) -> bool:
+        result = world_before(step, instance.trace, specs, lambda: Simulator(ctx.seeds, instance.world)).call(
+            tool, {k: f"{v} {guess}" for k, v in query.items()})
+        return result.error is None and bool(result.values) and bool(result.values[0])
+
     for tool in instance.tools:
         for query, place in itertools.product(search_queries(tool, step.arguments), places):
             other = next(c.name for c in CITIES if c.name != place and c.country != place)
-            found = [world_before(step, instance.trace, specs, lambda: Simulator(ctx.seeds, instance.world)).call(
-                tool, {k: f"{v} {guess}" for k, v in query.items()}) for guess in (place, other)]
-            if not found[0].error and found[0].values and found[0].values[0] and not (
-                    not found[1].error and found[1].values and found[1].values[0]):
-                problems.append(f"{tool.name} confirms a guess of {place!r}, which only {call.tool} was to give")
-                return problems
-    return problems
+            if finds(tool, query, place) and not finds(tool, query, other):
+                return [f"{tool.name} confirms a guess of {place!r}, which only {call.tool} was to give"]
+    return []
 
 
 def _probed(instance: Instance, index: int, specs: dict[str, Any]) -> list[str]:
