@@ -18,6 +18,7 @@ import Levenshtein
 import numpy as np
 
 from factory.embeddings import EmbeddingCache
+from factory.gazetteer import CURRENCY_BY_CODE, exchange_rate
 from factory.milestones import needed_values
 from factory.records import Chain, ToolSpec, Trace, TraceStep, entry_holds, gives, value_matches_type, values_equal
 from factory.sense import day_of
@@ -99,13 +100,16 @@ def _first_day(values: Any) -> date | None:
 
 def alternative_to_gold(candidate: ToolSpec, chain: Chain, trace: Trace, specs: dict[str, ToolSpec],
                         simulator: Callable[[], Simulator], calls: set[int] | None = None,
-                        examples: bool = False, implied: Callable[[Any, Any], dict[str, Any]] | None = None) -> str | None:
+                        examples: bool = False, implied: Callable[[Any, Any], dict[str, Any]] | None = None,
+                        arithmetic: bool = False) -> str | None:
     """Why an offered non-gold tool is an alternative rather than a distractor: run on a gold
     call's arguments (mapped by name and kind) in the world as it was before that call, it
     yields every value the chain needs from that call (`calls`: only those gold calls). With
     `examples`, also run on the examples its own description gives for what is not mapped (any
     city tells today's date); with `implied` (output, value → facts), what its values imply
-    counts too (a phone number's country). None when it is a true distractor."""
+    counts too (a phone number's country); with `arithmetic`, a number one division or
+    multiplication of two of its numbers gives counts too (a position's value over its shares is
+    the share price). None when it is a true distractor."""
     for step in trace.steps:
         if calls is not None and step.call not in calls:
             continue
@@ -124,7 +128,7 @@ def alternative_to_gold(candidate: ToolSpec, chain: Chain, trace: Trace, specs: 
             if implied is not None and result.error is None:
                 values += [v for out, value in zip(candidate.returns, result.values, strict=False)
                            for v in implied(out, value).values()]
-            if result.error is None and _gives(needs, values):
+            if result.error is None and (_gives(needs, values) or arithmetic and worked_out(needs, values)):
                 return f"{candidate.name} gives what gold call {step.call + 1} ({step.tool}) gives the chain"
     return None
 
@@ -225,6 +229,41 @@ def world_before(step: TraceStep, trace: Trace, specs: dict[str, ToolSpec], simu
     for earlier in trace.steps[: trace.steps.index(step)]:
         world.call(specs[earlier.tool], earlier.arguments)
     return world
+
+
+def worked_out(needs: list[Any], values: list[Any]) -> bool:
+    """Whether every needed value is among the values or, for a number with a fraction, the
+    quotient or product of two numbers among them (their lists' and records' too) rounded to
+    the places the need has: 161548.52 / 271 shares is the share price 596.12. Beside a needed
+    currency, the number may be in any other currency at the world's rate (a position's value in
+    USD over its shares is the quote in CAD, and then the currency is no longer missing)."""
+    numbers = [n for n in _numbers_in(values) if n]
+    codes = [n for n in needs if isinstance(n, str) and n in CURRENCY_BY_CODE]
+    rates = [exchange_rate(other, code) for code in codes for other in CURRENCY_BY_CODE if other != code]
+
+    def reached(need: Any) -> bool:
+        if _gives([need], values):
+            return True
+        if isinstance(need, bool) or not isinstance(need, float) or need.is_integer():
+            return False
+        places = len(repr(need).split(".")[1])
+        pairs = [(a, b) for i, a in enumerate(numbers) for j, b in enumerate(numbers) if i != j]
+        worked = [a / b for a, b in pairs] + [a * b for a, b in pairs]
+        return any(round(w, places) == need for w in worked) or \
+            any(abs(w * rate - need) <= 0.51 * 10 ** -places for w in worked for rate in rates)
+    amounts = [n for n in needs if n not in codes]
+    return bool(amounts) and all(map(reached, amounts))
+
+
+def _numbers_in(values: Any) -> list[float]:
+    """The numbers of a value, of its list items and of its record's fields (not booleans)."""
+    if isinstance(values, bool):
+        return []
+    if isinstance(values, (int, float)):
+        return [values]
+    if isinstance(values, dict):
+        values = list(values.values())
+    return [n for v in values for n in _numbers_in(v)] if isinstance(values, list) else []
 
 
 def _gives(needs: list[Any], values: list[Any]) -> bool:

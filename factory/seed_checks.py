@@ -12,6 +12,7 @@ import re
 from factory.chains.composer import NEVER_COMPOSED, can_feed
 from factory.chains.pool import ToolPool, groups_of, placeholders, pool_of
 from factory.embeddings import EmbeddingCache
+from factory.queries.frames import kind_of
 from factory.records import WorldSetup
 from factory.seed_record import Seed
 from factory.sense import OUTPUT_RULES, Trip
@@ -42,6 +43,13 @@ STILTED = (
 STACKED = re.compile(r"^the [\w -]+? of (?:the|a) [\w -]+? of \{\w+\}")
 
 
+def unended(ask: str) -> bool:
+    """Whether an ask with a subject of its own ("for a valuation memo, I need ...") lacks the
+    full stop or question mark that keeps request frames from taking it for a verb phrase."""
+    bare = re.sub(r"\[[^\]]*\]$", "", ask)  # (an optional part at the end: "[ in {currency}]")
+    return kind_of(bare) == "vp" and re.search(r"(?:^|, )(?:I|we)\b", bare) is not None
+
+
 def _mentions(template: str, groups: dict[str, tuple[str, ...]]) -> set[str]:
     return {p for slot in placeholders(template) for p in groups.get(slot, (slot,))}
 
@@ -66,6 +74,9 @@ def _tool_problems(seed: Seed, name: str, linked_outputs: set[str], joint_kinds:
         missing = required - _mentions(text, groups)
         if missing:
             problems.append(f"{where}: {label} {text!r} does not state {sorted(missing)}")
+    for text in filter(unended, entry.asks):
+        problems.append(f"{where}: ask {text!r} has a subject of its own: end it with '.' or '?', or a request "
+                        "frame wraps it as a verb phrase ('Need you to for a valuation memo, I need ...')")
     for label, text in texts:
         problems += [f"{where}: {label} {text!r} reads stilted: say {say}" for pattern, say in STILTED if pattern.search(text)]
         if label != "ask" and STACKED.search(text):

@@ -229,6 +229,9 @@ def test_text_tidying():
     # "around June 24, 2025 at 8:00 am" clashes: the hour comes first
     assert tidy("is it open around June 24, 2025 at 8:00 am?") == "is it open around 8:00 am on June 24, 2025?"
     assert tidy("be there by 24 June 2025 at 17:30.") == "be there by 17:30 on 24 June 2025."
+    assert tidy("a reminder 15 minutes after next Monday at 9:30am?") == "a reminder 15 minutes after 9:30am next Monday?"
+    assert tidy("the price it trades at right now in EUR today, at today's rate?") == \
+        "the price it trades at right now in EUR, at today's rate?"
     assert tidy("the outlook around June 27, 2025 at 6:00 am: temperature") == "the outlook around 6:00 am on June 27, 2025: temperature"
     assert tidy("the sun in Italy on last monday on that date?") == "the sun in Italy last monday?"
     assert tidy("sundown in Austin on the end of the week") == "sundown in Austin at the end of the week"
@@ -1006,3 +1009,19 @@ def test_an_ask_with_its_own_lead_in_follows_without_a_colon_connector():
     for k in range(40):
         text = frame(asks, random.Random(k))
         assert not re.search(r": [^.?!]{0,30}quick check:", text, re.IGNORECASE), text
+
+
+def test_an_ask_with_its_own_subject_ends_as_a_sentence():
+    from factory.seed_checks import unended
+
+    assert unended("for a valuation memo, I need the market cap of {symbol}[ stated in {currency}]")
+    assert unended("I need some quiet: turn {on} do-not-disturb")
+    assert not unended("for a valuation memo, I need the market cap of {symbol}[ stated in {currency}].")
+    assert not unended("get the market capitalisation of {symbol}[ in {currency}]")
+
+
+def test_a_greeting_leaves_an_acronym_as_it_is():
+    from factory.queries.frames import greet
+
+    greeted = {greet(text, random.Random(k)) for k in range(200) for text in ("IATA code of Heathrow?", "What's on today?")}
+    assert "Hello, IATA code of Heathrow?" in greeted and "Hello, what's on today?" in greeted

@@ -733,7 +733,8 @@ def _confirmed_by_search(instance: Instance, ctx: CheckContext, index: int, spec
 
 def _probed(instance: Instance, index: int, specs: dict[str, Any]) -> list[str]:
     """A withheld day or time an offered tool checks moment by moment (is the calendar free at
-    09:00? at 09:30?): probing finds the first free slot the withheld call would give."""
+    09:00? at 09:30?), or counts over a span it is given both ends of (business days from August
+    14 to October 19, then to October 20): probing finds what the withheld call would give."""
     call = instance.chain.calls[index]
     if call.tool not in specs:
         return []
@@ -742,7 +743,8 @@ def _probed(instance: Instance, index: int, specs: dict[str, Any]) -> list[str]:
     for tool in instance.tools:  # the same question of one moment: the country's holiday, my calendar for 30 minutes
         for kind in sorted(kinds):
             rest = [p for p in tool.parameters if p.required and p.kind != kind]
-            if any(p.kind == kind for p in tool.parameters) and any(o.type == "bool" for o in tool.returns) \
+            ends = sum(p.kind == kind for p in tool.parameters)
+            if (ends and any(o.type == "bool" for o in tool.returns) or ends >= 2 and any(o.type == "int" for o in tool.returns)) \
                     and rest and all((p.kind, p.role) in given for p in rest):
                 return [f"offered {tool.name} checks a {kind} at a time: probing it finds what {call.tool} was to give"]
     return []
@@ -938,10 +940,10 @@ def _withheld_problems(instance: Instance, ctx: CheckContext) -> list[str]:
             problems += _probed(instance, index, specs) + _per_item(instance, index, specs)
             if instance.world is not None:
                 for tool in instance.tools:
-                    why = alternative_to_gold(tool, instance.chain, instance.trace, specs,
-                                              lambda: Simulator(ctx.seeds, instance.world), calls={index}, examples=True,
-                                              implied=lambda out, value: ctx.facts_of(out.kind, value, instance.world.seed,
-                                                                                      out.role))
+                    why = alternative_to_gold(
+                        tool, instance.chain, instance.trace, specs, lambda: Simulator(ctx.seeds, instance.world),
+                        calls={index}, examples=True, arithmetic=True,
+                        implied=lambda out, value: ctx.facts_of(out.kind, value, instance.world.seed, out.role))
                     if why:
                         problems.append(why)
             query = instance.query.casefold()

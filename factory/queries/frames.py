@@ -97,9 +97,10 @@ def _listed(vps: list[str]) -> str:
 
 
 def greet(text: str, rng: random.Random) -> str:
-    """Now and then a greeting opens the request."""
+    """Now and then a greeting opens the request (before "Hello, IATA code ...", no lower case)."""
     greeting = rng.choice(GREETINGS) if rng.random() < GREETING_RATE else ""
-    if greeting.endswith(", ") and not text.startswith(("I ", "I'")):
+    first = text.split(" ", 1)[0]
+    if greeting.endswith(", ") and first not in ("I", "I'm", "I'd", "I've", "I'll") and not any(c.isupper() for c in first[1:]):
         text = text[:1].lower() + text[1:]
     return greeting + text
 

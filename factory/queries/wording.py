@@ -37,6 +37,7 @@ _PLAIN_KINDS = frozenset({"latitude", "longitude", "city", "country", "address",
                           "phone_number"})  # (an employee's email is "that email", not a second "that employee")
 # Nouns of places, days and amounts: a call given one may find another ("the warehouse nearest
 # that city" is in another city).
+_THERE_KINDS = ("city", "country")  # places a description may say again as "there"
 _PLACE_NOUNS = frozenset({"city", "country", "address", "location", "date", "time", "latitude", "longitude", "amount"})
 _MONEY_NOUNS = ("price", "salary", "fee", "fine", "fare", "total", "balance", "cost", "pay", "budget", "refund", "charge",
                 "tuition", "postage", "rent", "payment", "income", "revenue", "value")
@@ -251,6 +252,10 @@ def tidy(text: str) -> str:
     text = re.sub(r"\b(around|by|before|after|until) ((?:[A-Z][a-z]+day, )?[A-Z][a-z]+ \d{1,2}, \d{4}|\d{1,2} [A-Z][a-z]+ \d{4}"
                   r"|\d{4}-\d{2}-\d{2}) at (\d{1,2}(?::\d{2})? ?(?:[ap]m)?)(?!\w|:\d)", r"\1 \3 on \2",
                   text)  # "around June 24, 2025 at 8:00 am": the hour first, "around 8:00 am on June 24, 2025"
+    text = re.sub(r"\b(around|by|before|after|until) ((?:next|this|coming) [A-Z][a-z]+day|tomorrow) at "
+                  r"(\d{1,2}(?::\d{2})? ?(?:[ap]m)?)(?!\w|:\d)", r"\1 \3 \2",
+                  text)  # "15 minutes after next Monday at 9:30am" reads as after Monday: "after 9:30am next Monday"
+    text = re.sub(r"(\bright now\b[^.?!]*?),? today\b(?!')", r"\1", text)  # "right now ... in EUR today": one "now"
     text = re.sub(r"\b(Ltd|Inc|Co|Corp|Bros|Ave|St)\.\.", r"\1.", text)  # an abbreviation ending a sentence
     text = re.sub(r'([.?!])"\.', r'\1"', text)  # a quoted message that ends its own sentence: '"... address."', not '."."'
     text = re.sub(r"\b(\w+) among those \1s\b", r"of those \1s", text)  # "which hotel among those hotels"
@@ -643,6 +648,7 @@ class Wording:
         reference = self._reference(variables)
         if reference is not None:
             return that(reference, is_list(outputs[0]), self.rng)
+        again = any(self.producers[k[0]] == index for k in self.said)  # asked or described before
         timed = any(is_day(o) or is_moment(o) for o in outputs)
         entry = self.entries.get(call.tool)
         names = frozenset(o.name for o in outputs)
@@ -652,11 +658,27 @@ class Wording:
             text = " and ".join(self.describe((v,)) for v in variables)
         if text is None:
             text = self._fallback_description(index, outputs[0])
+        if again:
+            text = self._there(index, text)
         self._name(variables, outputs, spec, index)
         if timed:
             self.last_day = ("call", index)
         if any(_is_money(o) for o in outputs):
             self.last_money = index
+        return text
+
+    def _there(self, index: int, text: str) -> str:
+        """A description of a call spoken of before says the place it was given as "there" when
+        the request has named no other: "how low and how high can pay go for that job in
+        Switzerland? ... the floor of the pay range for that job there", not "in Switzerland"
+        twice (reading 36 #3)."""
+        if len({k for k in self.literals if k[0] in _THERE_KINDS}) != 1:
+            return text
+        call, spec = self.chain.calls[index], self.specs[self.chain.calls[index].tool]
+        for name, arg in call.arguments.items():
+            param = spec.param(name)
+            if isinstance(arg, Value) and isinstance(arg.value, str) and param is not None and param.kind in _THERE_KINDS:
+                return re.sub(rf"\b(?:in|at) {re.escape(arg.value)}\b", "there", text, count=1)
         return text
 
     def _reference(self, variables: tuple[str, ...]) -> str | None:

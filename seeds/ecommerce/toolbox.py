@@ -612,7 +612,7 @@ def estimate_shipping(sku: Sku, destination_city: DeliveryCity) -> tuple[Usd, De
         "find the email, phone and city of {seller}",
         "I need to contact {seller}. Which email address and phone number should I use, and where are they based?",
         "how can I reach {seller}? Give me the email, the phone and the city they're in.",
-        "pull up the email, phone and city on the seller profile of {seller}",
+        "pull up the email, phone and city listed for {seller}",
         "get me the contact email, phone line and base city for {seller}",
         "what email and phone number does {seller} give for support, and where are they based?",
         "how can I get in touch with {seller}? I'd like the email, the phone and the city.",

@@ -641,7 +641,7 @@ def get_dividend_yield(symbol: Ticker) -> tuple[float, Money, Currency]:
           "tell me the market cap of {symbol}[, converted to {currency}]",
           "find out the company-wide market value of {symbol} at today's share price[, in {currency}]",
           "what is {symbol} worth as a company at today's share price[, in {currency}]?",
-          "for a valuation memo, I need the current market capitalisation of {symbol}[ stated in {currency}]",
+          "for a valuation memo, I need the current market capitalisation of {symbol}[ stated in {currency}].",
           "what price tag does the market put on {symbol} as a whole company right now[, in {currency}]?",
           "what is {symbol} worth on the stock market at today's price[, in {currency}]?"),
 )
@@ -733,7 +733,7 @@ def currency_name_to_code(currency_name: CurrencyName) -> NamedCurrency:
           "what's {money} in {to_currency} at today's rate, and what is that rate?",
           "tell me how much {money} is in {to_currency} today and the rate behind it",
           "convert {money} into {to_currency} at today's rate and give me the rate too",
-          "what is the value of {money} in {to_currency} at today's rate? Include the rate.",
+          "what is {money} worth in {to_currency} at today's rate? Include the rate.",
           "work out {money} in {to_currency} at the current rate, and that rate",
           "put {money} into {to_currency} terms at today's rate and tell me the exchange rate",
           "what does {money} convert to in {to_currency} today, and at what rate?",
@@ -742,7 +742,7 @@ def currency_name_to_code(currency_name: CurrencyName) -> NamedCurrency:
           "what do I get in {to_currency} for {money} at today's rate, and what is the rate?",
           "convert {money} into {to_currency} at the current rate and show me the exchange rate",
           "what's {money} expressed in {to_currency} today? Give me the rate used too.",
-          "tell me the value of {money} in {to_currency} today and the rate",
+          "tell me what {money} comes to in {to_currency} today, and the rate",
           "find out what {money} is worth in {to_currency} and the rate that applies today",
           "convert {money} into {to_currency} at today's rate and tell me that rate"),
     groups={"money": "{amount} {from_currency}"},  # an amount never travels without its currency
@@ -779,7 +779,7 @@ def convert_currency_amount(amount: Money, from_currency: Currency, to_currency:
           "We're closing the books. What reference rate applied to {base_currency} against {quote_currency} on {date}?",
           "My expense claim from {date} was paid in {base_currency}. How much {quote_currency} did one unit of it fetch that day?",
           "pull the published conversion rate from {base_currency} into {quote_currency} dated {date}",
-          "for an audit trail, I need the official rate between {base_currency} and {quote_currency} as published on {date}"),
+          "for an audit trail, I need the official rate between {base_currency} and {quote_currency} as published on {date}."),
     sense=(distinct("base_currency", "quote_currency"), around("date", before=HISTORY_DAYS, after=0)),
 )
 def get_fx_rate_on_date(base_currency: NamedCurrency, quote_currency: ReferenceCurrency, date: Day) -> float:

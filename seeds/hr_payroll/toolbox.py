@@ -755,7 +755,7 @@ def get_payslip(employee_id: EmployeeId, month: Month) -> tuple[float, float, fl
         "figure out the yearly tax on {income} and the effective rate",
         "how much of {income} goes in income tax, and at what effective rate?",
         "tell me the annual income tax and the effective rate for {income}",
-        "what would someone owe in income tax on {income}, and what effective rate is that?",
+        "what income tax would be owed on {income}, and what effective rate is that?",
         "how much tax is owed each year on {income}, and what's the effective rate?",
         "give me the yearly income tax due on {income} and the effective rate",
         "what tax bill does {income} carry, and at what effective rate?",

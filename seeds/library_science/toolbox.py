@@ -540,7 +540,7 @@ def get_book_details(isbn: Isbn) -> tuple[Title, Author, PubYear, Publisher]:
             "the library branch that has {title}",
             "the branch where I'd find {title}",
             "the branch that stocks {title}",
-            "the branch where copies of {title} are kept",
+            "the branch that keeps copies of {title}",
             "the branch carrying {title}",
             "the branch I'd have to visit for {title}",
             "the branch listed as holding {title}",

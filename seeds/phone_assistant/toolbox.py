@@ -1125,7 +1125,7 @@ def set_bluetooth(on: Annotated[bool, Kind("bluetooth_switch")]) -> bool:
     asks=(
         "switch do-not-disturb {on} and confirm its state",
         "turn {on} do not disturb and tell me whether it's on now",
-        "I need some quiet: turn {on} do-not-disturb and confirm it",
+        "I need some quiet: turn {on} do-not-disturb and confirm it.",
         "set do-not-disturb to {on}; is it on or off afterwards?",
         "I'd like do not disturb {on}. Set it and tell me where it stands.",
         "flip silent mode {on} and let me know if do-not-disturb is active",

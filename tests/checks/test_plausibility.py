@@ -930,3 +930,38 @@ def test_a_request_never_asks_for_the_city_it_names():
     plain = chain_problems({"maps_places": maps.seed}, code.replace(mention, mention.split(", ")[0]), asked={1},
                            query=f"In which city is {mention.split(', ')[0]}, and where exactly?")
     assert not any("which the request names" in p for p in plain)
+
+
+def test_a_withheld_day_an_offered_count_over_a_span_finds_leaves_nothing_missing():
+    """Without the next-holiday finder, business days counted from August 14 to October 19 and
+    to October 20 differ by none where October 20 is a holiday: halving the span finds it
+    (reading 36 #17)."""
+    seeds = {"time_and_date": load_seed(Path(resource_dir("seeds")) / "time_and_date")}
+    code = ('h, d = get_next_public_holiday(country="Singapore", after="2025-08-14")\n'
+            'w = get_next_weekday_date(weekday="Monday", after=d)')
+    found = [p for p in chain_problems(seeds, code, withheld="get_next_public_holiday", offered=("count_business_days",))
+             if "probing it finds" in p]
+    assert found and "count_business_days" in found[0], found
+    assert not [p for p in chain_problems(seeds, code, withheld="get_next_public_holiday") if "probing" in p]
+
+
+def test_a_withheld_price_an_offered_position_works_out_leaves_nothing_missing():
+    """Without the stock quote, a position's value over its shares is the share price (in the
+    portfolio's currency, the quote's at the world's rate: reading 35 #18, reading 36 #4)."""
+    seeds = {"finance_stocks": load_seed(Path(resource_dir("seeds")) / "finance_stocks")}
+    code = ('c, v, s = get_portfolio_summary()\n'
+            'p, cur = get_stock_quote(symbol=s)\n'
+            'a, r = convert_currency_amount(amount=p, from_currency=cur, to_currency="EUR")')
+    found = chain_problems(seeds, code, withheld="get_stock_quote", offered=("get_portfolio_position",))
+    assert any("get_portfolio_position gives what gold call 2 (get_stock_quote)" in p for p in found), found
+    assert not any("gives what gold call 2" in p
+                   for p in chain_problems(seeds, code, withheld="get_stock_quote", offered=("get_company_profile",)))
+
+
+def test_a_number_worked_out_of_two_others_counts_as_given():
+    from factory.distractors import worked_out
+
+    assert worked_out([596.12], [271, 161548.52])  # a position's value over its shares
+    assert worked_out([730.97, "CAD"], [{"shares_held": 240, "position_value": 128994.71}])  # in USD, at 1.36
+    assert not worked_out([596.13], [271, 161548.52]) and not worked_out([12.0], [3, 4])
+    assert not worked_out(["CAD"], [240, 128994.71])
