@@ -752,19 +752,25 @@ def _probed(instance: Instance, index: int, specs: dict[str, Any]) -> list[str]:
 
 def _per_item(instance: Instance, index: int, specs: dict[str, Any]) -> list[str]:
     """A withheld call that compares a list of things (the cheapest of five hotels for 7 nights
-    from June 25) and an offered tool that answers the same question of one of them: asked of
-    each in turn, it finds what the withheld call was to give (reading 32 #11)."""
+    from June 25), or the cities of a country (the hottest in Australia on June 20), and an
+    offered tool that answers the same question of one of them: asked of each in turn, it finds
+    what the withheld call was to give (reading 32 #11, reading 35 #17)."""
     call = instance.chain.calls[index]
     spec = specs.get(call.tool)
     if spec is None:
         return []
     taken = [p for p in spec.parameters if p.name in call.arguments and p.kind]
     items = {p.kind.removesuffix("s") for p in taken if p.type.startswith("list")}
+    if any(p.kind == "country" for p in taken) and any(o.kind == "city" for o in spec.returns):
+        items.add("city")  # the cities of a country are known: each one's forecast finds the hottest
     given = {(p.kind, p.role) for p in taken}
+    def measures(outputs: list[Any]) -> set[str]:  # what numbers say: a temperature; a kindless price by its type
+        return {o.kind or o.type for o in outputs if o.type in ("int", "float") and o.kind not in items}
+
     for tool in instance.tools:
         one = [p for p in tool.parameters if p.required and p.kind in items and not p.type.startswith("list")]
         rest = [p for p in tool.parameters if p.required and p not in one]
-        if one and rest and all((p.kind, p.role) in given for p in rest):
+        if one and rest and all((p.kind, p.role) in given for p in rest) and measures(spec.returns) & measures(tool.returns):
             return [f"offered {tool.name} answers item by item what {call.tool} compares"]
     return []
 

@@ -965,3 +965,14 @@ def test_a_number_worked_out_of_two_others_counts_as_given():
     assert worked_out([730.97, "CAD"], [{"shares_held": 240, "position_value": 128994.71}])  # in USD, at 1.36
     assert not worked_out([596.13], [271, 161548.52]) and not worked_out([12.0], [3, 4])
     assert not worked_out(["CAD"], [240, 128994.71])
+
+
+def test_a_withheld_hottest_city_each_city_s_forecast_finds_leaves_nothing_missing():
+    """Without the hottest-city finder, the forecast of each city of Australia for June 20 finds
+    it: people know a country's cities (reading 35 #17)."""
+    seeds = {"weather": load_seed(Path(resource_dir("seeds")) / "weather")}
+    code = ('c, h = find_hottest_city(country="Australia", date="2025-06-20")\n'
+            'a, k, m = get_air_quality(city=c, date="2025-06-20")')
+    found = chain_problems(seeds, code, withheld="find_hottest_city", offered=("get_daily_forecast",))
+    assert any("get_daily_forecast answers item by item" in p for p in found), found
+    assert not any("item by item" in p for p in chain_problems(seeds, code, withheld="find_hottest_city"))
