@@ -1025,3 +1025,11 @@ def test_a_greeting_leaves_an_acronym_as_it_is():
 
     greeted = {greet(text, random.Random(k)) for k in range(200) for text in ("IATA code of Heathrow?", "What's on today?")}
     assert "Hello, IATA code of Heathrow?" in greeted and "Hello, what's on today?" in greeted
+
+
+def test_a_day_in_the_person_s_words_never_follows_a_preposition():
+    from factory.queries.wording import PREPOSITION_CLASH
+
+    assert PREPOSITION_CLASH.search("the high in Hong Kong one year before in a week")
+    assert PREPOSITION_CLASH.search("3 working days from in 3 days")
+    assert not PREPOSITION_CLASH.search("the high in Hong Kong in a week, and one year before that")

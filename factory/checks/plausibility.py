@@ -474,6 +474,15 @@ def _order_problems(instance: Instance, ctx: CheckContext) -> list[str]:
             continue
         apart = [a for a in actions if a != step.call and not nx.has_path(graph, a, step.call)
                  and not nx.has_path(graph, step.call, a)]
+        # Shopping around after the choice is made: "Place the order for 3 of EL-1007 ... which
+        # SKUs does the catalog have in that category?" (reading 37 #31)
+        listed = {o.kind for o in spec.returns if o.kind and o.type.startswith("list")}
+        chosen = [a for a in apart if a < step.call and step.call not in actions
+                  and listed & _kinds_given(instance, a)]
+        if chosen:
+            problems.append(f"call {step.call + 1} {step.tool} lists what call {chosen[0] + 1} "
+                            f"{instance.chain.calls[chosen[0]].tool} already chose one of")
+            continue
         if not apart:
             continue
         if step.call not in actions:
@@ -534,6 +543,37 @@ def _round_trip_problems(instance: Instance) -> list[str]:
                 # "which city is Clarke Galleria, Singapore in?": the request names the place it asks for
                 problems.append(f"call {step.call + 1} {step.tool} is asked for {value!r}, which the request names")
     return problems + _asked_again_problems(instance)
+
+
+def _kinds_given(instance: Instance, index: int) -> set[str]:
+    """The kinds of the arguments call `index` was given."""
+    spec = instance.tool(instance.chain.calls[index].tool)
+    return {p.kind for p in spec.parameters if p.kind and p.name in instance.chain.calls[index].arguments} if spec else set()
+
+
+def _found_again_problems(instance: Instance) -> list[str]:
+    """A search from a thing the same search found ("which restaurant is closest to that
+    place?", that place being the restaurant nearest me): a call given a place of the kind it
+    finds, found by a call given the same words, asks for the nearest restaurant to a restaurant
+    (reading 37 #2)."""
+    producers = instance.chain.producers()
+    problems = []
+    for index, call in enumerate(instance.chain.calls):
+        spec = instance.tool(call.tool)
+        words = {(n, a.value) for n, a in call.arguments.items() if isinstance(a, Value) and isinstance(a.value, str)
+                 and spec is not None and (p := spec.param(n)) is not None and p.kind is None}
+        for arg in call.arguments.values():
+            if not isinstance(arg, Ref) or arg.ref not in producers or spec is None:
+                continue
+            source = instance.chain.calls[producers[arg.ref]]
+            found = instance.tool(source.tool)
+            out = found.returns[source.outputs.index(arg.ref)] if found else None
+            same = words & {(n, a.value) for n, a in source.arguments.items() if isinstance(a, Value)}
+            if out is not None and out.kind and same and any(o.kind == out.kind for o in spec.returns):
+                problems.append(f"call {index + 1} {call.tool} searches for {sorted(same)[0][1]!r} from the "
+                                f"{sorted(same)[0][1]} call {producers[arg.ref] + 1} {source.tool} found")
+                break
+    return problems
 
 
 def _asked_again_problems(instance: Instance) -> list[str]:
@@ -1061,7 +1101,8 @@ def plausibility_problems(instance: Instance, ctx: CheckContext) -> list[str]:
         "ends": lambda: _ends_problems(instance, ctx),
         "informs": lambda: _informs_problems(instance, ctx),
         "order": lambda: _order_problems(instance, ctx),
-        "round_trip": lambda: _round_trip_problems(instance) + _asks_known_problems(instance, ctx),
+        "round_trip": lambda: _round_trip_problems(instance) + _asks_known_problems(instance, ctx)
+        + _found_again_problems(instance),
         "detour": lambda: detours(instance, ctx),
         "ids": lambda: _ids_problems(instance, ctx),
         "unrelated": lambda: _unrelated_problems(instance),

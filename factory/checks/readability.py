@@ -11,7 +11,8 @@ Rules (reasons read "rule: detail"):
   Monday ... and which weekday is next Monday?"), where no call finds a day that "that day"
   could be taken for;
 - `day_after_day`: two days in a row, the second reading as the first one's ("the city that gets
-  hottest in Brazil next Tuesday a year before June 26");
+  hottest in Brazil next Tuesday a year before June 26"), or a day in the person's words after a
+  preposition ("one year before in a week");
 - `situations`: more than `max_situations` situations of the person in one request ("For the
   events log, ... Gardening all afternoon ...: ..."), the opening sentences of its fix-ups aside;
 - `role`: a situation at work in a request whose goal is not ("before I recommend it to a
@@ -28,6 +29,7 @@ from factory.checks.faithfulness import normalise, value_groups
 from factory.queries.frames import GREETINGS
 from factory.queries.readable import transparent, walk
 from factory.queries.situations import fits_goal, situations_in
+from factory.queries.wording import PREPOSITION_CLASH
 from factory.records import CheckResult, Instance, Value
 from factory.sense import is_day
 
@@ -157,7 +159,8 @@ def readability_problems(instance: Instance, ctx: CheckContext) -> list[str]:
         "crowded": crowded,
         "redescribed": redescribed,
         "restated": lambda: restated(instance, entries),
-        "day_after_day": lambda: days_in_a_row(instance, entries),
+        "day_after_day": lambda: days_in_a_row(instance, entries)
+        + [f"{m.group(0)!r}: a day in the person's words after a preposition" for m in PREPOSITION_CLASH.finditer(instance.query)],
         "situations": lambda: [f"{len(said)} situations: {' / '.join(said)}"]
         if len(said) > limits.get("max_situations", 1) else [],
         "role": role,

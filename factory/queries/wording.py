@@ -198,6 +198,9 @@ _SAID_OF_ITSELF = re.compile(r"\b(\w+)(?: \w+){0,2}(?: (?:is|are|was|of|at|as|ar
 # A period said twice in one part: "the yearly tax on the base pay of E-1459 per year".
 _PERIOD = r"(?:yearly|annual|annually|(?:a|per|each|every) year|monthly|(?:a|per|each|every) month)"
 _PERIOD_TWICE = re.compile(rf"\b{_PERIOD}\b.*\b{_PERIOD}\b", re.IGNORECASE)
+# A day in the person's words that opens with a preposition, after one: "one year before in a
+# week", "from in 3 days" (reading 37 #29).
+PREPOSITION_CLASH = re.compile(r"\b(?:before|after|from|until|since|on|by|of) (?:in|within) (?:a|an|\d+|one|two|three) \w+")
 _SAID_OF_ITSELF_AT_ONCE = re.compile(r"\b(\w+(?: \w+)?) (?:is|are|was|of|at|as|around) (?:that|those) \1\b", re.IGNORECASE)
 
 
@@ -572,7 +575,7 @@ class Wording:
             if text is not None and _ASKER_MISPLACED.search(text):
                 text = None  # "in the name of me": the asker named again fits only where "me" does
             if text is not None and (_SAID_OF_ITSELF.search(text) or description and self._owned_again(text)
-                                     or self.day_again or _PERIOD_TWICE.search(text)):
+                                     or self.day_again or _PERIOD_TWICE.search(text) or PREPOSITION_CLASH.search(text)):
                 # "if the temperature is that temperature"; "that wine ... the home country of that
                 # wine"; "the city flight AU7010 lands in on June 27 ... on that day"; "the yearly
                 # tax on the salary E-1 is paid each year"

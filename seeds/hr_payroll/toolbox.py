@@ -459,7 +459,7 @@ def find_employee_id(full_name: PersonName) -> EmployeeId:
         "tell me the department, title, manager and start date of {employee_id}",
         "what does {employee_id} do here? I need the title, the department, the manager and the hire date.",
         "pull up the HR profile of {employee_id} with department, role, line manager and date of joining",
-        "who does {employee_id} report to, in which department, with what title, and since when have they worked here?",
+        "for {employee_id}: which department and title, since when, and who is their manager?",
         "I'm preparing an org chart. Where does {employee_id} sit: department, job title, manager and hire date?",
         "look up the employment details of {employee_id}, including department, position, manager and the date they joined",
         "when did {employee_id} join, and what are their department, title and manager?",

@@ -762,7 +762,7 @@ def update_contact_city(name: Contact, city: HomeCity) -> str:
         'I want {recipient} to know "{text}". Text them and tell me the message id and the send time.',
         'send this to {recipient} by SMS: "{text}". Then give me the message id and the time it went.',
         'pass "{text}" on to {recipient} by text and give me the message id and the time sent',
-        'get "{text}" over to {recipient} in a text, and tell me its id and when it went out',
+        'get "{text}" over to {recipient} in a text, and tell me the message id and when it went out',
         'quickly text {recipient}: "{text}". What message id and send time did it get?',
         'send a message to {recipient} reading "{text}" and let me know the id and the sent time',
         'text {recipient} these exact words, "{text}", and report the message id and time',

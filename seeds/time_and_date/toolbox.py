@@ -586,19 +586,19 @@ def _search_terms(w: TimeWorld) -> list[str]:
 @toolbox.tool(
     asks=(
         "what's the date and time where I live right now, and which city is set as my home?",
-        "tell me the current date and time in my home city, and which city that is",
-        "check the clock at home for me: what day and time is it, and in which city?",
+        "tell me the current date and time in my home city, and which city my settings have as home",
+        "check the clock at home for me: what day and time is it, and which city is set as home?",
         "do you know today's date and the time at home, and which city my settings have as home?",
         "what time and date is it for me at the moment, and what's my home city set to?",
         "remind me which city is set as my home, and what the date and time are there now",
-        "I've lost track of time. What's today's date, and what time is it in my home city? Name the city too.",
+        "I've lost track of time. What's today's date, and what time is it in my home city? Say which city is set as home too.",
         "give me the local date and time right now, along with my home city",
         "which city is my home set to, and what's the current date and time there?",
         "what's the time and date at home right now, and which city is that?",
         "tell me today's date, the current time and my home city",
         "which city do my settings have as home, and what's the date and time there right now?",
         "give me the current time and date where I live, and the city set as my home",
-        "what date and time is it in my home city now? Remind me which city that is.",
+        "what date and time is it in my home city now? And which city is home set to?",
     ),
     # "now" is not fed onward: a span from now or a conversion of now is asked more simply
     gives={

@@ -557,12 +557,9 @@ def _search_terms(w: TravelWorld) -> list[str]:
           'show me the hotels and the airport that match "{query}"',
           '"{query}": which hotels and which airport does the travel catalogue have?'),
     gives={"hotel_ids": ('the hotels listed for "{query}"', 'the hotels matching "{query}"',
-                         'the hotels that come up for "{query}"',
-                                                            'the hotels a travel search for "{query}" turns up',
-                                                            'the hotels found for "{query}"',
-                                                            'the hotels the travel catalogue shows for "{query}"',
-                                                            'the hotels that match "{query}" in the travel catalogue',
-                                                            'the hotels a search for "{query}" finds')},
+                         'the hotels that come up for "{query}"', 'the hotels a travel search for "{query}" turns up',
+                         'the hotels found for "{query}"', 'the hotels a search for "{query}" brings up',
+                         'the hotels that turn up for "{query}"', 'the hotels a search for "{query}" finds')},
     tags=("search",),
 )
 def search_travel(query: Annotated[str, Kind("travel_search_terms")]) -> tuple[HotelIds, str, list[str]]:

@@ -976,3 +976,28 @@ def test_a_withheld_hottest_city_each_city_s_forecast_finds_leaves_nothing_missi
     found = chain_problems(seeds, code, withheld="find_hottest_city", offered=("get_daily_forecast",))
     assert any("get_daily_forecast answers item by item" in p for p in found), found
     assert not any("item by item" in p for p in chain_problems(seeds, code, withheld="find_hottest_city"))
+
+
+def test_nobody_searches_from_a_place_for_its_own_kind():
+    """"Which restaurant is closest to that place?", that place being the restaurant nearest me
+    (reading 37 #2); the museum nearest the nearest cafe is a fair question."""
+    seeds = {"maps_places": load_seed(Path(resource_dir("seeds")) / "maps_places")}
+    code = ('la, lo, c = get_my_location()\n'
+            'p, d, n = find_nearest_place(latitude=la, longitude=lo, category="restaurant")\n'
+            'i, k, m, name = get_route_to_nearest(place_id=p, category="{other}", mode="driving")')
+    assert any("searches for 'restaurant' from the restaurant" in p
+               for p in chain_problems(seeds, code.format(other="restaurant")))
+    assert not any("searches for" in p for p in chain_problems(seeds, code.format(other="museum")))
+
+
+def test_nobody_shops_around_after_buying():
+    """"Place the order for 3 of EL-1007 ... which SKUs does the catalog have in that category?"
+    (reading 37 #31): a list of the very things an action already chose one of."""
+    seeds = {"ecommerce": load_seed(Path(resource_dir("seeds")) / "ecommerce")}
+    code = ('n, p, c, s = get_product_details(sku="EL-1001")\n'
+            'o, t = place_order(sku="EL-1001", quantity=1)\n'
+            'k = search_store(query=c)')
+    assert any("search_store lists what call 2 place_order already chose one of" in p
+               for p in chain_problems(seeds, code, asked={1, 2}))
+    first = 'n, p, c, s = get_product_details(sku="EL-1001")\nk = search_store(query=c)\no, t = place_order(sku="EL-1001", quantity=1)'
+    assert not any("already chose" in p for p in chain_problems(seeds, first, asked={1, 2}))
