@@ -83,8 +83,24 @@ CATALOG = {  # category → (SKU prefix, product names)
     "Fashion": ("FA", ["Harbor Denim Jacket", "Alpine Wool Scarf", "Metro Leather Belt", "Breeze Linen Shirt",
                        "Voyager Canvas Sneakers", "Classic Aviator Sunglasses"]),
 }
-PRICE_RANGE = {"Electronics": (25, 1400), "Home & Kitchen": (18, 450), "Books": (9, 45),
-               "Sports & Outdoors": (15, 380), "Beauty": (8, 120), "Toys & Games": (12, 160), "Fashion": (15, 240)}
+# What each product typically sells for (US dollars): a store's price is within 15% of it, so earbuds
+# never cost more than a laptop.
+TYPICAL_PRICE = {
+    "Aurora X2 Wireless Earbuds": 129, "Nimbus 14 Laptop": 999, "Pulse Fitness Tracker": 79, "Vista 4K Monitor": 349,
+    "Echo Mini Bluetooth Speaker": 49, "Volt 20000 Power Bank": 45, "Orbit Smart Watch": 249, "Lumen LED Desk Lamp": 39,
+    "Brewmaster Drip Coffee Maker": 69, "Crisp Air Fryer": 99, "Everkeen Chef Knife": 59, "Cloudrest Memory Pillow": 45,
+    "Tidy Robot Vacuum": 299, "Hearth Cast Iron Skillet": 35, "Frost Blender Pro": 129, "Aroma Tea Kettle": 39,
+    "The Silent Harbour": 18, "Atlas of Small Wonders": 32, "Cooking with Fire": 28, "The Last Cartographer": 17,
+    "Pocket Guide to Birds": 14, "Quantum Gardens": 24, "Letters from Lisbon": 16, "The Patient Investor": 27,
+    "Summit 40L Hiking Backpack": 119, "Trailblazer Running Shoes": 129, "Glide Yoga Mat": 35, "Ridge Trekking Poles": 79,
+    "Tidal Insulated Bottle": 29, "Apex Camping Tent": 249, "Stride Cycling Helmet": 69,
+    "Velvet Matte Lipstick": 22, "Glow Vitamin C Serum": 38, "Pure Clay Face Mask": 19, "Silk Argan Hair Oil": 26,
+    "Bloom Eau de Parfum": 89, "Calm Lavender Body Lotion": 18,
+    "Galaxy Explorer Building Set": 59, "Mystic Forest Board Game": 39, "Turbo RC Race Car": 69, "Cuddly Panda Plush": 24,
+    "Puzzle Master Jigsaw": 19, "Robo Pal Coding Robot": 129,
+    "Harbor Denim Jacket": 89, "Alpine Wool Scarf": 45, "Metro Leather Belt": 39, "Breeze Linen Shirt": 55,
+    "Voyager Canvas Sneakers": 69, "Classic Aviator Sunglasses": 129,
+}
 SELLERS = {  # seller → (home city, the category it specialises in; None sells everything)
     "Cobalt Electronics": ("Seoul", "Electronics"), "Maple & Oak Home": ("Toronto", "Home & Kitchen"),
     "Pagekeeper Books": ("London", "Books"), "Summit Outfitters": ("Seattle", "Sports & Outdoors"),
@@ -170,12 +186,11 @@ def build_world(rng: random.Random) -> StoreWorld:
     generalists = sorted(s for s, (_, cat) in SELLERS.items() if not cat)
     products = {}
     for category, (prefix, names) in CATALOG.items():
-        low, high = PRICE_RANGE[category]
         for i, name in enumerate(names):
             seller = specialists[category] if rng.random() < 0.7 else rng.choice(generalists)
             products[f"{prefix}-{1001 + i}"] = {
                 "sku": f"{prefix}-{1001 + i}", "name": name, "category": category, "seller": seller,
-                "price": int(rng.uniform(low, high)) + 0.99,
+                "price": int(TYPICAL_PRICE[name] * rng.uniform(0.85, 1.15)) + 0.99,
                 "stock": 0 if rng.random() < 0.08 else rng.randint(6, 240),
                 "rating": round(rng.uniform(3.1, 4.9), 1), "reviews": rng.randint(3, 2400),
             }
