@@ -22,7 +22,7 @@ from factory.checks.plausibility import detours
 from factory.checks.readability import RULES as READABILITY_RULES
 from factory.checks.readability import readability_problems
 from factory.errors import ConfigError
-from factory.export import NESTOOLS, NESTOOLS_EXCLUDED
+from factory.export import NESTOOLS, NESTOOLS_EXCLUDED, nestools_row
 from factory.nestools import UNSTATED_VALUE, stock_unfair
 from factory.progress import QUIET, Steps
 from factory.records import Instance, ToolSpec
@@ -142,7 +142,7 @@ def _tool_line(tool: ToolSpec, gold: bool) -> str:
 
 
 def instance_sheet(number: int, instance: Instance, ctx: CheckContext | None,
-                   nestools_row: dict[str, Any] | None = None) -> str:
+                   test_id: int | None = None) -> str:
     gold = set(instance.gold_tools)
     lines = [
         f"## {number}. {instance.domain} / {instance.subdomain} · depth {instance.depth} · shape `{instance.shape}`",
@@ -163,19 +163,18 @@ def instance_sheet(number: int, instance: Instance, ctx: CheckContext | None,
         note = f" (fixes {call.fixes})" if call.fixes else ""
         lines.append(f"{step.call + 1}. `{step.tool}`{note}({_value(step.arguments)}) → {_value(step.outputs)}"
                      + (f" **error:** {step.error}" if step.error else ""))
-    unfair = stock_unfair(instance)
-    lines += ["", f"**Final answer:** {_value(instance.trace.answer)}", "",
-              f"**NesTools row:** in `{NESTOOLS_EXCLUDED}` ({unfair[0]}: {unfair[1]})" if unfair
-              else f"**NesTools row:** in `{NESTOOLS}`",
-              "", "**Milestones**", ""]
+    lines += ["", f"**Final answer:** {_value(instance.trace.answer)}", "", "**Milestones**", ""]
     lines += [f"- m{m.index} ({m.kind}{', after ' + str(m.after) if m.after else ''}): {m.description}"
               + (f"; or any call whose results include {', '.join(_value(v) for v in m.needs)} (another tool's, a "
                  "search's list holding it alone, or a list holding it among others when a later call is given it)" if m.kind == "call" and m.needs else "")
               for m in instance.milestones]
     if instance.minefields:
         lines += ["", "**Minefields**", ""] + [f"- `{m.tool}`: {m.reason}" for m in instance.minefields]
-    if nestools_row is not None:
-        lines += ["", "**NesTools export row**", "", "```json", json.dumps(nestools_row, ensure_ascii=False), "```"]
+    file, row = nestools_row(instance, test_id or number)  # (test_id: its place in the dataset, as in the file)
+    where = (f"in `{NESTOOLS_EXCLUDED}`, the file of rows a stock NesTools scorer cannot score fairly "
+             f"and is not given ({row['excluded']['reason']}: {row['excluded']['detail']})" if file == NESTOOLS_EXCLUDED
+             else f"in `{NESTOOLS}`, the file a stock NesTools scorer is given")
+    lines += ["", f"**NesTools export row**, {where}:", "", "```json", json.dumps(row, ensure_ascii=False), "```"]
     findings = _findings(instance, ctx)
     lines += ["", "**Automatic findings:** " + ("; ".join(findings) if findings else "none"), "",
               "**Reviewer:** sensible request? [ ] yes [ ] no · defect that changes a score? [ ] no [ ] yes: ____", ""]
@@ -194,9 +193,8 @@ def _shares(instances: list[Instance]) -> str:
 
 def audit_sheet(instances: list[Instance], k: int, seed: int, ctx: CheckContext | None, title: str,
                 steps: Steps = QUIET) -> str:
-    from factory.nestools import instance_to_nestools
-
     sample = stratified_sample(instances, k, seed)
+    positions = {instance.id: n for n, instance in enumerate(instances, start=1)}  # its test_id in either file
     strata = sorted({(i.domain, i.depth) for i in sample})
     quotas = ", ".join(f"{sum(1 for i in sample if fits(i))} {label}" for label, _, fits in QUOTAS_PER_40)
     head = [
@@ -213,6 +211,6 @@ def audit_sheet(instances: list[Instance], k: int, seed: int, ctx: CheckContext 
     steps.step("reading the sample (checks and findings)", len(sample))
     sheets = []
     for n, instance in enumerate(sample, start=1):
-        sheets.append(instance_sheet(n, instance, ctx, instance_to_nestools(instance, n)))
+        sheets.append(instance_sheet(n, instance, ctx, positions[instance.id]))
         steps.advance()
     return "\n".join(head + sheets)

@@ -73,10 +73,11 @@ def pick_distractors(
     return rng.sample(shortlist, min(k, len(shortlist)))
 
 
-def mapped_arguments(candidate: ToolSpec, gold: ToolSpec, arguments: dict[str, Any]) -> dict[str, Any] | None:
+def mapped_arguments(candidate: ToolSpec, gold: ToolSpec, arguments: dict[str, Any],
+                     partial: bool = False) -> dict[str, Any] | None:
     """A gold call's concrete arguments as the candidate would take them: by parameter name,
     else by kind and role, a year as that of a day it was given; None when a required parameter
-    finds nothing of its type."""
+    finds nothing of its type (with `partial`, those that do)."""
     by_kind = {(p.kind, p.role): arguments[p.name] for p in gold.parameters if p.kind and p.name in arguments}
     mapped = {}
     for param in candidate.parameters:
@@ -88,7 +89,7 @@ def mapped_arguments(candidate: ToolSpec, gold: ToolSpec, arguments: dict[str, A
             mapped[param.name] = day.year  # a year's list, asked of the year of the day the gold call was given
         elif param.kind == "date" and (day := _first_day(arguments.values())) is not None:
             mapped[param.name] = day.isoformat()  # a day's hours, asked of the day of the moment it was given
-        elif param.required:
+        elif param.required and not partial:
             return None
     return mapped
 
@@ -117,8 +118,8 @@ def alternative_to_gold(candidate: ToolSpec, chain: Chain, trace: Trace, specs: 
         if not needs:
             continue
         tries = [mapped_arguments(candidate, specs[step.tool], step.arguments), *search_queries(candidate, step.arguments)]
-        if examples:
-            tries.append(_exemplified(candidate, tries[0] or {}))
+        if examples:  # (the gold call's own arguments where they fit: a contact's name, and any new city)
+            tries.append(_exemplified(candidate, mapped_arguments(candidate, specs[step.tool], step.arguments, partial=True)))
         for arguments in (t for t in tries if t is not None):  # {}: a tool that takes nothing
             try:
                 result = world_before(step, trace, specs, simulator).call(candidate, arguments)

@@ -477,15 +477,22 @@ class NestoolsWriter:
         self.other.close()
 
     def add(self, instance: Instance) -> None:
-        from factory.nestools import instance_to_nestools, stock_unfair
-
         self.test_id += 1
-        row = with_api_ids(instance_to_nestools(instance, self.test_id), instance)
-        unfair = stock_unfair(instance)
-        if unfair:
-            row["excluded"] = {"reason": unfair[0], "detail": unfair[1]}
-        self.split[NESTOOLS_EXCLUDED if unfair else NESTOOLS][unfair[0] if unfair else "fair"] += 1
-        (self.other if unfair else self.fair).write(json.dumps(row, ensure_ascii=False) + "\n")
+        file, row = nestools_row(instance, self.test_id)
+        self.split[file][row["excluded"]["reason"] if "excluded" in row else "fair"] += 1
+        (self.other if file == NESTOOLS_EXCLUDED else self.fair).write(json.dumps(row, ensure_ascii=False) + "\n")
+
+
+def nestools_row(instance: Instance, test_id: int) -> tuple[str, dict[str, Any]]:
+    """The NesTools file an instance's row goes to, and the row as written there: with `api_id`s,
+    and in nestools_excluded.jsonl with why it is not in nestools.jsonl (`excluded`)."""
+    from factory.nestools import instance_to_nestools, stock_unfair
+
+    row = with_api_ids(instance_to_nestools(instance, test_id), instance)
+    unfair = stock_unfair(instance)
+    if unfair:
+        row["excluded"] = {"reason": unfair[0], "detail": unfair[1]}
+    return (NESTOOLS_EXCLUDED if unfair else NESTOOLS), row
 
 
 def with_api_ids(row: dict[str, Any], instance: Instance) -> dict[str, Any]:

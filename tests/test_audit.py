@@ -85,7 +85,8 @@ def test_the_sheet_names_what_a_cold_reader_found(seeds, ctx):
     assert "gold literal copied from a documented example: call 2 reserve_reading_room.branch='Boston Central Library'" in sheet
     assert "name stated in full more than once: 'Boston Central Library' is stated in full 2 times" in sheet
     assert "gold needs a value the request does not state: call 1 get_branch_hours.date='2025-06-20'" in sheet
-    assert "**NesTools row:** in `nestools_excluded.jsonl` (unstated_value: call 1 get_branch_hours.date=" in sheet
+    assert "**NesTools export row**, in `nestools_excluded.jsonl`, the file of rows a stock NesTools scorer cannot " \
+        "score fairly and is not given (unstated_value: call 1 get_branch_hours.date=" in sheet
     assert sheet.count("Boston Central Library' is stated in full") == 1  # not again as a faithfulness failure
     detour = made(seeds, 'c, n, d = get_nearest_city(latitude=1.33329, longitude=103.80512)\n'
                          'la, lo, k = geocode_city(city=c)\n'
@@ -93,7 +94,7 @@ def test_the_sheet_names_what_a_cold_reader_found(seeds, ctx):
                   "Has the travel advisory changed for the country of the city nearest to 1.33329, 103.80512?")
     sheet = instance_sheet(2, detour, ctx)
     assert "detour: call 2 geocode_city finds only what is known without it (call 1 get_nearest_city already returned" in sheet
-    assert "**NesTools row:** in `nestools.jsonl`" in sheet
+    assert "**NesTools export row**, in `nestools.jsonl`, the file a stock NesTools scorer is given" in sheet
     whole = audit_sheet([library, detour] + [library] * 40, 2, 0, ctx, "t")
     assert whole.count("**Automatic findings:**") == 2
     assert "**Domains:** Maps and Places 1, Library Science 41 (below 3% of the instances: Maps and Places)." in whole

@@ -1033,3 +1033,26 @@ def test_a_day_in_the_person_s_words_never_follows_a_preposition():
     assert PREPOSITION_CLASH.search("the high in Hong Kong one year before in a week")
     assert PREPOSITION_CLASH.search("3 working days from in 3 days")
     assert not PREPOSITION_CLASH.search("the high in Hong Kong in a week, and one year before that")
+
+
+def test_a_person_goes_by_what_their_name_is_of():
+    """An employee's manager is "that manager", never "that employee" beside employee E-1459,
+    which read as the employee (reading 35 #38, reading 38 #12)."""
+    from factory.queries.wording import noun_of
+    from factory.records import Output
+
+    manager = Output(name="manager_name", type="str", description="the manager's full name", kind="person_name",
+                     role="employee")
+    teammates = Output(name="teammates", type="list[str]", description="names", kind="person_name", role="employee")
+    assert noun_of([manager]) == "manager" and noun_of([teammates]) == "employees"
+
+
+def test_a_plan_is_never_said_of_a_past_day():
+    """"We're shooting an outdoor wedding in Zurich on May 18, 2025" with today June 13 (reading
+    38 #19): a situation that is a plan takes a day still to come."""
+    seed = load_seeds(Path(resource_dir("seeds")))["time_and_date"]
+    code = 'r, s = get_sunrise_sunset(city="Zurich", date="{day}")'
+    past = {word(code.format(day="2025-05-18"), seed, k)["template"] for k in range(300)}
+    future = {word(code.format(day="2025-06-28"), seed, k)["template"] for k in range(300)}
+    assert not any("we're shooting" in text.lower() for text in past)
+    assert any("we're shooting" in text.lower() for text in future)

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from datetime import date, datetime, timedelta
 from typing import Any
 
 import networkx as nx
@@ -747,6 +748,20 @@ def _guessed_in_place(instance: Instance, ctx: CheckContext, index: int, specs: 
     return problems
 
 
+def _spelled_by_id(instance: Instance, index: int) -> list[str]:
+    """A withheld value the id the withheld call is given spells (listing MIL-101 is in Milan,
+    SKU EL-1004 is in Electronics): a guess any offered tool taking it confirms (reading 38
+    #18, #23)."""
+    step = next((s for s in instance.trace.steps if s.call == index), None)
+    if step is None:
+        return []
+    prefixes = [m.group(1) for v in step.arguments.values() if isinstance(v, str)
+                and (m := re.fullmatch(r"([A-Za-z]{2,})-?\d+", v))]
+    return [f"{instance.chain.calls[index].tool} gives {value!r}, which id prefix {prefix!r} spells: a guess"
+            for value in step.outputs.values() if isinstance(value, str) and len(value) > 3
+            for prefix in prefixes if _spells(prefix, value)][:1]
+
+
 def _confirmed_by_search(instance: Instance, ctx: CheckContext, index: int, specs: dict[str, Any]) -> list[str]:
     """A search that finds what the withheld call was given only with the right place among its
     words ("maria schmidt madrid" finds Maria Schmidt, "maria schmidt lisbon" no one) confirms a
@@ -787,6 +802,37 @@ def _probed(instance: Instance, index: int, specs: dict[str, Any]) -> list[str]:
             if (ends and any(o.type == "bool" for o in tool.returns) or ends >= 2 and any(o.type == "int" for o in tool.returns)) \
                     and rest and all((p.kind, p.role) in given for p in rest):
                 return [f"offered {tool.name} checks a {kind} at a time: probing it finds what {call.tool} was to give"]
+    return []
+
+
+def _probed_by_errors(instance: Instance, ctx: CheckContext, index: int, specs: dict[str, Any]) -> list[str]:
+    """A withheld moment an offered call taking it accepts only when it is right: a reading room
+    booked from 09:00 fails ("not open for the whole booking") and from 10:00 succeeds, so trying
+    hour by hour finds the opening time the withheld call was to give (reading 38 #36)."""
+    withheld = instance.chain.calls[index]
+    if instance.world is None or withheld.tool not in specs:
+        return []
+    moments = {var for var, out in zip(withheld.outputs, specs[withheld.tool].returns, strict=False)
+               if out.kind in ("date", "datetime")}
+    offered = {t.name for t in instance.tools}
+    for step in instance.trace.steps:
+        call = instance.chain.calls[step.call]
+        taken = [n for n, a in call.arguments.items() if isinstance(a, Ref) and a.ref in moments
+                 and isinstance(step.arguments.get(n), str) and day_of(step.arguments[n]) is not None]
+        if step.error or call.tool not in offered or not taken:
+            continue
+        for name in taken:
+            value = step.arguments[name]
+            shifted = (datetime.fromisoformat(value) - timedelta(hours=1)).isoformat(timespec="minutes") \
+                if len(value) > 10 else (date.fromisoformat(value) - timedelta(days=1)).isoformat()
+            try:
+                result = world_before(step, instance.trace, specs, lambda: Simulator(ctx.seeds, instance.world)).call(
+                    specs[call.tool], {**step.arguments, name: shifted})
+            except ToolCrash:
+                continue
+            if result.error is not None:
+                return [f"offered {call.tool} refuses {shifted} and takes {value}: trying moment by moment finds what "
+                        f"{withheld.tool} was to give"]
     return []
 
 
@@ -983,7 +1029,9 @@ def _withheld_problems(instance: Instance, ctx: CheckContext) -> list[str]:
             if kinds and {kind for kind, _ in kinds} <= {"city", "country"} and (city := _plainly_in(instance, index)):
                 problems.append(f"{withheld.name} is needed only for the place of a point in {city}, which people know")
             problems += _guessed_in_place(instance, ctx, index, specs) + _confirmed_by_search(instance, ctx, index, specs)
+            problems += _spelled_by_id(instance, index)
             problems += _probed(instance, index, specs) + _per_item(instance, index, specs)
+            problems += _probed_by_errors(instance, ctx, index, specs)
             if instance.world is not None:
                 for tool in instance.tools:
                     why = alternative_to_gold(

@@ -19,7 +19,7 @@ from collections import ChainMap, Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from factory.chains.pool import groups_of, placeholders
+from factory.chains.pool import TODAY, groups_of, placeholders
 from factory.queries.placement import TIME_KINDS, day_first
 from factory.queries.readable import COMPANION_KINDS, to_ask, transparent
 from factory.queries.situations import fits_goal, situation
@@ -62,7 +62,8 @@ _TIME_NOUNS = {"day", "days", "date", "dates", "time", "times", "moment", "momen
 def noun_of(outputs: list[Output], written: dict | None = None) -> str:
     """A short noun for a described value, for "that city": the noun of its kind's written form
     ("the book with ISBN {}" → "book"), else its role ("that patient"; a place or a measure goes
-    by its kind), else its kind."""
+    by its kind; a person by what their name is of: "manager_name" is "that manager"), else its
+    kind."""
     kinds = frozenset(o.kind or "" for o in outputs)
     if kinds in GROUP_NOUNS:
         return GROUP_NOUNS[kinds]
@@ -75,6 +76,8 @@ def noun_of(outputs: list[Output], written: dict | None = None) -> str:
         said = re.findall(rf"\b({'|'.join(_MONEY_NOUNS)})\b", re.sub(r"\([^)]*\)", "", first.description))
         return said[-1] if said else "amount"
     word = first.kind if first.kind in _PLAIN_KINDS else first.role or first.kind or first.name
+    if first.kind == "person_name" and first.name.endswith("_name") and first.name != "full_name":
+        word = first.name.removesuffix("_name")  # an employee's manager is "that manager", not "that employee"
     if first.kind == "datetime" and (first.role or "").endswith("_slot"):
         word = first.role  # "that delivery slot": unlike "that time", still itself after other times
     if first.kind and first.kind.endswith(_FREE_TEXT):
@@ -198,6 +201,8 @@ _SAID_OF_ITSELF = re.compile(r"\b(\w+)(?: \w+){0,2}(?: (?:is|are|was|of|at|as|ar
 # A period said twice in one part: "the yearly tax on the base pay of E-1459 per year".
 _PERIOD = r"(?:yearly|annual|annually|(?:a|per|each|every) year|monthly|(?:a|per|each|every) month)"
 _PERIOD_TWICE = re.compile(rf"\b{_PERIOD}\b.*\b{_PERIOD}\b", re.IGNORECASE)
+# A situation that is a plan, not a look back: "we're shooting ...", "I'm flying ...", "we'll ...".
+_PLAN = re.compile(r"\b(?:we're|we are|i'm|i am|we'll|i'll|will|going to|planning|plan to|booked)\b", re.IGNORECASE)
 # A day in the person's words that opens with a preposition, after one: "one year before in a
 # week", "from in 3 days" (reading 37 #29).
 PREPOSITION_CLASH = re.compile(r"\b(?:before|after|from|until|since|on|by|of) (?:in|within) (?:a|an|\d+|one|two|three) \w+")
@@ -628,7 +633,17 @@ class Wording:
         nested |= {group for group, text in (entry.groups if entry else {}).items()
                    if any(f"{{{name}}}" in text for name in nested)}
         return (self.situated or self.asks_worded > 0 or not fits_goal(said, self.goal)
-                or any(f"{{{name}}}" in said for name in nested))
+                or any(f"{{{name}}}" in said for name in nested) or self._past_plan(said, index))
+
+    def _past_plan(self, said: str, index: int) -> bool:
+        """Whether a situation speaks of a plan ("we're shooting an outdoor wedding in {city} on
+        {date}") on a day the call is given that is already past (reading 38 #19)."""
+        if not _PLAN.search(said):
+            return False
+        call = self.chain.calls[index]
+        return any(f"{{{name}}}" in said and isinstance(arg, Value) and isinstance(arg.value, str)
+                   and re.fullmatch(r"\d{4}-\d{2}-\d{2}(?:T.*)?", arg.value) is not None and arg.value[:10] < TODAY
+                   for name, arg in call.arguments.items())
 
     def _only_for_values(self, template: str, index: int) -> bool:
         """Whether a phrasing puts a slot where only a value reads well (`_VALUE_SLOTS`: "when

@@ -1001,3 +1001,37 @@ def test_nobody_shops_around_after_buying():
                for p in chain_problems(seeds, code, asked={1, 2}))
     first = 'n, p, c, s = get_product_details(sku="EL-1001")\nk = search_store(query=c)\no, t = place_order(sku="EL-1001", quantity=1)'
     assert not any("already chose" in p for p in chain_problems(seeds, first, asked={1, 2}))
+
+
+def test_a_withheld_value_a_write_tool_hands_back_is_no_insufficient_information():
+    """Moving a contact to any city answers with the city they lived in (reading 38 #3): the
+    write tool is run on the gold call's own arguments where they fit and an example for the rest."""
+    seeds = {name: load_seed(Path(resource_dir("seeds")) / name) for name in ("phone_assistant", "time_and_date")}
+    code = ('n = resolve_contact_name(mention="Adeyemi")\n'
+            'c, k = get_contact_city(name=n)\n'
+            't = get_local_time_in(city=c)')
+    found = chain_problems(seeds, code, withheld="get_contact_city", offered=("update_contact_city",))
+    assert any("update_contact_city gives what gold call 2 (get_contact_city)" in p for p in found), found
+
+
+def test_a_withheld_moment_an_offered_booking_refuses_until_right_leaves_nothing_missing():
+    """A reading room booked from an hour before opening fails and from opening succeeds: trying
+    hour by hour finds the withheld opening time (reading 38 #36)."""
+    seeds = {"library_science": load_seed(Path(resource_dir("seeds")) / "library_science")}
+    code = ('b, s = locate_book(title="Principles of Physical Chemistry")\n'
+            'o, c = get_branch_hours(branch=b, date="2025-06-14")\n'
+            'r, n = reserve_reading_room(branch=b, start=o)')
+    found = chain_problems(seeds, code, withheld="get_branch_hours")
+    assert any("reserve_reading_room refuses" in p and "trying moment by moment" in p for p in found), found
+
+
+def test_a_withheld_value_its_id_spells_is_a_guess():
+    """Listing MIL-101 is in Milan (reading 38 #18); listing ids of digits alone say nothing."""
+    from factory.checks.plausibility import _spells
+
+    seeds = {"real_estate": load_seed(Path(resource_dir("seeds")) / "real_estate")}
+    code = ('la, lo, c, n = get_listing_location(listing_id="MIL-101")\n'
+            'r, k = get_neighbourhood_stats(neighbourhood=n, city=c)')
+    found = chain_problems(seeds, code, withheld="get_listing_location")
+    assert any("id prefix 'MIL' spells" in p for p in found), found
+    assert _spells("EL", "Electronics") and _spells("BL", "BlueLine Express") and not _spells("MC", "BlueLine Express")
