@@ -881,7 +881,7 @@ def get_branch_address(branch: Branch) -> tuple[Address, BranchCity]:
         "sign {isbn} out to me and tell me the loan number and the date it's due",
         "I need {isbn} for the next few weeks. Check it out to me, and what's the loan number and due date?",
         "I'm at the self-service kiosk with {isbn}. Check it out to my card and read me the loan number and due date.",
-        "my exam is in a month, and I want {isbn} at home until then. Register the loan on my card; which loan number and return deadline does it get?",
+        "I have an exam coming up, and I want {isbn} at home to revise. Register the loan on my card; which loan number and return deadline does it get?",
         "borrow {isbn} on my library account and tell me the loan reference and the date it's due back",
         "sign out {isbn} on my library account. Which loan number is that, and by what date must it come back?",
     ),
