@@ -382,7 +382,7 @@ def search_places(query: Annotated[str, Kind("place_search_query")], max_results
     # people name the place as they say it; resolving the mention is the agent's part
     gives={"place_id": ("{name}", 'the place called "{name}"', 'the place known as "{name}"',
                         'the spot people call "{name}"'),
-           "latitude, longitude": ("{name}", 'the location of "{name}"', 'the point on the map where "{name}" is',
+           "latitude, longitude": ("{name}", 'the location of "{name}"',
                                    'the place called "{name}"')},
     tags=("canonicalise",),
 )
@@ -793,7 +793,7 @@ def get_place_details(place_id: PlaceId) -> tuple[PlaceName, str, Phone, float]:
           "in what city is {place_id} located, and what are its exact coordinates?",
           "locate {place_id} on the map and name the city it's in",
           "what are the GPS coordinates of {place_id}, and in what city?"),
-    gives={"latitude, longitude": ("{place_id}", "the location of {place_id}", "the point on the map where {place_id} is"),
+    gives={"latitude, longitude": ("{place_id}", "the location of {place_id}"),
            "city": ("the city {place_id} is in", "the city where {place_id} is", "the city of {place_id}",
                     "the city {place_id} is located in")},
 )
