@@ -31,7 +31,7 @@ from factory.chains.pool import groups_of, links_to
 from factory.checks.context import CheckContext
 from factory.checks.faithfulness import free_arguments
 from factory.distractors import alternative_to_gold, search_queries, world_before
-from factory.gazetteer import CITIES, CITY_BY_NAME, nearest_city
+from factory.gazetteer import CITIES, CITY_BY_NAME, COUNTRY_BY_NAME, nearest_city
 from factory.milestones import blocked_calls, needed_values
 from factory.records import CheckResult, Instance, Ref, Value, entry_holds, values_equal
 from factory.scenarios import needed_kinds, producers_of, unconditional
@@ -748,6 +748,21 @@ def _guessed_in_place(instance: Instance, ctx: CheckContext, index: int, specs: 
     return problems
 
 
+def _country_of_a_place_named(instance: Instance, ctx: CheckContext, index: int) -> list[str]:
+    """A withheld country that is the country of a place the request names (the best seller in
+    Tuscany is made in Italy): a guess people make, which offered tools then confirm (reading
+    39 #17)."""
+    step = next((s for s in instance.trace.steps if s.call == index), None)
+    if step is None or instance.world is None:
+        return []
+    countries = {v for v in step.outputs.values() if isinstance(v, str) and v in COUNTRY_BY_NAME}
+    for _, _, kind, value, role in _literals(instance):
+        country = ctx.facts_of(kind, value, instance.world.seed, role).get("country")
+        if country in countries:
+            return [f"{instance.chain.calls[index].tool} gives {country!r}, the country of {value!r}, which the request names"]
+    return []
+
+
 def _spelled_by_id(instance: Instance, index: int) -> list[str]:
     """A withheld value the id the withheld call is given spells (listing MIL-101 is in Milan,
     SKU EL-1004 is in Electronics): a guess any offered tool taking it confirms (reading 38
@@ -954,10 +969,12 @@ def _same_value(kind: str | None, value: Any, other_kind: str | None, other: Any
     return values_equal(value, other, loose_strings=True)
 
 
-def _unrelated_problems(instance: Instance) -> list[str]:
-    """Parts of the request with no data flow between them must name a common thing."""
+def _unrelated_problems(instance: Instance, ctx: CheckContext) -> list[str]:
+    """Parts of the request with no data flow between them must name a common thing. A day the
+    person names in their own words ("in 5 days", resolved by a call) ties nothing together: the
+    hottest city in Australia and the wind in Madrid that day are two errands (reading 39 #29)."""
     chain = instance.chain
-    tasks = [i for i, c in enumerate(chain.calls) if c.fixes is None]
+    tasks = [i for i, c in enumerate(chain.calls) if c.fixes is None and not _names_a_day(instance, ctx, i)]
     graph = nx.Graph()
     graph.add_nodes_from(tasks)
     graph.add_edges_from((i, j) for i, j in chain.graph().edges if i in tasks and j in tasks)
@@ -982,6 +999,14 @@ def _unrelated_problems(instance: Instance) -> list[str]:
     if nx.is_connected(tied):
         return []
     return [f"calls {' / '.join('+'.join(str(i + 1) for i in p) for p in parts)} are separate requests about nothing in common"]
+
+
+def _names_a_day(instance: Instance, ctx: CheckContext, index: int) -> bool:
+    """Whether a call only turns the person's words into a day or a time ("in 5 days")."""
+    spec = instance.tool(instance.chain.calls[index].tool)
+    entry = ctx.entry(spec) if spec else None
+    return entry is not None and "canonicalise" in entry.tags and bool(spec.returns) and \
+        all(o.kind in ("date", "datetime") for o in spec.returns)
 
 
 def _occasion_problems(instance: Instance) -> list[str]:
@@ -1029,7 +1054,7 @@ def _withheld_problems(instance: Instance, ctx: CheckContext) -> list[str]:
             if kinds and {kind for kind, _ in kinds} <= {"city", "country"} and (city := _plainly_in(instance, index)):
                 problems.append(f"{withheld.name} is needed only for the place of a point in {city}, which people know")
             problems += _guessed_in_place(instance, ctx, index, specs) + _confirmed_by_search(instance, ctx, index, specs)
-            problems += _spelled_by_id(instance, index)
+            problems += _spelled_by_id(instance, index) + _country_of_a_place_named(instance, ctx, index)
             problems += _probed(instance, index, specs) + _per_item(instance, index, specs)
             problems += _probed_by_errors(instance, ctx, index, specs)
             if instance.world is not None:
@@ -1153,7 +1178,7 @@ def plausibility_problems(instance: Instance, ctx: CheckContext) -> list[str]:
         + _found_again_problems(instance),
         "detour": lambda: detours(instance, ctx),
         "ids": lambda: _ids_problems(instance, ctx),
-        "unrelated": lambda: _unrelated_problems(instance),
+        "unrelated": lambda: _unrelated_problems(instance, ctx),
         "occasion": lambda: _occasion_problems(instance),
         "withheld": lambda: _withheld_problems(instance, ctx),
         "consent": lambda: _consent_problems(instance, ctx),

@@ -192,7 +192,9 @@ _FREE_TEXT = ("_search_terms", "_query", "_text", "_mention", "_description")
 # noun ("the property closest to 47 Chapel Lane booked for June 22").
 _VALUE_SLOTS = (re.compile(r"\b(?:it's|it is|it was|(?:meeting|call) (?:set|scheduled) for|that|which) \{(\w+)\}"),
                 re.compile(r"^[^,.?!{]*\{(\w+)\}[^,.?!{]*, (?:what|which|how|when|where|who)\b"),
-                re.compile(r"\{(\w+)\},? booked for\b"))
+                re.compile(r"\{(\w+)\},? booked for\b"),
+                # "the exchange value of the closing share price of X on March 21 in SEK today"
+                re.compile(r"\bthe (?:exchange )?value of \{(\w+)\}"), re.compile(r"\{(\w+)\} in \{\w+\} today\b"))
 _ASKER_MISPLACED = re.compile(r"\b(?:of|name|under|as) me\b")  # "me" read as a name, not the person
 # A value named again right after its own noun says nothing: "if the temperature is that
 # temperature", "the apparent temperature when it's that temperature".
@@ -205,7 +207,7 @@ _PERIOD_TWICE = re.compile(rf"\b{_PERIOD}\b.*\b{_PERIOD}\b", re.IGNORECASE)
 _PLAN = re.compile(r"\b(?:we're|we are|i'm|i am|we'll|i'll|will|going to|planning|plan to|booked)\b", re.IGNORECASE)
 # A day in the person's words that opens with a preposition, after one: "one year before in a
 # week", "from in 3 days" (reading 37 #29).
-PREPOSITION_CLASH = re.compile(r"\b(?:before|after|from|until|since|on|by|of) (?:in|within) (?:a|an|\d+|one|two|three) \w+")
+PREPOSITION_CLASH = re.compile(r"\b(?:before|after|from|until|since|on|by|of|for|at) (?:in|within) (?:a|an|\d+|one|two|three) \w+")
 _SAID_OF_ITSELF_AT_ONCE = re.compile(r"\b(\w+(?: \w+)?) (?:is|are|was|of|at|as|around) (?:that|those) \1\b", re.IGNORECASE)
 
 

@@ -609,7 +609,6 @@ def find_sector_peers(symbol: Ticker) -> list[Ticker]:
                                               "the yearly payout per share of {symbol}",
                                               "the cash dividend per share of {symbol} over the past twelve months",
                                               "the trailing twelve-month dividend per share of {symbol}",
-                                              "the per-share income from {symbol} over the past year",
                                               "the dividend {symbol} paid per share over the last year",
                                               "the annual payout on one share of {symbol}",
                                               "the per-share dividend of {symbol} for the year",

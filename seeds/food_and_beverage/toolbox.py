@@ -297,6 +297,12 @@ def _mention_facts(w: BeverageWorld, mention: str) -> dict:
     return _wine_facts(w, wine) if wine else {}
 
 
+@toolbox.facts_about("wine_region")
+def _region_facts(w: BeverageWorld, region: str) -> dict:
+    """A wine region lies in a country people know (Tuscany: Italy)."""
+    return {"country": REGIONS[region]} if region in REGIONS else {}
+
+
 @toolbox.facts_about("producer")
 def _producer_facts(w: BeverageWorld, producer: str) -> dict:
     return {"wine_region": PRODUCERS[producer][0]}

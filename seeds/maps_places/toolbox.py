@@ -459,7 +459,7 @@ def convert_dms_coordinates(coordinates: Annotated[str, Kind("dms_coordinates")]
           "find the latitude and longitude of {city} and the country it belongs to",
           "where is {city} on the map? I need its coordinates and its country.",
           "roughly where is {city}? Give me its coordinates and its country.",
-          "geocode {city} and tell me which country it's in",
+          "geocode {city}: its coordinates, and which country it's in",
           "what country does {city} belong to, and where is its centre on the map?",
           "I'm writing a short piece about {city}. What country is it in, and what are its coordinates?",
           "get me the latitude and longitude of {city} and the country it's in",

@@ -544,7 +544,8 @@ def _expressions(w: TimeWorld) -> list[str]:
     days = list(WEEKDAYS)
     forms = ["today", "tomorrow", "yesterday", "the day after tomorrow", "tonight", "tomorrow morning",
              "tomorrow afternoon", "tomorrow evening", "tomorrow at noon", "today at 4pm",
-             "the end of the week", "the end of the month", "3 days ago", "a week ago", "2 weeks ago"]
+             "the end of the month", "3 days ago", "a week ago", "2 weeks ago"]
+    # (not "the end of the week": Friday at 5pm to the tool, Sunday to many a reader)
     # offsets from now ("in 2 hours", "2 hours from now") are understood but not offered: as a day or a
     # moment in a request they read badly ("from in 2 hours", "on 2 weeks from now")
     forms += [f"next {d}" for d in days] + [f"last {d}" for d in days] + [f"this {d}" for d in days[:5]]

@@ -1035,3 +1035,26 @@ def test_a_withheld_value_its_id_spells_is_a_guess():
     found = chain_problems(seeds, code, withheld="get_listing_location")
     assert any("id prefix 'MIL' spells" in p for p in found), found
     assert _spells("EL", "Electronics") and _spells("BL", "BlueLine Express") and not _spells("MC", "BlueLine Express")
+
+
+def test_a_withheld_country_of_a_region_the_request_names_is_a_guess():
+    """The best seller in Tuscany is made in Italy, as people guess (reading 39 #17)."""
+    seeds = {"food_and_beverage": load_seed(Path(resource_dir("seeds")) / "food_and_beverage")}
+    code = ('w, s = get_top_selling_wine(location="{region}", date="2025-06-10")\n'
+            'c = get_product_origin(product=w)\n'
+            'n = get_export_quantity(location=c, date="2025-06-10", product=w)')
+    found = chain_problems(seeds, code.format(region="Tuscany"), withheld="get_product_origin")
+    assert any("the country of 'Tuscany', which the request names" in p for p in found), found
+
+
+def test_a_day_in_the_person_s_words_ties_no_errands_together():
+    """The hottest city in Australia in 5 days and the wind in Madrid that day are two errands
+    (reading 39 #29); the wind and the air in Madrid that day are one."""
+    seeds = {"weather": load_seed(Path(resource_dir("seeds")) / "weather")}
+    code = ('d = resolve_forecast_date(expression="in 5 days")\n'
+            'c, h = find_hottest_city(country="Australia", date=d)\n'
+            'w, k = get_wind_forecast(city="Madrid", date=d)\n'
+            'u, r = get_uv_index(city={uv}, date=d)')
+    assert any("nothing in common" in p for p in chain_problems(seeds, code.format(uv="c")))
+    assert not any("nothing in common" in p for p in chain_problems(seeds, code.format(uv='"Madrid"').replace(
+        'c, h = find_hottest_city(country="Australia", date=d)\n', '')))
