@@ -19,7 +19,7 @@ import numpy as np
 
 from factory.embeddings import EmbeddingCache
 from factory.gazetteer import CURRENCY_BY_CODE, exchange_rate
-from factory.milestones import needed_values
+from factory.milestones import needed_values, taken_values
 from factory.records import Chain, ToolSpec, Trace, TraceStep, entry_holds, gives, value_matches_type, values_equal
 from factory.sense import day_of
 from factory.twins import TwinRule, disagreement, twin
@@ -102,7 +102,7 @@ def _first_day(values: Any) -> date | None:
 def alternative_to_gold(candidate: ToolSpec, chain: Chain, trace: Trace, specs: dict[str, ToolSpec],
                         simulator: Callable[[], Simulator], calls: set[int] | None = None,
                         examples: bool = False, implied: Callable[[Any, Any], dict[str, Any]] | None = None,
-                        arithmetic: bool = False) -> str | None:
+                        arithmetic: bool = False, taken_only: bool = False) -> str | None:
     """Why an offered non-gold tool is an alternative rather than a distractor: run on a gold
     call's arguments (mapped by name and kind) in the world as it was before that call, it
     yields every value the chain needs from that call (`calls`: only those gold calls). With
@@ -110,11 +110,12 @@ def alternative_to_gold(candidate: ToolSpec, chain: Chain, trace: Trace, specs: 
     city tells today's date); with `implied` (output, value → facts), what its values imply
     counts too (a phone number's country); with `arithmetic`, a number one division or
     multiplication of two of its numbers gives counts too (a position's value over its shares is
-    the share price). None when it is a true distractor."""
+    the share price); with `taken_only`, only what later calls take from the gold call counts
+    (today's date, not the home city the request also asks for). None when it is a true distractor."""
     for step in trace.steps:
         if calls is not None and step.call not in calls:
             continue
-        needs = needed_values(chain, trace, step.call)
+        needs = (taken_values if taken_only else needed_values)(chain, trace, step.call)
         if not needs:
             continue
         tries = [mapped_arguments(candidate, specs[step.tool], step.arguments), *search_queries(candidate, step.arguments)]

@@ -34,6 +34,13 @@ def needed_values(chain: Chain, trace: Trace, index: int) -> list[Any]:
     return [value for var, value in step.outputs.items() if var in used]
 
 
+def taken_values(chain: Chain, trace: Trace, index: int) -> list[Any]:
+    """The values of call `index`'s outputs that later calls take (not those only reported)."""
+    taken = {a.ref for c in chain.calls for a in c.arguments.values() if isinstance(a, Ref)}
+    step = next((s for s in trace.steps if s.call == index), None)
+    return [value for var, value in step.outputs.items() if var in taken] if step else []
+
+
 def _milestone(chain: Chain, trace: Trace, position: int, step_call: int, after: list[int],
                toolbox_of: Mapping[str, str | None]) -> Milestone:
     call = chain.calls[step_call]

@@ -47,7 +47,7 @@ def unended(ask: str) -> bool:
     """Whether an ask with a subject of its own ("for a valuation memo, I need ...") lacks the
     full stop or question mark that keeps request frames from taking it for a verb phrase."""
     bare = re.sub(r"\[[^\]]*\]$", "", ask)  # (an optional part at the end: "[ in {currency}]")
-    return kind_of(bare) == "vp" and re.search(r"(?:^|, )(?:I|we)\b", bare) is not None
+    return kind_of(bare) == "vp" and re.search(r"(?:^|, |; )(?:I|we)\b", bare) is not None
 
 
 def _mentions(template: str, groups: dict[str, tuple[str, ...]]) -> set[str]:

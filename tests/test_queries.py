@@ -230,6 +230,8 @@ def test_text_tidying():
     assert tidy("is it open around June 24, 2025 at 8:00 am?") == "is it open around 8:00 am on June 24, 2025?"
     assert tidy("be there by 24 June 2025 at 17:30.") == "be there by 17:30 on 24 June 2025."
     assert tidy("a reminder 15 minutes after next Monday at 9:30am?") == "a reminder 15 minutes after 9:30am next Monday?"
+    assert tidy("Air quality today for the hottest city in Italy that day?") == "Air quality today for the hottest city in Italy?"
+    assert tidy("The wind tomorrow, and the UV on June 3 that day?") == "The wind tomorrow, and the UV on June 3 that day?"
     assert tidy("the price it trades at right now in EUR today, at today's rate?") == \
         "the price it trades at right now in EUR, at today's rate?"
     assert tidy("the outlook around June 27, 2025 at 6:00 am: temperature") == "the outlook around 6:00 am on June 27, 2025: temperature"
@@ -1016,6 +1018,7 @@ def test_an_ask_with_its_own_subject_ends_as_a_sentence():
 
     assert unended("for a valuation memo, I need the market cap of {symbol}[ stated in {currency}]")
     assert unended("I need some quiet: turn {on} do-not-disturb")
+    assert unended('get a text to {recipient} reading "{text}"; I need its id and the time it was sent')
     assert not unended("for a valuation memo, I need the market cap of {symbol}[ stated in {currency}].")
     assert not unended("get the market capitalisation of {symbol}[ in {currency}]")
 

@@ -32,7 +32,7 @@ from factory.checks.context import CheckContext
 from factory.checks.faithfulness import free_arguments
 from factory.distractors import alternative_to_gold, search_queries, world_before
 from factory.gazetteer import CITIES, CITY_BY_NAME, COUNTRY_BY_NAME, nearest_city
-from factory.milestones import blocked_calls, needed_values
+from factory.milestones import blocked_calls, needed_values, taken_values
 from factory.records import CheckResult, Instance, Ref, Value, entry_holds, values_equal
 from factory.scenarios import needed_kinds, producers_of, unconditional
 from factory.sense import (
@@ -1058,13 +1058,17 @@ def _withheld_problems(instance: Instance, ctx: CheckContext) -> list[str]:
             problems += _probed(instance, index, specs) + _per_item(instance, index, specs)
             problems += _probed_by_errors(instance, ctx, index, specs)
             if instance.world is not None:
-                for tool in instance.tools:
+                # what the chain needs of the call, then what later calls take of it alone: with
+                # today's date from any city's clock, the days counted from it can be done (reading 40 #16)
+                partly = taken_values(instance.chain, instance.trace, index) != needed_values(instance.chain, instance.trace, index)
+                for tool, taken_only in itertools.product(instance.tools, (False, True) if partly else (False,)):
                     why = alternative_to_gold(
                         tool, instance.chain, instance.trace, specs, lambda: Simulator(ctx.seeds, instance.world),
-                        calls={index}, examples=True, arithmetic=True,
+                        calls={index}, examples=True, arithmetic=True, taken_only=taken_only,
                         implied=lambda out, value: ctx.facts_of(out.kind, value, instance.world.seed, out.role))
                     if why:
-                        problems.append(why)
+                        problems.append(why + (", what later calls take of it" if taken_only else ""))
+                        break
             query = instance.query.casefold()
             for value in needed_values(instance.chain, instance.trace, index):
                 if isinstance(value, str) and len(value) > 2 and value.casefold() in query:
@@ -1078,15 +1082,21 @@ def _withheld_problems(instance: Instance, ctx: CheckContext) -> list[str]:
 def _missing_value_matters(instance: Instance, ctx: CheckContext, withheld: str, specs: dict[str, Any]) -> list[str]:
     """The withheld value decides the answer: a call that takes a number only the withheld tool
     gives answers differently for other numbers (a feels-like temperature at 19 °C is the same
-    whatever the wind, so withholding the wind forecast leaves nothing missing)."""
+    whatever the wind, so withholding the wind forecast leaves nothing missing), in every value
+    the request asks of it (the rate of a conversion is the same whatever the amount: reading
+    40 #15)."""
     withheld_vars = {v for c in instance.chain.calls if c.tool == withheld for v in c.outputs}
     problems = []
     for step in instance.trace.steps:
         call = instance.chain.calls[step.call]
         taken = _numbers_taken(step, call, withheld_vars)
-        if taken and _answers_alike(instance, ctx, step, taken, specs):
+        alike = _outputs_alike(instance, ctx, step, taken, specs) if taken else set()
+        if alike == set(step.outputs):
             problems.append(f"call {step.call + 1} {call.tool} answers the same whatever {', '.join(taken)} "
                             f"{withheld} would give: nothing is missing")
+        elif alike & set(instance.trace.answer):
+            problems.append(f"call {step.call + 1} {call.tool} gives {', '.join(sorted(alike & set(instance.trace.answer)))} "
+                            f"whatever {', '.join(taken)} {withheld} would give: that part is not missing")
     return problems
 
 
@@ -1098,7 +1108,14 @@ def _numbers_taken(step: Any, call: Any, variables: set[str]) -> list[str]:
 
 def _answers_alike(instance: Instance, ctx: CheckContext, step: Any, taken: list[str], specs: dict[str, Any]) -> bool:
     """Whether a call gives the same answer when the numbers it took are zero, halved or doubled."""
+    return _outputs_alike(instance, ctx, step, taken, specs) == set(step.outputs)
+
+
+def _outputs_alike(instance: Instance, ctx: CheckContext, step: Any, taken: list[str], specs: dict[str, Any]) -> set[str]:
+    """The output variables of a call that stay the same when the numbers it took are zero,
+    halved or doubled (none when it cannot take the other numbers)."""
     call = instance.chain.calls[step.call]
+    alike = set(step.outputs)
     for factor in (0.0, 0.5, 2.0):
         changed = {**step.arguments, **{n: type(step.arguments[n])(step.arguments[n] * factor + (1 if factor == 0 else 0))
                                         for n in taken}}
@@ -1106,10 +1123,14 @@ def _answers_alike(instance: Instance, ctx: CheckContext, step: Any, taken: list
             result = world_before(step, instance.trace, specs, lambda: Simulator(ctx.seeds, instance.world)).call(
                 specs[call.tool], changed)
         except ToolCrash:  # a tool that cannot take the other numbers says nothing of them
-            return False
-        if result.error or not values_equal(result.values, list(step.outputs.values()), loose_strings=False):
-            return False
-    return True
+            return set()
+        if result.error:
+            return set()
+        alike &= {var for var, value, other in zip(step.outputs, step.outputs.values(), result.values, strict=False)
+                  if values_equal(value, other, loose_strings=False)}
+        if not alike:
+            break
+    return alike
 
 
 def _completable_drift(instance: Instance, ctx: CheckContext, withheld: str, specs: dict[str, Any]) -> list[str]:

@@ -6,7 +6,7 @@ Rules (reasons read "rule: detail"):
 - `crowded`: a description that says an earlier value again beside other arguments ("the
   wind strength in that city on that day"): the writer asks for such a value in its own sentence;
 - `redescribed`: a call whose value was described, described again in full for another of its
-  values, stating again a place or a day it was given;
+  values;
 - `restated`: a day or a time the user named stated twice in a row ("how many days from next
   Monday ... and which weekday is next Monday?"), where no call finds a day that "that day"
   could be taken for;

@@ -22,15 +22,12 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from factory.chains.pool import groups_of
-from factory.records import Chain, Ref, ToolSpec, Value
-from factory.sense import is_named
+from factory.records import Chain, Ref, ToolSpec
 from factory.toolbox import ToolEntry
 
 # What travels with a value (a salary's currency, its tax country): described with it or not,
 # it is the same thing ("that salary").
 COMPANION_KINDS = frozenset({"currency_code", "country"})
-# Literals a description states again in full when it is given again: places and days.
-RESTATED_KINDS = frozenset({"city", "country", "date", "datetime", "latitude", "longitude"})
 # Descriptions a description may hold. A cold reader stumbles already over one inside another
 # ("the prescriber of the latest medication of the patient whose chart is under Ethan Silva"):
 # the writer asks for the inner value in its own sentence and says "that patient" after.
@@ -53,7 +50,7 @@ class Description:
 @dataclass
 class Walk:
     """Every description a request asking for `asked` (in chain order) makes, and the calls
-    described again in full for another of their values, restating what they were given."""
+    described again in full for another of their values."""
 
     descriptions: list[Description] = field(default_factory=list)
     redescribed: list[int] = field(default_factory=list)
@@ -92,7 +89,7 @@ def walk(chain: Chain, asked: Collection[int], specs: Mapping[str, ToolSpec], en
         before.append(key)
         if transparent(chain.calls[index].tool, entries):
             return None
-        if len(before) > 1 and restates(chain, index, specs):
+        if len(before) > 1:
             result.redescribed.append(index)
         # (before its own slots are described; a canonicalised form the user states is their own words)
         back = any(p in done or (p in said and not transparent(chain.calls[p].tool, entries)) for p in sources(index))
@@ -140,26 +137,14 @@ def walk(chain: Chain, asked: Collection[int], specs: Mapping[str, ToolSpec], en
     return result
 
 
-def restates(chain: Chain, index: int, specs: Mapping[str, ToolSpec]) -> bool:
-    """Whether describing a call again states again something it was given: a place, a day, a
-    point or a number (a name or an id is said again as "that library branch", "that book")."""
-    call = chain.calls[index]
-    spec = specs.get(call.tool)
-    for name, arg in call.arguments.items():
-        param = spec.param(name) if spec else None
-        if isinstance(arg, Value) and not is_named(arg.value) and (
-                not isinstance(arg.value, str) or (param is not None and param.kind in RESTATED_KINDS)):
-            return True
-    return False
-
-
 def to_ask(chain: Chain, asked: Collection[int], specs: Mapping[str, ToolSpec], entries: Mapping[str, ToolEntry],
            joint_kinds: Sequence[tuple[str, ...]] = ()) -> int | None:
     """A call to ask for itself so that the request reads well, or None: within a description
     holding two others, the one that holds a description itself (else the first), so that no
     description holds more than one; a description that says an earlier value again beside
     other arguments ("the wind in that city on that day": "What's the wind there that day?");
-    else a call that would be described again in full."""
+    else a call that would be described again in full (the worst alert in South Korea, then "the
+    city where the most serious alert in that country is in force": reading 40 #31)."""
     found = walk(chain, asked, specs, entries, joint_kinds)
     by_call = {d.call: d for d in found.descriptions}
     for description in found.descriptions:

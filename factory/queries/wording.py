@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from factory.chains.pool import TODAY, groups_of, placeholders
+from factory.gazetteer import CITY_BY_NAME, COUNTRY_BY_NAME
 from factory.queries.placement import TIME_KINDS, day_first
 from factory.queries.readable import COMPANION_KINDS, to_ask, transparent
 from factory.queries.situations import fits_goal, situation
@@ -254,6 +255,8 @@ def tidy(text: str) -> str:
     text = re.sub(r"\b(the|a|an|and)\s+\1\b", r"\1", text, flags=re.IGNORECASE)
     text = re.sub(r"\b((?:on|in|for|at) (?:that|the same) \w+)(?: \1)+\b", r"\1", text)  # "on that day on that day"
     text = re.sub(rf"\b({_DAY_SAID}),? (?:on|for) that (?:day|date)\b", r"\1", text)  # "tomorrow on that date"
+    text = re.sub(rf"(\b(?:{_BARE_DAYS})\b(?:(?!{_DAY_STATED})[^.?!])*?) (?:on |for )?that day\b", r"\1",
+                  text)  # "Air quality today for the hottest city in Italy that day?": the day just said (reading 40 #8)
     text = re.sub(r"\b(?:a|an|the) (the|that|those|my|your|this)\b", r"\1", text, flags=re.IGNORECASE)  # "order the that item"
     text = re.sub(rf"\bon ({_BARE_DAYS})\b(?!')", r"\1", text)  # "on today's market" keeps its "on"
     text = re.sub(r"\bon (the (?:end|start|beginning) of the (?:week|month|year))\b", r"at \1", text)
@@ -689,10 +692,12 @@ class Wording:
 
     def _there(self, index: int, text: str) -> str:
         """A description of a call spoken of before says the place it was given as "there" when
-        the request has named no other: "how low and how high can pay go for that job in
+        the request names no other: "how low and how high can pay go for that job in
         Switzerland? ... the floor of the pay range for that job there", not "in Switzerland"
         twice (reading 36 #3)."""
-        if len({k for k in self.literals if k[0] in _THERE_KINDS}) != 1:
+        places = {a.value for c in self.chain.calls for a in c.arguments.values()
+                  if isinstance(a, Value) and isinstance(a.value, str) and (a.value in CITY_BY_NAME or a.value in COUNTRY_BY_NAME)}
+        if len(places) != 1:  # (another place anywhere in the request, and "there" may be it: reading 40 #21)
             return text
         call, spec = self.chain.calls[index], self.specs[self.chain.calls[index].tool]
         for name, arg in call.arguments.items():

@@ -1029,7 +1029,7 @@ def get_drug_information(drug_name: Drug) -> tuple[str, int]:
         "can {first_drug} be given with {second_drug}? Tell me the severity of any interaction and what to do.",
         "check {first_drug} with {second_drug} for an interaction, and tell me how severe it is and what's recommended",
         "how dangerous is it to mix {first_drug} and {second_drug}, and what's the recommendation?",
-        "run an interaction check on {first_drug} and {second_drug}; I need the severity and the advice",
+        "run an interaction check on {first_drug} and {second_drug}; I need the severity and the advice.",
         "does {first_drug} clash with {second_drug}? Give me the severity and the guidance.",
         "what's the interaction risk of {first_drug} together with {second_drug}, and what should be done about it?",
         "tell me if {first_drug} and {second_drug} interact, how seriously, and what the advice is",

@@ -23,7 +23,7 @@ from factory.gazetteer import (
     distance_km,
     local_time,
 )
-from factory.sense import around, arrives, distinct, present, sensible, within
+from factory.sense import around, arrives, distinct, present, same_day, sensible, within
 from factory.toolbox import Kind, Toolbox, ToolError, World, require, world
 from factory.user import USER
 
@@ -641,8 +641,9 @@ def lookup_airport_code(place: Annotated[str, Kind("airport_mention")]) -> tuple
                                     "all the flights from {origin_city} to {destination_city} on {date}",
                                     "the flights leaving {origin_city} for {destination_city} on {date}",
                                     "the flights on {date} from {origin_city} to {destination_city}")},
+    # (a city found for a day, the host city of today's meeting, is no place to fly from on June 24)
     sense=(distinct("origin_city", "destination_city"), around("date", before=1, after=90),
-           arrives("destination_city", "date")),
+           arrives("destination_city", "date"), same_day("date")),
 )
 def search_flights(origin_city: CityName, destination_city: CityName, date: Day) -> tuple[FlightNumbers, Departure]:
     """List the scheduled flights between two cities on a day, from any of their airports.
@@ -1058,7 +1059,7 @@ def book_flight(flight_number: FlightNumber, date: Departure, passenger_name: Tr
     asks=("book {stay} for {guest_name}; what are the booking id and the check-out day?",
           "reserve a room for {guest_name} at {stay}, and tell me the booking id and check-out date",
           "get {guest_name} a room at {stay}, and give me the booking id and check-out day",
-          "book {stay} in the name of {guest_name}; I need the booking id and the check-out date",
+          "book {stay} in the name of {guest_name}; I need the booking id and the check-out date.",
           "please reserve {stay} for {guest_name}. What's the booking id, and when is check-out?",
           "I'd like {stay} booked for {guest_name}. Give me the booking id and the day of check-out.",
           "make a room booking for {guest_name} at {stay} and tell me the booking id and check-out day",

@@ -1058,3 +1058,23 @@ def test_a_day_in_the_person_s_words_ties_no_errands_together():
     assert any("nothing in common" in p for p in chain_problems(seeds, code.format(uv="c")))
     assert not any("nothing in common" in p for p in chain_problems(seeds, code.format(uv='"Madrid"').replace(
         'c, h = find_hottest_city(country="Australia", date=d)\n', '')))
+
+
+def test_a_withheld_input_a_conversion_s_rate_does_not_need_leaves_the_rate():
+    """Without the postage quote the converted amount is missing, but not the rate, which is the
+    same whatever the amount (reading 40 #15)."""
+    seeds = {name: load_seed(Path(resource_dir("seeds")) / name) for name in ("logistics", "finance_stocks")}
+    code = ('a, c, d = quote_shipping_rate(origin_city="Seattle", destination_city="Toronto", weight_kg=7.5, service="standard")\n'
+            'x, r = convert_currency_amount(amount=a, from_currency=c, to_currency="SEK")')
+    found = chain_problems(seeds, code, withheld="quote_shipping_rate")
+    assert any("gives r whatever amount quote_shipping_rate would give" in p for p in found), found
+
+
+def test_today_from_any_clock_leaves_the_days_counted_from_it():
+    """Without the home clock, today's date from another offered tool is what the day count
+    takes (reading 40 #16: a city's clock), though the home city itself stays unknown."""
+    seeds = {"time_and_date": load_seed(Path(resource_dir("seeds")) / "time_and_date")}
+    code = ('n, t, h = get_current_local_datetime()\n'
+            'd = add_business_days(start=t, days=15, country="Italy")')
+    found = chain_problems(seeds, code, withheld="get_current_local_datetime", offered=("set_home_city",), asked={0, 1})
+    assert any("what later calls take of it" in p for p in found), found
