@@ -255,8 +255,9 @@ def tidy(text: str) -> str:
     text = re.sub(r"\b(the|a|an|and)\s+\1\b", r"\1", text, flags=re.IGNORECASE)
     text = re.sub(r"\b((?:on|in|for|at) (?:that|the same) \w+)(?: \1)+\b", r"\1", text)  # "on that day on that day"
     text = re.sub(rf"\b({_DAY_SAID}),? (?:on|for) that (?:day|date)\b", r"\1", text)  # "tomorrow on that date"
-    text = re.sub(rf"(\b(?:{_BARE_DAYS})\b(?:(?!{_DAY_STATED})[^.?!])*?) (?:on |for )?that day\b", r"\1",
-                  text)  # "Air quality today for the hottest city in Italy that day?": the day just said (reading 40 #8)
+    # "Air quality today for the hottest city in Italy that day?" (reading 40 #8): today goes without
+    # saying; after another day, "that day" stays ("next Monday in the hottest city in China that day")
+    text = re.sub(rf"(\btoday\b(?:(?!{_DAY_STATED})[^.?!])*?) (?:on |for )?that day\b", r"\1", text)
     text = re.sub(r"\b(?:a|an|the) (the|that|those|my|your|this)\b", r"\1", text, flags=re.IGNORECASE)  # "order the that item"
     text = re.sub(rf"\bon ({_BARE_DAYS})\b(?!')", r"\1", text)  # "on today's market" keeps its "on"
     text = re.sub(r"\bon (the (?:end|start|beginning) of the (?:week|month|year))\b", r"at \1", text)
