@@ -22,8 +22,9 @@ def _size_category(n: int) -> str:
 # Why a stock NesTools scorer (which reads the request, the tools and the gold calls, and no
 # field of ours) would misjudge an item: factory.nestools.stock_unfair's reasons.
 _EXCLUDED_WHY = {
-    "unsolvable": "a gold tool is withheld, so the right answer is to say the task cannot be done; a stock "
-                  "scorer does not read `solvable: false` and scores the call list of the tool had it been offered",
+    "unsolvable": "a gold tool is withheld, so the right answer is to say the rest cannot be done; the row's "
+                  "`call` holds only what can still be done (the whole chain is in `call_if_offered`), and a stock "
+                  "scorer, which reads neither `solvable: false` nor the answer, cannot reward saying so",
     "unstated_condition": "a fix-up call restores a condition the request does not say holds (at most it allows "
                           "the fix if needed: \"if location sharing is off, turn it on\"): an agent learns that it "
                           "holds from a tool error, which a static call list never sees",

@@ -496,9 +496,9 @@ def nestools_row(instance: Instance, test_id: int) -> tuple[str, dict[str, Any]]
 
 
 def with_api_ids(row: dict[str, Any], instance: Instance) -> dict[str, Any]:
-    """A NesTools row whose tools (`api`, `withheld_api`) and gold calls carry their `api_id`,
-    placed after `api_name` as in the static-mode prompt: NesTools keeps its ids in a file
-    beside the data, which a run has no need of."""
+    """A NesTools row whose tools (`api`, `withheld_api`) and gold calls (`call`,
+    `call_if_offered`) carry their `api_id`, placed after `api_name` as in the static-mode
+    prompt: NesTools keeps its ids in a file beside the data, which a run has no need of."""
     from factory.evaluate.tool_ids import derived_tool_ids
 
     ids = derived_tool_ids(instance)
@@ -508,7 +508,7 @@ def with_api_ids(row: dict[str, Any], instance: Instance) -> dict[str, Any]:
                 **{k: v for k, v in item.items() if k != "api_name"}}
 
     out = dict(row)
-    for key in ("api", "withheld_api", "call"):
+    for key in ("api", "withheld_api", "call", "call_if_offered"):
         if key in out:
             out[key] = [named(item) for item in out[key]]
     return out

@@ -78,29 +78,40 @@ def chain_to_nestools(chain: Chain) -> list[dict[str, Any]]:
 def instance_to_nestools(instance: Instance, test_id: int) -> dict[str, Any]:
     """A row of NesTools' test_data.jsonl: the gold tools' specs, the query, the gold chain.
 
-    Two marks go beyond NesTools' fields, for consumers that can read them (others ignore
-    them): an insufficient-information item lists only its offered gold tools in `api`, the
-    withheld ones in `withheld_api`, and says `"solvable": false` (its `call` is the gold chain
-    had the tool been offered); a fix-up call carries `"state_dependency": {"fixes": ...,
-    "stated": ...}` (whether the query states the condition; if not, the call has no reason
-    in the query and is for an agent to discover)."""
+    Marks beyond NesTools' fields, for consumers that can read them (others ignore them): an
+    insufficient-information item lists only its offered gold tools in `api`, the withheld ones
+    in `withheld_api`, says `"solvable": false`, and its `call` holds only the calls that can
+    still be made without them (each part of the chain the withheld tool does not block), the
+    whole gold chain had the tool been offered going in `call_if_offered`; a fix-up call carries
+    `"state_dependency": {"fixes": ..., "stated": ...}` (whether the query states the condition;
+    if not, the call has no reason in the query and is for an agent to discover)."""
     api, withheld = [], []
     for name in instance.gold_tools:
         spec = instance.tool(name)
         if spec is None:
             raise NesToolsFormatError(f"instance {instance.id}: gold tool {name!r} is neither offered nor withheld")
         (withheld if any(t.name == name for t in instance.withheld_tools) else api).append(spec_to_nestools(spec))
-    calls = chain_to_nestools(instance.chain)
-    for call, row in zip(instance.chain.calls, calls, strict=True):
+    calls = _calls_of(instance, instance.chain)
+    field = f"{instance.domain}/{instance.subdomain}" if instance.subdomain else instance.domain
+    if not withheld:
+        return {"test_id": test_id, "api": api, "task": instance.query, "call": calls, "field": field}
+    from factory.milestones import blocked_calls
+
+    blocked = set().union(*(blocked_calls(instance.chain, t.name) for t in instance.withheld_tools))
+    doable = Chain(calls=[c for i, c in enumerate(instance.chain.calls) if i not in blocked])
+    return {"test_id": test_id, "api": api, "task": instance.query, "call": _calls_of(instance, doable), "field": field,
+            "solvable": False, "withheld_api": withheld, "call_if_offered": calls}
+
+
+def _calls_of(instance: Instance, chain: Chain) -> list[dict[str, Any]]:
+    """NesTools' call list of a chain of the instance, a fix-up marked with its condition."""
+    calls = chain_to_nestools(chain)
+    for call, row in zip(chain.calls, calls, strict=True):
         if call.fixes is not None:
             toolbox = (instance.tool(call.tool) or ToolSpec(name="", description="")).toolbox or ""
             row["state_dependency"] = {"fixes": call.fixes,
                                        "stated": f"{toolbox}:{call.fixes}" in instance.stated_conditions}
-    field = f"{instance.domain}/{instance.subdomain}" if instance.subdomain else instance.domain
-    row = {"test_id": test_id, "api": api, "task": instance.query, "call": calls, "field": field}
-    if withheld:
-        row.update({"solvable": False, "withheld_api": withheld})
-    return row
+    return calls
 
 
 # Why a stock scorer cannot score an item fairly: the reasons, in the order they are tested.

@@ -161,9 +161,12 @@ def test_the_nestools_export_marks_unsolvable_items_and_fix_ups(mixed_run):
             assert row["solvable"] is False
             assert {a["api_name"] for a in row["withheld_api"]} == {t.name for t in instance.withheld_tools}
             assert not {a["api_name"] for a in row["api"]} & {t.name for t in instance.withheld_tools}
+            # what can still be done, with the offered tools alone (a stock scorer given the row is fair to a refusal)
+            assert {c["api_name"] for c in row["call"]} <= {a["api_name"] for a in row["api"]}
+            assert len(row["call"]) < len(row["call_if_offered"]) == len(instance.chain.calls)
         else:
             assert "solvable" not in row
-        for call, exported in zip(instance.chain.calls, row["call"], strict=True):
+        for call, exported in zip(instance.chain.calls, row.get("call_if_offered", row["call"]), strict=True):
             assert ("state_dependency" in exported) == (call.fixes is not None)
 
 

@@ -803,21 +803,30 @@ def _confirmed_by_search(instance: Instance, ctx: CheckContext, index: int, spec
 
 def _probed(instance: Instance, index: int, specs: dict[str, Any]) -> list[str]:
     """A withheld day or time an offered tool checks moment by moment (is the calendar free at
-    09:00? at 09:30?), or counts over a span it is given both ends of (business days from August
-    14 to October 19, then to October 20): probing finds what the withheld call would give."""
+    09:00? at 09:30?), counts over a span it is given both ends of (business days from August
+    14 to October 19, then to October 20), or steps through (47 business days on is August 22,
+    48 is August 26: the 25th is a holiday): probing finds what the withheld call would give."""
     call = instance.chain.calls[index]
     if call.tool not in specs:
         return []
     kinds = {out.kind for out in specs[call.tool].returns if out.kind in ("date", "datetime")}
-    given = {(p.kind, p.role) for p in specs[call.tool].parameters if p.name in call.arguments and p.kind}
+    given = {(_plain(p.kind), p.role) for p in specs[call.tool].parameters if p.name in call.arguments and p.kind}
     for tool in instance.tools:  # the same question of one moment: the country's holiday, my calendar for 30 minutes
         for kind in sorted(kinds):
             rest = [p for p in tool.parameters if p.required and p.kind != kind]
             ends = sum(p.kind == kind for p in tool.parameters)
-            if (ends and any(o.type == "bool" for o in tool.returns) or ends >= 2 and any(o.type == "int" for o in tool.returns)) \
-                    and rest and all((p.kind, p.role) in given for p in rest):
+            steps = ends and any(p.type == "int" for p in tool.parameters) and any(
+                o.kind == kind or kind == "date" and is_day(o) for o in tool.returns)
+            rest = [p for p in rest if not (steps and p.type == "int")]  # (the count it steps by is the prober's)
+            if (ends and any(o.type == "bool" for o in tool.returns) or ends >= 2 and any(o.type == "int" for o in tool.returns)
+                    or steps) and rest and all((_plain(p.kind), p.role) in given for p in rest):
                 return [f"offered {tool.name} checks a {kind} at a time: probing it finds what {call.tool} was to give"]
     return []
+
+
+def _plain(kind: str | None) -> str | None:
+    """A kind of place by what it is ("holiday_country" is a country): the value fits either."""
+    return next((k for k in ("country", "city") if kind and kind.endswith(k)), kind)
 
 
 def _probed_by_errors(instance: Instance, ctx: CheckContext, index: int, specs: dict[str, Any]) -> list[str]:

@@ -269,7 +269,8 @@ def tidy(text: str) -> str:
     text = re.sub(r"\b(around|by|before|after|until) ((?:next|this|coming) [A-Z][a-z]+day|tomorrow) at "
                   r"(\d{1,2}(?::\d{2})? ?(?:[ap]m)?)(?!\w|:\d)", r"\1 \3 \2",
                   text)  # "15 minutes after next Monday at 9:30am" reads as after Monday: "after 9:30am next Monday"
-    text = re.sub(r"(\bright now\b[^.?!]*?),? today\b(?!')", r"\1", text)  # "right now ... in EUR today": one "now"
+    # "right now ... in EUR today", "today's stock price ... in CAD today": one "now" a sentence
+    text = re.sub(r"(\b(?:right now|today's|today)\b[^.?!]*?),? today\b(?!')", r"\1", text)
     text = re.sub(r"\b(Ltd|Inc|Co|Corp|Bros|Ave|St)\.\.", r"\1.", text)  # an abbreviation ending a sentence
     text = re.sub(r'([.?!])"\.', r'\1"', text)  # a quoted message that ends its own sentence: '"... address."', not '."."'
     text = re.sub(r"\b(\w+) among those \1s\b", r"of those \1s", text)  # "which hotel among those hotels"
@@ -336,7 +337,6 @@ class Wording:
     # ("call", index) for a value described or asked for. "That day" means this one to a reader.
     last_day: tuple[str, Any] | None = None
     day_given_to: int | None = None  # the call the last literal day or time was given to
-    last_money: int | None = None  # the call whose sum the request spoke of last
     used: Counter | None = None  # (tool, phrasing) → times the run's kept requests used it
     chosen: list[tuple[str, str]] = field(default_factory=list)  # (tool, phrasing) this request used
     mentioned: list[int] = field(default_factory=list)  # calls in the order the text first speaks of them
@@ -601,7 +601,7 @@ class Wording:
         self._recall(fallback[2])
         return self._chosen(tool, fallback[0], fallback[1])
 
-    _MEMORY = ("said", "nouns", "literals", "last_day", "day_given_to", "last_money", "chosen", "mentioned", "unnamed",
+    _MEMORY = ("said", "nouns", "literals", "last_day", "day_given_to", "chosen", "mentioned", "unnamed",
                "given", "situated", "spoken")
 
     def _memory(self) -> dict[str, Any]:
@@ -687,8 +687,6 @@ class Wording:
         self._name(variables, outputs, spec, index)
         if timed:
             self.last_day = ("call", index)
-        if any(_is_money(o) for o in outputs):
-            self.last_money = index
         return text
 
     def _there(self, index: int, text: str) -> str:
@@ -733,11 +731,12 @@ class Wording:
                 # a point stated in full is one too ("from that location to that location")
                 return group
             before = (next(v for v, day in zip(variables, days, strict=True) if not day),)
-        money = before is not None and any(_is_money(o) for o in outputs) and \
-            self.last_money not in (None, index) and self._sum_called(self.last_money, self.said[before])
+        money = before is not None and any(_is_money(o) for o in outputs) and any(
+            other != index and self._sum_called(other, self.said[before]) for other in {self.producers[k[0]] for k in self.said})
         if before is not None and self.nouns[self.said[before]] + self.unnamed[self.said[before]] == 1 and (
                 recent or self.said[before] not in _TIME_NOUNS) and not money:
-            # (nor "that pay" for a salary once a payslip's pay was asked after it: reading 34 #27)
+            # (nor "that pay" for a salary once a payslip's pay was spoken of, before or after it:
+            # reading 34 #27, reading 41 #8)
             # (a city named in between, "Amsterdam", makes "that city" say neither; a time that
             # goes by its own noun, "that delivery slot", stays itself after other times)
             return self.said[before]
@@ -804,8 +803,6 @@ class Wording:
             self._name((var,), [output], spec, index)
             if is_day(output) or is_moment(output):
                 self.last_day = ("call", index)  # the day it answers is the last one spoken of
-            if _is_money(output):
-                self.last_money = index  # and the sum: "that amount" means this one from now on
         # A thing named again at the start of a sentence within the ask: "... on June 3. That
         # library branch ..."
         text = re.sub(r"([.?!] )(that|those|this|these|the same) ", lambda m: f"{m.group(1)}{m.group(2).capitalize()} ", text)

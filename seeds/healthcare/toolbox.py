@@ -374,7 +374,9 @@ def _doctor_ids(w: HealthWorld) -> list[str]:
 
 @toolbox.values_for("medical_specialty")
 def _specialties(w: HealthWorld) -> list[str]:
-    return list(SPECIALTIES)
+    """The specialties a request names: not Pediatrics, which a request about one of the world's
+    adult patients would send to a children's doctor (reading 41 #24)."""
+    return [s for s in SPECIALTIES if s != "Pediatrics"]
 
 
 @toolbox.values_for("city")

@@ -551,7 +551,6 @@ def _search_terms(w: TravelWorld) -> list[str]:
           'look up "{query}" in the travel catalogue. Which hotels and which airport match?',
           'anything in the travel catalogue for "{query}"? Which hotels and which airport match?',
           'which hotels and which airport match "{query}"?',
-          'I\'m planning a trip. What hotels and what airport does a search for "{query}" bring up?',
           'If I type "{query}" into the travel app, which hotels and which airport come up?',
           'find the hotels and the airport the catalogue has for "{query}"',
           'show me the hotels and the airport that match "{query}"',

@@ -942,6 +942,9 @@ def test_a_withheld_day_an_offered_count_over_a_span_finds_leaves_nothing_missin
     found = [p for p in chain_problems(seeds, code, withheld="get_next_public_holiday", offered=("count_business_days",))
              if "probing it finds" in p]
     assert found and "count_business_days" in found[0], found
+    for other in ("add_business_days", "is_public_holiday"):  # 47 business days on, then 48; each day asked (reading 41 #18)
+        assert any("probing it finds" in p for p in chain_problems(seeds, code, withheld="get_next_public_holiday",
+                                                                   offered=(other,))), other
     assert not [p for p in chain_problems(seeds, code, withheld="get_next_public_holiday") if "probing" in p]
 
 
