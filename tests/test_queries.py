@@ -1062,3 +1062,13 @@ def test_a_plan_is_never_said_of_a_past_day():
     future = {word(code.format(day="2025-06-28"), seed, k)["template"] for k in range(300)}
     assert not any("we're shooting" in text.lower() for text in past)
     assert any("we're shooting" in text.lower() for text in future)
+
+
+def test_a_call_spoken_of_before_says_its_one_place_as_there(library):
+    """"How low and how high can pay go for that job in the Netherlands? ... the floor of the pay
+    range for that job there", not "in the Netherlands" twice (reading 36 #3, reading 42 #8)."""
+    code = ('b, t, c = get_salary_band(job_title="Data Scientist", country="Netherlands")\n'
+            'x = convert_salary_currency(amount=b, from_currency=c, to_currency="NZD")\n')
+    for k in range(8):
+        _, text = asked_and_worded(code, library, k)
+        assert len(re.findall(r"\bNetherlands\b", text)) == 1, text

@@ -1023,7 +1023,8 @@ def _occasion_problems(instance: Instance) -> list[str]:
     flow to the goal's own calls, is about a day the rest of the request is about. The
     forecast for Osaka on the day a stay there starts belongs; the hottest city in Italy on
     June 17 beside the next holiday after August 29, or the weather in Seoul on June 23 beside
-    its sunrise on May 25, is a second errand."""
+    its sunrise on May 25, is a second errand; so is a part about another year than the days
+    of a request across seeds."""
     home = instance.goal.split(":")[0]
     chain = instance.chain
     tasks = [i for i, c in enumerate(chain.calls) if c.fixes is None]
@@ -1033,14 +1034,24 @@ def _occasion_problems(instance: Instance) -> list[str]:
     seed_of = {i: getattr(instance.tool(chain.calls[i].tool), "toolbox", None) for i in tasks}
     memo: dict[int, set] = {}
     problems = []
+    cross = len({seed_of[i] for i in tasks} - {None}) > 1
     for part in map(sorted, nx.connected_components(graph)):
-        if not home or any(seed_of[i] in (home, None) for i in part):
+        foreign = bool(home) and not any(seed_of[i] in (home, None) for i in part)
+        if not foreign and not cross:
             continue
         days = set().union(*(_days_found_for(instance, i, memo) for i in part))
         others = set().union(*(_days_found_for(instance, i, memo) for i in tasks if i not in part))
-        if days and others and not days & others:
+        years = {a.value for i in part for n, a in chain.calls[i].arguments.items() if isinstance(a, Value)
+                 and (p := getattr(instance.tool(chain.calls[i].tool), "param", lambda _: None)(n)) is not None
+                 and p.kind == "year"}
+        if foreign and days and others and not days & others:
             problems.append(f"calls {'+'.join(str(i + 1) for i in part)} ({', '.join(sorted({seed_of[i] or '' for i in part}))}) "
                             f"are about {', '.join(sorted(map(str, days)))}, a day the rest of the request is not")
+        elif not days and years and others and not years & {d.year for d in others}:
+            # in a request across seeds, a year apart from its days: the warmest spot in Canada
+            # today, and Canada's holidays in 2026 (reading 42 #19)
+            problems.append(f"calls {'+'.join(str(i + 1) for i in part)} are about {', '.join(map(str, sorted(years)))}, "
+                            "a year the rest of the request is not")
     return problems
 
 

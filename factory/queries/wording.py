@@ -702,7 +702,7 @@ class Wording:
         for name, arg in call.arguments.items():
             param = spec.param(name)
             if isinstance(arg, Value) and isinstance(arg.value, str) and param is not None and param.kind in _THERE_KINDS:
-                return re.sub(rf"\b(?:in|at) {re.escape(arg.value)}\b", "there", text, count=1)
+                return re.sub(rf"\b(?:in|at) (?:the )?{re.escape(arg.value)}\b", "there", text, count=1)  # ("the Netherlands")
         return text
 
     def _reference(self, variables: tuple[str, ...]) -> str | None:

@@ -534,7 +534,7 @@ def list_events_on_date(date: Day) -> list[EventId]:
         "tell me which event is next and its start time",
         "find my next calendar event and the time it begins",
         "what's the next thing on my schedule? I need to know when it begins.",
-        "I've lost track of the day. What's next on my calendar and when does it start?",
+        "What's next on my calendar, and when does it start?",
         "where do I have to be next, and when? Just the next event and its start.",
     ),
     gives={

@@ -134,7 +134,7 @@ toolbox.condition(
              "It's fine to switch location services {on} if necessary.",
              "Turn location {on} if you need it."),
     says=("I switched location services off earlier.",
-          "Location services are off on my phone.",
+          "Location services are off.",
           "I disabled GPS on my phone earlier today."),
 )
 toolbox.condition(
@@ -146,7 +146,7 @@ toolbox.condition(
              "Switch wifi {on} if it helps.",
              "Feel free to turn the wifi {on} if you must."),
     says=("My wifi is off at the moment.",
-          "I turned wifi off on my phone.",
+          "I turned wifi off.",
           "My phone isn't on wifi right now."),
 )
 toolbox.condition(

@@ -758,7 +758,7 @@ def get_city_market_summary(city: City) -> tuple[float, str, int]:
           "what's it like to live in {area}? I need the average school rating and the crime index.",
           "check how {area} scores on schools and on crime",
           "how do schools rate in {area}, and how high is crime there?",
-          "give me the neighbourhood stats for {area}: school rating and crime level.",
+          "give me the school rating and crime level for {area}.",
           "Before we put in an offer, I'd like to know how {area} scores for school quality and for crime.",
           "My daughter starts secondary school next year. What's the average school rating in {area}, and how does it do on the crime index?",
           "rate {area} for me on schools and safety: the school rating and the crime index"),

@@ -1081,3 +1081,16 @@ def test_today_from_any_clock_leaves_the_days_counted_from_it():
             'd = add_business_days(start=t, days=15, country="Italy")')
     found = chain_problems(seeds, code, withheld="get_current_local_datetime", offered=("set_home_city",), asked={0, 1})
     assert any("what later calls take of it" in p for p in found), found
+
+
+def test_a_part_about_another_year_is_a_second_errand_across_seeds():
+    """The warmest spot in Canada today beside Canada's holidays in 2026 (reading 42 #19); its
+    holidays in 2025 are the same occasion."""
+    seeds = {name: load_seed(Path(resource_dir("seeds")) / name) for name in ("time_and_date", "weather")}
+    code = ('n, t, h = get_current_local_datetime()\n'
+            'c, k = find_hottest_city(country="Canada", date=t)\n'
+            'l = list_public_holidays(country="Canada", year={year})')
+    assert any("a year the rest of the request is not" in p
+               for p in chain_problems(seeds, code.format(year=2026), goal="time_and_date:plan a day off around a holiday"))
+    assert not any("a year the rest" in p
+                   for p in chain_problems(seeds, code.format(year=2025), goal="time_and_date:plan a day off around a holiday"))
