@@ -68,8 +68,9 @@ def test_symptoms_map_to_specialties(hc):
     assert hc.ok("match_symptom_to_specialty", symptom="heartburn after meals") == "Gastroenterology"
     assert hc.ok("match_symptom_to_specialty", symptom="My toddler's rash and fever") == "Pediatrics"
     assert hc.ok("match_symptom_to_specialty", symptom="red watery eyes") == "Ophthalmology"
-    for phrase in hc.values("symptom_description"):
-        assert hc.ok("match_symptom_to_specialty", symptom=phrase) in hc.values("medical_specialty")
+    for phrase in hc.values("symptom_description"):  # (requests name no Pediatrics, which a child's symptoms find)
+        assert hc.ok("match_symptom_to_specialty", symptom=phrase) in (*hc.values("medical_specialty"), "Pediatrics")
+    assert "Pediatrics" not in hc.values("medical_specialty")
     assert "name the main symptom" in hc.error("match_symptom_to_specialty", symptom="I feel weird")
 
 
