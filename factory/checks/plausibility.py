@@ -49,7 +49,7 @@ from factory.sense import (
     subjects_of,
     violations,
 )
-from factory.world.simulator import Simulator, ToolCrash, hands_back
+from factory.world.simulator import Simulator, ToolCrash, base_world, hands_back
 
 # Kinds many things share (a city, a day, a currency): two calls about one of them need not be
 # about the same thing.
@@ -763,6 +763,18 @@ def _country_of_a_place_named(instance: Instance, ctx: CheckContext, index: int)
     return []
 
 
+FEW_VALUES = 30  # a kind of at most this many values (grape varieties) is one a person can guess through
+
+
+def _few_values(ctx: CheckContext, kind: str | None, world_seed: int) -> list[Any]:
+    """The values a seed's world offers of a kind, when they are few enough to guess through."""
+    for seed in ctx.seeds.values():
+        if kind and kind in seed.toolbox.values:
+            values = list(seed.toolbox.values[kind](base_world(seed, world_seed)))
+            return values if len(values) <= FEW_VALUES else []
+    return []
+
+
 def _spelled_by_id(instance: Instance, index: int) -> list[str]:
     """A withheld value the id the withheld call is given spells (listing MIL-101 is in Milan,
     SKU EL-1004 is in Electronics): a guess any offered tool taking it confirms (reading 38
@@ -780,13 +792,21 @@ def _spelled_by_id(instance: Instance, index: int) -> list[str]:
 def _confirmed_by_search(instance: Instance, ctx: CheckContext, index: int, specs: dict[str, Any]) -> list[str]:
     """A search that finds what the withheld call was given only with the right place among its
     words ("maria schmidt madrid" finds Maria Schmidt, "maria schmidt lisbon" no one) confirms a
-    guess of the place the withheld call would give."""
+    guess of the place the withheld call would give; so with any value of a kind of few values
+    ("tempranillo serena" finds Finca Serena, "merlot serena" nothing: reading 42 #1)."""
     step = next((s for s in instance.trace.steps if s.call == index), None)
     call = instance.chain.calls[index]
     if step is None or instance.world is None or call.tool not in specs:
         return []
-    places = [value for var, out in zip(call.outputs, specs[call.tool].returns, strict=False)
-              if out.kind in ("city", "country") and isinstance(value := step.outputs.get(var), str)]
+    guesses = []  # (the value, another of its kind)
+    for var, out in zip(call.outputs, specs[call.tool].returns, strict=False):
+        value = step.outputs.get(var)
+        if not isinstance(value, str):
+            continue
+        if out.kind in ("city", "country"):
+            guesses.append((value, next(c.name for c in CITIES if c.name != value and c.country != value)))
+        elif len(few := _few_values(ctx, out.kind, instance.world.seed)) > 1 and value in few:
+            guesses.append((value, next(v for v in few if v != value)))
 
     def finds(tool: Any, query: dict[str, str], guess: str) -> bool:
         result = world_before(step, instance.trace, specs, lambda: Simulator(ctx.seeds, instance.world)).call(
@@ -794,10 +814,9 @@ def _confirmed_by_search(instance: Instance, ctx: CheckContext, index: int, spec
         return result.error is None and bool(result.values) and bool(result.values[0])
 
     for tool in instance.tools:
-        for query, place in itertools.product(search_queries(tool, step.arguments), places):
-            other = next(c.name for c in CITIES if c.name != place and c.country != place)
-            if finds(tool, query, place) and not finds(tool, query, other):
-                return [f"{tool.name} confirms a guess of {place!r}, which only {call.tool} was to give"]
+        for query, (guess, other) in itertools.product(search_queries(tool, step.arguments), guesses):
+            if finds(tool, query, guess) and not finds(tool, query, other):
+                return [f"{tool.name} confirms a guess of {guess!r}, which only {call.tool} was to give"]
     return []
 
 

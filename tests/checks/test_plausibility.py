@@ -1094,3 +1094,14 @@ def test_a_part_about_another_year_is_a_second_errand_across_seeds():
                for p in chain_problems(seeds, code.format(year=2026), goal="time_and_date:plan a day off around a holiday"))
     assert not any("a year the rest" in p
                    for p in chain_problems(seeds, code.format(year=2025), goal="time_and_date:plan a day off around a holiday"))
+
+
+def test_a_search_confirms_a_guess_among_few_values():
+    """"tempranillo serena" finds Finca Serena and "merlot serena" nothing: the withheld grape is
+    guessed through the few there are (reading 42 #1)."""
+    seeds = {"food_and_beverage": load_seed(Path(resource_dir("seeds")) / "food_and_beverage")}
+    code = ('g = get_grape_variety(wine_name="Finca Serena")\n'
+            'd = get_food_pairing(variety=g)')
+    found = chain_problems(seeds, code, withheld="get_grape_variety", offered=("search_wine_catalog",))
+    assert any("search_wine_catalog confirms a guess of" in p for p in found), found
+    assert not any("confirms a guess" in p for p in chain_problems(seeds, code, withheld="get_grape_variety"))
