@@ -27,7 +27,7 @@ from typing import Any
 
 import networkx as nx
 
-from factory.chains.pool import groups_of, links_to
+from factory.chains.pool import TODAY, groups_of, links_to
 from factory.checks.context import CheckContext
 from factory.checks.faithfulness import free_arguments
 from factory.distractors import alternative_to_gold, search_queries, world_before
@@ -328,6 +328,31 @@ def _timeline_problems(instance: Instance, ctx: CheckContext) -> list[str]:
                 problems.append(f"call {at + 1} {instance.chain.calls[at].tool} needs the person in "
                                 f"{place.get('city') or place.get('country')} from {since}, before call {by + 1} "
                                 f"{instance.chain.calls[by].tool} gets them there ({moment})")
+    return problems
+
+
+def _moved_place_problems(instance: Instance) -> list[str]:
+    """A city found for today (where today's appointment is) is no city for a call about another
+    day: not where a time on August 12 is to be read (reading 43 #3), nor where a flight leaves
+    from on June 24 (reading 40 #26). A country stays, and so does a city found for a day to
+    come (where a parcel will be on June 18)."""
+    producers = instance.chain.producers()
+    memo: dict[int, set] = {}
+    problems = []
+    for step in instance.trace.steps:
+        call, spec = instance.chain.calls[step.call], instance.tool(step.tool)
+        if spec is None or call.fixes is not None:
+            continue
+        days = {day_of(step.arguments.get(n)) for n, a in call.arguments.items()
+                if isinstance(a, Value) and (p := spec.param(n)) is not None and p.kind in SCENE_KINDS} - {None}
+        for name, arg in call.arguments.items():
+            param = spec.param(name)
+            if not days or not isinstance(arg, Ref) or param is None or _plain(param.kind) != "city":
+                continue
+            found = _days_found_for(instance, producers[arg.ref], memo)
+            if found == {date.fromisoformat(TODAY)} and not found & days:
+                problems.append(f"call {step.call + 1} {step.tool} takes {name}={step.arguments.get(name)!r}, found for "
+                                f"{', '.join(sorted(map(str, found)))}, for {', '.join(sorted(map(str, days)))}")
     return problems
 
 
@@ -1227,7 +1252,7 @@ def plausibility_problems(instance: Instance, ctx: CheckContext) -> list[str]:
         "group": lambda: _group_problems(instance, ctx),
         "sense": lambda: _sense_problems(instance, ctx, limits),
         "hour": lambda: _hour_problems(instance, ctx),
-        "timeline": lambda: _timeline_problems(instance, ctx),
+        "timeline": lambda: _timeline_problems(instance, ctx) + _moved_place_problems(instance),
         "coherent": lambda: _coherent_problems(instance, ctx),
         "no_op": lambda: _no_op_problems(instance, ctx),
         "undone": lambda: _undone_problems(instance, ctx),

@@ -530,7 +530,7 @@ def get_course_details(course_code: CourseCode) -> tuple[CourseTitle, Instructor
         "does {course_code} require any earlier courses? List them.",
         "which earlier courses does {course_code} build on as prerequisites?",
         "show me the courses required before {course_code}",
-        "I'm mapping out next year. Which courses stand between me and {course_code}?",
+        "I'm mapping out my next terms. Which courses stand between me and {course_code}?",
     ),
 )
 def get_course_prerequisites(course_code: CourseCode) -> list[CourseCode]:

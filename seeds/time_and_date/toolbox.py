@@ -542,7 +542,8 @@ def _expressions(w: TimeWorld) -> list[str]:
     """How people name a moment relative to now, days capitalised as they are written ("next
     Friday 5pm": a lower-case "next friday" in a request is a glitch to a reader)."""
     days = list(WEEKDAYS)
-    forms = ["today", "tomorrow", "yesterday", "the day after tomorrow", "tonight", "tomorrow morning",
+    # (not "today" alone: what date and time "today" means is no question a person asks)
+    forms = ["tomorrow", "yesterday", "the day after tomorrow", "tonight", "tomorrow morning",
              "tomorrow afternoon", "tomorrow evening", "tomorrow at noon", "today at 4pm",
              "the end of the month", "3 days ago", "a week ago", "2 weeks ago"]
     # (not "the end of the week": Friday at 5pm to the tool, Sunday to many a reader)

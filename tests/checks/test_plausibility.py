@@ -1105,3 +1105,14 @@ def test_a_search_confirms_a_guess_among_few_values():
     found = chain_problems(seeds, code, withheld="get_grape_variety", offered=("search_wine_catalog",))
     assert any("search_wine_catalog confirms a guess of" in p for p in found), found
     assert not any("confirms a guess" in p for p in chain_problems(seeds, code, withheld="get_grape_variety"))
+
+
+def test_a_city_found_for_today_is_no_city_for_another_day():
+    """The city of today's next event is where the person is today, not where a time on August
+    12 is to be read (reading 43 #3); read today, it is."""
+    seeds = {name: load_seed(Path(resource_dir("seeds")) / name) for name in ("calendar_reminders", "time_and_date")}
+    code = ('e, s, t = get_next_event()\n'
+            'ti, st, c, a = get_event_details(event_id=e)\n'
+            'm = convert_time_between_cities(moment="{moment}", from_city="Hong Kong", to_city=c)')
+    assert any("found for 2025-06-13, for 2025-08-12" in p for p in chain_problems(seeds, code.format(moment="2025-08-12T15:00")))
+    assert not any("found for 2025-06-13" in p for p in chain_problems(seeds, code.format(moment="2025-06-13T15:00")))
