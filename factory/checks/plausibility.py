@@ -564,9 +564,10 @@ def _round_trip_problems(instance: Instance) -> list[str]:
                 # "Who is the booking for? ... put Jordan Avery on that flight": the person asks
                 # for what they go on to say themselves, whatever kind either is declared as
                 problems.append(f"call {step.call + 1} {step.tool} is asked for {value!r}, which the request states")
-            elif call.asked and out.kind in ("city", "country") and re.search(
+            elif call.asked and (out.kind in ("city", "country") or len(value.split()) > 1) and re.search(
                     rf"(?<!\w){re.escape(value)}(?!\w)", instance.query, re.IGNORECASE):
-                # "which city is Clarke Galleria, Singapore in?": the request names the place it asks for
+                # "which city is Clarke Galleria, Singapore in?", "what is my coffee with Elena about?"
+                # ("Coffee with Elena"): the request names what it asks for (reading 43 #38)
                 problems.append(f"call {step.call + 1} {step.tool} is asked for {value!r}, which the request names")
     return problems + _asked_again_problems(instance)
 

@@ -1116,3 +1116,15 @@ def test_a_city_found_for_today_is_no_city_for_another_day():
             'm = convert_time_between_cities(moment="{moment}", from_city="Hong Kong", to_city=c)')
     assert any("found for 2025-06-13, for 2025-08-12" in p for p in chain_problems(seeds, code.format(moment="2025-08-12T15:00")))
     assert not any("found for 2025-06-13" in p for p in chain_problems(seeds, code.format(moment="2025-06-13T15:00")))
+
+
+def test_nobody_asks_what_their_own_words_name():
+    """"What is my coffee with Elena on 23 July about?" is answered by the title "Coffee with
+    Elena" (reading 43 #38)."""
+    seeds = {"calendar_reminders": load_seed(Path(resource_dir("seeds")) / "calendar_reminders")}
+    code = 'ti, st, c, a = get_event_details(event_id="EVT-1123")'
+    world = Simulator(seeds, WorldSetup(toolboxes=["calendar_reminders"], seed=0))
+    title = world.call(seeds["calendar_reminders"].specs["get_event_details"], {"event_id": "EVT-1123"}).values[0]
+    found = chain_problems(seeds, code, asked={0}, query=f"What is my {title.lower()} about, and when does it start?")
+    assert any(f"is asked for {title!r}, which the request names" in p for p in found), found
+    assert not any("which the request names" in p for p in chain_problems(seeds, code, asked={0}, query="What is EVT-1123?"))
