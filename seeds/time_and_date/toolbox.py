@@ -58,7 +58,8 @@ DAY_START_HOUR = 9  # a named day without a time of day resolves to 09:00
 NUMBER_WORDS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
                 "seven": 7, "eight": 8, "nine": 9, "ten": 10, "twelve": 12}
 
-# Public holidays per country, as rules: ("fixed", month, day), ("nth", month, weekday, n) with
+# Public holidays per country, as rules: ("fixed", month, day), ("fixed_not_sunday", month, day)
+# (on a Sunday, the Saturday before), ("nth", month, weekday, n) with
 # n = -1 for the last such weekday, ("easter", days after Easter Sunday), or
 # ("on_or_after", month, day, weekday). Calendar dates only: substitute days off are not modelled,
 # and holidays of a lunar calendar are given by their dates in 2025 and 2026 only ("lunar"; the
@@ -110,7 +111,7 @@ HOLIDAY_RULES: dict[str, list[tuple[str, tuple]]] = {
     "Italy": [NEW_YEAR, EPIPHANY, EASTER_MONDAY, ("Liberation Day", ("fixed", 4, 25)), LABOUR_DAY,
               ("Republic Day", ("fixed", 6, 2)), ASSUMPTION, ALL_SAINTS, ("Immaculate Conception", ("fixed", 12, 8)),
               CHRISTMAS, ("St Stephen's Day", ("fixed", 12, 26))],
-    "Netherlands": [NEW_YEAR, GOOD_FRIDAY, EASTER_MONDAY, ("King's Day", ("fixed", 4, 27)),
+    "Netherlands": [NEW_YEAR, GOOD_FRIDAY, EASTER_MONDAY, ("King's Day", ("fixed_not_sunday", 4, 27)),
                     ("Liberation Day", ("fixed", 5, 5)), ASCENSION, WHIT_MONDAY, CHRISTMAS, BOXING],
     "Switzerland": [NEW_YEAR, GOOD_FRIDAY, EASTER_MONDAY, ASCENSION, WHIT_MONDAY,
                     ("Swiss National Day", ("fixed", 8, 1)), CHRISTMAS, ("St Stephen's Day", ("fixed", 12, 26))],
@@ -183,6 +184,9 @@ def _rule_date(rule: tuple, year: int) -> date | None:
         return date(year, *rule[1][year]) if year in rule[1] else None
     if kind == "fixed":
         return date(year, rule[1], rule[2])
+    if kind == "fixed_not_sunday":  # a Sunday's holiday held the day before (King's Day 2025: April 26)
+        day = date(year, rule[1], rule[2])
+        return day - timedelta(days=1) if day.weekday() == 6 else day
     if kind == "easter":
         return easter_sunday(year) + timedelta(days=rule[1])
     if kind == "on_or_after":

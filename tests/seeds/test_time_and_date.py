@@ -105,6 +105,8 @@ def test_public_holidays(td):
     assert "2025-04-18 Good Friday" in german and "2025-10-03 German Unity Day" in german and german == sorted(german)
     us = td.ok("list_public_holidays", country="USA", year=2025)
     assert "2025-11-27 Thanksgiving Day" in us and "2025-05-26 Memorial Day" in us
+    dutch = td.ok("list_public_holidays", country="Netherlands", year=2025)  # April 27, 2025 is a Sunday
+    assert "2025-04-26 King's Day" in dutch and "2026-04-27 King's Day" in td.ok("list_public_holidays", country="Netherlands", year=2026)
     assert "2016-03-27" not in " ".join(td.ok("list_public_holidays", country="Germany", year=2016))
     assert "2016-03-28 Easter Monday" in td.ok("list_public_holidays", country="Germany", year=2016)
     assert "no holiday calendar" in td.error("list_public_holidays", country="Narnia", year=2025)
