@@ -603,6 +603,28 @@ def _found_again_problems(instance: Instance) -> list[str]:
     return problems
 
 
+def _measured_twice(instance: Instance, asked: set[int]) -> list[str]:
+    """Two asked calls that measure the same thing in the same unit and agree ("how far is it?",
+    then "the straight-line distance from that location to the heart of that city", both 0.4 km:
+    reading 44 #2): the request asks the same question twice."""
+    seen: dict[tuple[str, float], int] = {}
+    for step in instance.trace.steps:
+        spec = instance.tool(step.tool)
+        if step.call not in asked or spec is None:
+            continue
+        for out, value in zip(spec.returns, step.outputs.values(), strict=False):
+            unit = out.name.rsplit("_", 1)[-1]
+            if isinstance(value, float) and not value.is_integer() and unit in _UNITS:
+                if (unit, value) in seen and seen[unit, value] != step.call:
+                    return [f"call {step.call + 1} {step.tool} measures again the {value} {unit} call "
+                            f"{seen[unit, value] + 1} {instance.chain.calls[seen[unit, value]].tool} gave"]
+                seen.setdefault((unit, value), step.call)
+    return []
+
+
+_UNITS = frozenset({"km", "minutes", "hours", "c", "kmh"})  # output names ending in a unit of measure
+
+
 def _asked_again_problems(instance: Instance) -> list[str]:
     """The request asks for what it already has: a value its own words spell out (the city of
     "91 Freight Avenue, Vancouver"), or everything an earlier call returned (the cafés listed in
@@ -654,6 +676,7 @@ def _asked_again_problems(instance: Instance) -> list[str]:
                     any(values_equal(v, e, loose_strings=True) for e in earlier) for v in texts):
                 problems.append(f"call {step.call + 1} {step.tool} returns only what an earlier call returned")
         earlier += values
+    problems += _measured_twice(instance, asked)
     lists = [(s.call, v) for s in instance.trace.steps if s.call in asked for v in s.outputs.values() if isinstance(v, list)]
     for step in instance.trace.steps:  # "the first holiday from August 1, and all of 2025's holidays"
         texts = [v for v in step.outputs.values() if isinstance(v, str) and v]

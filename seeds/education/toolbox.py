@@ -851,7 +851,6 @@ def get_instructor_office_hours(instructor: Instructor, date: Day) -> tuple[Mome
             "the student on file as {student_name}",
             "the student listed as {student_name}",
             "our student {student_name}",
-            "the student by the name of {student_name}",
         ),
     },  # a record stands for its student
 )

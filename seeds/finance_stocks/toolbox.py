@@ -725,7 +725,6 @@ def currency_name_to_code(currency_name: CurrencyName) -> NamedCurrency:
           "I want to see {money} in {to_currency} at today's rate. What's the figure, and what is that rate?",
           "Before I commit, tell me what {money} is in {to_currency} and what the current rate is.",
           "if I converted {money} into {to_currency} today, what would I end up with, and at what rate?",
-          "Short answer is fine: what's {money} in {to_currency} today, and at what rate?",
           "calculate how much {money} comes to in {to_currency} at today's rate and state the rate",
           "My accountant wants {money} shown in {to_currency} at today's rate. What's the converted total, and what is that rate?",
           "We're settling up in {to_currency}. What does {money} work out to today, and at which rate?",

@@ -505,7 +505,6 @@ toolbox.written_as("medical_appointment_id", "appointment {}")
             "the patient {full_name}",
             "the patient called {full_name}",
             "the patient listed as {full_name}",
-            "the patient by the name of {full_name}",
             "the patient under the name {full_name}",
             "the patient we know as {full_name}",
             "the patient on file as {full_name}",

@@ -922,6 +922,9 @@ def get_hourly_forecast(city: CityName, when: Moment) -> tuple[Celsius, int]:
             "the recorded low for {city} on the same date {years_back} year(s) before {date}",
         ),
     },
+    # looking back from a day still to come is a detour (5 years before June 24, asked on June 13:
+    # reading 44 #26, reading 42 #30): the day looked back from is today or past
+    sense=(around("date", before=366, after=0),),
 )
 def get_historical_temperature(city: CityName, date: Day, years_back: Annotated[int, Kind("years_back")] = 1) -> tuple[Celsius, Celsius]:
     """Get the high and low recorded in a city on the same calendar day in an earlier year.

@@ -1128,3 +1128,14 @@ def test_nobody_asks_what_their_own_words_name():
     found = chain_problems(seeds, code, asked={0}, query=f"What is my {title.lower()} about, and when does it start?")
     assert any(f"is asked for {title!r}, which the request names" in p for p in found), found
     assert not any("which the request names" in p for p in chain_problems(seeds, code, asked={0}, query="What is EVT-1123?"))
+
+
+def test_nobody_asks_the_same_distance_twice():
+    """"How far is the nearest city?", then the distance from that point to its centre: 0.4 km
+    twice (reading 44 #2)."""
+    seeds = {"maps_places": load_seed(Path(resource_dir("seeds")) / "maps_places")}
+    code = ('c, k, d = get_nearest_city(latitude=48.1382, longitude=11.5796)\n'
+            'la, lo, n = geocode_city(city=c)\n'
+            'x = calculate_distance(from_latitude=48.1382, from_longitude=11.5796, to_latitude=la, to_longitude=lo)')
+    assert any("measures again the 0.4 km" in p for p in chain_problems(seeds, code, asked={0, 2}))
+    assert not any("measures again" in p for p in chain_problems(seeds, code, asked={2}))
