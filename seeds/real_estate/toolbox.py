@@ -335,19 +335,21 @@ def _viewing_facts(w: PropertyWorld, viewing_id: str) -> dict:
 # --- listings -----------------------------------------------------------------------------
 
 @toolbox.tool(
-    asks=("which homes are for sale in {city}[ with at least {min_bedrooms} bedroom(s)]? List the cheapest first.",
-          "list the homes for sale in {city}[ with {min_bedrooms} or more bedrooms], cheapest first",
+    # (the bedrooms before the city: after it, "the same city as listing STO-106 with at least 4
+    # bedrooms" gives the listing the bedrooms: reading 44 #25)
+    asks=("which homes[ with at least {min_bedrooms} bedroom(s)] are for sale in {city}? List the cheapest first.",
+          "list the homes[ with {min_bedrooms} or more bedrooms] for sale in {city}, cheapest first",
           "I'm house-hunting in {city}. What's on the market[ with at least {min_bedrooms} bedroom(s)], starting with the cheapest?",
-          "show me the property listings in {city}[ that have {min_bedrooms} bedroom(s) or more], sorted from the lowest price up",
-          "what's for sale in {city}[ with {min_bedrooms} bedroom(s) or more]? Cheapest first, please.",
-          "find homes on the market in {city}[ offering at least {min_bedrooms} bedroom(s)], ordered by price from low to high",
+          "show me the property listings[ with {min_bedrooms} bedroom(s) or more] in {city}, sorted from the lowest price up",
+          "what's for sale[ with {min_bedrooms} bedroom(s) or more] in {city}? Cheapest first, please.",
+          "find homes[ offering at least {min_bedrooms} bedroom(s)] on the market in {city}, ordered by price from low to high",
           "We're relocating to {city}. Which properties are listed for sale there[ with at least {min_bedrooms} bedroom(s)], from the cheapest up?",
-          "search the listings in {city}[ for places with at least {min_bedrooms} bedroom(s)] and give me the listing ids, cheapest first",
-          "pull up everything listed for sale in {city}[ with at least {min_bedrooms} bedroom(s)], lowest asking price first",
-          "what homes are on the market in {city}[ with at least {min_bedrooms} bedroom(s)]? Start with the cheapest.",
-          "give me the listings for sale in {city}[ with {min_bedrooms} or more bedrooms], lowest price first",
-          "which properties can I buy in {city}[ with at least {min_bedrooms} bedroom(s)]? Order them from the cheapest.",
-          "find homes for sale in {city}[ that have at least {min_bedrooms} bedroom(s)], cheapest at the top"),
+          "search the listings[ for places with at least {min_bedrooms} bedroom(s)] in {city} and give me the listing ids, cheapest first",
+          "pull up everything[ with at least {min_bedrooms} bedroom(s)] listed for sale in {city}, lowest asking price first",
+          "what homes[ with at least {min_bedrooms} bedroom(s)] are on the market in {city}? Start with the cheapest.",
+          "give me the listings[ with {min_bedrooms} or more bedrooms] for sale in {city}, lowest price first",
+          "which properties[ with at least {min_bedrooms} bedroom(s)] can I buy in {city}? Order them from the cheapest.",
+          "find homes[ that have at least {min_bedrooms} bedroom(s)] for sale in {city}, cheapest at the top"),
     sense=(within("min_bedrooms", 1, 4),),
 )
 def search_property_listings(
