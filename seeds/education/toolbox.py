@@ -426,7 +426,6 @@ def search_courses(query: CourseQuery, max_results: int = 5) -> list[CourseCode]
             "the course the department email calls {text}",
             "the class shown as {text} on the timetable",
             "the course everyone refers to as {text}",
-            "the course someone jotted down as {text}",
         ),
     },  # people name the course as they write it; resolving it is the agent's part
     tags=("canonicalise",),

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 from typing import Annotated
 
-from factory.gazetteer import CURRENCY_BY_CODE, NOW, country_phrase
+from factory.gazetteer import CURRENCY_BY_CODE, NOW, country_named, country_phrase
 from factory.sense import around, sensible, together, within
 from factory.toolbox import Kind, Toolbox, ToolError, World, require, world
 
@@ -517,6 +517,15 @@ def get_beer_origin(beer: Beer) -> str:
     return w.beers[beer]["country"]
 
 
+def _trading_country(text: str) -> str:
+    """The country a trade figure is asked of, however the person names it ("United States":
+    USA); an unknown one is an error, never a figure (reading 45 #11: "Narnia" had exports)."""
+    country = country_named(text)
+    if country is None:
+        raise ToolError(f"unknown country {text!r}: name a country, e.g. \"France\"")
+    return country
+
+
 @toolbox.tool(
     asks=(
         "how many bottles of {product} did {location} export on {date}?",
@@ -560,6 +569,7 @@ def get_export_quantity(location: OriginCountry, date: Day, product: Wine) -> in
     w = world(BeverageWorld)
     day = w.day(date)
     _wine(product)
+    location = _trading_country(location)
     if location == _country_of(product):
         return w.figure("export", location, day, product, low=500, high=20000)
     return w.figure("re-export", location, day, product, low=0, high=400)  # re-exports are small
@@ -595,6 +605,7 @@ def get_import_quantity(country: ImportingCountry, date: Day, product: Wine) -> 
     w = world(BeverageWorld)
     day = w.day(date)
     _wine(product)
+    country = _trading_country(country)
     if _country_of(product) == country:
         return 0
     return w.figure("import", country, day, product, low=0, high=6000)

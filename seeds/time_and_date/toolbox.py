@@ -1102,7 +1102,7 @@ def get_next_public_holiday(country: Country, after: Day) -> tuple[Holiday, Day]
     asks=(
         "is {date} a public holiday in {country}? If so, which one?",
         "check whether {date} is a public holiday in {country}, and name it if it is",
-        "will {country} have a public holiday on {date}, and what is it called?",
+        "is {date} a public holiday in {country}, and what is it called?",
         "do people in {country} get a public holiday on {date}? Which one?",
         "I want to ship goods to {country} on {date}. Is it a public holiday there, and if so, which one?",
         "tell me if {date} is a holiday in {country}, and which holiday it is",

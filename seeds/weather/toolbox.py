@@ -1236,7 +1236,6 @@ def get_alert_details(alert_id: AlertId) -> tuple[str, Moment, Moment]:
             "whichever city in {country} is hottest on {date}",
             "the warmest city {country} has on {date}",
             "the city that comes out hottest in {country} on {date}",
-            "the city with the highest temperature reading in {country} on {date}",
             "the city that reaches the highest temperature in {country} on {date}",
             "the hottest urban centre in {country} on {date}",
             "the warmest major city in {country} on {date}",

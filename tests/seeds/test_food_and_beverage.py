@@ -86,6 +86,8 @@ def test_trade_volumes_follow_origin(fb):
     assert fb.ok("get_import_quantity", country="Germany", date=DAY, product="Poggio Alto") >= 0
     assert "unknown wine" in fb.error("get_product_origin", product="Chateau Nowhere")
     assert "unknown wine" in fb.error("get_export_quantity", location="Italy", date=DAY, product="Chateau Nowhere")
+    assert "unknown country" in fb.error("get_export_quantity", location="Narnia", date=DAY, product="Poggio Alto")
+    assert fb.ok("get_export_quantity", location="italy", date=DAY, product="Poggio Alto") == own  # as people name it
 
 
 def test_catalog_search_and_lookups(fb):
