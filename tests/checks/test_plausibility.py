@@ -517,15 +517,23 @@ def test_a_withheld_moment_an_offered_tool_checks_one_at_a_time_leaves_nothing_m
     assert not [p for p in chain_problems(seeds, code, withheld="find_free_slot") if "probing" in p]
 
 
-def test_a_withheld_comparison_an_offered_tool_answers_item_by_item_leaves_nothing_missing():
-    """Without the price comparison, each of the five hotels checked for the same 7 nights gives
-    the cheapest (reading 32 #11); a hotel search offered beside it does not."""
-    seeds = {"travel": load_seed(Path(resource_dir("seeds")) / "travel")}
-    code = ('h, n = search_hotels(city="Cairo")\n'
-            'c, t, d, k, m = compare_hotel_prices(hotel_ids=h, check_in="2025-06-25", nights=7)')
-    found = chain_problems(seeds, code, withheld="compare_hotel_prices", offered=("check_room_availability",))
-    assert any("check_room_availability answers item by item" in p for p in found), found
-    assert not any("item by item" in p for p in chain_problems(seeds, code, withheld="compare_hotel_prices"))
+@pytest.mark.parametrize("seed, code, withheld, offered", [
+    # each of the five hotels checked for the same 7 nights gives the cheapest (reading 32 #11)
+    ("travel", 'h, n = search_hotels(city="Cairo")\n'
+               'c, t, d, k, m = compare_hotel_prices(hotel_ids=h, check_in="2025-06-25", nights=7)',
+     "compare_hotel_prices", "check_room_availability"),
+    # the forecast of each city of Australia for June 20: people know a country's cities (reading 35 #17)
+    ("weather", 'c, h = find_hottest_city(country="Australia", date="2025-06-20")\n'
+                'a, k, m = get_air_quality(city=c, date="2025-06-20")',
+     "find_hottest_city", "get_daily_forecast"),
+])
+def test_a_withheld_comparison_an_offered_tool_answers_item_by_item_leaves_nothing_missing(seed, code, withheld, offered):
+    """Without the comparison, an offered tool that answers the same question of one item, asked
+    of each in turn, finds what it was to give; nothing else offered beside it does."""
+    seeds = {seed: load_seed(Path(resource_dir("seeds")) / seed)}
+    found = chain_problems(seeds, code, withheld=withheld, offered=(offered,))
+    assert any(f"{offered} answers item by item" in p for p in found), found
+    assert not any("item by item" in p for p in chain_problems(seeds, code, withheld=withheld))
 
 
 def test_a_number_that_does_not_change_the_answer_is_found_for_nothing():
@@ -968,17 +976,6 @@ def test_a_number_worked_out_of_two_others_counts_as_given():
     assert worked_out([730.97, "CAD"], [{"shares_held": 240, "position_value": 128994.71}])  # in USD, at 1.36
     assert not worked_out([596.13], [271, 161548.52]) and not worked_out([12.0], [3, 4])
     assert not worked_out(["CAD"], [240, 128994.71])
-
-
-def test_a_withheld_hottest_city_each_city_s_forecast_finds_leaves_nothing_missing():
-    """Without the hottest-city finder, the forecast of each city of Australia for June 20 finds
-    it: people know a country's cities (reading 35 #17)."""
-    seeds = {"weather": load_seed(Path(resource_dir("seeds")) / "weather")}
-    code = ('c, h = find_hottest_city(country="Australia", date="2025-06-20")\n'
-            'a, k, m = get_air_quality(city=c, date="2025-06-20")')
-    found = chain_problems(seeds, code, withheld="find_hottest_city", offered=("get_daily_forecast",))
-    assert any("get_daily_forecast answers item by item" in p for p in found), found
-    assert not any("item by item" in p for p in chain_problems(seeds, code, withheld="find_hottest_city"))
 
 
 def test_nobody_searches_from_a_place_for_its_own_kind():
