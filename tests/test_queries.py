@@ -1072,3 +1072,14 @@ def test_a_call_spoken_of_before_says_its_one_place_as_there(library):
     for k in range(8):
         _, text = asked_and_worded(code, library, k)
         assert len(re.findall(r"\bNetherlands\b", text)) == 1, text
+
+
+def test_a_sum_is_known_by_its_kind_its_name_or_its_description():
+    """A conversion's "converted amount" is a sum, so "that amount" after it would not say which
+    (reading 45 #20); its rate is none."""
+    from factory.queries.wording import _is_money
+    from factory.records import Output
+
+    assert _is_money(Output(name="converted", type="float", description="the converted amount (rounded to cents)."))
+    assert not _is_money(Output(name="rate", type="float", description="the units of the target currency one buys."))
+    assert not _is_money(Output(name="distance_km", type="float", description="the distance (km)."))

@@ -53,8 +53,12 @@ def written_form(forms: dict[str, Any], kind: str | None, role: str | None) -> A
 
 _SHIFTING_KINDS = {"years_back"}  # parameters that move the day a call is about away from the day it is given
 def _is_money(output: Output) -> bool:
-    """Whether an output is a sum of money: of its kind, or named as one (a payslip's net_pay)."""
-    return output.kind == "money_amount" or bool(set(output.name.split("_")) & set(_MONEY_NOUNS))
+    """Whether an output is a sum of money: of its kind, named as one (a payslip's net_pay), or
+    documented as one (a conversion's "converted amount", a price "in the requested currency");
+    a rate is none."""
+    return output.kind == "money_amount" or bool(set(output.name.split("_")) & set(_MONEY_NOUNS)) or (
+        output.type in ("int", "float") and not output.name.endswith("rate")
+        and re.search(r"\b(?:amount|currency|cents)\b", output.description.lower()) is not None)
 
 
 _TIME_NOUNS = {"day", "days", "date", "dates", "time", "times", "moment", "moments"}  # "that day" means the last one
