@@ -175,8 +175,11 @@ def fix_context(chain: Chain, specs: dict[str, ToolSpec], seeds: dict[str, Seed]
             said = rng.choice(condition.says)
             if condition.context:  # "My tuition is still outstanding. Settle it.", not "Should it still be due, ..."
                 context[-1] = unconditional(context[-1], said)
-            context.insert(0, said)
-            speaks_of.insert(0, index)
+            # right before what it makes unconditional: "Settle it." three sentences after the
+            # tuition, past the card's own sentences, reads as the card (reading 45 #14)
+            at = len(context) - 1 if condition.context else 0
+            context.insert(at, said)
+            speaks_of.insert(at, index)
             stated.append(f"{slug}:{call.fixes}")
     return FixContext(context, speaks_of, stated)
 

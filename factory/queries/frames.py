@@ -72,17 +72,18 @@ def _fill(frame: str, ask: str) -> str:
 
 _POLITE = re.compile(r"\b(?:please|kindly|favour)\b", re.IGNORECASE)
 _TRAILING = re.compile(r"\{vps?\}(?: too\?| as well[.?])$")
+_SHORT = 12  # words an ask may run to and still end in "too" ("... into GBP the way payroll would too": reading 45 #2)
 _CLAUSED = re.compile(r"[,;:]| and | or | (?:how|what|which|when|where|whether|if|who) ")
 
 
 def suited(frames: tuple[str, ...], ask: str) -> tuple[str, ...]:
     """The frames that read well around this ask: none says "please" to an ask that says it
     already ("do me a favour and please sign me up"), and none ends in "too" or "as well" after
-    an ask with a clause or a list of its own, where it attaches to the last of them ("the next
-    public holiday in Canada, counting from August 12, 2025 too?", "find the closest landmark
-    and tell me how far it is too?"). All of them when none does."""
+    an ask with a clause or a list of its own, or a long one, where it attaches to the last of
+    them ("the next public holiday in Canada, counting from August 12, 2025 too?", "find the
+    closest landmark and tell me how far it is too?"). All of them when none does."""
     fit = tuple(f for f in frames if not (_POLITE.search(ask) and _POLITE.search(f))
-                and not (_CLAUSED.search(ask) and _TRAILING.search(f)))
+                and not ((_CLAUSED.search(ask) or len(ask.split()) > _SHORT) and _TRAILING.search(f)))
     return fit or frames
 
 
