@@ -276,6 +276,8 @@ def test_frames_say_please_once_and_leave_no_dangling_too():
     long = "find the next public holiday in Canada, counting from August 12, 2025"
     assert not any(f.endswith(("too?", "as well.", "as well?")) for f in suited(FOLLOW_VP, long))
     assert "Can you {vp} too?" in suited(FOLLOW_VP, "check the wind in Lyon")
+    long = "convert the ceiling of the pay range for that job there into GBP the way payroll would"
+    assert not any(f.endswith(("too?", "as well.", "as well?")) for f in suited(FOLLOW_VP, long))
     assert not any(f.startswith(("Kindly", "Don't forget")) for f in (*SINGLE, *FOLLOW_VP))
 
 
