@@ -199,7 +199,9 @@ _VALUE_SLOTS = (re.compile(r"\b(?:it's|it is|it was|(?:meeting|call) (?:set|sche
                 re.compile(r"^[^,.?!{]*\{(\w+)\}[^,.?!{]*, (?:what|which|how|when|where|who)\b"),
                 re.compile(r"\{(\w+)\},? booked for\b"),
                 # "the exchange value of the closing share price of X on March 21 in SEK today"
-                re.compile(r"\bthe (?:exchange )?value of \{(\w+)\}"), re.compile(r"\{(\w+)\} in \{\w+\} today\b"))
+                re.compile(r"\bthe (?:exchange )?value of \{(\w+)\}"), re.compile(r"\{(\w+)\} in \{\w+\} today\b"),
+                # "a mortgage of the price being asked for that listing at 6.5%" (reading 45 #19)
+                re.compile(r"\{(\w+)\} at \{\w+\}%"))
 _ASKER_MISPLACED = re.compile(r"\b(?:of|name|under|as) me\b")  # "me" read as a name, not the person
 # A value named again right after its own noun says nothing: "if the temperature is that
 # temperature", "the apparent temperature when it's that temperature".

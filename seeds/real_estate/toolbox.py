@@ -921,8 +921,8 @@ def get_rental_yield(listing_id: ListingId) -> tuple[float, float]:
 
 
 @toolbox.tool(
-    asks=("what would the monthly repayment be on a mortgage of {principal} at {annual_rate_percent}% over {term_years} year(s), and how much interest would I pay in total?",
-          "work out the monthly payment and total interest of a {term_years}-year mortgage of {principal} at {annual_rate_percent}%",
+    asks=("what would the monthly repayment be on a {annual_rate_percent}% mortgage of {principal} over {term_years} year(s), and how much interest would I pay in total?",
+          "work out the monthly payment and total interest of a {term_years}-year mortgage at {annual_rate_percent}% on {principal}",
           "I'd borrow {principal} over {term_years} year(s) at {annual_rate_percent}%. What are the monthly repayments and the total interest?",
           "if I take out a {term_years}-year loan of {principal} at {annual_rate_percent}% interest, how much will I pay each month and how much interest overall?",
           "calculate the repayments if I borrow {principal} at {annual_rate_percent}% for {term_years} year(s): monthly amount and total interest.",
