@@ -23,6 +23,7 @@ from factory.milestones import needed_values, taken_values
 from factory.records import Chain, ToolSpec, Trace, TraceStep, entry_holds, gives, value_matches_type, values_equal
 from factory.sense import day_of
 from factory.twins import TwinRule, disagreement, twin
+from factory.user import USER
 from factory.world.simulator import Simulator, ToolCrash
 
 
@@ -120,7 +121,12 @@ def alternative_to_gold(candidate: ToolSpec, chain: Chain, trace: Trace, specs: 
             continue
         tries = [mapped_arguments(candidate, specs[step.tool], step.arguments), *search_queries(candidate, step.arguments)]
         if examples:  # (the gold call's own arguments where they fit: a contact's name, and any new city)
-            tries.append(_exemplified(candidate, mapped_arguments(candidate, specs[step.tool], step.arguments, partial=True)))
+            partial = mapped_arguments(candidate, specs[step.tool], step.arguments, partial=True) or {}
+            tries.append(_exemplified(candidate, partial))
+            # and the person's own city where a city is asked: its clock tells today's date, where
+            # an example's may already be tomorrow (reading 46 #17)
+            tries.append(_exemplified(candidate, {**{p.name: USER.home_city for p in candidate.parameters
+                                                     if p.kind == "city" and p.name not in partial}, **partial}))
         for arguments in (t for t in tries if t is not None):  # {}: a tool that takes nothing
             try:
                 result = world_before(step, trace, specs, simulator).call(candidate, arguments)

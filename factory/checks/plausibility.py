@@ -595,7 +595,8 @@ def _found_again_problems(instance: Instance) -> list[str]:
             source = instance.chain.calls[producers[arg.ref]]
             found = instance.tool(source.tool)
             out = found.returns[source.outputs.index(arg.ref)] if found else None
-            same = words & {(n, a.value) for n, a in source.arguments.items() if isinstance(a, Value)}
+            same = words & {(n, a.value) for n, a in source.arguments.items()
+                            if isinstance(a, Value) and isinstance(a.value, str)}
             if out is not None and out.kind and same and any(o.kind == out.kind for o in spec.returns):
                 problems.append(f"call {index + 1} {call.tool} searches for {sorted(same)[0][1]!r} from the "
                                 f"{sorted(same)[0][1]} call {producers[arg.ref] + 1} {source.tool} found")

@@ -476,7 +476,7 @@ def scan_isbn(isbn: Isbn) -> tuple[Title, Availability]:
         "find the bibliographic details of {isbn} (title, author, year of publication and publisher)",
         "give me the full record for {isbn}: title, author, publisher and year.",
         "get me the author, title, publisher and publication year for {isbn}",
-        "I picked up {isbn}. Who wrote it, what's the full title, who published it and when?",
+        "I have {isbn} written down. Who wrote it, what's the full title, who published it and when?",
         "who wrote {isbn}, what's its title, and which publisher released it in which year?",
         "give me the title, author, year and publisher of {isbn}",
         "tell me about {isbn}: the title, the author, the year it came out and the publisher",

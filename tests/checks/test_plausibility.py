@@ -1072,11 +1072,12 @@ def test_a_withheld_input_a_conversion_s_rate_does_not_need_leaves_the_rate():
 
 def test_today_from_any_clock_leaves_the_days_counted_from_it():
     """Without the home clock, today's date from another offered tool is what the day count
-    takes (reading 40 #16: a city's clock), though the home city itself stays unknown."""
+    takes (reading 40 #16, reading 46 #17: the clock of the person's own city, where an example
+    city's may already show tomorrow), though the home city itself stays unknown."""
     seeds = {"time_and_date": load_seed(Path(resource_dir("seeds")) / "time_and_date")}
     code = ('n, t, h = get_current_local_datetime()\n'
             'd = add_business_days(start=t, days=15, country="Italy")')
-    found = chain_problems(seeds, code, withheld="get_current_local_datetime", offered=("set_home_city",), asked={0, 1})
+    found = chain_problems(seeds, code, withheld="get_current_local_datetime", offered=("get_local_time_in",), asked={0, 1})
     assert any("what later calls take of it" in p for p in found), found
 
 
