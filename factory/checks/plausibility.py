@@ -44,6 +44,7 @@ from factory.sense import (
     Together,
     day_of,
     is_day,
+    is_moment,
     present_subjects,
     same_subjects,
     subjects_of,
@@ -570,6 +571,26 @@ def _round_trip_problems(instance: Instance) -> list[str]:
                 # ("Coffee with Elena"): the request names what it asks for (reading 43 #38)
                 problems.append(f"call {step.call + 1} {step.tool} is asked for {value!r}, which the request names")
     return problems + _asked_again_problems(instance)
+
+
+def _own_clock_problems(instance: Instance) -> list[str]:
+    """Nobody asks the time now in the city nearest their own position ("my GPS coordinates ...
+    the current local time in the closest city to that location": reading 46 #3, #34): it is the
+    time where they are, asked the long way round."""
+    graph = instance.chain.graph()
+    problems = []
+    for index, call in enumerate(instance.chain.calls):
+        spec = instance.tool(call.tool)
+        if not call.asked or spec is None or len(spec.parameters) != 1 or spec.parameters[0].kind != "city" \
+                or not any(is_moment(o) for o in spec.returns):
+            continue
+        for source in nx.ancestors(graph, index):
+            found = instance.tool(instance.chain.calls[source].tool)
+            if found is not None and not found.parameters and {"latitude", "longitude"} <= {o.kind for o in found.returns}:
+                problems.append(f"call {index + 1} {call.tool} asks the time now where the person is, "
+                                f"by way of call {source + 1} {found.name}")
+                break
+    return problems
 
 
 def _kinds_given(instance: Instance, index: int) -> set[str]:
@@ -1285,7 +1306,7 @@ def plausibility_problems(instance: Instance, ctx: CheckContext) -> list[str]:
         "informs": lambda: _informs_problems(instance, ctx),
         "order": lambda: _order_problems(instance, ctx),
         "round_trip": lambda: _round_trip_problems(instance) + _asks_known_problems(instance, ctx)
-        + _found_again_problems(instance),
+        + _found_again_problems(instance) + _own_clock_problems(instance),
         "detour": lambda: detours(instance, ctx),
         "ids": lambda: _ids_problems(instance, ctx),
         "unrelated": lambda: _unrelated_problems(instance, ctx),

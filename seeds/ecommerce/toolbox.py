@@ -1209,7 +1209,7 @@ toolbox.condition(
     fix=("add_payment_method", {"method": "credit card"}),
     consent="share",  # saving a way to pay is the shopper's call
     context=("If the shop needs a payment method on file, add my {method}.",
-             "Save my {method} to the account if it asks for one.",
+             "Save my {method} to the account if the shop asks for one.",
              "You can put my {method} on the account if that's what it takes."),
     says=("I don't have a payment method saved on my store account.",
           "There's no card on file in my shop account.",

@@ -752,7 +752,7 @@ def get_author_profile(author: Author) -> tuple[BirthCity, BirthCountry, int]:
 @toolbox.tool(
     asks=(
         "which books by {author} does the library have? Give me the ISBNs, newest first.",
-        "list the catalogue's books by {author}, newest first, with their ISBNs",
+        "list the ISBNs of the catalogue's books by {author}, newest first",
         "I enjoyed a book by {author}. What else of theirs is in the catalogue? Give me the ISBNs, newest first.",
         "find everything by {author} that the library holds, and list the ISBNs from newest to oldest",
         "what does the library have by {author}? ISBNs, latest first, please.",

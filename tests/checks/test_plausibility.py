@@ -1137,3 +1137,14 @@ def test_nobody_asks_the_same_distance_twice():
             'x = calculate_distance(from_latitude=48.1382, from_longitude=11.5796, to_latitude=la, to_longitude=lo)')
     assert any("measures again the 0.4 km" in p for p in chain_problems(seeds, code, asked={0, 2}))
     assert not any("measures again" in p for p in chain_problems(seeds, code, asked={2}))
+
+
+def test_nobody_asks_the_time_where_they_are_the_long_way_round():
+    """"My GPS coordinates ... the current local time in the closest city to that location"
+    (reading 46 #34); the time in a city the person names is a fair question."""
+    seeds = {name: load_seed(Path(resource_dir("seeds")) / name) for name in ("maps_places", "time_and_date")}
+    code = ('la, lo, c = get_my_location()\n'
+            'n, k, d = get_nearest_city(latitude=la, longitude=lo)\n'
+            't = get_local_time_in(city={city})')
+    assert any("asks the time now where the person is" in p for p in chain_problems(seeds, code.format(city="n"), asked={0, 2}))
+    assert not any("where the person is" in p for p in chain_problems(seeds, code.format(city='"Tokyo"'), asked={0, 1, 2}))
