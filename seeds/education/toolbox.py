@@ -416,7 +416,6 @@ def search_courses(query: CourseQuery, max_results: int = 5) -> list[CourseCode]
             "the course that goes by {text}",
             "the course advertised on the flyer as {text}",
             "the course my roommate calls {text}",
-            "the course my notebook has as {text}",
             "the subject I've pencilled in as {text}",
             "the course that students write as {text}",
             "the course mentioned on the noticeboard as {text}",

@@ -793,7 +793,7 @@ def get_place_details(place_id: PlaceId) -> tuple[PlaceName, str, Phone, float]:
           "in what city is {place_id} located, and what are its exact coordinates?",
           "locate {place_id} on the map and name the city it's in",
           "what are the GPS coordinates of {place_id}, and in what city?"),
-    gives={"latitude, longitude": ("{place_id}", "the location of {place_id}"),
+    gives={"latitude, longitude": ("{place_id}",),
            "city": ("the city {place_id} is in", "the city where {place_id} is", "the city of {place_id}",
                     "the city {place_id} is located in")},
 )

@@ -388,7 +388,6 @@ def search_contacts(query: Annotated[str, Kind("contact_search_terms")], max_res
             "the contact I think of as {mention}",
             "the {mention} I know",
             "the contact I mean by {mention}",
-            "the person I refer to as {mention}",
             "the person I have down as {mention}",
             "the contact I usually call {mention}",
             "my contact called {mention}",

@@ -453,8 +453,7 @@ def find_properties(query: SearchTerms, max_results: int = 10) -> list[ListingId
                             "the price being asked for {listing_id}",
                             "the advertised price of {listing_id}",
                             "the full asking amount for {listing_id}",
-                            "the sum the sellers want for {listing_id}",
-                            "the purchase price being sought for {listing_id}")},
+                            "the sum the sellers want for {listing_id}")},
 )
 def get_listing_details(listing_id: ListingId) -> tuple[PropertyAddress, Money, Currency, int, float]:
     """Get a listing's street address, asking price, currency, bedrooms and floor area.
