@@ -26,7 +26,7 @@ from factory.gazetteer import (
     one_day_to_all,
     utc_offset,
 )
-from factory.sense import around, distinct, sensible, together, within
+from factory.sense import around, distinct, same_day, sensible, together, within
 from factory.toolbox import Kind, Toolbox, ToolError, World, require, world
 from factory.user import USER
 
@@ -889,10 +889,12 @@ def get_next_weekday_date(weekday: Weekday, after: Day) -> str:
     # a moment is read on the clock of the city it comes with (a flight's landing on its
     # destination's, an event's start on its city's), never on a clock picked apart from it
     groups={"when": "{moment} in {from_city}"},
+    # (a moment converted to the city of an event is a moment of the event's day: not July 16 in
+    # the city of a June 19 lunch, reading 48 #1)
     sense=(distinct("from_city", "to_city"),
            sensible("both cities keep the same clock", ("from_city", "to_city"), _different_clocks),
            sensible("the current time is converted (ask for the local time there instead)", ("moment",),
-                    _not_a_current_time)),
+                    _not_a_current_time), same_day("moment")),
 )
 def convert_time_between_cities(moment: Moment, from_city: City, to_city: City) -> str:
     """Convert a local date and time in one city to the local date and time in another city.

@@ -272,7 +272,7 @@ toolbox.condition(
              "Add my passport to the profile if it's needed: {passport_number}, {nationality}, expiring {expiry_date}.",
              "Should the airline need my passport, it's {passport_number} from {nationality}, valid until {expiry_date}; save it."),
     says=("My passport details aren't saved yet.",
-          "I haven't given you my passport details yet.",
+          "I haven't given you my passport yet.",
           "I never saved my passport for bookings."),
 )
 
