@@ -841,6 +841,11 @@ def get_flight_status(flight_number: FlightNumber, date: Departure) -> tuple[str
     return _status(w, flight_number, _day(date, FLIGHT_WINDOW, "flight schedules"))
 
 
+def _away_from_home(args: dict[str, Any]) -> bool:
+    """Whether a city is not the person's home city, where nobody looks for a hotel."""
+    return args["city"] != USER.home_city
+
+
 @toolbox.tool(
     asks=("which hotels[ with at least {min_stars} stars] are there in {city}?",
           "find hotels[ rated {min_stars} stars or more] in {city}",
@@ -859,7 +864,8 @@ def get_flight_status(flight_number: FlightNumber, date: Departure) -> tuple[str
                          "the hotels[ with {min_stars} stars or more] listed in {city}",
                          "all the hotels[ rated {min_stars} stars or higher] in {city}",
                          "the hotel options[ with {min_stars} stars or better] in {city}")},
-    sense=(within("min_stars", 2, 4),),
+    # (a hotel in the person's own city, for an event there, is no stay anyone books: reading 48 #19)
+    sense=(within("min_stars", 2, 4), sensible("a stay away from home", ("city",), _away_from_home)),
 )
 def search_hotels(city: CityName, min_stars: Annotated[int, Kind("star_rating")] = 1) -> tuple[HotelIds, list[str]]:
     """List the hotels in a city, optionally only those with at least some stars.

@@ -1148,3 +1148,11 @@ def test_nobody_asks_the_time_where_they_are_the_long_way_round():
             't = get_local_time_in(city={city})')
     assert any("asks the time now where the person is" in p for p in chain_problems(seeds, code.format(city="n"), asked={0, 2}))
     assert not any("where the person is" in p for p in chain_problems(seeds, code.format(city='"Tokyo"'), asked={0, 1, 2}))
+
+
+def test_nobody_looks_for_a_hotel_at_home():
+    """A hotel in the person's own city, for an event there (reading 48 #19)."""
+    seeds = {"travel": load_seed(Path(resource_dir("seeds")) / "travel")}
+    code = 'h, n = search_hotels(city="{city}")'
+    assert any("a stay away from home" in p for p in chain_problems(seeds, code.format(city=USER.home_city)))
+    assert not any("away from home" in p for p in chain_problems(seeds, code.format(city="Rome")))
