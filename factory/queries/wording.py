@@ -254,6 +254,9 @@ def sentence_start(ask: str) -> str:
     return ask
 
 
+ABBREVIATIONS = "Ltd|Inc|Co|Corp|Bros|Ave|St"  # whose period also ends a sentence ("... of Acme Inc. Another thing")
+
+
 def tidy(text: str) -> str:
     """Spacing, doubled words and phrases, and articles left by filled templates."""
     # Not prepositions: "the city Anna lives in in June" collapsed would say something else; the
@@ -277,7 +280,7 @@ def tidy(text: str) -> str:
                   text)  # "15 minutes after next Monday at 9:30am" reads as after Monday: "after 9:30am next Monday"
     # "right now ... in EUR today", "today's stock price ... in CAD today": one "now" a sentence
     text = re.sub(r"(\b(?:right now|today's|today)\b[^.?!]*?),? today\b(?!')", r"\1", text)
-    text = re.sub(r"\b(Ltd|Inc|Co|Corp|Bros|Ave|St)\.\.", r"\1.", text)  # an abbreviation ending a sentence
+    text = re.sub(rf"\b({ABBREVIATIONS})\.\.", r"\1.", text)  # an abbreviation ending a sentence
     text = re.sub(r'([.?!])"\.', r'\1"', text)  # a quoted message that ends its own sentence: '"... address."', not '."."'
     text = re.sub(r"\b(\w+) among those \1s\b", r"of those \1s", text)  # "which hotel among those hotels"
     text = re.sub(r"\s+([,.?!;:])", r"\1", text)

@@ -28,6 +28,7 @@ from factory.chains.pool import groups_of
 from factory.checks.faithfulness import normalise, value_groups
 from factory.queries.order import literal_places, request_order
 from factory.queries.placement import TIME_KINDS, day_first_forms
+from factory.queries.wording import ABBREVIATIONS
 from factory.records import Call, Instance, Ref, Value, content_hash, stable_json
 from factory.toolbox import Condition, ToolEntry
 
@@ -302,5 +303,8 @@ class Reading:
 
 
 def read_order(instance: Instance, query: str, phrasings: Phrasings) -> list[int]:
-    """The calls (indices into the chain) in the order a literal-minded reader of `query` takes them."""
+    """The calls (indices into the chain) in the order a literal-minded reader of `query` takes them.
+    An abbreviation's period that also ends a sentence is read as both ("Pacific Streamworks Inc.
+    Another thing": the name's period, then the phrasing's)."""
+    query = re.sub(rf"\b({ABBREVIATIONS})\.(?=\s+[A-Z\"]|\s*$)", r"\1..", query)
     return request_order(instance.chain, Reading(instance, normalise(query), phrasings).mentions())

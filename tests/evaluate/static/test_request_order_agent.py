@@ -58,3 +58,21 @@ def test_it_is_a_static_mode_agent_only():
 
     with pytest.raises(ConfigError, match="static-mode agent"):
         reference_agent("request-order")
+
+
+def test_a_name_s_period_that_ends_a_sentence_is_read_as_both(seeds):
+    """"... market capitalisation of Pacific Streamworks Inc. Another thing: ...": the name's
+    period also ends the phrasing's sentence, and the market cap is read first."""
+    from factory.chains.code import parse_chain
+    from factory.records import Instance
+
+    finance = seeds["finance_stocks"]
+    chain = parse_chain('t = lookup_ticker_symbol(company="Pacific Streamworks Inc.")\n'
+                        'm = get_market_cap(symbol=t)\n'
+                        'p = find_sector_peers(symbol=t)', finance.specs)
+    chain = chain.model_copy(update={"calls": [c.model_copy(update={"asked": i > 0}) for i, c in enumerate(chain.calls)]})
+    instance = Instance.model_construct(domain=finance.domain, query="q", chain=chain, withheld_tools=[],
+                                        tools=[finance.specs[c.tool] for c in chain.calls])
+    query = ("For a valuation memo, I need the current market capitalisation of Pacific Streamworks Inc. "
+             "Another thing: what other stocks share a sector with that stock? Biggest first.")
+    assert read_order(instance, query, Phrasings.of(seeds)) == [0, 1, 2]
