@@ -1085,3 +1085,15 @@ def test_a_sum_is_known_by_its_kind_its_name_or_its_description():
     assert _is_money(Output(name="converted", type="float", description="the converted amount (rounded to cents)."))
     assert not _is_money(Output(name="rate", type="float", description="the units of the target currency one buys."))
     assert not _is_money(Output(name="distance_km", type="float", description="the distance (km)."))
+
+
+def test_a_point_is_not_that_location_once_a_place_was_found_near_it(library):
+    """"The nearest cafe around where I am ... the driving time from that location": the cafe
+    has a location too (reading 48 #15); the point is described again."""
+    code = ('la, lo, c = get_my_location()\n'
+            'p, d, n = find_nearest_place(latitude=la, longitude=lo, category="cafe")\n'
+            'm, k = estimate_travel_time(from_latitude=la, from_longitude=lo, to_latitude=34.0553, '
+            'to_longitude=-118.2461, mode="driving")\n')
+    for k in range(8):
+        _, text = asked_and_worded(code, library, k)
+        assert "that location" not in text, text

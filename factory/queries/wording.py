@@ -742,8 +742,11 @@ class Wording:
             before = (next(v for v, day in zip(variables, days, strict=True) if not day),)
         money = before is not None and any(_is_money(o) for o in outputs) and any(
             other != index and self._sum_called(other, self.said[before]) for other in {self.producers[k[0]] for k in self.said})
+        # (nor "that location" for a point once a place was found near it: the place has a
+        # location too, reading 48 #15)
+        placed = before is not None and self.said[before] == "location" and self._place_found(index)
         if before is not None and self.nouns[self.said[before]] + self.unnamed[self.said[before]] == 1 and (
-                recent or self.said[before] not in _TIME_NOUNS) and not money:
+                recent or self.said[before] not in _TIME_NOUNS) and not money and not placed:
             # (nor "that pay" for a salary once a payslip's pay was spoken of, before or after it:
             # reading 34 #27, reading 41 #8)
             # (a city named in between, "Amsterdam", makes "that city" say neither; a time that
@@ -755,6 +758,12 @@ class Wording:
             # said again, it is "that day", not the same words twice.
             return noun_of(outputs)
         return None
+
+    def _place_found(self, index: int) -> bool:
+        """Whether the request spoke of a place another call found (a café, a landmark)."""
+        return any(self.producers[k[0]] != index and any(
+            o.kind == "place_id" for o in self.specs[self.chain.calls[self.producers[k[0]]].tool].returns)
+            for k in self.said)
 
     def _sum_called(self, index: int, noun: str) -> bool:
         """Whether call `index` found a sum that goes by this noun too (a payslip's net pay and
