@@ -248,6 +248,8 @@ def worked_out(needs: list[Any], values: list[Any]) -> bool:
     numbers = [n for n in _numbers_in(values) if n]
     codes = [n for n in needs if isinstance(n, str) and n in CURRENCY_BY_CODE]
     rates = [exchange_rate(other, code) for code in codes for other in CURRENCY_BY_CODE if other != code]
+    pairs = [(a, b) for i, a in enumerate(numbers) for j, b in enumerate(numbers) if i != j]
+    worked = [a / b for a, b in pairs] + [a * b for a, b in pairs]
 
     def reached(need: Any) -> bool:
         if _gives([need], values):
@@ -255,8 +257,6 @@ def worked_out(needs: list[Any], values: list[Any]) -> bool:
         if isinstance(need, bool) or not isinstance(need, float) or need.is_integer():
             return False
         places = len(repr(need).split(".")[1])
-        pairs = [(a, b) for i, a in enumerate(numbers) for j, b in enumerate(numbers) if i != j]
-        worked = [a / b for a, b in pairs] + [a * b for a, b in pairs]
         return any(round(w, places) == need for w in worked) or \
             any(abs(w * rate - need) <= 0.51 * 10 ** -places for w in worked for rate in rates)
     amounts = [n for n in needs if n not in codes]

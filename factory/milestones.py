@@ -28,7 +28,7 @@ def needed_values(chain: Chain, trace: Trace, index: int) -> list[Any]:
     """What the chain needs from call `index`: values of its outputs that later calls take or
     the answer reports."""
     used = {a.ref for c in chain.calls for a in c.arguments.values() if isinstance(a, Ref)} | set(trace.answer)
-    step = next((s for s in trace.steps if s.call == index), None)
+    step = trace.step(index)
     if step is None:
         return []
     return [value for var, value in step.outputs.items() if var in used]
@@ -37,7 +37,7 @@ def needed_values(chain: Chain, trace: Trace, index: int) -> list[Any]:
 def taken_values(chain: Chain, trace: Trace, index: int) -> list[Any]:
     """The values of call `index`'s outputs that later calls take (not those only reported)."""
     taken = {a.ref for c in chain.calls for a in c.arguments.values() if isinstance(a, Ref)}
-    step = next((s for s in trace.steps if s.call == index), None)
+    step = trace.step(index)
     return [value for var, value in step.outputs.items() if var in taken] if step else []
 
 

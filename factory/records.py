@@ -364,6 +364,10 @@ class Trace(Record):
     def ok(self) -> bool:
         return all(s.error is None for s in self.steps)
 
+    def step(self, call: int) -> TraceStep | None:
+        """The step that made call `call` of the chain; None when the run never reached it."""
+        return next((s for s in self.steps if s.call == call), None)
+
     def values(self) -> dict[str, Any]:
         """Every output variable bound during the run → its value."""
         out: dict[str, Any] = {}

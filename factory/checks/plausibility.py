@@ -116,7 +116,7 @@ def _subjects(instance: Instance, ctx: CheckContext, index: int, memo: dict[int,
         spec = instance.tool(call.tool)
         producers = instance.chain.producers()
         entry = ctx.entry(spec)
-        step = next((s for s in instance.trace.steps if s.call == index), None)
+        step = instance.trace.step(index)
         about: dict[str, set] = present_subjects(entry.tags if entry else ())
         for name, arg in call.arguments.items():
             param = spec.param(name) if spec else None
@@ -138,7 +138,7 @@ def _about_value(instance: Instance, ctx: CheckContext, ref: str, memo: dict[int
     producer = instance.chain.producers()[ref]
     about = {kind: set(values) for kind, values in _subjects(instance, ctx, producer, memo).items()}
     call, spec = instance.chain.calls[producer], instance.tool(instance.chain.calls[producer].tool)
-    step = next((s for s in instance.trace.steps if s.call == producer), None)
+    step = instance.trace.step(producer)
     if spec is None or step is None:
         return about
     kinds = dict(zip(call.outputs, (out.kind for out in spec.returns), strict=False))
@@ -187,7 +187,7 @@ def _days_found_for(instance: Instance, index: int, memo: dict[int, set]) -> set
     if index not in memo:
         call = instance.chain.calls[index]
         spec = instance.tool(call.tool)
-        step = next((s for s in instance.trace.steps if s.call == index), None)
+        step = instance.trace.step(index)
         producers = instance.chain.producers()
         days = set()
         for name, arg in call.arguments.items():
@@ -608,19 +608,22 @@ def _found_again_problems(instance: Instance) -> list[str]:
     problems = []
     for index, call in enumerate(instance.chain.calls):
         spec = instance.tool(call.tool)
+        if spec is None:
+            continue
         words = {(n, a.value) for n, a in call.arguments.items() if isinstance(a, Value) and isinstance(a.value, str)
-                 and spec is not None and (p := spec.param(n)) is not None and p.kind is None}
+                 and (p := spec.param(n)) is not None and p.kind is None}
         for arg in call.arguments.values():
-            if not isinstance(arg, Ref) or arg.ref not in producers or spec is None:
+            if not isinstance(arg, Ref) or arg.ref not in producers:
                 continue
             source = instance.chain.calls[producers[arg.ref]]
             found = instance.tool(source.tool)
             out = found.returns[source.outputs.index(arg.ref)] if found else None
-            same = words & {(n, a.value) for n, a in source.arguments.items()
-                            if isinstance(a, Value) and isinstance(a.value, str)}
+            same = sorted(words & {(n, a.value) for n, a in source.arguments.items()
+                                   if isinstance(a, Value) and isinstance(a.value, str)})
             if out is not None and out.kind and same and any(o.kind == out.kind for o in spec.returns):
-                problems.append(f"call {index + 1} {call.tool} searches for {sorted(same)[0][1]!r} from the "
-                                f"{sorted(same)[0][1]} call {producers[arg.ref] + 1} {source.tool} found")
+                word = same[0][1]
+                problems.append(f"call {index + 1} {call.tool} searches for {word!r} from the {word} "
+                                f"call {producers[arg.ref] + 1} {source.tool} found")
                 break
     return problems
 
@@ -786,7 +789,7 @@ def _plainly_in(instance: Instance, index: int) -> str | None:
     """The city a call given a point on the map was given a point in, when the point is that
     close to its centre that people (and models) know where it is; None otherwise."""
     spec = instance.tool(instance.chain.calls[index].tool)
-    step = next((s for s in instance.trace.steps if s.call == index), None)
+    step = instance.trace.step(index)
     if spec is None or step is None:
         return None
     point = {p.kind: step.arguments.get(p.name) for p in spec.parameters if p.kind in ("latitude", "longitude")}
@@ -800,7 +803,7 @@ def _guessed_in_place(instance: Instance, ctx: CheckContext, index: int, specs: 
     """A withheld id that spells the very city the request names (the warehouse nearest Cape
     Town is WH-CPT, in Cape Town) is a guess an offered tool taking such ids confirms; an
     opaque id with digits (D-2309) is not."""
-    step = next((s for s in instance.trace.steps if s.call == index), None)
+    step = instance.trace.step(index)
     call = instance.chain.calls[index]
     if step is None or instance.world is None or call.tool not in specs:
         return []
@@ -823,7 +826,7 @@ def _country_of_a_place_named(instance: Instance, ctx: CheckContext, index: int)
     """A withheld country that is the country of a place the request names (the best seller in
     Tuscany is made in Italy): a guess people make, which offered tools then confirm (reading
     39 #17)."""
-    step = next((s for s in instance.trace.steps if s.call == index), None)
+    step = instance.trace.step(index)
     if step is None or instance.world is None:
         return []
     countries = {v for v in step.outputs.values() if isinstance(v, str) and v in COUNTRY_BY_NAME}
@@ -850,7 +853,7 @@ def _spelled_by_id(instance: Instance, index: int) -> list[str]:
     """A withheld value the id the withheld call is given spells (listing MIL-101 is in Milan,
     SKU EL-1004 is in Electronics): a guess any offered tool taking it confirms (reading 38
     #18, #23)."""
-    step = next((s for s in instance.trace.steps if s.call == index), None)
+    step = instance.trace.step(index)
     if step is None:
         return []
     prefixes = [m.group(1) for v in step.arguments.values() if isinstance(v, str)
@@ -865,7 +868,7 @@ def _confirmed_by_search(instance: Instance, ctx: CheckContext, index: int, spec
     words ("maria schmidt madrid" finds Maria Schmidt, "maria schmidt lisbon" no one) confirms a
     guess of the place the withheld call would give; so with any value of a kind of few values
     ("tempranillo serena" finds Finca Serena, "merlot serena" nothing: reading 42 #1)."""
-    step = next((s for s in instance.trace.steps if s.call == index), None)
+    step = instance.trace.step(index)
     call = instance.chain.calls[index]
     if step is None or instance.world is None or call.tool not in specs:
         return []

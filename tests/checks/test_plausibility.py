@@ -505,16 +505,28 @@ def test_nobody_asks_the_country_of_their_own_home_city():
     assert not any("own home city" in p for p in chain_problems(seeds, code, asked={2}))
 
 
-def test_a_withheld_moment_an_offered_tool_checks_one_at_a_time_leaves_nothing_missing():
-    """Without the free-slot finder, checking the calendar at 09:00, 09:30, ... for the same 30
-    minutes finds the gap (reading 28 #35); the weekday of a date says nothing of a birthday."""
-    seeds = {"calendar_reminders": load_seed(Path(resource_dir("seeds")) / "calendar_reminders")}
-    code = ('s, m = find_free_slot(date="2025-06-23", duration_minutes=30)\n'
-            'e = create_event(title="Parent-teacher meeting", start=s, duration_minutes=m, city="San Francisco")')
-    probed = [p for p in chain_problems(seeds, code, withheld="find_free_slot", offered=("check_availability",))
-              if "probing it finds" in p]
-    assert probed and "check_availability" in probed[0], probed
-    assert not [p for p in chain_problems(seeds, code, withheld="find_free_slot") if "probing" in p]
+_HOLIDAY_THEN_MONDAY = ('h, d = get_next_public_holiday(country="Singapore", after="2025-08-14")\n'
+                        'w = get_next_weekday_date(weekday="Monday", after=d)')
+
+
+@pytest.mark.parametrize("seed, code, withheld, offered", [
+    # checking the calendar at 09:00, 09:30, ... for the same 30 minutes finds the gap (reading 28 #35)
+    ("calendar_reminders", 's, m = find_free_slot(date="2025-06-23", duration_minutes=30)\n'
+                           'e = create_event(title="Parent-teacher meeting", start=s, duration_minutes=m, city="San Francisco")',
+     "find_free_slot", "check_availability"),
+    # business days from August 14 to October 19, then to October 20: halving the span finds the holiday (reading 36 #17)
+    ("time_and_date", _HOLIDAY_THEN_MONDAY, "get_next_public_holiday", "count_business_days"),
+    # 47 business days on, then 48; or each day asked (reading 41 #18)
+    ("time_and_date", _HOLIDAY_THEN_MONDAY, "get_next_public_holiday", "add_business_days"),
+    ("time_and_date", _HOLIDAY_THEN_MONDAY, "get_next_public_holiday", "is_public_holiday"),
+])
+def test_a_withheld_moment_an_offered_tool_probes_for_leaves_nothing_missing(seed, code, withheld, offered):
+    """Without the tool that finds a day or a time, an offered tool that checks, counts or steps
+    one moment at a time finds it; without such a tool nothing does."""
+    seeds = {seed: load_seed(Path(resource_dir("seeds")) / seed)}
+    probed = [p for p in chain_problems(seeds, code, withheld=withheld, offered=(offered,)) if "probing it finds" in p]
+    assert probed and offered in probed[0], probed
+    assert not [p for p in chain_problems(seeds, code, withheld=withheld) if "probing" in p]
 
 
 @pytest.mark.parametrize("seed, code, withheld, offered", [
@@ -938,22 +950,6 @@ def test_a_request_never_asks_for_the_city_it_names():
     plain = chain_problems({"maps_places": maps.seed}, code.replace(mention, mention.split(", ")[0]), asked={1},
                            query=f"In which city is {mention.split(', ')[0]}, and where exactly?")
     assert not any("which the request names" in p for p in plain)
-
-
-def test_a_withheld_day_an_offered_count_over_a_span_finds_leaves_nothing_missing():
-    """Without the next-holiday finder, business days counted from August 14 to October 19 and
-    to October 20 differ by none where October 20 is a holiday: halving the span finds it
-    (reading 36 #17)."""
-    seeds = {"time_and_date": load_seed(Path(resource_dir("seeds")) / "time_and_date")}
-    code = ('h, d = get_next_public_holiday(country="Singapore", after="2025-08-14")\n'
-            'w = get_next_weekday_date(weekday="Monday", after=d)')
-    found = [p for p in chain_problems(seeds, code, withheld="get_next_public_holiday", offered=("count_business_days",))
-             if "probing it finds" in p]
-    assert found and "count_business_days" in found[0], found
-    for other in ("add_business_days", "is_public_holiday"):  # 47 business days on, then 48; each day asked (reading 41 #18)
-        assert any("probing it finds" in p for p in chain_problems(seeds, code, withheld="get_next_public_holiday",
-                                                                   offered=(other,))), other
-    assert not [p for p in chain_problems(seeds, code, withheld="get_next_public_holiday") if "probing" in p]
 
 
 def test_a_withheld_price_an_offered_position_works_out_leaves_nothing_missing():
