@@ -827,6 +827,18 @@ def test_a_thing_its_ask_already_named_is_not_owned_again_in_a_description(libra
             assert sentence.count("that wine") < 2, text
 
 
+def test_a_frame_never_says_the_ask_s_first_word_twice():
+    """"Could I get you to get the patient number ...?" (reading 49 #9), "Help me out and help me
+    ...", "Do me a favour and do ...": the frame leaves the verb to the ask."""
+    from factory.queries.frames import frame
+
+    for ask in ("get the patient number we hold for Hannah Rossi", "help me find a hotel in Oslo", "see if it rains"):
+        for k in range(200):
+            text = frame([ask], random.Random(k)).lower()
+            first = ask.split()[0]
+            assert len(re.findall(rf"\b{first}\b", text)) == 1, text
+
+
 def test_a_request_says_each_kind_of_connector_once():
     """"Another thing: ... Another thing: ..." and "And one more: ... One more thing: ..." read
     like a form: every follow-up of one request opens differently."""
@@ -1097,3 +1109,67 @@ def test_a_point_is_not_that_location_once_a_place_was_found_near_it(library):
     for k in range(8):
         _, text = asked_and_worded(code, library, k)
         assert "that location" not in text, text
+
+
+def test_a_person_is_described_again_once_another_person_was_named(library):
+    """"Which executive is responsible for that department ... the personnel number of that
+    manager": the executive manages too, and a cold reader took the wrong one (reading 49 #26)."""
+    code = ('d, t, m, h = get_employee_profile(employee_id="E-1893")\n'
+            'n, e = get_department_head(department=d)\n'
+            'i = find_employee_id(full_name=m)\n')
+    for k in range(8):
+        _, text = asked_and_worded(code, library, k)
+        assert "that manager" not in text, text
+
+
+def test_that_date_never_follows_a_list_of_dates(library):
+    """"Today's date ... the public holidays in China in 2025 ... the hottest city in China on
+    that date" read as one of the holidays (reading 49 #18): the day is said again."""
+    code = ('n, d, c = get_current_local_datetime()\n'
+            'h = list_public_holidays(country="China", year=2025)\n'
+            'x, t = find_hottest_city(country="China", date=d)\n')
+    for k in range(8):
+        _, text = asked_and_worded(code, library, k)
+        assert "that date" not in text and "that day" not in text, text
+
+
+def test_a_day_stays_that_date_after_the_times_of_that_day(library):
+    """A branch's hours on the new due date, then a room from when it opens on "that date", not
+    the due date described again in full (reading 49 #2)."""
+    code = ('d = renew_loan(loan_id="LN-30001")\n'
+            'o, c = get_branch_hours(branch="Chicago Lakeside Branch", date=d)\n'
+            'r, b = reserve_reading_room(branch="Chicago Lakeside Branch", start=o)\n')
+    for k in range(8):
+        _, text = asked_and_worded(code, library, k)
+        assert len(re.findall(r"\bLN-30001\b|that loan", text)) == 1, text
+
+
+def test_a_value_beside_a_literal_of_its_noun_is_that_thing(library):
+    """"Combine clarithromycin with that drug" cannot mean clarithromycin: the drug on the last
+    prescription is not described twice in full (reading 49 #9)."""
+    code = ('p = find_patient_id(full_name="Hannah Rossi")\n'
+            'd, q, i, n = get_latest_prescription(patient_id=p)\n'
+            'c, m = get_drug_information(drug_name=d)\n'
+            's, a = check_drug_interaction(first_drug="clarithromycin", second_drug=d)\n')
+    for k in range(8):
+        _, text = asked_and_worded(code, library, k)
+        assert len(re.findall(r"prescri", text)) == 1, text
+
+
+def test_a_situation_of_the_moment_opens_no_request_about_other_days(library):
+    """"I'm about to hang laundry out in Madrid" before the air quality on Wednesday and the rain
+    on Monday morning (reading 49 #32): a situation of now only where every part is now."""
+    code = ('t, h, s = get_current_weather(city="Madrid")\n'
+            'a, c, p = get_air_quality(city="Madrid", date="2025-06-18")\n')
+    alone = {asked_and_worded(code.split("\n")[0], library, k)[1] for k in range(200)}
+    assert any("about to" in text or "deciding whether" in text for text in alone)
+    for k in range(200):
+        _, text = asked_and_worded(code, library, k)
+        assert "about to" not in text and "deciding whether" not in text, text
+
+
+def test_a_payroll_month_is_written_as_people_write_it():
+    assert render_value("2025-01", random.Random(0)) == "January 2025"
+    assert render_value("2025-01") == "2025-01"
+    assert found("january 2025", normalise("What did E-1 get paid for January 2025?"))
+    assert any(found(form, normalise("paid for January 2025")) for form in value_groups("2025-01")[0])

@@ -89,6 +89,9 @@ def value_groups(value: Any) -> list[list[str]]:
     if _DATETIME.fullmatch(text):
         moment = datetime.fromisoformat(text)
         return [_date_forms(moment.date()), _time_forms(moment)]
+    if re.fullmatch(r"\d{4}-(0[1-9]|1[0-2])", text):
+        first = date.fromisoformat(text + "-01")
+        return [[text, f"{first:%B} {first.year}".lower(), f"{first:%b} {first.year}".lower()]]
     return [[normalise(text)]]
 
 

@@ -33,7 +33,7 @@ from factory.checks.faithfulness import free_arguments
 from factory.distractors import alternative_to_gold, search_queries, world_before
 from factory.gazetteer import CITIES, CITY_BY_NAME, COUNTRY_BY_NAME, nearest_city
 from factory.milestones import blocked_calls, needed_values, taken_values
-from factory.records import CheckResult, Instance, Ref, Value, entry_holds, values_equal
+from factory.records import CheckResult, Instance, Param, Ref, Value, entry_holds, values_equal
 from factory.scenarios import needed_kinds, producers_of, unconditional
 from factory.sense import (
     SCENE_KINDS,
@@ -1028,7 +1028,35 @@ def detours(instance: Instance, ctx: CheckContext) -> list[str]:
         if all(out.kind in common for out, _ in used) and _of_a_city(instance, step.call):  # Berlin's country
             problems.append(f"call {step.call + 1} {step.tool} finds only what people know "
                             f"({', '.join(sorted({str(out.kind) for out, _ in used}))})")
-    return problems + _idle_inputs(instance, ctx)
+    return problems + _idle_inputs(instance, ctx) + _hour_for_nothing(instance)
+
+
+_HOUR_SAID = re.compile(r"\b(?:\d{1,2}(?::\d{2})?\s*(?:am|pm)|noon|midnight|morning|afternoon|evening|night|tonight"
+                        r"|\d{1,2}:\d{2}|hours?)\b", re.IGNORECASE)
+
+
+def _hour_for_nothing(instance: Instance) -> list[str]:
+    """A time of day the person says that no answer needs: "the earliest Wednesday later than
+    tomorrow afternoon" resolves an hour only for its day (reading 49 #40); a person would
+    say the day."""
+    consumed: dict[str, list[Param]] = {}
+    for call in instance.chain.calls:
+        spec = instance.tool(call.tool)
+        for name, arg in call.arguments.items():
+            if isinstance(arg, Ref) and spec is not None and spec.param(name) is not None:
+                consumed.setdefault(arg.ref, []).append(spec.param(name))
+    problems = []
+    for k, call in enumerate(instance.chain.calls):
+        spec = instance.tool(call.tool)
+        if spec is None or call.asked:
+            continue
+        said = [arg.value for name, arg in call.arguments.items() if isinstance(arg, Value) and isinstance(arg.value, str)
+                and _HOUR_SAID.search(arg.value) and (param := spec.param(name)) is not None and "relative" in (param.kind or "")]
+        if not said or not any(v in consumed for v in call.outputs):
+            continue
+        if all(p.kind == "date" for v in call.outputs for p in consumed.get(v, [])):
+            problems.append(f"call {k + 1} {call.tool} resolves {said[0]!r}, yet only its day is used")
+    return problems
 
 
 def _idle_inputs(instance: Instance, ctx: CheckContext) -> list[str]:

@@ -81,8 +81,12 @@ def suited(frames: tuple[str, ...], ask: str) -> tuple[str, ...]:
     already ("do me a favour and please sign me up"), and none ends in "too" or "as well" after
     an ask with a clause or a list of its own, or a long one, where it attaches to the last of
     them ("the next public holiday in Canada, counting from August 12, 2025 too?", "find the
-    closest landmark and tell me how far it is too?"). All of them when none does."""
+    closest landmark and tell me how far it is too?"), and none whose lead-in says the ask's
+    first word ("Could I get you to get the patient number", reading 49 #9). All of them when
+    none does."""
+    first = ask.split(" ", 1)[0].lower()
     fit = tuple(f for f in frames if not (_POLITE.search(ask) and _POLITE.search(f))
+                and first not in re.findall(r"[a-z']+", f.split("{", 1)[0].lower())
                 and not ((_CLAUSED.search(ask) or len(ask.split()) > _SHORT) and _TRAILING.search(f)))
     return fit or frames
 

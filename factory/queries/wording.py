@@ -95,6 +95,12 @@ def noun_of(outputs: list[Output], written: dict | None = None) -> str:
     return word + "s" if is_list(first) and not word.endswith("s") else word
 
 
+def _names_days(output: Output) -> bool:
+    """Whether an output is or lists days or times: after a year's holidays, each with its date,
+    "that date" no longer says the day named before them (reading 49 #18)."""
+    return is_day(output) or is_moment(output) or "YYYY-MM-DD" in output.description
+
+
 def is_list(output: Output) -> bool:
     return output.type.startswith("list")
 
@@ -212,6 +218,9 @@ _PERIOD = r"(?:yearly|annual|annually|(?:a|per|each|every) year|monthly|(?:a|per
 _PERIOD_TWICE = re.compile(rf"\b{_PERIOD}\b.*\b{_PERIOD}\b", re.IGNORECASE)
 # A situation that is a plan, not a look back: "we're shooting ...", "I'm flying ...", "we'll ...".
 _PLAN = re.compile(r"\b(?:we're|we are|i'm|i am|we'll|i'll|will|going to|planning|plan to|booked)\b", re.IGNORECASE)
+# A situation of this very moment: "I'm about to hang laundry out in {city}. What's ... now".
+_NOW = re.compile(r"\b(?:about to|right now|now|at the moment|this minute|current|currently|deciding whether|today|tonight)\b",
+                  re.IGNORECASE)
 # A day in the person's words that opens with a preposition, after one: "one year before in a
 # week", "from in 3 days" (reading 37 #29).
 PREPOSITION_CLASH = re.compile(r"\b(?:before|after|from|until|since|on|by|of|for|at) (?:in|within) (?:a|an|\d+|one|two|three) \w+")
@@ -359,6 +368,7 @@ class Wording:
     spoken: list[str] = field(default_factory=list)  # what the slots of the ask being worded hold so far
     held: dict[tuple[int, str], str] = field(default_factory=dict)  # (call, argument) → words for a value not said
     day_again: bool = False  # the phrasing just filled says a day its description stated as "that day"
+    filling: int | None = None  # the call whose phrasing is being filled
 
     def __post_init__(self) -> None:
         self.any_forms = ChainMap(*(self.written[t] for t in sorted(self.written)))  # every toolbox's written forms
@@ -374,6 +384,7 @@ class Wording:
 
     def fill(self, index: int, template: str) -> str | None:
         """The template stated for call `index`, or None when it cannot state every argument given."""
+        self.filling = index
         given = set(self.chain.calls[index].arguments)
         mentioned = {p for slot in placeholders(template) for p in self._members(index, slot)}
         if given - mentioned:
@@ -455,6 +466,7 @@ class Wording:
                                                                       self.entries) for part in parts)
 
     def _slot(self, index: int, slot: str) -> str:
+        self.filling = index
         call = self.chain.calls[index]
         group = self.groups[index].get(slot)
         members = group.params if group else (slot,)
@@ -648,7 +660,18 @@ class Wording:
         nested |= {group for group, text in (entry.groups if entry else {}).items()
                    if any(f"{{{name}}}" in text for name in nested)}
         return (self.situated or self.asks_worded > 0 or not fits_goal(said, self.goal)
-                or any(f"{{{name}}}" in said for name in nested) or self._past_plan(said, index))
+                or any(f"{{{name}}}" in said for name in nested) or self._past_plan(said, index)
+                or self._not_now(template, index))
+
+    def _not_now(self, template: str, index: int) -> bool:
+        """Whether a situation of this moment ("I'm about to hang laundry out") would open a
+        request that also asks about another day: the air quality on Wednesday does not help
+        with the laundry now (reading 49 #32)."""
+        if not _NOW.search(template):
+            return False
+        return any(call.asked and k != index and any(
+            isinstance(arg, Value) and isinstance(arg.value, str) and re.fullmatch(r"\d{4}-\d{2}-\d{2}(?:T.*)?", arg.value)
+            and arg.value[:10] != TODAY for arg in call.arguments.values()) for k, call in enumerate(self.chain.calls))
 
     def _past_plan(self, said: str, index: int) -> bool:
         """Whether a situation speaks of a plan ("we're shooting an outdoor wedding in {city} on
@@ -682,7 +705,7 @@ class Wording:
         if reference is not None:
             return that(reference, is_list(outputs[0]), self.rng)
         again = any(self.producers[k[0]] == index for k in self.said)  # asked or described before
-        timed = any(is_day(o) or is_moment(o) for o in outputs)
+        timed = any(_names_days(o) for o in outputs)
         entry = self.entries.get(call.tool)
         names = frozenset(o.name for o in outputs)
         texts = next((t for key, t in entry.gives.items() if frozenset(key) == names), ()) if entry else ()
@@ -732,7 +755,7 @@ class Wording:
             (k for k in self.said if set(k) & set(variables) and self.producers[k[0]] == index
              and all(spec.returns[call.outputs.index(v)].kind in COMPANION_KINDS for v in set(k) ^ set(variables))),
             None)
-        recent = not all(days) or self.last_day == ("call", index)
+        recent = not all(days) or self.last_day == ("call", index) or self._times_on(variables)
         if before is None and len(variables) > 1 and not all(days) and all((v,) in self.said for v in variables):
             group = GROUP_NOUNS.get(frozenset(o.kind or "" for o in outputs))
             if group is not None and not self.nouns[group]:
@@ -745,8 +768,9 @@ class Wording:
         # (nor "that location" for a point once a place was found near it: the place has a
         # location too, reading 48 #15)
         placed = before is not None and self.said[before] == "location" and self._place_found(index)
-        if before is not None and self.nouns[self.said[before]] + self.unnamed[self.said[before]] == 1 and (
-                recent or self.said[before] not in _TIME_NOUNS) and not money and not placed:
+        if before is not None and self.nouns[self.said[before]] + self.unnamed[self.said[before]] - self._beside(
+                self.said[before]) == 1 and (
+                recent or self.said[before] not in _TIME_NOUNS) and not money and not placed and not self._person_since(before):
             # (nor "that pay" for a salary once a payslip's pay was spoken of, before or after it:
             # reading 34 #27, reading 41 #8)
             # (a city named in between, "Amsterdam", makes "that city" say neither; a time that
@@ -758,6 +782,38 @@ class Wording:
             # said again, it is "that day", not the same words twice.
             return noun_of(outputs)
         return None
+
+    def _times_on(self, variables: tuple[str, ...]) -> bool:
+        """Whether the day or time spoken of last is of a call given this day, whose times are of
+        it (a branch's hours on the new due date): "that date" is still the due date, where it
+        was described again in full (reading 49 #2)."""
+        if self.last_day is None or self.last_day[0] != "call":
+            return False
+        call, spec = self.chain.calls[self.last_day[1]], self.specs[self.chain.calls[self.last_day[1]].tool]
+        return not any(is_day(o) for o in spec.returns) and any(
+            isinstance(arg, Ref) and arg.ref in variables and (param := spec.param(name)) is not None
+            and param.kind == "date" for name, arg in call.arguments.items())
+
+    def _beside(self, noun: str) -> int:
+        """Literals going by this noun and no name that the call being filled is given itself:
+        "combine clarithromycin with that drug" cannot mean clarithromycin, where the drug was
+        described again in full (reading 49 #9)."""
+        if self.filling is None:
+            return 0
+        call, spec = self.chain.calls[self.filling], self.specs[self.chain.calls[self.filling].tool]
+        return sum(1 for name, arg in call.arguments.items() if isinstance(arg, Value) and not is_named(arg.value)
+                   and (param := spec.param(name)) is not None and reference_noun(param.kind, param.role) == noun)
+
+    def _person_since(self, before: tuple[str, ...]) -> bool:
+        """Whether `before` names a person and another call's person was spoken of after it: an
+        employee's manager is not "that manager" once the executive over their department was
+        named, who manages too (reading 49 #26)."""
+        def persons(key: tuple[str, ...]) -> bool:
+            call = self.chain.calls[self.producers[key[0]]]
+            return any(self.specs[call.tool].returns[call.outputs.index(v)].kind == "person_name" for v in key)
+        keys = list(self.said)
+        return persons(before) and any(self.producers[k[0]] != self.producers[before[0]] and persons(k)
+                                       for k in keys[keys.index(before) + 1:])
 
     def _place_found(self, index: int) -> bool:
         """Whether the request spoke of a place another call found (a café, a landmark)."""
@@ -819,7 +875,7 @@ class Wording:
         spec = self.specs[call.tool]
         for var, output in zip(call.outputs, spec.returns, strict=False):  # what an asked call returns is "that booking" from now on
             self._name((var,), [output], spec, index)
-            if is_day(output) or is_moment(output):
+            if _names_days(output):
                 self.last_day = ("call", index)  # the day it answers is the last one spoken of
         # A thing named again at the start of a sentence within the ask: "... on June 3. That
         # library branch ..."

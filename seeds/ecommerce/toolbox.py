@@ -480,7 +480,6 @@ def resolve_product_sku(product: ProductMention) -> Sku:
             "the category listed for {sku}",
             "the section that carries {sku}",
             "the department that stocks {sku}",
-            "the catalog section that lists {sku}",
             "the category {sku} is filed under",
         ),
         "seller_name": (

@@ -616,6 +616,18 @@ def test_detour_rule_rejects_re_deriving_what_an_earlier_call_returned():
     assert not any(p.startswith("detour:") for p in chain_problems(seeds, direct))
 
 
+def test_a_time_of_day_whose_hour_nothing_needs_is_a_detour():
+    """"The earliest Wednesday later than tomorrow afternoon" (reading 49 #40): the afternoon
+    is resolved only for its day, and a person would have said the day."""
+    seeds = {slug: load_seed(Path(resource_dir("seeds")) / slug) for slug in ("time_and_date",)}
+    code = 'm, d = resolve_relative_time(expression="{said}")\nw = get_next_weekday_date(weekday="Wednesday", after=d)\n'
+    found = chain_problems(seeds, code.format(said="tomorrow afternoon"), asked={1})
+    assert any(p.startswith("detour: call 1 resolve_relative_time resolves 'tomorrow afternoon'") for p in found), found
+    assert not any("only its day" in p for p in chain_problems(seeds, code.format(said="in 3 days"), asked={1}))
+    assert not any("only its day" in p for p in chain_problems(seeds, code.format(said="tomorrow afternoon"),
+                                                               asked={0, 1}))
+
+
 def test_a_literal_member_of_together_names_the_same_thing_as_the_nested_one():
     """A reading room at one branch from the time another branch opens: the branch is stated,
     the opening time is found for another branch, and `together("branch", "start")` says no."""
