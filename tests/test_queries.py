@@ -1173,3 +1173,31 @@ def test_a_payroll_month_is_written_as_people_write_it():
     assert render_value("2025-01") == "2025-01"
     assert found("january 2025", normalise("What did E-1 get paid for January 2025?"))
     assert any(found(form, normalise("paid for January 2025")) for form in value_groups("2025-01")[0])
+
+
+def test_no_relative_clause_follows_a_description(library):
+    """"Everything by the writer of the book with ISBN 978... that the library holds": the
+    clause reads as the book's (reading 50 #33); another phrasing is taken."""
+    code = ('t, a, y, p = get_book_details(isbn="9781644360958")\n'
+            'b = list_books_by_author(author=a)\n')
+    for k in range(80):
+        _, text = asked_and_worded(code, library, k)
+        assert not re.search(r"ISBN \d+ (?:that|which|who)\b", text), text
+
+
+def test_a_day_goes_before_a_place_something_comes_out_of(library):
+    """"The exports of that wine out of the country where it is produced on that day" (reading
+    50 #11): the day moves before "out of", as before "in" or "from"."""
+    assert day_first("look up the exports of {product} out of {location} on {date}", "location", "date") == \
+        "look up the exports of {product} on {date} out of {location}"
+
+
+def test_no_situation_opens_a_question_about_a_found_value(library):
+    """"I'm comparing prices across borders. What is the cash dividend per share of ... in CNY"
+    (reading 50 #3): a situation is written for the value a person names."""
+    code = ('s = lookup_ticker_symbol(company="Dutch Harbour Chemicals")\n'
+            'y, d, c = get_dividend_yield(symbol=s)\n'
+            'v, r = convert_currency_amount(amount=d, from_currency=c, to_currency="CNY")\n')
+    for k in range(40):
+        _, text = asked_and_worded(code, library, k)
+        assert not situations_in(text), text

@@ -218,6 +218,8 @@ _PERIOD = r"(?:yearly|annual|annually|(?:a|per|each|every) year|monthly|(?:a|per
 _PERIOD_TWICE = re.compile(rf"\b{_PERIOD}\b.*\b{_PERIOD}\b", re.IGNORECASE)
 # A situation that is a plan, not a look back: "we're shooting ...", "I'm flying ...", "we'll ...".
 _PLAN = re.compile(r"\b(?:we're|we are|i'm|i am|we'll|i'll|will|going to|planning|plan to|booked)\b", re.IGNORECASE)
+# A relative clause right after a slot: after a description, it reads as the description's own.
+_CLAUSE_NEXT = re.compile(r"\s+(?:that|which|who|whom|whose|where)\b")
 # A situation of this very moment: "I'm about to hang laundry out in {city}. What's ... now".
 _NOW = re.compile(r"\b(?:about to|right now|now|at the moment|this minute|current|currently|deciding whether|today|tonight)\b",
                   re.IGNORECASE)
@@ -369,6 +371,7 @@ class Wording:
     held: dict[tuple[int, str], str] = field(default_factory=dict)  # (call, argument) → words for a value not said
     day_again: bool = False  # the phrasing just filled says a day its description stated as "that day"
     filling: int | None = None  # the call whose phrasing is being filled
+    clause_after: bool = False  # the phrasing just filled has a relative clause after a description
 
     def __post_init__(self) -> None:
         self.any_forms = ChainMap(*(self.written[t] for t in sorted(self.written)))  # every toolbox's written forms
@@ -401,8 +404,10 @@ class Wording:
             return None
         values = {}
         day_said = again = False  # a day or moment of this phrasing is stated before the slot being filled
+        clause = False  # a relative clause follows a description, and may be read as the description's own
         for slot in slots:
             described = self._describes(index, slot)
+            clause = clause or described and _CLAUSE_NEXT.match(text.split(f"{{{slot}}}", 1)[1]) is not None
             values[slot] = with_article(text.split(f"{{{slot}}}", 1)[0], self._slot(index, slot))
             values[slot] = _short_of_said(text.split(f"{{{slot}}}", 1)[0], values[slot])
             day = self._is_day_literal(index, slot)
@@ -418,6 +423,7 @@ class Wording:
             day_said = day_said or day
             self.spoken.append(values[slot])
         self.day_again = again  # (after the descriptions inside, which fill phrasings of their own)
+        self.clause_after = clause
         return agree(string.Formatter().vformat(text, (), values))
 
     def _is_time(self, index: int, slot: str) -> bool:
@@ -607,10 +613,12 @@ class Wording:
             if text is not None and _ASKER_MISPLACED.search(text):
                 text = None  # "in the name of me": the asker named again fits only where "me" does
             if text is not None and (_SAID_OF_ITSELF.search(text) or description and self._owned_again(text)
-                                     or self.day_again or _PERIOD_TWICE.search(text) or PREPOSITION_CLASH.search(text)):
+                                     or self.day_again or self.clause_after or _PERIOD_TWICE.search(text)
+                                     or PREPOSITION_CLASH.search(text)):
                 # "if the temperature is that temperature"; "that wine ... the home country of that
                 # wine"; "the city flight AU7010 lands in on June 27 ... on that day"; "the yearly
-                # tax on the salary E-1 is paid each year"
+                # tax on the salary E-1 is paid each year"; "everything by the writer of the book
+                # with ISBN 978... that the library holds" (reading 50 #33)
                 if fallback is None or _said_of_itself(text) < _said_of_itself(fallback[1]):
                     fallback = (template, text, self._memory())
                 text = None
@@ -650,7 +658,9 @@ class Wording:
         after an earlier part of the request ("Cancel viewing VW-102. Besides that, I'm flying in
         to look at homes. Book ..." reads as a non sequitur where the opening would not), or one
         that holds a found value: "my sister just landed in {city}" is said of a city the person
-        names, never of "the city nearest to me" or "the hottest city in India"."""
+        names, never of "the city nearest to me" or "the hottest city in India"; nor one before
+        a question about a found value, which it was not written for ("I'm comparing prices
+        across borders" before the dividend of a company, reading 50 #3)."""
         said = situation(template)
         if said is None:
             return False
@@ -659,8 +669,10 @@ class Wording:
         entry = self.entries.get(call.tool)
         nested |= {group for group, text in (entry.groups if entry else {}).items()
                    if any(f"{{{name}}}" in text for name in nested)}
+        found = any(isinstance(arg, Ref) and not transparent(self.chain.calls[self.producers[arg.ref]].tool, self.entries)
+                    for arg in call.arguments.values())
         return (self.situated or self.asks_worded > 0 or not fits_goal(said, self.goal)
-                or any(f"{{{name}}}" in said for name in nested) or self._past_plan(said, index)
+                or any(f"{{{name}}}" in said for name in nested) or found or self._past_plan(said, index)
                 or self._not_now(template, index))
 
     def _not_now(self, template: str, index: int) -> bool:

@@ -628,7 +628,7 @@ def get_import_quantity(country: ImportingCountry, date: Day, product: Wine) -> 
         "before I recommend {wine_name} to a client, what score have the critics given it, and in which publication?",
         "quote the most recent critics' points for {wine_name} and name the outlet that awarded them",
         "how does {wine_name} fare with the critics? Name the publication along with the points.",
-        "for our wine list notes, I'd like the critic rating of {wine_name} and its source.",
+        "for our wine list notes, I'd like the critic rating of {wine_name} and the publication that gave it.",
     ),
 )
 def get_wine_rating(wine_name: Wine) -> tuple[float, str]:

@@ -612,8 +612,6 @@ def _search_terms(w: TimeWorld) -> list[str]:
             "today",
             "today's date",
             "the current date",
-            "today's date at home",
-            "the current date where I live",
         ),
         "home_city": (
             "my home city",
