@@ -656,7 +656,7 @@ def _asked_again_problems(instance: Instance) -> list[str]:
     the city of the best-rated result of a search for cafés there)."""
     problems = []
     earlier: list[Any] = []
-    found: dict[tuple[str, str], int] = {}  # (kind, value) → the call that found it
+    found: dict[tuple[str, str], set[int]] = {}  # (kind, value) → the calls that found it
     found_for: dict[tuple[str, str | None, str], int] = {}  # (kind, role, value) → the call that found it
     asked = set(instance.chain.asked())
     producers = instance.chain.producers()
@@ -675,8 +675,10 @@ def _asked_again_problems(instance: Instance) -> list[str]:
         # the city the delivery of parcel X goes to): the agent twice. A place of another role is
         # another question (where parcel X is now, and where it came from).
         about = _things(instance, position[step.call])
-        again = sorted(t for t in typed if t[1] not in echoed and (found.get(t) in fed_by & asked or (
-            found.get(t) in asked and t[0] not in _SHARED_KINDS)))
+        # (every call that found it: the course's textbook names its title, then the book's details
+        # asked for say it, and a third asked call for the title asks again, reading 50 #20)
+        again = sorted(t for t in typed if t[1] not in echoed and (found.get(t, set()) & fed_by & asked or (
+            found.get(t, set()) & asked and t[0] not in _SHARED_KINDS)))
         again += sorted((o.name, v.casefold()) for o, v in zip(spec.returns if spec else [], values, strict=False)
                         if o.kind and isinstance(v, str) and v and v.casefold() not in echoed
                         and found_for.get(key := (o.kind, o.role, v.casefold())) in asked
@@ -685,7 +687,7 @@ def _asked_again_problems(instance: Instance) -> list[str]:
             kind, value = again[0]
             problems.append(f"call {step.call + 1} {step.tool} asks again for the {kind.replace('_', ' ')} {value!r}")
         for t in typed:
-            found.setdefault(t, step.call)
+            found.setdefault(t, set()).add(step.call)
         for o, v in zip(spec.returns if spec else [], values, strict=False):
             if o.kind and isinstance(v, str):
                 found_for.setdefault((o.kind, o.role, v.casefold()), step.call)

@@ -628,6 +628,19 @@ def test_a_time_of_day_whose_hour_nothing_needs_is_a_detour():
                                                                asked={0, 1}))
 
 
+def test_a_value_any_asked_call_found_is_not_asked_for_again():
+    """The set textbook's title, author, year and publisher, then "find out what that book is
+    called": the course's own record named the title first, yet the details asked for said it
+    too (reading 50 #20)."""
+    seeds = {slug: load_seed(Path(resource_dir("seeds")) / slug) for slug in ("education", "library_science")}
+    code = ('i, t = get_course_textbook(course_code="CS301")\n'
+            'a, b, c, d = get_book_details(isbn=i)\n'
+            'e, f = scan_isbn(isbn=i)\n')
+    found = chain_problems(seeds, code, asked={1, 2})
+    assert any(p.startswith("round_trip: call 3 scan_isbn asks again for the book title") for p in found), found
+    assert not any("asks again" in p for p in chain_problems(seeds, code, asked={2}))
+
+
 def test_a_literal_member_of_together_names_the_same_thing_as_the_nested_one():
     """A reading room at one branch from the time another branch opens: the branch is stated,
     the opening time is found for another branch, and `together("branch", "start")` says no."""
