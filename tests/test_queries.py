@@ -1201,3 +1201,24 @@ def test_no_situation_opens_a_question_about_a_found_value(library):
     for k in range(40):
         _, text = asked_and_worded(code, library, k)
         assert not situations_in(text), text
+
+
+def test_a_person_is_never_called_by_a_noun_the_request_did_not_use(library):
+    """"Whoever runs the Human Resources department ... the workplace of that head" (reading 51
+    #31): "that person", unless the request called them the head."""
+    code = ('n, e = get_department_head(department="Human Resources")\n'
+            'i = find_employee_id(full_name=n)\n'
+            'a, c, k = get_employee_office(employee_id=i)\n')
+    for k in range(30):
+        _, text = asked_and_worded(code, library, k)
+        if "that head" in text:
+            assert re.search(r"\bhead\b", text.split("that head")[0]), text
+
+
+def test_a_request_says_while_at_it_once():
+    """"And while we're at it, ... While you're at it, ..." back to back (reading 51 #29)."""
+    from factory.queries.frames import frame
+
+    asks = ["check the weather in Oslo", "book a table for two", "find a taxi", "call my sister", "send the invoice"]
+    for k in range(200):
+        assert len(re.findall(r"at it\b", frame(asks, random.Random(k)))) <= 1

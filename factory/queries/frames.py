@@ -135,10 +135,13 @@ _BACK = re.compile(r"\b(?:that|those|the same|this|these|it|its|there|them|they|
 
 def _connector(follow: str) -> str:
     """The kind of connector a follow-up frame opens with: one for "Another thing", "One more
-    thing", "And one more"; one for every "also"; else its own words."""
+    thing", "And one more"; one for every "also"; one for "while we're at it" and "while you're
+    at it" (reading 51 #29); else its own words."""
     lead = follow.split("{", 1)[0].strip().lower()
     if re.search(r"\b(?:thing|one more|another|one other)\b", lead):
         return "one more"
+    if "at it" in lead:
+        return "at it"
     if re.search(r"\balso\b", follow.lower()):
         return "also"
     return lead

@@ -372,6 +372,7 @@ class Wording:
     day_again: bool = False  # the phrasing just filled says a day its description stated as "that day"
     filling: int | None = None  # the call whose phrasing is being filled
     clause_after: bool = False  # the phrasing just filled has a relative clause after a description
+    told: str = ""  # what the phrasings chosen so far say
 
     def __post_init__(self) -> None:
         self.any_forms = ChainMap(*(self.written[t] for t in sorted(self.written)))  # every toolbox's written forms
@@ -631,7 +632,7 @@ class Wording:
         return self._chosen(tool, fallback[0], fallback[1])
 
     _MEMORY = ("said", "nouns", "literals", "last_day", "day_given_to", "chosen", "mentioned", "unnamed",
-               "given", "situated", "spoken")
+               "given", "situated", "spoken", "told")
 
     def _memory(self) -> dict[str, Any]:
         """What the request has named so far, to take back when a filled phrasing is not used."""
@@ -650,6 +651,7 @@ class Wording:
 
     def _chosen(self, tool: str, template: str, text: str) -> str:
         self.chosen.append((tool, template))
+        self.told += f" {text}"
         self.situated = self.situated or situation(template) is not None
         return text
 
@@ -787,7 +789,7 @@ class Wording:
             # reading 34 #27, reading 41 #8)
             # (a city named in between, "Amsterdam", makes "that city" say neither; a time that
             # goes by its own noun, "that delivery slot", stays itself after other times)
-            return self.said[before]
+            return self._person_noun(before)
         if before is None and recent and transparent(call.tool, self.entries) and any(
                 self.producers[k[0]] == index for k in self.said):
             # Another value of a time the user named ("this Saturday at 10am", then its day):
@@ -816,16 +818,28 @@ class Wording:
         return sum(1 for name, arg in call.arguments.items() if isinstance(arg, Value) and not is_named(arg.value)
                    and (param := spec.param(name)) is not None and reference_noun(param.kind, param.role) == noun)
 
+    def _person_noun(self, before: tuple[str, ...]) -> str | None:
+        """The noun to say a value again by; for a person the request never called by it
+        ("whoever runs the Human Resources department ... the workplace of that head", reading
+        51 #31), "that person" while no one else was spoken of, else a description again."""
+        noun = self.said[before]
+        if not self._persons(before) or re.search(rf"\b{re.escape(noun)}\b", self.told, re.IGNORECASE):
+            return noun
+        others = any(self.producers[k[0]] != self.producers[before[0]] and self._persons(k) for k in self.said)
+        return None if others or self.nouns["person"] or any(k[0] == "person_name" for k in self.literals) else "person"
+
+    def _persons(self, key: tuple[str, ...]) -> bool:
+        """Whether described values name a person."""
+        call = self.chain.calls[self.producers[key[0]]]
+        return any(self.specs[call.tool].returns[call.outputs.index(v)].kind == "person_name" for v in key)
+
     def _person_since(self, before: tuple[str, ...]) -> bool:
         """Whether `before` names a person and another call's person was spoken of after it: an
         employee's manager is not "that manager" once the executive over their department was
         named, who manages too (reading 49 #26)."""
-        def persons(key: tuple[str, ...]) -> bool:
-            call = self.chain.calls[self.producers[key[0]]]
-            return any(self.specs[call.tool].returns[call.outputs.index(v)].kind == "person_name" for v in key)
         keys = list(self.said)
-        return persons(before) and any(self.producers[k[0]] != self.producers[before[0]] and persons(k)
-                                       for k in keys[keys.index(before) + 1:])
+        return self._persons(before) and any(self.producers[k[0]] != self.producers[before[0]] and self._persons(k)
+                                             for k in keys[keys.index(before) + 1:])
 
     def _place_found(self, index: int) -> bool:
         """Whether the request spoke of a place another call found (a café, a landmark)."""

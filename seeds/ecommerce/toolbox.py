@@ -478,8 +478,6 @@ def resolve_product_sku(product: ProductMention) -> Sku:
             "the category of {sku}",
             "the product category of {sku}",
             "the category listed for {sku}",
-            "the section that carries {sku}",
-            "the department that stocks {sku}",
             "the category {sku} is filed under",
         ),
         "seller_name": (

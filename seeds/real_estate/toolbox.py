@@ -760,7 +760,7 @@ def get_city_market_summary(city: City) -> tuple[float, str, int]:
           "check how {area} scores on schools and on crime",
           "how do schools rate in {area}, and how high is crime there?",
           "give me the school rating and crime level for {area}.",
-          "Before we put in an offer, I'd like to know how {area} scores for school quality and for crime.",
+          "We're deciding where to buy. How does {area} score for school quality and for crime?",
           "My daughter starts secondary school next year. What's the average school rating in {area}, and how does it do on the crime index?",
           "rate {area} for me on schools and safety: the school rating and the crime index"),
     groups={"area": "{neighbourhood} in {city}"},  # a neighbourhood is only ever of its own city
