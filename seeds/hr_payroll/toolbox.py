@@ -1053,7 +1053,6 @@ def enable_approval_delegation() -> str:
     asks=(
         'what standard job title does "{title_text}" mean?',
         'which of our job titles is "{title_text}"?',
-        "turn the title \"{title_text}\" into the company's standard job title",
         "what's the official title for \"{title_text}\"?",
         "someone wrote \"{title_text}\" on a form. What's the proper job title?",
         'match "{title_text}" to one of our standard job titles',

@@ -636,13 +636,12 @@ def get_current_local_datetime() -> tuple[str, Day, City]:
 
 @toolbox.tool(
     asks=(
-        "work out the exact date and time of \"{expression}\"",
         "when exactly is \"{expression}\"? Give me the date and the time.",
         "quick question: when is \"{expression}\" exactly? Date and time, please.",
-        "turn \"{expression}\" into a precise date and clock time",
-        "pin down \"{expression}\" as a calendar date and a time of day",
         "give me the date and the time that \"{expression}\" refers to",
         "someone said \"{expression}\". What date and time is that exactly?",
+        "a message of mine says \"{expression}\". Which date and time is that?",
+        "my colleague wrote \"{expression}\". What date and time does that mean?",
     ),
     gives={"moment": "{expression}", "day": "{expression}"},  # naming the moment is the user's part
     tags=("canonicalise",),
