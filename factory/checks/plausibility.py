@@ -392,6 +392,21 @@ def _coherent_problems(instance: Instance, ctx: CheckContext) -> list[str]:
     return problems
 
 
+def _points_problems(instance: Instance) -> list[str]:
+    """Two bare coordinate points in one request: a person may read their own position off a
+    phone, not a second one ("the nearest major city to 22.32785, 114.11821 ... the transit
+    time from 22.32974, 114.22399", reading 51 #40)."""
+    points = set()
+    for call in instance.chain.calls:
+        spec = instance.tool(call.tool)
+        if spec is None:
+            continue
+        stated = {kind: [a.value for name, a in call.arguments.items() if isinstance(a, Value)
+                         and (p := spec.param(name)) is not None and p.kind == kind] for kind in ("latitude", "longitude")}
+        points |= set(zip(stated["latitude"], stated["longitude"], strict=False))
+    return [f"the request states {len(points)} bare coordinate points"] if len(points) > 1 else []
+
+
 def _no_op_problems(instance: Instance, ctx: CheckContext) -> list[str]:
     if instance.world is None or any(t not in ctx.seeds for t in instance.world.toolboxes):
         return []  # the execution check says which seed is missing
@@ -1332,7 +1347,7 @@ def plausibility_problems(instance: Instance, ctx: CheckContext) -> list[str]:
         "sense": lambda: _sense_problems(instance, ctx, limits),
         "hour": lambda: _hour_problems(instance, ctx),
         "timeline": lambda: _timeline_problems(instance, ctx) + _moved_place_problems(instance),
-        "coherent": lambda: _coherent_problems(instance, ctx),
+        "coherent": lambda: _coherent_problems(instance, ctx) + _points_problems(instance),
         "no_op": lambda: _no_op_problems(instance, ctx),
         "undone": lambda: _undone_problems(instance, ctx),
         "ends": lambda: _ends_problems(instance, ctx),

@@ -641,6 +641,20 @@ def test_a_value_any_asked_call_found_is_not_asked_for_again():
     assert not any("asks again" in p for p in chain_problems(seeds, code, asked={2}))
 
 
+def test_two_bare_coordinate_points_are_not_one_person_s():
+    """"The nearest major city to 22.32785, 114.11821 ... the transit time from 22.32974,
+    114.22399" (reading 51 #40): a person states one position, their own."""
+    seeds = {slug: load_seed(Path(resource_dir("seeds")) / slug) for slug in ("maps_places",)}
+    code = ('c, n, d = get_nearest_city(latitude=22.32785, longitude=114.11821)\n'
+            'la, lo, k = geocode_city(city=c)\n'
+            'm, km = estimate_travel_time(from_latitude={lat}, from_longitude={lon}, to_latitude=la, to_longitude=lo, '
+            'mode="transit")\n')
+    found = chain_problems(seeds, code.format(lat=22.32974, lon=114.22399), asked={0, 2})
+    assert "coherent: the request states 2 bare coordinate points" in found, found
+    assert not any("bare coordinate" in p for p in chain_problems(seeds, code.format(lat=22.32785, lon=114.11821),
+                                                                   asked={0, 2}))
+
+
 def test_a_literal_member_of_together_names_the_same_thing_as_the_nested_one():
     """A reading room at one branch from the time another branch opens: the branch is stated,
     the opening time is found for another branch, and `together("branch", "start")` says no."""
