@@ -1222,3 +1222,21 @@ def test_a_request_says_while_at_it_once():
     asks = ["check the weather in Oslo", "book a table for two", "find a taxi", "call my sister", "send the invoice"]
     for k in range(200):
         assert len(re.findall(r"at it\b", frame(asks, random.Random(k)))) <= 1
+
+
+def test_nothing_follows_a_description_that_would_read_as_its_own(library):
+    """"Which weekday the day Aisha Okafor celebrates their next birthday falls on" and "every
+    book by the writer of the book with ISBN 978... in the catalogue" (reading 52 #20, #29):
+    another phrasing is taken, where the description ends its part."""
+    from factory.queries.wording import _CLAUSE_NEXT
+
+    assert _CLAUSE_NEXT.match(" falls on and whether it's a weekend")
+    assert _CLAUSE_NEXT.match(" in the catalogue, latest first")
+    assert _CLAUSE_NEXT.match(" that the library holds")
+    assert not _CLAUSE_NEXT.match(" on {date}") and not _CLAUSE_NEXT.match(", and is that a weekend?")
+    assert not _CLAUSE_NEXT.match(" and tell me its title")
+    code = ('t, a, y, p = get_book_details(isbn="9781581894844")\n'
+            'b = list_books_by_author(author=a)\n')
+    for k in range(80):
+        _, text = asked_and_worded(code, library, k)
+        assert not re.search(r"ISBN \d+ in the catalogue", text), text

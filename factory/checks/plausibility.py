@@ -50,6 +50,7 @@ from factory.sense import (
     subjects_of,
     violations,
 )
+from factory.user import USER
 from factory.world.simulator import Simulator, ToolCrash, base_world, hands_back
 
 # Kinds many things share (a city, a day, a currency): two calls about one of them need not be
@@ -407,6 +408,31 @@ def _points_problems(instance: Instance) -> list[str]:
     return [f"the request states {len(points)} bare coordinate points"] if len(points) > 1 else []
 
 
+def _delivered_elsewhere(instance: Instance, ctx: CheckContext) -> list[str]:
+    """An order of a thing, delivered to the person's own address, in a request that quotes its
+    delivery to another city: "I want item TG-1004 sent to Dubai ... buy 2 units" (reading 52
+    #14) reads as one order to Dubai, which the shop then sends home."""
+    quoted: dict[Any, str] = {}  # thing → the city its delivery was quoted to
+    for call in instance.chain.calls:
+        spec = instance.tool(call.tool)
+        places = [a.value for name, a in call.arguments.items() if isinstance(a, Value) and spec is not None
+                  and (p := spec.param(name)) is not None and p.kind == "city" and p.role == "delivery_city"]
+        for place in places:
+            if place != USER.home_city:
+                quoted.update({a.value: place for a in call.arguments.values() if isinstance(a, Value) and a.value != place})
+    problems = []
+    for k, call in enumerate(instance.chain.calls):
+        spec = instance.tool(call.tool)
+        entry = ctx.entry(spec) if spec is not None else None
+        if entry is None or "state_change" not in entry.tags or any(p.role == "delivery_city" for p in spec.parameters):
+            continue
+        for arg in call.arguments.values():
+            if isinstance(arg, Value) and isinstance(arg.value, str) and arg.value in quoted:
+                problems.append(f"call {k + 1} {call.tool} delivers {arg.value!r} home, yet the request quotes its "
+                                f"delivery to {quoted[arg.value]}")
+    return problems
+
+
 def _no_op_problems(instance: Instance, ctx: CheckContext) -> list[str]:
     if instance.world is None or any(t not in ctx.seeds for t in instance.world.toolboxes):
         return []  # the execution check says which seed is missing
@@ -682,6 +708,9 @@ def _asked_again_problems(instance: Instance) -> list[str]:
         spec = instance.tool(step.tool)
         kinds = [o.kind for o in spec.returns] if spec else []
         typed = {(k, v.casefold()) for k, v in zip(kinds, values, strict=False) if k and isinstance(v, str) and v}
+        # (and a point: a place's coordinates, asked again of the place found, reading 52 #9)
+        typed |= {(k, repr(float(v))) for k, v in zip(kinds, values, strict=False)
+                  if k in ("latitude", "longitude") and isinstance(v, (int, float))}
         fed_by = {producers[a.ref] for a in call.arguments.values() if isinstance(a, Ref) and a.ref in producers}
         echoed = {str(v).casefold() for v in step.arguments.values()}  # what it was given, handed back to chain on
         # Asked again: what an asked call it builds on reported, a thing (not a place or a day,
@@ -1347,7 +1376,7 @@ def plausibility_problems(instance: Instance, ctx: CheckContext) -> list[str]:
         "sense": lambda: _sense_problems(instance, ctx, limits),
         "hour": lambda: _hour_problems(instance, ctx),
         "timeline": lambda: _timeline_problems(instance, ctx) + _moved_place_problems(instance),
-        "coherent": lambda: _coherent_problems(instance, ctx) + _points_problems(instance),
+        "coherent": lambda: _coherent_problems(instance, ctx) + _points_problems(instance) + _delivered_elsewhere(instance, ctx),
         "no_op": lambda: _no_op_problems(instance, ctx),
         "undone": lambda: _undone_problems(instance, ctx),
         "ends": lambda: _ends_problems(instance, ctx),

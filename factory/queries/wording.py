@@ -218,8 +218,16 @@ _PERIOD = r"(?:yearly|annual|annually|(?:a|per|each|every) year|monthly|(?:a|per
 _PERIOD_TWICE = re.compile(rf"\b{_PERIOD}\b.*\b{_PERIOD}\b", re.IGNORECASE)
 # A situation that is a plan, not a look back: "we're shooting ...", "I'm flying ...", "we'll ...".
 _PLAN = re.compile(r"\b(?:we're|we are|i'm|i am|we'll|i'll|will|going to|planning|plan to|booked)\b", re.IGNORECASE)
-# A relative clause right after a slot: after a description, it reads as the description's own.
-_CLAUSE_NEXT = re.compile(r"\s+(?:that|which|who|whom|whose|where)\b")
+# What reads as a description's own when it follows one: a relative clause ("everything by the
+# writer of the book with ISBN 978... that the library holds"), a fixed place ("... in the
+# catalogue"), or a verb whose subject the description is ("which weekday the day Aisha
+# celebrates her next birthday falls on"), readings 50 #33 and 52 #20, #29.
+_LINKING = ("in|on|at|for|from|to|and|or|with|by|of|near|around|after|before|until|since|between|into|over|under"
+            "|as|than|starting|counting|then|too|please|instead|via|per|if|when|while|so|but|because|during|within"
+            "|across|through|up|out|along|beside|against|among|is|are|was|were|be|has|have|had|do|does|did|will|would"
+            "|can|could|should|may|might|now|today|tomorrow|again|first|next|last|plus|also|only|each|every|both|all")
+_CLAUSE_NEXT = re.compile(rf"\s+(?:(?:that|which|who|whom|whose|where)\b|(?:in|at|on|from|of|with) (?:the|our|my|your)\b"
+                          rf"|(?!(?:{_LINKING})\b)[a-z])")
 # A situation of this very moment: "I'm about to hang laundry out in {city}. What's ... now".
 _NOW = re.compile(r"\b(?:about to|right now|now|at the moment|this minute|current|currently|deciding whether|today|tonight)\b",
                   re.IGNORECASE)

@@ -736,7 +736,7 @@ def get_exam_schedule(course_code: CourseCode) -> tuple[Moment, Building, int]:
         "isbn": (
             "the textbook for {course_code}",
             "the required textbook of {course_code}",
-            "the book set for {course_code}",
+            "the textbook set for {course_code}",
             "the assigned book for {course_code}",
             "the book required for {course_code}",
             "the set textbook of {course_code}",

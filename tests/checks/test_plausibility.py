@@ -655,6 +655,30 @@ def test_two_bare_coordinate_points_are_not_one_person_s():
                                                                    asked={0, 2}))
 
 
+def test_a_point_asked_for_again_is_asked_again():
+    """A place's latitude and longitude, then "in what city is that place, and what are its exact
+    coordinates?" (reading 52 #9): numbers of a point repeat only when asked twice."""
+    seeds = {slug: load_seed(Path(resource_dir("seeds")) / slug) for slug in ("maps_places",)}
+    code = ('i, la, lo = find_place_by_name(name="velvet table trattoria")\n'
+            'a, b, c = get_place_location(place_id=i)\n')
+    found = chain_problems(seeds, code, asked={0, 1})
+    assert any(p.startswith("round_trip: call 2 get_place_location asks again for the latitude") for p in found), found
+
+
+def test_an_order_sent_home_is_not_quoted_to_another_city():
+    """"I want item TG-1004 sent to Dubai ... buy 2 units" (reading 52 #14): the order goes to
+    the default address, so the quote to Dubai and the order are not one errand."""
+    seeds = {slug: load_seed(Path(resource_dir("seeds")) / slug) for slug in ("ecommerce",)}
+    code = ('c, d = estimate_shipping(sku="TG-1004", destination_city="{city}")\n'
+            'o, t = place_order(sku="TG-1004", quantity=2)\n')
+    state = {"ecommerce": {"payment_methods": ["credit card"]}}
+    found = chain_problems(seeds, code.format(city="Dubai"), asked={0, 1}, state=state)
+    assert any("place_order delivers 'TG-1004' home, yet the request quotes its delivery to Dubai" in p
+               for p in found), found
+    assert not any("quotes its delivery" in p for p in chain_problems(seeds, code.format(city=USER.home_city),
+                                                                       asked={0, 1}, state=state))
+
+
 def test_a_literal_member_of_together_names_the_same_thing_as_the_nested_one():
     """A reading room at one branch from the time another branch opens: the branch is stated,
     the opening time is found for another branch, and `together("branch", "start")` says no."""
