@@ -23,6 +23,7 @@ import Levenshtein
 from factory.checks.context import CheckContext
 from factory.checks.written_forms import stated_as_written
 from factory.gazetteer import CITIES, COUNTRIES
+from factory.queries.values import MONTH
 from factory.records import Chain, CheckResult, Instance, Ref, ToolSpec, Trace, Value
 from factory.sense import is_named
 from factory.specs import documented_examples, shows_example
@@ -89,7 +90,7 @@ def value_groups(value: Any) -> list[list[str]]:
     if _DATETIME.fullmatch(text):
         moment = datetime.fromisoformat(text)
         return [_date_forms(moment.date()), _time_forms(moment)]
-    if re.fullmatch(r"\d{4}-(0[1-9]|1[0-2])", text):
+    if MONTH.fullmatch(text):
         first = date.fromisoformat(text + "-01")
         return [[text, f"{first:%B} {first.year}".lower(), f"{first:%b} {first.year}".lower()]]
     return [[normalise(text)]]

@@ -1013,6 +1013,7 @@ def _per_item(instance: Instance, index: int, specs: dict[str, Any]) -> list[str
     if any(p.kind == "country" for p in taken) and any(o.kind == "city" for o in spec.returns):
         items.add("city")  # the cities of a country are known: each one's forecast finds the hottest
     given = {(p.kind, p.role) for p in taken}
+    given |= {("datetime", role) for kind, role in given if kind == "date"}  # an hour's forecast of that day (reading 53 #39)
     def measures(outputs: list[Any]) -> set[str]:  # what numbers say: a temperature; a kindless price by its type
         return {o.kind or o.type for o in outputs if o.type in ("int", "float") and o.kind not in items}
 

@@ -11,7 +11,7 @@ from typing import Any
 
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 _DATETIME = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}")
-_MONTH = re.compile(r"\d{4}-(0[1-9]|1[0-2])")  # a month, as a payroll writes it: "2025-01"
+MONTH = re.compile(r"\d{4}-(0[1-9]|1[0-2])")  # a month, as a payroll writes it: "2025-01"
 
 
 @dataclass(frozen=True)
@@ -61,7 +61,7 @@ def render_value(value: Any, rng: random.Random | None = None, style: DateStyle 
     text = str(value)
     if _DATE.fullmatch(text):
         return _day(date.fromisoformat(text), rng, style)
-    if _MONTH.fullmatch(text) and (rng is not None or style is not None):
+    if MONTH.fullmatch(text) and (rng is not None or style is not None):
         return f"{date.fromisoformat(text + '-01'):%B %Y}"  # "January 2025": no one asks for their pay "for 2025-01" (reading 49 #38)
     if _DATETIME.fullmatch(text):
         moment = datetime.fromisoformat(text)

@@ -228,6 +228,7 @@ _LINKING = ("in|on|at|for|from|to|and|or|with|by|of|near|around|after|before|unt
             "|can|could|should|may|might|now|today|tomorrow|again|first|next|last|plus|also|only|each|every|both|all")
 _CLAUSE_NEXT = re.compile(rf"\s+(?:(?:that|which|who|whom|whose|where)\b|(?:in|at|on|from|of|with) (?:the|our|my|your)\b"
                           rf"|(?!(?:{_LINKING})\b)[a-z])")
+_ISO_DAY_OR_MOMENT = re.compile(r"\d{4}-\d{2}-\d{2}(?:T.*)?")
 # A situation of this very moment: "I'm about to hang laundry out in {city}. What's ... now".
 _NOW = re.compile(r"\b(?:about to|right now|now|at the moment|this minute|current|currently|deciding whether|today|tonight)\b",
                   re.IGNORECASE)
@@ -379,7 +380,7 @@ class Wording:
     held: dict[tuple[int, str], str] = field(default_factory=dict)  # (call, argument) → words for a value not said
     day_again: bool = False  # the phrasing just filled says a day its description stated as "that day"
     filling: int | None = None  # the call whose phrasing is being filled
-    clause_after: bool = False  # the phrasing just filled has a relative clause after a description
+    clause_after: bool = False  # in the phrasing just filled, what follows a description reads as its own
     told: str = ""  # what the phrasings chosen so far say
 
     def __post_init__(self) -> None:
@@ -413,7 +414,7 @@ class Wording:
             return None
         values = {}
         day_said = again = False  # a day or moment of this phrasing is stated before the slot being filled
-        clause = False  # a relative clause follows a description, and may be read as the description's own
+        clause = False  # what follows a description may be read as the description's own (`_CLAUSE_NEXT`)
         for slot in slots:
             described = self._describes(index, slot)
             clause = clause or described and _CLAUSE_NEXT.match(text.split(f"{{{slot}}}", 1)[1]) is not None
@@ -692,7 +693,7 @@ class Wording:
         if not _NOW.search(template):
             return False
         return any(call.asked and k != index and any(
-            isinstance(arg, Value) and isinstance(arg.value, str) and re.fullmatch(r"\d{4}-\d{2}-\d{2}(?:T.*)?", arg.value)
+            isinstance(arg, Value) and isinstance(arg.value, str) and _ISO_DAY_OR_MOMENT.fullmatch(arg.value)
             and arg.value[:10] != TODAY for arg in call.arguments.values()) for k, call in enumerate(self.chain.calls))
 
     def _past_plan(self, said: str, index: int) -> bool:
@@ -702,7 +703,7 @@ class Wording:
             return False
         call = self.chain.calls[index]
         return any(f"{{{name}}}" in said and isinstance(arg, Value) and isinstance(arg.value, str)
-                   and re.fullmatch(r"\d{4}-\d{2}-\d{2}(?:T.*)?", arg.value) is not None and arg.value[:10] < TODAY
+                   and _ISO_DAY_OR_MOMENT.fullmatch(arg.value) is not None and arg.value[:10] < TODAY
                    for name, arg in call.arguments.items())
 
     def _only_for_values(self, template: str, index: int) -> bool:

@@ -538,6 +538,10 @@ def test_a_withheld_moment_an_offered_tool_probes_for_leaves_nothing_missing(see
     ("weather", 'c, h = find_hottest_city(country="Australia", date="2025-06-20")\n'
                 'a, k, m = get_air_quality(city=c, date="2025-06-20")',
      "find_hottest_city", "get_daily_forecast"),
+    # ... or the hourly forecast of each at the hours of that day (reading 53 #39)
+    ("weather", 'c, h = find_hottest_city(country="Japan", date="2025-06-15")\n'
+                'a, k, m = get_air_quality(city=c, date="2025-06-15")',
+     "find_hottest_city", "get_hourly_forecast"),
 ])
 def test_a_withheld_comparison_an_offered_tool_answers_item_by_item_leaves_nothing_missing(seed, code, withheld, offered):
     """Without the comparison, an offered tool that answers the same question of one item, asked
