@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections.abc import Iterator
 from datetime import date, datetime, timedelta
 from typing import Any
 
@@ -33,7 +34,7 @@ from factory.checks.faithfulness import free_arguments
 from factory.distractors import alternative_to_gold, search_queries, world_before
 from factory.gazetteer import CITIES, CITY_BY_NAME, COUNTRY_BY_NAME, nearest_city
 from factory.milestones import blocked_calls, needed_values, taken_values
-from factory.records import CheckResult, Instance, Param, Ref, Value, entry_holds, values_equal
+from factory.records import Call, CheckResult, Instance, Param, Ref, ToolSpec, Value, entry_holds, values_equal
 from factory.scenarios import needed_kinds, producers_of, unconditional
 from factory.sense import (
     SCENE_KINDS,
@@ -60,6 +61,14 @@ RULES = ("link", "group", "sense", "hour", "timeline", "coherent", "no_op", "und
          "detour", "ids", "unrelated", "occasion", "withheld", "consent")
 
 
+def _specified(instance: Instance) -> Iterator[tuple[int, Call, ToolSpec]]:
+    """The calls whose tool the instance knows (offered or withheld), with their index and spec."""
+    for index, call in enumerate(instance.chain.calls):
+        spec = instance.tool(call.tool)
+        if spec is not None:
+            yield index, call, spec
+
+
 def _link_problems(instance: Instance, ctx: CheckContext) -> list[str]:
     producers = instance.chain.producers()
     problems = []
@@ -83,10 +92,7 @@ def _link_problems(instance: Instance, ctx: CheckContext) -> list[str]:
 def _group_problems(instance: Instance, ctx: CheckContext) -> list[str]:
     producers = instance.chain.producers()
     problems = []
-    for index, call in enumerate(instance.chain.calls):
-        spec = instance.tool(call.tool)
-        if spec is None:
-            continue
+    for index, call, spec in _specified(instance):
         for group in groups_of(spec, ctx.entry(spec), ctx.joint_kinds):
             args = [call.arguments.get(p) for p in group.params]
             given = [a for a in args if a is not None]
@@ -398,10 +404,7 @@ def _points_problems(instance: Instance) -> list[str]:
     phone, not a second one ("the nearest major city to 22.32785, 114.11821 ... the transit
     time from 22.32974, 114.22399", reading 51 #40)."""
     points = set()
-    for call in instance.chain.calls:
-        spec = instance.tool(call.tool)
-        if spec is None:
-            continue
+    for _, call, spec in _specified(instance):
         stated = {kind: [a.value for name, a in call.arguments.items() if isinstance(a, Value)
                          and (p := spec.param(name)) is not None and p.kind == kind] for kind in ("latitude", "longitude")}
         points |= set(zip(stated["latitude"], stated["longitude"], strict=False))
@@ -413,17 +416,15 @@ def _delivered_elsewhere(instance: Instance, ctx: CheckContext) -> list[str]:
     delivery to another city: "I want item TG-1004 sent to Dubai ... buy 2 units" (reading 52
     #14) reads as one order to Dubai, which the shop then sends home."""
     quoted: dict[Any, str] = {}  # thing → the city its delivery was quoted to
-    for call in instance.chain.calls:
-        spec = instance.tool(call.tool)
-        places = [a.value for name, a in call.arguments.items() if isinstance(a, Value) and spec is not None
+    for _, call, spec in _specified(instance):
+        places = [a.value for name, a in call.arguments.items() if isinstance(a, Value)
                   and (p := spec.param(name)) is not None and p.kind == "city" and p.role == "delivery_city"]
         for place in places:
             if place != USER.home_city:
                 quoted.update({a.value: place for a in call.arguments.values() if isinstance(a, Value) and a.value != place})
     problems = []
-    for k, call in enumerate(instance.chain.calls):
-        spec = instance.tool(call.tool)
-        entry = ctx.entry(spec) if spec is not None else None
+    for k, call, spec in _specified(instance):
+        entry = ctx.entry(spec)
         if entry is None or "state_change" not in entry.tags or any(p.role == "delivery_city" for p in spec.parameters):
             continue
         for arg in call.arguments.values():
@@ -620,9 +621,8 @@ def _own_clock_problems(instance: Instance) -> list[str]:
     time where they are, asked the long way round."""
     graph = instance.chain.graph()
     problems = []
-    for index, call in enumerate(instance.chain.calls):
-        spec = instance.tool(call.tool)
-        if not call.asked or spec is None or len(spec.parameters) != 1 or spec.parameters[0].kind != "city" \
+    for index, call, spec in _specified(instance):
+        if not call.asked or len(spec.parameters) != 1 or spec.parameters[0].kind != "city" \
                 or not any(is_moment(o) for o in spec.returns):
             continue
         for source in nx.ancestors(graph, index):
@@ -647,10 +647,7 @@ def _found_again_problems(instance: Instance) -> list[str]:
     (reading 37 #2)."""
     producers = instance.chain.producers()
     problems = []
-    for index, call in enumerate(instance.chain.calls):
-        spec = instance.tool(call.tool)
-        if spec is None:
-            continue
+    for index, call, spec in _specified(instance):
         words = {(n, a.value) for n, a in call.arguments.items() if isinstance(a, Value) and isinstance(a.value, str)
                  and (p := spec.param(n)) is not None and p.kind is None}
         for arg in call.arguments.values():
@@ -789,9 +786,8 @@ def _asks_known_problems(instance: Instance, ctx: CheckContext) -> list[str]:
     known = common_knowledge(ctx)
     producers = instance.chain.producers()
     problems = []
-    for index, call in enumerate(instance.chain.calls):
-        spec = instance.tool(call.tool)
-        if not call.asked or spec is None or not _of_a_city(instance, index):
+    for index, call, spec in _specified(instance):
+        if not call.asked or not _of_a_city(instance, index):
             continue
         own = all(isinstance(a, Ref) and _home_city(instance, producers[a.ref], a.ref) for a in call.arguments.values())
         if not own and not all(isinstance(a, Value) for a in call.arguments.values()):
@@ -1087,15 +1083,13 @@ def _hour_for_nothing(instance: Instance) -> list[str]:
     tomorrow afternoon" resolves an hour only for its day (reading 49 #40); a person would
     say the day."""
     consumed: dict[str, list[Param]] = {}
-    for call in instance.chain.calls:
-        spec = instance.tool(call.tool)
+    for _, call, spec in _specified(instance):
         for name, arg in call.arguments.items():
-            if isinstance(arg, Ref) and spec is not None and spec.param(name) is not None:
+            if isinstance(arg, Ref) and spec.param(name) is not None:
                 consumed.setdefault(arg.ref, []).append(spec.param(name))
     problems = []
-    for k, call in enumerate(instance.chain.calls):
-        spec = instance.tool(call.tool)
-        if spec is None or call.asked:
+    for k, call, spec in _specified(instance):
+        if call.asked:
             continue
         said = [arg.value for name, arg in call.arguments.items() if isinstance(arg, Value) and isinstance(arg.value, str)
                 and _HOUR_SAID.search(arg.value) and (param := spec.param(name)) is not None and "relative" in (param.kind or "")]

@@ -18,8 +18,9 @@ from collections.abc import Collection
 
 # Kinds of a time a phrasing puts last: a day, a moment, a year, a month or a week of pay.
 TIME_KINDS = frozenset({"date", "datetime", "year", "review_year", "pay_month", "timesheet_week"})
-# Prepositions that open the part of a phrasing a nested description sits in ("in {city}"); not
-# "of", which binds its noun too closely (but "out of {location} on {date}": reading 50 #11) ("the office-hours building from June 24 of ..." reads worse).
+# Prepositions that open the part of a phrasing a nested description sits in ("in {city}", "out
+# of {location}": reading 50 #11); not "of" alone, which binds its noun too closely ("the
+# office-hours building from June 24 of ..." reads worse).
 _PREPOSITIONS = "out of|in|at|for|from|to|near|around|across|within|into|by|with|over|nearest|closest"
 # The words that may open the part holding a day: "on or after {date}", "starting {date}" (not a
 # clause: "when it is {moment}" stays where it is).
