@@ -61,8 +61,9 @@ def _splits_section(config: GenerateConfig, report: dict[str, Any]) -> str:
         held = held_split(config.splits)
         how = {
             "tools": f"whole goals (what a person wants and the tools that serve it), drawn with the run seed, were set "
-                     f"apart until their tools made the `{held}` split's share of all tools; `{held}` instances call "
-                     "those tools only (fix-ups and withheld tools included), the others never",
+                     f"apart until their tools made the `{held}` split's share of all tools (then goals filling common "
+                     "shapes the others did not, by a trial of each through the checks); "
+                     f"`{held}` instances call those tools only (fix-ups and withheld tools included), the others never",
             "domains": f"seed domains, drawn with the run seed, were set apart for `{held}`; its instances come from "
                        "them, the others' from the rest",
             "skeletons": f"a skeleton (tools and wiring, literals aside) belongs to `{held}` when its hash with the run "

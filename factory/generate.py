@@ -36,7 +36,7 @@ from factory.seeds import (
     slugify,
     unknown_domain_error,
 )
-from factory.splits import SplitPlan, check_splits
+from factory.splits import Side, SplitPlan, check_splits
 from factory.stages import RunModels, build_models
 from factory.stats import Distribution, reject_reason_key, split_report
 from factory.workers import Engine, ProcessPool, RayCluster, Tallies, available_cores, outcomes
@@ -44,6 +44,7 @@ from factory.workers import Engine, ProcessPool, RayCluster, Tallies, available_
 ALL_DOMAINS = "all"
 OFFLINE = "offline"
 SEED_DEFECT = "seed defect: "  # how the pipeline words a reject for a crashing seed tool
+TRIAL_TRIES = 10  # attempts of a held goal at a shape before the split counts it unable to fill the shape
 
 
 @dataclass
@@ -155,7 +156,7 @@ def _seed_generator(config: GenerateConfig, settings: Settings, seeds: dict[str,
     composer = SeedComposer(config, seeds, targets, subdomain, contexts, balance=not with_model)
     generator = Generator(config, composer, seeds, contexts)
     generator.contamination = _references(config, embeddings)
-    generator.splits = _split_plan(config, composer)
+    generator.splits = _split_plan(config, generator)
     return generator
 
 
@@ -172,33 +173,38 @@ def _engine(generator: Generator, settings: Settings, workers: int | None, ray: 
     return ProcessPool(generator, workers) if workers > 1 and generator.config.n > BLOCK else None
 
 
-def _split_plan(config: GenerateConfig, composer: SeedComposer) -> SplitPlan | None:
-    """The splits of --splits; the held side steers towards shapes its own goals can fill."""
+def _split_plan(config: GenerateConfig, generator: Generator) -> SplitPlan | None:
+    """The splits of --splits. Held goals are drawn, and the held side steered, by the shapes a
+    goal fills with instances that pass the checks (a short trial of each goal and shape, once
+    per run): composition alone says a goal can wire a triangle whose every instance the checks
+    then refuse, and the held split would lack the shape."""
     if not config.splits:
         return None
+    composer = generator.composer
     targets = composer.targets
     goals = [(t.slug, g.name, frozenset(g.tools)) if g else (t.slug, "", frozenset(t.specs))
              for t in targets for g in (t.toolbox.goals.values() or [None])]
     seeds = {t.slug: t for t in targets}
+    tried: dict[tuple[str, str, str], bool] = {}
 
     def reaches(slug: str, goal: str, shape: str) -> bool:
         seed = seeds[slug]
-        return goal in seed.toolbox.goals and composer.goal_reaches(seed, seed.toolbox.goals[goal], *parse_shape(shape))
+        if goal not in seed.toolbox.goals:
+            return False
+        if (slug, goal, shape) not in tried:
+            known = seed.toolbox.goals[goal]
+            side = Side(True, seeds=frozenset({slug}), tools=frozenset(known.tools), shape=shape)
+            tried[slug, goal, shape] = (composer.goal_reaches(seed, known, *parse_shape(shape))
+                                        and generator.trial(side, TRIAL_TRIES))
+        return tried[slug, goal, shape]
 
     drawn = {row[0] for row in composer.shape_rows}
     plan = SplitPlan(config, goals, {t.slug: t.domain for t in targets}, reaches,
                      [shape for shape in common_shapes() if shape in drawn])
     held = plan.sides[True]
-    held_goals = [(t, g) for t in targets for g in t.toolbox.goals.values()
+    held_goals = [(t.slug, g.name) for t in targets for g in t.toolbox.goals.values()
                   if (held.seeds is None or t.slug in held.seeds) and (held.tools is None or set(g.tools) <= held.tools)]
-    known: dict[str, bool] = {}
-
-    def fills(shape: str) -> bool:
-        if shape not in known:
-            known[shape] = any(composer.goal_reaches(t, g, *parse_shape(shape)) for t, g in held_goals)
-        return known[shape]
-
-    plan.fills = fills
+    plan.fillers = lambda shape: frozenset(f"{slug}:{goal}" for slug, goal in held_goals if reaches(slug, goal, shape))
     return plan
 
 

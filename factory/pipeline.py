@@ -213,8 +213,20 @@ class Generator:
             if k >= start:
                 yield outcome
 
-    def attempt(self, k: int, tally: Tally | None = None) -> Outcome:
-        """One attempt; offline, it balances against `tally` (none: an empty one)."""
+    def trial(self, side: Any, tries: int) -> bool:
+        """Whether any of `tries` attempts composed for `side` (a held split's tools and the shape
+        it should fill) passes its checks in that shape. The attempts are numbered below the run's
+        (their own seeds) and are not kept: they ask of a goal what composition alone cannot tell,
+        whether its instances of a shape survive the checks."""
+        for i in range(tries):
+            outcome = self.attempt(-1 - i, side=side)
+            if outcome.instance is not None and outcome.instance.shape == side.shape:
+                return True
+        return False
+
+    def attempt(self, k: int, tally: Tally | None = None, side: Any = None) -> Outcome:
+        """One attempt; offline, it balances against `tally` (none: an empty one). A held-out
+        split steers it to a side, unless `side` is given (a trial)."""
         if self.balanced:
             tally = tally or Tally()
             self.phrasings = tally.phrasings
@@ -222,9 +234,11 @@ class Generator:
                 self.composer.balance_on(tally.domains, tally.tools, tally.run_size(k), tally.shapes)
         rng = random.Random(f"{self.config.seed}:{k}")
         outcome = Outcome(attempt=k)
-        side = self.splits.side(k, in_order=self.phrasings is not None) if self.splits else None
+        trial = side is not None
+        if not trial and self.splits:
+            side = self.splits.side(k, in_order=self.phrasings is not None)
         composed = self.composer.compose(rng, k, side=side) if side else self.composer.compose(rng, k)
-        if isinstance(composed, NotComposed) and side is not None and side.shape is not None:
+        if isinstance(composed, NotComposed) and side is not None and side.shape is not None and not trial:
             # the shape the held split lags in cannot be filled this time: any shape it can fill
             composed = self.composer.compose(rng, k, side=replace(side, shape=None))
         if isinstance(composed, NotComposed):

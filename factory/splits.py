@@ -5,18 +5,20 @@ uninterrupted one does and the dataset's bytes stay the same.
 With a hold-out, one split (`test` if named, else the last) keeps a unit to itself: no
 instance of another split shares it.
 - `tools`: a seeded draw of whole goals (what a person wants and the tools that serve it) is set
-  apart until their tools make the held split's share of all tools; held instances are composed
-  from those tools alone, the others from the rest. Whole goals, so the held split fills the
-  same shapes as the others.
+  apart until their tools make the held split's share of all tools, then goals that fill a
+  common shape none drawn fills; held instances are composed from those tools alone, the
+  others from the rest. A goal fills a shape when a short trial of it (attempts outside the
+  run's) keeps an instance of that shape through the checks: composition alone wires
+  triangles the checks then refuse every time.
 - `domains`: a seeded draw of seed domains (as many as the held split's share of them, at least
   one); held instances come from those seeds, the others from the rest (a goal may still borrow
   another seed's tools).
 - `skeletons`: a skeleton (tools and wiring, literals aside) belongs to the held split when its
   seeded hash falls in the held split's share; nothing is steered, so shapes and categories
   come as they fall.
-Each attempt is steered to the side (held or not) furthest below its share; a candidate that
-still touches the other side's units, or arrives when its side is full, is a counted reject
-(`splits`). Without a hold-out, each instance goes to the split furthest below its share.
+Each attempt is steered to the side (held or not) furthest below its share, a held one to a shape
+the held split lags in and to the goals that fill it; a candidate that still touches the other
+side's units, or arrives when its side is full, is a counted reject (`splits`). Without a hold-out, each instance goes to the split furthest below its share.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from factory.records import GenerateConfig, Instance
 
 HOLD_OUTS = ("tools", "skeletons", "domains")
 HELD = "test"  # the split a hold-out keeps its units for, when the run names it
+SHARE_SLACK = 2.5  # how far past its share of tools the held split may take goals that fill missing shapes
 
 
 def parse_splits(text: str) -> dict[str, int]:
@@ -73,6 +76,7 @@ class Side:
     tools: frozenset[str] | None = None  # tools it may call; None: any
     avoid: frozenset[str] = frozenset()  # tools it may not call
     shape: str | None = None  # the shape to fill, where the held split lags the others' mix; None: drawn
+    goals: frozenset[str] | None = None  # the goals ("seed-slug:goal name") that fill `shape`; None: any
 
 
 class SplitPlan:
@@ -91,7 +95,8 @@ class SplitPlan:
         self.share = self.sizes[self.held] / sum(self.sizes.values()) if self.held else 0.0
         self.units: frozenset[str] = frozenset()  # the held split's tools or domains
         self.sides: dict[bool, Side] = {True: Side(True), False: Side(False)}
-        self.fills: Callable[[str], bool] = lambda shape: True  # whether the held units can fill a shape
+        # The held goals ("seed-slug:goal name") that fill a shape; None: any held goal may.
+        self.fillers: Callable[[str], frozenset[str] | None] = lambda shape: None
         rng = random.Random(f"hold-out:{config.seed}")
         if self.hold_out == "tools":
             self.units = _held_tools(goals, self.share, rng, reaches, shapes)
@@ -114,16 +119,22 @@ class SplitPlan:
             held_fill = self.kept[self.held] / held
             other_fill = (sum(self.kept.values()) - self.kept[self.held]) / others
             side = self.sides[held_fill < other_fill]
-            return replace(side, shape=self._lagging_shape(attempt)) if side.held else side
+            if not side.held:
+                return side
+            shape = self._lagging_shape(attempt)
+            goals = self.fillers(shape) if shape else None
+            if goals is None:
+                return replace(side, shape=shape)
+            return replace(side, shape=shape, goals=goals, seeds=frozenset(g.partition(":")[0] for g in goals))
         return self.sides[random.Random(f"split:{self.seed}:{attempt}").random() < held / (held + others)]
 
     def _lagging_shape(self, attempt: int) -> str | None:
         """A shape the held split has fewer of than the others' mix asks for, drawn by how far
-        behind it is, among those the held units can fill (`fills`); None (drawn as usual) when
+        behind it is, among those the held units can fill (`fillers`); None (drawn as usual) when
         none lags. Steered, the held split's shapes follow the others' instead of the leanings
         of the few goals it keeps."""
         others = sum((c for name, c in self.shapes.items() if name != self.held), Counter())
-        fillable = {shape: count for shape, count in sorted(others.items()) if self.fills(shape)}
+        fillable = {shape: count for shape, count in sorted(others.items()) if self.fillers(shape) != frozenset()}
         total = sum(fillable.values())
         if not total:
             return None
@@ -194,7 +205,7 @@ def _held_tools(goals: list[tuple[str, str, frozenset[str]]], share: float, rng:
                 reaches: Callable[[str, str, str], bool] | None, shapes: list[str]) -> frozenset[str]:
     """Whole goals drawn until their tools make `share` of all the goals' tools; then, in the same
     order, goals that fill a shape of `shapes` none drawn can, while their tools stay within
-    twice that share (the held split then fills the shapes the others do)."""
+    `SHARE_SLACK` times that share (the held split then fills the shapes the others do)."""
     every = frozenset().union(*(tools for _, _, tools in goals)) if goals else frozenset()
     order = sorted(goals)
     rng.shuffle(order)
@@ -204,7 +215,7 @@ def _held_tools(goals: list[tuple[str, str, frozenset[str]]], share: float, rng:
         if len(held) >= share * len(every):
             if reaches is None or not missing:
                 break
-            if not any(reaches(slug, goal, shape) for shape in missing) or len(held | tools) > 2 * share * len(every):
+            if len(held | tools) > SHARE_SLACK * share * len(every) or not any(reaches(slug, goal, s) for s in missing):
                 continue
         held |= tools
         if reaches is not None:

@@ -242,7 +242,7 @@ class SeedComposer:
             goal = None
             if seed.toolbox.goals:
                 fit = [g for g in sorted(seed.toolbox.goals.values(), key=lambda g: g.name)
-                       if _on_side(g, side) and self.goal_reaches(seed, g, n, edges)]
+                       if _on_side(seed, g, side) and self.goal_reaches(seed, g, n, edges)]
                 if not fit:
                     continue
                 goal = rng.choice(fit)
@@ -258,8 +258,11 @@ class SeedComposer:
                 continue
             allowed, accept = self._constraints(seed, scenario, toolboxes, goal)
             allowed = _keep_to(side, allowed)
+            # A side steered to the goals that fill its shape draws their tools at random, as their
+            # trial did: the run's least-used order would retry the wiring the checks refuse.
+            used = self.used if side is None or side.goals is None else None
             for _ in range(TOOL_TRIES):
-                chain = compose(pool, n, edges, rng, allowed=allowed, accept=accept, used=self.used)
+                chain = compose(pool, n, edges, rng, allowed=allowed, accept=accept, used=used)
                 if chain is not None and (scenario != "cross_domain" or self._crosses(chain)):
                     composed = self._finish(seed, chain, toolboxes, scenario, rng, goal)
                     if composed is not None:
@@ -317,10 +320,13 @@ class SeedComposer:
                         record=record)
 
 
-def _on_side(goal: Goal, side: Side | None) -> bool:
-    """A goal the side can serve: the held side's goals are whole, the others' keep a tool."""
+def _on_side(seed: Seed, goal: Goal, side: Side | None) -> bool:
+    """A goal the side can serve: the held side's goals are whole (and among those that fill
+    its shape, when it names them), the others' keep a tool."""
     if side is None:
         return True
+    if side.goals is not None and f"{seed.slug}:{goal.name}" not in side.goals:
+        return False
     if side.tools is not None:
         return set(goal.tools) <= side.tools
     return not set(goal.tools) <= side.avoid
