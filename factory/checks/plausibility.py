@@ -640,6 +640,23 @@ def _kinds_given(instance: Instance, index: int) -> set[str]:
     return {p.kind for p in spec.parameters if p.kind and p.name in instance.chain.calls[index].arguments} if spec else set()
 
 
+def _spelled_within(kind: str | None, value: Any, known: list[Any]) -> str | None:
+    """The words in which other words already say a found value: a city or country by its name ("Seoul
+    Botanical Gardens, Seoul": its city is Seoul), a person by their first name ("my 1:1 with
+    Leila": its organiser is Leila Patel, reading 54 #6)."""
+    if not isinstance(value, str) or not value.strip():
+        return None
+    if kind in ("city", "country"):
+        said = value
+    elif kind == "person_name":
+        said = value.split()[0]
+    else:
+        return None
+    if any(isinstance(v, str) and v != value and re.search(rf"\b{re.escape(said)}\b", v, re.IGNORECASE) for v in known):
+        return said
+    return None
+
+
 def _found_again_problems(instance: Instance) -> list[str]:
     """A search from a thing the same search found ("which restaurant is closest to that
     place?", that place being the restaurant nearest me): a call given a place of the kind it
@@ -1057,10 +1074,8 @@ def detours(instance: Instance, ctx: CheckContext) -> list[str]:
         sources = []
         for out, value in used:
             source = next((where for kind, v, where in known if _same_value(out.kind, value, kind, v)), None)
-            if source is None and out.kind in ("city", "country") and isinstance(value, str) and any(
-                    isinstance(v, str) and v != value and re.search(rf"\b{re.escape(value)}\b", v, re.IGNORECASE)
-                    for _, v, _ in known):
-                source = f"the request spells out {value!r}"  # "Seoul Botanical Gardens, Seoul": its city is Seoul
+            if source is None and (said := _spelled_within(out.kind, value, [v for _, v, _ in known])):
+                source = f"the request spells out {said!r}"
             if source is None:
                 break
             sources.append(source)

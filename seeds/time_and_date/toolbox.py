@@ -555,7 +555,7 @@ def _expressions(w: TimeWorld) -> list[str]:
     # moment in a request they read badly ("from in 2 hours", "on 2 weeks from now")
     forms += [f"next {d}" for d in days] + [f"last {d}" for d in days] + [f"this {d}" for d in days[:5]]
     forms += ["next Friday 5pm", "next Monday at 9:30am", "next Tuesday morning", "next Thursday afternoon",
-              "last Sunday evening", "this Saturday at 10am", "next Wednesday at 14:00", "Friday at noon"]
+              "last Sunday evening", "this Saturday at 10am", "next Wednesday at 14:00", "Monday at noon"]
     return [form for form in forms if one_day_to_all(form)]  # not "this Monday" said on a Friday: past or coming?
 
 

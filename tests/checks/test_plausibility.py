@@ -816,6 +816,19 @@ def test_a_city_the_request_spells_out_is_not_looked_up():
     assert not any("spells out" in p for p in seed_problems("maps_places", code.format(name="Velvet Table Trattoria")))
 
 
+def test_a_person_the_request_names_is_not_looked_up():
+    """"Text the organiser of my lunch with Ingrid": the lunch's organiser is Ingrid Larsen, whom
+    the request names; a person texts Ingrid (reading 54 #6, #25). A book club's organiser is
+    looked up: nobody named it."""
+    seeds = {s: load_seed(Path(resource_dir("seeds")) / s) for s in ("calendar_reminders", "phone_assistant")}
+    code = ('e = resolve_event_mention(mention="{mention}")\n'
+            'o = get_event_organizer(event_id=e)\n'
+            'm, t = send_text_message(recipient=o, text="Running ten minutes late.")')
+    found = chain_problems(seeds, code.format(mention="my lunch with Ingrid on 13 June"))
+    assert any(p.startswith("detour") and "spells out 'Ingrid'" in p for p in found), found
+    assert not any(p.startswith("detour") for p in chain_problems(seeds, code.format(mention="the book club on 16 June")))
+
+
 def test_a_call_made_only_to_find_what_people_know_is_a_detour():
     """"The first public holiday in the country Berlin is part of": Germany needs no lookup."""
     code = ('o, c = get_city_utc_offset(city="Berlin")\n'

@@ -239,13 +239,16 @@ def test_every_goal_request_is_about_dates_and_times():
 
 
 def test_days_in_words_mean_one_day_to_every_reader():
-    """Said on Friday, June 13: "next Saturday" may be tomorrow or June 21, and "this Monday" the
-    one past or the one to come, so no request draws them; "next Monday" and "this Sunday" are one day."""
+    """Said on Friday, June 13: "next Saturday" may be tomorrow or June 21, "this Monday" the one
+    past or the one to come, and "Friday at noon" today or June 20, so no request draws them;
+    "next Monday", "this Sunday" and "Tuesday" are one day."""
     from factory.gazetteer import one_day_to_all
     from tests.seeds.toolbox_helpers import ToolboxSession
 
     assert not one_day_to_all("next Saturday") and not one_day_to_all("this Monday at 10am")
+    assert not one_day_to_all("Friday at noon") and not one_day_to_all("on Friday")
     assert one_day_to_all("next Monday") and one_day_to_all("this Sunday") and one_day_to_all("last Saturday")
+    assert one_day_to_all("Tuesday at noon") and one_day_to_all("next Friday 5pm")
     for slug, kind in (("time_and_date", "relative_time"), ("weather", "relative_day")):
         drawn = ToolboxSession(slug).values(kind)
         assert drawn and all(one_day_to_all(d) for d in drawn), slug
