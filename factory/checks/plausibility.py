@@ -339,6 +339,30 @@ def _timeline_problems(instance: Instance, ctx: CheckContext) -> list[str]:
     return problems
 
 
+def _before_arrival(instance: Instance, ctx: CheckContext) -> list[str]:
+    """Nothing is planned for a thing before the day it arrives: no delivery slot from June 17
+    for the parcel due on June 18 (reading 54 #38). A day stated to a call about the same things
+    as a call that returned an arrival (an output of role `eta`) is not before that arrival's day."""
+    memo: dict[int, dict[str, set]] = {}
+    arrivals = []  # (call, its subjects, the arrival)
+    for index, call, spec in _specified(instance):
+        step = instance.trace.step(index)
+        for var, out in zip(call.outputs, spec.returns, strict=False):
+            if out.role == "eta" and step is not None and day_of(step.outputs.get(var)) is not None:
+                arrivals.append((index, _subjects(instance, ctx, index, memo), step.outputs[var]))
+    problems = []
+    for index, call, spec in _specified(instance):
+        for name, arg in call.arguments.items():
+            param = spec.param(name)
+            day = day_of(arg.value) if isinstance(arg, Value) and param is not None and param.kind == "date" else None
+            late = next(((at, when) for at, about, when in arrivals if at != index and day is not None
+                         and day < day_of(when) and same_subjects(about, _subjects(instance, ctx, index, memo))), None)
+            if late is not None:
+                problems.append(f"call {index + 1} {call.tool} plans for {arg.value}, before the day call {late[0] + 1} "
+                                f"{instance.chain.calls[late[0]].tool} says it arrives ({late[1]})")
+    return problems
+
+
 def _moved_place_problems(instance: Instance) -> list[str]:
     """A city found for today (where today's appointment is) is no city for a call about another
     day: not where a time on August 12 is to be read (reading 43 #3), nor where a flight leaves
@@ -1385,7 +1409,8 @@ def plausibility_problems(instance: Instance, ctx: CheckContext) -> list[str]:
         "group": lambda: _group_problems(instance, ctx),
         "sense": lambda: _sense_problems(instance, ctx, limits),
         "hour": lambda: _hour_problems(instance, ctx),
-        "timeline": lambda: _timeline_problems(instance, ctx) + _moved_place_problems(instance),
+        "timeline": lambda: _timeline_problems(instance, ctx) + _moved_place_problems(instance)
+        + _before_arrival(instance, ctx),
         "coherent": lambda: _coherent_problems(instance, ctx) + _points_problems(instance) + _delivered_elsewhere(instance, ctx),
         "no_op": lambda: _no_op_problems(instance, ctx),
         "undone": lambda: _undone_problems(instance, ctx),

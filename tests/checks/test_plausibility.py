@@ -829,6 +829,19 @@ def test_a_person_the_request_names_is_not_looked_up():
     assert not any(p.startswith("detour") for p in chain_problems(seeds, code.format(mention="the book club on 16 June")))
 
 
+def test_nothing_is_planned_for_a_parcel_before_it_arrives():
+    """"When will parcel X get here? ... the first free delivery slot in the city it is going to,
+    on or after June 17": it is due on June 18, so a slot from the 17th is for nothing (reading
+    54 #38); from the 18th on it is fine."""
+    code = ('s, c, e = get_tracking_status(tracking_number="AF230817732")\n'  # due 2025-06-18T15:00 in Milan
+            'o, d, k, w = get_shipment_details(tracking_number="AF230817732")\n'
+            'slot = find_delivery_slot(city=d, day="{day}")')
+    found = seed_problems("logistics", code.format(day="2025-06-17"))
+    assert any(p.startswith("timeline") and "before the day call 1 get_tracking_status says it arrives" in p
+               for p in found), found
+    assert not any(p.startswith("timeline") for p in seed_problems("logistics", code.format(day="2025-06-18")))
+
+
 def test_a_call_made_only_to_find_what_people_know_is_a_detour():
     """"The first public holiday in the country Berlin is part of": Germany needs no lookup."""
     code = ('o, c = get_city_utc_offset(city="Berlin")\n'
