@@ -1047,6 +1047,27 @@ def test_a_greeting_leaves_an_acronym_as_it_is():
     assert "Hello, IATA code of Heathrow?" in greeted and "Hello, what's on today?" in greeted
 
 
+def test_no_greeting_opens_on_a_quotation():
+    """'Hello, "narita": which hotels ...' reads as if the greeting were quoted (reading 54 #9)."""
+    from factory.queries.frames import greet
+
+    greeted = {greet(text, random.Random(k)) for k in range(200) for text in ('"narita": which hotels match?', "Which hotels?")}
+    assert "Hello, which hotels?" in greeted and greeted >= {'"narita": which hotels match?'}
+    assert not any(g.endswith('"narita": which hotels match?') and not g.startswith('"') for g in greeted)
+
+
+def test_the_present_is_said_once_and_no_where_clause_follows_at(library):
+    """"What's the weather like right now at where I am right now?" says "right now" twice and
+    puts a clause after "at" (reading 54 #21): another phrasing or description is taken."""
+    code = ('la, lo = get_current_location()\n'
+            't, s, c = get_weather_by_coordinates(latitude=la, longitude=lo)')
+    seeds = {slug: library[slug] for slug in ("weather", "phone_assistant")}
+    for k in range(40):
+        _, query = asked_and_worded(code, seeds, k)
+        assert len(re.findall(r"right now|at the moment|currently|at present", query, re.IGNORECASE)) <= 1, query
+        assert not re.search(r"\b(?:at|in|of|for|on) where\b", query), query
+
+
 def test_a_day_in_the_person_s_words_never_follows_a_preposition():
     from factory.queries.wording import PREPOSITION_CLASH
 

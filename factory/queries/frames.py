@@ -102,8 +102,11 @@ def _listed(vps: list[str]) -> str:
 
 
 def greet(text: str, rng: random.Random) -> str:
-    """Now and then a greeting opens the request (before "Hello, IATA code ...", no lower case)."""
+    """Now and then a greeting opens the request (before "Hello, IATA code ...", no lower case),
+    but not one that opens on a quotation: 'Hello, "narita": which hotels ...' (reading 54 #9)."""
     greeting = rng.choice(GREETINGS) if rng.random() < GREETING_RATE else ""
+    if text[:1] in "\"'“‘":
+        greeting = ""
     first = text.split(" ", 1)[0]
     if greeting.endswith(", ") and first not in ("I", "I'm", "I'd", "I've", "I'll") and not any(c.isupper() for c in first[1:]):
         text = text[:1].lower() + text[1:]

@@ -213,9 +213,13 @@ _ASKER_MISPLACED = re.compile(r"\b(?:of|name|under|as) me\b")  # "me" read as a 
 # temperature", "the apparent temperature when it's that temperature".
 _SAID_OF_ITSELF = re.compile(r"\b(\w+)(?: \w+){0,2}(?: (?:is|are|was|of|at|as|around|for)|'s) (?:that|those) \1\b",
                              re.IGNORECASE)
-# A period said twice in one part: "the yearly tax on the base pay of E-1459 per year".
+# A period or the present said twice in one part: "the yearly tax on the base pay of E-1459 per
+# year"; "the weather right now at where I am right now" (reading 54 #21).
 _PERIOD = r"(?:yearly|annual|annually|(?:a|per|each|every) year|monthly|(?:a|per|each|every) month)"
-_PERIOD_TWICE = re.compile(rf"\b{_PERIOD}\b.*\b{_PERIOD}\b", re.IGNORECASE)
+_PRESENT = r"(?:right now|at the moment|at present|currently)"
+# A "where" clause after a preposition that takes a noun: "the weather at where I am".
+_AT_WHERE = re.compile(r"\b(?:at|in|of|for|on|to) where\b", re.IGNORECASE)
+_SAID_TWICE = re.compile(rf"\b{_PERIOD}\b.*\b{_PERIOD}\b|\b{_PRESENT}\b.*\b{_PRESENT}\b", re.IGNORECASE)
 # A situation that is a plan, not a look back: "we're shooting ...", "I'm flying ...", "we'll ...".
 _PLAN = re.compile(r"\b(?:we're|we are|i'm|i am|we'll|i'll|will|going to|planning|plan to|booked)\b", re.IGNORECASE)
 # What reads as a description's own when it follows one: a relative clause ("everything by the
@@ -623,11 +627,13 @@ class Wording:
             if text is not None and _ASKER_MISPLACED.search(text):
                 text = None  # "in the name of me": the asker named again fits only where "me" does
             if text is not None and (_SAID_OF_ITSELF.search(text) or description and self._owned_again(text)
-                                     or self.day_again or self.clause_after or _PERIOD_TWICE.search(text)
-                                     or PREPOSITION_CLASH.search(text)):
+                                     or self.day_again or self.clause_after or _SAID_TWICE.search(text)
+                                     or PREPOSITION_CLASH.search(text) or _AT_WHERE.search(text)):
                 # "if the temperature is that temperature"; "that wine ... the home country of that
                 # wine"; "the city flight AU7010 lands in on June 27 ... on that day"; "the yearly
-                # tax on the salary E-1 is paid each year"; "everything by the writer of the book
+                # tax on the salary E-1 is paid each year", "right now at where I am right now" (the
+                # present twice, and "at where");
+                # "everything by the writer of the book
                 # with ISBN 978... that the library holds" (reading 50 #33)
                 if fallback is None or _said_of_itself(text) < _said_of_itself(fallback[1]):
                     fallback = (template, text, self._memory())
