@@ -664,16 +664,18 @@ def _kinds_given(instance: Instance, index: int) -> set[str]:
     return {p.kind for p in spec.parameters if p.kind and p.name in instance.chain.calls[index].arguments} if spec else set()
 
 
-def _spelled_within(kind: str | None, value: Any, known: list[Any]) -> str | None:
+def _spelled_within(kind: str | None, value: Any, known: list[Any], own: list[Any]) -> str | None:
     """The words in which other words already say a found value: a city or country by its name ("Seoul
-    Botanical Gardens, Seoul": its city is Seoul), a person by their first name ("my 1:1 with
-    Leila": its organiser is Leila Patel, reading 54 #6)."""
+    Botanical Gardens, Seoul": its city is Seoul), a person by their first name in what another
+    call was given ("my 1:1 with Leila": its organiser is Leila Patel, reading 54 #6), not in
+    the call's `own` arguments ("Kenji K" is whom a name resolver resolves)."""
     if not isinstance(value, str) or not value.strip():
         return None
     if kind in ("city", "country"):
         said = value
     elif kind == "person_name":
         said = value.split()[0]
+        known = [v for v in known if v not in own]
     else:
         return None
     if any(isinstance(v, str) and v != value and re.search(rf"\b{re.escape(said)}\b", v, re.IGNORECASE) for v in known):
@@ -1095,10 +1097,11 @@ def detours(instance: Instance, ctx: CheckContext) -> list[str]:
         if not used:
             continue
         known = _known_values(instance, step.call, free)
+        own = [a.value for a in call.arguments.values() if isinstance(a, Value)]
         sources = []
         for out, value in used:
             source = next((where for kind, v, where in known if _same_value(out.kind, value, kind, v)), None)
-            if source is None and (said := _spelled_within(out.kind, value, [v for _, v, _ in known])):
+            if source is None and (said := _spelled_within(out.kind, value, [v for _, v, _ in known], own)):
                 source = f"the request spells out {said!r}"
             if source is None:
                 break

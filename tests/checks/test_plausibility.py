@@ -827,6 +827,8 @@ def test_a_person_the_request_names_is_not_looked_up():
     found = chain_problems(seeds, code.format(mention="my lunch with Ingrid on 13 June"))
     assert any(p.startswith("detour") and "spells out 'Ingrid'" in p for p in found), found
     assert not any(p.startswith("detour") for p in chain_problems(seeds, code.format(mention="the book club on 16 June")))
+    resolved = 'n = resolve_contact_name(mention="{mention}")\nph = get_contact_phone(name=n)'  # whom it resolves
+    assert not any(p.startswith("detour") for p in chain_problems(seeds, resolved.format(mention="Aisha")))
 
 
 def test_nothing_is_planned_for_a_parcel_before_it_arrives():
