@@ -62,7 +62,8 @@ def _splits_section(config: GenerateConfig, report: dict[str, Any]) -> str:
         how = {
             "tools": f"whole goals (what a person wants and the tools that serve it), drawn with the run seed, were set "
                      f"apart until their tools made the `{held}` split's share of all tools (then goals filling common "
-                     "shapes the others did not, by a trial of each through the checks); "
+                     "shapes or scenarios the others did not, by a trial of each through the checks), with the "
+                     "fix-up tools of their conditions; "
                      f"`{held}` instances call those tools only (fix-ups and withheld tools included), the others never",
             "domains": f"seed domains, drawn with the run seed, were set apart for `{held}`; its instances come from "
                        "them, the others' from the rest",

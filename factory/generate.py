@@ -7,7 +7,7 @@ import warnings
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -36,7 +36,7 @@ from factory.seeds import (
     slugify,
     unknown_domain_error,
 )
-from factory.splits import Side, SplitPlan, check_splits
+from factory.splits import SCENARIO, Side, SplitPlan, check_splits
 from factory.stages import RunModels, build_models
 from factory.stats import Distribution, reject_reason_key, split_report
 from factory.workers import Engine, ProcessPool, RayCluster, Tallies, available_cores, outcomes
@@ -174,29 +174,34 @@ def _engine(generator: Generator, settings: Settings, workers: int | None, ray: 
 
 
 def _split_plan(config: GenerateConfig, generator: Generator) -> SplitPlan | None:
-    """The splits of --splits. Held goals are drawn, and the held side steered, by the shapes a
-    goal fills with instances that pass the checks (a short trial of each goal and shape, once
-    per run): composition alone says a goal can wire a triangle whose every instance the checks
-    then refuse, and the held split would lack the shape."""
+    """The splits of --splits. Held goals are drawn, and the held side steered, by the shapes and
+    scenarios a goal fills with instances that pass the checks (a short trial of each goal and
+    unit, once per run): composition alone says a goal can wire a triangle whose every instance
+    the checks then refuse, and the held split would lack the shape."""
     if not config.splits:
         return None
     composer = generator.composer
     targets = composer.targets
-    goals = [(t.slug, g.name, frozenset(g.tools)) if g else (t.slug, "", frozenset(t.specs))
+    goals = [(t.slug, g.name, _with_fixes(composer, g.tools)) if g else (t.slug, "", frozenset(t.specs))
              for t in targets for g in (t.toolbox.goals.values() or [None])]
     seeds = {t.slug: t for t in targets}
     tried: dict[tuple[str, str, str], bool] = {}
 
-    def reaches(slug: str, goal: str, shape: str) -> bool:
+    def reaches(slug: str, goal: str, unit: str) -> bool:
         seed = seeds[slug]
         if goal not in seed.toolbox.goals:
             return False
-        if (slug, goal, shape) not in tried:
+        if (slug, goal, unit) not in tried:
             known = seed.toolbox.goals[goal]
-            side = Side(True, seeds=frozenset({slug}), tools=frozenset(known.tools), shape=shape)
-            tried[slug, goal, shape] = (composer.goal_reaches(seed, known, *parse_shape(shape))
-                                        and generator.trial(side, TRIAL_TRIES))
-        return tried[slug, goal, shape]
+            side = Side(True, seeds=frozenset({slug}), tools=frozenset(known.tools))
+            if unit.startswith(SCENARIO):
+                side = replace(side, scenario=unit.removeprefix(SCENARIO))
+                can = composer.possible_scenarios(seed, True, known, MAX_CALLS)[side.scenario]
+            else:
+                side = replace(side, shape=unit)
+                can = composer.goal_reaches(seed, known, *parse_shape(unit))
+            tried[slug, goal, unit] = can and generator.trial(side, TRIAL_TRIES)
+        return tried[slug, goal, unit]
 
     drawn = {row[0] for row in composer.shape_rows}
     plan = SplitPlan(config, goals, {t.slug: t.domain for t in targets}, reaches,
@@ -204,8 +209,25 @@ def _split_plan(config: GenerateConfig, generator: Generator) -> SplitPlan | Non
     held = plan.sides[True]
     held_goals = [(t.slug, g.name) for t in targets for g in t.toolbox.goals.values()
                   if (held.seeds is None or t.slug in held.seeds) and (held.tools is None or set(g.tools) <= held.tools)]
-    plan.fillers = lambda shape: frozenset(f"{slug}:{goal}" for slug, goal in held_goals if reaches(slug, goal, shape))
+    plan.fillers = lambda unit: frozenset(f"{slug}:{goal}" for slug, goal in held_goals if reaches(slug, goal, unit))
     return plan
+
+
+def _with_fixes(composer: SeedComposer, tools: Sequence[str]) -> frozenset[str]:
+    """A goal's tools and the fix-up tools that restore what they require (a traveller profile
+    for a booking): a held-out goal takes its fix-ups with it, or its state-dependency instances
+    would mix held tools with the others'."""
+    found, todo = set(tools), list(tools)
+    while todo:
+        name = todo.pop()
+        entry, spec = composer.entries.get(name), composer.specs.get(name)
+        seed = composer.seeds.get(spec.toolbox or "") if spec is not None else None
+        for required in entry.requires if entry is not None and seed is not None else ():
+            condition = seed.toolbox.conditions.get(required)
+            if condition is not None and condition.fix_tool not in found:
+                found.add(condition.fix_tool)
+                todo.append(condition.fix_tool)
+    return frozenset(found)
 
 
 def _references(config: GenerateConfig, embeddings: EmbeddingCache) -> ContaminationIndex | None:

@@ -214,13 +214,14 @@ class Generator:
                 yield outcome
 
     def trial(self, side: Any, tries: int) -> bool:
-        """Whether any of `tries` attempts composed for `side` (a held split's tools and the shape
-        it should fill) passes its checks in that shape. The attempts are numbered below the run's
-        (their own seeds) and are not kept: they ask of a goal what composition alone cannot tell,
-        whether its instances of a shape survive the checks."""
+        """Whether any of `tries` attempts composed for `side` (a held split's tools, and the shape
+        or scenario it should fill) passes its checks as that shape or category. The attempts are
+        numbered below the run's (their own seeds) and are not kept: they ask of a goal what
+        composition alone cannot tell, whether its instances of a shape survive the checks."""
         for i in range(tries):
-            outcome = self.attempt(-1 - i, side=side)
-            if outcome.instance is not None and outcome.instance.shape == side.shape:
+            made = self.attempt(-1 - i, side=side).instance
+            if (made is not None and side.shape in (None, made.shape)
+                    and (side.scenario is None or side.scenario in made.categories)):
                 return True
         return False
 

@@ -5,11 +5,12 @@ uninterrupted one does and the dataset's bytes stay the same.
 With a hold-out, one split (`test` if named, else the last) keeps a unit to itself: no
 instance of another split shares it.
 - `tools`: a seeded draw of whole goals (what a person wants and the tools that serve it) is set
-  apart until their tools make the held split's share of all tools, then goals that fill a
-  common shape none drawn fills; held instances are composed from those tools alone, the
-  others from the rest. A goal fills a shape when a short trial of it (attempts outside the
-  run's) keeps an instance of that shape through the checks: composition alone wires
-  triangles the checks then refuse every time.
+  apart until their tools (and the fix-up tools of their conditions) make the held split's
+  share of all tools, then goals that fill a common shape or a scenario none drawn fills; held
+  instances are composed from those tools alone, the others from the rest. A goal fills a
+  shape or scenario when a short trial of it (attempts outside the run's) keeps such an
+  instance through the checks: composition alone wires triangles the checks then refuse
+  every time.
 - `domains`: a seeded draw of seed domains (as many as the held split's share of them, at least
   one); held instances come from those seeds, the others from the rest (a goal may still borrow
   another seed's tools).
@@ -17,8 +18,9 @@ instance of another split shares it.
   seeded hash falls in the held split's share; nothing is steered, so shapes and categories
   come as they fall.
 Each attempt is steered to the side (held or not) furthest below its share, a held one to a shape
-the held split lags in and to the goals that fill it; a candidate that still touches the other
-side's units, or arrives when its side is full, is a counted reject (`splits`). Without a hold-out, each instance goes to the split furthest below its share.
+or a category (as its scenario) the held split lags in and to the goals that fill it; a candidate
+that still touches the other side's units, or arrives when its side is full, is a counted reject
+(`splits`). Without a hold-out, each instance goes to the split furthest below its share.
 """
 
 from __future__ import annotations
@@ -35,6 +37,10 @@ from factory.records import GenerateConfig, Instance
 
 HOLD_OUTS = ("tools", "skeletons", "domains")
 HELD = "test"  # the split a hold-out keeps its units for, when the run names it
+# The categories a held split is steered towards, as scenarios ("scenario:state_dependency" is
+# the unit that steers the scenario the way a shape like "3:1>2" steers the shape).
+STEERED_CATEGORIES = ("canonicalisation", "state_dependency", "insufficient_information", "cross_domain")
+SCENARIO = "scenario:"
 SHARE_SLACK = 2.5  # how far past its share of tools the held split may take goals that fill missing shapes
 
 
@@ -76,7 +82,8 @@ class Side:
     tools: frozenset[str] | None = None  # tools it may call; None: any
     avoid: frozenset[str] = frozenset()  # tools it may not call
     shape: str | None = None  # the shape to fill, where the held split lags the others' mix; None: drawn
-    goals: frozenset[str] | None = None  # the goals ("seed-slug:goal name") that fill `shape`; None: any
+    scenario: str | None = None  # the scenario to make, where the held split lags the others' categories
+    goals: frozenset[str] | None = None  # the goals ("seed-slug:goal name") that fill `shape` or `scenario`; None: any
 
 
 class SplitPlan:
@@ -85,21 +92,24 @@ class SplitPlan:
     def __init__(self, config: GenerateConfig, goals: list[tuple[str, str, frozenset[str]]], domains: dict[str, str],
                  reaches: Callable[[str, str, str], bool] | None = None, shapes: list[str] = ()):
         """`goals`: (seed slug, goal name, its tools) of every target seed; `domains`: slug → domain;
-        `reaches(slug, goal, shape)`: whether a goal can fill a shape, for the `shapes` the held
-        goals should fill between them."""
+        `reaches(slug, goal, unit)`: whether a goal can fill a unit (a shape, or "scenario:" and a
+        steered category), for the `shapes` and every steered category the held goals should
+        fill between them."""
         self.sizes, self.hold_out, self.seed = dict(config.splits), config.hold_out, config.seed
         self.held = held_split(self.sizes) if self.hold_out else None
         self.kept: Counter[str] = Counter()
         self.shapes: dict[str, Counter[str]] = {name: Counter() for name in self.sizes}  # split → kept shapes
+        self.categories: dict[str, Counter[str]] = {name: Counter() for name in self.sizes}  # split → kept steered categories
         self.assigned: dict[str, str] = {}  # instance id → split
         self.share = self.sizes[self.held] / sum(self.sizes.values()) if self.held else 0.0
         self.units: frozenset[str] = frozenset()  # the held split's tools or domains
         self.sides: dict[bool, Side] = {True: Side(True), False: Side(False)}
-        # The held goals ("seed-slug:goal name") that fill a shape; None: any held goal may.
-        self.fillers: Callable[[str], frozenset[str] | None] = lambda shape: None
+        # The held goals ("seed-slug:goal name") that fill a unit (a shape or a scenario); None: any held goal may.
+        self.fillers: Callable[[str], frozenset[str] | None] = lambda unit: None
         rng = random.Random(f"hold-out:{config.seed}")
         if self.hold_out == "tools":
-            self.units = _held_tools(goals, self.share, rng, reaches, shapes)
+            self.units = _held_tools(goals, self.share, rng, reaches,
+                                     [*shapes, *(SCENARIO + c for c in STEERED_CATEGORIES)])
             self.sides = {True: Side(True, tools=self.units), False: Side(False, avoid=self.units)}
         elif self.hold_out == "domains":
             slugs = sorted(domains)
@@ -119,29 +129,47 @@ class SplitPlan:
             held_fill = self.kept[self.held] / held
             other_fill = (sum(self.kept.values()) - self.kept[self.held]) / others
             side = self.sides[held_fill < other_fill]
-            if not side.held:
-                return side
-            shape = self._lagging_shape(attempt)
-            goals = self.fillers(shape) if shape else None
-            if goals is None:
-                return replace(side, shape=shape)
-            return replace(side, shape=shape, goals=goals, seeds=frozenset(g.partition(":")[0] for g in goals))
+            return self._steered(side, attempt) if side.held else side
         return self.sides[random.Random(f"split:{self.seed}:{attempt}").random() < held / (held + others)]
 
-    def _lagging_shape(self, attempt: int) -> str | None:
-        """A shape the held split has fewer of than the others' mix asks for, drawn by how far
-        behind it is, among those the held units can fill (`fillers`); None (drawn as usual) when
-        none lags. Steered, the held split's shapes follow the others' instead of the leanings
-        of the few goals it keeps."""
+    def _steered(self, side: Side, attempt: int) -> Side:
+        """The held side steered to what it lags in most: a shape, or a category with the shape
+        it lags in most among those the category's goals fill; and to the goals that fill both."""
+        unit = self._lagging(attempt)
+        if unit is None:
+            return side
+        goals = self.fillers(unit)
+        if unit.startswith(SCENARIO):
+            shape = self._lagging(attempt, within=goals, categories=False)
+            filling = self.fillers(shape) if shape is not None else None
+            goals = goals if filling is None else filling if goals is None else goals & filling
+            side = replace(side, scenario=unit.removeprefix(SCENARIO), shape=shape)
+        else:
+            side = replace(side, shape=unit)
+        return side if goals is None else replace(side, goals=goals, seeds=frozenset(g.partition(":")[0] for g in goals))
+
+    def _lagging(self, attempt: int, within: frozenset[str] | None = None, categories: bool = True) -> str | None:
+        """A shape, or a category ("scenario:" and its name), the held split has fewer of than
+        the others' mix asks for, drawn by how far behind it is, among those the held units can
+        fill (`fillers`); None (drawn as usual) when none lags. With `within` (the goals of a
+        steered category), a shape those goals fill; without `categories`, a shape. Steered, the held split's shapes and
+        categories follow the others' instead of the leanings of the few goals it keeps."""
+        size = self.sizes[self.held]
         others = sum((c for name, c in self.shapes.items() if name != self.held), Counter())
-        fillable = {shape: count for shape, count in sorted(others.items()) if self.fillers(shape) != frozenset()}
-        total = sum(fillable.values())
-        if not total:
-            return None
-        kept = self.shapes[self.held]
-        behind = {shape: count / total * self.sizes[self.held] - kept[shape] for shape, count in fillable.items()}
-        behind = {shape: lag for shape, lag in behind.items() if lag > 0}
-        rng = random.Random(f"shape:{self.seed}:{attempt}")
+
+        def fillable(unit: str) -> bool:
+            goals = self.fillers(unit)
+            return goals is None or bool(goals if within is None else goals & within)
+
+        shapes = {shape: count for shape, count in sorted(others.items()) if fillable(shape)}
+        total = sum(shapes.values())
+        behind = {shape: count / total * size - self.shapes[self.held][shape] for shape, count in shapes.items()}
+        made = sum(self.kept.values()) - self.kept[self.held]  # instances of the other splits
+        for name, count in sorted(sum((c for n, c in self.categories.items() if n != self.held), Counter()).items()):
+            if made and categories and fillable(SCENARIO + name):
+                behind[SCENARIO + name] = count / made * size - self.categories[self.held][name]
+        behind = {unit: lag for unit, lag in behind.items() if lag > 0}
+        rng = random.Random(f"shape:{self.seed}:{attempt}" + (":within" if within is not None else ""))
         return rng.choices(list(behind), weights=[lag * lag for lag in behind.values()])[0] if behind else None
 
     def is_held(self, instance: Instance) -> bool | None:
@@ -175,6 +203,7 @@ class SplitPlan:
                      for n in open_)[2]
         self.kept[chosen] += 1
         self.shapes[chosen][instance.shape] += 1
+        self.categories[chosen].update(c for c in instance.categories if c in STEERED_CATEGORIES)
         self.assigned[instance.id] = chosen
         return chosen
 

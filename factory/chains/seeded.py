@@ -171,10 +171,21 @@ class SeedComposer:
         return {t.name: subs[int(np.argmax(row))] for t, row in zip(tools, sims, strict=True)}
 
     def _scenario(self, seed: Seed, rng: random.Random, nested: bool = True, goal: Goal | None = None,
-                  calls: int = 1) -> str:
+                  calls: int = 1, wanted: str | None = None) -> str:
         """Draw a scenario among those this seed (or its drawn goal) and the drawn shape make
         possible (withholding a tool needs a chain that nests; a goal in several user turns, two
-        calls). Conversational scenarios are drawn only in a run that asks for them."""
+        calls). Conversational scenarios are drawn only in a run that asks for them. A `wanted`
+        one (a held-out split steered to a category) is taken when possible."""
+        possible = self.possible_scenarios(seed, nested, goal, calls)
+        if wanted is not None and possible.get(wanted):
+            return wanted
+        weights = {**SCENARIO_WEIGHTS, **(CONVERSATION_WEIGHTS if self.config.conversations else {})}
+        names = [s for s in weights if possible[s]]
+        return rng.choices(names, weights=[weights[s] for s in names])[0]
+
+    def possible_scenarios(self, seed: Seed, nested: bool = True, goal: Goal | None = None,
+                           calls: int = 1) -> dict[str, bool]:
+        """Which scenarios the seed (or its goal) and a shape (nesting or not, of `calls` calls) allow."""
         if goal is None:
             entries, pool = list(seed.toolbox.tools.values()), self.pool((seed.slug,))
             crosses = bool(self.partners[seed.slug])
@@ -192,9 +203,7 @@ class SeedComposer:
             "ask_user": True,
             "multi_turn": calls > 1,
         }
-        weights = {**SCENARIO_WEIGHTS, **(CONVERSATION_WEIGHTS if self.config.conversations else {})}
-        names = [s for s in weights if possible[s]]
-        return rng.choices(names, weights=[weights[s] for s in names])[0]
+        return possible
 
     def balance_on(self, kept: Counter[str], used: Counter[str], run_size: float = 0.0,
                    shapes: Counter[str] | None = None) -> None:
@@ -246,7 +255,8 @@ class SeedComposer:
                 if not fit:
                     continue
                 goal = rng.choice(fit)
-            scenario = self._scenario(seed, rng, nested=bool(edges), goal=goal, calls=n)
+            scenario = self._scenario(seed, rng, nested=bool(edges), goal=goal, calls=n,
+                                      wanted=side.scenario if side is not None else None)
             if goal is not None:
                 toolboxes, pool = self.goal_toolboxes(seed, goal), self.goal_pool(seed, goal)
             else:
