@@ -141,6 +141,47 @@ def alternative_to_gold(candidate: ToolSpec, chain: Chain, trace: Trace, specs: 
     return None
 
 
+def alternative_in_two(offered: list[ToolSpec], chain: Chain, trace: Trace, specs: dict[str, ToolSpec],
+                       simulator: Callable[[], Simulator], index: int,
+                       implied: Callable[[Any, Any], dict[str, Any]]) -> str | None:
+    """Why two offered tools, one after the other, give what gold call `index` gives the chain:
+    the first run on that call's arguments (mapped by name and kind), the second on a value of
+    the first's of the kind it takes, what the second's values imply counting too (a wine's
+    maker, then the maker's region Mendoza, which is in Argentina: the wine's country, reading
+    55 #18). None when no such pair does."""
+    step = trace.step(index)
+    needs = needed_values(chain, trace, index) if step is not None else []
+    if not needs:
+        return None
+    for first in offered:
+        arguments = mapped_arguments(first, specs[step.tool], step.arguments)
+        if arguments is None or first.name == step.tool:
+            continue
+        try:
+            found = world_before(step, trace, specs, simulator).call(first, arguments)
+        except ToolCrash:
+            continue
+        if found.error is not None:
+            continue
+        for out, value in zip(first.returns, found.values, strict=False):
+            takers = [t for t in offered if t.name not in (first.name, step.tool)
+                      and len(required := [p for p in t.parameters if p.required]) == 1 and out.kind is not None
+                      and required[0].kind == out.kind]
+            for second in takers:
+                param = next(p for p in second.parameters if p.required)
+                try:
+                    result = world_before(step, trace, specs, simulator).call(second, {param.name: value})
+                except ToolCrash:
+                    continue
+                if result.error is not None:
+                    continue
+                values = [*result.values, *(v for o, r in zip(second.returns, result.values, strict=False)
+                                              for v in implied(o, r).values())]
+                if _gives(needs, values):
+                    return f"{first.name} then {second.name} give what gold call {index + 1} ({step.tool}) gives the chain"
+    return None
+
+
 _EXAMPLE = re.compile(r'e\.g\. "([^"]+)"')
 
 

@@ -31,7 +31,7 @@ import networkx as nx
 from factory.chains.pool import TODAY, groups_of, links_to
 from factory.checks.context import CheckContext
 from factory.checks.faithfulness import free_arguments
-from factory.distractors import alternative_to_gold, search_queries, world_before
+from factory.distractors import alternative_in_two, alternative_to_gold, search_queries, world_before
 from factory.gazetteer import CITIES, CITY_BY_NAME, COUNTRY_BY_NAME, nearest_city
 from factory.milestones import blocked_calls, needed_values, taken_values
 from factory.records import Call, CheckResult, Instance, Param, Ref, ToolSpec, Value, entry_holds, values_equal
@@ -1293,6 +1293,11 @@ def _withheld_problems(instance: Instance, ctx: CheckContext) -> list[str]:
                     if why:
                         problems.append(why + (", what later calls take of it" if taken_only else ""))
                         break
+                else:
+                    why = alternative_in_two(instance.tools, instance.chain, instance.trace, specs,
+                                             lambda: Simulator(ctx.seeds, instance.world), index,
+                                             lambda out, value: ctx.facts_of(out.kind, value, instance.world.seed, out.role))
+                    problems += [why] if why else []
             query = instance.query.casefold()
             for value in needed_values(instance.chain, instance.trace, index):
                 if isinstance(value, str) and len(value) > 2 and value.casefold() in query:

@@ -844,6 +844,18 @@ def test_nothing_is_planned_for_a_parcel_before_it_arrives():
     assert not any(p.startswith("timeline") for p in seed_problems("logistics", code.format(day="2025-06-18")))
 
 
+def test_a_withheld_value_two_offered_calls_reach_is_not_missing():
+    """Withholding the origin of the wine Alta Montana leaves nothing missing when its maker and
+    the maker's region are offered: the region, Mendoza, is in Argentina (reading 55 #18)."""
+    code = ('c = get_product_origin(product="Alta Montana")\n'
+            'n = get_export_quantity(location=c, date="2025-06-06", product="Alta Montana")')
+    seeds = {"food_and_beverage": load_seed(Path(resource_dir("seeds")) / "food_and_beverage")}
+    found = chain_problems(seeds, code, withheld="get_product_origin",
+                           offered=("get_product_manufacturer", "get_producer_region"))
+    assert any("get_product_manufacturer then get_producer_region give" in p for p in found), found
+    assert not chain_problems(seeds, code, withheld="get_product_origin", offered=("get_product_manufacturer",))
+
+
 def test_a_call_made_only_to_find_what_people_know_is_a_detour():
     """"The first public holiday in the country Berlin is part of": Germany needs no lookup."""
     code = ('o, c = get_city_utc_offset(city="Berlin")\n'
