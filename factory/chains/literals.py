@@ -37,8 +37,14 @@ def _stated(pool: ToolPool, spec: ToolSpec, param: Param, asked: bool) -> bool:
 
 
 def _chosen(pool: ToolPool, spec: ToolSpec, bound: set[str], asked: bool, rng: random.Random) -> list[Param]:
+    """The parameters given a literal: the required ones, now and then an optional one the
+    wording can state, and every one of a call that changes the world that it can: a booking
+    says how long it is for, or an agent choosing a length would be marked down by a scorer of
+    arguments (reading 55 #10)."""
+    entry = pool.entry(spec.name)
+    acts = entry is not None and "state_change" in entry.tags
     chosen = [p for p in spec.parameters if p.name not in bound and (
-        p.required or (rng.random() < OPTIONAL_ARGUMENT_RATE and _stated(pool, spec, p, asked)))]
+        p.required or ((acts or rng.random() < OPTIONAL_ARGUMENT_RATE) and _stated(pool, spec, p, asked)))]
     names = {p.name for p in chosen}
     for group in pool.groups[spec.name]:  # a group is given whole or not at all
         if names & set(group.params) and not set(group.params) <= names | bound:

@@ -264,6 +264,22 @@ def test_a_choice_among_words_is_the_one_made_before():
             assert paid["job_title"] == world.employees[asked["employee_id"]]["title"]
 
 
+def test_a_booking_says_how_long_it_is_for():
+    """"Book me a reading room from the time it opens" leaves its length to the agent, which a
+    scorer of arguments marks down for choosing one (reading 55 #10): a call that changes the
+    world is given every optional argument its wording can state; a lookup only now and then."""
+    from factory.chains.literals import Known, draw_arguments
+    from factory.seed_checks import library_pool
+
+    seeds = load_seeds(Path(resource_dir("seeds")))
+    pool = library_pool(seeds, slugs=["library_science", "travel"])
+    room, compare = pool.specs["reserve_reading_room"], pool.specs["compare_hotel_prices"]
+    drawn = [draw_arguments(pool, room, {"branch", "start"}, Known(), True, random.Random(k)) for k in range(20)]
+    assert all(d is not None and "hours" in d for d in drawn)
+    given = [draw_arguments(pool, compare, {"hotel_ids"}, Known(), True, random.Random(k)) for k in range(20)]
+    assert any(g is not None and "currency" not in g for g in given) and any(g and "currency" in g for g in given)
+
+
 def test_today_is_not_drawn_as_a_literal_day():
     """"The hottest city in Italy on Friday, June 13, 2025", said on that very day, reads as a
     form, not a person (reading 27 #30): days are drawn from the others."""
