@@ -10,7 +10,7 @@ asks for), after those calls.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Any
 
 from factory.records import Chain, Expected, Milestone, Minefield, Ref, Trace, Value
@@ -90,22 +90,28 @@ def blocked_calls(chain: Chain, withheld: str) -> set[int]:
     return blocked
 
 
+def doable_calls(chain: Chain, withheld: Collection[str]) -> list[int]:
+    """The calls of the parts that can still be done without the withheld tools: those the
+    request asks for, with what they need. A call whose values only the blocked part would take
+    is none (declining at once loses nothing: its result would go unreported and unused)."""
+    import networkx as nx
+
+    blocked = set().union(*(blocked_calls(chain, name) for name in withheld))
+    graph = chain.graph()
+    graph.add_edges_from((a, i) for i, c in enumerate(chain.calls) for a in c.after)
+    reported = {i for i in chain.asked() if i not in blocked}
+    useful = reported | {a for i in reported for a in nx.ancestors(graph, i)}
+    return [i for i in range(len(chain.calls)) if i in useful and i not in blocked]
+
+
 def unsolvable_milestones(chain: Chain, trace: Trace, withheld: str, missing: str,
                           toolbox_of: Mapping[str, str | None] | None = None) -> tuple[list[Milestone], dict[str, Any]]:
     """Milestones of an instance whose tool `withheld` is not offered: the parts of the request
     that can still be done, and an answer that reports them and says the rest cannot be done.
     Returns the milestones and the answer values."""
-    import networkx as nx
-
-    blocked = blocked_calls(chain, withheld)
     graph = chain.graph()
     graph.add_edges_from((a, i) for i, c in enumerate(chain.calls) for a in c.after)
-    # A part that can still be done is one the request asks for, with what it needs; a call
-    # whose values only the blocked part would take is no milestone (declining at once loses
-    # nothing: its result would go unreported and unused).
-    reported = {i for i in chain.asked() if i not in blocked}
-    useful = reported | {a for i in reported for a in nx.ancestors(graph, i)}
-    kept = [i for i in range(len(chain.calls)) if i in useful and i not in blocked]
+    kept = doable_calls(chain, [withheld])
     position = {call: p for p, call in enumerate(kept)}
     milestones = []
     for call in kept:

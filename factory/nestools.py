@@ -95,10 +95,11 @@ def instance_to_nestools(instance: Instance, test_id: int) -> dict[str, Any]:
     field = f"{instance.domain}/{instance.subdomain}" if instance.subdomain else instance.domain
     if not withheld:
         return {"test_id": test_id, "api": api, "task": instance.query, "call": calls, "field": field}
-    from factory.milestones import blocked_calls
+    from factory.milestones import doable_calls
 
-    blocked = set().union(*(blocked_calls(instance.chain, t.name) for t in instance.withheld_tools))
-    doable = Chain(calls=[c for i, c in enumerate(instance.chain.calls) if i not in blocked])
+    # the parts that can still be done, as the milestones count them (not a lookup that only
+    # feeds the blocked part: reading 55 #17)
+    doable = Chain(calls=[instance.chain.calls[i] for i in doable_calls(instance.chain, [t.name for t in instance.withheld_tools])])
     return {"test_id": test_id, "api": api, "task": instance.query, "call": _calls_of(instance, doable), "field": field,
             "solvable": False, "withheld_api": withheld, "call_if_offered": calls}
 
