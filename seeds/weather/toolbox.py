@@ -110,6 +110,16 @@ def _window_day(text: str) -> date:
     return day
 
 
+def _not_past_there(args: dict) -> bool:
+    """Whether an hour has not gone by yet in its own city: "is there a chance of rain in Munich
+    around today at 4pm?" asked when it is 18:30 there is no question (reading 55 #19)."""
+    city, when = str(args["city"]), str(args["when"]).replace(" ", "T")
+    if city not in CITY_BY_NAME:
+        return True
+    now_there = local_time(city, USER.home_city, NOW).replace(minute=0, second=0, microsecond=0)
+    return when[:16] >= now_there.strftime("%Y-%m-%dT%H:%M")
+
+
 def _window_moment(text: str) -> datetime:
     try:
         moment = datetime.strptime(text.strip().replace(" ", "T"), "%Y-%m-%dT%H:%M")
@@ -872,7 +882,8 @@ def get_daily_forecast(city: CityName, date: Day) -> tuple[Celsius, Celsius, str
     },
     # Forecasts speak of days to come; the hour is one of the city's own (an event's start in its
     # own city, not in another: "the forecast for Rome when my next event starts" in San Francisco).
-    sense=(same_day("when"), around("when", before=0, after=FORECAST_DAYS), together("city", "when")),
+    sense=(same_day("when"), around("when", before=0, after=FORECAST_DAYS), together("city", "when"),
+           sensible("a forecast is for an hour not yet past there", ("city", "when"), _not_past_there)),
 )
 def get_hourly_forecast(city: CityName, when: Moment) -> tuple[Celsius, int]:
     """Get the temperature and chance of precipitation in a city at a given local hour.

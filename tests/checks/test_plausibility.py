@@ -856,6 +856,18 @@ def test_a_withheld_value_two_offered_calls_reach_is_not_missing():
     assert not chain_problems(seeds, code, withheld="get_product_origin", offered=("get_product_manufacturer",))
 
 
+def test_no_forecast_is_asked_for_an_hour_gone_by_there():
+    """"Is there a chance of rain in Munich around today at 4pm?", asked at 09:30 in San
+    Francisco, is 18:30 in Munich: the hour has gone by there (reading 55 #19); in San
+    Francisco it is still to come."""
+    seeds = {s: load_seed(Path(resource_dir("seeds")) / s) for s in ("time_and_date", "weather")}
+    code = ('m, z = resolve_relative_time(expression="today at 4pm")\n'
+            't, c = get_hourly_forecast(city="{city}", when=m)')
+    found = chain_problems(seeds, code.format(city="Munich"))
+    assert any("not yet past there" in p for p in found), found
+    assert not any("not yet past there" in p for p in chain_problems(seeds, code.format(city="San Francisco")))
+
+
 def test_a_call_made_only_to_find_what_people_know_is_a_detour():
     """"The first public holiday in the country Berlin is part of": Germany needs no lookup."""
     code = ('o, c = get_city_utc_offset(city="Berlin")\n'
