@@ -157,7 +157,7 @@ def fix_context(chain: Chain, specs: dict[str, ToolSpec], seeds: dict[str, Seed]
     from factory.chains.pool import placeholders
     from factory.queries.values import render_value
 
-    context, speaks_of, stated = [], [], []
+    lead, groups, stated = [], [], []  # (call, sentence) said first; (call, its sentences) per fix
     previous = None  # the wording of the last context sentence
     for index, call in enumerate(chain.calls):
         if call.fixes is None:
@@ -166,22 +166,51 @@ def fix_context(chain: Chain, specs: dict[str, ToolSpec], seeds: dict[str, Seed]
         condition = seeds[slug].toolbox.conditions[call.fixes]
         values = {k: _written(seeds[slug], specs[call.tool], k, render_value(a.value, style=style))
                   for k, a in call.arguments.items() if isinstance(a, Value)}
+        mine = []
         if condition.context:
             previous = rng.choice(_unlike(previous, condition.context))
-            context.append(previous.format(**values))
-            speaks_of.append(index)
+            mine.append(previous.format(**values))
         knowable = set(call.arguments) <= set(placeholders(condition.context[0] if condition.context else ""))
         if condition.says and knowable and rng.random() < STATE_SAYS_RATE:
             said = rng.choice(condition.says)
             if condition.context:  # "My tuition is still outstanding. Settle it.", not "Should it still be due, ..."
-                context[-1] = unconditional(context[-1], said)
-            # right before what it makes unconditional: "Settle it." three sentences after the
-            # tuition, past the card's own sentences, reads as the card (reading 45 #14)
-            at = len(context) - 1 if condition.context else 0
-            context.insert(at, said)
-            speaks_of.insert(at, index)
+                # right before what it makes unconditional: "Settle it." three sentences after the
+                # tuition, past the card's own sentences, reads as the card (reading 45 #14)
+                mine = [said, unconditional(mine[-1], said)]
+            else:
+                lead.append((index, said))
             stated.append(f"{slug}:{call.fixes}")
+        groups.append((index, mine))
+    # What the person wants restored comes before what that needs in turn: "My library card
+    # stopped working. Renew it. Should my fines be in the way, pay them", not the fines first
+    # (reading 55 #14).
+    depth = _fix_depths(chain, specs, seeds)
+    groups.sort(key=lambda group: depth[group[0]])
+    ordered = lead + [(index, sentence) for index, mine in groups for sentence in mine]
+    context, speaks_of = [sentence for _, sentence in ordered], [index for index, _ in ordered]
     return FixContext(context, speaks_of, stated)
+
+
+def _fix_depths(chain: Chain, specs: dict[str, ToolSpec], seeds: dict[str, Seed]) -> dict[int, int]:
+    """How deep each fix-up call sits: 0 for one restoring what a call the request asks for
+    needs, 1 for one restoring what such a fix-up needs, and so on."""
+    def needs(call: Call, slug: str, condition: str) -> bool:
+        entry = seeds[slug].toolbox.tools.get(call.tool) if slug in seeds else None
+        return specs[call.tool].toolbox == slug and entry is not None and condition in entry.requires
+
+    depth: dict[int, int] = {}
+
+    def of(index: int) -> int:
+        if index not in depth:
+            depth[index] = 0  # (a circle of fixes, were there one, ends here)
+            call = chain.calls[index]
+            slug = specs[call.tool].toolbox or ""
+            served = [j for j, other in enumerate(chain.calls) if j != index and needs(other, slug, call.fixes or "")]
+            depth[index] = 0 if not served or any(chain.calls[j].fixes is None for j in served) \
+                else 1 + min(of(j) for j in served)
+        return depth[index]
+
+    return {index: of(index) for index, call in enumerate(chain.calls) if call.fixes is not None}
 
 
 def _written(seed: Seed, spec: ToolSpec, name: str, text: str) -> str:

@@ -173,6 +173,22 @@ def test_the_nestools_export_marks_unsolvable_items_and_fix_ups(mixed_run):
             assert ("state_dependency" in exported) == (call.fixes is not None)
 
 
+def test_what_the_person_wants_restored_is_said_before_what_that_needs(seeds):
+    """"Should my fines be in the way, pay them with my bank card. My library card stopped
+    working. Renew my library card for me." speaks of fines before the reader knows what they
+    could block (reading 55 #14): the card's sentences come first, the fines' after."""
+    library = seeds["library_science"]
+    chain = parse_chain('a = pay_library_fines(payment_method="card")\n'
+                        'b, c = activate_library_card()\n'
+                        'd, e = place_hold(isbn="9781317169383", pickup_branch="Singapore Marina Branch")\n', library.specs)
+    chain.calls[0].fixes, chain.calls[1].fixes = "fines_under_limit", "card_active"
+    for k in range(30):
+        fixes = fix_context(chain, library.specs, seeds, random.Random(k))
+        card = [i for i, call in enumerate(fixes.speaks_of) if call == 1]
+        fines = [i for i, call in enumerate(fixes.speaks_of) if call == 0]
+        assert card and fines and max(card) < min(fines), fixes.sentences
+
+
 def test_two_context_sentences_do_not_read_like_a_form(seeds):
     """"Turn battery saver off if you have to. Switch cellular on if you have to.": the second
     of two context sentences neither opens nor ends like the first."""
