@@ -737,7 +737,6 @@ def currency_name_to_code(currency_name: CurrencyName) -> NamedCurrency:
           "what does {money} convert to in {to_currency} today, and at what rate?",
           "how much does {money} come to in {to_currency} today, and what's the rate?",
           "convert {money} into {to_currency} for me at today's rate and mention the rate",
-          "what do I get in {to_currency} for {money} at today's rate, and what is the rate?",
           "convert {money} into {to_currency} at the current rate and show me the exchange rate",
           "what's {money} expressed in {to_currency} today? Give me the rate used too.",
           "tell me what {money} comes to in {to_currency} today, and the rate",
