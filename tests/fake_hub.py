@@ -1,8 +1,10 @@
 """A Hub on 127.0.0.1 that answers the endpoints huggingface_hub calls to publish a dataset: who
 the token is, create a repository, validate the card's YAML, ask each file's upload mode, commit
-files, list refs, tag a commit. It keeps every commit's files, so a test can read back what the
-client really sent, revision by revision. Files are taken inline ("regular" upload mode), as
-the Hub allows; nothing here knows the factory."""
+files, list refs, tag a commit; and those `datasets.load_dataset` calls to read one back: the
+repository's info at a revision, its file tree, the facts of given paths, and each file. It
+keeps every commit's files, so a test can read back what the client really sent, revision by
+revision. Files are taken inline ("regular" upload mode), as the Hub allows; nothing here knows
+the factory."""
 
 from __future__ import annotations
 
@@ -44,6 +46,9 @@ class FakeHub:
             def do_POST(self):
                 hub.answer(self, "POST")
 
+            def do_HEAD(self):
+                hub.answer(self, "HEAD")
+
         self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
         self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
@@ -70,13 +75,96 @@ class FakeHub:
             ("POST", r"/api/datasets/(?P<repo>[^/]+/[^/]+)/commit/(?P<rev>[^/]+)", self.commit),
             ("GET", r"/api/datasets/(?P<repo>[^/]+/[^/]+)/refs", self.refs),
             ("POST", r"/api/datasets/(?P<repo>[^/]+/[^/]+)/tag/(?P<rev>[^/]+)", self.tag),
+            ("GET", r"/api/datasets/(?P<repo>[^/]+/[^/]+)(?:/revision/(?P<rev>[^/]+))?", self.info),
+            ("GET", r"/api/datasets/(?P<repo>[^/]+/[^/]+)/tree/(?P<rev>[^/]+)(?:/(?P<folder>.+))?", self.tree),
+            ("POST", r"/api/datasets/(?P<repo>[^/]+/[^/]+)/paths-info/(?P<rev>[^/]+)", self.paths_info),
         ]
+        resolved = re.fullmatch(r"/datasets/(?P<repo>[^/]+/[^/]+)/resolve/(?P<rev>[^/]+)/(?P<name>.+)", path)
+        if resolved and method in ("GET", "HEAD"):
+            return self.download(request, method, **resolved.groupdict())
+        query = request.path.partition("?")[2]
         for verb, pattern, handler in routes:
             match = re.fullmatch(pattern, path)
             if verb == method and match:
-                status, payload = handler(body, **match.groupdict())
+                found = {k: v for k, v in match.groupdict().items() if v is not None}
+                status, payload = handler(body + (b"&" + query.encode() if query else b""), **found)
                 return self.send(request, status, payload)
         self.send(request, 404, {"error": f"no route {method} {path}"})
+
+    def _revision(self, repo: str, rev: str) -> tuple[str, dict[str, bytes]] | None:
+        hub_repo = self.repos.get(repo)
+        if hub_repo is None:
+            return None
+        oid = hub_repo.main if rev == "main" else hub_repo.tags.get(rev, rev)
+        return (oid, hub_repo.commits[oid]) if oid in hub_repo.commits else None
+
+    @staticmethod
+    def _entry(name: str, data: bytes) -> dict:
+        return {"type": "file", "path": name, "size": len(data), "oid": hashlib.sha1(data).hexdigest()}
+
+    def info(self, body: bytes, repo: str, rev: str = "main") -> tuple[int, dict]:
+        found = self._revision(repo, rev)
+        if found is None:
+            return 404, {"error": "Repository not found"}
+        oid, files = found
+        return 200, {"id": repo, "sha": oid, "private": False, "disabled": False, "gated": False,
+                     "siblings": [{"rfilename": name} for name in sorted(files)], "tags": [], "downloads": 0,
+                     "lastModified": "2025-06-13T09:30:00.000Z", "createdAt": "2025-06-13T09:30:00.000Z"}
+
+    def tree(self, body: bytes, repo: str, rev: str, folder: str = "") -> tuple[int, dict]:
+        found = self._revision(repo, rev)
+        if found is None:
+            return 404, {"error": "Repository not found"}
+        recursive = b"recursive=true" in body.lower() or b"recursive=1" in body
+        prefix = folder.strip("/") + "/" if folder.strip("/") else ""
+        entries, folders = [], set()
+        for name, data in sorted(found[1].items()):
+            if not name.startswith(prefix):
+                continue
+            rest = name[len(prefix):]
+            if "/" in rest and not recursive:
+                folders.add(prefix + rest.split("/", 1)[0])
+                continue
+            if recursive:
+                parts = rest.split("/")[:-1]
+                folders |= {prefix + "/".join(parts[: k + 1]) for k in range(len(parts))}
+            entries.append(self._entry(name, data))
+        return 200, [{"type": "directory", "path": f, "oid": hashlib.sha1(f.encode()).hexdigest()}
+                     for f in sorted(folders)] + entries
+
+    def paths_info(self, body: bytes, repo: str, rev: str) -> tuple[int, dict]:
+        from urllib.parse import parse_qs
+
+        found = self._revision(repo, rev)
+        if found is None:
+            return 404, {"error": "Repository not found"}
+        text = body.decode()
+        asked = json.loads(text.split("&")[0])["paths"] if text.startswith("{") else parse_qs(text).get("paths", [])
+        files = found[1]
+        out = [self._entry(p, files[p]) for p in asked if p in files]
+        out += [{"type": "directory", "path": p, "oid": hashlib.sha1(p.encode()).hexdigest()} for p in asked
+                if p not in files and any(n.startswith(p.rstrip("/") + "/") for n in files)]
+        return 200, out
+
+    def download(self, request: BaseHTTPRequestHandler, method: str, repo: str, rev: str, name: str) -> None:
+        from urllib.parse import unquote
+
+        found = self._revision(repo, unquote(rev))
+        data = found[1].get(unquote(name)) if found else None
+        if data is None:
+            request.send_response(404)
+            request.send_header("X-Error-Code", "EntryNotFound" if found else "RepoNotFound")
+            request.send_header("Content-Length", "0")
+            request.end_headers()
+            return
+        request.send_response(200)
+        request.send_header("Content-Type", "application/octet-stream")
+        request.send_header("Content-Length", str(len(data)))
+        request.send_header("ETag", f'"{hashlib.sha1(data).hexdigest()}"')
+        request.send_header("X-Repo-Commit", found[0])
+        request.end_headers()
+        if method == "GET":
+            request.wfile.write(data)
 
     @staticmethod
     def send(request: BaseHTTPRequestHandler, status: int, payload: dict) -> None:

@@ -196,3 +196,44 @@ def test_a_dry_run_prints_the_card_and_files_without_network_or_token(food_run, 
     assert result.exit_code == 0, result.output
     assert "## Provenance" in result.output and "data/test-00000-of-00001.parquet" in result.output
     assert "nestools.jsonl" in result.output and "nothing was sent" in result.output
+
+
+def test_a_published_dataset_is_a_reference_read_offline_from_the_datasets_cache(food_run, tmp_path, local_hub,
+                                                                                  monkeypatch):
+    """`factory contamination RUN --against owner/name`: a Hub dataset loaded once online (here
+    from the local Hub, through the real client libraries) is read again from the `datasets`
+    cache with the Hub gone and the libraries offline, and a run is wholly contaminated against
+    its own published copy."""
+    import json
+
+    import datasets
+    import datasets.config
+    import huggingface_hub.constants
+
+    monkeypatch.setattr(datasets.config, "HF_DATASETS_CACHE", tmp_path / "datasets-cache")
+    monkeypatch.setattr(huggingface_hub.constants, "HF_HUB_CACHE", str(tmp_path / "hub-cache"))
+    monkeypatch.setattr(datasets.config, "HF_HUB_OFFLINE", False)
+    monkeypatch.setenv("HF_DATASETS_OFFLINE", "0")
+    # where files are fetched from, as the libraries work it out from HF_ENDPOINT when imported
+    monkeypatch.setattr(huggingface_hub.constants, "HUGGINGFACE_CO_URL_TEMPLATE",
+                        local_hub.url + "/{repo_id}/resolve/{revision}/{filename}")
+    monkeypatch.setattr(datasets.config, "HF_ENDPOINT", local_hub.url)
+    monkeypatch.setattr(datasets.config, "HUB_DATASETS_URL", local_hub.url + "/datasets/{repo_id}/resolve/{revision}/{path}")
+    publish(food_run.path, "me/bench")
+    assert datasets.load_dataset("me/bench")["test"].num_rows == 16  # once online, as a user would
+
+    local_hub.httpd.shutdown()  # the Hub is gone; the libraries go offline
+    local_hub.httpd.server_close()
+    monkeypatch.setattr(datasets.config, "HF_HUB_OFFLINE", True)
+    monkeypatch.setattr(huggingface_hub.constants, "HF_HUB_OFFLINE", True)
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    served = len(local_hub.requests)
+    result = CliRunner().invoke(app, ["contamination", str(food_run.path), "--against", "me/bench",
+                                      "--out", str(tmp_path / "against-hub")])
+    assert result.exit_code == 1, result.output  # every instance is over the thresholds
+    report = json.loads((tmp_path / "against-hub" / "contamination.json").read_text())
+    assert report["crossed"] == 16 and report["references"][0]["reference"] == "me/bench"
+    assert report["references"][0]["same_chain"] == 16 and len(local_hub.requests) == served
+
+    missing = CliRunner().invoke(app, ["contamination", str(food_run.path), "--against", "me/never-loaded"])
+    assert missing.exit_code == 1 and "local datasets cache" in missing.output
