@@ -313,7 +313,7 @@ def calling_code(city: str) -> int:
 
 def phone_number(rng: random.Random, city: str) -> str:
     """A made-up number in a city, as every world writes one: "+44-207-555-0142"."""
-    return f"+{calling_code(city)}-{rng.randint(20, 989)}-555-{rng.randint(0, 9999):04d}"
+    return f"+{calling_code(city)}-{rng.randint(201, 989)}-555-{rng.randint(0, 9999):04d}"
 
 
 # Books: one catalogue for every seed, so a course's textbook can be scanned, located and

@@ -1,5 +1,7 @@
 """Behaviour of every Healthcare tool, including its error cases and state changes."""
 
+import re
+
 import pytest
 
 from factory.seed_checks import library_pool
@@ -281,3 +283,5 @@ def test_phone_numbers_are_dialled_as_their_city_is(hc):
     """A patient in Hong Kong has a +852 number, not China's +86 (reading 24 #38)."""
     codes = {row["city"]: row["phone"].split("-")[0] for row in hc.world.patients.values()}
     assert codes["Hong Kong"] == "+852" and codes["Shanghai"] == "+86"
+    # and every number has a three-digit area code: "+1-43-555-7535" reads as a typo (reading 55 #23)
+    assert all(re.fullmatch(r"\+\d{1,3}-[2-9]\d\d-555-\d{4}", row["phone"]) for row in hc.world.patients.values())
