@@ -1047,6 +1047,30 @@ def test_a_greeting_leaves_an_acronym_as_it_is():
     assert "Hello, IATA code of Heathrow?" in greeted and "Hello, what's on today?" in greeted
 
 
+def test_a_thing_is_looked_up_before_it_is_acted_on(library):
+    """"Book me on flight NW8701 ... I'd also like the departure and arrival times, destination
+    and airline of that flight": nobody books a flight before knowing where it goes (reading 56
+    #27). The booking is moved after the lookup of the same flight, and asked last."""
+    code = ('s, d, g = get_flight_status(flight_number="NW8701", date="2025-06-22")\n'
+            'b, t = book_flight(flight_number="NW8701", date="2025-06-22", passenger_name="Jordan Avery")\n'
+            'x, y, z, w = get_flight_details(flight_number="NW8701", date="2025-06-22")')
+    for k in range(5):
+        chain, query = asked_and_worded(code, {"travel": library["travel"]}, k)
+        assert [c.tool for c in chain.calls] == ["get_flight_status", "get_flight_details", "book_flight"]
+        assert query.lower().rfind("book") > query.lower().find("airline"), query
+
+
+def test_a_price_found_is_not_money_the_person_converts(library):
+    """"If I converted the live quote for that stock into AED today, what would I end up with":
+    a found price is not money in hand (reading 56 #1); that phrasing is for an amount stated."""
+    code = ('c, h, l = get_portfolio_summary()\n'
+            'p, cur = get_stock_quote(symbol=l)\n'
+            'a, r = convert_currency_amount(amount=p, from_currency=cur, to_currency="AED")')
+    for k in range(40):
+        _, query = asked_and_worded(code, {"finance_stocks": library["finance_stocks"]}, k)
+        assert "if I converted the" not in query, query
+
+
 def test_no_greeting_opens_on_a_quotation():
     """'Hello, "narita": which hotels ...' reads as if the greeting were quoted (reading 54 #9)."""
     from factory.queries.frames import greet

@@ -25,7 +25,7 @@ from factory.queries.placement import TIME_KINDS, day_first
 from factory.queries.readable import COMPANION_KINDS, to_ask, transparent
 from factory.queries.situations import fits_goal, situation
 from factory.queries.values import DateStyle, render_value
-from factory.records import Chain, Output, Param, Ref, ToolSpec, Value
+from factory.records import Call, Chain, Output, Param, Ref, ToolSpec, Value
 from factory.sense import SCENE_KINDS, is_day, is_moment, is_named
 from factory.toolbox import Goal, ToolEntry
 from factory.user import USER, known_by_first_name
@@ -207,7 +207,9 @@ _VALUE_SLOTS = (re.compile(r"\b(?:it's|it is|it was|(?:meeting|call) (?:set|sche
                 # "the exchange value of the closing share price of X on March 21 in SEK today"
                 re.compile(r"\bthe (?:exchange )?value of \{(\w+)\}"), re.compile(r"\{(\w+)\} in \{\w+\} today\b"),
                 # "a mortgage of the price being asked for that listing at 6.5%" (reading 45 #19)
-                re.compile(r"\{(\w+)\} at \{\w+\}%"))
+                re.compile(r"\{(\w+)\} at \{\w+\}%"),
+                # "if I converted the live quote for that stock into AED" (reading 56 #1): money one has
+                re.compile(r"\bif I (?:converted|changed|swapped) \{(\w+)\}"))
 _ASKER_MISPLACED = re.compile(r"\b(?:of|name|under|as) me\b")  # "me" read as a name, not the person
 # A value named again right after its own noun says nothing: "if the temperature is that
 # temperature", "the apparent temperature when it's that temperature".
@@ -985,6 +987,38 @@ def _canonicalised_later(chain: Chain, entries: dict[str, ToolEntry]) -> Chain |
     return moved if moved.shape() == chain.shape() and order != sorted(order) else None
 
 
+def _looked_up_first(chain: Chain, entries: dict[str, ToolEntry]) -> Chain | None:
+    """The chain with an action moved after a later lookup of the same thing that neither feeds
+    nor follows from it, where that keeps the nesting shape: a person looks a flight up before
+    booking it, not "Book me on NW8701 ... and look up where that flight goes" (reading 56 #27).
+    None when no action comes before such a lookup."""
+    import networkx as nx  # here: chain.graph() loads it anyway
+
+    graph = chain.graph()
+
+    def acts(call: Call) -> bool:
+        entry = entries.get(call.tool)
+        return entry is not None and "state_change" in entry.tags
+
+    def things(call: Call) -> set[str]:
+        return {a.value for a in call.arguments.values() if isinstance(a, Value) and isinstance(a.value, str)}
+
+    for i, action in enumerate(chain.calls):
+        if action.fixes is not None or action.after or not acts(action) or any(i in c.after for c in chain.calls):
+            continue
+        for j in range(i + 1, len(chain.calls)):
+            lookup = chain.calls[j]
+            if (lookup.fixes is not None or lookup.after or acts(lookup) or not things(action) & things(lookup)
+                    or nx.has_path(graph, i, j) or nx.has_path(graph, j, i)):
+                continue
+            order = [k for k in range(len(chain.calls)) if k != i]
+            order.insert(order.index(j) + 1, i)
+            moved = chain.reordered(order)
+            if moved.shape() == chain.shape():
+                return moved
+    return None
+
+
 def mark_asked(chain: Chain, entries: dict[str, ToolEntry], specs: dict[str, ToolSpec] | None = None,
                joint_kinds: list[tuple[str, ...]] | None = None) -> Chain:
     """The chain with its asked calls marked (`Call.asked`), so that the answer, the milestones
@@ -999,6 +1033,8 @@ def mark_asked(chain: Chain, entries: dict[str, ToolEntry], specs: dict[str, Too
     for another of its values (`factory.queries.readable.to_ask`): "What sold best in the region
     that is home to Muga on June 8? How many bottles of that wine ...", one short sentence each."""
     while (moved := _canonicalised_later(chain, entries)) is not None:
+        chain = moved
+    while (moved := _looked_up_first(chain, entries)) is not None:
         chain = moved
     asked = set(asked_calls(chain, entries))
     tasks = [i for i, call in enumerate(chain.calls) if call.fixes is None]

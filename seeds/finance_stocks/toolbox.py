@@ -638,7 +638,6 @@ def get_dividend_yield(symbol: Ticker) -> tuple[float, Money, Currency]:
           "work out what all the outstanding shares of {symbol} are worth together[ in {currency}]",
           "I'm comparing company sizes. What's the market capitalisation of {symbol}[ in {currency}]?",
           "tell me the market cap of {symbol}[, converted to {currency}]",
-          "find out the company-wide market value of {symbol} at today's share price[, in {currency}]",
           "what is {symbol} worth as a company at today's share price[, in {currency}]?",
           "for a valuation memo, I need the current market capitalisation of {symbol}[ stated in {currency}].",
           "what price tag does the market put on {symbol} as a whole company right now[, in {currency}]?",

@@ -987,7 +987,7 @@ def get_historical_temperature(city: CityName, date: Day, years_back: Annotated[
         "I'm going for a run in {city} on {date}. What's the AQI, its category, and the main pollutant?",
         "look up the air quality for {city} on {date}, including the category and the main pollutant",
         "how good is the air in {city} on {date}? Tell me the AQI, the category and the main pollutant.",
-        "give me the air quality index for {city} on {date}, its category and the main pollutant",
+        "give me the air quality index, its category and the main pollutant for {city} on {date}",
         "find the AQI and its category in {city} on {date}, plus the dominant pollutant",
         "what's the main pollutant in {city} on {date}, and what are the AQI and its category?",
     ),
