@@ -1078,10 +1078,12 @@ def test_a_withheld_price_an_offered_position_works_out_leaves_nothing_missing()
     code = ('c, v, s = get_portfolio_summary()\n'
             'p, cur = get_stock_quote(symbol=s)\n'
             'a, r = convert_currency_amount(amount=p, from_currency=cur, to_currency="EUR")')
-    found = chain_problems(seeds, code, withheld="get_stock_quote", offered=("get_portfolio_position",))
+    # (world 2: the largest holding is priced in a currency whose rate to the dollar, quoted to six
+    # decimals, gives back the price to the cent; a yen price is only approximately recovered)
+    found = chain_problems(seeds, code, withheld="get_stock_quote", offered=("get_portfolio_position",), world_seed=2)
     assert any("get_portfolio_position gives what gold call 2 (get_stock_quote)" in p for p in found), found
-    assert not any("gives what gold call 2" in p
-                   for p in chain_problems(seeds, code, withheld="get_stock_quote", offered=("get_company_profile",)))
+    assert not any("gives what gold call 2" in p for p in chain_problems(
+        seeds, code, withheld="get_stock_quote", offered=("get_company_profile",), world_seed=2))
 
 
 def test_a_number_worked_out_of_two_others_counts_as_given():
