@@ -306,6 +306,15 @@ CALLING_CODES = {
 CITY_CALLING_CODES = {"Hong Kong": 852}
 
 
+# The weekend where it is not Saturday and Sunday (Egypt rests on Friday and Saturday).
+WEEKENDS = {"Egypt": (4, 5)}
+
+
+def weekend_days(country: str) -> tuple[int, ...]:
+    """The weekdays (0 = Monday) a country's working week leaves out."""
+    return WEEKENDS.get(country, (5, 6))
+
+
 def calling_code(city: str) -> int:
     """The code a phone number in this city starts with."""
     return CITY_CALLING_CODES.get(city, CALLING_CODES[CITY_BY_NAME[city].country])

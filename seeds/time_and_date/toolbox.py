@@ -25,6 +25,7 @@ from factory.gazetteer import (
     offset_text,
     one_day_to_all,
     utc_offset,
+    weekend_days,
 )
 from factory.sense import around, distinct, same_day, sensible, together, within
 from factory.toolbox import Kind, Toolbox, ToolError, World, require, world
@@ -292,8 +293,9 @@ def _holiday_map(country: str, start: date, end: date) -> dict[date, str]:
     return found
 
 
-def _is_business_day(day: date, holidays: dict[date, str]) -> bool:
-    return day.weekday() < 5 and day not in holidays
+def _is_business_day(day: date, holidays: dict[date, str], country: str) -> bool:
+    """A day of the country's working week (Sunday to Thursday in Egypt) that is no public holiday."""
+    return day.weekday() not in weekend_days(country) and day not in holidays
 
 
 def _parse_clock(text: str) -> tuple[int, int] | None:
@@ -1147,7 +1149,7 @@ def is_public_holiday(date: Day, country: HolidayCountry) -> tuple[bool, str]:
            sensible("the period runs backwards", ("start", "end"), lambda a: str(a["start"]) < str(a["end"]))),
 )
 def count_business_days(start: Day, end: Day, country: Country) -> int:
-    """Count the business days (Monday to Friday, not public holidays) between two dates, both included.
+    """Count the business days (the country's working week, Monday to Friday in most countries; no public holidays) between two dates, both included.
 
     Args:
         start: One end of the period (YYYY-MM-DD).
@@ -1159,8 +1161,9 @@ def count_business_days(start: Day, end: Day, country: Country) -> int:
     """
     first, last = sorted((parse_day(start, "start"), parse_day(end, "end")))
     require((last - first).days <= 3700, "the period is longer than ten years; split it into shorter periods")
-    holidays = _holiday_map(_country(country), first, last)
-    return sum(_is_business_day(first + timedelta(days=k), holidays) for k in range((last - first).days + 1))
+    name = _country(country)
+    holidays = _holiday_map(name, first, last)
+    return sum(_is_business_day(first + timedelta(days=k), holidays, name) for k in range((last - first).days + 1))
 
 
 @toolbox.tool(
@@ -1184,7 +1187,7 @@ def count_business_days(start: Day, end: Day, country: Country) -> int:
     sense=(within("days", 1, 60), around("start", before=3, after=120)),
 )
 def add_business_days(start: Day, days: Annotated[int, Kind("business_day_count")], country: Country) -> str:
-    """Find the date a number of business days after a date, skipping weekends and public holidays.
+    """Find the date a number of business days after a date, skipping the country's weekend (Friday and Saturday in Egypt) and public holidays.
 
     Args:
         start: The starting date (YYYY-MM-DD), not counted itself.
@@ -1201,7 +1204,7 @@ def add_business_days(start: Day, days: Annotated[int, Kind("business_day_count"
     day, left = first, days
     while left:
         day += timedelta(days=1)
-        left -= _is_business_day(day, holidays)
+        left -= _is_business_day(day, holidays, name)
     require(day.year <= LAST_YEAR, f"the result falls after {LAST_YEAR}")
     return day.isoformat()
 

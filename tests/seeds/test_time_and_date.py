@@ -263,3 +263,14 @@ def test_holidays_of_a_lunar_calendar_are_listed_for_the_years_the_world_covers(
     assert not any("Eid" in h for h in td.ok("list_public_holidays", country="United Arab Emirates", year=2030))
     assert td.ok("get_next_public_holiday", country="United Arab Emirates", after="2025-06-13") == (
         "Islamic New Year", "2025-06-26")
+
+
+def test_working_days_follow_the_country_s_own_week():
+    """Egypt works Sunday to Thursday: 7 working days after Wednesday, July 30, 2025 is Sunday,
+    August 10 there, not Friday, August 8 as in France (reading 57 #30)."""
+    from tests.seeds.toolbox_helpers import ToolboxSession
+
+    s = ToolboxSession("time_and_date")
+    assert s.ok("add_business_days", start="2025-07-30", days=7, country="Egypt") == "2025-08-10"
+    assert s.ok("add_business_days", start="2025-07-30", days=7, country="France") == "2025-08-08"
+    assert s.ok("count_business_days", start="2025-08-03", end="2025-08-09", country="Egypt") == 5  # Sun to Thu
