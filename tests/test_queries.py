@@ -1071,6 +1071,16 @@ def test_a_price_found_is_not_money_the_person_converts(library):
         assert "if I converted the" not in query, query
 
 
+def test_that_thing_is_not_said_after_a_list_of_its_kind(library):
+    """"Which courses are required before HIST201? ... when is the final exam of that course?"
+    reads as the exam of the one prerequisite too (reading 57 #37): the course is named again."""
+    code = ('p = get_course_prerequisites(course_code="HIST201")\n'
+            's, b, d = get_exam_schedule(course_code="HIST201")')
+    for k in range(6):
+        _, query = asked_and_worded(code, {"education": library["education"]}, k)
+        assert "that course" not in query and query.count("HIST201") == 2, query
+
+
 def test_no_greeting_opens_on_a_quotation():
     """'Hello, "narita": which hotels ...' reads as if the greeting were quoted (reading 54 #9)."""
     from factory.queries.frames import greet

@@ -969,7 +969,7 @@ def get_portfolio_position(symbol: Ticker) -> tuple[int, float]:
           "what does my portfolio look like today? Cash, holdings value and the biggest position, please.",
           "give me the state of my trading account: how much cash, what the shares are worth in total, and which stock is my largest.",
           "I'm checking in on my investments. What's my cash balance, the total value of my stocks, and my top holding?",
-          "how much is my stock portfolio worth right now, how much cash is sitting in it, and which position is biggest?",
+          "what are the shares in my portfolio worth right now, how much cash is sitting beside them, and which position is biggest?",
           "show my account's cash balance, total holdings value and largest position",
           "run me through my brokerage account: cash on hand, market value of my shares and the holding that's worth the most."),
     gives={"largest_holding": ("the largest holding in my portfolio",
