@@ -1206,12 +1206,34 @@ def _unrelated_problems(instance: Instance, ctx: CheckContext) -> list[str]:
                         and isinstance(arg.value, str)):
                     named.add((param.kind or "", param.role, arg.value.casefold()))
         things.append(named)
+    days = [_days_of_part(instance, part) for part in parts]
+
+    def shared(a: int, b: int) -> bool:
+        common = things[a] & things[b]
+        if days[a] and days[b] and not days[a] & days[b]:
+            # two days, tied only by a place: the sunrise in Sao Paulo on August 6 and its forecast
+            # for tomorrow evening are two errands (reading 57 #35, #27)
+            common = {t for t in common if t[0] not in ("city", "country")}
+        return bool(common)
+
     tied = nx.Graph()
     tied.add_nodes_from(range(len(parts)))
-    tied.add_edges_from((a, b) for a in range(len(parts)) for b in range(a + 1, len(parts)) if things[a] & things[b])
+    tied.add_edges_from((a, b) for a in range(len(parts)) for b in range(a + 1, len(parts)) if shared(a, b))
     if nx.is_connected(tied):
         return []
     return [f"calls {' / '.join('+'.join(str(i + 1) for i in p) for p in parts)} are separate requests about nothing in common"]
+
+
+def _days_of_part(instance: Instance, part: list[int]) -> set:
+    """The days the calls of a part of the request were made for (their executed date and
+    date-time arguments)."""
+    found = set()
+    for index in part:
+        spec, step = instance.tool(instance.chain.calls[index].tool), instance.trace.step(index)
+        for param in spec.parameters if spec is not None and step is not None else ():
+            if param.kind in ("date", "datetime") and (day := day_of(step.arguments.get(param.name))) is not None:
+                found.add(day)
+    return found
 
 
 def _names_a_day(instance: Instance, ctx: CheckContext, index: int) -> bool:

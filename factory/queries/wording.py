@@ -612,9 +612,10 @@ class Wording:
         return None
 
     def _namesakes(self, noun: str) -> int:
-        """How many things said so far go by a noun: named or described ones, and those in a list
-        asked for ("which courses are required before HIST201? ... the exam of that course" has
-        two readings: reading 57 #37)."""
+        """How many things said so far go by a noun a literal is named again by: named or described
+        ones, and those of a list asked for since ("which courses are required before HIST201?
+        ... the exam of that course" has two readings: reading 57 #37). (A thing described after
+        a list, the cheapest of those hotels, is "that hotel" still: the last one spoken of.)"""
         plural = 0 if noun.endswith("s") else self.nouns[noun + "s"]
         return self.nouns[noun] + self.unnamed[noun] + plural
 
@@ -806,7 +807,7 @@ class Wording:
         # (nor "that location" for a point once a place was found near it: the place has a
         # location too, reading 48 #15)
         placed = before is not None and self.said[before] == "location" and self._place_found(index)
-        if before is not None and self._namesakes(self.said[before]) - self._beside(
+        if before is not None and self.nouns[self.said[before]] + self.unnamed[self.said[before]] - self._beside(
                 self.said[before]) == 1 and (
                 recent or self.said[before] not in _TIME_NOUNS) and not money and not placed and not self._person_since(before):
             # (nor "that pay" for a salary once a payslip's pay was spoken of, before or after it:

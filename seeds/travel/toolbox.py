@@ -1406,7 +1406,9 @@ toolbox.goal(
     wants="know when and where my flight lands and whether it is on time, find a hotel there and know "
           "the weather I land into",
     role="traveller",
-    tools=("get_flight_details", "get_flight_status", "book_flight", "search_hotels", "compare_hotel_prices",
+    # (no booking of the flight: it is mine already, "I'm flying on BW4179 ... lock in a seat on
+    # it" contradicts itself, reading 57 #40; booking one is the goal "fly somewhere")
+    tools=("get_flight_details", "get_flight_status", "search_hotels", "compare_hotel_prices",
            "book_hotel", "get_daily_forecast", "get_hourly_forecast"),
 )
 # Across seeds: an event in my calendar in another city is why I fly and need a hotel there.

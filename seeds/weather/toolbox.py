@@ -1029,7 +1029,7 @@ def get_air_quality(city: CityName, date: Day) -> tuple[int, str, str]:
         "what UV level and sunburn risk should I expect in {city} on {date}?",
         "look up how intense the sun will be in {city} on {date}: UV index and risk category",
         "UV in {city} on {date}? The index and the risk level, please.",
-        "beach day with the baby in {city} on {date}: the peak UV index and its risk category, please.",
+        "I'm taking the baby out in {city} on {date}: the peak UV index and its risk category, please.",
         "gardening all afternoon in {city} on {date}: how fierce does the sun get on the UV scale, and what risk band is that?",
         "for the outdoor sports day in {city} on {date}, report the maximum UV index and the sunburn risk rating.",
         "what's the UV index in {city} on {date}, and what risk level is that?",

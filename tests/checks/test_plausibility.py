@@ -868,6 +868,18 @@ def test_no_forecast_is_asked_for_an_hour_gone_by_there():
     assert not any("not yet past there" in p for p in chain_problems(seeds, code.format(city="San Francisco")))
 
 
+def test_two_days_tied_only_by_a_place_are_two_errands():
+    """"When does the sun rise in Sao Paulo on 6 August? ... and the forecast there for tomorrow
+    evening" ties two days by a city alone (reading 57 #35); the same day is one errand."""
+    seeds = {s: load_seed(Path(resource_dir("seeds")) / s) for s in ("time_and_date", "weather")}
+    code = ('r, s = get_sunrise_sunset(city="Sao Paulo", date="{day}")\n'
+            'm, z = resolve_relative_time(expression="tomorrow evening")\n'
+            't, c = get_hourly_forecast(city="Sao Paulo", when=m)')
+    found = chain_problems(seeds, code.format(day="2025-08-06"))
+    assert any(p.startswith("unrelated") for p in found), found
+    assert not any(p.startswith("unrelated") for p in chain_problems(seeds, code.format(day="2025-06-14")))
+
+
 def test_a_call_made_only_to_find_what_people_know_is_a_detour():
     """"The first public holiday in the country Berlin is part of": Germany needs no lookup."""
     code = ('o, c = get_city_utc_offset(city="Berlin")\n'
