@@ -215,13 +215,15 @@ _ASKER_MISPLACED = re.compile(r"\b(?:of|name|under|as) me\b")  # "me" read as a 
 # temperature", "the apparent temperature when it's that temperature".
 _SAID_OF_ITSELF = re.compile(r"\b(\w+)(?: \w+){0,2}(?: (?:is|are|was|of|at|as|around|for)|'s) (?:that|those) \1\b",
                              re.IGNORECASE)
-# A period or the present said twice in one part: "the yearly tax on the base pay of E-1459 per
-# year"; "the weather right now at where I am right now" (reading 54 #21).
+# A period, the present or "local" said twice in one part: "the yearly tax on the base pay of
+# E-1459 per year"; "the weather right now at where I am right now" (reading 54 #21); "the local
+# time in Melbourne for the local start time of that event" (reading 57 #3).
 _PERIOD = r"(?:yearly|annual|annually|(?:a|per|each|every) year|monthly|(?:a|per|each|every) month)"
 _PRESENT = r"(?:right now|at the moment|at present|currently)"
 # A "where" clause after a preposition that takes a noun: "the weather at where I am".
 _AT_WHERE = re.compile(r"\b(?:at|in|of|for|on|to) where\b", re.IGNORECASE)
-_SAID_TWICE = re.compile(rf"\b{_PERIOD}\b.*\b{_PERIOD}\b|\b{_PRESENT}\b.*\b{_PRESENT}\b", re.IGNORECASE)
+_SAID_TWICE = re.compile(rf"\b{_PERIOD}\b.*\b{_PERIOD}\b|\b{_PRESENT}\b.*\b{_PRESENT}\b|\blocal\b.*\blocal\b",
+                         re.IGNORECASE)
 # A situation that is a plan, not a look back: "we're shooting ...", "I'm flying ...", "we'll ...".
 _PLAN = re.compile(r"\b(?:we're|we are|i'm|i am|we'll|i'll|will|going to|planning|plan to|booked)\b", re.IGNORECASE)
 # What reads as a description's own when it follows one: a relative clause ("everything by the

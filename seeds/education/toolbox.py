@@ -406,7 +406,6 @@ def search_courses(query: CourseQuery, max_results: int = 5) -> list[CourseCode]
             "the course listed as {text}",
             "the course I wrote down as {text}",
             "the {text} course",
-            "the class I have written down as {text}",
             "the course my adviser referred to as {text}",
             "the module noted as {text}",
             "the course listed in my planner as {text}",

@@ -317,7 +317,7 @@ RECENT = around("date", before=DAYS - 1, after=0)  # records reach back 60 days 
     asks=(
         "which wine sold best in {location} on {date}, and for how much?",
         "find the best-selling wine in {location} on {date} and its sales that day",
-        "I'm tracking the wine market in {location}. What was the top-selling wine there on {date}, and what did it take?",
+        "I'm tracking the wine market in {location}. What was the top-selling wine there on {date}, and what were its sales in dollars?",
         "what was the number one wine in {location} on {date}? Give me its sales in dollars too.",
         "look up the top wine by sales in {location} for {date}, with the dollar figure",
         "which wine led sales in {location} on {date}, and how much did it bring in?",

@@ -639,7 +639,7 @@ def quote_shipping_rate(origin_city: City, destination_city: DestinationCity, we
         "how many units of {sku} does {warehouse_id} have, and when is its next restock?",
         "check the stock of {sku} at {warehouse_id} and the date of the next restock",
         "is there stock of {sku} at {warehouse_id}? Tell me the units on hand and when the next restock arrives.",
-        "does {warehouse_id} have {sku} in stock? How many units, and when's the next restock?",
+        "how many units of {sku} does {warehouse_id} have in stock, and when's the next restock?",
         "look up the stock level of {sku} at {warehouse_id} and the next restock date",
         "I need {sku} from {warehouse_id}. How many units are on hand, and when do they restock?",
         "what's the inventory of {sku} at {warehouse_id}, and when is more coming in?",
