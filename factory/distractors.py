@@ -11,14 +11,14 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Callable
-from datetime import date
+from datetime import date, timedelta
 from typing import Any
 
 import Levenshtein
 import numpy as np
 
 from factory.embeddings import EmbeddingCache
-from factory.gazetteer import CURRENCY_BY_CODE, exchange_rate
+from factory.gazetteer import CURRENCY_BY_CODE, NOW, exchange_rate
 from factory.milestones import needed_values, taken_values
 from factory.records import Chain, ToolSpec, Trace, TraceStep, entry_holds, gives, value_matches_type, values_equal
 from factory.sense import day_of
@@ -103,7 +103,7 @@ def _first_day(values: Any) -> date | None:
 def alternative_to_gold(candidate: ToolSpec, chain: Chain, trace: Trace, specs: dict[str, ToolSpec],
                         simulator: Callable[[], Simulator], calls: set[int] | None = None,
                         examples: bool = False, implied: Callable[[Any, Any], dict[str, Any]] | None = None,
-                        arithmetic: bool = False, taken_only: bool = False) -> str | None:
+                        arithmetic: bool = False, taken_only: bool = False, errors: bool = False) -> str | None:
     """Why an offered non-gold tool is an alternative rather than a distractor: run on a gold
     call's arguments (mapped by name and kind) in the world as it was before that call, it
     yields every value the chain needs from that call (`calls`: only those gold calls). With
@@ -112,7 +112,9 @@ def alternative_to_gold(candidate: ToolSpec, chain: Chain, trace: Trace, specs: 
     counts too (a phone number's country); with `arithmetic`, a number one division or
     multiplication of two of its numbers gives counts too (a position's value over its shares is
     the share price); with `taken_only`, only what later calls take from the gold call counts
-    (today's date, not the home city the request also asks for). None when it is a true distractor."""
+    (today's date, not the home city the request also asks for); with `errors`, a refusal whose
+    message names every value needed counts too ("patient P-10456 lives in Shanghai": reading 58
+    #25). None when it is a true distractor."""
     for step in trace.steps:
         if calls is not None and step.call not in calls:
             continue
@@ -132,6 +134,9 @@ def alternative_to_gold(candidate: ToolSpec, chain: Chain, trace: Trace, specs: 
                 result = world_before(step, trace, specs, simulator).call(candidate, arguments)
             except ToolCrash:
                 continue
+            if errors and result.error is not None and all(
+                    isinstance(n, str) and len(n) > 2 and n.casefold() in result.error.casefold() for n in needs):
+                return f"{candidate.name}'s refusal names what gold call {step.call + 1} ({step.tool}) gives the chain"
             values = list(result.values)
             if implied is not None and result.error is None:
                 values += [v for out, value in zip(candidate.returns, result.values, strict=False)
@@ -193,6 +198,10 @@ def _exemplified(candidate: ToolSpec, mapped: dict[str, Any]) -> dict[str, Any] 
         if param.name in arguments or not param.required:
             continue
         example = _EXAMPLE.search(param.description)
+        if example is None and param.kind in ("date", "datetime"):  # any day ahead an agent would try
+            tomorrow = NOW + timedelta(days=1)
+            arguments[param.name] = tomorrow.strftime("%Y-%m-%d" if param.kind == "date" else "%Y-%m-%dT10:00")
+            continue
         if example is None or not value_matches_type(example.group(1), param.type):
             return None
         arguments[param.name] = example.group(1)

@@ -225,7 +225,7 @@ def _written(seed: Seed, spec: ToolSpec, name: str, text: str) -> str:
 _CONDITIONAL = re.compile(r"^(?:If|Should|In case|Whenever)\b[^,]*, (.+)$")
 # A condition on the state put after the action ("if it's missing", "if they're off"), which
 # doubts what the person has just said; permission ("if you need it") stays.
-_TRAILING = re.compile(r"^(.*?) if (?:it's|it is|they're|they are|it has|they have) [^.(]*?(\s*\([^)]*\))?([.!])$")
+_TRAILING = re.compile(r"^(.*?) if (?:it's|it is|they're|they are|it has|they have|that's|that is) [^.(]*?(\s*\([^)]*\))?([.!])$")
 _THING = re.compile(r"\b(an?|the|no)\s+([a-z-]+(?: [a-z-]+)?)$")  # what a condition ends on: "a buyer profile"
 
 

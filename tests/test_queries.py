@@ -1100,6 +1100,11 @@ def test_the_present_is_said_once_and_no_where_clause_follows_at(library):
         _, query = asked_and_worded(code, seeds, k)
         assert len(re.findall(r"right now|at the moment|currently|at present", query, re.IGNORECASE)) <= 1, query
         assert not re.search(r"\b(?:at|in|of|for|on) where\b", query), query
+    from factory.queries.wording import _SAID_TWICE
+
+    assert _SAID_TWICE.search("check the current conditions at my current location")  # reading 58 #19
+    assert _SAID_TWICE.search("the local time in Melbourne for the local start time of that event")  # reading 57 #3
+    assert not _SAID_TWICE.search("the current conditions where I am")
 
 
 def test_a_day_in_the_person_s_words_never_follows_a_preposition():

@@ -348,6 +348,9 @@ def test_a_condition_the_person_states_is_not_asked_about_again():
     # a condition on the state put after the action goes too (reading 33 #11); permission stays
     missing = "Set up my traveller profile if it's missing (I'm {full_name}, {email})."
     assert unconditional(missing, "I have no traveller profile.") == "Set up my traveller profile (I'm {full_name}, {email})."
+    # "I'm not registered as a buyer yet. Register me as a buyer if that's required." (reading 58 #14)
+    assert unconditional("Register me as a buyer if that's required.", "I'm not registered as a buyer yet.") == \
+        "Register me as a buyer."
     assert unconditional("Turn precise location sharing on if you need it.", "It's off.") == \
         "Turn precise location sharing on if you need it."
     assert _authorised("I have no traveller profile. Set up my traveller profile (I'm Jo, j@x.example).", missing)

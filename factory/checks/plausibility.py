@@ -1310,7 +1310,7 @@ def _withheld_problems(instance: Instance, ctx: CheckContext) -> list[str]:
                 for tool, taken_only in itertools.product(instance.tools, (False, True) if partly else (False,)):
                     why = alternative_to_gold(
                         tool, instance.chain, instance.trace, specs, lambda: Simulator(ctx.seeds, instance.world),
-                        calls={index}, examples=True, arithmetic=True, taken_only=taken_only,
+                        calls={index}, examples=True, arithmetic=True, taken_only=taken_only, errors=True,
                         implied=lambda out, value: ctx.facts_of(out.kind, value, instance.world.seed, out.role))
                     if why:
                         problems.append(why + (", what later calls take of it" if taken_only else ""))

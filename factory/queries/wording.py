@@ -222,7 +222,7 @@ _PERIOD = r"(?:yearly|annual|annually|(?:a|per|each|every) year|monthly|(?:a|per
 _PRESENT = r"(?:right now|at the moment|at present|currently)"
 # A "where" clause after a preposition that takes a noun: "the weather at where I am".
 _AT_WHERE = re.compile(r"\b(?:at|in|of|for|on|to) where\b", re.IGNORECASE)
-_SAID_TWICE = re.compile(rf"\b{_PERIOD}\b.*\b{_PERIOD}\b|\b{_PRESENT}\b.*\b{_PRESENT}\b|\blocal\b.*\blocal\b",
+_SAID_TWICE = re.compile(rf"\b{_PERIOD}\b.*\b{_PERIOD}\b|\b{_PRESENT}\b.*\b{_PRESENT}\b|\blocal\b.*\blocal\b|\bcurrent\b.*\bcurrent\b",
                          re.IGNORECASE)
 # A situation that is a plan, not a look back: "we're shooting ...", "I'm flying ...", "we'll ...".
 _PLAN = re.compile(r"\b(?:we're|we are|i'm|i am|we'll|i'll|will|going to|planning|plan to|booked)\b", re.IGNORECASE)

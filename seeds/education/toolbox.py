@@ -397,7 +397,6 @@ def search_courses(query: CourseQuery, max_results: int = 5) -> list[CourseCode]
         'a friend wrote "{text}" on a sticky note. Which course is that, as a catalogue code?',
         'give me the standard catalogue code for "{text}"',
         'how does the catalogue write "{text}"?',
-        'find the course code that "{text}" stands for',
     ),
     gives={
         "course_code": (

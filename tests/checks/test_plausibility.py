@@ -880,6 +880,19 @@ def test_two_days_tied_only_by_a_place_are_two_errands():
     assert not any(p.startswith("unrelated") for p in chain_problems(seeds, code.format(day="2025-06-14")))
 
 
+def test_a_withheld_value_an_offered_tool_s_refusal_names_is_not_missing():
+    """Without the patient's profile, booking them with any doctor is refused with "patient
+    P-10001 lives in New York": the home city the pharmacy search needs (reading 58 #25). Without
+    that tool offered, the city is missing."""
+    seeds = {"healthcare": load_seed(Path(resource_dir("seeds")) / "healthcare")}
+    code = ('b, h, ph, e = get_patient_profile(patient_id="P-10001")\n'
+            'n, a, packs = find_pharmacy_with_stock(drug_name="losartan", city=h)')
+    found = chain_problems(seeds, code, withheld="get_patient_profile", offered=("book_appointment",))
+    assert any("book_appointment's refusal names what gold call 1" in p for p in found), found
+    assert not any("refusal" in p for p in chain_problems(seeds, code, withheld="get_patient_profile",
+                                                          offered=("get_doctor_details",)))
+
+
 def test_a_call_made_only_to_find_what_people_know_is_a_detour():
     """"The first public holiday in the country Berlin is part of": Germany needs no lookup."""
     code = ('o, c = get_city_utc_offset(city="Berlin")\n'
