@@ -76,8 +76,9 @@ def _splits_section(config: GenerateConfig, report: dict[str, Any]) -> str:
     return f"""## Splits
 
 {sizes}. {rule}Each kept instance went, in the order the candidates were made, to the split
-furthest below its share (a candidate whose split was full, or that mixed held-out units with
-others, was a counted reject), so the same command gives the same splits byte for byte.
+furthest below its share (a candidate whose split was full, that mixed held-out units with
+others, or that was held out and of a shape its split had its share of, was a counted reject),
+so the same command gives the same splits byte for byte.
 
 {split_markdown(report)}
 """
