@@ -44,7 +44,7 @@ from factory.workers import Engine, ProcessPool, RayCluster, Tallies, available_
 ALL_DOMAINS = "all"
 OFFLINE = "offline"
 SEED_DEFECT = "seed defect: "  # how the pipeline words a reject for a crashing seed tool
-TRIAL_TRIES = 10  # attempts of a held goal at a shape before the split counts it unable to fill the shape
+TRIAL_TRIES = 10  # attempts of a held goal at a shape or scenario before the split counts it unable to fill it
 
 
 @dataclass

@@ -20,7 +20,8 @@ instance of another split shares it.
 Each attempt is steered to the side (held or not) furthest below its share, a held one to a shape
 or a category (as its scenario) the held split lags in and to the goals that fill it; a candidate
 that still touches the other side's units, arrives when its side is full, or is held and of a
-shape the held split has its share of already, is a counted reject (`splits`). Without a hold-out, each instance goes to the split furthest below its share.
+shape the held split has its share of already, is a counted reject (`splits`). Without a
+hold-out, each instance goes to the split furthest below its share.
 """
 
 from __future__ import annotations

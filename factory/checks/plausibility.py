@@ -1307,18 +1307,21 @@ def _withheld_problems(instance: Instance, ctx: CheckContext) -> list[str]:
                 # what the chain needs of the call, then what later calls take of it alone: with
                 # today's date from any city's clock, the days counted from it can be done (reading 40 #16)
                 partly = taken_values(instance.chain, instance.trace, index) != needed_values(instance.chain, instance.trace, index)
+                world = instance.world
+
+                def implied(out: Any, value: Any) -> dict[str, Any]:
+                    return ctx.facts_of(out.kind, value, world.seed, out.role)
+
                 for tool, taken_only in itertools.product(instance.tools, (False, True) if partly else (False,)):
                     why = alternative_to_gold(
-                        tool, instance.chain, instance.trace, specs, lambda: Simulator(ctx.seeds, instance.world),
-                        calls={index}, examples=True, arithmetic=True, taken_only=taken_only, errors=True,
-                        implied=lambda out, value: ctx.facts_of(out.kind, value, instance.world.seed, out.role))
+                        tool, instance.chain, instance.trace, specs, lambda: Simulator(ctx.seeds, world),
+                        calls={index}, examples=True, arithmetic=True, taken_only=taken_only, errors=True, implied=implied)
                     if why:
                         problems.append(why + (", what later calls take of it" if taken_only else ""))
                         break
-                else:
+                else:  # or two offered calls, one after the other
                     why = alternative_in_two(instance.tools, instance.chain, instance.trace, specs,
-                                             lambda: Simulator(ctx.seeds, instance.world), index,
-                                             lambda out, value: ctx.facts_of(out.kind, value, instance.world.seed, out.role))
+                                             lambda: Simulator(ctx.seeds, world), index, implied)
                     problems += [why] if why else []
             query = instance.query.casefold()
             for value in needed_values(instance.chain, instance.trace, index):
