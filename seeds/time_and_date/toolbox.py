@@ -430,7 +430,10 @@ def sun_times(latitude: float, longitude: float, offset: float, day: date) -> tu
     base = datetime(day.year, day.month, day.day)
     sunrise = base + timedelta(minutes=round(max(0.0, noon - half_day) * 60))
     sunset = base + timedelta(minutes=min(round(min(24.0, noon + half_day) * 60), 23 * 60 + 59))
-    return sunrise, sunset, round(2 * half_day, 2)
+    # the daylight the two times give, as anyone subtracting them finds it (12.02 h from 07:04 to
+    # 19:05, not the unrounded 12.03: reading 59 #40); polar night and midnight sun stay 0 and 24
+    rounded = (round((noon + half_day) * 60) - round((noon - half_day) * 60)) / 60  # the minutes the times show
+    return sunrise, sunset, round(2 * half_day if half_day in (0.0, 12.0) else rounded, 2)
 
 
 # --- what makes a request sensible ----------------------------------------------------------

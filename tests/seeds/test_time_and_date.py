@@ -274,3 +274,17 @@ def test_working_days_follow_the_country_s_own_week():
     assert s.ok("add_business_days", start="2025-07-30", days=7, country="Egypt") == "2025-08-10"
     assert s.ok("add_business_days", start="2025-07-30", days=7, country="France") == "2025-08-08"
     assert s.ok("count_business_days", start="2025-08-03", end="2025-08-09", country="Egypt") == 5  # Sun to Thu
+
+
+def test_daylight_is_what_sunrise_and_sunset_give():
+    """The hours of daylight are sunset minus sunrise as the tools state them (07:04 to 19:05 is
+    12.02 hours, where the unrounded model said 12.03: reading 59 #40)."""
+    from tests.seeds.toolbox_helpers import ToolboxSession
+
+    s = ToolboxSession("time_and_date")
+    for city, day in (("Singapore", "2025-07-07"), ("Singapore", "2025-07-25"), ("Edinburgh", "2025-12-01"), ("Sydney", "2025-06-13")):
+        rise, set_ = s.ok("get_sunrise_sunset", city=city, date=day)
+        row = s.world.cities[city]
+        hours = s.ok("get_daylight_hours", latitude=row["latitude"], longitude=row["longitude"], date=day)
+        clock = lambda t: int(t[-5:-3]) * 60 + int(t[-2:])  # noqa: E731
+        assert hours == round((clock(set_) - clock(rise)) / 60, 2), (city, rise, set_, hours)
