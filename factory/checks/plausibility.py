@@ -1038,6 +1038,26 @@ def _probed_by_errors(instance: Instance, ctx: CheckContext, index: int, specs: 
     return []
 
 
+def _nearest_by_hand(instance: Instance, index: int) -> list[str]:
+    """A withheld search for the thing nearest a point that offered tools let an agent do by
+    hand: one lists such things (a place search), another gives each one's coordinates, and the
+    distances are arithmetic (the museum nearest my position, reading 59 #32)."""
+    withheld = instance.tool(instance.chain.calls[index].tool)
+    if withheld is None or not {"latitude", "longitude"} <= {p.kind for p in withheld.parameters} \
+            or not any("distance" in o.name for o in withheld.returns):
+        return []
+    found = {o.kind for o in withheld.returns if o.kind and o.kind not in ("latitude", "longitude")}
+    for kind in sorted(found):
+        lists = [t.name for t in instance.tools
+                 if any(o.kind in (kind, kind + "s") and o.type.startswith("list") for o in t.returns)]
+        places = [t.name for t in instance.tools if any(p.kind == kind for p in t.parameters)
+                  and {"latitude", "longitude"} <= {o.kind for o in t.returns}]
+        if lists and places:
+            return [f"offered {lists[0]} lists the {kind.replace('_', ' ')}s and {places[0]} places them: the nearest "
+                    f"is arithmetic, without {withheld.name}"]
+    return []
+
+
 def _per_item(instance: Instance, index: int, specs: dict[str, Any]) -> list[str]:
     """A withheld call that compares a list of things (the cheapest of five hotels for 7 nights
     from June 25), or the cities of a country (the hottest in Australia on June 20), and an
@@ -1301,7 +1321,7 @@ def _withheld_problems(instance: Instance, ctx: CheckContext) -> list[str]:
                 problems.append(f"{withheld.name} is needed only for the place of a point in {city}, which people know")
             problems += _guessed_in_place(instance, ctx, index, specs) + _confirmed_by_search(instance, ctx, index, specs)
             problems += _spelled_by_id(instance, index) + _country_of_a_place_named(instance, ctx, index)
-            problems += _probed(instance, index, specs) + _per_item(instance, index, specs)
+            problems += _probed(instance, index, specs) + _per_item(instance, index, specs) + _nearest_by_hand(instance, index)
             problems += _probed_by_errors(instance, ctx, index, specs)
             if instance.world is not None:
                 # what the chain needs of the call, then what later calls take of it alone: with

@@ -893,6 +893,19 @@ def test_a_withheld_value_an_offered_tool_s_refusal_names_is_not_missing():
                                                           offered=("get_doctor_details",)))
 
 
+def test_a_withheld_nearest_thing_an_agent_can_work_out_by_hand_is_not_missing():
+    """Without the nearest-place search, a place search that lists museums and a tool that gives
+    each one's coordinates leave only arithmetic to find the nearest (reading 59 #32); without
+    the coordinates tool the nearest is missing."""
+    seeds = {s: load_seed(Path(resource_dir("seeds")) / s) for s in ("maps_places",)}
+    code = ('p, d, n = find_nearest_place(latitude=37.7793, longitude=-122.4193, category="museum")\n'
+            'o, c = get_opening_hours(place_id=p, date="2025-06-19")')
+    found = chain_problems(seeds, code, withheld="find_nearest_place", offered=("search_places", "get_place_location"))
+    assert any("the nearest is arithmetic" in p for p in found), found
+    assert not any("arithmetic" in p for p in chain_problems(seeds, code, withheld="find_nearest_place",
+                                                             offered=("search_places",)))
+
+
 def test_a_call_made_only_to_find_what_people_know_is_a_detour():
     """"The first public holiday in the country Berlin is part of": Germany needs no lookup."""
     code = ('o, c = get_city_utc_offset(city="Berlin")\n'
