@@ -143,8 +143,8 @@ class SplitPlan:
         goals = self.fillers(unit)
         if unit.startswith(SCENARIO):
             shape = self._lagging(attempt, within=goals, categories=False)
-            filling = self.fillers(shape) if shape is not None else None
-            goals = goals if filling is None else filling if goals is None else goals & filling
+            if goals is not None and shape is not None:  # (fillers know goals for every unit or for none)
+                goals &= self.fillers(shape)
             side = replace(side, scenario=unit.removeprefix(SCENARIO), shape=shape)
         else:
             side = replace(side, shape=unit)
