@@ -1234,13 +1234,13 @@ def create_traveller_profile(full_name: Traveller, email: Email) -> str:
 
 
 @toolbox.tool(
-    asks=("save passport {passport_number}, issued by {nationality} and valid until {expiry_date}, to my traveller profile",
-          "Add my passport to my travel profile: number {passport_number}, issued by {nationality}, expiring {expiry_date}.",
-          "I got a new passport from {nationality}, number {passport_number}, valid until {expiry_date}. Save it to my profile.",
+    asks=("save passport {passport_number}, issued by {nationality} and valid until {expiry_date}, to my traveller profile and tell me the number as saved",
+          "Add my passport to my travel profile: number {passport_number}, issued by {nationality}, expiring {expiry_date}. What number does it show on file?",
+          "I got a new passport from {nationality}, number {passport_number}, valid until {expiry_date}. Save it to my profile and show me how the number is stored.",
           "store my passport on my traveller profile (number {passport_number}, issued by {nationality}, expires {expiry_date}) and show me the masked number saved",
           "add passport {passport_number} from {nationality}, expiring {expiry_date}, to my profile and confirm what was saved",
-          "My passport number is {passport_number}; it's from {nationality} and valid until {expiry_date}. Please keep it on file.",
-          "put my passport {passport_number}, issued by {nationality} and valid through {expiry_date}, on file",
+          "My passport number is {passport_number}; it's from {nationality} and valid until {expiry_date}. Please keep it on file and confirm the masked number.",
+          "put my passport {passport_number}, issued by {nationality} and valid through {expiry_date}, on file and tell me the masked number",
           "update my profile with my new passport (number {passport_number}, {nationality}, expiry {expiry_date}) and confirm the masked number",
           "save my passport from {nationality}, number {passport_number}, valid until {expiry_date}, and tell me how it appears on file"),
     requires=("traveller_profile",),
