@@ -432,7 +432,7 @@ def _opening_facts(w: HRWorld, opening_id: str) -> dict:
         "search the directory for {full_name}. I need the employee id.",
         "security is printing a badge for {full_name} and wants the employee number. Which one is it?",
         "which personnel ID belongs to {full_name}?",
-        "payroll keeps asking me for an ID. Which one is registered to {full_name}?",
+        "payroll needs the employee ID of {full_name} for a form. Which one is registered to them?",
         "confirm the staff number HR has on record for {full_name}",
     ),
     gives={"employee_id": "{full_name}"},  # people name a colleague; the id is the agent's part

@@ -372,12 +372,12 @@ def search_contacts(query: Annotated[str, Kind("contact_search_terms")], max_res
     asks=(
         'what is the full name of the contact I call "{mention}"?',
         "which of my contacts is {mention}? Give me the full name.",
-        'work out which contact I mean by "{mention}" and tell me their full name',
+        'find the contact I have saved as "{mention}" and tell me their full name',
         "I only remember \"{mention}\". What's the full name of that contact?",
         "give me the full name of {mention} from my contacts",
         'who is "{mention}" in my address book? I need the first and last name.',
         "look up the full name of the contact I know as {mention}",
-        'find the contact I mean when I say "{mention}" and tell me their full name',
+        'look through my contacts for "{mention}" and tell me the full name',
         'match "{mention}" to one of my contacts and give me the full name',
     ),
     gives={
@@ -387,7 +387,7 @@ def search_contacts(query: Annotated[str, Kind("contact_search_terms")], max_res
             "the contact I know as {mention}",
             "the contact I think of as {mention}",
             "the {mention} I know",
-            "the contact I mean by {mention}",
+            "the contact I have saved as {mention}",
             "the person I have down as {mention}",
             "the contact I usually call {mention}",
             "my contact called {mention}",
