@@ -132,7 +132,8 @@ def opens_a_clause(ask: str) -> bool:
 
 # Follow-up frames that say the part stands apart, and the words by which a part leans on an
 # earlier one: such a part takes another frame.
-_APART = ("Separately", "On another note", "On a separate note", "Something else")
+_APART = ("Separately", "On another note", "On a separate note", "Something else", "By the way", "Another thing",
+          "Besides that")  # "By the way, I'd like to see that listing" (reading 60 #4; reading 58)
 _BACK = re.compile(r"\b(?:that|those|the same|this|these|it|its|there|them|they|their)\b", re.IGNORECASE)
 
 
