@@ -210,6 +210,19 @@ def _days_found_for(instance: Instance, index: int, memo: dict[int, set]) -> set
     return memo[index]
 
 
+def _days_about(instance: Instance, index: int, memo: dict[int, set]) -> set:
+    """The days call `index` is about, for telling occasions apart: the days it returned where
+    it returned any, else the days it was made for (`_days_found_for`). The next holiday after
+    June 18 is about the holiday, so the hottest city on June 18 beside it is a second errand
+    (readings 56 #17, 60 #17)."""
+    call, spec, step = instance.chain.calls[index], instance.tool(instance.chain.calls[index].tool), instance.trace.step(index)
+    returned = set()
+    if spec is not None and step is not None:
+        returned = {day_of(step.outputs.get(var)) for var, out in zip(call.outputs, spec.returns, strict=False)
+                    if out.kind in SCENE_KINDS or is_day(out)} - {None}
+    return returned or _days_found_for(instance, index, memo)
+
+
 def _same_day_problem(instance: Instance, index: int, param: str, args: dict[str, Any], memo: dict[int, set]) -> str | None:
     call = instance.chain.calls[index]
     producers = instance.chain.producers()
@@ -1266,11 +1279,12 @@ def _names_a_day(instance: Instance, ctx: CheckContext, index: int) -> bool:
 
 def _occasion_problems(instance: Instance) -> list[str]:
     """One occasion: a part of the request that the goal takes from another seed, with no data
-    flow to the goal's own calls, is about a day the rest of the request is about. The
+    flow to the goal's own calls, is about a day the rest of the request is about (the hottest
+    city in China on June 14 beside China's holidays in 2025 is not, reading 60 #17). The
     forecast for Osaka on the day a stay there starts belongs; the hottest city in Italy on
-    June 17 beside the next holiday after August 29, or the weather in Seoul on June 23 beside
-    its sunrise on May 25, is a second errand; so is a part about another year than the days
-    of a request across seeds."""
+    June 17 beside the next holiday after June 17 (a search is about the day it finds,
+    `_days_about`), or the weather in Seoul on June 23 beside its sunrise on May 25, is a second
+    errand; so is a part about another year than the days of a request across seeds."""
     home = instance.goal.split(":")[0]
     chain = instance.chain
     tasks = [i for i, c in enumerate(chain.calls) if c.fixes is None]
@@ -1285,14 +1299,16 @@ def _occasion_problems(instance: Instance) -> list[str]:
         foreign = bool(home) and not any(seed_of[i] in (home, None) for i in part)
         if not foreign and not cross:
             continue
-        days = set().union(*(_days_found_for(instance, i, memo) for i in part))
-        others = set().union(*(_days_found_for(instance, i, memo) for i in tasks if i not in part))
+        days = set().union(*(_days_about(instance, i, memo) for i in part))
+        others = set().union(*(_days_about(instance, i, memo) for i in tasks if i not in part))
         years = {a.value for i in part for n, a in chain.calls[i].arguments.items() if isinstance(a, Value)
                  and (p := getattr(instance.tool(chain.calls[i].tool), "param", lambda _: None)(n)) is not None
                  and p.kind == "year"}
-        if foreign and days and others and not days & others:
+        if foreign and not days & others:
+            about = (f"about {', '.join(sorted(map(str, days)))}, a day the rest of the request is not" if days and others
+                     else "not about a day the rest of the request is about")
             problems.append(f"calls {'+'.join(str(i + 1) for i in part)} ({', '.join(sorted({seed_of[i] or '' for i in part}))}) "
-                            f"are about {', '.join(sorted(map(str, days)))}, a day the rest of the request is not")
+                            f"are {about}")
         elif not days and years and others and not years & {d.year for d in others}:
             # in a request across seeds, a year apart from its days: the warmest spot in Canada
             # today, and Canada's holidays in 2026 (reading 42 #19)

@@ -1093,6 +1093,23 @@ def test_a_part_from_another_seed_is_about_the_same_occasion():
     assert occasion("2025-06-23T21:00", goal="") == []  # a seed without goals: nothing is taken from elsewhere
 
 
+def test_a_search_from_a_day_is_about_the_day_it_finds():
+    """The next holiday in the United States after June 16 is about the holiday (Juneteenth):
+    the hottest city there on June 16 beside it is a second errand; the hottest city on the
+    holiday itself is the goal."""
+    seeds = {slug: load_seed(Path(resource_dir("seeds")) / slug) for slug in ("time_and_date", "weather")}
+
+    def occasion(code):
+        found = chain_problems(seeds, code, goal="time_and_date:plan a day off around a holiday")
+        return [p for p in found if p.startswith("occasion:")]
+
+    holiday = 'h, d = get_next_public_holiday(country="United States", after="2025-06-16")\n'
+    assert any("2025-06-16" in p for p in occasion(holiday + 'c, t = find_hottest_city(country="United States", date="2025-06-16")'))
+    assert occasion(holiday + 'c, t = find_hottest_city(country="United States", date=d)') == []
+    listed = 'h = list_public_holidays(country="United States", year=2025)\n'
+    assert occasion(listed + 'c, t = find_hottest_city(country="United States", date="2025-06-16")')
+
+
 def test_a_request_never_asks_for_the_city_it_names():
     """"In which city is Amber Orchard Espresso Bar, Boston?" asks for what it says."""
     from tests.seeds.toolbox_helpers import ToolboxSession
