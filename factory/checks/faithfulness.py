@@ -236,6 +236,18 @@ def example_literals(instance: Instance) -> list[str]:
             source = next((tool for tool, examples in shown if shows_example(arg.value, examples)), None)
             if source is not None:
                 problems.append(f"call {index + 1} {call.tool}.{name}={arg.value!r} is an example in {source}'s documentation")
+    # What a withheld call finds for a later one: an agent that copies the example guesses what
+    # an insufficient-information item withholds (reading 60 #16: "WH-BER").
+    withheld = {t.name for t in instance.withheld_tools}
+    consumed = {a.ref for c in instance.chain.calls for a in c.arguments.values() if isinstance(a, Ref)}
+    for step in instance.trace.steps:
+        if instance.chain.calls[step.call].tool not in withheld:
+            continue
+        for var, value in step.outputs.items():
+            source = next((tool for tool, examples in shown if shows_example(value, examples)), None)
+            if var in consumed and isinstance(value, str) and source is not None:
+                problems.append(f"call {step.call + 1} {instance.chain.calls[step.call].tool} finds {value!r}, "
+                                f"an example in {source}'s documentation")
     return problems
 
 

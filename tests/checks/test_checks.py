@@ -238,6 +238,24 @@ def test_faithfulness_catches_a_literal_copied_from_a_documented_example(nested,
     assert f"example: call {nested.chain.calls.index(call) + 1} {call.tool}.{name}={value!r}" in failed(nested, ctx, "faithfulness")
 
 
+def test_faithfulness_catches_a_withheld_value_shown_as_an_example(nested, ctx):
+    """A value a withheld call finds for a later one that a tool's documentation shows as an
+    example ('e.g. "WH-BER"'): an insufficient-information item that a guess solves."""
+    step = next(s for s in nested.trace.steps for var, v in s.outputs.items() if isinstance(v, str) and any(
+        isinstance(a, Ref) and a.ref == var for c in nested.chain.calls for a in c.arguments.values()))
+    value = next(v for var, v in step.outputs.items() if isinstance(v, str) and any(
+        isinstance(a, Ref) and a.ref == var for c in nested.chain.calls for a in c.arguments.values()))
+    tool_name = nested.chain.calls[step.call].tool
+    tool = next(t for t in nested.tools if t.name != tool_name)
+    nested.tools = [tool.model_copy(update={"description": f'{tool.description} e.g. "{value}".'})
+                    if t is tool else t for t in nested.tools]
+    assert CHECKS["faithfulness"](nested, ctx).passed  # the call is offered: an agent makes it
+    nested.withheld_tools = [nested.tool(tool_name)]
+    nested.tools = [t for t in nested.tools if t.name != tool_name]
+    assert f"example: call {step.call + 1} {tool_name} finds {value!r}, an example in {tool.name}'s documentation" \
+        in failed(nested, ctx, "faithfulness")
+
+
 def test_faithfulness_catches_a_name_stated_in_full_twice(ctx):
     """A name of two words or more, or an id, stated twice in one request: the second mention
     should have been "that library branch"."""
