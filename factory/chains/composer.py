@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 
 import networkx as nx
 
-from factory.chains.detours import re_derives
+from factory.chains.detours import finds_what_people_know, re_derives
 from factory.chains.literals import Known, draw_arguments
 from factory.chains.pool import ToolPool, links_to
 from factory.records import Call, Chain, Ref, Value
@@ -147,7 +147,7 @@ def compose(
         nonlocal spent
         if j == n_calls:
             return ((accept is None or accept(tools)) and about_one_thing(pool, tools, bindings, parts, keys_memo)
-                    and not re_derives(pool, tools, bindings))
+                    and not re_derives(pool, tools, bindings) and not finds_what_people_know(pool, tools, bindings))
         order = names[:]
         rng.shuffle(order)
         if used is not None:

@@ -243,6 +243,24 @@ def test_no_call_finds_again_what_a_call_feeding_it_returned():
     assert re_derives(pool, [nearest.name, geocode.name, "get_travel_advisory"], bindings)
 
 
+def test_no_call_given_a_city_is_made_only_for_its_country():
+    """Mumbai's country, found by the tool that gives its UTC offset, only to count working days
+    there: people know it, and the composer leaves such chains out; the offset itself is news."""
+    from factory.chains.detours import finds_what_people_know
+    from factory.checks.policy import load_policy
+    from factory.seed_checks import library_pool
+
+    seeds = load_seeds(Path(resource_dir("seeds")))
+    pool = library_pool(seeds, slugs=["time_and_date"])
+    tools = ["get_city_utc_offset", "count_business_days"]
+    assert not finds_what_people_know(pool, tools, [{}, {"country": (0, 1)}])  # no policy: nothing is known
+    pool.limits = dict(load_policy(Path(resource_dir("validators"))).checks["plausibility"].model_extra)
+    assert finds_what_people_know(pool, tools, [{}, {"country": (0, 1)}])
+    for k in range(80):
+        chain = compose(pool, 2, [(0, 1)], random.Random(k), allowed=lambda j, name: j > 0 or name == tools[0])
+        assert chain is None or not isinstance(chain.calls[1].arguments.get("country"), Ref), chain
+
+
 def test_a_choice_among_words_is_the_one_made_before():
     """The sick-leave balance, then sick leave filed, not personal leave (reading 24 #15): a
     leave type, which has no kind, is drawn as the chain already chose it; and a salary band
