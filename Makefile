@@ -10,9 +10,10 @@ TORCH_INDEX ?=
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
-	# The CPU build of torch first, so nothing pulls a CUDA build (TORCH_INDEX: see README).
-	$(PY) -m pip install --quiet torch==2.13.0 $(if $(TORCH_INDEX),--index-url $(TORCH_INDEX))
-	$(PY) -m pip install --quiet -e ".[test,ray]"
+	# The CPU build of torch first, so nothing pulls a CUDA build (TORCH_INDEX: see README);
+	# no pip cache, so an install needs only the room the environment takes.
+	$(PY) -m pip install --quiet --no-cache-dir torch==2.13.0 $(if $(TORCH_INDEX),--index-url $(TORCH_INDEX))
+	$(PY) -m pip install --quiet --no-cache-dir -e ".[test,ray]"
 	touch $(STAMP)
 
 demo: $(STAMP)
