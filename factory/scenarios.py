@@ -226,7 +226,9 @@ _CONDITIONAL = re.compile(r"^(?:If|Should|In case|Whenever)\b[^,]*, (.+)$")
 # A condition on the state put after the action ("if it's missing", "if they're off"), which
 # doubts what the person has just said; permission ("if you need it") stays.
 _TRAILING = re.compile(r"^(.*?) if (?:it's|it is|they're|they are|it has|they have|that's|that is) [^.(]*?(\s*\([^)]*\))?([.!])$")
-_THING = re.compile(r"\b(an?|the|no)\s+([a-z-]+(?: [a-z-]+)?)$")  # what a condition ends on: "a buyer profile"
+# what a condition ends on: "a buyer profile" ("the way" of "if unpaid tuition is in the way" is
+# no thing: "Go ahead and pay a way", reading 62)
+_THING = re.compile(r"\b(an?|no)\s+([a-z-]+(?: [a-z-]+)?)$")
 
 
 def unconditional(sentence: str, said: str | None = None) -> str:
@@ -236,9 +238,19 @@ def unconditional(sentence: str, said: str | None = None) -> str:
     "Should the agency want a buyer profile, create it" is "Create a buyer profile", not "Create it"."""
     match = _CONDITIONAL.match(sentence)
     if not match:  # "Set up my traveller profile if it's missing (I'm ...)." → "Set up my traveller profile (I'm ...)."
-        return _TRAILING.sub(r"\1\2\3", sentence) if said is not None else sentence
+        return _said_once(_TRAILING.sub(r"\1\2\3", sentence), said) if said is not None else sentence
     rest = match.group(1)
     thing = _THING.search(sentence[:match.start(1)].rstrip(", "))
     if thing and said is not None and thing.group(2).split()[-1].casefold() not in said.casefold():
         rest = re.sub(r"\b(?:it|one)\b", f"a {thing.group(2)}", re.sub(r"\b(it|one) up\b", r"up \1", rest), count=1)
-    return rest[:1].upper() + rest[1:]
+    return _said_once(rest[:1].upper() + rest[1:], said)
+
+
+def _said_once(sentence: str, said: str | None) -> str:
+    """The sentence with "it" for a thing of mine the sentence before has just named: "My library
+    card stopped working. Reactivate it.", not "Reactivate my library card." (reading 62 #27)."""
+    for words in (2, 1):
+        for mine in re.finditer(rf"\bmy ((?:[a-z-]+ ){{{words - 1}}}[a-z-]+)\b", sentence):
+            if said is not None and re.search(rf"\bmy {re.escape(mine.group(1))}\b", said, re.IGNORECASE):
+                return sentence[:mine.start()] + "it" + sentence[mine.end():]
+    return sentence

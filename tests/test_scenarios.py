@@ -354,6 +354,12 @@ def test_a_condition_the_person_states_is_not_asked_about_again():
     assert unconditional("Turn precise location sharing on if you need it.", "It's off.") == \
         "Turn precise location sharing on if you need it."
     assert _authorised("I have no traveller profile. Set up my traveller profile (I'm Jo, j@x.example).", missing)
+    # a thing of mine the person has just named is "it" (reading 62 #27); "the way" is no thing
+    card = "Reactivate my library card if it has lapsed."
+    assert unconditional(card, "My library card stopped working.") == "Reactivate it."
+    assert _authorised("My library card stopped working. Reactivate it.", card)
+    assert unconditional("If unpaid tuition is in the way, go ahead and pay it.",
+                         "I haven't paid my tuition for this term yet.") == "Go ahead and pay it."
     query = "My tuition for this term is still outstanding. Settle it. Enrol me in CHEM201."
     assert _authorised(query, "Should my tuition still be due, settle it.")
     assert not _authorised("Enrol me in CHEM201.", "Should my tuition still be due, settle it.")

@@ -1443,8 +1443,9 @@ def _completable_drift(instance: Instance, ctx: CheckContext, withheld: str, spe
 def _authorised(query: str, wording: str) -> bool:
     """Whether the query carries a wording of a context sentence, whatever values fill it (or
     its consequent alone, after the person has said the condition holds, its pronoun maybe
-    naming the thing: "Create a buyer profile for ...")."""
-    for form in {wording, unconditional(wording), unconditional(wording, said="")}:
+    naming the thing: "Create a buyer profile for ...", or "it" naming a thing of theirs the
+    person has just named: "My library card stopped working. Reactivate it.")."""
+    for form in {wording, unconditional(wording), unconditional(wording, said=""), unconditional(wording, said=wording)}:
         fragments = [re.escape(part.strip()) for part in re.split(r"\{[^{}]*\}", form) if part.strip()]
         if not fragments or re.search(r".+?".join(fragments), query, flags=re.IGNORECASE | re.DOTALL):
             return True
