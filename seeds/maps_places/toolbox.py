@@ -840,7 +840,8 @@ def get_opening_hours(place_id: PlaceId, date: Day) -> tuple[str, str]:
     row = _place(place_id)
     day = _day(date)
     require(DATE_WINDOW[0] <= day <= DATE_WINDOW[1],
-            f"opening hours are published from {DATE_WINDOW[0]} to {DATE_WINDOW[1]}; pick a day in that range")
+            # no dates: with "within 30 days of today" they give today away (reading 62 #17)
+            f"no opening hours are published for {date}: pick a day within 30 days of today")
     hours = _hours_on(row, day)
     if hours is None:
         return "closed", "closed"
