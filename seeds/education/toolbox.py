@@ -392,7 +392,7 @@ def search_courses(query: CourseQuery, max_results: int = 5) -> list[CourseCode]
     asks=(
         'what is the catalogue code of "{text}"?',
         'work out which catalogue course "{text}" means',
-        'my timetable just says "{text}". Which course code is that?',
+        'all I have written down is "{text}". Which course code is that?',
         "what's the official code for \"{text}\"?",
         'a friend wrote "{text}" on a sticky note. Which course is that, as a catalogue code?',
         'give me the standard catalogue code for "{text}"',
@@ -417,7 +417,7 @@ def search_courses(query: CourseQuery, max_results: int = 5) -> list[CourseCode]
             "the course I saw advertised as {text}",
             "the course known around campus as {text}",
             "the class shown as {text} on the timetable",
-            "the course everyone refers to as {text}",
+            "the course I've heard called {text}",
         ),
     },  # people name the course as they write it; resolving it is the agent's part
     tags=("canonicalise",),
