@@ -86,6 +86,7 @@ def suited(frames: tuple[str, ...], ask: str) -> tuple[str, ...]:
     none does."""
     first = ask.split(" ", 1)[0].lower()
     fit = tuple(f for f in frames if not (_POLITE.search(ask) and _POLITE.search(f))
+                and not (first == "please" and re.search(r"\bto \{", f))  # "counting on you to please sign me up"
                 and first not in re.findall(r"[a-z']+", f.split("{", 1)[0].lower())
                 and not ((_CLAUSED.search(ask) or len(ask.split()) > _SHORT) and _TRAILING.search(f)))
     return fit or frames
