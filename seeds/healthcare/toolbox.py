@@ -506,7 +506,7 @@ toolbox.written_as("medical_appointment_id", "appointment {}")
             "the patient called {full_name}",
             "the patient listed as {full_name}",
             "the patient under the name {full_name}",
-            "the patient we know as {full_name}",
+            "the patient registered as {full_name}",
             "the patient on file as {full_name}",
             "the patient whose name is {full_name}",
         ),

@@ -157,10 +157,10 @@ toolbox.condition(
     fix=("set_low_battery_mode", {"on": False}),
     context=("You can switch low-battery mode {on} if you need to.",
              "Turn low-battery mode {on} if you have to.",
-             "It's okay to switch low-power mode {on} if that's what it takes."),
+             "It's okay to switch low-battery mode {on} if that's what it takes."),
     says=("My phone is in low-battery mode.",
           "My phone has low-battery mode turned on.",
-          "My phone switched itself into low-power mode."),
+          "My phone switched itself into low-battery mode."),
 )
 
 # Contacts and attendees are one directory, so the calendar's organisers can be texted or
