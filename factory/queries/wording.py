@@ -209,7 +209,10 @@ _VALUE_SLOTS = (re.compile(r"\b(?:it's|it is|it was|(?:meeting|call) (?:set|sche
                 # "a mortgage of the price being asked for that listing at 6.5%" (reading 45 #19)
                 re.compile(r"\{(\w+)\} at \{\w+\}%"),
                 # "if I converted the live quote for that stock into AED" (reading 56 #1): money one has
-                re.compile(r"\bif I (?:converted|changed|swapped) \{(\w+)\}"))
+                re.compile(r"\bif I (?:converted|changed|swapped) \{(\w+)\}"),
+                # "the UV index for the city that comes out hottest in China that day and its risk
+                # level": "its" reads as the description's (reading 61 #39)
+                re.compile(r"\{(\w+)\}(?=[^.?!]*\b(?:its|their)\b)"))
 _ASKER_MISPLACED = re.compile(r"\b(?:of|name|under|as) me\b")  # "me" read as a name, not the person
 # A value named again right after its own noun says nothing: "if the temperature is that
 # temperature", "the apparent temperature when it's that temperature".
