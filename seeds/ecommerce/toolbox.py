@@ -477,7 +477,7 @@ def resolve_product_sku(product: ProductMention) -> Sku:
         "category": (
             "the category of {sku}",
             "the product category of {sku}",
-            "the shop's category for {sku}",
+            "the category {sku} sits in",
             "the category {sku} is filed under",
         ),
         "seller_name": (

@@ -406,7 +406,6 @@ def search_courses(query: CourseQuery, max_results: int = 5) -> list[CourseCode]
             "the course I wrote down as {text}",
             "the {text} course",
             "the course my adviser referred to as {text}",
-            "the module noted as {text}",
             "the course listed in my planner as {text}",
             "the course people call {text}",
             "the course that appears as {text} in my notes",

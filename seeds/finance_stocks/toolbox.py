@@ -973,7 +973,6 @@ def get_portfolio_position(symbol: Ticker) -> tuple[int, float]:
           "show my account's cash balance, total holdings value and largest position",
           "run me through my brokerage account: cash on hand, market value of my shares and the holding that's worth the most."),
     gives={"largest_holding": ("the largest holding in my portfolio",
-                               "my biggest stock position",
                                "the most valuable position in my portfolio",
                                "the top holding in my brokerage account",
                                "my largest shareholding",

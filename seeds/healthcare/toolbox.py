@@ -708,7 +708,7 @@ def get_doctor_details(doctor_id: DoctorId) -> tuple[DoctorName, Specialty, Clin
             "the branch of medicine that covers {symptom}",
             "whichever specialty covers {symptom}",
             "the specialty best suited to {symptom}",
-            "the discipline that looks after {symptom}",
+            "the specialty that treats {symptom}",
             "the clinical specialty matching {symptom}",
             "the specialist field dealing with {symptom}",
         ),

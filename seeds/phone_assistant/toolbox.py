@@ -386,7 +386,6 @@ def search_contacts(query: Annotated[str, Kind("contact_search_terms")], max_res
             "my contact {mention}",
             "the contact I know as {mention}",
             "the contact I think of as {mention}",
-            "the {mention} I know",
             "the contact I have saved as {mention}",
             "the person I have down as {mention}",
             "the contact I usually call {mention}",

@@ -616,7 +616,6 @@ def _search_terms(w: TimeWorld) -> list[str]:
         "today": (
             "today",
             "today's date",
-            "the current date",
         ),
         "home_city": (
             "my home city",
@@ -1134,12 +1133,12 @@ def is_public_holiday(date: Day, country: HolidayCountry) -> tuple[bool, str]:
 @toolbox.tool(
     asks=(
         "how many working days are there in {country} between {start} and {end}, both included?",
-        "count the business days between {start} and {end} in {country}",
-        "I have a job in {country} that runs between {start} and {end}. How many working days is that?",
-        "between {start} and {end}, how many working days does {country} have?",
+        "count the business days from {start} to {end} in {country}, both included",
+        "I have a job in {country} that runs from {start} to {end}, both days included. How many working days is that?",
+        "from {start} to {end} inclusive, how many working days does {country} have?",
         "work out the number of business days in {country} from {start} to {end}, counting both ends",
         "a contract in {country} lasts from {start} through {end}. How many business days does it cover?",
-        "tell me how many weekdays in {country}, not counting public holidays, fall between {start} and {end}",
+        "tell me how many weekdays in {country}, not counting public holidays, fall from {start} to {end}, both included",
         "how many days will offices in {country} be open from {start} to {end} inclusive?",
         "from {start} to {end} inclusive, what's the business-day count in {country}?",
         "we pay staff in {country} per working day. From {start} to {end} inclusive, how many days is that?",

@@ -558,8 +558,8 @@ def _search_terms(w: TravelWorld) -> list[str]:
           '"{query}": which hotels and which airport does the travel catalogue have?'),
     gives={"hotel_ids": ('the hotels listed for "{query}"', 'the hotels matching "{query}"',
                          'the hotels that come up for "{query}"',
-                         'the hotels found for "{query}"', 'the hotels a search for "{query}" brings up',
-                         'the hotels that turn up for "{query}"', 'the hotels a search for "{query}" finds')},
+                         'the hotels found for "{query}"',
+                         'the hotels that turn up for "{query}"')},
     tags=("search",),
 )
 def search_travel(query: Annotated[str, Kind("travel_search_terms")]) -> tuple[HotelIds, str, list[str]]:
@@ -1159,7 +1159,7 @@ def cancel_booking(booking_id: BookingId) -> tuple[str, float]:
     # booking BK-40211 is for on a flight" is a roundabout way to name them
     gives={"start_date": ("the day {booking_id} starts", "the start date of {booking_id}",
                           "the first day of {booking_id}", "the date {booking_id} begins",
-                          "the departure or check-in day of {booking_id}", "the day the trip on {booking_id} starts",
+                          "the day the trip on {booking_id} starts",
                           "the same day {booking_id} starts", "the scheduled start of {booking_id}",
                           "the travel date of {booking_id}", "the starting date listed on {booking_id}")},
 )
