@@ -244,8 +244,10 @@ def example_literals(instance: Instance) -> list[str]:
         if instance.chain.calls[step.call].tool not in withheld:
             continue
         for var, value in step.outputs.items():
+            if var not in consumed or not isinstance(value, str):
+                continue
             source = next((tool for tool, examples in shown if shows_example(value, examples)), None)
-            if var in consumed and isinstance(value, str) and source is not None:
+            if source is not None:
                 problems.append(f"call {step.call + 1} {instance.chain.calls[step.call].tool} finds {value!r}, "
                                 f"an example in {source}'s documentation")
     return problems

@@ -215,7 +215,8 @@ def _days_about(instance: Instance, index: int, memo: dict[int, set]) -> set:
     it returned any, else the days it was made for (`_days_found_for`). The next holiday after
     June 18 is about the holiday, so the hottest city on June 18 beside it is a second errand
     (readings 56 #17, 60 #17)."""
-    call, spec, step = instance.chain.calls[index], instance.tool(instance.chain.calls[index].tool), instance.trace.step(index)
+    call = instance.chain.calls[index]
+    spec, step = instance.tool(call.tool), instance.trace.step(index)
     returned = set()
     if spec is not None and step is not None:
         returned = {day_of(step.outputs.get(var)) for var, out in zip(call.outputs, spec.returns, strict=False)
