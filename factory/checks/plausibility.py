@@ -32,7 +32,7 @@ from factory.chains.pool import TODAY, groups_of, links_to
 from factory.checks.context import CheckContext
 from factory.checks.faithfulness import free_arguments
 from factory.distractors import alternative_in_two, alternative_to_gold, search_queries, world_before
-from factory.gazetteer import CITIES, CITY_BY_NAME, COUNTRY_BY_NAME, nearest_city
+from factory.gazetteer import CITIES, CITY_BY_NAME, COUNTRY_BY_NAME, NOW, country_named, local_time, nearest_city
 from factory.milestones import blocked_calls, needed_values, taken_values
 from factory.records import Call, CheckResult, Instance, Param, Ref, ToolSpec, Value, entry_holds, values_equal
 from factory.scenarios import needed_kinds, producers_of, unconditional
@@ -222,6 +222,44 @@ def _days_about(instance: Instance, index: int, memo: dict[int, set]) -> set:
         returned = {day_of(step.outputs.get(var)) for var, out in zip(call.outputs, spec.returns, strict=False)
                     if out.kind in SCENE_KINDS or is_day(out)} - {None}
     return returned or _days_found_for(instance, index, memo)
+
+
+def _today_elsewhere(instance: Instance) -> list[str]:
+    """"Today" is the person's own date: a call about a place where the date is already another
+    takes it as that place's today too ("where in Japan is it hottest today?" asked at 09:30 in
+    San Francisco, when it is June 14 in Tokyo; readings 65 #20, 66 #18). A day found by a call
+    that is given no day is today at home."""
+    producers = instance.chain.producers()
+    problems = []
+    for index, call in enumerate(instance.chain.calls):
+        spec, step = instance.tool(call.tool), instance.trace.step(index)
+        if spec is None or step is None:
+            continue
+        today = [name for name, arg in call.arguments.items() if isinstance(arg, Ref)
+                 and (param := spec.param(name)) is not None and param.kind in ("date", "datetime")
+                 and day_of(step.arguments.get(name)) == NOW.date() and not _given_a_day(instance, producers[arg.ref])]
+        places = [step.arguments.get(name) for name in call.arguments
+                  if (param := spec.param(name)) is not None and param.kind in ("city", "country")]
+        for place in places if today else ():
+            there = _date_now_in(str(place))
+            if there is not None and there != NOW.date():
+                problems.append(f"call {index + 1} {call.tool} takes today at home ({NOW.date()}) for {place}, "
+                                f"where it is {there}")
+    return problems
+
+
+def _given_a_day(instance: Instance, index: int) -> bool:
+    spec = instance.tool(instance.chain.calls[index].tool)
+    return spec is None or any(p.kind in ("date", "datetime") for p in spec.parameters)
+
+
+def _date_now_in(place: str) -> date | None:
+    """The date at the simulated now in a city, or in every covered city of a country when they
+    agree; None when unknown or when the country spans dates."""
+    country = country_named(place)
+    names = [place] if place in CITY_BY_NAME else [c.name for c in CITIES if country and c.country == country]
+    dates = {local_time(name, USER.home_city, NOW).date() for name in names}
+    return dates.pop() if len(dates) == 1 else None
 
 
 def _same_day_problem(instance: Instance, index: int, param: str, args: dict[str, Any], memo: dict[int, set]) -> str | None:
@@ -1481,7 +1519,7 @@ def plausibility_problems(instance: Instance, ctx: CheckContext) -> list[str]:
         "sense": lambda: _sense_problems(instance, ctx, limits),
         "hour": lambda: _hour_problems(instance, ctx),
         "timeline": lambda: _timeline_problems(instance, ctx) + _moved_place_problems(instance)
-        + _before_arrival(instance, ctx),
+        + _before_arrival(instance, ctx) + _today_elsewhere(instance),
         "coherent": lambda: _coherent_problems(instance, ctx) + _points_problems(instance) + _delivered_elsewhere(instance, ctx),
         "no_op": lambda: _no_op_problems(instance, ctx),
         "undone": lambda: _undone_problems(instance, ctx),

@@ -1110,6 +1110,19 @@ def test_a_search_from_a_day_is_about_the_day_it_finds():
     assert occasion(listed + 'c, t = find_hottest_city(country="United States", date="2025-06-16")')
 
 
+def test_today_at_home_is_not_today_across_the_date_line():
+    """At 09:30 on June 13 in San Francisco it is June 14 in Tokyo: "the hottest city in Japan
+    today" has two readings, and the gold took the home date (readings 65 #20, 66 #18)."""
+    seeds = {slug: load_seed(Path(resource_dir("seeds")) / slug) for slug in ("time_and_date", "weather")}
+
+    def elsewhere(country):
+        code = f'n, t, h = get_current_local_datetime()\nc, x = find_hottest_city(country="{country}", date=t)'
+        return [p for p in chain_problems(seeds, code) if p.startswith("timeline:") and "today at home" in p]
+
+    assert any("2025-06-14" in p for p in elsewhere("Japan"))
+    assert elsewhere("Brazil") == [] and elsewhere("USA") == []
+
+
 def test_a_request_never_asks_for_the_city_it_names():
     """"In which city is Amber Orchard Espresso Bar, Boston?" asks for what it says."""
     from tests.seeds.toolbox_helpers import ToolboxSession
