@@ -477,7 +477,6 @@ def resolve_product_sku(product: ProductMention) -> Sku:
         "category": (
             "the category of {sku}",
             "the product category of {sku}",
-            "the category {sku} sits in",
             "the category {sku} is filed under",
         ),
         "seller_name": (
