@@ -238,9 +238,11 @@ def _today_elsewhere(instance: Instance) -> list[str]:
         today = [name for name, arg in call.arguments.items() if isinstance(arg, Ref)
                  and (param := spec.param(name)) is not None and param.kind in ("date", "datetime")
                  and day_of(step.arguments.get(name)) == NOW.date() and not _given_a_day(instance, producers[arg.ref])]
+        if not today:
+            continue
         places = [step.arguments.get(name) for name in call.arguments
                   if (param := spec.param(name)) is not None and param.kind in ("city", "country")]
-        for place in places if today else ():
+        for place in places:
             there = _date_now_in(str(place))
             if there is not None and there != NOW.date():
                 problems.append(f"call {index + 1} {call.tool} takes today at home ({NOW.date()}) for {place}, "
