@@ -1113,6 +1113,17 @@ def test_a_day_in_the_person_s_words_never_follows_a_preposition():
     assert PREPOSITION_CLASH.search("the high in Hong Kong one year before in a week")
     assert PREPOSITION_CLASH.search("3 working days from in 3 days")
     assert not PREPOSITION_CLASH.search("the high in Hong Kong in a week, and one year before that")
+    assert PREPOSITION_CLASH.search("the temperature range in Osaka on the same day one year prior to a week ago")  # reading 68 #37
+    assert not PREPOSITION_CLASH.search("the temperature range in Osaka a week ago")
+
+
+def test_a_past_day_is_not_asked_of_in_the_present():
+    from factory.queries.wording import TENSE_CLASH
+
+    assert TENSE_CLASH.search("Are offices in Australia closed for a public holiday a week ago?")
+    assert TENSE_CLASH.search("Thanks. Is yesterday a public holiday in France?")
+    assert not TENSE_CLASH.search("Was yesterday a public holiday in France? Is it sunny today?")
+    assert not TENSE_CLASH.search("What was the high in Oslo 3 days ago?")
 
 
 def test_a_person_goes_by_what_their_name_is_of():
@@ -1276,8 +1287,31 @@ def test_nothing_follows_a_description_that_would_read_as_its_own(library):
     assert _CLAUSE_NEXT.match(" that the library holds")
     assert not _CLAUSE_NEXT.match(" on {date}") and not _CLAUSE_NEXT.match(", and is that a weekend?")
     assert not _CLAUSE_NEXT.match(" and tell me its title")
+    assert _CLAUSE_NEXT.match(' by text, "Thanks.", and let me know the message id')  # reading 68 #18
     code = ('t, a, y, p = get_book_details(isbn="9781581894844")\n'
             'b = list_books_by_author(author=a)\n')
     for k in range(80):
         _, text = asked_and_worded(code, library, k)
         assert not re.search(r"ISBN \d+ (?:that|which|who|in the catalogue)\b", text), text
+
+
+def test_a_description_is_not_set_off_by_a_comma(library):
+    """'I want "Call with the bank" in San Francisco, my earliest free window of 120 minutes on
+    10 July 2025' (reading 68 #13): a phrasing that says the slot after a comma is passed over
+    when the slot is a description."""
+    code = ('s, m = find_free_slot(date="2025-07-10", duration_minutes=120)\n'
+            'e = create_event(title="Call with the bank", start=s, duration_minutes=m, city="San Francisco")\n')
+    for k in range(60):
+        _, text = asked_and_worded(code, library, k)
+        assert not re.search(r"San Francisco, (?:my|the) ", text), text
+
+
+def test_no_relative_clause_follows_a_thing_said_again(library):
+    """"Something to eat with Cabernet Sauvignon ... a wine made from that grape variety that
+    comes from Australia" (reading 68 #25): the clause reads as the variety's, so another
+    phrasing is taken."""
+    code = ('d = get_food_pairing(variety="Cabernet Sauvignon")\n'
+            'w = find_wines_by_variety(variety="Cabernet Sauvignon", country="Australia")\n')
+    for k in range(60):
+        _, text = asked_and_worded(code, library, k)
+        assert not re.search(r"that (?:grape )?variety that\b", text), text

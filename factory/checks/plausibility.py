@@ -492,23 +492,52 @@ def _points_problems(instance: Instance) -> list[str]:
 def _delivered_elsewhere(instance: Instance, ctx: CheckContext) -> list[str]:
     """An order of a thing, delivered to the person's own address, in a request that quotes its
     delivery to another city: "I want item TG-1004 sent to Dubai ... buy 2 units" (reading 52
-    #14) reads as one order to Dubai, which the shop then sends home."""
+    #14) reads as one order to Dubai, which the shop then sends home. The thing may be named or
+    found (the SKU of the speaker the request names, reading 68 #14)."""
+    def thing(arg: Any) -> Any:
+        return ("ref", arg.ref) if isinstance(arg, Ref) else arg.value if isinstance(arg, Value) else None
+
     quoted: dict[Any, str] = {}  # thing → the city its delivery was quoted to
     for _, call, spec in _specified(instance):
         places = [a.value for name, a in call.arguments.items() if isinstance(a, Value)
                   and (p := spec.param(name)) is not None and p.kind == "city" and p.role == "delivery_city"]
         for place in places:
             if place != USER.home_city:
-                quoted.update({a.value: place for a in call.arguments.values() if isinstance(a, Value) and a.value != place})
+                quoted.update({thing(a): place for a in call.arguments.values() if thing(a) not in (None, place)})
     problems = []
     for k, call, spec in _specified(instance):
         entry = ctx.entry(spec)
         if entry is None or "state_change" not in entry.tags or any(p.role == "delivery_city" for p in spec.parameters):
             continue
         for arg in call.arguments.values():
-            if isinstance(arg, Value) and isinstance(arg.value, str) and arg.value in quoted:
-                problems.append(f"call {k + 1} {call.tool} delivers {arg.value!r} home, yet the request quotes its "
-                                f"delivery to {quoted[arg.value]}")
+            key = thing(arg)
+            if isinstance(key, str | tuple) and key in quoted:
+                problems.append(f"call {k + 1} {call.tool} delivers {arg.value if isinstance(arg, Value) else arg.ref!r} "
+                                f"home, yet the request quotes its delivery to {quoted[key]}")
+    return problems
+
+
+def _spot_for_area(instance: Instance, ctx: CheckContext) -> list[str]:
+    """A reading of a whole area (tag `area`: the hours of daylight at a point) is asked of a
+    city or of where the person is, never of a mapped spot: "the hours of daylight yesterday at
+    the Olive Vine Brasserie in San Francisco" goes through a restaurant for what the city's own
+    sunrise and sunset give, and loses the shorter path its milestones (readings 61 #18, 68 #20)."""
+    producers = instance.chain.producers()
+    problems = []
+    for k, call, spec in _specified(instance):
+        entry = ctx.entry(spec)
+        if entry is None or "area" not in entry.tags:
+            continue
+        for name, arg in call.arguments.items():
+            param = spec.param(name)
+            if not isinstance(arg, Ref) or param is None or param.kind not in ("latitude", "longitude"):
+                continue
+            source = instance.chain.calls[producers[arg.ref]]
+            found = instance.tool(source.tool)
+            if found is not None and any(v.kind == "place_id" for v in (*found.parameters, *found.returns)):
+                problems.append(f"call {k + 1} {call.tool} reads a whole area at the spot call "
+                                f"{producers[arg.ref] + 1} {source.tool} maps")
+                break
     return problems
 
 
@@ -1530,7 +1559,7 @@ def plausibility_problems(instance: Instance, ctx: CheckContext) -> list[str]:
         "order": lambda: _order_problems(instance, ctx),
         "round_trip": lambda: _round_trip_problems(instance) + _asks_known_problems(instance, ctx)
         + _found_again_problems(instance) + _own_clock_problems(instance),
-        "detour": lambda: detours(instance, ctx),
+        "detour": lambda: detours(instance, ctx) + _spot_for_area(instance, ctx),
         "ids": lambda: _ids_problems(instance, ctx),
         "unrelated": lambda: _unrelated_problems(instance, ctx),
         "occasion": lambda: _occasion_problems(instance),

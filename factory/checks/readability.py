@@ -29,7 +29,7 @@ from factory.checks.faithfulness import normalise, value_groups
 from factory.queries.frames import GREETINGS
 from factory.queries.readable import transparent, walk
 from factory.queries.situations import fits_goal, situations_in
-from factory.queries.wording import PREPOSITION_CLASH
+from factory.queries.wording import PREPOSITION_CLASH, TENSE_CLASH
 from factory.records import CheckResult, Instance, Value
 from factory.sense import is_day
 
@@ -160,7 +160,8 @@ def readability_problems(instance: Instance, ctx: CheckContext) -> list[str]:
         "redescribed": redescribed,
         "restated": lambda: restated(instance, entries),
         "day_after_day": lambda: days_in_a_row(instance, entries)
-        + [f"{m.group(0)!r}: a day in the person's words after a preposition" for m in PREPOSITION_CLASH.finditer(instance.query)],
+        + [f"{m.group(0)!r}: a day in the person's words after a preposition" for m in PREPOSITION_CLASH.finditer(instance.query)]
+        + [f"{m.group(0).strip()!r}: a past day asked of in the present" for m in TENSE_CLASH.finditer(instance.query)],
         "situations": lambda: [f"{len(said)} situations: {' / '.join(said)}"]
         if len(said) > limits.get("max_situations", 1) else [],
         "role": role,

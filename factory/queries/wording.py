@@ -237,15 +237,28 @@ _LINKING = ("in|on|at|for|from|to|and|or|with|by|of|near|around|after|before|unt
             "|as|than|starting|counting|then|too|please|instead|via|per|if|when|while|so|but|because|during|within"
             "|across|through|up|out|along|beside|against|among|is|are|was|were|be|has|have|had|do|does|did|will|would"
             "|can|could|should|may|might|now|today|tomorrow|again|first|next|last|plus|also|only|each|every|both|all")
+# A means said after a description is read as its own too: "whoever organised the budget review
+# on July 26 by text" (reading 68 #18).
 _CLAUSE_NEXT = re.compile(rf"\s+(?:(?:that|which|who|whom|whose|where)\b|(?:in|at|on|from|of|with) (?:the|our|my|your)\b"
+                          rf"|(?:by|via|as|in) (?:an? )?(?:text|SMS|email|e-mail|phone|post|mail|card|cash)\b"
                           rf"|(?!(?:{_LINKING})\b)[a-z])")
+# A relative clause after "that grape variety" (a thing said again) is the variety's too: "a wine made from that grape
+# variety that comes from Australia" (reading 68 #25).
+_RELATIVE_NEXT = re.compile(r"\s+(?:that|which|who|whom|whose|where)\b")
 _ISO_DAY_OR_MOMENT = re.compile(r"\d{4}-\d{2}-\d{2}(?:T.*)?")
 # A situation of this very moment: "I'm about to hang laundry out in {city}. What's ... now".
 _NOW = re.compile(r"\b(?:about to|right now|now|at the moment|this minute|current|currently|deciding whether|today|tonight)\b",
                   re.IGNORECASE)
 # A day in the person's words that opens with a preposition, after one: "one year before in a
 # week", "from in 3 days" (reading 37 #29).
-PREPOSITION_CLASH = re.compile(r"\b(?:before|after|from|until|since|on|by|of|for|at) (?:in|within) (?:a|an|\d+|one|two|three) \w+")
+# ... or one that counts back from now after one that counts from it: "one year prior to a week ago"
+# (reading 68 #37).
+PREPOSITION_CLASH = re.compile(r"\b(?:before|after|from|until|since|on|by|of|for|at) (?:in|within) (?:a|an|\d+|one|two|three) \w+"
+                               r"|\b(?:before|after|prior to|until|since) (?:a|an|\d+|one|two|three) \w+ ago\b")
+# A past day in a question asked in the present: "are offices in Australia closed for a public
+# holiday a week ago?", "is yesterday a public holiday?".
+TENSE_CLASH = re.compile(r"(?:^|[.?!:]\s+)(?:is|are|do|does)\b[^.?!]*?\b(?:yesterday|the day before yesterday|\d+ \w+ ago"
+                         r"|a week ago|last (?:mon|tues|wednes|thurs|fri|satur|sun)day)\b", re.IGNORECASE)
 _SAID_OF_ITSELF_AT_ONCE = re.compile(r"\b(\w+(?: \w+)?) (?:is|are|was|of|at|as|around) (?:that|those) \1\b", re.IGNORECASE)
 
 
@@ -428,9 +441,12 @@ class Wording:
         clause = False  # what follows a description may be read as the description's own (`_CLAUSE_NEXT`)
         for slot in slots:
             described = self._describes(index, slot)
-            clause = clause or described and _CLAUSE_NEXT.match(text.split(f"{{{slot}}}", 1)[1]) is not None
-            values[slot] = with_article(text.split(f"{{{slot}}}", 1)[0], self._slot(index, slot))
-            values[slot] = _short_of_said(text.split(f"{{{slot}}}", 1)[0], values[slot])
+            before, after = text.split(f"{{{slot}}}", 1)
+            # (a description set off by a comma piles nouns up: 'I want "Call with the bank" in
+            # San Francisco, my earliest free window of 120 minutes on 10 July', reading 68 #13)
+            values[slot] = _short_of_said(before, with_article(before, self._slot(index, slot)))
+            clause = clause or described and (_CLAUSE_NEXT.match(after) is not None or before.endswith(", ")) \
+                or values[slot].startswith(("that ", "those ")) and _RELATIVE_NEXT.match(after) is not None
             day = self._is_day_literal(index, slot)
             if described and day_said and not self._is_time(index, slot):
                 # (a time described beside a moment keeps its day: "between this Saturday at 10am
@@ -643,7 +659,8 @@ class Wording:
                 text = None  # "in the name of me": the asker named again fits only where "me" does
             if text is not None and (_SAID_OF_ITSELF.search(text) or description and self._owned_again(text)
                                      or self.day_again or self.clause_after or _SAID_TWICE.search(text)
-                                     or PREPOSITION_CLASH.search(text) or _AT_WHERE.search(text)):
+                                     or PREPOSITION_CLASH.search(text) or TENSE_CLASH.search(text)
+                                     or _AT_WHERE.search(text)):
                 # "if the temperature is that temperature"; "that wine ... the home country of that
                 # wine"; "the city flight AU7010 lands in on June 27 ... on that day"; "the yearly
                 # tax on the salary E-1 is paid each year", "right now at where I am right now" (the

@@ -346,8 +346,9 @@ toolbox.bridge("currency_code")  # a price in a currency named elsewhere ("yen")
 toolbox.written_as("product", "item {}")
 # A product reads with an article, by its full name too: "the shop that sells the Glide Yoga Mat",
 # "the Turbo race car" (a bare "sells Glide Yoga Mat" was a glitch to cold readers); a book's
-# title reads as it is: "Quantum Gardens", not "the Quantum Gardens".
-toolbox.written_as("product_mention", lambda mention: f"the {mention}" if mention not in CATALOG["Books"][1] else mention)
+# title reads in quotes: "Quantum Gardens", not "the Quantum Gardens" nor a bare "the category
+# The Patient Investor is filed under" (reading 68 #22).
+toolbox.written_as("product_mention", lambda mention: f"the {mention}" if mention not in CATALOG["Books"][1] else f'"{mention}"')
 toolbox.written_as("order_id", "order {}")
 toolbox.written_as("return_id", "return {}")
 toolbox.written_as("customer_id", "customer {}")

@@ -1276,6 +1276,7 @@ def get_sunrise_sunset(city: City, date: Day) -> tuple[Moment, Moment]:
         "how much daylight, in hours, is there at {point} on {date}?",
     ),
     groups={"point": "{latitude}, {longitude}"},
+    tags=("area",),  # daylight is a city's or where I am, not a restaurant's
 )
 def get_daylight_hours(latitude: Latitude, longitude: Longitude, date: Day) -> float:
     """Get the number of hours between sunrise and sunset at a point on Earth on a date.

@@ -683,6 +683,33 @@ def test_an_order_sent_home_is_not_quoted_to_another_city():
                                                                        asked={0, 1}, state=state))
 
 
+def test_an_order_of_a_found_thing_sent_home_is_not_quoted_to_another_city():
+    """The speaker's SKU found from its name, quoted to Mexico City, then ordered home (reading
+    68 #14): the thing is the same whether named or found."""
+    seeds = {slug: load_seed(Path(resource_dir("seeds")) / slug) for slug in ("ecommerce",)}
+    code = ('s = resolve_product_sku(product="Echo Mini Bluetooth Speaker")\n'
+            'c, d = estimate_shipping(sku=s, destination_city="{city}")\n'
+            'o, t = place_order(sku=s, quantity=3)\n')
+    state = {"ecommerce": {"payment_methods": ["credit card"]}}
+    found = chain_problems(seeds, code.format(city="Mexico City"), asked={1, 2}, state=state)
+    assert any("yet the request quotes its delivery to Mexico City" in p for p in found), found
+    assert not any("quotes its delivery" in p for p in chain_problems(seeds, code.format(city=USER.home_city),
+                                                                       asked={1, 2}, state=state))
+
+
+def test_daylight_is_read_of_a_city_or_a_position_not_of_a_restaurant():
+    """"The hours of daylight yesterday at the Olive Vine Brasserie in San Francisco" (readings
+    61 #18, 68 #20): the city's own sunrise and sunset give the same, shorter."""
+    seeds = {slug: load_seed(Path(resource_dir("seeds")) / slug) for slug in ("maps_places", "time_and_date")}
+    spot = ('i, la, lo = find_place_by_name(name="velvet table trattoria")\n'
+            'h = get_daylight_hours(latitude=la, longitude=lo, date="2025-06-12")\n')
+    found = chain_problems(seeds, spot, asked={1})
+    assert any(p.startswith("detour: call 2 get_daylight_hours reads a whole area at the spot") for p in found), found
+    city = ('la, lo, c = geocode_city(city="San Francisco")\n'
+            'h = get_daylight_hours(latitude=la, longitude=lo, date="2025-06-12")\n')
+    assert not any("reads a whole area" in p for p in chain_problems(seeds, city, asked={1}))
+
+
 def test_a_literal_member_of_together_names_the_same_thing_as_the_nested_one():
     """A reading room at one branch from the time another branch opens: the branch is stated,
     the opening time is found for another branch, and `together("branch", "start")` says no."""
