@@ -129,6 +129,8 @@ def alternative_to_gold(candidate: ToolSpec, chain: Chain, trace: Trace, specs: 
             # an example's may already be tomorrow (reading 46 #17)
             tries.append(_exemplified(candidate, {**{p.name: USER.home_city for p in candidate.parameters
                                                      if p.kind == "city" and p.name not in partial}, **partial}))
+            # a search for that city, too: its entry gives its local time (reading 70 #17)
+            tries += search_queries(candidate, {"city": USER.home_city})
         for arguments in (t for t in tries if t is not None):  # {}: a tool that takes nothing
             try:
                 result = world_before(step, trace, specs, simulator).call(candidate, arguments)

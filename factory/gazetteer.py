@@ -223,8 +223,10 @@ def one_day_to_all(expression: str) -> bool:
     """Whether a day in words means the same day to every reader, said on the simulated now's
     day: "next Saturday" said on a Friday is tomorrow to some and a week later to others,
     "this Monday" the Monday past or the one to come, and "Friday at noon" said on a Friday
-    today or a week later (reading 54 #36); "this Friday" said on a Friday is "today". "next
-    Monday" and "this Sunday" are one day."""
+    today or a week later (reading 54 #36); "this Friday" said on a Friday is "today"; "last
+    Thursday" said on a Friday is yesterday to some and eight days ago to others (reading 69
+    #35, and "last Monday" in reading 68 #34). "next Monday", "this Sunday" and "last Saturday"
+    are one day."""
     words = expression.lower().split()
     for word, day in zip(["", *words], words):
         if day in _WEEKDAYS and word not in ("next", "this", "last") and _WEEKDAYS.index(day) == NOW.weekday():
@@ -234,6 +236,8 @@ def one_day_to_all(expression: str) -> bool:
             # (and "this Friday" said on a Friday is "today" to anyone: reading 61 #31)
             if (word == "next" and later_this_week) or (word == "this" and _WEEKDAYS.index(day) <= NOW.weekday()):
                 return False
+        if day in _WEEKDAYS and word == "last" and _WEEKDAYS.index(day) < NOW.weekday():
+            return False
     return True
 
 

@@ -126,8 +126,9 @@ def list_states(need: Any, value: Any) -> bool:
 
 
 def _says(entry: str, need: str) -> bool:
-    """Whether a normalised text entry holds a need as whole words."""
-    return re.search(rf"(?<!\w){re.escape(_normal_text(need))}(?!\w)", entry) is not None
+    """Whether a normalised text entry holds a need as whole words (a day also as that of a date
+    and time: "local time 2025-06-13t09:30" says 2025-06-13, reading 70 #17)."""
+    return re.search(rf"(?<!\w){re.escape(_normal_text(need))}(?:(?!\w)|(?<=\d{{4}}-\d\d-\d\d)(?=t\d\d:))", entry) is not None
 
 
 def gives(need: Any, value: Any) -> bool:

@@ -248,6 +248,8 @@ def test_days_in_words_mean_one_day_to_every_reader():
     assert not one_day_to_all("next Saturday") and not one_day_to_all("this Monday at 10am")
     assert not one_day_to_all("Friday at noon") and not one_day_to_all("on Friday") and not one_day_to_all("this Friday")
     assert one_day_to_all("next Monday") and one_day_to_all("this Sunday") and one_day_to_all("last Saturday")
+    assert not one_day_to_all("last Thursday") and not one_day_to_all("last Monday")  # readings 69 #35, 68 #34
+    assert one_day_to_all("last Friday")  # a week ago, to anyone
     assert one_day_to_all("Tuesday at noon") and one_day_to_all("next Friday 5pm")
     for slug, kind in (("time_and_date", "relative_time"), ("weather", "relative_day")):
         drawn = ToolboxSession(slug).values(kind)
