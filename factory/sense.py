@@ -17,6 +17,7 @@ from typing import Any
 
 from factory.gazetteer import NOW, distance_km
 from factory.records import Output
+from factory.user import USER
 
 Limits = Mapping[str, Any]  # the plausibility policy's thresholds
 # Kinds that set the scene rather than say what a request is about: two requests for the same
@@ -102,9 +103,11 @@ class Around(_OneParam):
 
 @dataclass(frozen=True)
 class Trip:
-    """A journey between two points by a mode: no cycling between continents, and no route
-    planned for a few hundred metres. The longest straight-line distance per mode and the
-    shortest of any are policy (`max_trip_km`, `min_trip_km` in validators/)."""
+    """A journey between two points by a mode: no cycling between continents, no route
+    planned for a few hundred metres, and none that ends where the person stands ("I need to
+    get from 33 Market Road to the spot where I'm standing", reading 71 #15). The longest
+    straight-line distance per mode and the shortest of any are policy (`max_trip_km`,
+    `min_trip_km` in validators/)."""
 
     start: tuple[str, str]  # (latitude param, longitude param)
     end: tuple[str, str]
@@ -120,6 +123,8 @@ class Trip:
             return None
         maximum = (limits.get("max_trip_km") or {}).get(str(args[self.mode]))
         minimum = limits.get("min_trip_km") or 0
+        if (args[self.end[0]], args[self.end[1]]) == (USER.latitude, USER.longitude):
+            return "a trip to where the person already stands"
         km = distance_km(args[self.start[0]], args[self.start[1]], args[self.end[0]], args[self.end[1]])
         if maximum is not None and km > maximum:
             return f"{km:,.0f} km by {args[self.mode]} (at most {maximum:,} km)"

@@ -1289,6 +1289,7 @@ def test_nothing_follows_a_description_that_would_read_as_its_own(library):
     assert not _CLAUSE_NEXT.match(" and tell me its title")
     assert _CLAUSE_NEXT.match(' by text, "Thanks.", and let me know the message id')  # reading 68 #18
     assert _CLAUSE_NEXT.match(" in that city, with its address")  # reading 70 #28
+    assert _CLAUSE_NEXT.match(" for me: decimal coordinates plus the nation it's in")  # reading 71 #10
     assert not _CLAUSE_NEXT.match(" in that time, and how long")
     code = ('t, a, y, p = get_book_details(isbn="9781581894844")\n'
             'b = list_books_by_author(author=a)\n')

@@ -237,11 +237,12 @@ _LINKING = ("in|on|at|for|from|to|and|or|with|by|of|near|around|after|before|unt
             "|as|than|starting|counting|then|too|please|instead|via|per|if|when|while|so|but|because|during|within"
             "|across|through|up|out|along|beside|against|among|is|are|was|were|be|has|have|had|do|does|did|will|would"
             "|can|could|should|may|might|now|today|tomorrow|again|first|next|last|plus|also|only|each|every|both|all")
-# A means or a place said after a description is read as its own too: "whoever organised the
-# budget review on July 26 by text" (reading 68 #18), "the drug most recently prescribed to that
-# patient in that city" (reading 70 #28).
+# A means, a place or a "for me" said after a description is read as its own too: "whoever
+# organised the budget review on July 26 by text" (reading 68 #18), "the drug most recently
+# prescribed to that patient in that city" (reading 70 #28), "the city where that place is for
+# me" (reading 71 #10).
 _CLAUSE_NEXT = re.compile(rf"\s+(?:(?:that|which|who|whom|whose|where)\b|(?:in|at|on|from|of|with) (?:the|our|my|your)\b"
-                          rf"|in (?:that|those) (?!day|date|time)\w"
+                          rf"|in (?:that|those) (?!day|date|time)\w|for me\b"
                           rf"|(?:by|via|as|in) (?:an? )?(?:text|SMS|email|e-mail|phone|post|mail|card|cash)\b"
                           rf"|(?!(?:{_LINKING})\b)[a-z])")
 # A relative clause after "that grape variety" (a thing said again) is the variety's too: "a wine made from that grape

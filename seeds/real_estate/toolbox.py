@@ -547,7 +547,7 @@ def get_listing_location(listing_id: ListingId) -> tuple[ListingLatitude, Listin
           "which agent has {listing_id} on their books, and for which agency?",
           "name the agent and agency in charge of selling {listing_id}",
           "which agent is in charge of {listing_id}, and at which agency?",
-          "who handles the sale of {listing_id}, and for what agency?",
+          "who is handling {listing_id}, and for what agency?",
           "tell me the name of the agent for {listing_id} and the agency they belong to",
           "for {listing_id}, find the agent and their agency",
           "who is marketing {listing_id}? Give me the agent and the agency.",

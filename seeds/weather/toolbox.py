@@ -886,19 +886,21 @@ def get_daily_forecast(city: CityName, date: Day) -> tuple[Celsius, Celsius, str
            sensible("a forecast is for an hour not yet past there", ("city", "when"), _not_past_there)),
 )
 def get_hourly_forecast(city: CityName, when: Moment) -> tuple[Celsius, int]:
-    """Get the temperature and chance of precipitation in a city at a given local hour.
+    """Get the temperature and chance of precipitation in a city in the local hour that holds a given time.
 
     Args:
         city: City name, e.g. "Toronto".
-        when: Local date and time in YYYY-MM-DDTHH:MM, from 30 days ago to 14 days ahead.
+        when: Local date and time in YYYY-MM-DDTHH:MM, from 30 days ago to 14 days ahead; 10:30 reads the 10:00 hour.
 
     Returns:
-        temperature_c: the temperature at that hour (degrees Celsius).
+        temperature_c: the temperature in that hour (degrees Celsius).
         precipitation_chance: the chance of rain or snow in that hour (percent).
     """
     w = world(WeatherWorld)
     row = _city(city)
-    moment = _window_moment(when)
+    # an hourly forecast has one figure an hour: 10:30 and 10:00 agree (reading 71 #7, where
+    # "around" an event at 10:30 gave another temperature at 10:30 than at 10:00)
+    moment = _window_moment(when).replace(minute=0)
     return _temperature_at(w, row, moment), _hourly_chance(w, row, moment)
 
 

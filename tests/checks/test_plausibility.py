@@ -710,6 +710,19 @@ def test_daylight_is_read_of_a_city_or_a_position_not_of_a_restaurant():
     assert not any("reads a whole area" in p for p in chain_problems(seeds, city, asked={1}))
 
 
+def test_no_trip_ends_where_the_person_stands():
+    """"I need to get from the building at 33 Market Road, San Francisco to the spot where I'm
+    standing" (reading 71 #15): the trip from where one stands is the one people ask for."""
+    from factory.sense import trip
+    from factory.user import USER
+
+    rule = trip(start=("a", "b"), end=("c", "d"), mode="m")
+    here = {"c": USER.latitude, "d": USER.longitude}
+    there = {"a": 37.77422, "b": -122.44387, "m": "driving"}
+    assert rule.violation({**there, **here}, {}) == "a trip to where the person already stands"
+    assert rule.violation({"a": USER.latitude, "b": USER.longitude, "c": 37.77422, "d": -122.44387, "m": "driving"}, {}) is None
+
+
 def test_a_literal_member_of_together_names_the_same_thing_as_the_nested_one():
     """A reading room at one branch from the time another branch opens: the branch is stated,
     the opening time is found for another branch, and `together("branch", "start")` says no."""

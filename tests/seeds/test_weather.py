@@ -114,6 +114,9 @@ def test_hourly_forecast_follows_the_day(wx):
     assert at_three[0] == high and at_five[0] == low and 0 <= at_three[1] <= 100
     assert "YYYY-MM-DDTHH:MM" in wx.error("get_hourly_forecast", city="Berlin", when="2025-06-18")
     assert "no hourly data" in wx.error("get_hourly_forecast", city="Berlin", when="2025-09-01T12:00")
+    # one figure an hour: 10:30 reads the 10:00 hour (reading 71 #7)
+    assert wx.ok("get_hourly_forecast", city="Berlin", when="2025-06-18T10:30") == \
+        wx.ok("get_hourly_forecast", city="Berlin", when="2025-06-18T10:00")
 
 
 def test_historical_temperature(wx):
