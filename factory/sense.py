@@ -121,10 +121,10 @@ class Trip:
     def violation(self, args: Mapping[str, Any], limits: Limits) -> str | None:
         if not all(p in args for p in self.params):
             return None
-        maximum = (limits.get("max_trip_km") or {}).get(str(args[self.mode]))
-        minimum = limits.get("min_trip_km") or 0
         if (args[self.end[0]], args[self.end[1]]) == (USER.latitude, USER.longitude):
             return "a trip to where the person already stands"
+        maximum = (limits.get("max_trip_km") or {}).get(str(args[self.mode]))
+        minimum = limits.get("min_trip_km") or 0
         km = distance_km(args[self.start[0]], args[self.start[1]], args[self.end[0]], args[self.end[1]])
         if maximum is not None and km > maximum:
             return f"{km:,.0f} km by {args[self.mode]} (at most {maximum:,} km)"

@@ -245,8 +245,8 @@ _CLAUSE_NEXT = re.compile(rf"\s+(?:(?:that|which|who|whom|whose|where)\b|(?:in|a
                           rf"|in (?:that|those) (?!day|date|time)\w|for me\b"
                           rf"|(?:by|via|as|in) (?:an? )?(?:text|SMS|email|e-mail|phone|post|mail|card|cash)\b"
                           rf"|(?!(?:{_LINKING})\b)[a-z])")
-# A relative clause after "that grape variety" (a thing said again) is the variety's too: "a wine made from that grape
-# variety that comes from Australia" (reading 68 #25).
+# A relative clause after "that grape variety" (a thing said again) is the variety's too: "a
+# wine made from that grape variety that comes from Australia" (reading 68 #25).
 _RELATIVE_NEXT = re.compile(r"\s+(?:that|which|who|whom|whose|where)\b")
 _ISO_DAY_OR_MOMENT = re.compile(r"\d{4}-\d{2}-\d{2}(?:T.*)?")
 # A situation of this very moment: "I'm about to hang laundry out in {city}. What's ... now".
@@ -445,9 +445,9 @@ class Wording:
         for slot in slots:
             described = self._describes(index, slot)
             before, after = text.split(f"{{{slot}}}", 1)
+            values[slot] = _short_of_said(before, with_article(before, self._slot(index, slot)))
             # (a description set off by a comma piles nouns up: 'I want "Call with the bank" in
             # San Francisco, my earliest free window of 120 minutes on 10 July', reading 68 #13)
-            values[slot] = _short_of_said(before, with_article(before, self._slot(index, slot)))
             clause = clause or described and (_CLAUSE_NEXT.match(after) is not None or before.endswith(", ")) \
                 or values[slot].startswith(("that ", "those ")) and _RELATIVE_NEXT.match(after) is not None
             day = self._is_day_literal(index, slot)
