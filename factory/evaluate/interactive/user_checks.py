@@ -4,7 +4,9 @@ first is checked against the conversation's knowledge boundary, which the factor
 - hallucination: the turn states a value outside the boundary: one only a tool gives, or a
   day or number that is no value the person knows and that nobody said before;
 - instruction-following: the turn speaks as the assistant ("How can I help you?", "I have
-  booked ...", "Let me look that up");
+  booked ...", "Let me look that up", and what a real small model said as the person: "I'm
+  glad to help! Let's move on to the next part of your goal", "I don't have the information
+  you need ... clarify what you're looking for");
 - ending early: the user ended before the goal was met, the agent not having given up;
 - never ending: the goal was met and the user went on instead of ending the conversation.
 """
@@ -23,7 +25,8 @@ _ASSISTANT = re.compile(
     r"\b(how (can|may) i (help|assist)|is there anything else|i('ve| have) (booked|found|scheduled|checked|reserved|"
     r"cancelled|placed|sent|updated)|let me (check|look|find|search|see)|i('ll| will) (check|look|find|search|book)|"
     r"here (is|are) (the|your)|as an ai|i can help you|your request has been|according to (the|my) (search|tool)|"
-    r"let me know if you need)\b",
+    r"let me know if you need|(?:glad|happy) to (?:help|assist)|your goal|(?:the )?information you (?:need|want|are looking for)"
+    r"|clarify what you(?:'re| are) looking for)\b",
     re.I,
 )
 

@@ -159,6 +159,11 @@ def test_the_user_checks_catch_a_hallucination_an_assistant_voice_and_an_early_e
     held = instance.conversation.held[0]
     assert check_user(instance, _episode(instance, f"It's {held.value}.")).hallucination == 0
     assert check_user(instance, _episode(instance, "How can I help you today?")).instruction == 1
+    # what a real 1.5B model said as the person
+    assert check_user(instance, _episode(instance, "I'm glad to help! Let's move on to the next part of your goal.")).instruction == 1
+    assert check_user(instance, _episode(instance, "I'm sorry, but I don't have the information you need to answer that part "
+                                                   "of your goal. Can you please clarify what you're looking for?")).instruction == 1
+    assert check_user(instance, _episode(instance, "Thanks, that helps. I'm glad it worked out.")).instruction == 0
     early = check_user(instance, _episode(instance, "Bye.", end=True))
     assert early.ended_early and not early.never_ended
     assert check_user(instance, _episode(instance, "Thanks.", answered=True)).never_ended
