@@ -55,12 +55,18 @@ def goal_text(conversation: Conversation, said: int) -> str:
 
 
 def boundary_text(conversation: Conversation) -> str:
-    def known(k: KnownValue) -> str:
-        return f"{k.label}: {k.value}" + (" (held back: say it when asked)" if k.held else "")
+    """What the person knows, what they hold back until asked, what they do not know. A held
+    value gets a sentence of its own: a small real model copied a note written after the value
+    ("Samuel Costa (held back: say it when asked)") into its reply."""
+    def known(values: list[KnownValue]) -> str:
+        return "; ".join(f"{k.label}: {k.value}" for k in values)
 
-    knows = "; ".join(known(k) for k in conversation.knows) or "nothing beyond your goal"
+    knows = known([k for k in conversation.knows if not k.held]) or "nothing beyond your goal"
+    held = known([k for k in conversation.knows if k.held])
     unknown = "; ".join(u.label for u in conversation.unknown) or "anything else"
-    return f"You know and may say: {knows}.\nYou do not know: {unknown}."
+    return (f"You know and may say: {knows}.\n"
+            + (f"You have not said yet, and say when User B asks for it: {held}.\n" if held else "")
+            + f"You do not know: {unknown}.")
 
 
 def transcript(messages: list[Message]) -> str:

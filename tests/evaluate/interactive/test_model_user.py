@@ -38,7 +38,8 @@ def _person(request: dict[str, Any]) -> tuple[str, bool]:
     if "?" in last:
         if boundary == "(not given)":
             return "I think it was 1987-03-05, or maybe 4512.", False
-        for label, value in re.findall(r"(?:: |; )([^:;]+?): ([^;]+?) \(held back", boundary):
+        held = re.search(r"say when User B asks for it: (.*?)\.$", boundary, re.M)
+        for label, value in re.findall(r"(?:^|; )([^:;]+?): ([^;]+)", held.group(1) if held else ""):
             return f"It's {value}.", False
         return "I don't know that.", False
     later = re.search(r"part \d+ \(say once part \d+ is answered\): (.*)", goal)
@@ -79,6 +80,19 @@ def test_the_prompt_holds_the_boundary_demonstrations_and_the_tool():
     instructions, demonstrations = load_prompt(PROMPTS)
     assert "User B" in instructions and "end_conversation" in instructions
     assert "Knowledge boundary" in demonstrations and "[end_conversation: true]" in demonstrations
+
+
+def test_a_held_value_has_a_sentence_of_its_own(talks):
+    """A real 1.5B model copied a note written after a held value into its reply ("Samuel Costa
+    (held back: say it when asked)"): the boundary says held values in a sentence of their own."""
+    from factory.evaluate.interactive.model_user import boundary_text
+
+    conversation = next(i.conversation for i in talks if i.conversation.held)
+    text = boundary_text(conversation)
+    held_line = next(line for line in text.splitlines() if line.startswith("You have not said yet"))
+    assert all(f"{k.label}: {k.value}" in held_line for k in conversation.held)
+    said_line = text.splitlines()[0]
+    assert "held back" not in text and not any(f"{k.label}: {k.value}" in said_line for k in conversation.held)
 
 
 @pytest.mark.parametrize("answer, expected", [
