@@ -2,11 +2,12 @@
 first is checked against the conversation's knowledge boundary, which the factory knows exactly.
 
 - hallucination: the turn states a value outside the boundary: one only a tool gives, or a
-  day or number that is no value the person knows and that nobody said before;
+  day or number that is no value the person knows and that nobody said before, or, asked for
+  a value it holds back, anything but that value ("Lyon" for the country it has in mind);
 - instruction-following: the turn speaks as the assistant ("How can I help you?", "I have
   booked ...", "Let me look that up", and what a real small model said as the person: "I'm
   glad to help! Let's move on to the next part of your goal", "I don't have the information
-  you need ... clarify what you're looking for");
+  you need ... clarify what you're looking for"), and a held value kept back when asked for;
 - ending early: the user ended before the goal was met, the agent not having given up;
 - never ending: the goal was met and the user went on instead of ending the conversation.
 """
@@ -26,9 +27,12 @@ _ASSISTANT = re.compile(
     r"cancelled|placed|sent|updated)|let me (check|look|find|search|see)|i('ll| will) (check|look|find|search|book)|"
     r"here (is|are) (the|your)|as an ai|i can help you|your request has been|according to (the|my) (search|tool)|"
     r"let me know if you need|(?:glad|happy) to (?:help|assist)|your goal|(?:the )?information you (?:need|want|are looking for)"
-    r"|clarify what you(?:'re| are) looking for)\b",
+    r"|clarify what you(?:'re| are) looking for|anything else i can (?:help|assist)|feel free to ask)\b",
     re.I,
 )
+
+
+_NOT_KNOWN = re.compile(r"\b(?:(?:don't|do not|doesn't|does not) (?:know|have)|not sure|no idea|unknown)\b", re.I)
 
 
 def _said_before(episode: Episode, upto: int) -> str:
@@ -61,6 +65,15 @@ def check_user(instance: Instance, episode: Episode) -> UserCheck:
         if not text:
             continue
         invented = hallucinated(instance, text, _said_before(episode, exchange.message + 1))
+        held = [k.value for k in instance.conversation.held]
+        if exchange.about == "held" and not invented and not any(states(text, v) for v in held):
+            # asked for a value it holds, it gave another ("Lyon" for the country it has in
+            # mind) or said it does not know it
+            if _NOT_KNOWN.search(text):
+                instructions += 1
+                problems.append(f"withheld a value it holds after message {exchange.message}: {text[:80]!r}")
+                continue
+            invented = ["another value than the one it holds"]
         if invented:
             hallucinations += 1
             problems.append(f"hallucination after message {exchange.message}: {', '.join(invented)}")

@@ -164,6 +164,16 @@ def test_the_user_checks_catch_a_hallucination_an_assistant_voice_and_an_early_e
     assert check_user(instance, _episode(instance, "I'm sorry, but I don't have the information you need to answer that part "
                                                    "of your goal. Can you please clarify what you're looking for?")).instruction == 1
     assert check_user(instance, _episode(instance, "Thanks, that helps. I'm glad it worked out.")).instruction == 0
+    # asked for the value it holds back, the real model gave another or kept it back
+    asked = Episode(_episode(instance, "").messages[:2] + [{"role": "user", "content": "Lyon"}],
+                    exchanges=[Exchange(1, "Lyon", about="held")])
+    assert check_user(instance, asked).hallucination == 1
+    kept = Episode(asked.messages[:2] + [{"role": "user", "content": "Sorry, I don't know that."}],
+                   exchanges=[Exchange(1, "Sorry, I don't know that.", about="held")])
+    assert check_user(instance, kept).instruction == 1 and check_user(instance, kept).hallucination == 0
+    given = Episode(asked.messages[:2] + [{"role": "user", "content": f"It's {held.value}."}],
+                    exchanges=[Exchange(1, f"It's {held.value}.", about="held")])
+    assert check_user(instance, given).hallucination == 0 and check_user(instance, given).instruction == 0
     early = check_user(instance, _episode(instance, "Bye.", end=True))
     assert early.ended_early and not early.never_ended
     assert check_user(instance, _episode(instance, "Thanks.", answered=True)).never_ended
