@@ -266,6 +266,11 @@ def test_a_list_whose_entry_states_the_needed_values_meets_the_milestone():
     day = Milestone(index=0, kind="call", description="", tool="get_next_public_holiday", needs=["2025-12-25"])
     assert call_similarity(day, Step("list_public_holidays", {}, outputs=(year,))) == 1.0
     assert call_similarity(day, Step("list_public_holidays", {}, outputs=(["2025-12-250 x"],))) == 0.0
+    # a day inside a date and time says it too: a city's entry with its local time tells today (reading 70 #17)
+    today = Milestone(index=0, kind="call", description="", tool="get_current_local_datetime", needs=["2025-06-13"])
+    found = ["San Francisco, USA: UTC-7, local time 2025-06-13T09:30"]
+    assert call_similarity(today, Step("search_time_and_date", {"query": "San Francisco"}, outputs=(found,))) == 1.0
+    assert call_similarity(today, Step("search_time_and_date", {}, outputs=(["local time 2025-06-13T0"],))) == 0.0
 
 
 def test_a_list_in_another_format_that_states_every_needed_entry_meets_the_milestone():
