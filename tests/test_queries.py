@@ -1107,23 +1107,23 @@ def test_the_present_is_said_once_and_no_where_clause_follows_at(library):
     assert not _SAID_TWICE.search("the current conditions where I am")
 
 
-def test_a_day_in_the_person_s_words_never_follows_a_preposition():
-    from factory.queries.wording import PREPOSITION_CLASH
+@pytest.mark.parametrize("pattern, text, clash", [
+    # a day in the person's words never follows a preposition
+    ("PREPOSITION_CLASH", "the high in Hong Kong one year before in a week", True),
+    ("PREPOSITION_CLASH", "3 working days from in 3 days", True),
+    ("PREPOSITION_CLASH", "the high in Hong Kong in a week, and one year before that", False),
+    ("PREPOSITION_CLASH", "the temperature range in Osaka on the same day one year prior to a week ago", True),  # reading 68 #37
+    ("PREPOSITION_CLASH", "the temperature range in Osaka a week ago", False),
+    # a past day is not asked of in the present
+    ("TENSE_CLASH", "Are offices in Australia closed for a public holiday a week ago?", True),
+    ("TENSE_CLASH", "Thanks. Is yesterday a public holiday in France?", True),
+    ("TENSE_CLASH", "Was yesterday a public holiday in France? Is it sunny today?", False),
+    ("TENSE_CLASH", "What was the high in Oslo 3 days ago?", False),
+])
+def test_a_day_in_the_person_s_words_reads_as_a_day(pattern, text, clash):
+    from factory.queries import wording
 
-    assert PREPOSITION_CLASH.search("the high in Hong Kong one year before in a week")
-    assert PREPOSITION_CLASH.search("3 working days from in 3 days")
-    assert not PREPOSITION_CLASH.search("the high in Hong Kong in a week, and one year before that")
-    assert PREPOSITION_CLASH.search("the temperature range in Osaka on the same day one year prior to a week ago")  # reading 68 #37
-    assert not PREPOSITION_CLASH.search("the temperature range in Osaka a week ago")
-
-
-def test_a_past_day_is_not_asked_of_in_the_present():
-    from factory.queries.wording import TENSE_CLASH
-
-    assert TENSE_CLASH.search("Are offices in Australia closed for a public holiday a week ago?")
-    assert TENSE_CLASH.search("Thanks. Is yesterday a public holiday in France?")
-    assert not TENSE_CLASH.search("Was yesterday a public holiday in France? Is it sunny today?")
-    assert not TENSE_CLASH.search("What was the high in Oslo 3 days ago?")
+    assert (getattr(wording, pattern).search(text) is not None) is clash
 
 
 def test_a_person_goes_by_what_their_name_is_of():

@@ -241,13 +241,14 @@ _LINKING = ("in|on|at|for|from|to|and|or|with|by|of|near|around|after|before|unt
 # organised the budget review on July 26 by text" (reading 68 #18), "the drug most recently
 # prescribed to that patient in that city" (reading 70 #28), "the city where that place is for
 # me" (reading 71 #10).
-_CLAUSE_NEXT = re.compile(rf"\s+(?:(?:that|which|who|whom|whose|where)\b|(?:in|at|on|from|of|with) (?:the|our|my|your)\b"
+_RELATIVE = r"(?:that|which|who|whom|whose|where)\b"
+_CLAUSE_NEXT = re.compile(rf"\s+(?:{_RELATIVE}|(?:in|at|on|from|of|with) (?:the|our|my|your)\b"
                           rf"|in (?:that|those) (?!day|date|time)\w|for me\b"
                           rf"|(?:by|via|as|in) (?:an? )?(?:text|SMS|email|e-mail|phone|post|mail|card|cash)\b"
                           rf"|(?!(?:{_LINKING})\b)[a-z])")
 # A relative clause after "that grape variety" (a thing said again) is the variety's too: "a
 # wine made from that grape variety that comes from Australia" (reading 68 #25).
-_RELATIVE_NEXT = re.compile(r"\s+(?:that|which|who|whom|whose|where)\b")
+_RELATIVE_NEXT = re.compile(rf"\s+{_RELATIVE}")
 _ISO_DAY_OR_MOMENT = re.compile(r"\d{4}-\d{2}-\d{2}(?:T.*)?")
 # A situation of this very moment: "I'm about to hang laundry out in {city}. What's ... now".
 _NOW = re.compile(r"\b(?:about to|right now|now|at the moment|this minute|current|currently|deciding whether|today|tonight)\b",

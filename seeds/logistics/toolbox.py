@@ -391,8 +391,8 @@ toolbox.written_as("warehouse_id", "warehouse {}")
 toolbox.written_as("inventory_sku", "item {}")
 # A product named in the singular (one no plural s makes) takes an article: "is there stock of the
 # car battery", not "stock of car battery" (reading 68 #16).
-toolbox.written_as("inventory_product_mention",
-                   lambda mention: f"the {mention}" if mention in {name for name, _ in PRODUCTS.values()} else mention)
+PRODUCT_NAMES = frozenset(name for name, _ in PRODUCTS.values())
+toolbox.written_as("inventory_product_mention", lambda mention: f"the {mention}" if mention in PRODUCT_NAMES else mention)
 toolbox.written_as("weight", "{} kg")
 toolbox.written_as("declared_value_usd", "{} US dollars")
 toolbox.written_as("credit_amount", "{} US dollars")

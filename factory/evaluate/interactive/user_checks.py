@@ -60,24 +60,24 @@ def hallucinated(instance: Instance, text: str, before: str) -> list[str]:
 
 def check_user(instance: Instance, episode: Episode) -> UserCheck:
     problems, hallucinations, instructions = [], 0, 0
+    held = [k.value for k in instance.conversation.held]
     for exchange in episode.exchanges:
         text = exchange.said or ""
         if not text:
             continue
         invented = hallucinated(instance, text, _said_before(episode, exchange.message + 1))
-        held = [k.value for k in instance.conversation.held]
-        if exchange.about == "held" and not invented and not any(states(text, v) for v in held):
-            # asked for a value it holds, it gave another ("Lyon" for the country it has in
-            # mind) or said it does not know it
-            if _NOT_KNOWN.search(text):
-                instructions += 1
-                problems.append(f"withheld a value it holds after message {exchange.message}: {text[:80]!r}")
-                continue
+        # asked for a value it holds, it gave another ("Lyon" for the country it has in mind)
+        # or said it does not know it
+        missed = exchange.about == "held" and not invented and not any(states(text, v) for v in held)
+        if missed and not _NOT_KNOWN.search(text):
             invented = ["another value than the one it holds"]
         if invented:
             hallucinations += 1
             problems.append(f"hallucination after message {exchange.message}: {', '.join(invented)}")
-        if _ASSISTANT.search(normalise(text)) or _ASSISTANT.search(text):
+        if missed and not invented:
+            instructions += 1
+            problems.append(f"withheld a value it holds after message {exchange.message}: {text[:80]!r}")
+        elif _ASSISTANT.search(normalise(text)) or _ASSISTANT.search(text):
             instructions += 1
             problems.append(f"spoke as the assistant after message {exchange.message}: {text[:80]!r}")
     turns = len(instance.conversation.turns)
