@@ -16,6 +16,7 @@ from typing import Any
 import Levenshtein
 
 from factory.errors import FactoryError, FactoryWarning, SeedError
+from factory.phrasings import apply_phrasings
 from factory.seed_record import Seed, scenario_of
 from factory.specs import spec_from_function
 from factory.toolbox import Toolbox
@@ -62,6 +63,7 @@ def load_seed(path: Path, *, sandboxed: bool = False) -> Seed:
     if not code.is_file():
         raise SeedError(f"{path}: missing toolbox.py")
     toolbox = _import_toolbox(slug, code)
+    apply_phrasings(toolbox, path)
     if toolbox.build_world is None:
         raise SeedError(f"{code}: no world builder registered (decorate one with @toolbox.world)")
     if not toolbox.tools:

@@ -25,6 +25,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from factory.errors import SeedError
+from factory.phrasings import apply_phrasings
 from factory.records import ToolSpec, stable_json
 from factory.seed_record import Seed, scenario_of
 from factory.sense import Around, Arrives, Distinct, Present, Rule, SameDay, Together, Trip, Within
@@ -397,6 +398,7 @@ def load_sandboxed_seed(folder: Path, limits: SandboxLimits | None = None) -> An
         if not declarations.world:
             raise SeedError(f"{code}: no world builder registered (decorate one with @toolbox.world)")
         settled = settle(declarations, specs, spec_errors, runner, {str(k): str(v) for k, v in drop.items()})
+        apply_phrasings(settled.toolbox, folder, dropped=set(declarations.tools) - set(settled.toolbox.tools))
         if not settled.specs:
             raise SeedError(f"{code}: no tool is left to use ({'; '.join(settled.dropped[:3]) or 'none registered'})")
         seed = ModelWrittenSeed(slug, folder, scenario, settled.toolbox, settled.specs, runner=runner,

@@ -156,24 +156,12 @@ toolbox.condition(
     holds=lambda w: w.state.get("calendar_sync", True),
     broken_state={"calendar_sync": False},
     fix=("set_calendar_sync", {"enabled": True}),
-    context=("You can turn calendar sync {enabled} if you need to.",
-             "Feel free to turn calendar sync {enabled} if that helps.",
-             "Go ahead and switch calendar sync {enabled} if that's what it takes."),
-    says=("I think calendar sync is switched off.",
-          "My calendar stopped syncing a while back.",
-          "Calendar sync seems to be disabled on my account."),
 )
 toolbox.condition(
     "reminder_alerts",
     holds=lambda w: w.state.get("reminder_alerts", True),
     broken_state={"reminder_alerts": False},
     fix=("set_reminder_alerts", {"enabled": True}),
-    context=("You can turn reminder alerts {enabled} if you need to.",
-             "It's fine to switch reminder alerts {enabled} if necessary.",
-             "Turn reminder alerts {enabled} if you have to."),
-    says=("I turned my reminder alerts off a while ago.",
-          "My reminder alerts are muted at the moment.",
-          "I haven't been getting reminder alerts since I disabled them."),
 )
 
 # Days from elsewhere (what's on my calendar on Maria's birthday, next friday) make sense here.
@@ -185,9 +173,6 @@ toolbox.bridge("date")
 # People name an event by its title and day ("the Budget review on June 17") or by whom they
 # meet; "EVT-1092" is the calendar's own number, which only a look-up gives.
 toolbox.internal_kinds("event_id")
-toolbox.written_as("event_id", "event {}")
-toolbox.written_as("reminder_id", "reminder {}")
-toolbox.written_as("duration_minutes", "{} minutes")
 
 
 # --- helpers ---------------------------------------------------------------------------------
@@ -412,20 +397,7 @@ def _search_terms(w: CalendarWorld) -> list[str]:
 
 # --- tools -----------------------------------------------------------------------------------
 
-@toolbox.tool(
-    asks=(
-        'search my calendar for "{query}"[ and show me at most {max_results}]',
-        'which events in my calendar match "{query}"?',
-        'find the events in my calendar that mention "{query}"',
-        'pull up every calendar entry with "{query}" in it[, {max_results} at most]',
-        'look through my events for "{query}"[ and give me up to {max_results} of them]',
-        'what comes up in my calendar for "{query}"?',
-        "I'm trying to find a meeting with \"{query}\" in it. Which events match?",
-        'do I have anything in my calendar about "{query}"? List the matching events[, no more than {max_results}].',
-        'list the events that turn up when my calendar is searched for "{query}"',
-    ),
-    tags=("search",),
-)
+@toolbox.tool(tags=("search",))
 def search_calendar(query: Annotated[str, Kind("calendar_search_terms")], max_results: int = 10) -> list[EventId]:
     """Search calendar events by words in their title, city or attendee names, or by a YYYY-MM-DD date.
 
@@ -448,21 +420,7 @@ def search_calendar(query: Annotated[str, Kind("calendar_search_terms")], max_re
     return [eid for _, eid in sorted(hits)[:max_results]]
 
 
-@toolbox.tool(
-    asks=(
-        "which event in my calendar is {mention}? Give me its id.",
-        "find the calendar entry for {mention} and tell me its id",
-        "look up {mention} in my calendar and tell me its event id",
-        "what's the event id of {mention}?",
-        "get me the calendar id for {mention}",
-        "I need the id of {mention} in my calendar.",
-        "track down {mention} among my events and give me its id",
-        "which calendar entry is {mention}? I only need the event id.",
-        "match {mention} to an event in my calendar and tell me the id",
-    ),
-    gives={"event_id": "{mention}"},  # people name an event as they say it; finding its id is the agent's part
-    tags=("canonicalise",),
-)
+@toolbox.tool(tags=("canonicalise",))
 def resolve_event_mention(mention: Annotated[str, Kind("event_mention")]) -> EventId:
     """Resolve the way someone refers to an event (its title and day) to the calendar's event id.
 
@@ -488,29 +446,7 @@ def resolve_event_mention(mention: Annotated[str, Kind("event_mention")]) -> Eve
     return min(hits)[1]
 
 
-@toolbox.tool(
-    asks=(
-        "what's on my calendar on {date}?",
-        "list my events for {date}",
-        "what do I have scheduled on {date}?",
-        "show me my schedule for {date}",
-        "pull up my agenda for {date}",
-        "which meetings and appointments do I have on {date}?",
-        "am I busy on {date}? Tell me which events I have.",
-        "I'm planning around {date}. What's already in my calendar that day?",
-        "run through my calendar for {date} and list everything on it",
-        "how does my day look on {date}? List the events.",
-        "what have I got on {date}?",
-        "give me the events in my calendar on {date}",
-        "check my diary for {date} and tell me what's booked",
-        "which events are on my calendar for {date}?",
-        "is anything scheduled for {date}? List the events.",
-        "list everything on my calendar for {date}",
-        "what events do I have on {date}?",
-        "tell me what's in my diary on {date}",
-    ),
-    sense=(around("date", before=30, after=60),),
-)
+@toolbox.tool(sense=(around("date", before=30, after=60),))
 def list_events_on_date(date: Day) -> list[EventId]:
     """List the ids of the events on a date, in start order.
 
@@ -525,33 +461,7 @@ def list_events_on_date(date: Day) -> list[EventId]:
     return [eid for eid, row in sorted(rows.items(), key=lambda item: item[1]["start"]) if row["start"][:10] == day]
 
 
-@toolbox.tool(
-    asks=(
-        "what's my next event, and when does it start?",
-        "when is my next meeting or appointment, and what is it?",
-        "check my calendar for the next thing coming up and when it starts",
-        "what's coming up next in my calendar, and at what time?",
-        "tell me which event is next and its start time",
-        "find my next calendar event and the time it begins",
-        "what's the next thing on my schedule? I need to know when it begins.",
-        "What's next on my calendar, and when does it start?",
-        "where do I have to be next, and when? Just the next event and its start.",
-    ),
-    gives={
-        "event_id": (
-            "my next event",
-            "the next event in my calendar",
-            "my next calendar event",
-            "the next thing on my schedule",
-        ),
-        "start": (
-            "the start of my next event",
-            "the start time of the next event in my calendar",
-            "the time my next calendar event begins",
-            "the moment the next thing on my schedule starts",
-        ),
-    },
-)
+@toolbox.tool
 def get_next_event() -> tuple[EventId, Moment, str]:
     """Find the next event that starts after the current time.
 
@@ -566,38 +476,7 @@ def get_next_event() -> tuple[EventId, Moment, str]:
     return upcoming[0][1], row["start"], row["title"]
 
 
-@toolbox.tool(
-    asks=(
-        "when is my next meeting with {person}, and what is it?",
-        "find the next event I have with {person} and when it starts",
-        "when will I next see {person}, and at which event?",
-        "what's the next thing I have on with {person}, and when?",
-        "do I have anything coming up with {person}? Tell me the next event and its start time.",
-        "look up my next meeting with {person}, including the start time",
-        "I owe {person} an update. Which event are we both at next, and when does it start?",
-        "check when {person} and I next meet and at which event",
-        "which upcoming event will {person} be at next, and when does it begin?",
-        "when am I next meeting {person}, and which event is it?",
-        "find my next event with {person} and the time it starts",
-        "what's the next event on my calendar with {person}, and when does it begin?",
-        "tell me when I'll next be at an event with {person}, and which one",
-        "look for the next time I see {person} in my calendar: the event and when it starts",
-    ),
-    gives={
-        "event_id": (
-            "my next meeting with {person}",
-            "the next event I have with {person}",
-            "my next meeting with {person}",
-            "the next event {person} and I are both at",
-        ),
-        "start": (
-            "the start of my next meeting with {person}",
-            "the start time of my next event with {person}",
-            "the time my next meeting with {person} begins",
-            "the moment the next event I share with {person} starts",
-        ),
-    },
-)
+@toolbox.tool
 def find_next_event_with(person: Attendee) -> tuple[EventId, Moment, str]:
     """Find the next upcoming event a person attends.
 
@@ -619,50 +498,7 @@ def find_next_event_with(person: Attendee) -> tuple[EventId, Moment, str]:
     return hits[0][1], row["start"], row["title"]
 
 
-@toolbox.tool(
-    asks=(
-        "what is {event_id} about, when does it start, where is it and who is coming?",
-        "give me the title, start time, city and attendees of {event_id}",
-        "tell me everything about {event_id}: the title, the time, the city and who attends",
-        "pull up {event_id}: what's it called, when and where is it, and who's invited?",
-        "I need the full details of {event_id}: title, start, city and guest list.",
-        "what's the title of {event_id}, when does it begin, in which city, and who's on the guest list?",
-        "who's going to {event_id}, and what are its title, start time and city?",
-        "fill me in on {event_id}: its title, when it starts, the city it's in and the people attending",
-        "look up {event_id} and list its title, start time, city and attendees",
-    ),
-    gives={
-        "start": (
-            "the start of {event_id}",
-            "the start time of {event_id}",
-            "the time {event_id} begins",
-            "the moment {event_id} starts",
-        ),
-        "city": (
-            "the city of {event_id}",
-            "the city where {event_id} takes place",
-            "the city hosting {event_id}",
-            "the host city of {event_id}",
-            "the city in which {event_id} is held",
-            "the city where {event_id} is happening",
-            "the city where {event_id} is being held",
-            "the city I need to be in for {event_id}",
-            "the city where {event_id} is located",
-            "the city {event_id} is scheduled in",
-            "the city listed for {event_id}",
-            "the city on the invitation for {event_id}",
-            "the city the calendar gives for {event_id}",
-            "the city where I have {event_id}",
-            "the city {event_id} takes me to",
-        ),
-        # A moment and its city travel together into a time-zone conversion ("{moment} in
-        # {from_city}"): one phrase, not "the start of that event and the city of that event".
-        "start, city": (
-            "the local start time of {event_id}",
-        ),
-    },
-    sense=(present("city", "start"),),
-)
+@toolbox.tool(sense=(present("city", "start"),))
 def get_event_details(event_id: EventId) -> tuple[str, Moment, City, list[Contact]]:
     """Get an event's title, start time, city and attendees (cancelled events can still be read).
 
@@ -679,29 +515,7 @@ def get_event_details(event_id: EventId) -> tuple[str, Moment, City, list[Contac
     return row["title"], row["start"], row["city"], list(row["attendees"])
 
 
-@toolbox.tool(
-    asks=(
-        "who organised {event_id}?",
-        "find out who set up {event_id}",
-        "who is the organiser of {event_id}?",
-        "who's behind {event_id}?",
-        "who sent the invite for {event_id}?",
-        "tell me who arranged {event_id}",
-        "look up the organiser of {event_id}",
-        "which person scheduled {event_id}?",
-        "I want to thank whoever put together {event_id}. Who was it?",
-    ),
-    gives={
-        "organizer": (
-            "the organiser of {event_id}",
-            "whoever organised {event_id}",
-            "the person who set up {event_id}",
-            "whoever sent the invitation for {event_id}",
-            "the person behind {event_id}",
-            "the person who arranged {event_id}",
-        ),
-    },
-)
+@toolbox.tool
 def get_event_organizer(event_id: EventId) -> Contact:
     """Find the person who organised an event.
 
@@ -715,18 +529,6 @@ def get_event_organizer(event_id: EventId) -> Contact:
 
 
 @toolbox.tool(
-    asks=(
-        "schedule \"{title}\" in {city}, {slot}, and give me the new event's id",
-        'put "{title}" in my calendar in {city}, {slot}, and tell me the event id',
-        'I want "{title}" in {city}, {slot}. Add it to my calendar and tell me its id.',
-        'book "{title}" in {city} for {slot}; what id does the new event get?',
-        'block out {slot} in {city} for "{title}" and let me know the event id',
-        'create an event called "{title}" in {city}, taking {slot}, and send me its id',
-        'I need to fit "{title}" in, in {city}. Use {slot} and tell me the id of the new event.',
-        'set up a calendar event "{title}" in {city}, {slot}, and tell me what id it got',
-        'new event, please: "{title}" in {city}, {slot}. Reply with its id.',
-    ),
-    groups={"slot": "{start} for {duration_minutes}"},  # a free slot found gives both: no 2-hour event in a 30-minute gap
     sense=(around("start", before=0, after=60), within("duration_minutes", 15, 240), present("city", "start")),
     requires=("calendar_sync",),
     tags=("state_change",),
@@ -757,20 +559,7 @@ def create_event(title: Title, start: FreeSlot, duration_minutes: SlotMinutes, c
     return eid
 
 
-@toolbox.tool(
-    asks=(
-        "cancel {event_id} and tell me which event it was",
-        "please call off {event_id}; what was its title?",
-        "I can't make {event_id}. Cancel it and confirm the title.",
-        "drop {event_id} from my calendar and tell me its title",
-        "scrap {event_id}, and remind me what it was called",
-        "take {event_id} off my schedule. What was the event's name?",
-        "something came up, so {event_id} has to go. Cancel it and tell me the title.",
-        "I won't be going to {event_id}, so cancel it. Which event was that, by title?",
-    ),
-    requires=("calendar_sync",),
-    tags=("state_change", "ends"),
-)
+@toolbox.tool(requires=("calendar_sync",), tags=("state_change", "ends"))
 def cancel_event(event_id: EventId) -> str:
     """Cancel an upcoming event and notify its attendees (not one just moved or with guests just invited).
 
@@ -792,22 +581,7 @@ def cancel_event(event_id: EventId) -> str:
     return row["title"]
 
 
-@toolbox.tool(
-    asks=(
-        "move {event_id} to {new_start} and tell me when it will start and end",
-        "reschedule {event_id} to {new_start}; when does it start and finish then?",
-        "shift {event_id} to {new_start}. What are its new start and end times?",
-        "shift {event_id} to {new_start} and confirm when it now starts and ends",
-        "I need {event_id} moved to {new_start}. What will its start and end times be?",
-        "bump {event_id} to {new_start}, and give me the new start and finish",
-        "change the time of {event_id} to {new_start}; when will it begin and end?",
-        "reschedule {event_id} for {new_start} and let me know the updated start and end times",
-        "{event_id} needs to move to {new_start}. Do that and tell me when it begins and ends.",
-    ),
-    sense=(around("new_start", before=0, after=60),),
-    requires=("calendar_sync",),
-    tags=("state_change",),
-)
+@toolbox.tool(sense=(around("new_start", before=0, after=60),), requires=("calendar_sync",), tags=("state_change",))
 def reschedule_event(event_id: EventId, new_start: NewTime) -> tuple[str, str]:
     """Move an upcoming event to a new start time, keeping its length.
 
@@ -829,21 +603,7 @@ def reschedule_event(event_id: EventId, new_start: NewTime) -> tuple[str, str]:
     return _fmt(moment), _fmt(moment + timedelta(minutes=row["minutes"]))
 
 
-@toolbox.tool(
-    asks=(
-        "invite {person} to {event_id} and tell me how many people will attend",
-        "add {person} to {event_id}; how many attendees are there now?",
-        "send {person} an invitation to {event_id} and give me the new head count",
-        "get {person} onto the guest list for {event_id}. How many are attending now?",
-        "I'd like {person} at {event_id} too. Invite them and tell me the attendee count.",
-        "loop {person} into {event_id} and tell me how many people that makes",
-        "include {person} in {event_id} and let me know how many are coming now",
-        "{person} should join {event_id}. Send the invite and tell me the number of attendees.",
-        "extend an invitation for {event_id} to {person} and report the new number of attendees",
-    ),
-    requires=("calendar_sync",),
-    tags=("state_change",),
-)
+@toolbox.tool(requires=("calendar_sync",), tags=("state_change",))
 def invite_to_event(event_id: EventId, person: Invitee) -> int:
     """Invite a person to an upcoming event that has guests (personal appointments have none).
 
@@ -865,20 +625,7 @@ def invite_to_event(event_id: EventId, person: Invitee) -> int:
     return len(row["attendees"]) + 1
 
 
-@toolbox.tool(
-    asks=(
-        "am I free from {start} for {duration_minutes}, and how many events would clash?",
-        "check my calendar: is {start} free for {duration_minutes}, and how many events clash?",
-        "would {duration_minutes} starting {start} clash with anything in my calendar? If so, with how many events?",
-        "is my calendar clear for {duration_minutes} from {start}? Tell me how many conflicts there are.",
-        "could I fit in {duration_minutes} from {start}? Check for conflicts and count them.",
-        "someone wants {duration_minutes} of my time from {start}. Am I free, and how many things overlap?",
-        "see whether I'm available from {start} for {duration_minutes} and how many events get in the way",
-        "do I have {duration_minutes} free starting {start}, and how many events overlap it?",
-        "is anything booked in the {duration_minutes} after {start}? Tell me whether I'm free and how many events conflict.",
-    ),
-    sense=(around("start", before=0, after=60), within("duration_minutes", 15, 240)),
-)
+@toolbox.tool(sense=(around("start", before=0, after=60), within("duration_minutes", 15, 240)))
 def check_availability(start: ProposedTime, duration_minutes: Minutes) -> tuple[bool, int]:
     """Check whether the calendar is free for a period.
 
@@ -894,34 +641,7 @@ def check_availability(start: ProposedTime, duration_minutes: Minutes) -> tuple[
     return not overlapping, len(overlapping)
 
 
-@toolbox.tool(
-    asks=(
-        "when is my first free slot of {duration_minutes} on {date}?",
-        "find the earliest gap of {duration_minutes} in my working day on {date}",
-        "I need {duration_minutes} on {date}. When am I first free?",
-        "when's the earliest I could squeeze in {duration_minutes} on {date}?",
-        "look for the first opening of {duration_minutes} in my calendar on {date}",
-        "find me {duration_minutes} of free time on {date}, as early as possible",
-        "what's the first time on {date} that I have {duration_minutes} clear during work hours?",
-        "I'd like to grab {duration_minutes} on {date}. When's the earliest free window I have?",
-        "scan my working hours on {date} for the first free {duration_minutes}",
-    ),
-    gives={
-        "slot_start, slot_minutes": (
-            "my first free slot of {duration_minutes} on {date}",
-            "the earliest gap of {duration_minutes} in my calendar on {date}",
-            "the earliest free slot of {duration_minutes} I have on {date}",
-            "my earliest free window of {duration_minutes} on {date}",
-            "the first opening of {duration_minutes} in my working day on {date}",
-        ),
-        "slot_start": (
-            "the start of my first free slot of {duration_minutes} on {date}",
-            "the earliest time on {date} when I'm free for {duration_minutes}",
-            "the first moment on {date} with {duration_minutes} free in my calendar",
-        ),
-    },
-    sense=(around("date", before=0, after=60), within("duration_minutes", 15, 240)),
-)
+@toolbox.tool(sense=(around("date", before=0, after=60), within("duration_minutes", 15, 240)))
 def find_free_slot(date: PlanningDay, duration_minutes: Minutes) -> tuple[FreeSlot, SlotMinutes]:
     """Find the earliest free slot of a given length on a date, within working hours (09:00-18:00).
 
@@ -948,22 +668,7 @@ def find_free_slot(date: PlanningDay, duration_minutes: Minutes) -> tuple[FreeSl
     raise ToolError(f"no free {duration_minutes}-minute slot on {date} between 09:00 and 18:00; try another date or a shorter slot")
 
 
-@toolbox.tool(
-    asks=(
-        'remind me to "{text}", due {due}, and tell me the reminder id',
-        'set a reminder "{text}" for {due} and give me its id',
-        'add a reminder saying "{text}" for {due}. What is its id?',
-        'create a reminder, "{text}", due {due}, and send me the id',
-        "I mustn't forget this: \"{text}\". Set a reminder for {due} and tell me its id.",
-        'make me a reminder for {due} that says "{text}"; what id does it get?',
-        'set me a reminder for {due} with the text "{text}" and let me know the reminder id',
-        'schedule a reminder for {due}: "{text}". Which id did it get?',
-        'new reminder, "{text}", due {due}. Reply with the id.',
-    ),
-    sense=(around("due", before=0, after=60),),
-    requires=("reminder_alerts",),
-    tags=("state_change",),
-)
+@toolbox.tool(sense=(around("due", before=0, after=60),), requires=("reminder_alerts",), tags=("state_change",))
 def add_reminder(text: ReminderText, due: ReminderTime) -> str:
     """Add a reminder with an alert at its due time.
 
@@ -986,19 +691,7 @@ def add_reminder(text: ReminderText, due: ReminderTime) -> str:
     return rid
 
 
-@toolbox.tool(
-    asks=(
-        "list my open reminders",
-        "what reminders do I still have to do?",
-        "show me all my reminders that aren't done yet, soonest first",
-        "what's left on my reminder list?",
-        "which reminders are still open?",
-        "go through my reminders and list the ones I haven't ticked off",
-        "pull up my outstanding reminders",
-        "I want to see what I still need to get done. Which reminders are pending?",
-        "give me my unfinished reminders in order of due date",
-    ),
-)
+@toolbox.tool
 def list_reminders(include_completed: bool = False) -> list[ReminderId]:
     """List reminder ids, soonest due first.
 
@@ -1013,19 +706,7 @@ def list_reminders(include_completed: bool = False) -> list[ReminderId]:
             if include_completed or not row["done"]]
 
 
-@toolbox.tool(
-    asks=(
-        "what does {reminder_id} say, when is it due, and is it done?",
-        "look up {reminder_id}: its text, its due time and whether it's completed",
-        "is {reminder_id} done yet? Tell me what it says and when it's due.",
-        "pull up {reminder_id} and tell me its text, due time and whether it's been completed",
-        "what's {reminder_id} about, when is it for, and have I finished it?",
-        "check {reminder_id} for me: what does it say, when is it due, and is it ticked off?",
-        "give me the details of {reminder_id}: the wording, the due date and time, and whether it's complete",
-        "I can't remember what {reminder_id} was. What does it say, when is it due, and is it still open?",
-        "have I completed {reminder_id}? Also tell me its text and due time.",
-    ),
-)
+@toolbox.tool
 def get_reminder(reminder_id: ReminderId) -> tuple[str, str, bool]:
     """Get a reminder's text, due time and whether it is completed.
 
@@ -1041,20 +722,7 @@ def get_reminder(reminder_id: ReminderId) -> tuple[str, str, bool]:
     return row["text"], row["due"], row["done"]
 
 
-@toolbox.tool(
-    asks=(
-        "mark {reminder_id} as done and tell me how many are still open",
-        "I've finished {reminder_id}. Tick it off and tell me how many reminders are left open.",
-        "complete {reminder_id}. How many open reminders are left?",
-        "check off {reminder_id}; how many reminders do I still have open?",
-        "{reminder_id} is done. Mark it complete and tell me how many open ones remain.",
-        "close {reminder_id} as completed and give me the count of open reminders",
-        "tick {reminder_id} off my list. How many are still outstanding?",
-        "set {reminder_id} to done; how many to-dos remain after that?",
-        "I took care of {reminder_id}. Mark it finished and say how many open reminders I have now.",
-    ),
-    tags=("state_change",),
-)
+@toolbox.tool(tags=("state_change",))
 def complete_reminder(reminder_id: ReminderToComplete) -> int:
     """Mark a reminder as completed.
 
@@ -1071,20 +739,7 @@ def complete_reminder(reminder_id: ReminderToComplete) -> int:
     return sum(not r["done"] for r in _reminders(w).values())
 
 
-@toolbox.tool(
-    asks=(
-        "delete {reminder_id} and tell me how many reminders I have left",
-        "remove {reminder_id} from my reminders and tell me how many remain",
-        "I don't need {reminder_id} anymore. Delete it, please. How many reminders are left after that?",
-        "get rid of {reminder_id}; how many reminders are there now?",
-        "scrap {reminder_id} and give me the number of reminders that remain, done or not",
-        "{reminder_id} is no longer relevant. Remove it and tell me how many reminders I have in total now.",
-        "trash {reminder_id}. How many reminders are left, open and completed?",
-        "clear {reminder_id} out of my list and count the reminders still there",
-        "delete {reminder_id}, please; what's my reminder count afterwards?",
-    ),
-    tags=("state_change", "ends"),
-)
+@toolbox.tool(tags=("state_change", "ends"))
 def delete_reminder(reminder_id: ReminderToDelete) -> int:
     """Delete a reminder, open or completed.
 
@@ -1100,20 +755,7 @@ def delete_reminder(reminder_id: ReminderToDelete) -> int:
     return len(_reminders(w))
 
 
-@toolbox.tool(
-    asks=(
-        "switch calendar sync {enabled} and tell me whether it's on now",
-        "turn {enabled} calendar syncing and confirm the new state",
-        "turn {enabled} calendar sync and confirm the setting",
-        "set calendar sync to {enabled}; is it on or off afterwards?",
-        "I want calendar sync {enabled}. Change it and tell me where it stands.",
-        "flip calendar sync {enabled} and let me know if syncing is running",
-        "make sure calendar syncing is {enabled} and confirm the state",
-        "calendar sync should be {enabled}. Can you set that and confirm?",
-        "change the sync setting of my calendar to {enabled} and report whether sync is on",
-    ),
-    tags=("state_change",),
-)
+@toolbox.tool(tags=("state_change",))
 def set_calendar_sync(enabled: Annotated[bool, Kind("calendar_sync_switch")]) -> bool:
     """Turn calendar sync (saving changes and notifying attendees) on or off.
 
@@ -1127,20 +769,7 @@ def set_calendar_sync(enabled: Annotated[bool, Kind("calendar_sync_switch")]) ->
     return enabled
 
 
-@toolbox.tool(
-    asks=(
-        "switch reminder alerts {enabled} and tell me whether they're on now",
-        "turn {enabled} the alerts for my reminders and confirm the setting",
-        "turn {enabled} reminder notifications and confirm the setting",
-        "set my reminder alerts to {enabled}; are they on or off afterwards?",
-        "I want reminder alerts {enabled}. Change that and tell me where they stand.",
-        "flip reminder notifications {enabled} and let me know whether they're active",
-        "make sure the alerts on my reminders are {enabled}, and confirm their state",
-        "reminder alerts should be {enabled}. Can you set that and confirm?",
-        "change the alert setting for my reminders to {enabled} and report whether alerts are on",
-    ),
-    tags=("state_change",),
-)
+@toolbox.tool(tags=("state_change",))
 def set_reminder_alerts(enabled: Annotated[bool, Kind("reminder_alerts_switch")]) -> bool:
     """Turn reminder alerts (notifications when a reminder is due) on or off.
 
@@ -1168,58 +797,3 @@ def _event_facts(w: CalendarWorld, event_id: str) -> dict:
 
 EVENT_LOOKUPS = ("get_next_event", "find_next_event_with", "resolve_event_mention")
 
-toolbox.goal(
-    "rearrange my schedule",
-    wants="look up my coming events and move, cancel or add people to them",
-    role="calendar owner",
-    tools=(*EVENT_LOOKUPS, "search_calendar", "list_events_on_date", "get_event_details", "get_event_organizer",
-           "cancel_event", "reschedule_event", "invite_to_event", "check_availability", "set_calendar_sync"),
-)
-toolbox.goal(
-    "fit a new event in",
-    wants="see what a day holds (a day I name, or the next public holiday) and book a free slot",
-    role="calendar owner",
-    tools=("list_events_on_date", "check_availability", "find_free_slot", "create_event", "set_calendar_sync",
-           # time_and_date: the day I plan is the next public holiday
-           "get_next_public_holiday"),
-)
-toolbox.goal(
-    "weather at my next event",
-    wants="know what the weather will be in the city of my coming event when it starts",
-    role="calendar owner",
-    tools=(*EVENT_LOOKUPS, "get_event_details",
-           # weather: the forecast in the event's city at its start (together("city", "when")
-           # keeps the city and the hour the event's own); not the weather now, days before it
-           "get_hourly_forecast"),
-)
-toolbox.goal(
-    "the clock where my next event is",
-    wants="know what time it will be elsewhere when my coming event starts, to join it from another city",
-    role="calendar owner",
-    tools=(*EVENT_LOOKUPS, "get_event_details",
-           # time_and_date: the event's start, in the event's city, read in another city
-           "convert_time_between_cities"),
-)
-toolbox.goal(
-    "somewhere to go near my next event",
-    wants="find a café, restaurant or other place in the city of my coming event",
-    role="calendar owner",
-    tools=(*EVENT_LOOKUPS, "get_event_details",
-           # maps_places: the places of a kind in the event's city
-           "list_places_in_city"),
-)
-toolbox.goal(
-    "reach an event's organiser",
-    wants="get in touch with whoever set up an event of mine, to say I'm late, can't come or want to move it",
-    role="calendar owner",
-    tools=(*EVENT_LOOKUPS, "get_event_organizer", "cancel_event", "reschedule_event",
-           # phone_assistant: the organiser is one of my contacts
-           "send_text_message"),
-)
-toolbox.goal(
-    "keep on top of my reminders",
-    wants="add, check off and clear out my reminders",
-    role="calendar owner",
-    tools=("add_reminder", "list_reminders", "get_reminder", "complete_reminder", "delete_reminder",
-           "set_reminder_alerts"),
-)

@@ -343,16 +343,11 @@ def _addresses(w: StoreWorld) -> list[str]:
 
 
 toolbox.bridge("currency_code")  # a price in a currency named elsewhere ("yen")
-toolbox.written_as("product", "item {}")
 # A product reads with an article, by its full name too: "the shop that sells the Glide Yoga Mat",
 # "the Turbo race car" (a bare "sells Glide Yoga Mat" was a glitch to cold readers); a book's
 # title reads in quotes: "Quantum Gardens", not "the Quantum Gardens" nor a bare "the category
 # The Patient Investor is filed under" (reading 68 #22).
 toolbox.written_as("product_mention", lambda mention: f"the {mention}" if mention not in CATALOG["Books"][1] else f'"{mention}"')
-toolbox.written_as("order_id", "order {}")
-toolbox.written_as("return_id", "return {}")
-toolbox.written_as("customer_id", "customer {}")
-toolbox.written_as("coupon_code", "coupon {}")
 
 
 @toolbox.facts_about("product")
@@ -380,35 +375,7 @@ def _return_facts(w: StoreWorld, return_id: str) -> dict:
 
 # --- catalog ------------------------------------------------------------------------------
 
-@toolbox.tool(
-    asks=(
-        "search the store for {query}",
-        "what does the store have for {query}?",
-        "find [up to {max_results}] products in the shop matching {query}",
-        "which products does the shop list under {query}?",
-        "I'd like to browse {query}. Which products come up?",
-        "show me what the catalog has under {query}",
-        "run a catalog search on {query} and give me the SKUs [of the first {max_results} hits]",
-        "what can I buy under {query}? List the item numbers.",
-        "pull up [up to {max_results}] catalog listings for {query}",
-        "look through the shop for anything matching {query} and list the SKUs",
-        "I'm in the market for something under {query}[ and only want the top {max_results}]. Which item numbers come up?",
-        "we're restocking the office. List the SKUs the catalog carries for {query}[, capped at {max_results}].",
-        "browse the catalog for {query} and report back the matching SKUs[, no more than {max_results}]",
-        "look up {query} in the catalog and list the SKUs[, at most {max_results}]",
-        "which items come up when I search the shop for {query}?",
-        "give me the SKUs of [up to {max_results}] products that match {query}",
-        "search for {query} across the shop and tell me the item numbers",
-        "list [the first {max_results}] catalog matches for {query}",
-        "what turns up in the shop for {query}?",
-        "find products matching {query} and give me their SKUs[, up to {max_results}]",
-        "which SKUs does the catalog have for {query}?",
-        "search the catalog for {query}[, at most {max_results} result(s),] and list the SKUs",
-        "what products come up in the store for {query}?",
-        "list the products the shop has for {query}[, no more than {max_results}]",
-    ),
-    tags=("search",),
-)
+@toolbox.tool(tags=("search",))
 def search_store(query: SearchTerms, max_results: int = 10) -> list[Sku]:
     """Search the store's catalog by words in a product's name, category or seller.
 
@@ -428,20 +395,7 @@ def search_store(query: SearchTerms, max_results: int = 10) -> list[Sku]:
     return hits[:max_results]
 
 
-@toolbox.tool(
-    asks=(
-        "what's the SKU of {product}?",
-        "find the item number of {product}",
-        "look up the product code of {product}",
-        "which SKU does the store use for {product}?",
-        "I need the SKU for {product}.",
-        "what item number is {product} listed under?",
-        "I'm trying to find {product} in your catalog. What's its item code?",
-        "look {product} up in the catalog and tell me its SKU",
-    ),
-    gives={"sku": "{product}"},  # shoppers name the product; finding its SKU is the agent's part
-    tags=("canonicalise",),
-)
+@toolbox.tool(tags=("canonicalise",))
 def resolve_product_sku(product: ProductMention) -> Sku:
     """Resolve a product as a shopper names it to the store's SKU.
 
@@ -458,50 +412,7 @@ def resolve_product_sku(product: ProductMention) -> Sku:
     return hits[0]
 
 
-@toolbox.tool(
-    asks=(
-        "what is {sku}, how much does it cost, what category is it in and who sells it?",
-        "get the name, price, category and seller of {sku}",
-        "tell me about {sku}: its name, price, category and seller",
-        "look up {sku} and tell me its full name, its price, which category it's in and who the seller is",
-        "who sells {sku}, and what are its name, price and category?",
-        "I'm thinking of buying {sku}. What's it called exactly, what does it cost, which category is it under and who's the seller?",
-        "pull up the product page of {sku}: name, price, category, seller",
-        "give me the basics on {sku}, meaning the product name, the price, the category and the seller",
-        "how much is {sku}, what's its full product name, and which seller and category is it listed under?",
-        "what's {sku} called in full, what's the price, which category, and who's selling it?",
-        "show me the listing of {sku} with its name, price, category and seller",
-        "before I add {sku} to my basket, what's its full name, price, category and seller?",
-        "find {sku} in the catalog and give me the product name, price, category and seller",
-    ),
-    gives={
-        "category": (
-            "the category of {sku}",
-            "the product category of {sku}",
-            "the category {sku} is filed under",
-        ),
-        "seller_name": (
-            "the seller of {sku}",
-            "the shop that sells {sku}",
-            "the merchant selling {sku}",
-            "the seller listed on {sku}",
-            "whoever sells {sku}",
-            "the vendor of {sku}",
-            "the marketplace seller offering {sku}",
-            "the business that sells {sku}",
-            "the seller who lists {sku}",
-            "the retailer behind {sku}",
-            "the store selling {sku}",
-            "the company that sells {sku}",
-            "the seller offering {sku}",
-            "the merchant who sells {sku}",
-            "the vendor listing {sku}",
-            "the retailer selling {sku}",
-            "whoever is selling {sku}",
-            "the shop offering {sku}",
-        ),
-    },
-)
+@toolbox.tool
 def get_product_details(sku: Sku) -> tuple[str, Usd, SearchTerms, Seller]:
     """Get a product's name, price, category and seller.
 
@@ -518,25 +429,7 @@ def get_product_details(sku: Sku) -> tuple[str, Usd, SearchTerms, Seller]:
     return row["name"], row["price"], row["category"], row["seller"]
 
 
-@toolbox.tool(
-    asks=(
-        "how many units of {sku} are in stock, and where does it ship from?",
-        "check the stock of {sku} and the city it ships from",
-        "is {sku} in stock? Tell me how many units and which city it ships from.",
-        "how many of {sku} are left, and which city do they ship from?",
-        "find out the stock level of {sku} and where it's dispatched from",
-        "do you still have {sku}? How many are available, and from which city would it ship?",
-        "I'd like to order {sku} soon. How many are available, and which city does it ship out of?",
-        "what's the inventory count for {sku}, and which city is its warehouse in?",
-        "see whether {sku} is available: how many units there are and the city it leaves from",
-        "how many units of {sku} do you have, and from which city does it ship?",
-        "tell me the units in stock of {sku} and its warehouse city",
-        "is there stock of {sku}? I'd like the unit count and the city it ships from.",
-        "check availability of {sku}: units on hand and the dispatch city",
-        "how much stock is there of {sku}, and where is it sent out from?",
-    ),
-    tags=("informs",),
-)
+@toolbox.tool(tags=("informs",))
 def check_product_stock(sku: Sku) -> tuple[int, str]:
     """Check a product's available stock and the city of the warehouse it ships from.
 
@@ -552,41 +445,7 @@ def check_product_stock(sku: Sku) -> tuple[int, str]:
     return w.stock(row["sku"]), SELLERS[row["seller"]][0]
 
 
-@toolbox.tool(
-    asks=(
-        "what would shipping {sku} to {destination_city} cost, and when would it arrive?",
-        "estimate the shipping cost and delivery date of {sku} to {destination_city}",
-        "if {sku} is ordered today, how much is delivery to {destination_city} and when does it get there?",
-        "quote me shipping for {sku} to {destination_city}, with the expected delivery date",
-        "how much does it cost to have {sku} delivered to {destination_city}, and what's the delivery date?",
-        "I want {sku} sent to {destination_city}. What's the shipping fee, and when would it show up?",
-        "work out the delivery charge and arrival date for {sku} shipped to {destination_city}",
-        "when would {sku} reach {destination_city} if I ordered it today, and what does shipping cost?",
-        "check shipping on {sku} to {destination_city}: the price and the estimated arrival",
-        "what's the postage for sending {sku} to {destination_city}, and how soon would it get there?",
-        "I run a small shop and a customer in {destination_city} wants {sku}. What will shipping cost, and what arrival date can I promise?",
-        "my sister lives in {destination_city} and has a birthday coming up. If I send her {sku} today, what's the delivery fee and when does it land?",
-        "I need a freight quote for {sku} to {destination_city}, with the cost and the expected arrival date.",
-        "figure out what it costs to get {sku} to {destination_city} and the date it'd be on the doorstep",
-        "how much extra is delivery of {sku} to {destination_city}, and on what date would it arrive?",
-        "is shipping {sku} to {destination_city} expensive? Tell me the fee and the estimated delivery day.",
-        "I'm ordering {sku} today for an address in {destination_city}. What are the shipping price and the ETA?",
-        "I'm relocating to {destination_city} and want {sku} waiting there. How much to ship it, and when would it get in?",
-        "calculate delivery for {sku} to {destination_city}: the charge in dollars and the arrival date",
-        "a client in {destination_city} is asking about {sku}. What does shipping cost, and on which date would it be delivered?",
-        "how many dollars to ship {sku} out to {destination_city}, and which day would the courier drop it off?",
-        "need {sku} in {destination_city} soon. What does delivery run, and what's the estimated arrival date?",
-    ),
-    gives={
-        "delivery_date": (
-            "the day {sku} would arrive in {destination_city} if ordered today",
-            "the estimated arrival date of {sku} in {destination_city}",
-            "the date {sku} would be delivered to {destination_city} if ordered today",
-            "the expected delivery day for {sku} shipped today to {destination_city}",
-        ),
-    },
-    tags=("informs",),
-)
+@toolbox.tool(tags=("informs",))
 def estimate_shipping(sku: Sku, destination_city: DeliveryCity) -> tuple[Usd, DeliveryDay]:
     """Estimate the shipping cost and delivery date of a product ordered today to a city.
 
@@ -606,35 +465,7 @@ def estimate_shipping(sku: Sku, destination_city: DeliveryCity) -> tuple[Usd, De
     return cost, (TODAY + timedelta(days=days)).isoformat()
 
 
-@toolbox.tool(
-    asks=(
-        "how can I reach {seller}? Give me their support email, phone number and city.",
-        "get the support email and phone number of {seller}, and the city they're based in",
-        "find the contact details of {seller} and the city they're based in",
-        "where is {seller} based, and what's their support email and phone number?",
-        "I have a question for {seller}. What email and phone number can I use, and which city are they in?",
-        "look up the customer-support email and phone line of {seller}, plus its home city",
-        "how do I get in touch with {seller}? I need their email, phone and city.",
-        "which city does {seller} operate from, and what are its support email and phone number?",
-        "give me the support contacts (email and phone) and the location of {seller}",
-        "my package from {seller} arrived damaged. What's their support email and phone number, and what city are they in?",
-        "I'm filing a complaint with {seller}. I need the support email address, the number to ring and the city they're located in.",
-        "what are the support email, phone and city for {seller}?",
-        "what's the support email and phone number of {seller}, and where are they located?",
-        "find the email, phone and city of {seller}",
-        "I need to contact {seller}. Which email address and phone number should I use, and where are they based?",
-        "how can I reach {seller}? Give me the email, the phone and the city they're in.",
-        "pull up the email, phone and city listed for {seller}",
-        "get me the contact email, phone line and base city for {seller}",
-        "what email and phone number does {seller} give for support, and where are they based?",
-        "how can I get in touch with {seller}? I'd like the email, the phone and the city.",
-        "give me the support email and phone number of {seller}, and the city they're in",
-        "look up how to contact {seller}: email, phone and home city",
-        "where does {seller} operate from, and what's their support email and phone?",
-        "tell me the support email, support phone and city of {seller}",
-        "I want to ask {seller} about a product. What email and phone should I use, and in which city are they?",
-    ),
-)
+@toolbox.tool
 def get_seller_info(seller: Seller) -> tuple[SellerEmail, SellerPhone, str]:
     """Get a marketplace seller's support email, phone number and home city.
 
@@ -653,22 +484,7 @@ def get_seller_info(seller: Seller) -> tuple[SellerEmail, SellerPhone, str]:
     return f"support@{slug}.example.com", f"+{calling_code(city)}-800-555-{digits:04d}", city
 
 
-@toolbox.tool(
-    asks=(
-        "how well is {sku} rated, by how many reviewers, and who wrote the most helpful review?",
-        "get the average rating, review count and top reviewer of {sku}",
-        "are the reviews of {sku} any good? Give me the star rating, the number of reviews and the top reviewer.",
-        "what do shoppers think of {sku}? Tell me its average stars, how many reviews it has and whose review is rated most helpful.",
-        "check the ratings of {sku}: average stars, number of reviews and the top reviewer",
-        "how many reviews does {sku} have, what's the average score, and who's the top reviewer?",
-        "I'm about to buy {sku}. What's its star rating, how many people reviewed it, and who wrote the top review?",
-        "pull up the review summary of {sku}, with the average rating, the total number of reviews and the top reviewer",
-        "is {sku} well reviewed? I'd like the average rating, the review count and the name of the top reviewer.",
-        "what's the average star rating of {sku}, how many reviews are there, and who is the top reviewer?",
-        "how do buyers rate {sku}? Give me the average, the number of reviews and the most helpful reviewer.",
-        "look at the reviews for {sku} and tell me the mean rating, how many there are and who wrote the top one",
-    ),
-)
+@toolbox.tool
 def get_product_reviews(sku: Sku) -> tuple[float, int, Reviewer]:
     """Get a product's average star rating, number of reviews and its most helpful reviewer.
 
@@ -684,24 +500,7 @@ def get_product_reviews(sku: Sku) -> tuple[float, int, Reviewer]:
     return row["rating"], row["reviews"], row["top_reviewer"]
 
 
-@toolbox.tool(
-    asks=(
-        "does {coupon_code} work on {sku}, and what would I pay with it?",
-        "check whether {coupon_code} applies to {sku} and give me the price after it",
-        "I have {coupon_code}. Can I use it on {sku}, and what's the price after the discount?",
-        "can I use {coupon_code} on {sku}, and what would the price come to?",
-        "will {coupon_code} knock anything off {sku}? Tell me whether it applies and the final price.",
-        "try {coupon_code} on {sku} and tell me whether it's accepted and what I'd pay",
-        "I've got {coupon_code}. Does it cover {sku}, and what's the final price?",
-        "check {coupon_code} against {sku}: does it apply, and what's the price after the discount?",
-        "what would {sku} cost me with {coupon_code}, and does the code apply to it at all?",
-        "my cart has {sku}, and a friend passed me {coupon_code}. Is the discount valid on that item, and what would I end up paying?",
-        "confirm whether {coupon_code} is accepted for {sku}, and quote the price I'd pay with it",
-        "double-check that {coupon_code} is good for {sku}. What's the price once it's applied?",
-        "is {coupon_code} eligible for {sku}? If so, how much does the price drop to; if not, what's the regular price?",
-    ),
-    tags=("informs",),
-)
+@toolbox.tool(tags=("informs",))
 def validate_coupon(coupon_code: Coupon, sku: Sku) -> tuple[bool, Usd]:
     """Check whether a coupon code applies to a product today and the price after the discount.
 
@@ -728,24 +527,7 @@ def _coupon(code: str) -> tuple[int, str | None]:
     return percent, category
 
 
-@toolbox.tool(
-    asks=(
-        "how much does {sku} cost in {currency}?",
-        "show me the price of {sku} in {currency}",
-        "what's the price of {sku} in {currency}?",
-        "what does {sku} go for in {currency}?",
-        "convert the price of {sku} into {currency}",
-        "I pay in {currency}. How much is {sku} for me?",
-        "how much would {sku} set me back in {currency}?",
-        "tell me what {sku} costs in {currency} at today's exchange rate",
-        "what's {sku} priced at in {currency}?",
-        "I'm shopping from abroad and my card is billed in {currency}. What would {sku} come to?",
-        "quote {sku} in {currency} for an overseas customer",
-        "for an expense report, how much is {sku} when priced in {currency}?",
-        "for a comparison with local shops, what does {sku} cost once converted to {currency}?",
-    ),
-    tags=("informs",),
-)
+@toolbox.tool(tags=("informs",))
 def get_product_price(sku: Sku, currency: NamedCurrency) -> float:
     """Get a product's price converted into another currency at today's rate.
 
@@ -763,31 +545,7 @@ def get_product_price(sku: Sku, currency: NamedCurrency) -> float:
 
 # --- customers and orders -----------------------------------------------------------------
 
-@toolbox.tool(
-    asks=(
-        "which customer account is registered to {email}?",
-        "find the customer id registered to {email}",
-        "look up the store account that uses {email}",
-        "who's the customer behind {email}? I need their customer id.",
-        "get the customer number for the account with the email {email}",
-        "which customer id goes with {email}?",
-        "search the customer accounts for {email} and give me the id",
-        "a shopper wrote in from {email}. What's their customer id?",
-        "find out which customer id {email} belongs to",
-    ),
-    gives={
-        "customer_id": (
-            "the customer registered as {email}",
-            "the customer with the email {email}",
-            "the customer whose account email is {email}",
-            "the shopper who signed up with {email}",
-            "the account holder of {email}",
-            "the person who registered {email}",
-            "the buyer whose login is {email}",
-            "the shopper using {email}",
-        ),
-    },
-)
+@toolbox.tool
 def find_customer_by_email(email: CustomerEmail) -> CustomerId:
     """Find the customer account registered to an email address.
 
@@ -805,37 +563,7 @@ def find_customer_by_email(email: CustomerEmail) -> CustomerId:
     return hits[0]
 
 
-@toolbox.tool(
-    asks=(
-        "get the name, email, phone number, address and city on file for {customer_id}",
-        "who is {customer_id}? Give me their name, email, phone number and delivery address with the city.",
-        "pull up the profile of {customer_id}: name, contact details, delivery address and city",
-        "what name, email and phone number do we have for {customer_id}, and which address and city do their orders go to?",
-        "look up {customer_id} and give me their full name, email address, phone, street address and city",
-        "I need to contact {customer_id}. What are their name, email and phone number, and what's their delivery address and city?",
-        "show me the account details of {customer_id}: full name, email, phone, default address and city",
-        "fetch the name, contact info and default shipping address, city included, of {customer_id}",
-        "who's {customer_id}, how can I reach them by email or phone, and where do they live (address and city)?",
-    ),
-    gives={
-        "city": (
-            "the city {customer_id} lives in",
-            "the city where {customer_id} gets deliveries",
-            "the delivery city on file for {customer_id}",
-            "the city on the shipping address of {customer_id}",
-            "the city where {customer_id} has parcels sent",
-            "the city in the default address of {customer_id}",
-            "the destination city for orders of {customer_id}",
-            "the city where {customer_id} is based",
-            "the city listed in the profile of {customer_id}",
-            "the city {customer_id} calls home",
-            "the city where {customer_id} receives packages",
-            "the city where {customer_id} resides",
-            "the city recorded on the account of {customer_id}",
-            "the city where the parcels of {customer_id} go",
-        ),
-    },
-)
+@toolbox.tool
 def get_customer_profile(customer_id: CustomerId) -> tuple[Customer, str, CustomerPhone, str, DeliveryCity]:
     """Get a customer's name, contact details and default delivery address.
 
@@ -853,19 +581,7 @@ def get_customer_profile(customer_id: CustomerId) -> tuple[Customer, str, Custom
     return row["name"], row["email"], row["phone"], row["address"], row["city"]
 
 
-@toolbox.tool(
-    asks=(
-        "list the orders of {customer_id} from newest to oldest",
-        "what has {customer_id} ordered? Give me the order ids, newest first.",
-        "show me the order history of {customer_id}, latest first",
-        "which orders has {customer_id} placed? Newest first, please.",
-        "get the order ids of {customer_id} sorted newest first",
-        "pull up every order placed by {customer_id} with the most recent at the top",
-        "I'm helping {customer_id} with a purchase. Can you list their orders, newest first?",
-        "what are the order numbers on the account of {customer_id}, from newest to oldest?",
-        "look up the purchase history of {customer_id} (order ids, most recent first)",
-    ),
-)
+@toolbox.tool
 def list_customer_orders(customer_id: CustomerId) -> list[OrderId]:
     """List a customer's orders, most recent first.
 
@@ -881,27 +597,7 @@ def list_customer_orders(customer_id: CustomerId) -> list[OrderId]:
     return [r["id"] for r in sorted(rows, key=lambda r: (r["order_date"], r["id"]), reverse=True)]
 
 
-@toolbox.tool(
-    asks=(
-        "what's the status of {order_id}, when is it delivered, where does it go and what's in it?",
-        "get the status, delivery date, shipping address and items of {order_id}",
-        "check on {order_id} for me: status, delivery date, address and the products in it",
-        "what's going on with {order_id}? Give me its status, the delivery date, the shipping address and the items in it.",
-        "look up {order_id}: where's it going, when does it arrive, what's its status and what's in it?",
-        "I'm waiting on {order_id}. What's its status, which products are in it, and to which address and on what date is it being delivered?",
-        "pull up {order_id} and tell me the status, the delivery date, the address it ships to and the SKUs in it",
-        "when will {order_id} be delivered, to which address, what's in it and what's its current status?",
-        "give me a summary of {order_id}: status, delivery day, delivery address and items",
-    ),
-    gives={
-        "delivery_date": (
-            "the delivery date of {order_id}",
-            "the day {order_id} is due",
-            "the planned delivery day of {order_id}",
-            "the date {order_id} is supposed to arrive",
-        ),
-    },
-)
+@toolbox.tool
 def get_order_details(order_id: OpenOrderId) -> tuple[str, DeliveryDay, str, list[Sku]]:
     """Get an order's status, delivery date, delivery address and the products in it.
 
@@ -919,26 +615,7 @@ def get_order_details(order_id: OpenOrderId) -> tuple[str, DeliveryDay, str, lis
     return order["status"], planned, order["address"], sorted(order["items"])
 
 
-@toolbox.tool(
-    asks=(
-        "where is the parcel of {order_id} now, who's carrying it and when will it arrive?",
-        "track the parcel of {order_id}: carrier, latest event, current city and expected delivery",
-        "has {order_id} shipped yet? Tell me the carrier, the latest tracking event, where it is and when it's due.",
-        "who's delivering {order_id}, where is the parcel right now, what's the latest scan and when is it due?",
-        "follow the package for {order_id}: carrier, last tracking update, current city and expected delivery date",
-        "I'm waiting for {order_id}. Which courier has it, what's the latest tracking event, what city is it in and when should it arrive?",
-        "get the tracking info for {order_id}: the carrier, the most recent event, the parcel's current city and the expected delivery date",
-        "what does the tracking say for {order_id}? I want the carrier, the latest status, the city it's in and the expected arrival.",
-        "where's my package from {order_id}? Tell me the carrier, the latest event, the city it's in and when it'll get here.",
-    ),
-    gives={
-        "estimated_delivery": (
-            "the expected delivery date of {order_id}",
-            "the day the parcel of {order_id} is due",
-            "the date the parcel for {order_id} should arrive",
-        ),
-    },
-)
+@toolbox.tool
 def track_shipment(order_id: OpenOrderId) -> tuple[str, str, str, DeliveryDay]:
     """Track an order's parcel: carrier, latest tracking event, where it is now and when it should arrive.
 
@@ -966,26 +643,7 @@ def track_shipment(order_id: OpenOrderId) -> tuple[str, str, str, DeliveryDay]:
     return order["carrier"], event, where, order["delivery_date"]
 
 
-@toolbox.tool(
-    asks=(
-        "order {quantity} unit(s) of {sku} for me and tell me the order number and total",
-        "buy {quantity} unit(s) of {sku} with my saved payment method; what's the order id and the total charged?",
-        "place an order for {quantity} unit(s) of {sku} and give me the order id and total",
-        "I need {quantity} unit(s) of {sku}. Place the order and tell me the order number and what I was charged.",
-        "I'd like to buy {quantity} unit(s) of {sku}. Put the order through and tell me the order id and the total.",
-        "check out {quantity} unit(s) of {sku} with my saved payment method and give me the order number and total",
-        "put in an order for {quantity} unit(s) of {sku}. I need the order id and the amount charged.",
-        "order {quantity} unit(s) of {sku} to my default address. What's the order number, and what's the total?",
-        "get me {quantity} unit(s) of {sku}, and let me know the order id and what it cost",
-        "we're out of {sku} at the office. Reorder {quantity} unit(s) with the saved payment method and send me the confirmation number and the total.",
-        "purchase {quantity} unit(s) of {sku} and report back the order reference and the charge",
-        "I've made up my mind on {sku}: {quantity} unit(s), please. What's my order number, and how much did it come to?",
-        "start a new order with {quantity} unit(s) of {sku}, check it out, and tell me the order id and final amount",
-    ),
-    sense=(within("quantity", 1, 3),),
-    requires=("payment_method_on_file",),
-    tags=("state_change",),
-)
+@toolbox.tool(sense=(within("quantity", 1, 3),), requires=("payment_method_on_file",), tags=("state_change",))
 def place_order(sku: Sku, quantity: Quantity) -> tuple[str, Usd]:
     """Place an order from the signed-in shopper's account, paid with the payment method on file and delivered to their default address.
 
@@ -1022,20 +680,7 @@ def place_order(sku: Sku, quantity: Quantity) -> tuple[str, Usd]:
     return order_id, placed[order_id]["total"]
 
 
-@toolbox.tool(
-    asks=(
-        "cancel {order_id} and tell me its status afterwards and how much is refunded",
-        "I no longer want {order_id}. Cancel it and tell me its status and the refund.",
-        "call off {order_id}; what's its status afterwards and how much will I get back?",
-        "I changed my mind about {order_id}. Cancel it, and tell me the status and the refund amount.",
-        "stop {order_id} before it's delivered, and tell me the resulting status and the refund",
-        "can {order_id} still be cancelled? Cancel it, and tell me the order status and the refund.",
-        "withdraw {order_id} and let me know the order status and how much comes back to me",
-        "I don't need {order_id} anymore. What's its status once you cancel it, and how much will be refunded?",
-        "cancel {order_id} and give me the new status and the refund amount",
-    ),
-    tags=("state_change", "ends"),
-)
+@toolbox.tool(tags=("state_change", "ends"))
 def cancel_order(order_id: OpenOrderId) -> tuple[str, Usd]:
     """Cancel an order that has not been delivered or handed to the courier for delivery; the payment is refunded in full.
 
@@ -1057,20 +702,7 @@ def cancel_order(order_id: OpenOrderId) -> tuple[str, Usd]:
     return "cancelled", order["total"]
 
 
-@toolbox.tool(
-    asks=(
-        "start a return of {order_id} with the reason {reason}; what's the return id and the refund?",
-        "I want to send back {order_id} ({reason}). Open a return and tell me the return number and refund amount.",
-        "open a return for {order_id}, reason {reason}, and tell me the return id and how much I'll be refunded",
-        "return {order_id} with reason {reason}. I need the return id and the refund amount.",
-        "I'd like to return {order_id}. The reason is {reason}. What's the return number, and how much will I get back?",
-        "set up a return on {order_id} marked {reason}, and give me the return id and refund",
-        "send {order_id} back as {reason} and tell me the return id and refund amount",
-        "file a return for {order_id} with the reason code {reason}; what return id do I get, and how big is the refund?",
-        "{order_id} needs to go back ({reason}). Open a return and tell me its id and the refund.",
-    ),
-    tags=("state_change", "ends"),
-)
+@toolbox.tool(tags=("state_change", "ends"))
 def start_return(
     order_id: DeliveredOrderId, reason: Literal["damaged", "wrong-item", "not-as-described", "no-longer-needed"]
 ) -> tuple[str, Usd]:
@@ -1102,19 +734,7 @@ def start_return(
     return return_id, refund
 
 
-@toolbox.tool(
-    asks=(
-        "where does the refund of {return_id} stand, and how much is it?",
-        "check the refund status and amount of {return_id}",
-        "has {return_id} been refunded yet? How much is it for?",
-        "what's happening with the refund for {return_id}, and what's the amount?",
-        "I'm waiting on the refund for {return_id}. What's its status, and how much is it?",
-        "look up the refund on {return_id}: its status and the amount",
-        "how much is being refunded for {return_id}, and where is that refund now?",
-        "give me an update on {return_id}: refund status and refund amount",
-        "is the refund for {return_id} processed yet? Tell me the status and how much.",
-    ),
-)
+@toolbox.tool
 def get_refund_status(return_id: ReturnId) -> tuple[str, Usd]:
     """Check where the refund of a return stands.
 
@@ -1135,21 +755,7 @@ def get_refund_status(return_id: ReturnId) -> tuple[str, Usd]:
 
 # --- checkout settings ----------------------------------------------------------------------
 
-@toolbox.tool(
-    asks=(
-        "add {method} as a payment method on my account and tell me its id",
-        "save {method} to my account for paying and tell me its id",
-        "set up {method} as a way to pay on my store account; what id does it get?",
-        "I want to pay with {method}. Add it to my account and give me the payment method id.",
-        "link {method} to my store account and tell me the id it's saved under",
-        "register {method} as a payment option on my profile; what's the new method's id?",
-        "add {method} to my saved payment methods. What id did it get?",
-        "put {method} on file as a payment method and let me know its id",
-        "I'd like {method} stored as a payment method. What's the id it's saved as?",
-    ),
-    requires=("billing_address_on_file",),
-    tags=("state_change",),
-)
+@toolbox.tool(requires=("billing_address_on_file",), tags=("state_change",))
 def add_payment_method(method: Literal["credit card", "debit card", "PayPal", "gift card"]) -> str:
     """Add a payment method to the signed-in shopper's account; needs a billing address on file.
 
@@ -1168,20 +774,7 @@ def add_payment_method(method: Literal["credit card", "debit card", "PayPal", "g
     return method_id
 
 
-@toolbox.tool(
-    asks=(
-        "set my billing address to {address} and tell me the billing city",
-        "change the billing address on my account to {address}; which city is it in?",
-        "I've moved. My billing address is now {address}; update it and tell me the billing city.",
-        "update my billing address to {address} and confirm the city on it",
-        "use {address} as my billing address from now on, and tell me which city it's recorded under",
-        "my card statements go to {address}. Make that my billing address and tell me its city.",
-        "put {address} on file as my billing address; what billing city do you have now?",
-        "switch the billing address on my account to {address} and confirm the billing city",
-        "record {address} as the billing address on my account. Which city is that?",
-    ),
-    tags=("state_change",),
-)
+@toolbox.tool(tags=("state_change",))
 def set_billing_address(address: BillingAddress) -> str:
     """Set the signed-in shopper's billing address.
 
@@ -1205,12 +798,6 @@ toolbox.condition(
     broken_state={"payment_methods": []},
     fix=("add_payment_method", {"method": "credit card"}),
     consent="share",  # saving a way to pay is the shopper's call
-    context=("If the shop needs a payment method on file, add my {method}.",
-             "Save my {method} to the account if the shop asks for one.",
-             "You can put my {method} on the account if that's what it takes."),
-    says=("I don't have a payment method saved on my store account.",
-          "There's no card on file in my shop account.",
-          "I haven't saved any way of paying on my store account yet."),
 )
 toolbox.condition(
     "billing_address_on_file",
@@ -1218,12 +805,6 @@ toolbox.condition(
     broken_state={"billing_address": None},
     fix=("set_billing_address", {"address": USER.home_address}),
     consent="share",
-    context=("If the shop wants a billing address, use mine: {address}.",
-             "Put {address} on the account as my billing address if it's missing.",
-             "Should the shop need a billing address, add {address}."),
-    says=("My store account has no billing address yet.",
-          "I never added a billing address to my shop account.",
-          "There's no billing address on my store profile."),
 )
 
 
@@ -1232,35 +813,3 @@ toolbox.condition(
 # support staff, a goal of its own, without the tools whose requests speak as the buyer
 # ("if I order it today", "I no longer want it").
 
-toolbox.goal(
-    "find and buy a product",
-    wants="find a product that suits me, learn enough to decide (price, reviews, stock, seller, delivery) and order it "
-          "with my coupon, setting up how I pay",
-    role="shopper",
-    tools=("search_store", "resolve_product_sku", "get_product_details", "get_product_reviews", "check_product_stock",
-           "get_seller_info", "estimate_shipping", "validate_coupon", "set_billing_address", "add_payment_method",
-           "place_order"),
-)
-toolbox.goal(
-    "sort out an order",
-    wants="see where an order of mine is, and cancel it or send it back and get my money",
-    role="shopper",
-    tools=("get_order_details", "track_shipment", "cancel_order", "start_return", "get_refund_status"),
-)
-toolbox.goal(
-    "help a customer",
-    wants="find a customer's account and answer their questions about their orders and deliveries",
-    role="support agent",
-    tools=("find_customer_by_email", "get_customer_profile", "list_customer_orders", "get_order_details",
-           "track_shipment", "get_refund_status"),
-)
-# Across seeds: a shopper abroad is billed in their own currency (finance_stocks names the
-# currency of a country or of a currency's name). Without a delivery quote: its city and the
-# currency's country would be drawn apart ("I pay in euros of Italy; ship it to Boston").
-toolbox.goal(
-    "shop from abroad",
-    wants="see what a product would cost me in my own currency, who sells it and where it ships from",
-    role="shopper",
-    tools=("resolve_product_sku", "get_product_details", "get_seller_info", "get_product_price", "check_product_stock",
-           "currency_name_to_code", "get_country_currency_code"),
-)

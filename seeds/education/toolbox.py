@@ -230,10 +230,6 @@ def _open_courses(w: EducationWorld) -> list[str]:
 # reason to visit an instructor; office hours are asked from a day the asker names or their first class.
 toolbox.bridge("city", "country")
 toolbox.written_as("country", country_phrase)
-toolbox.written_as("student_id", "student {}")
-toolbox.written_as("person_name/instructor", "Professor {}")  # who they are to me: not a stranger's office hours
-toolbox.written_as("registration_id", "registration {}")
-toolbox.written_as("percentage", "{}%")
 
 
 @toolbox.values_for("course_code")
@@ -355,20 +351,7 @@ def _campus_elsewhere(args: dict) -> bool:
 
 # --- catalogue ---------------------------------------------------------------------------
 
-@toolbox.tool(
-    asks=(
-        'search the course catalogue for "{query}"[ and show me at most {max_results}]',
-        'which courses in the catalogue match "{query}"?',
-        'I want to take something on "{query}". Which courses does the catalogue list?',
-        'find courses about "{query}"[, no more than {max_results},] and give me their codes',
-        'are there any courses on "{query}"? List their codes[, up to {max_results}].',
-        'what does the university offer for "{query}"?',
-        'look for "{query}" in the course list and tell me the codes[ of the first {max_results}]',
-        "I'm interested in \"{query}\". Which courses could I sign up for?",
-        'pull up the courses that mention "{query}"[, at most {max_results} of them]',
-    ),
-    tags=("search",),
-)
+@toolbox.tool(tags=("search",))
 def search_courses(query: CourseQuery, max_results: int = 5) -> list[CourseCode]:
     """Search the course catalogue by words in a course's code, title, subject or instructor's name.
 
@@ -388,39 +371,7 @@ def search_courses(query: CourseQuery, max_results: int = 5) -> list[CourseCode]
     return hits[:max_results]
 
 
-@toolbox.tool(
-    asks=(
-        'what is the catalogue code of "{text}"?',
-        'work out which catalogue course "{text}" means',
-        'all I have written down is "{text}". Which course code is that?',
-        "what's the official code for \"{text}\"?",
-        'a friend wrote "{text}" on a sticky note. Which course is that, as a catalogue code?',
-        'give me the standard catalogue code for "{text}"',
-        'how does the catalogue write "{text}"?',
-    ),
-    gives={
-        "course_code": (
-            "{text}",
-            "the course {text}",
-            "the course listed as {text}",
-            "the course I wrote down as {text}",
-            "the {text} course",
-            "the course my adviser referred to as {text}",
-            "the course listed in my planner as {text}",
-            "the course people call {text}",
-            "the course that appears as {text} in my notes",
-            "the class I know as {text}",
-            "the course that goes by {text}",
-            "the course my roommate calls {text}",
-            "the course my study group calls {text}",
-            "the course I saw advertised as {text}",
-            "the course known around campus as {text}",
-            "the class shown as {text} on the timetable",
-            "the course I've heard called {text}",
-        ),
-    },  # people name the course as they write it; resolving it is the agent's part
-    tags=("canonicalise",),
-)
+@toolbox.tool(tags=("canonicalise",))
 def normalise_course_code(text: CourseText) -> CourseCode:
     """Turn a course code as people write it into the catalogue's canonical course code.
 
@@ -443,48 +394,7 @@ def normalise_course_code(text: CourseText) -> CourseCode:
     return code
 
 
-@toolbox.tool(
-    asks=(
-        "look up the title, instructor, credits and meeting times of {course_code}",
-        "who teaches {course_code}, what is it called, how many credits is it worth and when does it meet?",
-        "I'm thinking about {course_code}. What's its title, who teaches it, how many credits does it carry and when are the classes?",
-        "pull up the catalogue entry for {course_code}: title, instructor, credit value and weekly schedule.",
-        "tell me about {course_code}: its name, who teaches it, its credits and its class times",
-        "give me the basics on {course_code} (full title, lecturer, credits and when it meets)",
-        "quick one about {course_code}: what's it called, who's teaching, how many credits, and what's the timetable?",
-        "before I decide on {course_code}, I need its full title, the instructor, the credit weight and the meeting days and times.",
-        "which days and times does {course_code} meet, who's the instructor, what's the full title and how many credits does it count for?",
-        "what's the name of {course_code}, who's the lecturer, how many credits do I get for it and what's the weekly schedule?",
-        "I'm putting together my timetable. For {course_code}, what's the title, the instructor, the credit count and the class times?",
-        "describe {course_code} for me: title, teacher, credit value and meeting times.",
-        "find the title and credit value of {course_code}, who teaches it and its weekly meeting pattern",
-        "give me the title, lecturer, credit count and weekly times of {course_code}",
-        "who's teaching {course_code}, and what are its title, credits and meeting times?",
-        "check {course_code} in the course catalogue: the title, the instructor, the credits and the schedule",
-        "how many credits is {course_code}, when are its classes, who teaches it, and what's the full title?",
-        "I'm choosing my electives. For {course_code}, what are the title, the instructor, the credits and the meeting times?",
-        "what are the title, instructor, credits and class times of {course_code}?",
-        "find {course_code} in the catalogue and give me the title, instructor, credits and meeting times",
-        "tell me who teaches {course_code}, its full title, how many credits it carries and when it meets",
-    ),
-    gives={
-        "instructor": (
-            "the instructor of {course_code}",
-            "the person teaching {course_code}",
-            "the lecturer for {course_code}",
-            "the professor who teaches {course_code}",
-            "the teacher of {course_code}",
-            "whoever teaches {course_code}",
-            "the lecturer in charge of {course_code}",
-            "the faculty member teaching {course_code}",
-            "the instructor who runs {course_code}",
-            "the professor in charge of {course_code}",
-            "the instructor teaching {course_code}",
-            "the professor for {course_code}",
-            "the person who teaches {course_code}",
-        ),
-    },
-)
+@toolbox.tool
 def get_course_details(course_code: CourseCode) -> tuple[CourseTitle, Instructor, int, str]:
     """Get a course's title, instructor, credit value and weekly meeting times.
 
@@ -501,28 +411,7 @@ def get_course_details(course_code: CourseCode) -> tuple[CourseTitle, Instructor
     return row["title"], row["instructor"], row["credits"], row["schedule"]
 
 
-@toolbox.tool(
-    asks=(
-        "list the prerequisites of {course_code}",
-        "which courses do I need to pass before taking {course_code}?",
-        "Before I sign up for {course_code}, what has to be passed first?",
-        "what are the prereqs for {course_code}?",
-        "check which courses are required before {course_code}",
-        "can I go straight into {course_code}, or are there courses I must pass first? Which ones?",
-        "find out what I have to complete before enrolling in {course_code}",
-        "my adviser mentioned {course_code}. Does it have prerequisites, and if so, which?",
-        "tell me the courses someone must pass to get into {course_code}",
-        "what do I need before I can take {course_code}?",
-        "which courses are prerequisites for {course_code}?",
-        "is there anything I have to pass before signing up for {course_code}? If so, what?",
-        "what must I pass before I can enrol in {course_code}?",
-        "give me the prerequisite courses for {course_code}",
-        "does {course_code} require any earlier courses? List them.",
-        "which earlier courses does {course_code} build on as prerequisites?",
-        "show me the courses required before {course_code}",
-        "I'm mapping out my next terms. Which courses stand between me and {course_code}?",
-    ),
-)
+@toolbox.tool
 def get_course_prerequisites(course_code: CourseCode) -> list[CourseCode]:
     """List the courses that must be passed before taking a course.
 
@@ -536,28 +425,7 @@ def get_course_prerequisites(course_code: CourseCode) -> list[CourseCode]:
     return [f"{row['dept']}{level}" for level in PREREQUISITES[row["level"]]]
 
 
-@toolbox.tool(
-    asks=(
-        "find the building and room where {course_code} meets",
-        "where are the classes of {course_code} held? I need the building and the room.",
-        "I've never been to {course_code} before. Which building and room does it meet in?",
-        "look up the classroom for {course_code}, building included.",
-        "tell me where {course_code} is taught: building and room number.",
-        "which lecture room does {course_code} use? Give me the building and the room number.",
-        "where do I go for {course_code}? Building and room, please.",
-        "get me the location of the classes for {course_code}, with the room number and the building",
-        "I'm new on campus. Where does {course_code} meet? Building and room number, please.",
-        "I've lost the room details for {course_code}. Which building is it in, and what's the room number?",
-    ),
-    gives={
-        "building": (
-            "the building where {course_code} meets",
-            "the building {course_code} is taught in",
-            "the building that hosts {course_code}",
-            "the building where {course_code} is taught",
-        ),
-    },
-)
+@toolbox.tool
 def get_course_location(course_code: CourseCode) -> tuple[Building, str]:
     """Find the building and room where a course's classes meet.
 
@@ -572,42 +440,7 @@ def get_course_location(course_code: CourseCode) -> tuple[Building, str]:
     return row["building"], row["room"]
 
 
-@toolbox.tool(
-    asks=(
-        "find the street address of {building} and the city it's in",
-        "what's the address of {building}, and in which city is it?",
-        "I have to get to {building}. What's its street address and which campus city is it in?",
-        "where exactly is {building}? Give me the street address and the city.",
-        "look up the address and city of {building}",
-        "in which city is {building}, and what's its street address?",
-        "I need directions to {building}: street address and city, please.",
-        "tell me the street address of {building}, including the city",
-        "what street address and city should I put into my maps app for {building}?",
-        "give me the address of {building}, with the city",
-        "I'm meeting someone at {building}. What's the street address, and which city is that in?",
-        "where is {building} located? I need the street address and the city.",
-        "what's the street address of {building}, and what city is it in?",
-        "find {building} for me: street address and city",
-        "tell me the address and the city of {building}",
-    ),
-    gives={
-        "address": (
-            "the street address of {building}",
-            "the address of {building}",
-            "the postal address of {building}",
-            "the full address of {building}",
-        ),
-        "city": (
-            "the city of {building}",
-            "the campus city of {building}",
-            "the city housing {building}",
-            "the city that is home to {building}",
-            "the city that contains {building}",
-            "the city whose campus includes {building}",
-            "the city named in the address of {building}",
-        ),
-    },
-)
+@toolbox.tool
 def get_building_address(building: Building) -> tuple[Address, City]:
     """Get the street address and city of a university building.
 
@@ -623,27 +456,7 @@ def get_building_address(building: Building) -> tuple[Address, City]:
     return address, city
 
 
-@toolbox.tool(
-    asks=(
-        "find the university campus nearest to {city}, with its main building and distance",
-        "which of the university's campuses is closest to {city}, what's its main building, and how far away is it?",
-        "I'm commuting from {city}. Which campus is nearest, what's its main building and how many km away is it?",
-        "what's the closest campus to {city}? Tell me its main building and the distance.",
-        "look up the nearest campus to {city}, its main building and how many kilometres away it is",
-        "how far is the nearest campus from {city}, which one is it, and what's its main building?",
-        "I'm moving to {city} next year. Which campus would be closest, which building is its main one, and how far is it?",
-        "work out which campus is within easiest reach of {city}, plus its main building and the distance in km",
-        "which campus is nearest to {city}, what is its main building, and how far away is it?",
-    ),
-    gives={
-        "main_building": (
-            "the main building of the campus nearest to {city}",
-            "the main building of the closest campus to {city}",
-            "the principal building of the campus nearest {city}",
-        ),
-    },
-    sense=(sensible("a campus city is its own nearest campus", ("city",), _campus_elsewhere),),
-)
+@toolbox.tool(sense=(sensible("a campus city is its own nearest campus", ("city",), _campus_elsewhere),))
 def get_nearest_campus(city: HomeCity) -> tuple[str, Building, float]:
     """Find the university campus closest to a city, with its main building.
 
@@ -660,40 +473,7 @@ def get_nearest_campus(city: HomeCity) -> tuple[str, Building, float]:
     return f"{UNIVERSITY} {nearest} Campus", CAMPUSES[nearest], float(round(city_distance_km(city, nearest)))
 
 
-@toolbox.tool(
-    asks=(
-        "find when and where the final exam of {course_code} takes place, and how long it lasts",
-        "when is the final exam of {course_code}, in which building, and how long is it?",
-        "I'm planning my exam weeks. When and where is the final of {course_code}, and how many minutes does it last?",
-        "what time is the final for {course_code}, where is it, and how long does it run?",
-        "look up the final exam for {course_code}: date and time, building and length.",
-        "I need to know when and where I sit the final in {course_code}, and how long it takes.",
-        "check the exam timetable for {course_code}: when does the final start, in which building, and for how many minutes?",
-        "when's the final for {course_code}, where's it held, and what's the duration?",
-        "find out the date, time, place and length of the final exam in {course_code}",
-        "my parents want to visit around exam week. When does the final for {course_code} start, where is it, and how many minutes does it run?",
-        "I get extra time through disability services, so I need the basics for {course_code}: when the final begins, which building it's in and its standard length in minutes.",
-        "confirm the final-exam slot for {course_code}: start date and time, exam building and duration",
-        "when does the final exam for {course_code} start, where is it, and how long is it?",
-        "give me the date, time, building and duration of the final in {course_code}",
-        "where and when do I take the final for {course_code}, and how many minutes do I get?",
-        "tell me the final exam details for {course_code}: start, building and length",
-        "how long is the final exam of {course_code}, and when and where does it take place?",
-        "look up the exam slot for {course_code} with its start time, building and length in minutes",
-    ),
-    gives={
-        "exam_start": (
-            "the time the final exam of {course_code} begins",
-            "the moment the final for {course_code} starts",
-            "the scheduled start of the exam in {course_code}",
-        ),
-        "exam_building": (
-            "the building where the final exam of {course_code} is held",
-            "the exam venue for {course_code}",
-            "the building hosting the final for {course_code}",
-        ),
-    },
-)
+@toolbox.tool
 def get_exam_schedule(course_code: CourseCode) -> tuple[Moment, Building, int]:
     """Get the date, time, place and length of a course's final exam this term.
 
@@ -709,41 +489,7 @@ def get_exam_schedule(course_code: CourseCode) -> tuple[Moment, Building, int]:
     return row["exam"], row["exam_building"], row["exam_minutes"]
 
 
-@toolbox.tool(
-    asks=(
-        "find the required textbook for {course_code}, with its title and ISBN",
-        "which textbook does {course_code} use? Give me the title and ISBN.",
-        "what book is set for {course_code}? I need the title and the ISBN.",
-        "what's the set text for {course_code}, and what's its ISBN?",
-        "look up the title and ISBN of the book assigned for {course_code}",
-        "I'm buying books for {course_code}. Which textbook do I need, and what's the ISBN?",
-        "tell me the title and ISBN of the book assigned in {course_code}",
-        "get the textbook on the reading list of {course_code}: its title and its ISBN number",
-        "does {course_code} have a required textbook? What's it called and what's its ISBN?",
-        "I'm hunting for a second-hand copy of the book for {course_code}. What's the title, and which ISBN should I search for?",
-        "the campus bookshop won't order anything without an ISBN. Which title is required for {course_code}, and what's its ISBN?",
-        "for my library hold request, I need the title and ISBN of the set book in {course_code}.",
-    ),
-    gives={
-        "isbn": (
-            "the textbook for {course_code}",
-            "the required textbook of {course_code}",
-            "the textbook set for {course_code}",
-            "the assigned book for {course_code}",
-            "the book required for {course_code}",
-            "the set textbook of {course_code}",
-            "the textbook on the reading list of {course_code}",
-            "the course book for {course_code}",
-            "the textbook {course_code} uses",
-        ),
-        "title": (
-            "the textbook set for {course_code}",
-            "the required book for {course_code}",
-            "the textbook assigned in {course_code}",
-            "the set text of {course_code}",
-        ),
-    },
-)
+@toolbox.tool
 def get_course_textbook(course_code: CourseCode) -> tuple[Isbn, Title]:
     """Get the ISBN and title of a course's required textbook.
 
@@ -760,39 +506,6 @@ def get_course_textbook(course_code: CourseCode) -> tuple[Isbn, Title]:
 
 
 @toolbox.tool(
-    asks=(
-        "find the first office hours {instructor} holds on or after {date}, and where",
-        "when and where can I catch {instructor} in office hours, starting from {date}?",
-        "I have questions for {instructor}. When are their next office hours on or after {date}, and in which building?",
-        "when does {instructor} next hold office hours, starting from {date}, and in what building?",
-        "look up the next office-hours slot {instructor} has on or after {date}, with the building",
-        "I'd like to drop by and see {instructor} on {date} or later. When's the earliest office hour, and where?",
-        "check when {instructor} is next available for office hours from {date}, and which building they'll be in",
-        "what's the earliest office-hours session with {instructor} on or after {date}, and where is it held?",
-        "when and in which building does {instructor} hold the first office hours from {date} onwards?",
-        "when can I next see {instructor} during office hours on or after {date}, and where should I go?",
-        "I need to talk to {instructor}. What's the first office-hours slot from {date} onwards, and in which building?",
-        "look up when {instructor} next has office hours, no earlier than {date}, and the building they're held in",
-        "what's the soonest I can get office-hours time with {instructor}, counting from {date}, and where?",
-        "find the earliest office hours {instructor} has on or after {date}, with the building",
-        "tell me when and where {instructor} holds office hours next, from {date} onwards",
-        "where and when does {instructor} first hold office hours on or after {date}?",
-        "find the first time {instructor} holds office hours from {date} onwards, and the building",
-        "tell me when I can see {instructor} in office hours, starting {date}, and in which building",
-        "look up the next office-hours session {instructor} holds from {date} on, with its building",
-    ),
-    gives={
-        "office_hours_start": (
-            "the start of the first office hours {instructor} holds on or after {date}",
-            "the first office-hours slot {instructor} offers from {date} onwards",
-        ),
-        "office_building": (
-            "the building where {instructor} holds office hours from {date} onwards",
-            "the building of the first office hours {instructor} holds on or after {date}",
-            "the building where I can meet {instructor} in office hours on or after {date}",
-            "the building where {instructor} sees students on or after {date}",
-        ),
-    },
     # Office hours after the first class of a course are those of its own instructor.
     sense=(around("date", before=0, after=60), together("instructor", "date")),
 )
@@ -817,33 +530,9 @@ def get_instructor_office_hours(instructor: Instructor, date: Day) -> tuple[Mome
     return f"{day.isoformat()}T{row['hour']:02d}:00", row["building"]
 
 
-
 # --- student records ---------------------------------------------------------------------
 
-@toolbox.tool(
-    asks=(
-        "look up the student ID of {student_name}",
-        "what is the student number of {student_name}?",
-        "find {student_name} in the student directory and give me their ID",
-        "I need the student ID for {student_name}.",
-        "get me the ID number the university has on file for {student_name}",
-        "which student ID belongs to {student_name}?",
-        "search the directory for {student_name} and tell me the ID",
-        "do we have a student ID for {student_name}? What is it?",
-        "tell me the university ID of the student called {student_name}",
-    ),
-    gives={
-        "student_id": (
-            "{student_name}",
-            "the student {student_name}",
-            "the student named {student_name}",
-            "the student called {student_name}",
-            "the student on file as {student_name}",
-            "the student listed as {student_name}",
-            "our student {student_name}",
-        ),
-    },  # a record stands for its student
-)
+@toolbox.tool
 def find_student_id(student_name: StudentName) -> StudentId:
     """Look up a student's ID by their full name in the student directory.
 
@@ -859,22 +548,7 @@ def find_student_id(student_name: StudentName) -> StudentId:
     return match
 
 
-@toolbox.tool(
-    asks=(
-        "get the transcript of {student_id}: GPA, credits earned and passed courses.",
-        "what is the GPA of {student_id}, how many credits have they earned, and which courses have they passed?",
-        "I'm advising {student_id}. Pull up their grade point average, earned credits and the courses they passed.",
-        "how is {student_id} doing overall? I need the GPA, the credits so far and the list of passed courses.",
-        "look up the academic record of {student_id}, with the GPA, total credits earned and every course passed",
-        "show me the transcript for {student_id}: grade point average, credit count and completed courses",
-        "which courses has {student_id} passed, how many credits does that make, and what's the GPA?",
-        "summarise the record of {student_id}: GPA, earned credits and passed courses.",
-        "before my progress meeting with {student_id}, I want their GPA, the credits they have and the courses they've passed.",
-        "the scholarship paperwork for {student_id} asks for the GPA, the number of credits earned and the courses passed so far.",
-        "I'm writing a reference letter for {student_id}. What grade point average, how many earned credits and which passed courses are on the record?",
-        "run an academic standing check on {student_id}: GPA, credit total and passed courses",
-    ),
-)
+@toolbox.tool
 def get_student_transcript(student_id: StudentId) -> tuple[float, int, list[CourseCode]]:
     """Get a student's grade point average, earned credits and passed courses.
 
@@ -893,39 +567,7 @@ def get_student_transcript(student_id: StudentId) -> tuple[float, int, list[Cour
     return (round(points / credits, 2) if credits else 0.0), credits, sorted(grades)
 
 
-@toolbox.tool(
-    asks=(
-        "find the final mark and letter grade of {student_id} in {course_code}",
-        "what did {student_id} get in {course_code}? I need the percentage and the letter grade.",
-        "how did {student_id} do in {course_code}? Tell me the mark and the letter grade.",
-        "look up the grade {student_id} received for {course_code}, both the percentage and the letter",
-        "what percentage and letter grade does {student_id} have in {course_code}?",
-        "pull up the result of {student_id} in {course_code}, as a percentage and as a letter grade",
-        "I'm checking on {student_id}. What final mark and letter did they earn in {course_code}?",
-        "which letter grade did {student_id} end up with in {course_code}, and what was the exact percentage?",
-        "get me the final score of {student_id} for {course_code} along with the letter grade",
-        "what was the result of {student_id} in {course_code}, in percent and as a letter?",
-        "I'm reviewing grades. For {student_id} in {course_code}, what's the final percentage and the letter?",
-        "check the mark and letter grade on record for {student_id} in {course_code}",
-        "tell me how {student_id} scored in {course_code}: percentage and letter grade.",
-        "a parent is asking how {student_id} got on in {course_code}. What percentage and letter grade are on file?",
-        "I'm preparing a grade appeal for {student_id} in {course_code}. What's the recorded final percentage, and which letter does it carry?",
-        "for the dean's list review, confirm the final percentage and letter grade of {student_id} in {course_code}.",
-        "double-check what's been posted for {student_id} in {course_code}: the mark out of 100 and the letter grade.",
-    ),
-    gives={
-        "percentage": (
-            "the final mark of {student_id} in {course_code}",
-            "the percentage earned by {student_id} in {course_code}",
-            "the final score of {student_id} for {course_code}",
-            "the mark achieved by {student_id} in {course_code}",
-            "the percentage {student_id} scored in {course_code}",
-            "the final course mark on record for {student_id} in {course_code}",
-            "the score out of 100 that {student_id} got in {course_code}",
-            "the final percentage posted for {student_id} in {course_code}",
-        ),
-    },
-)
+@toolbox.tool
 def get_course_grade(student_id: StudentId, course_code: CourseCode) -> tuple[Percentage, LetterGrade]:
     """Get a student's final mark and letter grade in a course they have taken.
 
@@ -946,20 +588,6 @@ def get_course_grade(student_id: StudentId, course_code: CourseCode) -> tuple[Pe
 
 
 @toolbox.tool(
-    asks=(
-        "which letter grade and how many grade points does {percentage} earn?",
-        "convert {percentage} to a letter grade and grade points on the university scale",
-        "what does {percentage} come to on the letter-grade scale, and how many grade points is that?",
-        "what letter is {percentage}, and what's it worth in grade points?",
-        "translate {percentage} into a letter grade and its grade-point value",
-        "look up the letter grade and grade points for {percentage}",
-        "on the university's grading scale, where does {percentage} land? Letter grade and grade points, please.",
-        "tell me the letter and the grade points that {percentage} corresponds to",
-        "what grade points and what letter go with {percentage}?",
-        "for my scholarship paperwork, what letter grade and how many grade points does {percentage} translate to?",
-        "map {percentage} onto the university grading scale: letter and grade-point value",
-        "I'm working out my GPA by hand. What letter and grade points does a mark of {percentage} give?",
-    ),
     sense=(within("percentage", 0, 100),),
     tags=("arithmetic",),  # the standard US scale: a careful person can look it up, so it is never withheld
 )
@@ -977,33 +605,7 @@ def convert_percentage_to_letter(percentage: Percentage) -> tuple[LetterGrade, f
     return _letter(percentage)
 
 
-@toolbox.tool(
-    asks=(
-        "find the largest scholarship open to students from {country}: its name, amount and deadline.",
-        "which is the biggest scholarship for students from {country}, how much is it worth and when is the deadline?",
-        "I'm applying from {country}. What's the largest scholarship I could get, for how much, and by when must I apply?",
-        "look up the top scholarship for applicants from {country}, with its value and application deadline",
-        "what's the most generous award for students from {country}? Name, amount and closing date, please.",
-        "check which scholarship for nationals of {country} pays the most, how much it pays, and when applications close",
-        "I'm a citizen of {country}. Which scholarship gives the most money, how much is it, and what's the deadline?",
-        "tell me the name, award amount and deadline of the largest scholarship for students from {country}",
-        "what's the biggest scholarship someone from {country} can apply for, what does it pay, and when is it due?",
-    ),
-    gives={
-        "amount, currency_code": (
-            "the award of the largest scholarship for students from {country}",
-            "the largest scholarship amount for students from {country}",
-            "the amount of the biggest scholarship for applicants from {country}",
-            "the sum paid by the top scholarship for students from {country}",
-        ),
-        "deadline": (
-            "the application deadline of the largest scholarship for students from {country}",
-            "the closing date of the biggest scholarship for applicants from {country}",
-            "the deadline to apply for the top scholarship for students from {country}",
-            "the last day to apply for the largest scholarship open to students from {country}",
-        ),
-    },
-)
+@toolbox.tool
 def get_largest_scholarship(country: Nationality) -> tuple[str, Award, AwardCurrency, Deadline]:
     """Find the largest scholarship for students from a country, with its amount and deadline.
 
@@ -1025,52 +627,7 @@ def get_largest_scholarship(country: Nationality) -> tuple[str, Award, AwardCurr
 
 # --- the signed-in student's registration and tuition ----------------------------------------
 
-@toolbox.tool(
-    asks=(
-        "enrol me in {course_code} this term and tell me the registration number and the date of my first class",
-        "sign me up for {course_code}; what's my registration number and when is the first class?",
-        "I want to take {course_code} this term. Register me, and tell me the confirmation number and the day of my first lecture.",
-        "register me for {course_code} and let me know my enrolment reference and when my first class is",
-        "put me on the roster for {course_code}. What's the registration number, and what day is my first session?",
-        "add {course_code} to my schedule this term and tell me the registration ID and the first class date",
-        "I'd like a place in {course_code}. Enrol me and give me the reference number and the date the course starts for me.",
-        "I've decided on {course_code}. Sign me up, and what's my registration number and when do I have my first class?",
-        "get me enrolled in {course_code}, and give me the registration code and the day classes start for me",
-        "can you squeeze me into {course_code} this term? I'll need the registration number and the date I first have to show up.",
-        "book my seat in {course_code} and tell me when the first meeting is and what my registration number is",
-        "I'm ready to commit to {course_code}. Enrol me. Which registration number do I get, and on what date is my first class?",
-        "enrol me in {course_code}. I need the registration number for my records and the date of the first session.",
-        "the advising office has cleared me for {course_code}. Please enrol me and tell me my registration number and the date of my first class.",
-        "lock in my place in {course_code} before it fills up. I'll want the registration number and the day of the first class.",
-        "my scholarship requires a full course load, so add {course_code} for me. What registration number do I get, and what date is the first lecture?",
-        "process my enrolment in {course_code} and send back the registration reference and the date my classes start",
-        "time to register for {course_code}. Put me on the class list and tell me my registration number and when my first class falls.",
-        "I've got a free slot in my week for {course_code}. Enrol me, please, and give me the registration number and the date of my opening class.",
-        "my employer reimburses tuition but wants proof, so enrol me in {course_code} and give me the registration number plus the date of the first class.",
-        "reserve me a place in {course_code} and confirm both my registration number and the first day of teaching",
-        "enrol me in {course_code}, then tell me my registration number and the date of my first class",
-        "please register me in {course_code} and send me the registration number and first class date",
-        "I want in on {course_code}. Enrol me and tell me my registration number and when my first class is.",
-        "sign me up to {course_code} this term; I need the registration ID and the date I start.",
-        "get me a place in {course_code} and tell me the registration number and the day of the first class",
-        "go ahead and enrol me in {course_code}. What's the registration number, and when's my first class?",
-        "register me on {course_code}; I'll need the registration number and the date of the first class.",
-        "please sign me up for {course_code} and tell me the registration ID and when the course starts for me",
-        "I'd like to join {course_code} this term. Enrol me and give me the registration number and first class date.",
-        "enrol me on {course_code} and tell me what registration number I get and when classes begin",
-        "can you add me to {course_code}? Send back the registration number and the day of my first class.",
-    ),
-    gives={
-        "first_class": (
-            "the day of my first class in {course_code}",
-            "the date of my first class in {course_code}",
-            "the day my classes in {course_code} begin",
-            "the day I start {course_code}",
-        ),
-    },
-    requires=("tuition_paid",),
-    tags=("state_change",),
-)
+@toolbox.tool(requires=("tuition_paid",), tags=("state_change",))
 def enrol_in_course(course_code: CourseCode) -> tuple[str, Day]:
     """Enrol the signed-in student in a course this term (prerequisites passed, tuition paid).
 
@@ -1103,20 +660,7 @@ def enrol_in_course(course_code: CourseCode) -> tuple[str, Day]:
     return registration, day.isoformat()
 
 
-@toolbox.tool(
-    asks=(
-        "drop {registration_id} and tell me which course it was and how many credits I have left",
-        "please withdraw me from {registration_id}. Which course was that, and what's my credit load now?",
-        "cancel {registration_id}; which course did I drop, and how many registered credits remain?",
-        "withdraw me from the course under {registration_id} and tell me what course that was and my remaining credits",
-        "I no longer want {registration_id}. Drop it, and tell me the course and my new credit total.",
-        "remove {registration_id} from my schedule, and say which course it was and how many credits I'm left with",
-        "drop {registration_id} for me. Which course did that free me from, and where does my credit total stand?",
-        "get rid of {registration_id} and tell me the course code and how many credits I still have this term",
-        "unenrol me from {registration_id}: which course was it, and what's my credit count afterwards?",
-    ),
-    tags=("state_change", "ends"),
-)
+@toolbox.tool(tags=("state_change", "ends"))
 def drop_course(registration_id: Registration) -> tuple[str, int]:
     """Drop one of the signed-in student's course registrations this term.
 
@@ -1135,19 +679,7 @@ def drop_course(registration_id: Registration) -> tuple[str, int]:
     return code, _registered_credits(w)
 
 
-@toolbox.tool(
-    asks=(
-        "list the courses I am registered for this term, with registration numbers and my total credits",
-        "what am I enrolled in this term? Give me the courses, their registration numbers and my credit total.",
-        "which courses am I taking this term, under which registration numbers, and how many credits is that?",
-        "show me my current registrations, with course codes, registration numbers and total credits",
-        "what's on my schedule this term? I need each course, its registration number and my total credits.",
-        "how many credits am I taking this term, in which courses, and under which registration numbers?",
-        "pull up my enrolments for this term: courses, registration numbers and the credit total.",
-        "remind me what I signed up for this term, with the registration numbers and how many credits it adds up to",
-        "I've lost track of my registrations. Which courses am I in, what are the registration numbers, and what's my credit load?",
-    ),
-)
+@toolbox.tool
 def list_my_enrolments() -> tuple[list[CourseCode], list[Registration], int]:
     """List the signed-in student's course registrations this term.
 
@@ -1162,17 +694,6 @@ def list_my_enrolments() -> tuple[list[CourseCode], list[Registration], int]:
 
 
 @toolbox.tool(
-    asks=(
-        "pay my outstanding tuition with the card on file and tell me the amount and the receipt number",
-        "settle this term's tuition with my card on file and give me the amount and the receipt",
-        "I still owe tuition. Charge it to the card on file and tell me the amount and receipt number.",
-        "charge my tuition balance to the card on file; how much was it, and what's the receipt number?",
-        "clear what I owe in tuition using my saved card, and tell me the amount paid and the receipt number",
-        "how much tuition do I owe? Pay it with my card on file and give me the receipt number.",
-        "use the card on my account to pay this term's tuition, and give me the total charged and the receipt ID",
-        "pay off my tuition with the saved card. What was charged, and what's the receipt number?",
-        "please take care of my unpaid tuition with the card on file; I need the amount and the receipt number.",
-    ),
     requires=("payment_card_on_file",),
     tags=("state_change", "fix_only"),  # tuition is paid up unless a scenario says otherwise
 )
@@ -1193,20 +714,7 @@ def pay_tuition() -> tuple[float, str]:
     return paid, f"RCPT-{60000 + number}"
 
 
-@toolbox.tool(
-    asks=(
-        "add a {card_brand} card to my student account for payments and tell me which card is on file",
-        "put my {card_brand} card on my student account; which card is on file then?",
-        "I want to pay university fees with my {card_brand}. Add it to my account and confirm the card on file.",
-        "save my {card_brand} to my student account and show me the card now on file",
-        "link a {card_brand} card to my university account. Which card does it show on file afterwards?",
-        "register my {card_brand} as the payment card on my account and tell me which card is on file",
-        "make my {card_brand} the payment card on my student account; what's the card on file now?",
-        "set up my {card_brand} for tuition payments and confirm which card is saved",
-        "my student account needs a card. Add my {card_brand} and tell me the card now on file.",
-    ),
-    tags=("state_change",),
-)
+@toolbox.tool(tags=("state_change",))
 def add_payment_card(card_brand: Literal["Visa", "Mastercard", "American Express"]) -> str:
     """Add a payment card to the signed-in student's account, replacing any card on file.
 
@@ -1228,12 +736,6 @@ toolbox.condition(
     broken_state={"tuition_due": TERM_TUITION},
     fix=("pay_tuition", {}),
     consent="spend",
-    context=("If unpaid tuition is in the way, go ahead and pay it.",
-             "If my tuition for the term is still due, pay it.",
-             "Should my tuition still be due, settle it."),
-    says=("I haven't paid my tuition for this term yet.",
-          "My tuition for this term is still outstanding.",
-          "My tuition for this term is still unpaid."),
 )
 toolbox.condition(
     "payment_card_on_file",
@@ -1241,12 +743,6 @@ toolbox.condition(
     broken_state={"payment_card": ""},
     fix=("add_payment_card", {"card_brand": "Visa"}),
     consent="share",  # a card goes on the account only with the student's word
-    context=("If the account needs a card, add my {card_brand}.",
-             "My {card_brand} card can go on the account if one is needed.",
-             "Put my {card_brand} on file if the account asks for a card."),
-    says=("There's no payment card on my student account any more.",
-          "My card was removed from my student account.",
-          "My student account doesn't have a card on file now."),
 )
 
 
@@ -1260,34 +756,3 @@ toolbox.condition(
 # time of an exam is no goal: forecasts end before exam week, and the weather seed's phrasings
 # speak from other errands ("the ground crew needs ...").
 
-toolbox.goal(
-    "plan my courses this term",
-    wants="pick courses for this term, check I can take them, sign up or drop, and know when the exams are",
-    role="student",
-    tools=("search_courses", "normalise_course_code", "get_course_details", "get_course_prerequisites",
-           "enrol_in_course", "drop_course", "list_my_enrolments", "add_payment_card", "get_exam_schedule",
-           "get_instructor_office_hours", "get_course_textbook", "list_events_on_date"),
-)
-toolbox.goal(
-    "find my way to class",
-    wants="know where and when my class, exam or instructor's office hours are, and the address to go to",
-    role="student",
-    tools=("normalise_course_code", "get_course_details", "get_course_location", "get_exam_schedule",
-           "get_instructor_office_hours", "get_building_address"),
-)
-toolbox.goal(
-    "advise a student",
-    wants="go over a student's record and their grades in their courses",
-    role="academic adviser",
-    tools=("find_student_id", "get_student_transcript", "get_course_grade", "convert_percentage_to_letter"),
-)
-# What the largest scholarship for my country is worth in my own currency is the finance seed's.
-toolbox.goal(
-    "study here from abroad",
-    wants="find the scholarship I can get from my country, what it is worth to me, and the campus and courses "
-          "I would attend",
-    role="prospective student",
-    tools=("get_largest_scholarship", "get_nearest_campus", "get_building_address", "search_courses",
-           "normalise_course_code", "get_course_details", "get_course_prerequisites", "convert_currency_amount",
-           "get_country_currency_code", "currency_name_to_code"),
-)

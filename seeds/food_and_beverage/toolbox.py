@@ -191,8 +191,6 @@ def _currency(code: str) -> float:
 # today, and the sales of "the day of my hotel booking" is no request anyone makes.
 toolbox.bridge("currency_code")
 toolbox.written_as("country", country_phrase)
-toolbox.written_as("wine_name", "the wine {}")  # a bare label ("Poggio Alto") needs its noun
-toolbox.written_as("wine_mention", '"{}"')
 
 
 # --- value generators ---------------------------------------------------------------------
@@ -313,44 +311,7 @@ def _producer_facts(w: BeverageWorld, producer: str) -> dict:
 RECENT = around("date", before=DAYS - 1, after=0)  # records reach back 60 days and not into the future
 
 
-@toolbox.tool(
-    asks=(
-        "which wine sold best in {location} on {date}, and for how much?",
-        "find the best-selling wine in {location} on {date} and its sales that day",
-        "I'm tracking the wine market in {location}. What was the top-selling wine there on {date}, and what were its sales in dollars?",
-        "what was the number one wine in {location} on {date}? Give me its sales in dollars too.",
-        "look up the top wine by sales in {location} for {date}, with the dollar figure",
-        "which wine led sales in {location} on {date}, and how much did it bring in?",
-        "get me the leading wine in {location} on {date} and its sales figure",
-        "tell me which wine was the bestseller in {location} on {date} and how much revenue it made",
-        "I need the top-selling wine for {location} on {date}, plus its sales value.",
-        "what was the best-selling wine in {location} on {date}, and what were its sales that day?",
-        "tell me the top wine in {location} on {date} and its sales in dollars",
-        "which wine came out on top in {location} on {date}, and what were its sales?",
-        "find out which wine had the highest sales in {location} on {date} and the amount",
-        "what wine did best in {location} on {date}? I'd like its dollar sales as well.",
-        "check wine sales in {location} for {date} and tell me the leader and its takings",
-        "which wine topped the sales ranking in {location} on {date}, and what did it earn?",
-        "name the best-selling wine in {location} on {date}, with its sales value",
-        "what was the top-selling wine in {location} on {date}, and what were its sales?",
-        "find the wine with the best sales in {location} on {date} and how much it made",
-        "which wine sold the most in {location} on {date}, and for how many dollars?",
-        "tell me the leading wine by sales in {location} on {date} and its sales figure",
-    ),
-    gives={
-        "wine_name": (
-            "the best-selling wine in {location} on {date}",
-            "the wine that sold best in {location} on {date}",
-            "the top-selling wine in {location} on {date}",
-            "the wine that led sales in {location} on {date}",
-            "the most popular wine in {location} on {date}",
-            "the wine that topped sales in {location} on {date}",
-            "the biggest-selling wine in {location} on {date}",
-            "the wine with the highest sales in {location} on {date}",
-        ),
-    },
-    sense=(RECENT,),
-)
+@toolbox.tool(sense=(RECENT,))
 def get_top_selling_wine(location: Region, date: Day) -> tuple[Wine, float]:
     """Retrieve the top-selling wine in a sales region on a date.
 
@@ -372,29 +333,7 @@ def get_top_selling_wine(location: Region, date: Day) -> tuple[Wine, float]:
     return wine, float(w.figure("wine-sales", location, day, low=400, high=4000))
 
 
-@toolbox.tool(
-    asks=(
-        "which beer sold best in {location} on {date}, and how many units went?",
-        "find the best-selling beer in {location} on {date} and the units it sold",
-        "what was the top beer in {location} on {date}? Tell me how many units it sold.",
-        "which beer moved the most units in {location} on {date}, and how many?",
-        "look up the bestselling beer for {location} on {date}, with its unit sales",
-        "I'm stocking a bar with beers popular in {location}. Which one sold best there on {date}, and how many units?",
-        "tell me the leading beer in {location} on {date} and how many were sold",
-        "what beer topped the sales in {location} on {date}, and how many units did it sell?",
-        "get the number one beer in {location} for {date} and its units sold",
-    ),
-    gives={
-        "beer_name": (
-            "the best-selling beer in {location} on {date}",
-            "the beer that sold best in {location} on {date}",
-            "the top beer in {location} on {date}",
-            "the beer that moved the most units in {location} on {date}",
-            "the most popular beer in {location} on {date}",
-        ),
-    },
-    sense=(RECENT,),
-)
+@toolbox.tool(sense=(RECENT,))
 def get_best_selling_beer(location: Region, date: Day) -> tuple[Beer, int]:
     """Retrieve the best-selling beer in a sales region on a date.
 
@@ -415,20 +354,7 @@ def get_best_selling_beer(location: Region, date: Day) -> tuple[Beer, int]:
     return beer, w.figure("beer-units", location, day, low=150, high=9000)
 
 
-@toolbox.tool(
-    asks=(
-        "what were the total wine and beer sales in {location} on {date}?",
-        "give me the total beverage sales in {location} on {date}",
-        "how much wine and beer was sold in {location} on {date}, in dollars?",
-        "what did drink sales add up to in {location} on {date}?",
-        "look up the combined wine and beer revenue for {location} on {date}",
-        "I'm comparing markets. How much did {location} spend on wine and beer on {date}?",
-        "tell me the total takings from wine and beer in {location} on {date}",
-        "how big were beverage sales in {location} on {date}, all wine and beer together?",
-        "get the dollar total of wine and beer sold in {location} on {date}",
-    ),
-    sense=(RECENT,),
-)
+@toolbox.tool(sense=(RECENT,))
 def get_total_beverage_sales(location: Region, date: Day) -> float:
     """Get the total wine and beer sales of a region on a date.
 
@@ -448,37 +374,7 @@ def get_total_beverage_sales(location: Region, date: Day) -> float:
 # --- origins and trade --------------------------------------------------------------------
 
 
-@toolbox.tool(
-    asks=(
-        "which country does {product} come from?",
-        "find the country of origin of {product}",
-        "where is {product} made? I need the country.",
-        "what country produces {product}?",
-        "look up which country {product} is from",
-        "tell me the country {product} is made in",
-        "what's the country of origin for {product}?",
-        "trace {product} back to its country of origin",
-    ),
-    gives={
-        "origin": (
-            "the country {product} comes from",
-            "the country where {product} is made",
-            "the country of origin of {product}",
-            "the country that produces {product}",
-            "the producing country of {product}",
-            "the country where {product} is produced",
-            "the country whose vineyards produce {product}",
-            "the source country of {product}",
-            "the country {product} is from",
-            "the country {product} hails from",
-            "the country {product} originates from",
-            "the country {product} was made in",
-            "the nation {product} comes from",
-            "the country {product} is produced in",
-            "the origin country of {product}",
-        ),
-    },
-)
+@toolbox.tool
 def get_product_origin(product: Wine) -> OriginCountry:
     """Look up the country of origin of a wine.
 
@@ -492,17 +388,7 @@ def get_product_origin(product: Wine) -> OriginCountry:
     return _country_of(product)
 
 
-@toolbox.tool(
-    asks=(
-        "in which country is {beer} brewed?",
-        "find out where {beer} is brewed",
-        "I'd like to know the country {beer} comes from.",
-        "where does {beer} get brewed? Just the country.",
-        "look up the brewing country of {beer}",
-        "which country makes {beer}?",
-        "tell me the country of origin of {beer}",
-    ),
-)
+@toolbox.tool
 def get_beer_origin(beer: Beer) -> str:
     """Look up the country where a beer is brewed.
 
@@ -527,29 +413,6 @@ def _trading_country(text: str) -> str:
 
 
 @toolbox.tool(
-    asks=(
-        "how many bottles of {product} did {location} export on {date}?",
-        "get the export volume of {product} from {location} on {date}",
-        "I'm studying the trade in {product}. How much of it did {location} ship abroad on {date}?",
-        "what quantity of {product} was exported from {location} on {date}?",
-        "how many bottles of {product} were exported from {location} on {date}?",
-        "look up the exports of {product} out of {location} on {date}",
-        "find the number of bottles of {product} shipped out of {location} on {date}",
-        "what were the export figures for {product} from {location} on {date}, in bottles?",
-        "give me the bottle count of {product} exported by {location} on {date}",
-        "I'm reconciling shipping manifests for {product}. How many bottles were shipped abroad from {location} on {date}?",
-        "our distributor wants the outbound volume of {product} from {location} on {date}. How many bottles was it?",
-        "tally the bottles of {product} that {location} sent overseas on {date}",
-        "on {date}, how many bottles of {product} did {location} ship to foreign buyers?",
-        "for a trade report, I want the export count of {product} leaving {location} on {date}, in bottles.",
-        "how much of {product} did {location} export on {date}, in bottles?",
-        "what was the bottle count of {product} exported from {location} on {date}?",
-        "check the exports of {product} from {location} on {date}: how many bottles?",
-        "find out how many bottles of {product} were shipped abroad from {location} on {date}",
-        "how many bottles of {product} left {location} for buyers abroad on {date}?",
-        "tell me the number of bottles of {product} exported from {location} on {date}",
-        "what volume of {product} did {location} export on {date}, in bottles?",
-    ),
     # Exports are counted from a wine's own country; another country only re-exports a trickle.
     sense=(RECENT, sensible("a wine is exported from the country it is made in", ("location", "product"),
                             lambda a: _origin_is(a, "location")),
@@ -576,17 +439,6 @@ def get_export_quantity(location: OriginCountry, date: Day, product: Wine) -> in
 
 
 @toolbox.tool(
-    asks=(
-        "how many bottles of {product} did {country} import on {date}?",
-        "get the import volume of {product} into {country} on {date}",
-        "how much of {product} was shipped into {country} on {date}?",
-        "how many bottles of {product} arrived in {country} as imports on {date}?",
-        "look up the imports of {product} into {country} for {date}",
-        "I'm checking demand for {product} abroad. How many bottles did {country} bring in on {date}?",
-        "find the number of bottles of {product} imported by {country} on {date}",
-        "what were the import figures for {product} in {country} on {date}, in bottles?",
-        "tell me how many bottles of {product} entered {country} on {date}",
-    ),
     # A wine's own country imports none of it: that request has a foregone answer.
     sense=(RECENT, sensible("a wine is imported into a country other than its own", ("country", "product"),
                             lambda a: not _origin_is(a, "country"))),
@@ -614,23 +466,7 @@ def get_import_quantity(country: ImportingCountry, date: Day, product: Wine) -> 
 # --- the catalog --------------------------------------------------------------------------
 
 
-@toolbox.tool(
-    asks=(
-        "how did the critics rate {wine_name}, and who rated it?",
-        "get the latest critic score of {wine_name} and the publication that gave it",
-        "I'm thinking of buying {wine_name}. What score did the critics give it, and where was it published?",
-        "what's the critic score for {wine_name}, and which publication gave it?",
-        "look up the rating of {wine_name} along with who reviewed it",
-        "how many points did {wine_name} get from the critics, and from whom?",
-        "which critic reviewed {wine_name} most recently, and what score did it get?",
-        "is {wine_name} well reviewed? Give me the score and the reviewer.",
-        "find the most recent review score for {wine_name} and the name of the reviewer",
-        "before I recommend {wine_name} to a client, what score have the critics given it, and in which publication?",
-        "quote the most recent critics' points for {wine_name} and name the outlet that awarded them",
-        "how does {wine_name} fare with the critics? Name the publication along with the points.",
-        "for our wine list notes, I'd like the critic rating of {wine_name} and the publication that gave it.",
-    ),
-)
+@toolbox.tool
 def get_wine_rating(wine_name: Wine) -> tuple[float, str]:
     """Get the latest critic score of a wine.
 
@@ -645,21 +481,7 @@ def get_wine_rating(wine_name: Wine) -> tuple[float, str]:
     return row["score"], row["reviewer"]
 
 
-@toolbox.tool(
-    asks=(
-        'search the wine catalog for "{query}"[ and give me at most {max_results} names]',
-        'which wines does the catalog list for "{query}"?[ Show me up to {max_results}.]',
-        'look up wines matching "{query}"[, no more than {max_results}]',
-        'what wines come up for "{query}" in the catalog?',
-        'find me wines that match "{query}"[, {max_results} at most]',
-        "I'm browsing for \"{query}\". Which wines do you have?[ Just the first {max_results}.]",
-        'pull up the catalog wines for "{query}"[ and list up to {max_results}]',
-        'list the wines in the catalog that fit "{query}"',
-        'do you carry anything for "{query}"? Give me the wine names[, up to {max_results}].',
-    ),
-    sense=(within("max_results", 1, 20),),
-    tags=("search",),
-)
+@toolbox.tool(sense=(within("max_results", 1, 20),), tags=("search",))
 def search_wine_catalog(query: Annotated[str, Kind("wine_search_terms")], max_results: int = 5) -> list[Wine]:
     """Search the wine catalog by words in the wine's name, producer, grape, region or country.
 
@@ -682,35 +504,7 @@ def search_wine_catalog(query: Annotated[str, Kind("wine_search_terms")], max_re
     return hits[:max_results]
 
 
-@toolbox.tool(
-    asks=(
-        "who makes {product}?",
-        "find the winery that produces {product}",
-        "tell me which producer is behind {product}",
-        "which estate makes {product}?",
-        "look up the producer of {product}",
-        "who is the winemaker behind {product}?",
-        "I'd like to know who produces {product}.",
-        "name the producer that bottles {product}",
-        "which winery is behind {product}?",
-        "who produces {product}? I want the winery.",
-        "which producer makes {product}?",
-        "tell me the winery behind {product}",
-        "find out who makes {product}",
-    ),
-    gives={
-        "producer": (
-            "the producer of {product}",
-            "the winery that makes {product}",
-            "the winery behind {product}",
-            "the maker of {product}",
-            "the estate that produces {product}",
-            "the house that bottles {product}",
-            "the winemaker responsible for {product}",
-            "the producing estate of {product}",
-        ),
-    },
-)
+@toolbox.tool
 def get_product_manufacturer(product: Wine) -> Producer:
     """Find the producer (winery) that makes a wine.
 
@@ -723,29 +517,7 @@ def get_product_manufacturer(product: Wine) -> Producer:
     return _wine(product)["producer"]
 
 
-@toolbox.tool(
-    asks=(
-        "in which wine region is {producer} based?",
-        "find the home region of {producer}",
-        "where is {producer} located? I need the wine region.",
-        "which region does {producer} make its wine in?",
-        "look up the wine region of {producer}",
-        "point me to the wine region of {producer}",
-        "which wine region is home to {producer}?",
-        "I'd like to visit {producer}. Which wine region should I head to?",
-    ),
-    gives={
-        "region": (
-            "the home region of {producer}",
-            "the wine region of {producer}",
-            "the wine region that is home to {producer}",
-            "the wine region that houses {producer}",
-            "the growing region of {producer}",
-            "the winegrowing area of {producer}",
-            "the region that hosts the vineyards of {producer}",
-        ),
-    },
-)
+@toolbox.tool
 def get_producer_region(producer: Producer) -> Region:
     """Find the wine region (and sales region) where a winery is based.
 
@@ -759,23 +531,7 @@ def get_producer_region(producer: Producer) -> Region:
     return PRODUCERS[producer][0]
 
 
-@toolbox.tool(
-    asks=(
-        "what does a bottle of {wine_name} cost[ in {currency}]?",
-        "get the retail price of {wine_name}[ in {currency}]",
-        "how much is {wine_name} per bottle[ in {currency}]?",
-        "what's the shelf price of {wine_name}[ in {currency}]?",
-        "look up how much one bottle of {wine_name} sells for[ in {currency}]",
-        "I'm thinking of picking up {wine_name}. What does a bottle go for[ in {currency}]?",
-        "find the bottle price of {wine_name}[ in {currency}]",
-        "tell me what {wine_name} costs a bottle[ in {currency}]",
-        "how expensive is a bottle of {wine_name}[ in {currency}]?",
-        "we're planning a dinner party around {wine_name}. What does one bottle retail for[ in {currency}]?",
-        "quote the retail bottle price of {wine_name}[ in {currency}]",
-        "I want to gift {wine_name}. How much will a single bottle set me back[ in {currency}]?",
-        "what would I pay at a shop for one bottle of {wine_name}[, in {currency}]?",
-    ),
-)
+@toolbox.tool
 def get_wine_price(wine_name: Wine, currency: NamedCurrency = "USD") -> float:
     """Get the retail price of one bottle of a wine.
 
@@ -790,34 +546,7 @@ def get_wine_price(wine_name: Wine, currency: NamedCurrency = "USD") -> float:
     return round(row["price_usd"] * _currency(currency), 2)
 
 
-@toolbox.tool(
-    asks=(
-        "which grape is {wine_name} made from?",
-        "find the grape variety of {wine_name}",
-        "what grape goes into {wine_name}?",
-        "what variety is {wine_name}?",
-        "look up which grape {wine_name} is made of",
-        "tell me the grape behind {wine_name}",
-        "I'm curious about {wine_name}. Which grape is it?",
-        "which grape variety was used for {wine_name}?",
-        "name the grape of {wine_name}",
-        "which grape variety goes into {wine_name}?",
-        "tell me what grape {wine_name} is made from",
-        "find out the grape used for {wine_name}",
-    ),
-    gives={
-        "variety": (
-            "the grape of {wine_name}",
-            "the grape {wine_name} is made from",
-            "the grape variety behind {wine_name}",
-            "the variety used in {wine_name}",
-            "the grape that goes into {wine_name}",
-            "the grape used to make {wine_name}",
-            "the grape variety of {wine_name}",
-            "the varietal of {wine_name}",
-        ),
-    },
-)
+@toolbox.tool
 def get_grape_variety(wine_name: Wine) -> Variety:
     """Find the grape variety a wine is made from.
 
@@ -831,17 +560,6 @@ def get_grape_variety(wine_name: Wine) -> Variety:
 
 
 @toolbox.tool(
-    asks=(
-        "which wines made from {variety} come from {country}?",
-        "list the wines from {country} made with {variety}",
-        "I'm looking for a wine made from {variety} in {country}. Which ones are there?",
-        "what wines does {country} make from {variety}?",
-        "show me the wines made from {variety} in {country}",
-        "are there any wines from {country} made with {variety}? List them.",
-        "look up the wines produced in {country} from {variety}",
-        "I'd like a wine made from {variety} that comes from {country}. What are my options?",
-        "search the catalog for wines made from {variety} in {country}",
-    ),
     sense=(sensible("the country makes wine of that grape", ("variety", "country"),
                     lambda a: any(g == a["variety"] and _country_of(n) == a["country"] for n, (_, g) in WINES.items())),),
 )
@@ -860,33 +578,7 @@ def find_wines_by_variety(variety: Variety, country: OriginCountry) -> list[Wine
     return sorted(n for n, r in w.wines.items() if r["variety"] == variety and _country_of(n) == country)
 
 
-@toolbox.tool(
-    asks=(
-        "what dish goes well with {variety}?",
-        "suggest a dish to pair with {variety}",
-        "I'm planning dinner. Which dish pairs well with {variety}?",
-        "what should I cook to go with {variety}?",
-        "what food matches {variety}?",
-        "recommend something to eat with {variety}",
-        "which dish is the classic match for {variety}?",
-        "I'm opening something made from {variety} tonight. What should I serve with it?",
-        "find a good food pairing for {variety}",
-    ),
-    gives={
-        "dish": (
-            "the dish that pairs with {variety}",
-            "the dish suggested to go with {variety}",
-            "the classic dish to serve with {variety}",
-            "the food that goes with {variety}",
-            "the dish recommended alongside {variety}",
-            "the dish to go with {variety}",
-            "the classic food match for {variety}",
-            "the dish that goes well with {variety}",
-            "the food to pair with {variety}",
-            "the classic pairing for {variety}",
-        ),
-    },
-)
+@toolbox.tool
 def get_food_pairing(variety: Variety) -> Dish:
     """Suggest a classic dish to pair with a grape variety.
 
@@ -900,19 +592,7 @@ def get_food_pairing(variety: Variety) -> Dish:
     return DISHES[variety]
 
 
-@toolbox.tool(
-    asks=(
-        "how many calories are in a serving of {dish}?",
-        "get the calories per serving of {dish}",
-        "I'm counting calories. What does one serving of {dish} come to?",
-        "what's the calorie count for one portion of {dish}?",
-        "how fattening is {dish}? Give me the calories per serving.",
-        "look up the calories in a serving of {dish}",
-        "tell me how many calories one serving of {dish} has",
-        "how many kcal does a portion of {dish} contain?",
-        "I'm on a diet. How many calories are in a plate of {dish}?",
-    ),
-)
+@toolbox.tool
 def get_dish_calories(dish: Dish) -> int:
     """Get the calories in one serving of a dish.
 
@@ -927,30 +607,7 @@ def get_dish_calories(dish: Dish) -> int:
     return w.calories[dish]
 
 
-@toolbox.tool(
-    asks=(
-        "what vintage is {wine_name}?",
-        "find the vintage year of {wine_name}",
-        "in which year were the grapes for {wine_name} harvested?",
-        "look up the harvest year of {wine_name}",
-        "tell me the vintage of {wine_name}",
-        "how old is {wine_name}? I mean which vintage.",
-        "what year does the label of {wine_name} show as its vintage?",
-        "I need the vintage of {wine_name} for my tasting notes.",
-        "which vintage is {wine_name}?",
-        "tell me which vintage {wine_name} is",
-        "find out the harvest year of {wine_name}",
-    ),
-    gives={
-        "vintage": (
-            "the vintage year of {wine_name}",
-            "the year {wine_name} was harvested",
-            "the vintage of {wine_name}",
-            "the harvest year of {wine_name}",
-            "the year the grapes for {wine_name} were picked",
-        ),
-    },
-)
+@toolbox.tool
 def get_vintage(wine_name: Wine) -> Year:
     """Find the vintage (harvest year) of a wine.
 
@@ -964,21 +621,6 @@ def get_vintage(wine_name: Wine) -> Year:
 
 
 @toolbox.tool(
-    asks=(
-        "how big was the grape harvest in {region} in {year}?",
-        "get the size of the grape harvest in {region} in {year}",
-        "how many tonnes of grapes did {region} harvest in {year}?",
-        "what was the harvest yield in {region} for {year}?",
-        "look up how many tonnes of grapes were picked in {region} in {year}",
-        "how much fruit came in from the vineyards of {region} in {year}, in tonnes?",
-        "find the total grape harvest for {region} in {year}",
-        "I'm comparing vintages. How large was the harvest in {region} in {year}?",
-        "give me the tonnage of grapes harvested in {region} in {year}",
-        "I'm writing up a vintage report. How many tonnes of grapes did growers in {region} bring in during {year}?",
-        "tell me the size of the grape harvest in {region} in {year}, in tonnes",
-        "was {year} a big year for {region}? How many tonnes were picked?",
-        "a buyer is weighing vintages: what tonnage did the vineyards of {region} yield in {year}?",
-    ),
     # A region and a year from earlier calls are about one wine: its home region and its vintage.
     sense=(together("region", "year"), within("year", 2012, 2021)),
 )
@@ -998,45 +640,7 @@ def get_harvest_yield(region: Region, year: Year) -> float:
     return w.figure("harvest", region, year, low=8000, high=120000) / 10
 
 
-@toolbox.tool(
-    asks=(
-        "which wine in the catalog is {mention}?",
-        "find the exact catalog name of the wine I know as {mention}",
-        "I only know the wine as {mention}. What is it called in the catalog?",
-        "what's the proper catalog name for {mention}?",
-        "look up the full catalog name of {mention}",
-        "match {mention} to a wine in the catalog and give me its exact name",
-        "a friend recommended a wine called {mention}. What's its official name?",
-        "which wine in the catalog goes by {mention}?",
-        "work out the exact wine name for {mention}",
-    ),
-    gives={
-        "wine_name": (
-            "{mention}",
-            "the wine I know as {mention}",
-            "the wine called {mention}",
-            "the wine I remember as {mention}",
-            "the wine named {mention}",
-            "the {mention} wine",
-            "the wine people call {mention}",
-            "the wine that goes by {mention}",
-            "the wine I jotted down as {mention}",
-            "the wine written on my list as {mention}",
-            "the wine someone recommended to me as {mention}",
-            "the wine I tasted under the name {mention}",
-            "the wine sold to me as {mention}",
-            "the wine known as {mention}",
-            "the wine I only know as {mention}",
-            "the {mention} bottling",
-            "the wine printed as {mention} on my receipt",
-            "the wine the waiter called {mention}",
-            "the wine my partner calls {mention}",
-            "the wine my shop lists as {mention}",
-            "the wine going by the name {mention}",
-        ),
-    },  # people name the wine as they remember it; finding its label is the agent's part
-    tags=("canonicalise",),
-)
+@toolbox.tool(tags=("canonicalise",))
 def resolve_wine_name(mention: Annotated[str, Kind("wine_mention")]) -> Wine:
     """Resolve a wine's name as someone writes it (any case, without hyphens, or its short name) to the exact catalog name.
 
@@ -1054,23 +658,7 @@ def resolve_wine_name(mention: Annotated[str, Kind("wine_mention")]) -> Wine:
 # --- my cellar ----------------------------------------------------------------------------
 
 
-@toolbox.tool(
-    asks=(
-        "add {bottles} bottle(s) of {wine_name} to my cellar and tell me how many I have now",
-        "put {bottles} bottle(s) of {wine_name} in my cellar; how many of that wine do I have afterwards?",
-        "I just bought {bottles} bottle(s) of {wine_name}. Log the purchase in my cellar and say how many I've got.",
-        "add {bottles} bottle(s) of {wine_name} to my cellar records and give me the new total",
-        "I've bought {bottles} bottle(s) of {wine_name} for my cellar. Update it and tell me the count.",
-        "log {bottles} bottle(s) of {wine_name} into my wine cellar; what's the total for that wine now?",
-        "stock {bottles} bottle(s) of {wine_name} in my cellar and report how many bottles of it I own",
-        "{bottles} bottle(s) of {wine_name} just arrived for my cellar. Log the delivery and tell me how many I have in all.",
-        "add {bottles} bottle(s) of {wine_name} to my cellar and tell me the new number",
-        "add {bottles} bottle(s) of {wine_name} to my wine cellar, then tell me how many bottles of it I have in total",
-        "I've picked up {bottles} bottle(s) of {wine_name}; add that to my cellar and tell me how many I now have.",
-    ),
-    sense=(within("bottles", 1, 24),),
-    tags=("state_change",),
-)
+@toolbox.tool(sense=(within("bottles", 1, 24),), tags=("state_change",))
 def add_wine_to_cellar(wine_name: Wine, bottles: Bottles) -> int:
     """Add bottles of a wine to the user's cellar.
 
@@ -1088,19 +676,7 @@ def add_wine_to_cellar(wine_name: Wine, bottles: Bottles) -> int:
     return cellar[wine_name]
 
 
-@toolbox.tool(
-    asks=(
-        "what is my wine cellar worth in {currency}?",
-        "give me the retail value of my cellar in {currency}",
-        "I'm insuring my wine collection. How much is the whole cellar worth in {currency}?",
-        "how much would my cellar fetch at retail, in {currency}?",
-        "value my wine cellar in {currency}",
-        "what's the total value of all the bottles in my cellar, in {currency}?",
-        "tally up what my wine collection is worth in {currency}",
-        "work out the retail value of everything in my cellar, in {currency}",
-        "tell me what my cellar adds up to in {currency}",
-    ),
-)
+@toolbox.tool
 def get_cellar_value(currency: NamedCurrency) -> float:
     """Get the retail value of every bottle in the user's cellar.
 
@@ -1121,41 +697,3 @@ def get_cellar_value(currency: NamedCurrency) -> float:
 # a drinker's. A dinner is never chosen through the wine that sold best in a region, nor a
 # region's sales asked through the home region of its own best seller's maker.
 
-toolbox.goal(
-    "study a drinks market",
-    wants="see what sold in a region on a day, where the best sellers come from and how much of them crossed borders",
-    role="market analyst",
-    tools=("get_top_selling_wine", "get_best_selling_beer", "get_total_beverage_sales", "get_product_origin",
-           "get_beer_origin", "get_export_quantity", "get_import_quantity"),
-)
-toolbox.goal(
-    "know a wine's background",
-    wants="learn where a wine comes from, who makes it, its grape and vintage, and how that year's harvest went",
-    role="wine lover",
-    tools=("resolve_wine_name", "search_wine_catalog", "get_product_origin", "get_product_manufacturer",
-           "get_producer_region", "get_grape_variety", "get_vintage", "get_harvest_yield", "get_wine_rating"),
-)
-toolbox.goal(
-    "plan a dinner around a wine",
-    wants="choose a wine and the dish to serve with it, and know what that dish and bottle come to",
-    role="host",
-    tools=("resolve_wine_name", "search_wine_catalog", "get_wine_rating", "get_wine_price", "get_grape_variety",
-           "get_food_pairing", "get_dish_calories", "find_wines_by_variety"),
-)
-toolbox.goal(
-    "build my cellar",
-    wants="find wines worth buying, like one I know, add them to my cellar and know what it is worth",
-    role="collector",
-    tools=("resolve_wine_name", "search_wine_catalog", "get_wine_rating", "get_wine_price", "get_vintage",
-           "get_grape_variety", "get_product_origin", "find_wines_by_variety", "add_wine_to_cellar",
-           "get_cellar_value"),
-)
-# Across seeds: a wine bought from abroad is priced in the buyer's own currency
-# (finance_stocks names the currency of a country or of a currency's name).
-toolbox.goal(
-    "buy wine from abroad",
-    wants="know what a wine, and my cellar, come to in my own currency before I buy",
-    role="collector",
-    tools=("resolve_wine_name", "get_wine_price", "get_wine_rating", "add_wine_to_cellar", "get_cellar_value",
-           "currency_name_to_code", "get_country_currency_code"),
-)

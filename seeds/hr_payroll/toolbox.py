@@ -391,10 +391,6 @@ def _years(w: HRWorld) -> list[int]:
 # currency found by the finance tools would only invite converting the same sum twice, at the
 # market rate and at the payroll rate.
 toolbox.written_as("country", country_phrase)
-toolbox.written_as("employee_id", "employee {}")
-toolbox.written_as("company_department", "the {} department")  # its noun: "that department", not "that company"
-toolbox.written_as("leave_request_id", "leave request {}")
-toolbox.written_as("job_opening_id", "opening {}")
 
 
 @toolbox.facts_about("employee_id")
@@ -419,24 +415,7 @@ def _opening_facts(w: HRWorld, opening_id: str) -> dict:
 # --- tools ---------------------------------------------------------------------------------
 
 
-@toolbox.tool(
-    asks=(
-        "what's the employee id of {full_name}?",
-        "find {full_name} in the company directory and give me their employee id",
-        "look up the employee number of {full_name}",
-        "which staff ID does {full_name} have?",
-        "pull up the directory entry for {full_name} and tell me the employee id",
-        "I'm filling in a form about {full_name} and need their employee number. What is it?",
-        "get me the personnel number of {full_name}",
-        "what ID is {full_name} listed under in the staff directory?",
-        "search the directory for {full_name}. I need the employee id.",
-        "security is printing a badge for {full_name} and wants the employee number. Which one is it?",
-        "which personnel ID belongs to {full_name}?",
-        "payroll needs the employee ID of {full_name} for a form. Which one is registered to them?",
-        "confirm the staff number HR has on record for {full_name}",
-    ),
-    gives={"employee_id": "{full_name}"},  # people name a colleague; the id is the agent's part
-)
+@toolbox.tool
 def find_employee_id(full_name: PersonName) -> EmployeeId:
     """Look up an employee's id in the company directory from their full name.
 
@@ -452,50 +431,7 @@ def find_employee_id(full_name: PersonName) -> EmployeeId:
     return w.ids[key]
 
 
-@toolbox.tool(
-    asks=(
-        "which department is {employee_id} in, what's their job title, who's their manager and when were they hired?",
-        "get the department, job title, manager and hire date on file for {employee_id}",
-        "tell me the department, title, manager and start date of {employee_id}",
-        "what does {employee_id} do here? I need the title, the department, the manager and the hire date.",
-        "pull up the HR profile of {employee_id} with department, role, line manager and date of joining",
-        "for {employee_id}: which department and title, since when, and who is their manager?",
-        "I'm preparing an org chart. Where does {employee_id} sit: department, job title, manager and hire date?",
-        "look up the employment details of {employee_id}, including department, position, manager and the date they joined",
-        "when did {employee_id} join, and what are their department, title and manager?",
-        "what's the department, job title, manager and hire date of {employee_id}?",
-        "tell me where {employee_id} sits in the company: department, title, manager and start date",
-        "look up {employee_id} in the HR records: department, job title, who they report to and when they were hired",
-        "find the role, department, manager and hire date of {employee_id}",
-        "since when has {employee_id} been with us, and what are their department, title and manager?",
-        "give me the department, position, manager and joining date for {employee_id}",
-    ),
-    gives={
-        "department": (
-            "the department of {employee_id}",
-            "the department {employee_id} works in",
-            "the department {employee_id} belongs to",
-            "the part of the company {employee_id} works in",
-            "the business unit of {employee_id}",
-            "the department where {employee_id} works",
-            "the department that employs {employee_id}",
-            "the home department of {employee_id}",
-        ),
-        "job_title": (
-            "the job title of {employee_id}",
-            "the position {employee_id} holds",
-            "the role of {employee_id}",
-            "the current job title of {employee_id}",
-        ),
-        "manager_name": (
-            "the manager of {employee_id}",
-            "the person {employee_id} reports to",
-            "the line manager of {employee_id}",
-            "the direct supervisor of {employee_id}",
-            "the boss of {employee_id}",
-        ),
-    },
-)
+@toolbox.tool
 def get_employee_profile(employee_id: EmployeeId) -> tuple[Department, JobTitle, PersonName, str]:
     """Get an employee's department, job title, manager and hire date.
 
@@ -514,49 +450,7 @@ def get_employee_profile(employee_id: EmployeeId) -> tuple[Department, JobTitle,
     return row["department"], row["title"], manager, row["hire_date"]
 
 
-@toolbox.tool(
-    asks=(
-        "which office does {employee_id} work from? Give me the city, country and address.",
-        "find the office city, country and street address of {employee_id}",
-        "where is the office of {employee_id}: city, country and address?",
-        "where is {employee_id} based? I need the full office address with city and country.",
-        "what's the work address of {employee_id}, and which city and country is that in?",
-        "look up the office location of {employee_id}, including the street address, city and country",
-        "I'm sending a package to {employee_id} at work. What's the office address, and in which city and country?",
-        "in which city and country does {employee_id} work, and at what address?",
-        "get me the street address, city and country of the workplace of {employee_id}",
-        "IT is shipping a new laptop to {employee_id}. Which office address should it go to, in what city and country?",
-        "confirm where {employee_id} is stationed: street address, city and country of the office",
-        "I'm arranging a visitor pass. What office does {employee_id} work out of? Street address, city and country, please.",
-        "for the relocation file, I need the office street address, city and country of {employee_id}.",
-        "what's the office address of {employee_id}, with the city and country?",
-        "tell me which city, country and street address {employee_id} works at",
-        "where does {employee_id} go to work? Give me the office address, city and country.",
-        "look up the workplace of {employee_id}: address, city and country",
-    ),
-    gives={
-        "office_city": (
-            "the city where {employee_id} works",
-            "the office city of {employee_id}",
-            "the city {employee_id} works in",
-            "the city {employee_id} is based in",
-        ),
-        "office_country": (
-            "the country where {employee_id} works",
-            "the country {employee_id} works in",
-            "the office country of {employee_id}",
-            "the country {employee_id} is based in",
-            "the country where {employee_id} is stationed",
-            "the country hosting the office of {employee_id}",
-            "the office country on file for {employee_id}",
-        ),
-        "office_address": (
-            "the office address of {employee_id}",
-            "the street address of the office {employee_id} works from",
-            "the address where {employee_id} works",
-        ),
-    },
-)
+@toolbox.tool
 def get_employee_office(employee_id: EmployeeId) -> tuple[City, Country, Address]:
     """Get the city, country and street address of the office an employee works from.
 
@@ -572,31 +466,7 @@ def get_employee_office(employee_id: EmployeeId) -> tuple[City, Country, Address
     return row["city"], row["country"], _w().offices[row["city"]]
 
 
-@toolbox.tool(
-    asks=(
-        "who heads {department}, and what's their email?",
-        "find the head of {department} and their work email",
-        "I need to write to whoever runs {department}. Who is it, and what's their email address?",
-        "who is in charge of {department}? Give me their name and email.",
-        "look up the department head of {department}, with the email address",
-        "give me the name and work email of the leader of {department}",
-        "who leads {department}, and how do I email them?",
-        "get the name and email of the top person in {department}",
-        "which executive is responsible for {department}, and what's their email?",
-        "an escalation has to go to the head of {department}. Who is that, and at what email address?",
-        "name the executive over {department} and the address to email them at",
-        "I'm sending the quarterly headcount report to the most senior person in {department}. Whom should I address it to, and at which email?",
-        "identify who runs {department} and how to reach them by email",
-    ),
-    gives={
-        "head_name": (
-            "the head of {department}",
-            "the person who runs {department}",
-            "the leader of {department}",
-            "the executive in charge of {department}",
-        ),
-    },
-)
+@toolbox.tool
 def get_department_head(department: Department) -> tuple[PersonName, Email]:
     """Find the head of a department and their work email.
 
@@ -613,29 +483,7 @@ def get_department_head(department: Department) -> tuple[PersonName, Email]:
     return name, _email(name)
 
 
-@toolbox.tool(
-    asks=(
-        "who are the teammates of {employee_id}?",
-        "list the colleagues who share a manager with {employee_id}",
-        "which people are on the same team as {employee_id}?",
-        "who else reports to the same manager as {employee_id}?",
-        "name everyone working alongside {employee_id} under the same manager",
-        "I'm planning a team lunch with {employee_id}. Who else is on their team?",
-        "give me the list of people who share a manager with {employee_id}",
-        "who are the coworkers of {employee_id} under the same manager?",
-        "show the peers of {employee_id}",
-        "name the people who sit under the same line manager as {employee_id}",
-        "{employee_id} is going on parental leave, and I want to brief the rest of the team. Who are they?",
-        "for the offsite invite list, which coworkers report to the same boss as {employee_id}?",
-        "list everybody who works under the same manager as {employee_id}",
-        "who are the peers of {employee_id} under the same manager?",
-        "list the teammates of {employee_id}",
-        "which colleagues share a manager with {employee_id}?",
-        "tell me who else reports to the manager of {employee_id}",
-        "who reports to the manager of {employee_id} besides them?",
-        "find the colleagues who report to the same manager as {employee_id}",
-    ),
-)
+@toolbox.tool
 def list_team_members(employee_id: EmployeeId) -> list[PersonName]:
     """List the colleagues who share an employee's manager.
 
@@ -650,39 +498,7 @@ def list_team_members(employee_id: EmployeeId) -> list[PersonName]:
     return sorted(row["name"] for e, row in w.employees.items() if row["manager"] == manager and manager and e != employee_id)
 
 
-SALARY_NAMES = (
-    "the annual base salary of {employee_id}",
-    "the yearly base pay of {employee_id}",
-    "the gross yearly salary of {employee_id}",
-    "the annual pay of {employee_id} before tax",
-    "the yearly salary of {employee_id}",
-    "the base annual compensation of {employee_id}",
-    "the yearly salary drawn by {employee_id}",
-    "the base pay of {employee_id} per year",
-    "the salary {employee_id} is paid each year",
-    "the annual base pay {employee_id} receives",
-    "the base salary on record for {employee_id}",
-)
-
-
-@toolbox.tool(
-    asks=(
-        "what is the annual base salary of {employee_id}, in which currency, and in which country are they paid?",
-        "get the yearly base pay of {employee_id} with its currency and country of employment",
-        "how much does {employee_id} earn a year before tax, in what currency and in which country?",
-        "what's the base salary of {employee_id}? Include the currency and the country they're employed in.",
-        "look up the annual salary of {employee_id}, with its currency and the country of employment",
-        "I'm reviewing compensation for {employee_id}. What's their yearly base pay, in which currency, and where are they taxed?",
-        "what does {employee_id} make per year, and in what currency and country is that paid?",
-        "pull the annual base pay of {employee_id}, plus the pay currency and the country of employment",
-        "tell me the gross yearly salary of {employee_id}, the currency and the payroll country",
-        "we're benchmarking pay. What is the annual base salary of {employee_id}, the currency it's paid in and the country of employment?",
-        "{employee_id} asked for a letter for the mortgage lender. Confirm the yearly base salary, its currency and the country of employment.",
-        "what base pay does {employee_id} draw per year, in which currency, and which country's payroll is it on?",
-    ),
-    # the salary with its currency (for a conversion) or with its tax country (for the tax)
-    gives={"salary, currency": SALARY_NAMES, "salary, country": SALARY_NAMES},
-)
+@toolbox.tool
 def get_annual_salary(employee_id: EmployeeId) -> tuple[Salary, CurrencyCode, TaxCountry]:
     """Get an employee's annual base salary in the currency they are paid in.
 
@@ -698,26 +514,7 @@ def get_annual_salary(employee_id: EmployeeId) -> tuple[Salary, CurrencyCode, Ta
     return row["salary"], row["currency"], row["country"]
 
 
-@toolbox.tool(
-    asks=(
-        "what were the gross pay, income tax and net pay of {employee_id} for {month}?",
-        "get the gross pay, tax withheld and net pay on the {month} payslip of {employee_id}",
-        "how much did {employee_id} take home in {month}, after how much tax, from what gross pay?",
-        "pull up the payslip of {employee_id} for {month} and give me gross, tax and net",
-        "I'm checking the payroll run for {month}. What did {employee_id} earn gross, how much tax was withheld, and what was the net?",
-        "break down the pay of {employee_id} in {month} into gross amount, income tax and net amount",
-        "what was the net pay of {employee_id} in {month}, and what were the gross and the tax deducted?",
-        "show me the gross, withholding and net on the salary slip of {employee_id} for {month}",
-        "for {month}, what was the gross pay of {employee_id}, how much tax came off it, and what was paid out net?",
-        "what did {employee_id} get paid for {month}: gross, tax and net?",
-        "look at the {month} payslip of {employee_id} and tell me the gross pay, the income tax and the net pay",
-        "how much was {employee_id} paid in {month} before and after tax, and how much tax came off?",
-        "give me the gross, the tax deducted and the take-home pay of {employee_id} for {month}",
-        "find the payslip of {employee_id} for {month} and read me the gross, tax and net amounts",
-        "what was on the {month} payslip of {employee_id}? I need gross pay, income tax and net pay.",
-        "tell me the net pay of {employee_id} for {month}, along with the gross and the tax withheld",
-    ),
-)
+@toolbox.tool
 def get_payslip(employee_id: EmployeeId, month: Month) -> tuple[float, float, float]:
     """Get an employee's gross pay, income tax withheld and net pay for a payroll month.
 
@@ -740,29 +537,7 @@ def get_payslip(employee_id: EmployeeId, month: Month) -> tuple[float, float, fl
     return gross, tax, round(gross - tax - gross * SOCIAL_RATE, 2)
 
 
-@toolbox.tool(
-    asks=(
-        "how much yearly income tax is due on {income}, and at what effective rate?",
-        "work out the annual income tax and effective tax rate on {income}",
-        "calculate the income tax on {income} and the effective rate that works out to",
-        "what's the tax bill for a year on {income}? Give me the effective rate as well.",
-        "estimate the income tax owed on {income}, and the share of the income it takes",
-        "how much income tax would be owed each year on {income}, and what's the effective rate?",
-        "quick tax question: how much is due per year on {income}, and what effective rate is that?",
-        "compute the yearly tax on {income} together with the effective rate",
-        "what effective tax rate applies to {income}, and how much tax is that per year?",
-        "what income tax is due each year on {income}, and what's the effective rate?",
-        "figure out the yearly tax on {income} and the effective rate",
-        "how much of {income} goes in income tax, and at what effective rate?",
-        "tell me the annual income tax and the effective rate for {income}",
-        "what income tax would be owed on {income}, and what effective rate is that?",
-        "how much tax is owed each year on {income}, and what's the effective rate?",
-        "give me the yearly income tax due on {income} and the effective rate",
-        "what tax bill does {income} carry, and at what effective rate?",
-        "compute the income tax on {income} and tell me the effective rate",
-    ),
-    groups={"income": "an income of {annual_income} a year in {country}"},  # the income is in that country's currency
-)
+@toolbox.tool
 def calculate_income_tax(country: TaxCountry, annual_income: Salary) -> tuple[float, float]:
     """Calculate the yearly income tax due on an annual income under a country's brackets.
 
@@ -780,26 +555,7 @@ def calculate_income_tax(country: TaxCountry, annual_income: Salary) -> tuple[fl
     return tax, round(100 * tax / annual_income, 2) if annual_income else 0.0
 
 
-@toolbox.tool(
-    asks=(
-        "convert {pay} into {to_currency}",
-        "what does {pay} come to in {to_currency}?",
-        "what is {pay} worth in {to_currency}?",
-        "express {pay} in {to_currency} at today's exchange rate",
-        "how much is {pay} in {to_currency}?",
-        "I want to compare pay across countries. What's {pay} when converted into {to_currency}?",
-        "convert {pay} into {to_currency} the way payroll would",
-        "at today's exchange rate, how many {to_currency} is {pay}?",
-        "a candidate abroad is comparing offers. What is {pay} in {to_currency}?",
-        "for the relocation package, please convert {pay} into {to_currency}.",
-        "what figure in {to_currency} does payroll put on {pay}?",
-        "how much is {pay} once converted into {to_currency}?",
-        "give me {pay} in {to_currency}, converted at today's rate",
-        "turn {pay} into {to_currency} at the exchange rate payroll uses",
-    ),
-    groups={"pay": "{amount} {from_currency}"},  # an amount never travels without its currency
-    sense=(distinct("from_currency", "to_currency"),),
-)
+@toolbox.tool(sense=(distinct("from_currency", "to_currency"),))
 def convert_salary_currency(amount: Salary, from_currency: CurrencyCode, to_currency: NamedCurrency) -> float:
     """Convert a pay amount between currencies at the payroll exchange rates.
 
@@ -814,23 +570,7 @@ def convert_salary_currency(amount: Salary, from_currency: CurrencyCode, to_curr
     return round(amount * exchange_rate(_currency(from_currency), _currency(to_currency)), 2)
 
 
-@toolbox.tool(
-    asks=(
-        "how many days of {leave_type} leave does {employee_id} have left?",
-        "check the {leave_type} leave balance of {employee_id}",
-        "how much {leave_type} leave can {employee_id} still take this year?",
-        "what's left of the {leave_type} leave allowance of {employee_id}?",
-        "does {employee_id} have any {leave_type} leave remaining? How many days?",
-        "look up the remaining {leave_type} leave days of {employee_id}",
-        "{employee_id} wants to take some time off. How many {leave_type} leave days are still available?",
-        "give me the current {leave_type} leave balance on file for {employee_id}",
-        "how many days of {leave_type} leave has {employee_id} got left for the year?",
-        "before I approve more time off: how many days of {leave_type} leave does {employee_id} still have available?",
-        "{employee_id} asked how much {leave_type} leave is left. How many days remain?",
-        "count the unused {leave_type} leave days of {employee_id} for this year",
-        "what {leave_type} leave entitlement remains for {employee_id}, in days?",
-    ),
-)
+@toolbox.tool
 def get_leave_balance(employee_id: EmployeeId, leave_type: LeaveType) -> int:
     """Get the days of a leave type an employee still has this year (pending requests deducted).
 
@@ -847,20 +587,6 @@ def get_leave_balance(employee_id: EmployeeId, leave_type: LeaveType) -> int:
 
 
 @toolbox.tool(
-    asks=(
-        "book {days} day(s) of {leave_type} leave for {employee_id} starting {start_date}; what's the request id and how much of that leave is left?",
-        "file a request for {days} day(s) of {leave_type} leave for {employee_id} from {start_date}, and tell me the request id and the days left",
-        "{employee_id} needs {days} day(s) of {leave_type} leave from {start_date}. Put in the request and tell me the request id and remaining balance.",
-        "submit a leave request for {employee_id}, {days} day(s) of {leave_type} leave beginning {start_date}. What's the request number, and how many days remain?",
-        "put {employee_id} down for {days} day(s) of {leave_type} leave from {start_date} and let me know the request id and the balance afterwards",
-        "log {days} day(s) of {leave_type} leave for {employee_id}, first day {start_date}, and give me the request reference and the days remaining",
-        "request {leave_type} leave for {employee_id}: {days} day(s) starting {start_date}. Which request id did it get, and what's left of the allowance?",
-        "can you enter {days} day(s) of {leave_type} leave for {employee_id} beginning {start_date}? Tell me the request id and the remaining days.",
-        "record {days} day(s) of {leave_type} leave for {employee_id} from {start_date}; what request id comes back, and how many days are left?",
-        "raise a leave request for {employee_id}: {days} day(s) of {leave_type} leave from {start_date}. Quote back the request reference and the balance that remains.",
-        "mark {employee_id} down for {days} day(s) of {leave_type} leave from {start_date}; I'll need the request number and what's left of that allowance afterwards.",
-        "key in {days} day(s) of {leave_type} leave for {employee_id}, effective {start_date}, and report the request number and the remaining balance",
-    ),
     sense=(within("days", 1, 10), around("start_date", before=14, after=120),
            sensible("leave starts on a working day", ("start_date",),
                     lambda a: date.fromisoformat(str(a["start_date"])[:10]).weekday() < 5),
@@ -901,28 +627,7 @@ def request_leave(employee_id: EmployeeId, leave_type: LeaveType, start_date: Da
     return request_id, left - days
 
 
-@toolbox.tool(
-    asks=(
-        "approve {request_id} and tell me whose leave it is and when it ends",
-        "sign off {request_id} on the manager's behalf; whose leave is it, and what's the last day?",
-        "please approve {request_id}. Who is off, and until when?",
-        "give {request_id} the green light, and let me know who it's for and the final day of leave",
-        "accept {request_id} and tell me the employee's name and the last day they're away",
-        "I'm covering approvals today. Approve {request_id} and tell me who it belongs to and what their last day off is.",
-        "mark {request_id} as approved; who requested it, and on what date does the leave end?",
-        "can you approve {request_id}? I'd like to know who filed it and when the leave finishes.",
-    ),
-    gives={
-        "approved_for": (
-            "the person on {request_id}",
-            "the employee who filed {request_id}",
-            "the colleague behind {request_id}",
-            "the person who put in {request_id}",
-        ),
-    },
-    requires=("approval_delegation",),
-    tags=("state_change",),
-)
+@toolbox.tool(requires=("approval_delegation",), tags=("state_change",))
 def approve_leave_request(request_id: RequestId) -> tuple[PersonName, str]:
     """Approve a pending leave request on behalf of the employee's manager.
 
@@ -945,28 +650,7 @@ def approve_leave_request(request_id: RequestId) -> tuple[PersonName, str]:
     return w.employees[row["employee_id"]]["name"], last.isoformat()
 
 
-@toolbox.tool(
-    asks=(
-        "how many hours did {employee_id} log in the week of {week_of}, and how much of it was overtime?",
-        "get the timesheet hours and overtime of {employee_id} for the week of {week_of}",
-        "check the timesheet of {employee_id} for the week of {week_of} and tell me the total hours and overtime",
-        "what did {employee_id} clock in the week of {week_of}? I need total hours and overtime hours.",
-        "did {employee_id} do any overtime in the week of {week_of}? Give me the total hours too.",
-        "look up the hours worked by {employee_id} during the week containing {week_of}, with overtime broken out",
-        "pull the hours and overtime from the timesheet of {employee_id} for the week including {week_of}",
-        "how long did {employee_id} work in the week of {week_of}, and how many of those hours were over 40?",
-        "I'm checking overtime for payroll. For the week of {week_of}, what were the total and overtime hours of {employee_id}?",
-        "payroll flagged {employee_id} for the week of {week_of}. How many hours were logged, and how many count as overtime?",
-        "audit the timesheet of {employee_id} covering the week of {week_of}: total hours logged and anything past 40",
-        "to approve an overtime claim from {employee_id}, I have to confirm the hours booked in the week of {week_of} and how many were overtime. What are they?",
-        "sum up the hours {employee_id} recorded in the week of {week_of}, with overtime shown separately",
-        "what hours did {employee_id} put in during the week of {week_of}, and how many were overtime?",
-        "tell me the total and overtime hours {employee_id} logged in the week of {week_of}",
-        "give me the hours and overtime on the timesheet of {employee_id} for the week of {week_of}",
-        "find the logged hours of {employee_id} in the week of {week_of}, with the overtime",
-    ),
-    sense=(around("week_of", before=180, after=0),),
-)
+@toolbox.tool(sense=(around("week_of", before=180, after=0),))
 def get_timesheet_hours(employee_id: EmployeeId, week_of: Week) -> tuple[float, float]:
     """Get the hours an employee logged in the timesheet week containing a date.
 
@@ -989,21 +673,7 @@ def get_timesheet_hours(employee_id: EmployeeId, week_of: Week) -> tuple[float, 
     return hours, round(max(0.0, hours - 40.0), 1)
 
 
-@toolbox.tool(
-    asks=(
-        "submit the open timesheets for the week of {week_start} and tell me how many went in",
-        "send the timesheets of the week of {week_start} to payroll on the managers' behalf; how many were submitted?",
-        "close the week of {week_start} by submitting every open timesheet, and give me the count",
-        "push all open timesheets for the week of {week_start} through to payroll and tell me the number submitted",
-        "how many timesheets are still open for the week of {week_start}? Submit them all and tell me the count.",
-        "file every outstanding timesheet for the week of {week_start} and report how many there were",
-        "wrap up the timesheets for the week of {week_start} by submitting what's open, and tell me how many",
-        "please submit the timesheets still open in the week of {week_start} for the managers. How many did that cover?",
-        "get the week of {week_start} closed out in payroll by submitting all open timesheets, and tell me the total",
-    ),
-    requires=("approval_delegation",),
-    tags=("state_change",),
-)
+@toolbox.tool(requires=("approval_delegation",), tags=("state_change",))
 def submit_week_timesheets(week_start: OpenWeek) -> int:
     """Submit every open timesheet of a week to payroll, on behalf of the managers.
 
@@ -1024,20 +694,7 @@ def submit_week_timesheets(week_start: OpenWeek) -> int:
     return 20 + int(40 * w.figure("open-timesheets", monday))
 
 
-@toolbox.tool(
-    asks=(
-        "turn on the manager's approval delegation for me and tell me until when it lasts",
-        "activate my approval delegation; when does it expire?",
-        "I need to approve leave for my manager. Switch on the delegation and tell me how long it's valid.",
-        "renew my approval delegation and give me the new expiry date",
-        "set up the delegation so I can approve on my manager's behalf; what's the end date?",
-        "enable approval rights for me on behalf of my manager, and tell me the date they run out",
-        "please give me delegated approval authority. Until what date is it good?",
-        "switch my manager's approvals over to me and tell me when that delegation ends",
-        "grant me the manager's approval delegation and tell me its expiry date",
-    ),
-    tags=("state_change",),
-)
+@toolbox.tool(tags=("state_change",))
 def enable_approval_delegation() -> str:
     """Activate, or renew for 30 days, the delegation that lets the user approve leave and submit timesheets for managers.
 
@@ -1049,27 +706,7 @@ def enable_approval_delegation() -> str:
     return until
 
 
-@toolbox.tool(
-    asks=(
-        'what standard job title does "{title_text}" mean?',
-        'which of our job titles is "{title_text}"?',
-        "what's the official title for \"{title_text}\"?",
-        "someone wrote \"{title_text}\" on a form. What's the proper job title?",
-        'match "{title_text}" to one of our standard job titles',
-        'what is "{title_text}" called formally in our job catalogue?',
-        'which standard job title is "{title_text}" filed under?',
-        'in our HR system, which standard title matches "{title_text}"?',
-    ),
-    gives={
-        "job_title": (
-            "{title_text}",
-            "the {title_text} role",
-            "the {title_text} position",
-            "the {title_text} job",
-        ),
-    },  # people say "SWE"; the standard title is the agent's part
-    tags=("canonicalise",),
-)
+@toolbox.tool(tags=("canonicalise",))
 def normalize_job_title(title_text: TitleText) -> JobTitle:
     """Turn an informal or abbreviated job title into the company's standard job title.
 
@@ -1088,37 +725,6 @@ def normalize_job_title(title_text: TitleText) -> JobTitle:
 
 
 @toolbox.tool(
-    asks=(
-        "what's the salary band for {job_title} in {country}?",
-        "get the bottom and top of the pay band for {job_title} in {country}",
-        "what's the pay band for {job_title} in {country}, from bottom to top?",
-        "what salary range applies to {job_title} in {country}? Give me the minimum, the maximum and the currency.",
-        "look up the floor, ceiling and currency of the compensation band for {job_title} in {country}",
-        "I'm drafting an offer for {job_title} in {country}. What are the band minimum and maximum, and in what currency?",
-        "how low and how high can pay go for {job_title} in {country}?",
-        "in {country}, what does the band for {job_title} run from and to?",
-        "give me the minimum and maximum annual salary for {job_title} in {country}, with the currency",
-        "a candidate asks what we can offer for {job_title} in {country}. Give me the band floor and ceiling with the currency.",
-        "to benchmark a counteroffer, I want the minimum and maximum of the band for {job_title} in {country}, and its currency.",
-        "give me the compensation range for {job_title} in {country}: lowest, highest and the currency it's set in",
-        "is pay for {job_title} in {country} capped? Show the lower and upper limits of the band and its currency.",
-    ),
-    gives={
-        "band_min, currency": (
-            "the bottom of the salary band in {country} for {job_title}",
-            "the minimum of the pay band for {job_title} in {country}",
-            "the lowest salary in the band for {job_title} in {country}",
-            "the floor of the pay range for {job_title} in {country}",
-            "the lower limit of the band for {job_title} in {country}",
-            "the starting point of the salary range for {job_title} in {country}",
-        ),
-        "band_max, currency": (
-            "the top of the salary band in {country} for {job_title}",
-            "the maximum of the pay band for {job_title} in {country}",
-            "the highest salary in the band for {job_title} in {country}",
-            "the ceiling of the pay range for {job_title} in {country}",
-        ),
-    },
     sense=(together("job_title", "country"),),  # a title and a country of the same person or opening
 )
 def get_salary_band(job_title: JobTitle, country: Country) -> tuple[Salary, Salary, CurrencyCode]:
@@ -1138,20 +744,7 @@ def get_salary_band(job_title: JobTitle, country: Country) -> tuple[Salary, Sala
     return float(round(base * 0.85, -2)), float(round(base * 1.2, -2)), COUNTRY_BY_NAME[country].currency
 
 
-@toolbox.tool(
-    asks=(
-        'which positions are open for "{query}"?',
-        'search the open positions for "{query}"[ and show me at most {max_results}]',
-        'find the job openings matching "{query}"',
-        'are we hiring for "{query}"? List the openings.',
-        'look for vacancies that match "{query}"[, up to {max_results} of them]',
-        'what openings come up when I search for "{query}"?',
-        'list the open roles for "{query}"[, no more than {max_results}]',
-        "I'm looking for a job matching \"{query}\". Which openings are there?",
-        'give me the ids of job openings matching "{query}"[, the first {max_results} only]',
-    ),
-    tags=("search",),
-)
+@toolbox.tool(tags=("search",))
 def search_job_openings(query: Annotated[str, Kind("job_search_terms")], max_results: int = 5) -> list[OpeningId]:
     """Search open positions by words in the job title, department or city.
 
@@ -1171,39 +764,7 @@ def search_job_openings(query: Annotated[str, Kind("job_search_terms")], max_res
     return hits[:max_results]
 
 
-@toolbox.tool(
-    asks=(
-        "what is {opening_id}: which job, in which city and country, and when do applications close?",
-        "get the job title, city, country and closing date of {opening_id}",
-        "tell me the role, the city and country, and the application deadline of {opening_id}",
-        "what role is {opening_id} for, where is it based (city and country), and what's the deadline?",
-        "look up {opening_id} and give me the title, city, country and closing date",
-        "I want to apply for {opening_id}. What's the job, in which city and country, and by when do I have to apply?",
-        "which position does {opening_id} advertise, in what city and country, and until what date is it open?",
-        "fetch the title, city, country and closing date of {opening_id}",
-        "when does {opening_id} close, and what job is it, in which city and country?",
-    ),
-    gives={
-        "job_title": (
-            "the role advertised in {opening_id}",
-            "the job title of {opening_id}",
-            "the position posted as {opening_id}",
-            "the title of the role in {opening_id}",
-        ),
-        "country": (
-            "the country of {opening_id}",
-            "the country where {opening_id} is based",
-            "the country {opening_id} is located in",
-            "the country of the job in {opening_id}",
-        ),
-        "city": (
-            "the city of {opening_id}",
-            "the city where {opening_id} is based",
-            "the city {opening_id} is in",
-            "the city of the job in {opening_id}",
-        ),
-    },
-)
+@toolbox.tool
 def get_job_opening(opening_id: OpeningId) -> tuple[JobTitle, City, Country, str]:
     """Get the job title, location and application deadline of an open position.
 
@@ -1222,35 +783,7 @@ def get_job_opening(opening_id: OpeningId) -> tuple[JobTitle, City, Country, str
     return row["title"], row["city"], CITY_BY_NAME[row["city"]].country, row["closing"]
 
 
-@toolbox.tool(
-    asks=(
-        "what score did {employee_id} get in the {year} performance review, and who gave it?",
-        "get the {year} review score of {employee_id} and the reviewer",
-        "how was {employee_id} rated in {year}, and by whom?",
-        "what was the performance rating of {employee_id} for {year}? Who did the review?",
-        "look up the score and the reviewing manager of the {year} appraisal of {employee_id}",
-        "I'm preparing a promotion case for {employee_id}. What did they score in {year}, and who reviewed them?",
-        "who reviewed {employee_id} in {year}, and what score did they give?",
-        "pull the {year} performance review of {employee_id} with the rating and the name of the reviewer",
-        "how did {employee_id} do in the {year} review cycle? Give me the score and the reviewer.",
-        "calibration prep: the {year} appraisal score of {employee_id} and the name of the manager who wrote it.",
-        "what mark did {employee_id} receive in the {year} review round, and which manager signed it off?",
-        "for the bonus committee I have to confirm the {year} rating of {employee_id} along with the reviewer. What are they?",
-        "which manager assessed {employee_id} for {year}, and with what score?",
-    ),
-    gives={
-        "reviewer": (
-            "the manager who reviewed {employee_id} in {year}",
-            "the reviewer of {employee_id} in {year}",
-            "the person who wrote the {year} review of {employee_id}",
-            "the manager who rated {employee_id} in the {year} cycle",
-            "the manager who appraised {employee_id} in {year}",
-            "the person who scored {employee_id} in the {year} review",
-            "the reviewing manager of {employee_id} for {year}",
-            "the manager who signed off the {year} review of {employee_id}",
-        ),
-    },
-)
+@toolbox.tool
 def get_performance_review(employee_id: EmployeeId, year: ReviewYear) -> tuple[float, PersonName]:
     """Get an employee's performance review score for a year and who gave it.
 
@@ -1276,14 +809,6 @@ toolbox.condition(
     broken_state={"timesheets_submitted": False},
     fix=("submit_week_timesheets", {"week_start": CURRENT_WEEK.isoformat()}),
     consent="submit",  # submitting the team's timesheets is done on the managers' behalf
-    # The day stays out of the opening clause: a request that has just said the timesheets are
-    # open drops that clause, and a day written "Monday, June 9, 2025" holds commas of its own.
-    context=("If open timesheets have to go in first, submit the ones for the week of {week_start}.",
-             "If the open timesheets are in the way, submit them for the week of {week_start}.",
-             "Should open timesheets be in the way, send the ones for the week of {week_start} to payroll."),
-    says=("Some of my timesheets are still open.",
-          "Nobody has closed the open timesheets yet.",
-          "The open timesheets haven't been submitted yet."),
 )
 toolbox.condition(
     "approval_delegation",
@@ -1291,12 +816,6 @@ toolbox.condition(
     broken_state={"approval_delegation": False},
     fix=("enable_approval_delegation", {}),
     consent="submit",  # approving on a manager's behalf needs the delegation the user chose to take up
-    context=("If my approval delegation is off, switch it on.",
-             "Switch my manager's approval delegation back on if it's off.",
-             "Turn on the delegation that lets me approve for my manager if you need to."),
-    says=("My manager's approval delegation isn't active for me.",
-          "I can't approve on my manager's behalf right now.",
-          "The approval delegation from my manager isn't switched on for me."),
 )
 
 
@@ -1309,46 +828,3 @@ toolbox.condition(
 # was asked for. No goal crosses seeds: the seed takes no kind from another (a party guest's
 # country never picks a leave policy).
 
-toolbox.goal(
-    "handle my manager's team's time off",
-    wants="approve and check leave and timesheets for my manager's team, on my manager's behalf",
-    role="manager's delegate",
-    # (filing leave is the employee's own: a delegate who approves a request and files another
-    # for the same person mixes the approver's and the requester's parts)
-    tools=("find_employee_id", "get_leave_balance", "approve_leave_request", "get_timesheet_hours",
-           "submit_week_timesheets", "enable_approval_delegation"),
-)
-toolbox.goal(
-    "record an employee's leave",
-    wants="check what leave an employee has left and file leave for them, their timesheets in order",
-    role="HR administrator",
-    tools=("find_employee_id", "get_leave_balance", "request_leave", "get_timesheet_hours", "submit_week_timesheets"),
-)
-toolbox.goal(
-    "check an employee's pay",
-    wants="check what an employee earns, was paid and owes in tax, in their currency or another",
-    role="payroll administrator",
-    tools=("find_employee_id", "get_annual_salary", "get_payslip", "calculate_income_tax", "convert_salary_currency",
-           "get_timesheet_hours"),
-)
-toolbox.goal(
-    "review an employee's pay against their band",
-    wants="see whether an employee is paid within the band for their job where they work, ahead of a pay review",
-    role="HR business partner",
-    tools=("get_employee_profile", "get_employee_office", "get_annual_salary", "get_salary_band",
-           "convert_salary_currency", "get_performance_review", "normalize_job_title"),
-)
-toolbox.goal(
-    "price an open position",
-    wants="find an open position and what the company pays for that job in its country, before tax and after",
-    role="recruiter",
-    tools=("search_job_openings", "get_job_opening", "normalize_job_title", "get_salary_band",
-           "convert_salary_currency", "calculate_income_tax"),
-)
-toolbox.goal(
-    "find who is who around a colleague",
-    wants="find a colleague, their team, their manager, their department head and where they sit",
-    role="employee",
-    tools=("find_employee_id", "get_employee_profile", "get_department_head", "list_team_members",
-           "get_employee_office"),
-)

@@ -365,14 +365,6 @@ def _branch_facts(w: LibraryWorld, branch: str) -> dict:
 
 # A course's textbook (education) is looked up, located and borrowed here.
 toolbox.bridge("isbn", "book_title")
-toolbox.written_as("isbn", "the book with ISBN {}")
-toolbox.written_as("isbn_text", "ISBN {}")
-toolbox.written_as("book_title", '"{}"')
-toolbox.written_as("shelf_mark", "shelf {}")
-toolbox.written_as("book_availability", "that the book is {}")
-toolbox.written_as("loan_id", "loan {}")
-toolbox.written_as("library_card", "library card {}")
-toolbox.written_as("catalogue_query", '"{}"')
 toolbox.written_as("fine_payment", lambda method: "in cash" if method == "cash" else "with my bank card")
 
 
@@ -383,20 +375,7 @@ def _partner_elsewhere(args: dict) -> bool:
 
 # --- catalogue, ISBNs and location ----------------------------------------------------------
 
-@toolbox.tool(
-    asks=(
-        "search the library catalogue for {query} and give me the ISBNs[, at most {max_results}]",
-        "which books in the catalogue match {query}? Give me their ISBNs.",
-        "look up {query} in the library catalogue and list the ISBNs it finds[, at most {max_results}]",
-        "I'm looking for books on {query}. What does the catalogue have? ISBNs, please.",
-        "find books matching {query}[, up to {max_results},] and list their ISBNs",
-        "what has the library got for {query}? I just need the ISBNs[, no more than {max_results}].",
-        "run a catalogue search for {query} and tell me the ISBNs of the hits",
-        "does the library hold anything for {query}? List the ISBNs[ of up to {max_results} books].",
-        "give me the ISBNs of the catalogue matches for {query}[, {max_results} at most]",
-    ),
-    tags=("search",),
-)
+@toolbox.tool(tags=("search",))
 def search_library_catalogue(query: Query, max_results: int = 5) -> list[Isbn]:
     """Search the library catalogue by words in a book's title, author, subject or publisher.
 
@@ -419,38 +398,7 @@ def search_library_catalogue(query: Query, max_results: int = 5) -> list[Isbn]:
     return hits[:max_results]
 
 
-@toolbox.tool(
-    asks=(
-        "what's the title of {isbn}, and is a copy on the shelf?",
-        "look up {isbn} in the catalogue and tell me its title and whether it's available",
-        "I've got {isbn} on my reading list. What is it called, and can I find a copy on the shelf right now?",
-        "look up {isbn}: what's its title, and is it on the shelf or out on loan?",
-        "is {isbn} available right now, and what's the book called?",
-        "check whether {isbn} is in or checked out, and give me its title",
-        "tell me the name of {isbn} and whether there's a copy I could take today",
-        "what's the title of {isbn}? And is there a copy on the shelves, or are they all out?",
-        "what's {isbn} called, and is a copy available?",
-        "is there a copy of {isbn} on the shelf? Tell me the title too.",
-        "give me the title of {isbn} and tell me if it's available",
-        "can I borrow {isbn} right now, and what is its title?",
-        "find out what {isbn} is called and whether any copy is on the shelf",
-        "can I get hold of {isbn} today? Give me its title and whether it's on the shelf.",
-        "is {isbn} on the shelf right now? What's it called?",
-        "tell me whether {isbn} is in, and what its title is",
-        "check the availability of {isbn} and give me the title",
-        "look up {isbn} and tell me the title and whether a copy is free",
-        "what's the title of {isbn}, and could I borrow it now?",
-    ),
-    gives={
-        "title": ("{isbn}",),
-        "availability": (
-            "whether {isbn} is on the shelf",
-            "whether a copy of {isbn} is available",
-            "whether {isbn} is in or out on loan",
-            "whether {isbn} can be borrowed right now",
-        ),
-    },
-)
+@toolbox.tool
 def scan_isbn(isbn: Isbn) -> tuple[Title, Availability]:
     """Scan a book's ISBN to get its title and whether a copy is on the shelf.
 
@@ -466,43 +414,7 @@ def scan_isbn(isbn: Isbn) -> tuple[Title, Availability]:
     return row["title"], "available" if _on_shelf(w, isbn) > 0 else "on loan"
 
 
-@toolbox.tool(
-    asks=(
-        "what's the title of {isbn}, who wrote it, when was it published and by whom?",
-        "look up the title, author, publication year and publisher of {isbn}",
-        "I need to cite {isbn}. Give me its title, author, year and publisher.",
-        "pull up the catalogue record of {isbn}: title, author, year and publisher.",
-        "who is the author of {isbn}, what's it called, which publisher put it out and in what year?",
-        "find the bibliographic details of {isbn} (title, author, year of publication and publisher)",
-        "give me the full record for {isbn}: title, author, publisher and year.",
-        "get me the author, title, publisher and publication year for {isbn}",
-        "I have {isbn} written down. Who wrote it, what's the full title, who published it and when?",
-        "who wrote {isbn}, what's its title, and which publisher released it in which year?",
-        "give me the title, author, year and publisher of {isbn}",
-        "tell me about {isbn}: the title, the author, the year it came out and the publisher",
-        "what are the title, author, publisher and year of {isbn}?",
-        "look up {isbn} and give me the title, the author, the year and the publisher",
-        "who is the author of {isbn}, and what are its title, year and publisher?",
-        "find the title, author, publisher and year of publication for {isbn}",
-    ),
-    # A book's title, author and year travel together into a reference: all from one book.
-    gives={
-        "title": ("{isbn}",),
-        "author": (
-            "the author of {isbn}",
-            "the person who wrote {isbn}",
-            "the writer of {isbn}",
-            "the author behind {isbn}",
-        ),
-        "publisher": (
-            "the publisher of {isbn}",
-            "the publishing house behind {isbn}",
-            "the press that put out {isbn}",
-            "the publisher listed for {isbn}",
-        ),
-        "title, author, year": ("{isbn}",),
-    },
-)
+@toolbox.tool
 def get_book_details(isbn: Isbn) -> tuple[Title, Author, PubYear, Publisher]:
     """Get the title, author, publication year and publisher of a book.
 
@@ -519,50 +431,7 @@ def get_book_details(isbn: Isbn) -> tuple[Title, Author, PubYear, Publisher]:
     return row["title"], row["author"], row["year"], row["publisher"]
 
 
-@toolbox.tool(
-    asks=(
-        "where is {title} kept? Give me the branch and the shelf mark.",
-        "find the branch and shelf where {title} is kept",
-        "I want to fetch {title} from the shelf myself. Which branch has it, and on which shelf?",
-        "which branch holds {title}, and what's the shelf mark?",
-        "look up the location of {title}: branch and shelf mark.",
-        "where would I find {title}? Tell me the branch and the shelf.",
-        "tell me which library branch has {title} and under which shelf mark",
-        "track down {title} for me: which branch, which shelf?",
-        "I'm heading out to pick up {title}. Which branch should I go to, and what's the shelf mark?",
-        "find {title} for me: the branch that has it and its shelf mark",
-        "I need {title} today. Which branch has it, and where is it on the shelves?",
-    ),
-    gives={
-        "branch": (
-            "the branch that holds {title}",
-            "the branch where {title} is shelved",
-            "the library branch that has {title}",
-            "the branch where I'd find {title}",
-            "the branch that stocks {title}",
-            "the branch that keeps copies of {title}",
-            "the branch carrying {title}",
-            "the branch I'd have to visit for {title}",
-            "the branch listed as holding {title}",
-            "the branch housing {title}",
-            "the branch the catalogue lists for {title}",
-        ),
-        "shelf_mark": (
-            "the shelf where {title} is kept",
-            "the shelf of {title}",
-            "the shelf holding {title}",
-            "the shelf {title} sits on",
-            "the shelf location of {title}",
-            "the spot where {title} is shelved",
-            "the shelf {title} is kept on",
-            "the shelf number for {title}",
-            "the place on the shelves where {title} sits",
-            "the shelf where copies of {title} stand",
-            "the shelf where I'd find {title}",
-            "the shelf {title} is on",
-        ),
-    },
-)
+@toolbox.tool
 def locate_book(title: Title) -> tuple[Branch, ShelfMark]:
     """Locate the physical copies of a book: the branch that holds it and its shelf mark.
 
@@ -583,21 +452,7 @@ def locate_book(title: Title) -> tuple[Branch, ShelfMark]:
     return h["branch"], h["shelf"]
 
 
-@toolbox.tool(
-    asks=(
-        "start the augmented-reality guide to {shelf_mark} and tell me what it says and how long the walk takes",
-        "launch the AR shelf guide for {shelf_mark}. What are the directions, and how many minutes will the walk take?",
-        "I want the augmented-reality walk to {shelf_mark}. Start it and give me the directions and the walking time.",
-        "open the AR guide to {shelf_mark} and read me its instructions and the walking time",
-        "guide me to {shelf_mark} in augmented reality. What does the guide tell me, and how many minutes is the walk?",
-        "can the AR guide walk me to {shelf_mark}? Tell me its directions and the walking time.",
-        "fire up the augmented-reality shelf finder for {shelf_mark} and tell me its directions and how many minutes the walk takes",
-        "I can never find my way to {shelf_mark}. Start the augmented-reality guide and let me know the directions and how long the walk takes.",
-        "run the AR wayfinding to {shelf_mark} and give me its instructions and the estimated walking time",
-        "set the AR navigator going toward {shelf_mark}; what route does it describe, and how many minutes will that take?",
-        "these stacks are a maze. Have the augmented-reality guide lead me to {shelf_mark}, and tell me its directions and how many minutes I'll be walking.",
-    ),
-)
+@toolbox.tool
 def launch_ar_shelf_guide(shelf_mark: ShelfMark) -> tuple[str, int]:
     """Start an augmented-reality walk to a book's shelf (to the holds desk when every copy is out).
 
@@ -622,30 +477,6 @@ def launch_ar_shelf_guide(shelf_mark: ShelfMark) -> tuple[str, int]:
 
 
 @toolbox.tool(
-    asks=(
-        "convert {isbn_text} to its 13-digit and 10-digit forms",
-        "what are the ISBN-13 and the ISBN-10 of {isbn_text}?",
-        "my reading list gives {isbn_text}. What is that as a 13-digit ISBN, and as a 10-digit one?",
-        "normalise {isbn_text}: give me both the ISBN-13 and the ISBN-10, digits only.",
-        "I have {isbn_text} from an old citation. What are its 10- and 13-digit versions?",
-        "rewrite {isbn_text} as a plain 13-digit ISBN and as a 10-digit one",
-        "which ISBN-13 and ISBN-10 correspond to {isbn_text}?",
-        "turn {isbn_text} into clean ISBN-13 and ISBN-10 numbers",
-        "the back cover says {isbn_text}. What would that be in 13-digit form, and in 10-digit form?",
-    ),
-    # Naming the book by the ISBN as printed is the user's part; normalising it is the agent's.
-    gives={
-        "isbn13": (
-            "the book with {isbn_text}",
-            "the book listed under {isbn_text}",
-            "the edition with {isbn_text}",
-            "the book printed with {isbn_text}",
-            "the book identified by {isbn_text}",
-            "the volume with {isbn_text} on its back cover",
-            "the book my reading list cites as {isbn_text}",
-            "the book that carries {isbn_text}",
-        ),
-    },
     tags=("canonicalise", "self_evident"),  # an ISBN without its hyphens needs no tool: calling it is a detour
 )
 def convert_isbn(isbn_text: IsbnText) -> tuple[Isbn, Isbn10]:
@@ -671,22 +502,6 @@ def convert_isbn(isbn_text: IsbnText) -> tuple[Isbn, Isbn10]:
 
 
 @toolbox.tool(
-    asks=(
-        "format an APA reference for {book}, published by {publisher}",
-        "how do I cite {book}, published by {publisher}, in APA style?",
-        "I'm writing my bibliography. Give me the APA-style reference for {book}, published by {publisher}.",
-        "write the APA citation for {book}, published by {publisher}",
-        "what does {book}, published by {publisher}, look like as an APA reference?",
-        "turn {book}, from {publisher}, into an APA-style bibliography entry",
-        "my professor wants APA. How should {book}, published by {publisher}, appear in my reference list?",
-        "I need an APA reference-list entry for {book}, published by {publisher}.",
-        "cite {book}, published by {publisher}, for me in APA format",
-        "our journal follows APA. Produce the reference entry for {book} (publisher: {publisher}).",
-        "the thesis office keeps bouncing my references. Write {book}, published by {publisher}, as a proper APA entry.",
-        "draft the APA line for {book} with {publisher} as the publisher so I can paste it into my reference list",
-        "set {book}, published by {publisher}, in APA format for the references section of my essay",
-    ),
-    groups={"book": "{title} by {author} ({year})"},
     # Title, author, year and publisher of one reference all describe the same book.
     sense=(together("title", "author", "year", "publisher"),),
     tags=("arithmetic",),
@@ -719,19 +534,7 @@ def format_apa_citation(title: Title, author: Author, year: PubYear, publisher: 
 
 # --- authors -----------------------------------------------------------------------------
 
-@toolbox.tool(
-    asks=(
-        "in which city and country was {author} born, and in what year?",
-        "look up the birthplace and birth year of {author}",
-        "I'm writing a short note on {author}. Which city and country were they born in, and in which year?",
-        "find out where {author} was born (city and country) and the year of birth",
-        "what year was {author} born, and in which city and country?",
-        "pull up the profile of {author}: birth city, country and year.",
-        "tell me the city, country and year of birth of {author}",
-        "I'd love to know more about {author}. Which city and country were they born in, and when?",
-        "get the birth details of {author}: city, country and year.",
-    ),
-)
+@toolbox.tool
 def get_author_profile(author: Author) -> tuple[BirthCity, BirthCountry, int]:
     """Get an author's place and year of birth.
 
@@ -749,22 +552,7 @@ def get_author_profile(author: Author) -> tuple[BirthCity, BirthCountry, int]:
     return row["city"], row["country"], row["born"]
 
 
-@toolbox.tool(
-    asks=(
-        "which books by {author} does the library have? Give me the ISBNs, newest first.",
-        "list the ISBNs of the catalogue's books by {author}, newest first",
-        "I enjoyed a book by {author}. What else of theirs is in the catalogue? Give me the ISBNs, newest first.",
-        "find everything by {author} that the library holds, and list the ISBNs from newest to oldest",
-        "what does the library have by {author}? ISBNs, latest first, please.",
-        "look up the works of {author} in the catalogue and give me their ISBNs, most recent first",
-        "show me the ISBNs of all the books by {author} in the collection, sorted newest first",
-        "has the library got anything written by {author}? List the ISBNs, newest first.",
-        "I'm working through everything by {author}. Which of their books can I borrow here? ISBNs, newest first, please.",
-        "list the ISBNs of every book by {author} in the catalogue, latest first",
-        "my book club is reading {author} this term. Which of their books could we borrow here? List the ISBNs, starting with the newest.",
-        "which works by {author} are in the collection? Show every ISBN, newest at the top.",
-    ),
-)
+@toolbox.tool
 def list_books_by_author(author: Author) -> list[Isbn]:
     """List the books in the catalogue written by an author.
 
@@ -783,28 +571,6 @@ def list_books_by_author(author: Author) -> list[Isbn]:
 # --- branches ------------------------------------------------------------------------------
 
 @toolbox.tool(
-    asks=(
-        "when does {branch} open and close on {date}?",
-        "check the opening hours at {branch} on {date}",
-        "I'm planning to go to {branch} on {date}. What time does it open, and when does it close?",
-        "what are the hours at {branch} on {date}?",
-        "look up when {branch} opens and closes on {date}",
-        "find the opening and closing times at {branch} for {date}",
-        "what time do the doors open at {branch} on {date}, and when do they close?",
-        "I want to study at {branch} on {date}. When does it open, and how late does it stay open?",
-        "what are the opening times at {branch} on {date}?",
-        "I'm dropping in at {branch} on {date}. When does it open, and what time does it shut?",
-        "tell me the hours at {branch} on {date}",
-        "how early does {branch} open on {date}, and what's the closing time?",
-    ),
-    gives={
-        "opens_at": (
-            "the time {branch} opens on {date}",
-            "the moment {branch} opens its doors on {date}",
-            "the hour {branch} opens on {date}",
-            "the time the doors of {branch} open on {date}",
-        ),
-    },
     # A day found for one branch (a hold's pickup day) is a visit to that branch.
     sense=(around("date", before=0, after=60), together("branch", "date")),
 )
@@ -827,30 +593,7 @@ def get_branch_hours(branch: Branch, date: VisitDay) -> tuple[Visit, Closing]:
     return f"{day.isoformat()}T{opens}", f"{day.isoformat()}T{closes}"
 
 
-@toolbox.tool(
-    asks=(
-        "what's the street address of {branch}, and which city is it in?",
-        "find the address and city of {branch}",
-        "I've never been to {branch}. Where exactly is it? Give me the street address and the city.",
-        "look up the street address and city of {branch}.",
-        "in which city is {branch}, and what's its street address?",
-        "get me the full address of {branch}, city included",
-        "tell me the street address and city for {branch}",
-        "I need to send something to {branch}. What's the street address, and which city?",
-        "how do I find {branch}? I want the street address and the city.",
-        "what's the address of {branch}, including the city?",
-        "give me the street address and the city of {branch}",
-        "I'm heading to {branch}. Which street address should I go to, and in which city?",
-    ),
-    gives={
-        "address": (
-            "the street address of {branch}",
-            "the address of {branch}",
-            "the postal address of {branch}",
-            "the mailing address of {branch}",
-        ),
-    },
-)
+@toolbox.tool
 def get_branch_address(branch: Branch) -> tuple[Address, BranchCity]:
     """Get the street address and city of a library branch.
 
@@ -867,34 +610,7 @@ def get_branch_address(branch: Branch) -> tuple[Address, BranchCity]:
 
 # --- loans, holds and requests ------------------------------------------------------------
 
-@toolbox.tool(
-    asks=(
-        "check out {isbn} on my library card and tell me the loan number and due date",
-        "borrow {isbn} for me; what's the loan number, and when is it due back?",
-        "I'd like to take {isbn} home. Check it out on my card and tell me the loan number and the due date.",
-        "lend me {isbn}, and give me the loan number and the return date",
-        "issue {isbn} to my card. What's the loan number and the due date?",
-        "put {isbn} on my card as a loan and tell me the loan ID and when I have to bring it back",
-        "can I borrow {isbn}? Please check it out and tell me the loan number and due date.",
-        "sign {isbn} out to me and tell me the loan number and the date it's due",
-        "I need {isbn} for the next few weeks. Check it out to me, and what's the loan number and due date?",
-        "I'm at the self-service kiosk with {isbn}. Check it out to my card and read me the loan number and due date.",
-        "I have an exam coming up, and I want {isbn} at home to revise. Register the loan on my card; which loan number and return deadline does it get?",
-        "borrow {isbn} on my library account and tell me the loan reference and the date it's due back",
-        "sign out {isbn} on my library account. Which loan number is that, and by what date must it come back?",
-    ),
-    # A loan just made is not renewed or returned in the same breath: its number feeds nothing.
-    gives={
-        "due_date": (
-            "the day {isbn} is due back",
-            "the due date of {isbn}",
-            "the date I have to return {isbn}",
-            "the return date for {isbn}",
-        ),
-    },
-    requires=("card_active",),
-    tags=("state_change",),
-)
+@toolbox.tool(requires=("card_active",), tags=("state_change",))
 def checkout_book(isbn: Isbn) -> tuple[str, VisitDay]:
     """Check out a copy of a book on the signed-in patron's library card.
 
@@ -923,20 +639,7 @@ def _loan(w: LibraryWorld, loan_id: str) -> dict:
     return w.state["loans"][loan_id]
 
 
-@toolbox.tool(
-    asks=(
-        "return the book on {loan_id} and tell me the late fee, if any",
-        "check in the book I borrowed on {loan_id}; what's the late fee, if there is one?",
-        "I'm bringing back the book from {loan_id}. Return it, and tell me what the late fee comes to.",
-        "return {loan_id} and let me know the late fee",
-        "close {loan_id} by returning the book; was there a late charge, and how much?",
-        "I've finished with the book on {loan_id}. Check it back in and tell me how much I owe for lateness.",
-        "mark {loan_id} as returned and tell me the late fee charged",
-        "please return the book on {loan_id}. Is there a late fee, and how much?",
-        "hand back the book on {loan_id} for me and report any late fee",
-    ),
-    tags=("state_change", "ends"),
-)
+@toolbox.tool(tags=("state_change", "ends"))
 def return_book(loan_id: LoanId) -> float:
     """Return a borrowed book; a late return adds its fee to the patron's fines.
 
@@ -955,29 +658,7 @@ def return_book(loan_id: LoanId) -> float:
     return fee
 
 
-@toolbox.tool(
-    asks=(
-        "renew {loan_id} for another three weeks and tell me the new due date",
-        "I'd like to keep the book on {loan_id} longer. Can you renew it? When is it due back after that?",
-        "extend {loan_id} by three weeks; what's the new due date?",
-        "renew {loan_id} and give me the new return date",
-        "I need more time with the book on {loan_id}. Renew it and tell me when it's due now.",
-        "push back the due date on {loan_id}; what's the new date?",
-        "can {loan_id} be renewed? Renew it and let me know the new due date.",
-        "give me another three weeks on {loan_id}, and tell me the date it's due after renewal",
-        "renew {loan_id} and tell me by when I have to return it",
-    ),
-    gives={
-        "new_due_date": (
-            "the new due date of {loan_id} once renewed",
-            "the day {loan_id} is due after renewing it",
-            "the date {loan_id} is due once extended",
-            "the renewed due date of {loan_id}",
-        ),
-    },
-    requires=("card_active",),
-    tags=("state_change",),
-)
+@toolbox.tool(requires=("card_active",), tags=("state_change",))
 def renew_loan(loan_id: LoanDueSoon) -> VisitDay:
     """Renew a loan for three more weeks (at most two renewals per loan).
 
@@ -997,41 +678,7 @@ def renew_loan(loan_id: LoanDueSoon) -> VisitDay:
     return loan["due"]
 
 
-@toolbox.tool(
-    asks=(
-        "place a hold on {isbn} for pickup at {pickup_branch}; where am I in the queue, and when will it be ready?",
-        "put {isbn} on hold for me at {pickup_branch} and tell me my place in the queue and the pickup date",
-        "I'd like to collect {isbn} at {pickup_branch}. Place a hold, and tell me my queue position and when it'll be ready.",
-        "reserve {isbn} for collection at {pickup_branch}, and tell me my queue position and the ready date",
-        "hold {isbn} for me at {pickup_branch}. What number am I in line, and when can I pick it up?",
-        "I want {isbn} waiting for me at {pickup_branch}. Put a hold on it and tell me my place in line and the pickup date.",
-        "can you put a hold on {isbn} with pickup at {pickup_branch}? I'd like to know my queue position and when it'll be ready.",
-        "request {isbn} for pickup at {pickup_branch} and tell me where I stand in the hold queue and the expected ready date",
-        "which day can I collect {isbn} at {pickup_branch}, and what's my queue position? Place the hold, please.",
-        "add me to the waiting list for {isbn}, collecting at {pickup_branch}; which position do I hold, and when should it be on the hold shelf?",
-        "I'd rather collect {isbn} at {pickup_branch} than hunt for it. Set up a hold there and report my spot in the queue and the expected pickup day.",
-        "at {pickup_branch}, line me up for {isbn}: queue number and the day it'll be waiting.",
-        "queue me for {isbn} with collection at the holds desk of {pickup_branch}. How far up the line am I, and which day will it be ready?",
-        "put a hold on {isbn} to pick up at {pickup_branch}, and tell me my queue position and the ready date",
-        "reserve {isbn} for me at {pickup_branch}; what's my place in the queue and when can I collect it?",
-        "I'd like {isbn} held at {pickup_branch}. Place the hold and tell me my spot in line and when it'll be ready.",
-        "set up a hold on {isbn} for collection at {pickup_branch}, and give me my queue number and the ready date",
-        "place a hold for me on {isbn} at {pickup_branch}. Where am I in the queue, and what's the pickup date?",
-        "hold {isbn} for pickup at {pickup_branch}; what's my queue position and the ready date?",
-        "please place a hold on {isbn} with pickup at {pickup_branch}, and tell me my place in line and when it'll be ready",
-        "put me in the queue for {isbn} at {pickup_branch} and tell me my position and the date it'll be ready",
-    ),
-    gives={
-        "ready_date": (
-            "the day my hold on {isbn} will be ready at {pickup_branch}",
-            "the day {isbn} can be picked up at {pickup_branch}",
-            "the date {isbn} will be waiting for me at {pickup_branch}",
-            "the pickup date for {isbn} at {pickup_branch}",
-        ),
-    },
-    requires=("card_active",),
-    tags=("state_change",),
-)
+@toolbox.tool(requires=("card_active",), tags=("state_change",))
 def place_hold(isbn: Isbn, pickup_branch: PickupBranch) -> tuple[int, VisitDay]:
     """Place a hold on a book, to be collected at a chosen branch.
 
@@ -1061,25 +708,6 @@ def place_hold(isbn: Isbn, pickup_branch: PickupBranch) -> tuple[int, VisitDay]:
 
 
 @toolbox.tool(
-    asks=(
-        "ask the partner library in {partner_city} to send {isbn} to {pickup_branch}; what's the request number, and when will it arrive?",
-        "request {isbn} through interlibrary loan from {partner_city}, for pickup at {pickup_branch}, and tell me the request number and arrival date",
-        "borrow {isbn} from our partner library in {partner_city} so I can collect it at {pickup_branch}: what's the request number and the arrival date?",
-        "order {isbn} from the partner library in {partner_city} for pickup at {pickup_branch}, with the request number and arrival date",
-        "get {isbn} sent over from {partner_city} to {pickup_branch} on interlibrary loan. What's the request number, and when will it arrive?",
-        "set up an interlibrary loan of {isbn} from {partner_city}, to collect at {pickup_branch}, and tell me the request number and when it gets in",
-        "can the library in {partner_city} lend me {isbn}? Request it for pickup at {pickup_branch} and give me the request number and arrival date.",
-        "I need {isbn}. Have the partner library in {partner_city} send it to {pickup_branch}, and tell me the request number and the arrival date.",
-        "file an interlibrary loan request for {isbn} from {partner_city}, delivered to {pickup_branch}, and give me the request number and the expected arrival date",
-    ),
-    gives={
-        "arrival_date": (
-            "the day {isbn} arrives at {pickup_branch} from {partner_city}",
-            "the day the copy of {isbn} from {partner_city} reaches {pickup_branch}",
-            "the arrival date of {isbn} at {pickup_branch} from {partner_city}",
-            "the date the interlibrary loan of {isbn} from {partner_city} gets to {pickup_branch}",
-        ),
-    },
     # The partner library is the far end of the loan: never in the pickup branch's own city
     # (distinct also lets it differ from the city that branch implies).
     sense=(distinct("partner_city", "pickup_branch"),
@@ -1115,25 +743,6 @@ def request_interlibrary_loan(isbn: Isbn, partner_city: PartnerCity, pickup_bran
 
 
 @toolbox.tool(
-    asks=(
-        "reserve a reading room at {branch}[ for {hours} hour(s)] from {start}; which room did I get, and what's the reservation number?",
-        "book me a reading room at {branch}[ for {hours} hour(s)] from {start} and tell me the room and the reservation number",
-        "I need a quiet place to study at {branch}[ for {hours} hour(s)] from {start}. Reserve a reading room and tell me which one and the reservation number.",
-        "get me a study room at {branch}[ for {hours} hour(s)] starting from {start}, and tell me which room and the booking number",
-        "is there a reading room free at {branch}[ for {hours} hour(s)] from {start}? Book it and give me the room name and the reservation number.",
-        "I'd like to work at {branch}[ for {hours} hour(s)] from {start}. Book me a reading room, and tell me which room and the reservation number.",
-        "hold a reading room for me at {branch} from {start}[, {hours} hour(s) long], and tell me the room name and reservation number",
-        "book a room to read in at {branch}[ for {hours} hour(s)] from {start}. Which room is it, and what's my reservation number?",
-        "reserve study space at {branch}[ for {hours} hour(s)] from {start} and let me know the room and the confirmation number",
-        "I want a study room at {branch}[ for {hours} hour(s)] from {start}. Can you book one and give me the room and the booking reference?",
-        "grab me a quiet room at {branch}[ for {hours} hour(s)] from {start}; which room, and what's the confirmation code?",
-        "set aside a room to study in at {branch}[ for {hours} hour(s)] from {start} and send me the room name and the booking number",
-        "could I have a reading room at {branch}[ for {hours} hour(s)] from {start}? Which one do I get, and under what reservation number?",
-        "reserve me somewhere quiet to work at {branch}, starting from {start}[, for {hours} hour(s)], and tell me the room and the booking reference",
-        "I have a thesis deadline. Secure me a reading room at {branch}[ for {hours} hour(s)] from {start}; which room, and under which reservation number?",
-        "put a reading-room booking in my name at {branch} from {start}[, {hours} hour(s) long], and tell me the room I get and its reservation number",
-        "I'll be revising at {branch}[ for {hours} hour(s)] from {start} and need somewhere silent. Book a reading room; which one did I get, and what reservation number goes with it?",
-    ),
     # A room is booked from a time the branch itself is open (its own opening time that day).
     sense=(around("start", before=0, after=60), together("branch", "start")),
     requires=("card_active",),
@@ -1178,19 +787,7 @@ def reserve_reading_room(branch: Branch, start: Visit, hours: RoomHours = 1) -> 
 
 # --- card and fines ------------------------------------------------------------------------
 
-@toolbox.tool(
-    asks=(
-        "how much is owed in fines on {card_number}, and how many items on it are overdue?",
-        "check the fines and overdue items on {card_number}",
-        "I'm worried about {card_number}. How much is owed on it in fines, and how many books on it are overdue?",
-        "look up the fine balance and the overdue count for {card_number}",
-        "what's the fine total on {card_number}, and how many overdue items does it have?",
-        "is anything owed on {card_number}? Tell me the fines due and the number of overdue items.",
-        "get the outstanding fines on {card_number} and how many of its loans are overdue",
-        "how much is owed to the library on {card_number}, and how many books on it are late?",
-        "pull up {card_number}: fines owed and overdue items.",
-    ),
-)
+@toolbox.tool
 def get_patron_fines(card_number: Card) -> tuple[float, int]:
     """Get the outstanding fines and overdue items of a library card.
 
@@ -1209,20 +806,7 @@ def get_patron_fines(card_number: Card) -> tuple[float, int]:
     return w.patrons[card_number]["fines"], w.patrons[card_number]["overdue"]
 
 
-@toolbox.tool(
-    asks=(
-        "pay my library fines {payment_method} and tell me how much that was",
-        "settle what I owe the library, {payment_method}; how much did I pay?",
-        "I'd like to clear my library fines. Pay them {payment_method} and tell me the amount.",
-        "pay off my overdue fines {payment_method}; what's the total?",
-        "clear my fines balance {payment_method} and let me know how much was paid",
-        "I want to pay my late fees {payment_method}. Take care of it and tell me the total.",
-        "how much do I owe in library fines? Pay all of it {payment_method}.",
-        "wipe out my library fines, paying {payment_method}, and tell me the amount",
-        "settle my library account {payment_method}; how much did it come to?",
-    ),
-    tags=("state_change",),
-)
+@toolbox.tool(tags=("state_change",))
 def pay_library_fines(payment_method: FinePayment) -> float:
     """Pay all outstanding fines on the signed-in patron's account.
 
@@ -1239,17 +823,6 @@ def pay_library_fines(payment_method: FinePayment) -> float:
 
 
 @toolbox.tool(
-    asks=(
-        "reactivate my library card and tell me the card number and when it now expires",
-        "turn my library card back on; what's the card number, and until when is it valid?",
-        "my library card was switched off. Reactivate it and tell me the card number and the new expiry date.",
-        "renew my library card for another year and give me its number and expiry date",
-        "get my library card working again; what's its number and new expiry date?",
-        "reactivate my card at the library, and tell me the number and the date it runs out",
-        "switch my library card back on and confirm the card number and the expiry date",
-        "I can't borrow because my card is inactive. Turn it back on and tell me the card number and expiry date.",
-        "unblock my library card. What's the number, and when does it expire now?",
-    ),
     requires=("fines_under_limit",),
     # The card is active in the world as it stands, so a reactivation only ever restores it.
     tags=("state_change", "fix_only"),
@@ -1275,12 +848,6 @@ toolbox.condition(
     broken_state={"card_active": False},
     fix=("activate_library_card", {}),
     consent="sign",  # reactivating signs the patron up for another year: only on their word
-    context=("If my card has lapsed, renew my library card for me.",
-             "Reactivate my library card if it has lapsed.",
-             "Should it have lapsed, go ahead and renew my library card."),
-    says=("My library card seems to have been deactivated.",
-          "My library card stopped working.",
-          "The library says my card isn't active."),
 )
 toolbox.condition(
     "fines_under_limit",
@@ -1288,12 +855,6 @@ toolbox.condition(
     broken_state={"fines_due": 6.5},
     fix=("pay_library_fines", {"payment_method": "card"}),
     consent="spend",
-    context=("If fines are holding things up, pay them off {payment_method}.",
-             "Settle any fines on my account {payment_method} if you have to.",
-             "Should my fines be in the way, pay them {payment_method}."),
-    says=("I owe the library more than $5 in fines.",
-          "I've racked up over $5 in library fines.",
-          "There are more than five dollars of overdue fines on my card."),
 )
 
 
@@ -1306,46 +867,3 @@ toolbox.condition(
 # so "how long to the branch from here" is mostly a trip across the world, and the coordinates
 # of a branch's address are a detour nobody asks for.
 
-toolbox.goal(
-    "fetch a book from the shelf",
-    wants="find a book, check a copy is in, walk to its shelf and take it home or read it there",
-    role="patron",
-    tools=("search_library_catalogue", "convert_isbn", "scan_isbn", "get_book_details", "locate_book",
-           "launch_ar_shelf_guide", "get_branch_hours", "get_branch_address", "checkout_book", "reserve_reading_room"),
-)
-toolbox.goal(
-    "hold a book that is out",
-    wants="find a book none of whose copies is on the shelf, hold it at a branch and know when to collect it",
-    role="patron",
-    tools=("search_library_catalogue", "convert_isbn", "scan_isbn", "get_book_details", "list_books_by_author",
-           "place_hold", "get_branch_hours", "get_branch_address"),
-)
-toolbox.goal(
-    "borrow a book from a partner library",
-    wants="have a book the library here lacks sent from a partner library in another city, and know when to collect it",
-    role="patron",
-    tools=("convert_isbn", "scan_isbn", "get_book_details", "request_interlibrary_loan", "get_branch_hours",
-           "get_branch_address"),
-)
-toolbox.goal(
-    "keep my loans and card in order",
-    wants="return or renew what I have borrowed, see to the fines on my card, and plan my next visit to the branch",
-    role="patron",
-    tools=("return_book", "renew_loan", "get_patron_fines", "pay_library_fines", "get_branch_hours",
-           "get_branch_address", "reserve_reading_room"),
-)
-toolbox.goal(
-    "cite a book and its author",
-    wants="get a book's details and its author's for a paper, and a reference to cite it by",
-    role="student writing a paper",
-    tools=("search_library_catalogue", "convert_isbn", "scan_isbn", "get_book_details", "format_apa_citation",
-           "get_author_profile", "list_books_by_author", "locate_book"),
-)
-# A course's set book, found in the course catalogue (the education seed's), then at the library.
-toolbox.goal(
-    "borrow the textbook for my course",
-    wants="find the book my course sets, where it is kept, and hold a copy at the library",
-    role="student",
-    tools=("get_course_textbook", "scan_isbn", "get_book_details", "locate_book", "launch_ar_shelf_guide",
-           "place_hold", "get_branch_hours"),
-)

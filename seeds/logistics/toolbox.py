@@ -385,17 +385,10 @@ def _search_terms(w: ShippingWorld) -> list[str]:
 
 
 toolbox.internal_kinds("inventory_sku")  # people name products; the SKU is the warehouse system's
-toolbox.written_as("tracking_number", "parcel {}")
-toolbox.written_as("tracking_numbers", "parcels {}")
-toolbox.written_as("warehouse_id", "warehouse {}")
-toolbox.written_as("inventory_sku", "item {}")
 # A product named in the singular (one no plural s makes) takes an article: "is there stock of the
 # car battery", not "stock of car battery" (reading 68 #16).
 PRODUCT_NAMES = frozenset(name for name, _ in PRODUCTS.values())
 toolbox.written_as("inventory_product_mention", lambda mention: f"the {mention}" if mention in PRODUCT_NAMES else mention)
-toolbox.written_as("weight", "{} kg")
-toolbox.written_as("declared_value_usd", "{} US dollars")
-toolbox.written_as("credit_amount", "{} US dollars")
 toolbox.written_as("country", country_phrase)
 
 
@@ -415,32 +408,7 @@ def _warehouse_facts(w: ShippingWorld, warehouse_id: str) -> dict:
 # --- tools ---------------------------------------------------------------------------------
 
 
-@toolbox.tool(
-    asks=(
-        "where is {tracking_number} now, what's its status and when is it expected?",
-        "track {tracking_number}: its latest status, the city it is in and the expected delivery time",
-        "I'm waiting for {tracking_number}. Where is it, what's its status, and when should it arrive?",
-        "what's the latest on {tracking_number}? I need its status, the city it's in and the ETA.",
-        "check where {tracking_number} has got to, what its status is and when it should be delivered",
-        "has {tracking_number} arrived yet? Tell me its status, the city it's in and the expected delivery time.",
-        "give me a tracking update for {tracking_number}: status, current city and estimated arrival",
-        "trace {tracking_number} and report its current status, the city it was last seen in and the delivery estimate",
-        "when will {tracking_number} get here, which city is it in at the moment, and what does its status say?",
-        "any news on {tracking_number}? Give me its status, its current city and its expected arrival time.",
-    ),
-    gives={
-        "current_city": (
-            "the city where {tracking_number} is now",
-            "the city {tracking_number} has reached",
-            "the city where {tracking_number} currently is",
-            "the current location of {tracking_number}",
-            "the city where {tracking_number} was last scanned",
-            "the city {tracking_number} is sitting in right now",
-            "the city the tracking for {tracking_number} shows",
-            "the city {tracking_number} made it to most recently",
-        ),
-    },
-)
+@toolbox.tool
 def get_tracking_status(tracking_number: TrackingNumber) -> tuple[str, City, Eta]:
     """Track a parcel: its latest status, where it is now and when it is expected.
 
@@ -456,66 +424,7 @@ def get_tracking_status(tracking_number: TrackingNumber) -> tuple[str, City, Eta
     return row["status"], row["current"], row["eta"]
 
 
-@toolbox.tool(
-    asks=(
-        "where was {tracking_number} sent from and where is it going, who carries it and how heavy is it?",
-        "get the origin, destination, carrier and weight of {tracking_number}",
-        "tell me about {tracking_number}: where it comes from, where it goes, its carrier and its weight",
-        "which carrier has {tracking_number}, how much does it weigh, and what are its origin and destination cities?",
-        "look up the shipment record of {tracking_number}: origin, destination, carrier and weight",
-        "I have a question about {tracking_number}. Where was it shipped from, where is it headed, who's the carrier and what does it weigh?",
-        "what are the from and to cities of {tracking_number}, and what's its carrier and weight?",
-        "find out who is shipping {tracking_number}, from where to where, and how heavy it is",
-        "pull the details on {tracking_number}: origin city, destination city, carrier and weight in kilograms",
-        "where is {tracking_number} coming from and going to, which carrier has it, and what does it weigh?",
-        "give me the origin and destination cities of {tracking_number}, its carrier and its weight",
-        "what's the route of {tracking_number}, who is carrying it, and how many kilos is it?",
-        "check the shipping record of {tracking_number} for the origin, the destination, the carrier and the weight",
-        "which cities is {tracking_number} travelling between, with which carrier, and how heavy is it?",
-        "find out the origin, destination, carrier and weight on file for {tracking_number}",
-    ),
-    gives={
-        "destination_city": (
-            "the city {tracking_number} is going to",
-            "the destination of {tracking_number}",
-            "the city {tracking_number} is on its way to",
-            "the destination city of {tracking_number}",
-            "the city where {tracking_number} will be delivered",
-            "the city on the delivery label of {tracking_number}",
-            "the delivery city of {tracking_number}",
-            "the city at the receiving end of {tracking_number}",
-            "the city {tracking_number} is headed for",
-            "the city {tracking_number} is addressed to",
-            "the city {tracking_number} is bound for",
-            "the final destination of {tracking_number}",
-            "the city {tracking_number} is being shipped to",
-            "the city {tracking_number} will end up in",
-        ),
-        "carrier": (
-            "the carrier of {tracking_number}",
-            "the company carrying {tracking_number}",
-            "the courier handling {tracking_number}",
-            "the carrier {tracking_number} was shipped with",
-            "the delivery company for {tracking_number}",
-            "the carrier that has {tracking_number}",
-            "the shipping company for {tracking_number}",
-            "the courier delivering {tracking_number}",
-            "the carrier responsible for {tracking_number}",
-            "whichever carrier is moving {tracking_number}",
-            "the logistics company handling {tracking_number}",
-            "the carrier shipping {tracking_number}",
-            "the courier that picked up {tracking_number}",
-            "the transport company moving {tracking_number}",
-            "the parcel service carrying {tracking_number}",
-            "the carrier moving {tracking_number}",
-            "the courier in charge of {tracking_number}",
-            "the carrier handling the delivery of {tracking_number}",
-            "the company shipping {tracking_number}",
-            "the carrier {tracking_number} is travelling with",
-            "the courier company for {tracking_number}",
-        ),
-    },
-)
+@toolbox.tool
 def get_shipment_details(tracking_number: TrackingNumber) -> tuple[OriginCity, DestinationCity, Carrier, ParcelWeight]:
     """Get where a shipment comes from and goes to, its carrier and its weight.
 
@@ -533,18 +442,6 @@ def get_shipment_details(tracking_number: TrackingNumber) -> tuple[OriginCity, D
 
 
 @toolbox.tool(
-    asks=(
-        "ship a parcel of {weight_kg} from {origin_city} to {destination_address} by {service} service, and give me the tracking number and the expected delivery time",
-        "send a parcel of {weight_kg} from {origin_city} to {destination_address} with {service} shipping; what's the tracking number and when will it arrive?",
-        "I need to send a parcel of {weight_kg} from {origin_city} to {destination_address}. Send it by {service} service and tell me its tracking number and delivery estimate.",
-        "book {service} shipping for a package of {weight_kg} from {origin_city} to {destination_address}. I need the tracking number and the delivery estimate.",
-        "create a shipment from {origin_city} to {destination_address}: one parcel, {weight_kg}, {service} service. What's the tracking number and the ETA?",
-        "I have a parcel of {weight_kg} to get from {origin_city} to {destination_address}. Send it with {service} service and give me the tracking number and expected arrival.",
-        "arrange {service} delivery of a box of {weight_kg} from {origin_city} to {destination_address}; what's the tracking number, and when is it due?",
-        "post a parcel of {weight_kg} to {destination_address} from {origin_city} with {service} service, and tell me the tracking number and the ETA",
-        "ship a box of {weight_kg} from {origin_city} to {destination_address} using {service} service. What tracking number does it get, and when will it be delivered?",
-        "I'm sending a parcel of {weight_kg} to {destination_address} from {origin_city}. Book it with {service} service. What's the tracking number, and when will it arrive?",
-    ),
     sense=(within("weight_kg", 0.1, MAX_WEIGHT_KG),
            sensible("the parcel is sent to the city it leaves from", ("origin_city", "destination_address"),
                     lambda a: _leaves_its_city(a["origin_city"], a["destination_address"]))),
@@ -586,32 +483,6 @@ def create_shipment(origin_city: SenderCity, destination_address: Address, weigh
 
 
 @toolbox.tool(
-    asks=(
-        "how much would it cost to send a parcel of {weight_kg} from {origin_city} to {destination_city} by {service} service, and how many days would it take?",
-        "quote {service} shipping for a parcel of {weight_kg} from {origin_city} to {destination_city}, with the transit time",
-        "I want to ship a parcel of {weight_kg} from {origin_city} to {destination_city}. What's the {service} rate, and how long will it take?",
-        "what's the {service} postage on a parcel of {weight_kg} from {origin_city} to {destination_city}, and how many days is it in transit?",
-        "get me a quote to ship a package of {weight_kg} from {origin_city} to {destination_city} with {service} service, including the transit time",
-        "how much is {service} postage for a box of {weight_kg} going from {origin_city} to {destination_city}, and how long does it take?",
-        "I'm pricing up a parcel of {weight_kg} from {origin_city} to {destination_city}. What would {service} service cost, and how many days would it take?",
-        "quote the cost and the delivery time of sending a parcel of {weight_kg} from {origin_city} to {destination_city} by {service} service",
-        "what would I pay to send a shipment of {weight_kg} from {origin_city} to {destination_city} by {service} service, and how long would it be in transit?",
-        "what's the going {service} rate from {origin_city} to {destination_city} for a parcel of {weight_kg}, and how many days is it in transit?",
-        "a customer in {destination_city} wants a parcel of {weight_kg} sent from {origin_city} by {service} service. What will that cost, and how many days will it take?",
-        "give me the {service} price for moving a parcel of {weight_kg} from {origin_city} to {destination_city}, and the days in transit",
-    ),
-    gives={
-        "price, currency": (
-            "the {service} postage for a parcel of {weight_kg} from {origin_city} to {destination_city}",
-            "the {service} shipping cost for a package of {weight_kg} from {origin_city} to {destination_city}",
-            "the quoted {service} rate for a shipment of {weight_kg} from {origin_city} to {destination_city}",
-            "the {service} shipping charge for a box of {weight_kg} from {origin_city} to {destination_city}",
-            "the cost of shipping a parcel of {weight_kg} from {origin_city} to {destination_city} by {service} service",
-            "the price of {service} delivery for a parcel of {weight_kg} from {origin_city} to {destination_city}",
-            "the {service} fee quoted for sending {weight_kg} from {origin_city} to {destination_city}",
-            "the {service}-service postage for a parcel of {weight_kg} from {origin_city} to {destination_city}",
-        ),
-    },
     sense=(distinct("origin_city", "destination_city"), together("origin_city", "destination_city"),
            within("weight_kg", 0.1, MAX_WEIGHT_KG)),
 )
@@ -638,25 +509,7 @@ def quote_shipping_rate(origin_city: City, destination_city: DestinationCity, we
     return round(price, 2), currency, _transit_days(origin_city, destination_city, service)
 
 
-@toolbox.tool(
-    asks=(
-        "how many units of {sku} does {warehouse_id} have, and when is its next restock?",
-        "check the stock of {sku} at {warehouse_id} and the date of the next restock",
-        "is there stock of {sku} at {warehouse_id}? Tell me the units on hand and when the next restock arrives.",
-        "how many units of {sku} does {warehouse_id} have in stock, and when's the next restock?",
-        "look up the stock level of {sku} at {warehouse_id} and the next restock date",
-        "I need {sku} from {warehouse_id}. How many units are on hand, and when do they restock?",
-        "what's the inventory of {sku} at {warehouse_id}, and when is more coming in?",
-        "count the units of {sku} on hand at {warehouse_id} and tell me when the next restock delivery is due",
-        "how much stock of {sku} is sitting at {warehouse_id}, and when will it next be replenished?",
-        "at {warehouse_id}, how many units of {sku} are there, and when's the next restock?",
-        "what's the stock of {sku} at {warehouse_id}, and when does it next get restocked?",
-        "how many units of {sku} sit at {warehouse_id}, and what's the next restock date?",
-        "tell me the units of {sku} held at {warehouse_id} and when the next restock is scheduled",
-        "find how many units of {sku} are on hand at {warehouse_id} and the date more arrives",
-        "check {warehouse_id} for {sku}: units available and the next restock date",
-    ),
-)
+@toolbox.tool
 def get_warehouse_stock(sku: Sku, warehouse_id: WarehouseId) -> tuple[int, RestockDay]:
     """Get the units of a SKU on hand at a warehouse and the date of its next restock.
 
@@ -678,33 +531,7 @@ def get_warehouse_stock(sku: Sku, warehouse_id: WarehouseId) -> tuple[int, Resto
     return units, restock.isoformat()
 
 
-@toolbox.tool(
-    asks=(
-        "which warehouse is closest to {city}, and how far away is it?",
-        "find the warehouse nearest to {city} and its distance from there",
-        "I need stock near {city}. Which warehouse is closest, and how many kilometres away is it?",
-        "what's the closest warehouse to {city}, and how many kilometres away is it?",
-        "find me the nearest warehouse to {city} and tell me how far it is",
-        "which of your warehouses is nearest to {city}, and at what distance?",
-        "I need a warehouse close to {city}. Which one is nearest, and how far away is it?",
-        "locate the warehouse closest to {city} and tell me how far away it is",
-        "how far is the nearest warehouse from {city}, and which one is it?",
-        "where's your nearest warehouse to {city}, and how many km is it from there?",
-        "is there a warehouse near {city}? Tell me the closest one and its distance.",
-    ),
-    gives={
-        "warehouse_id": (
-            "the warehouse nearest to {city}",
-            "the closest warehouse to {city}",
-            "the warehouse closest to {city}",
-            "the nearest warehouse to {city}",
-            "whichever warehouse is nearest to {city}",
-            "the warehouse that lies closest to {city}",
-            "the warehouse with the shortest haul to {city}",
-            "the nearest of our warehouses to {city}",
-        ),
-    },
-)
+@toolbox.tool
 def find_nearest_warehouse(city: City) -> tuple[WarehouseId, float]:
     """Find the warehouse closest to a city, by great-circle distance.
 
@@ -720,36 +547,7 @@ def find_nearest_warehouse(city: City) -> tuple[WarehouseId, float]:
     return warehouse_id, round(distance, 1)
 
 
-@toolbox.tool(
-    asks=(
-        "where is {warehouse_id}, and how do I reach it by phone? Give me its city, street address and phone number.",
-        "get the city, address and phone number of {warehouse_id}",
-        "what are the street address and phone number of {warehouse_id}, and which city is it in?",
-        "give me the address, phone number and city of {warehouse_id}",
-        "I need to visit {warehouse_id}. What's its street address, which city is it in, and what's the phone number?",
-        "look up the contact details of {warehouse_id}: city, street address and phone",
-        "how can I contact {warehouse_id}, and where exactly is it? I need the phone number, the address and the city.",
-        "which city is home to {warehouse_id}? Give me its street address and phone number as well.",
-        "find the street address, city and phone line of {warehouse_id}",
-        "I'm driving over to {warehouse_id}. Which city and street address is it at, and what number can I call?",
-        "a driver needs directions and a number for {warehouse_id}: what city, what street address, and which phone line?",
-        "for the shipping label I need the full street address of {warehouse_id}, its city and a contact phone.",
-    ),
-    gives={
-        "city": (
-            "the city of {warehouse_id}",
-            "the city where {warehouse_id} is located",
-            "the city where {warehouse_id} stands",
-            "the city that houses {warehouse_id}",
-        ),
-        "address": (
-            "the street address of {warehouse_id}",
-            "the address of {warehouse_id}",
-            "the street address on file for {warehouse_id}",
-            "the delivery address of {warehouse_id}",
-        ),
-    },
-)
+@toolbox.tool
 def get_warehouse_info(warehouse_id: WarehouseId) -> tuple[City, Address, WarehousePhone]:
     """Get the city, street address and phone number of a warehouse.
 
@@ -767,37 +565,7 @@ def get_warehouse_info(warehouse_id: WarehouseId) -> tuple[City, Address, Wareho
     return row["city"], row["address"], row["phone"]
 
 
-@toolbox.tool(
-    asks=(
-        "how do I reach {carrier}, and how reliable are they? Give me their support phone, email and on-time rate.",
-        "get the support phone number, email and on-time delivery rate of {carrier}",
-        "what are the support phone and email of {carrier}, and what share of its parcels arrive on time?",
-        "how reliable is {carrier}? Tell me their on-time rate, plus their support phone number and email.",
-        "look up the customer-service phone and email of {carrier} and its on-time delivery percentage",
-        "I want to complain to {carrier}. What are their support phone and email, and how often do they deliver on time?",
-        "get me the contact details (phone and email) and the on-time record of {carrier}",
-        "what percentage of deliveries does {carrier} make on time, and how do I reach its support by phone or email?",
-        "find the support line, the support email and the on-time percentage for {carrier}",
-        "what's the support phone and email of {carrier}, and how often do they deliver on time?",
-        "tell me how to contact {carrier} by phone or email, and give me their on-time rate",
-        "how good is {carrier} at delivering on time? Include its support phone and email.",
-        "find the phone number, the email address and the on-time record of {carrier}",
-        "I need to talk to {carrier}. What's their support number and email, and what's their on-time delivery rate?",
-        "pull up the carrier profile of {carrier}: support phone, support email and on-time percentage",
-        "give me the support contacts of {carrier} and the share of its deliveries that arrive on time",
-        "which phone number and email does {carrier} use for support, and how punctual are its deliveries?",
-        "check {carrier} for me: how to reach support by phone and email, and its on-time rate",
-        "what's the on-time delivery rate of {carrier}? I also want their support phone and email.",
-        "look up the helpline, support email and punctuality rate of {carrier}",
-        "how punctual is {carrier}, and what are its support phone and email?",
-        "what's the support number and email for {carrier}, and their on-time rate?",
-        "tell me how reliable {carrier} is and how to reach their support by phone and email",
-        "get me the on-time rate of {carrier} along with its support phone and email",
-        "look up {carrier}: on-time delivery rate, support phone and support email",
-        "I'd like to call or email {carrier}. What are the support number and email address, and how often do they deliver on time?",
-        "how often does {carrier} deliver on time? Also give me its support phone and email.",
-    ),
-)
+@toolbox.tool
 def get_carrier_details(carrier: Carrier) -> tuple[CarrierPhone, CarrierEmail, float]:
     """Get a carrier's support phone, support email and on-time delivery rate.
 
@@ -814,20 +582,7 @@ def get_carrier_details(carrier: Carrier) -> tuple[CarrierPhone, CarrierEmail, f
     return phone, email, _w().on_time[carrier]
 
 
-@toolbox.tool(
-    asks=(
-        "how much import duty would {country} charge on goods declared at {declared_value_usd}, and in which currency?",
-        "estimate the customs duty in {country} on a parcel declared at {declared_value_usd}, and its currency",
-        "I'm sending goods worth {declared_value_usd} to {country}. What import duty will the recipient pay, and in which currency?",
-        "what import duty would a parcel worth {declared_value_usd} pay in {country}, and in what currency?",
-        "estimate the duty {country} charges on goods valued at {declared_value_usd}, with the currency",
-        "if I declare {declared_value_usd} on a parcel to {country}, how much duty is owed and in which currency?",
-        "how much customs duty is charged in {country} on a shipment declared at {declared_value_usd}? Give me the currency too.",
-        "calculate the import tax in {country} on contents worth {declared_value_usd}, and say which currency it's in",
-        "I'm sending a gift worth {declared_value_usd} to {country}. How much duty will there be to pay, and in what currency?",
-    ),
-    sense=(within("declared_value_usd", 1, 20000),),
-)
+@toolbox.tool(sense=(within("declared_value_usd", 1, 20000),))
 def estimate_customs_duty(country: Country, declared_value_usd: Annotated[float, Kind("declared_value_usd")]) -> tuple[float, str]:
     """Estimate the import duty a destination country charges on a parcel's declared value.
 
@@ -847,21 +602,7 @@ def estimate_customs_duty(country: Country, declared_value_usd: Annotated[float,
     return round(duty, 2), currency
 
 
-@toolbox.tool(
-    asks=(
-        "how many kilograms is {weight}?",
-        "convert {weight} to kilograms",
-        "what is {weight} in kg?",
-        "how much is {weight} in kilos?",
-        "express {weight} in kilograms",
-        "I weighed my parcel at {weight}. What's that in kg?",
-        "turn {weight} into kilograms",
-        "how heavy is {weight} in kilograms?",
-        "give me {weight} in metric, in kilograms",
-    ),
-    gives={"weight_kg": "{weight}"},  # people give the weight as they measured it; converting it is the agent's part
-    tags=("canonicalise", "arithmetic", "self_evident"),
-)
+@toolbox.tool(tags=("canonicalise", "arithmetic", "self_evident"))
 def convert_weight_to_kg(weight: Annotated[str, Kind("weight_text")]) -> WeightKg:
     """Convert a weight written with any common unit (lb, oz, g, kg) to kilograms.
 
@@ -878,39 +619,7 @@ def convert_weight_to_kg(weight: Annotated[str, Kind("weight_text")]) -> WeightK
     return round(sum(float(n) * UNITS_TO_KG[u.lower()] for n, u in parts), 2)
 
 
-@toolbox.tool(
-    asks=(
-        "when is the earliest free home-delivery slot in {city} on or after {day}?",
-        "find the first home-delivery slot available in {city} from {day} on",
-        "I want a delivery in {city} on or after {day}. What's the first free slot?",
-        "what's the first open delivery slot in {city} from {day} onwards?",
-        "find the earliest home-delivery time I can get in {city} on {day} or later",
-        "I'll be home from {day}. When's the soonest delivery slot available in {city}?",
-        "check the delivery calendar in {city} and give me the first free slot on or after {day}",
-        "how soon can I get a home delivery in {city}, starting {day}?",
-        "look for the next available delivery window in {city} from {day} on",
-        "what's the earliest I can have something delivered in {city}, from {day} on?",
-        "I'd like a home delivery in {city} on {day} or after. When is the first slot that's still free?",
-        "what's the soonest free delivery slot in {city} from {day} onwards?",
-        "get me the first free home-delivery slot in {city} on or after {day}",
-        "when can I get something delivered at home in {city}, at the earliest from {day}?",
-        "which is the first free delivery time in {city} starting from {day}?",
-    ),
-    gives={
-        "slot": (
-            "the earliest free delivery slot in {city} on or after {day}",
-            "the first delivery slot open in {city} from {day}",
-            "the earliest open delivery time in {city} from {day} on",
-            "the soonest home-delivery slot available in {city} on or after {day}",
-            "the first free delivery slot in {city} from {day} onwards",
-            "the earliest home-delivery time open in {city} on or after {day}",
-            "the soonest free slot for a delivery in {city} from {day}",
-            "the first available delivery window in {city} on or after {day}",
-            "the next free delivery slot in {city} starting {day}",
-        ),
-    },
-    sense=(around("day", before=0, after=60),),
-)
+@toolbox.tool(sense=(around("day", before=0, after=60),))
 def find_delivery_slot(city: DestinationCity, day: Day) -> Slot:
     """Find the earliest free home-delivery slot in a city on or after a date.
 
@@ -934,23 +643,7 @@ def find_delivery_slot(city: DestinationCity, day: Day) -> Slot:
     raise ToolError(f"no free delivery slot in {city} up to {LAST_SLOT_DAY}")
 
 
-@toolbox.tool(
-    asks=(
-        "book delivery of {tracking_number} for {slot}, and give me the booking reference and the delivery city",
-        "schedule {tracking_number} to be delivered at {slot}; what's the booking reference, and which city is it delivered in?",
-        "have {tracking_number} delivered at {slot}; what's the booking reference and the delivery city?",
-        "book {slot} for the delivery of {tracking_number} and tell me the booking reference and which city it's going to",
-        "I'd like {tracking_number} brought to me at {slot}. Can you book it and give me the reference and the delivery city?",
-        "reserve {slot} as the delivery time for {tracking_number}; what's the booking reference, and in which city will it be delivered?",
-        "set up delivery of {tracking_number} for {slot} and send me the booking reference and the delivery city",
-        "arrange for {tracking_number} to arrive at {slot}, and tell me the reference number and the city it'll be delivered in",
-        "for {tracking_number}, lock in delivery at {slot}. I need the booking reference and the destination city.",
-    ),
-    gives={"delivery_city": ("the city where {tracking_number} is delivered at {slot}",
-                             "the city {tracking_number} is being delivered to at {slot}")},
-    sense=(around("slot", before=0, after=60),),
-    tags=("state_change",),
-)
+@toolbox.tool(sense=(around("slot", before=0, after=60),), tags=("state_change",))
 def book_delivery_slot(tracking_number: OpenParcel, slot: Slot) -> tuple[str, DestinationCity]:
     """Book a home-delivery time for a parcel that has not been delivered yet.
 
@@ -982,22 +675,7 @@ def book_delivery_slot(tracking_number: OpenParcel, slot: Slot) -> tuple[str, De
     return reference, row["destination"]
 
 
-@toolbox.tool(
-    asks=(
-        "how far is it from {origin_city} to {destination_city}, and how long is the freight flight?",
-        "get the distance and air-freight flight time from {origin_city} to {destination_city}",
-        "what's the great-circle distance between {origin_city} and {destination_city}, and the flight time for air cargo?",
-        "how many kilometres is it from {origin_city} to {destination_city} as the crow flies, and how long would a cargo flight take?",
-        "measure the straight-line distance between {origin_city} and {destination_city} and the air-freight time",
-        "I'm thinking of flying freight from {origin_city} to {destination_city}. How far is it, and how many hours in the air?",
-        "what's the distance from {origin_city} to {destination_city} in km, and the air-cargo flight time?",
-        "work out the route distance between {origin_city} and {destination_city}, plus the flight hours for air freight",
-        "how long does air freight take from {origin_city} to {destination_city}, and what's the distance?",
-        "how far apart are {origin_city} and {destination_city}, and what's the flight time for freight between them?",
-        "for air cargo from {origin_city} to {destination_city}, what's the distance and how many hours does the flight take?",
-    ),
-    sense=(distinct("origin_city", "destination_city"), together("origin_city", "destination_city")),
-)
+@toolbox.tool(sense=(distinct("origin_city", "destination_city"), together("origin_city", "destination_city")))
 def get_shipping_route_distance(origin_city: City, destination_city: DestinationCity) -> tuple[float, float]:
     """Get the great-circle distance between two cities and the air-freight flight time.
 
@@ -1014,17 +692,6 @@ def get_shipping_route_distance(origin_city: City, destination_city: Destination
 
 
 @toolbox.tool(
-    asks=(
-        "consolidate {tracking_numbers} into one consignment and tell me its id, total weight and how many parcels it holds",
-        "group {tracking_numbers} into a single consignment; what's the consignment id, the total weight and the parcel count?",
-        "bill {tracking_numbers} together as one consignment. Give me the consignment id, its total weight and the number of parcels in it.",
-        "merge {tracking_numbers} into one consignment and give me the consignment id, the combined weight and the parcel count",
-        "combine {tracking_numbers} into a single consignment for billing; what's its id, its total weight, and how many parcels went in?",
-        "I'd rather pay for {tracking_numbers} as one. Consolidate them and tell me the consignment id, total weight and number of parcels.",
-        "put {tracking_numbers} together in one consignment, and report its id, its total weight and how many parcels it contains",
-        "bundle {tracking_numbers} into a consolidated consignment. I need its id, its total weight and the parcel count.",
-        "consolidate {tracking_numbers}. What's the consignment id, what does it weigh in total, and how many parcels does it hold?",
-    ),
     sense=(sensible("a consignment groups at least two parcels", ("tracking_numbers",),
                     lambda a: len({str(t).strip().upper() for t in a["tracking_numbers"]}) >= 2),),
     tags=("state_change",),
@@ -1051,21 +718,7 @@ def consolidate_shipments(tracking_numbers: TrackingNumbers) -> tuple[str, float
     return consignment_id, round(sum(rows[k]["weight_kg"] for k in open_ones), 1), len(open_ones)
 
 
-@toolbox.tool(
-    asks=(
-        "create a return label for {tracking_number} and tell me the label id and where the return goes",
-        "I want to send {tracking_number} back. Make a return label and give me its id and the return address.",
-        "print a prepaid return label for {tracking_number}; what's the label id and the address it goes back to?",
-        "make a return label for {tracking_number}; what's its id, and which address does it go back to?",
-        "{tracking_number} has to go back. Generate a prepaid return label and tell me the label id and the return address.",
-        "I need to return {tracking_number}. Can you set up a return label and give me its id and the address it will be sent to?",
-        "generate a return label for {tracking_number} and let me know the label id and the return address",
-        "arrange a prepaid return for {tracking_number}; which label id does it get, and what address does it go to?",
-        "issue a return shipping label for {tracking_number}, with its label id and the address the parcel will be returned to",
-    ),
-    requires=("sender_address_verified",),
-    tags=("state_change",),
-)
+@toolbox.tool(requires=("sender_address_verified",), tags=("state_change",))
 def create_return_label(tracking_number: DeliveredParcel) -> tuple[str, str]:
     """Create a prepaid label that sends a parcel back to the account's sender address.
 
@@ -1088,29 +741,7 @@ def create_return_label(tracking_number: DeliveredParcel) -> tuple[str, str]:
     return label_id, w.state.get("sender_address", DEFAULT_SENDER)
 
 
-@toolbox.tool(
-    asks=(
-        'which shipments match "{query}"?',
-        'search the shipments for "{query}"',
-        'find the tracking numbers of [up to {max_results}] shipments matching "{query}"',
-        'look for shipments matching "{query}" and list [up to {max_results} of] their tracking numbers',
-        'which tracking numbers come up for "{query}"?',
-        'search our parcels for "{query}" and give me [up to {max_results} of] their tracking numbers',
-        'I\'m looking for parcels that match "{query}". What are their tracking numbers?',
-        'run a shipment search on "{query}" and show me the [first {max_results}] tracking numbers that come up',
-        'list [up to {max_results}] parcels matching "{query}" by tracking number',
-    ),
-    gives={
-        "tracking_numbers": (
-            'the shipments matching "{query}"',
-            'the parcels that match "{query}"',
-            'the [first {max_results}] parcels that come up for "{query}"',
-            'the [first {max_results}] shipments a search for "{query}" finds',
-        ),
-    },
-    sense=(within("max_results", 2, 20),),
-    tags=("search",),
-)
+@toolbox.tool(sense=(within("max_results", 2, 20),), tags=("search",))
 def search_shipments(query: Annotated[str, Kind("shipment_search_terms")], max_results: int = 5) -> TrackingNumbers:
     """Search shipments by words in their carrier, origin, destination, current city or status.
 
@@ -1133,27 +764,7 @@ def search_shipments(query: Annotated[str, Kind("shipment_search_terms")], max_r
     return hits[:max_results]
 
 
-@toolbox.tool(
-    asks=(
-        "verify {address} as my sender address and tell me its city and country",
-        "make {address} my verified sender address; which city and country is that?",
-        "verify my new sender address, {address}, and tell me which city and country it comes under",
-        "I'm moving my dispatch to {address}. Verify it as my sender address and tell me which city and country it's in.",
-        "set {address} as the verified sender address on my account, and confirm its city and country",
-        "check and save {address} as my sender address; which city and country does it belong to?",
-        "register {address} as the address I ship from, and tell me its city and country",
-        "validate {address} and make it my sender address; what city and country is it in?",
-        "my parcels will go out from {address} from now on. Verify it and tell me the city and country.",
-    ),
-    gives={
-        "city": (
-            "the city of {address}",
-            "the city of my new sender address {address}",
-            "the city in which {address} lies",
-        ),
-    },
-    tags=("state_change",),
-)
+@toolbox.tool(tags=("state_change",))
 def verify_sender_address(address: SenderAddress) -> tuple[SenderCity, SenderCountry]:
     """Verify a street address and make it the account's sender and return address.
 
@@ -1171,22 +782,7 @@ def verify_sender_address(address: SenderAddress) -> tuple[SenderCity, SenderCou
     return city, CITY_BY_NAME[city].country
 
 
-@toolbox.tool(
-    asks=(
-        "add {amount} of postage credit to my account and tell me the new balance",
-        "top up my postage balance by {amount}; what's the balance afterwards?",
-        "I'm running low on postage. Add {amount} to my account and tell me my balance.",
-        "put {amount} of postage on my account; what's my balance now?",
-        "buy {amount} of postage credit and tell me the new balance",
-        "my postage is getting low. Top it up with {amount} and tell me where the balance stands.",
-        "credit my postage account with {amount}, and tell me the resulting balance",
-        "add {amount} to my postage balance; how much will I have afterwards?",
-        "I'd like to prepay {amount} of postage. What's my balance after that?",
-    ),
-    sense=(within("amount", 10, 1000),),
-    requires=("sender_address_verified",),
-    tags=("state_change",),
-)
+@toolbox.tool(sense=(within("amount", 10, 1000),), requires=("sender_address_verified",), tags=("state_change",))
 def add_postage_credit(amount: Annotated[float, Kind("credit_amount")]) -> float:
     """Top up the account's prepaid postage balance.
 
@@ -1204,20 +800,7 @@ def add_postage_credit(amount: Annotated[float, Kind("credit_amount")]) -> float
     return w.state["postage_balance"]
 
 
-@toolbox.tool(
-    asks=(
-        "what's the inventory SKU of {product}?",
-        "find the SKU for {product}",
-        "look up the stock code for {product}",
-        "which SKU is used for {product}?",
-        "give me the inventory code for {product}",
-        "I'm checking stock of {product}. What SKU should I use?",
-        "find the item code that the warehouse system uses for {product}",
-        "look up {product} in the inventory and tell me the SKU",
-    ),
-    gives={"sku": "{product}"},  # people name the product; finding its SKU is the agent's part
-    tags=("canonicalise",),
-)
+@toolbox.tool(tags=("canonicalise",))
 def lookup_inventory_sku(product: Annotated[str, Kind("inventory_product_mention")]) -> Sku:
     """Resolve a product named in everyday words to its inventory SKU.
 
@@ -1240,12 +823,6 @@ toolbox.condition(
     holds=lambda w: bool(w.state.get("sender_address_verified")),
     broken_state={"sender_address_verified": False},
     fix=("verify_sender_address", {"address": DEFAULT_SENDER}),
-    context=("My sender address is {address}.",
-             "I ship from {address}.",
-             "Parcels go out from my address, {address}."),
-    says=("My sender address hasn't been verified yet.",
-          "The address I ship from is still unverified.",
-          "My return address hasn't been confirmed by the carrier."),
 )
 toolbox.condition(
     "postage_funded",
@@ -1254,12 +831,6 @@ toolbox.condition(
     # Enough for the heaviest parcel to the farthest city overnight; the query states the amount.
     fix=("add_postage_credit", {"amount": 1000.0}),
     consent="spend",
-    context=("If my postage needs topping up, add {amount}.",
-             "Top my postage up by {amount} if it runs low.",
-             "Should my postage balance be short, load {amount} onto it."),
-    says=("My postage balance is empty.",
-          "I've run out of postage credit.",
-          "There's nothing left on my postage account."),
 )
 
 
@@ -1268,32 +839,3 @@ toolbox.condition(
 # city (city/sender_city) while a quote names any route, so one request doing both would
 # price one route and send along another.
 
-toolbox.goal(
-    "receive a parcel",
-    wants="follow a parcel sent to me, get it delivered when I'm in, or send it back",
-    role="recipient",
-    tools=("get_tracking_status", "get_shipment_details", "get_carrier_details", "find_delivery_slot",
-           "book_delivery_slot", "create_return_label"),
-)
-# Across seeds: a parcel sent abroad is paid for in the sender's own currency
-# (finance_stocks converts an amount from another seed).
-toolbox.goal(
-    "price a parcel in my currency",
-    wants="know what sending a parcel would cost me in my own currency, with the duty, and how long it takes",
-    role="sender",
-    tools=("convert_weight_to_kg", "quote_shipping_rate", "get_shipping_route_distance", "get_carrier_details",
-           "estimate_customs_duty", "currency_name_to_code", "convert_currency_amount"),
-)
-toolbox.goal(
-    "send parcels",
-    wants="send my parcels from my own address, with postage on my account, together where I can",
-    role="sender",
-    tools=("convert_weight_to_kg", "verify_sender_address", "add_postage_credit", "create_shipment",
-           "search_shipments", "consolidate_shipments"),
-)
-toolbox.goal(
-    "stock near a city",
-    wants="find the warehouse nearest a city where my customers are, how to reach it and what it holds of a product",
-    role="merchant",
-    tools=("lookup_inventory_sku", "get_warehouse_stock", "find_nearest_warehouse", "get_warehouse_info"),
-)

@@ -193,12 +193,6 @@ toolbox.condition(
     # Approximate sharing restores the condition too, but then "where am I" is the city centre:
     # the precision changes what later calls find, so the request states it.
     consent="share",
-    context=("Turn {precision} location sharing on if you need it.",
-             "You can switch my location sharing to {precision} if that's what it takes.",
-             "If location sharing is off, go ahead and turn it on with the {precision} setting."),
-    says=("I think location sharing is switched off on my phone.",
-          "My phone isn't sharing its location right now.",
-          "I turned off location sharing on my phone."),
 )
 
 # Cities, points and street addresses named by other seeds (a contact's home, a listing's location,
@@ -330,22 +324,7 @@ def _dms(w: MapsWorld) -> list[str]:
 # --- tools --------------------------------------------------------------------------------
 
 
-@toolbox.tool(
-    asks=('search the map for "{query}"[ and show me the top {max_results}]',
-          'what places come up on the map for "{query}"?',
-          'look up "{query}" on the map[, {max_results} results at most]. Which places match?',
-          'any idea what the map has for "{query}"?',
-          'run a map search for "{query}"[, capped at {max_results} results]',
-          'I\'m searching the map for "{query}". Which places turn up[, {max_results} at most]?',
-          'show me[ up to {max_results}] places matching "{query}"',
-          'which mapped places match "{query}"?',
-          'pull up the map results for "{query}"[, no more than {max_results}]',
-          '"{query}": what does a map search turn up[ (top {max_results})]?'),
-    gives={"place_ids": ('the places matching "{query}" on the map', 'the map results for "{query}"',
-                         'the places a map search for "{query}" turns up', 'the search hits for "{query}" on the map')},
-    sense=(within("max_results", 1, 20),),
-    tags=("search",),
-)
+@toolbox.tool(sense=(within("max_results", 1, 20),), tags=("search",))
 def search_places(query: Annotated[str, Kind("place_search_query")], max_results: int = 5) -> PlaceIds:
     """Search every mapped place by words in its name, category, city or country.
 
@@ -368,24 +347,7 @@ def search_places(query: Annotated[str, Kind("place_search_query")], max_results
     return hits[:max_results]
 
 
-@toolbox.tool(
-    asks=('which place is "{name}" on the map, and where exactly is it?',
-          'find "{name}" on the map and give me its place id and coordinates',
-          'a friend recommended "{name}". Which mapped place is that, and at what coordinates?',
-          'do you know where "{name}" is? I need its place id and coordinates.',
-          'look up the place id, latitude and longitude of "{name}" on the map',
-          'what is the place id of "{name}", and what are its coordinates?',
-          'I keep hearing about "{name}". Where is it exactly, and what\'s its id on the map?',
-          'match "{name}" to a place on the map and tell me its id and coordinates',
-          'where on the map is "{name}"? Give me the id and the latitude and longitude.',
-          'pin down "{name}" for me with its place id and exact position'),
-    # people name the place as they say it; resolving the mention is the agent's part
-    gives={"place_id": ("{name}", 'the place called "{name}"', 'the place known as "{name}"',
-                        'the spot people call "{name}"'),
-           "latitude, longitude": ("{name}", 'the location of "{name}"',
-                                   'the place called "{name}"')},
-    tags=("canonicalise",),
-)
+@toolbox.tool(tags=("canonicalise",))
 def find_place_by_name(name: Annotated[str, Kind("place_mention")]) -> tuple[PlaceId, Lat, Lon]:
     """Resolve the way someone names a place to its place id and coordinates.
 
@@ -423,24 +385,7 @@ def _dms_decimal(coordinates: str) -> tuple[float, float]:
     return values[0], values[1]
 
 
-@toolbox.tool(
-    asks=("convert {coordinates} to decimal degrees",
-          "what are {coordinates} in decimal latitude and longitude?",
-          "my GPS shows {coordinates}. Give me that as decimal latitude and longitude.",
-          "quick question: what's {coordinates} in decimal degrees?",
-          "turn {coordinates} into a decimal latitude and longitude",
-          "I copied {coordinates} off an old paper map. How does that read in decimal degrees?",
-          "express the position {coordinates} as decimal latitude and longitude",
-          "what would {coordinates} be as plain decimal coordinates?",
-          "I need {coordinates} as decimal latitude and longitude for a GPS app.",
-          "rewrite the degrees-minutes-seconds reading {coordinates} in decimal form"),
-    # the position as the user wrote it
-    gives={"latitude, longitude": ("{coordinates}", "the point at {coordinates}", "the GPS position {coordinates}",
-                                   "the spot at {coordinates}", "the waypoint {coordinates}",
-                                   "the location given as {coordinates}", "the coordinates {coordinates}",
-                                   "the map reference {coordinates}")},
-    tags=("canonicalise", "arithmetic", "self_evident"),
-)
+@toolbox.tool(tags=("canonicalise", "arithmetic", "self_evident"))
 def convert_dms_coordinates(coordinates: Annotated[str, Kind("dms_coordinates")]) -> tuple[Lat, Lon]:
     """Convert degrees-minutes-seconds coordinates to decimal latitude and longitude.
 
@@ -454,28 +399,7 @@ def convert_dms_coordinates(coordinates: Annotated[str, Kind("dms_coordinates")]
     return _dms_decimal(coordinates)
 
 
-@toolbox.tool(
-    asks=("what are the coordinates of {city}, and which country is it in?",
-          "find the latitude and longitude of {city} and the country it belongs to",
-          "where is {city} on the map? I need its coordinates and its country.",
-          "roughly where is {city}? Give me its coordinates and its country.",
-          "geocode {city}: its coordinates, and which country it's in",
-          "what country does {city} belong to, and where is its centre on the map?",
-          "I'm writing a short piece about {city}. What country is it in, and what are its coordinates?",
-          "get me the latitude and longitude of {city} and the country it's in",
-          "give me the latitude and longitude of the centre of {city}, and tell me its country",
-          "coordinates and country of {city}?",
-          "I'm plotting {city} in a spreadsheet for a school project. What latitude and longitude should go in, and which country should I list?",
-          "pinpoint {city} for me: decimal coordinates plus the nation it's in"),
-    gives={"latitude, longitude": ("the centre of {city}", "the middle of {city}", "the heart of {city}",
-                                   "the geographic centre of {city}", "the centre of town in {city}",
-                                   "the spot the map marks as {city}", "the map pin for {city}",
-                                   "the very centre of {city}", "the coordinates of {city}"),
-           "country": ("the country {city} is in", "the country of {city}", "the country {city} belongs to",
-                       "the country where {city} lies", "the country in which {city} is located",
-                       "the nation containing {city}", "the country where {city} is situated",
-                       "the country whose borders include {city}")},
-)
+@toolbox.tool
 def geocode_city(city: CityName) -> tuple[Lat, Lon, CountryName]:
     """Get the coordinates of a city centre and the country it is in.
 
@@ -492,25 +416,7 @@ def geocode_city(city: CityName) -> tuple[Lat, Lon, CountryName]:
     return row.latitude, row.longitude, row.country
 
 
-@toolbox.tool(
-    asks=("find the coordinates of {address} and the city it's in",
-          "what latitude and longitude does {address} have, and which city is it in?",
-          "pin {address} on the map and tell me its coordinates and city",
-          "do you have coordinates for {address}? And which city is it in?",
-          "geocode {address} for me, with its city",
-          "I'm meeting someone at {address}. Where is that exactly, in coordinates, and which city is it in?",
-          "where on the map is {address}? Latitude, longitude and city, please.",
-          "look up the exact position of {address} and the city it belongs to",
-          "in which city is {address}, and what are its coordinates?",
-          "convert {address} into map coordinates and name its city"),
-    gives={"latitude, longitude": ("{address}", "the spot at {address}", "the location of {address}",
-                                   "the building at {address}",
-                                   "the front door of {address}", "the premises at {address}",
-                                   "the exact coordinates of {address}", "the street address {address}",
-                                   "the pin for {address}", "the address {address}"),
-           "city": ("the city {address} is in", "the city of {address}", "the city where {address} is",
-                    "the city {address} belongs to")},
-)
+@toolbox.tool
 def geocode_address(address: Address) -> tuple[Lat, Lon, CityName]:
     """Get the coordinates of a street address.
 
@@ -526,18 +432,6 @@ def geocode_address(address: Address) -> tuple[Lat, Lon, CityName]:
 
 
 @toolbox.tool(
-    asks=("what is the street address nearest to {point}, and in which city?",
-          "find the closest street address to {point} and its city",
-          "which street address is closest to {point}, and in which city is it?",
-          "out of curiosity, what's the nearest street address to {point}, and which city is that?",
-          "reverse geocode {point} to the nearest street address and tell me its city",
-          "turn {point} into a street address and tell me the city",
-          "which address is nearest to {point}? Tell me the city as well.",
-          "I need a street address for {point}, plus the city, to give to a taxi driver.",
-          "look up the nearest address to {point} and the city it's in",
-          "what address and city correspond to {point}?"),
-    # the address is an answer: geocoding it again only walks back to the point
-    groups={"point": "{latitude}, {longitude}"},
     sense=(sensible("the point is already a known address or city centre", ("latitude", "longitude"), _not_known_point),),
 )
 def reverse_geocode(latitude: Lat, longitude: Lon) -> tuple[str, str]:
@@ -558,25 +452,6 @@ def reverse_geocode(latitude: Lat, longitude: Lon) -> tuple[str, str]:
 
 
 @toolbox.tool(
-    asks=("which major city is closest to {point}, which country is it in, and how far away is it?",
-          "find the nearest city to {point}, its country and the distance to it",
-          "what's the closest big city to {point}? Tell me the country and how far it is.",
-          "near {point}, which big city is closest, in which country, and how far is it?",
-          "how far is {point} from the nearest major city, and which city and country is that?",
-          "looking at {point} on the map: which major city is nearest, in what country, and at what distance?",
-          "tell me which big city lies nearest to {point}, in which country, and how many kilometres away",
-          "name the nearest major city to {point}, with its country and distance",
-          "what's the nearest major city to {point}? I'd like the city, its country and the distance.",
-          "which major city is closest to {point}, in which country, and how far away is it?"),
-    gives={"city": ("the city nearest to {point}", "the closest city to {point}", "the nearest major city to {point}",
-                    "the big city closest to {point}",
-                    "the major city nearest to {point}", "the nearest metropolis to {point}",
-                    "whichever big city lies closest to {point}", "the closest urban centre to {point}"),
-           "country": ("the country of the city nearest to {point}",
-                       "the country of the closest major city to {point}",
-                       "the country the city nearest to {point} is in",
-                       "the country of the nearest big city to {point}")},
-    groups={"point": "{latitude}, {longitude}"},
     sense=(sensible("the point is already a known address or city centre", ("latitude", "longitude"), _not_known_point),),
 )
 def get_nearest_city(latitude: Lat, longitude: Lon) -> tuple[CityName, CountryName, float]:
@@ -597,20 +472,6 @@ def get_nearest_city(latitude: Lat, longitude: Lon) -> tuple[CityName, CountryNa
 
 
 @toolbox.tool(
-    asks=("how far is it in a straight line from {start} to {end}?",
-          "work out the straight-line distance between {start} and {end}",
-          "what's the distance as the crow flies from {start} to {end}?",
-          "roughly how far apart are {start} and {end} as the crow flies?",
-          "how many kilometres is it from {start} to {end} in a straight line?",
-          "give me the great-circle distance between {start} and {end}",
-          "measure the direct distance from {start} to {end}",
-          "what's the distance between {start} and {end}, ignoring roads?",
-          "I'm curious how far {start} is from {end} as the crow flies.",
-          "what's the straight-line distance from {start} to {end}?",
-          "for a mileage claim, what's the direct distance in kilometres from {start} to {end}?",
-          "a drone would fly straight from {start} to {end}. How many km is that hop?",
-          "I'm settling a bet. As the bird flies, how far apart are {start} and {end}?"),
-    groups={"start": "{from_latitude}, {from_longitude}", "end": "{to_latitude}, {to_longitude}"},
     sense=(sensible("the start and the end are the same point", ("from_latitude", "from_longitude", "to_latitude", "to_longitude"),
                     _two_points),),
     tags=("arithmetic",),
@@ -632,29 +493,7 @@ def calculate_distance(from_latitude: Lat, from_longitude: Lon, to_latitude: Lat
     return round(distance_km(from_latitude, from_longitude, to_latitude, to_longitude), 1)
 
 
-@toolbox.tool(
-    asks=("list every {category} in {city}",
-          "which {category} listings are there in {city}?",
-          "show me all the {category} listings for {city}",
-          "are there any {category} listings in {city}? List them all.",
-          "which {category} spots does the map list in {city}?",
-          "give me the full list of {category} listings in {city}",
-          "I'm putting together a guide to {city}. Which places does the map file under {category}?",
-          "pull up every place filed under {category} in {city}",
-          "all {category} listings in {city}, please.",
-          "my parents are visiting {city} and asked me about the {category} options. Which ones does the map have?",
-          "I'm scouting {city} for a blog post. Which {category} spots does the map list?",
-          "find all the {category} listings the map has in {city}",
-          "which {category} listings does the map show in {city}?",
-          "tell me every {category} the map lists in {city}",
-          "search the map for every {category} in {city} and list them all",
-          "what are my {category} options in {city}?",
-          "name all the {category} listings in {city}"),
-    gives={"place_ids": ("the {category} listings in {city}", "the places listed as {category} in {city}",
-                         "the {category} spots listed in {city}", "the places filed under {category} in {city}",
-                         "the map's {category} listings for {city}", "the {category} options in {city}",
-                         "the {category} entries on the map for {city}")},
-)
+@toolbox.tool
 def list_places_in_city(city: CityName, category: Category) -> PlaceIds:
     """List the places of one category in a city.
 
@@ -672,25 +511,7 @@ def list_places_in_city(city: CityName, category: Category) -> PlaceIds:
     return sorted(hits, key=lambda pid: (-w.places[pid]["rating"], pid))
 
 
-@toolbox.tool(
-    asks=("what is the nearest {category} to {point}, and how far is it?",
-          "find the closest {category} to {point} and tell me how far it is",
-          "I need a {category} near {point}. Which one is closest, and how far away?",
-          "is there a {category} near {point}? Which one is closest, and how far?",
-          "which {category} is nearest to {point}, and at what distance?",
-          "locate the {category} closest to {point}, with its distance",
-          "what's the closest {category} to {point} as the crow flies, and how far is that?",
-          "point me to the nearest {category} around {point} and say how far it is",
-          "which {category} is closest to {point}, and how many kilometres away is it?",
-          "Looking for a {category} close to {point}. Which is nearest, and how far off is it?",
-          "scan around {point} for the closest {category} and report which one it is and its distance",
-          "from {point}, which {category} is the shortest hop, and what's the distance?",
-          "I'm on foot near {point}. Which {category} is nearest, and how many km away is it?"),
-    gives={"place_id": ("the {category} nearest to {point}", "the closest {category} to {point}",
-                        "the nearest {category} to {point}", "whichever {category} is closest to {point}",
-                        "the {category} closest to {point}")},
-    groups={"point": "{latitude}, {longitude}"},
-)
+@toolbox.tool
 def find_nearest_place(latitude: Lat, longitude: Lon, category: Category) -> tuple[PlaceId, float, PlaceName]:
     """Find the mapped place of a category closest to a point.
 
@@ -713,21 +534,6 @@ def find_nearest_place(latitude: Lat, longitude: Lon, category: Category) -> tup
 
 
 @toolbox.tool(
-    asks=("which of {place_ids} has the best rating, and what is it?",
-          "pick the best-rated place among {place_ids} and give me its rating",
-          "Of {place_ids}, which one do people rate highest? Give me its rating.",
-          "among {place_ids}, which one has the highest rating, and what's the score?",
-          "which of {place_ids} scores best with reviewers, and what rating does it have?",
-          "find the top-rated of {place_ids} and its average rating",
-          "I only want the best one among {place_ids}. Which is it, and how is it rated?",
-          "rank {place_ids} by rating and tell me the winner and its score",
-          "what's the highest-rated option among {place_ids}, and what's its rating?",
-          "compare the ratings of {place_ids}: which comes out on top, and with what rating?",
-          "settle it for me: among {place_ids}, which gets the best reviews, and what score does it carry?",
-          "we're choosing a venue from {place_ids}. Go with whichever has the strongest rating and tell me that rating.",
-          "name the crowd favourite among {place_ids} by stars, and give its average rating"),
-    gives={"place_id": ("the best-rated of {place_ids}", "the top-rated place among {place_ids}",
-                        "the highest-rated of {place_ids}", "whichever of {place_ids} is rated best")},
     sense=(sensible("a comparison needs at least two places", ("place_ids",), lambda a: len(a["place_ids"]) >= 2),),
     # Every list of places comes best rated first: picking the top of one is reading its first id.
     tags=("self_evident",),
@@ -749,23 +555,7 @@ def pick_top_rated_place(place_ids: PlaceIds) -> tuple[PlaceId, float, PlaceName
     return pid, row["rating"], row["name"]
 
 
-@toolbox.tool(
-    asks=("get the name, address, phone number and rating of {place_id}",
-          "what are the name, street address, phone number and rating of {place_id}?",
-          "tell me about {place_id}: its name, address, phone number and rating.",
-          "do you have the name, address, phone number and rating of {place_id}?",
-          "Look up {place_id} for me: name, street address, phone and rating.",
-          "I want to call {place_id}. What's its phone number, and while you're at it, its name, address and rating?",
-          "what's the name of {place_id}, where is it, what's its number, and how well is it rated?",
-          "pull up the listing for {place_id}, with name, address, phone number and rating",
-          "how is {place_id} rated, and what are its name, address and phone number?",
-          "give me the contact details of {place_id} (name, address and phone) plus its rating"),
-    # the address is an answer: geocoding a place's own address is its location, one look-up away
-    gives={"phone_number": ("the phone number of {place_id}", "the number for {place_id}",
-                            "the contact number of {place_id}", "the listed phone number of {place_id}"),
-           "place_name": ("the name of {place_id}", "the listed name of {place_id}", "the business name of {place_id}",
-                          "the name on the listing for {place_id}")},
-)
+@toolbox.tool
 def get_place_details(place_id: PlaceId) -> tuple[PlaceName, str, Phone, float]:
     """Get the name, street address, phone number and user rating of a place.
 
@@ -782,21 +572,7 @@ def get_place_details(place_id: PlaceId) -> tuple[PlaceName, str, Phone, float]:
     return row["name"], row["address"], row["phone"], row["rating"]
 
 
-@toolbox.tool(
-    asks=("where exactly is {place_id}? Give me its coordinates and city.",
-          "find the coordinates and city of {place_id}",
-          "in which city is {place_id}, and at what latitude and longitude?",
-          "where on the map is {place_id}? I need its coordinates and city.",
-          "give me the latitude, longitude and city of {place_id}",
-          "where exactly is {place_id}? Give me its coordinates and the city it's in.",
-          "Pin down {place_id} for me: coordinates and city, please.",
-          "in what city is {place_id} located, and what are its exact coordinates?",
-          "locate {place_id} on the map and name the city it's in",
-          "what are the GPS coordinates of {place_id}, and in what city?"),
-    gives={"latitude, longitude": ("{place_id}",),
-           "city": ("the city {place_id} is in", "the city where {place_id} is", "the city of {place_id}",
-                    "the city {place_id} is located in")},
-)
+@toolbox.tool
 def get_place_location(place_id: PlaceId) -> tuple[Lat, Lon, CityName]:
     """Get the coordinates and city of a place.
 
@@ -813,17 +589,6 @@ def get_place_location(place_id: PlaceId) -> tuple[Lat, Lon, CityName]:
 
 
 @toolbox.tool(
-    asks=("when does {place_id} open and close on {date}?",
-          "check the opening hours of {place_id} on {date}",
-          "I want to visit {place_id} on {date}. What are its hours that day?",
-          "planning a visit to {place_id} on {date}: when does it open and close?",
-          "what are the opening hours of {place_id} on {date}?",
-          "is {place_id} open on {date}? What time does it open and close?",
-          "look up when {place_id} opens and closes on {date}",
-          "I'd like to drop in at {place_id} on {date}. From what time to what time is it open?",
-          "tell me the hours of {place_id} for {date}",
-          "what time does {place_id} open on {date}, and when does it shut?",
-          "hours for {place_id} on {date}?"),
     sense=(around("date", before=0, after=30),),  # hours are looked up for a visit to come
 )
 def get_opening_hours(place_id: PlaceId, date: Day) -> tuple[str, str]:
@@ -848,19 +613,7 @@ def get_opening_hours(place_id: PlaceId, date: Day) -> tuple[str, str]:
     return _clock(hours[0]), _clock(hours[1])
 
 
-@toolbox.tool(
-    asks=("is {place_id} open around {when}, and when does it close that day?",
-          "check whether {place_id} will be open around {when}, and what time it closes that day",
-          "will {place_id} still be open around {when}? Tell me its closing time as well.",
-          "can I still go to {place_id} around {when}? Is it open, and when does it close?",
-          "if I show up at {place_id} around {when}, will it be open? And when does it close that day?",
-          "find out if {place_id} is open around {when} and when it closes that day",
-          "is {place_id} going to be open around {when}? What's its closing time that day?",
-          "I'm thinking of heading to {place_id} around {when}. Will it be open, and until when?",
-          "would {place_id} be open if I went around {when}? When does it close that day?",
-          "quick check: is {place_id} open around {when}, and until what time?"),
-    sense=(around("when", before=0, after=30),),
-)
+@toolbox.tool(sense=(around("when", before=0, after=30),))
 def check_place_open(place_id: PlaceId, when: Moment) -> tuple[bool, str]:
     """Check whether a place is open at a given local date and time.
 
@@ -891,20 +644,6 @@ def _trip(distance_km: float, mode: str) -> tuple[int, float]:
 
 
 @toolbox.tool(
-    asks=("how long is the {mode} trip from {start} to {end}, and how long is the route?",
-          "estimate the {mode} time from {start} to {end} and the length of the route",
-          "for a trip from {start} to {end}, what's the {mode} time, and how far is it along the route?",
-          "roughly how long would the {mode} trip from {start} to {end} take, and how long is the route?",
-          "how long does the {mode} trip from {start} to {end} take, and how many kilometres is the route?",
-          "give me a {mode} estimate of the travel time and route length from {start} to {end}",
-          "what's the travel time in {mode} mode from {start} to {end}, and the distance along the route?",
-          "I need to get from {start} to {end}. How long would the {mode} trip take, and how long is the route?",
-          "plan a {mode} route from {start} to {end} and tell me the time and the distance",
-          "{mode} from {start} to {end}: how long does it take, and how long is the route?",
-          "for a daily {mode} commute from {start} to {end}, how many minutes should I budget, and how many km is the route?",
-          "map out a {mode} journey from {start} to {end}, with the minutes it takes and the route distance",
-          "how long would a {mode} trip from {start} to {end} take me, and how many kilometres is it?"),
-    groups={"start": "{from_latitude}, {from_longitude}", "end": "{to_latitude}, {to_longitude}"},
     sense=(trip(start=("from_latitude", "from_longitude"), end=("to_latitude", "to_longitude"), mode="mode"),
            sensible("the start and the end are the same point", ("from_latitude", "from_longitude", "to_latitude", "to_longitude"),
                     _two_points)),
@@ -930,22 +669,7 @@ def estimate_travel_time(from_latitude: Lat, from_longitude: Lon, to_latitude: L
     return _trip(distance, mode)
 
 
-@toolbox.tool(
-    asks=("which {category} is closest to {place_id} on a {mode} route, and how long and how far is the trip?",
-          "find the nearest other {category} to {place_id} and the {mode} time and distance to it",
-          "once I'm at {place_id}, route me to the nearest {category} on a {mode} route: which one is it, how far, how long?",
-          "starting from {place_id}, where's the nearest {category} on a {mode} route, and how far and how long is it?",
-          "get {mode} directions from {place_id} to the closest {category} and tell me which one it is, how many kilometres it is and how many minutes it takes",
-          "what's the nearest {category} to {place_id} on a {mode} route, and how long and how far is the trip there?",
-          "After {place_id}, I'd like to go on to the closest {category}. Which one is it, and how long and how far is the {mode} trip?",
-          "Show me the {mode} route from {place_id} to the nearest {category}: which place it is, the distance and the time.",
-          "which {category} is the shortest {mode} trip from {place_id}, and how many kilometres and minutes is it?",
-          "which {category} is nearest to {place_id} for a {mode} trip, and how far and how long is the trip?"),
-    gives={"destination_id": ("the nearest other {category} to {place_id} on a {mode} route",
-                              "the closest {category} to {place_id} on a {mode} route",
-                              "the {category} closest to {place_id} for a {mode} trip",
-                              "the {category} nearest to {place_id} on a {mode} route")},
-)
+@toolbox.tool
 def get_route_to_nearest(place_id: PlaceId, category: Category, mode: Mode) -> tuple[PlaceId, float, int, PlaceName]:
     """Summarise the route from a place to the nearest other place of a category in the same city.
 
@@ -971,25 +695,7 @@ def get_route_to_nearest(place_id: PlaceId, category: Category, mode: Mode) -> t
     return destination, route, minutes, w.places[destination]["name"]
 
 
-@toolbox.tool(
-    asks=("what are my coordinates right now, and which city am I in?",
-          "find my current location and the city I'm in",
-          "pull up my current position. Which city am I in, and what are my coordinates?",
-          "do you know where I am right now? Give me my coordinates and city.",
-          "what are my coordinates at the moment, and which city am I in?",
-          "I'm a bit lost. What are my coordinates, and what city am I in?",
-          "get my GPS position and the city I'm in",
-          "check where my phone is right now and give me the coordinates and city",
-          "which city am I in right now, and what's my exact position?",
-          "tell me my current latitude and longitude, and the city"),
-    gives={"latitude, longitude": ("my current location", "my current position", "my present location",
-                                   "the spot I'm at", "my phone's current position", "where I am right now",
-                                   "the spot where I'm standing", "my live location"),
-           "city": ("the city I'm in", "the city I am in right now", "the city I'm currently in",
-                    "the city I'm in at the moment", "my current city", "the city where I'm standing",
-                    "whichever city I'm in now", "the city where my phone says I am")},
-    requires=("location_sharing",),
-)
+@toolbox.tool(requires=("location_sharing",))
 def get_my_location() -> tuple[Lat, Lon, CityName]:
     """Get the current position of the user's phone.
 
@@ -1007,18 +713,7 @@ def get_my_location() -> tuple[Lat, Lon, CityName]:
     return USER.latitude, USER.longitude, city.name
 
 
-@toolbox.tool(
-    asks=("turn on {precision} location sharing",
-          "switch location sharing on with {precision} accuracy",
-          "let the maps app see where I am with {precision} accuracy. Which sharing mode is on now?",
-          "enable location sharing at the {precision} level and tell me which mode is active",
-          "set my location sharing to {precision}. What mode is it on now?",
-          "I want the maps app to have my {precision} location. Turn sharing on and tell me the mode now active.",
-          "switch on {precision} location sharing and confirm the setting",
-          "share my location with the map using the {precision} setting, and confirm which mode is on",
-          "allow {precision} location access for maps and tell me the sharing mode"),
-    tags=("state_change",),
-)
+@toolbox.tool(tags=("state_change",))
 def enable_location_sharing(precision: Literal["precise", "approximate"]) -> str:
     """Turn on location sharing for the maps app.
 
@@ -1033,19 +728,7 @@ def enable_location_sharing(precision: Literal["precise", "approximate"]) -> str
     return precision
 
 
-@toolbox.tool(
-    asks=("save {place_id} to my favourite places and show me the updated list",
-          "add {place_id} to my favourites and show me the list",
-          "bookmark {place_id} as a favourite. What's on my favourites list now?",
-          "remember {place_id} as one of my favourites and show me the list",
-          "star {place_id} on my map and list all my saved places",
-          "I'd like to keep {place_id} for later. Put it in my favourites and tell me what's saved there now.",
-          "add {place_id} to my saved places; which places are on the list after that?",
-          "keep {place_id} in my favourites and show me everything I've saved",
-          "can {place_id} go on my favourites list? Show me the full list too.",
-          "make {place_id} a favourite and read me back my favourites"),
-    tags=("state_change",),
-)
+@toolbox.tool(tags=("state_change",))
 def save_favourite_place(place_id: PlaceId) -> list[str]:
     """Save a place to the user's favourite places (saving it twice keeps one entry).
 
@@ -1109,36 +792,3 @@ def _latitude_facts(w: MapsWorld, latitude: float) -> dict:
 # which nothing takes the city it gives back: the places or the centre of "the city where
 # 123 King Street, Edinburgh is" is a detour nobody takes.
 
-toolbox.goal(
-    "find somewhere nearby",
-    wants="find the nearest place of a kind to where I am, whether it's open, and how to get there",
-    role="someone out and about",
-    tools=("get_my_location", "enable_location_sharing", "find_nearest_place", "get_route_to_nearest",
-           "get_place_details", "get_opening_hours", "check_place_open", "get_place_location", "estimate_travel_time",
-           "save_favourite_place", "geocode_address", "convert_dms_coordinates", "find_place_by_name"),
-)
-toolbox.goal(
-    "pick the best place in a city",
-    wants="choose the best-rated place of a kind in a city I'm visiting, when and where I can go, and the weather then",
-    role="visitor",
-    tools=("list_places_in_city", "search_places", "pick_top_rated_place", "get_place_details", "get_opening_hours",
-           "check_place_open", "get_place_location", "save_favourite_place", "get_nearest_city",
-           # weather: the forecast in the city on the day
-           "get_daily_forecast"),
-)
-toolbox.goal(
-    "get my bearings",
-    wants="know where an address, a place or a set of coordinates is, and how far it is from another",
-    role="someone finding their way",
-    tools=("convert_dms_coordinates", "geocode_city", "reverse_geocode", "get_nearest_city",
-           "calculate_distance", "estimate_travel_time", "find_place_by_name", "get_place_location"),
-)
-toolbox.goal(
-    "plan a visit to a place",
-    wants="know when a place is open, what the weather is doing there, and how much daylight it gets",
-    role="visitor",
-    tools=("find_place_by_name", "get_place_location", "get_opening_hours", "check_place_open", "get_place_details",
-           # weather and time_and_date: the weather and the daylight at the place's own position (a
-           # place's name often says its city: "the city where the tower in Osaka is" is a detour)
-           "get_weather_by_coordinates", "get_daylight_hours"),
-)

@@ -118,36 +118,18 @@ toolbox.condition(
     holds=lambda w: w.state.get("cellular", True),
     broken_state={"cellular": False},
     fix=("set_cellular", {"on": True}),
-    context=("You can turn cellular service {on} if you need to.",
-             "Feel free to switch mobile data {on} if that's needed.",
-             "Switch cellular {on} if you have to."),
-    says=("I think my cellular service is switched off.",
-          "My mobile data is off.",
-          "I have no cellular signal because I turned it off."),
 )
 toolbox.condition(
     "location_service",
     holds=lambda w: w.state.get("location_service", True),
     broken_state={"location_service": False},
     fix=("set_location_service", {"on": True}),
-    context=("You can turn location services {on} if you need to.",
-             "It's fine to switch location services {on} if necessary.",
-             "Turn location {on} if you need it."),
-    says=("I switched location services off earlier.",
-          "Location services are off.",
-          "I disabled GPS on my phone earlier today."),
 )
 toolbox.condition(
     "wifi",
     holds=lambda w: w.state.get("wifi", True),
     broken_state={"wifi": False},
     fix=("set_wifi", {"on": True}),
-    context=("You can turn wifi {on} if you need to.",
-             "Switch wifi {on} if it helps.",
-             "Feel free to turn the wifi {on} if you must."),
-    says=("My wifi is off at the moment.",
-          "I turned wifi off.",
-          "My phone isn't on wifi right now."),
 )
 toolbox.condition(
     "low_battery_off",
@@ -155,12 +137,6 @@ toolbox.condition(
     # Low-battery mode switches cellular service and the location service off with it.
     broken_state={"low_battery_mode": True, "cellular": False, "location_service": False},
     fix=("set_low_battery_mode", {"on": False}),
-    context=("You can switch low-battery mode {on} if you need to.",
-             "Turn low-battery mode {on} if you have to.",
-             "It's okay to switch low-battery mode {on} if that's what it takes."),
-    says=("My phone is in low-battery mode.",
-          "My phone has low-battery mode turned on.",
-          "My phone switched itself into low-battery mode."),
 )
 
 # Contacts and attendees are one directory, so the calendar's organisers can be texted or
@@ -207,8 +183,6 @@ def _city_name(city: str) -> str:
 
 def _all_messages(w: PhoneWorld) -> list[dict]:
     return [*w.messages, *w.state.get("sent", [])]
-
-
 
 
 def _anniversary(born: date, year: int) -> date:
@@ -331,21 +305,7 @@ def _dnd_switch(w: PhoneWorld) -> list[bool]:
 
 # --- contacts --------------------------------------------------------------------------------
 
-@toolbox.tool(
-    asks=(
-        'search my contacts for "{query}"[ and show me at most {max_results}]',
-        'which of my contacts match "{query}"?',
-        "I'm looking for someone in my address book: \"{query}\". Who comes up[ (at most {max_results})]?",
-        'find everyone in my contacts matching "{query}"[, up to {max_results}]',
-        'who in my address book comes up for "{query}"?',
-        'look up "{query}" in my contacts and list the names[, no more than {max_results}]',
-        'pull up the contacts that match "{query}"',
-        'do I have any contacts that match "{query}"? Give me their names[, {max_results} at most].',
-        'run a contact search for "{query}" and tell me who it finds',
-        'list the people in my phone that match "{query}"',
-    ),
-    tags=("search",),
-)
+@toolbox.tool(tags=("search",))
 def search_contacts(query: Annotated[str, Kind("contact_search_terms")], max_results: int = 10) -> list[Contact]:
     """Search the contacts by words in their name, city, country, email address or phone number.
 
@@ -368,39 +328,7 @@ def search_contacts(query: Annotated[str, Kind("contact_search_terms")], max_res
     return hits[:max_results]
 
 
-@toolbox.tool(
-    asks=(
-        'what is the full name of the contact I call "{mention}"?',
-        "which of my contacts is {mention}? Give me the full name.",
-        'find the contact I have saved as "{mention}" and tell me their full name',
-        "I only remember \"{mention}\". What's the full name of that contact?",
-        "give me the full name of {mention} from my contacts",
-        'who is "{mention}" in my address book? I need the first and last name.',
-        "look up the full name of the contact I know as {mention}",
-        'look through my contacts for "{mention}" and tell me the full name',
-        'match "{mention}" to one of my contacts and give me the full name',
-    ),
-    gives={
-        "name": (
-            "{mention}",
-            "my contact {mention}",
-            "the contact I know as {mention}",
-            "the contact I think of as {mention}",
-            "the contact I have saved as {mention}",
-            "the person I have down as {mention}",
-            "the contact I usually call {mention}",
-            "my contact called {mention}",
-            "the contact named {mention}",
-            "the person I know as {mention}",
-            "the contact I refer to simply as {mention}",
-            "the contact that goes by {mention}",
-            "the person I just call {mention}",
-            "the {mention} whose number I have",
-            "the {mention} I keep in touch with",
-        ),
-    },  # people name a contact as they say it; resolving it is the agent's part
-    tags=("canonicalise",),
-)
+@toolbox.tool(tags=("canonicalise",))
 def resolve_contact_name(mention: Annotated[str, Kind("contact_mention")]) -> Contact:
     """Resolve how someone refers to a contact (first name, last name, or first name and last initial) to the contact's full name.
 
@@ -430,38 +358,7 @@ def resolve_contact_name(mention: Annotated[str, Kind("contact_mention")]) -> Co
     return hits[0]
 
 
-@toolbox.tool(
-    asks=(
-        "what's the phone number of {name}?",
-        "get me the number I have for {name}",
-        "I need to call {name}. Which number do I have for them?",
-        "look up the phone number saved for {name}",
-        "what number is {name} on?",
-        "pull up the contact number of {name}",
-        "which number should I dial to reach {name}?",
-        "give me the phone number for {name}",
-        "I want to ring {name}. What's the number?",
-        "what number do I have saved for {name}?",
-        "I'd like to give {name} a call. What's their number?",
-        "find the phone number of {name} in my contacts",
-        "read out the number I've got for {name}",
-        "which phone number is stored under {name}?",
-        "dig up the phone number of {name}",
-        "I've lost the number of {name}. Can you find it in my contacts?",
-        "check my address book for the number of {name}",
-        "what's the number for {name} in my phone?",
-        "find me the number to call {name} on",
-        "give me the contact number of {name}",
-    ),
-    gives={
-        "phone_number": (
-            "the phone number of {name}",
-            "the number I have saved for {name}",
-            "the contact number of {name}",
-            "the number listed for {name} in my contacts",
-        ),
-    },
-)
+@toolbox.tool
 def get_contact_phone(name: Contact) -> ContactPhone:
     """Get a contact's phone number.
 
@@ -474,30 +371,7 @@ def get_contact_phone(name: Contact) -> ContactPhone:
     return _contact(name)[1]["phone"]
 
 
-@toolbox.tool(
-    asks=(
-        "what's the email address of {name}?",
-        "look up the email I have saved for {name}",
-        "I want to write to {name}. Which email address do I have for them?",
-        "give me the email for {name}",
-        "what address do I email {name} at?",
-        "find the email address of {name} in my contacts",
-        "pull up the email of {name}",
-        "how do I reach {name} by email? I need the address.",
-        "I need the email address saved under {name}.",
-        "I'm sending out invitations and need the email address of {name}.",
-        "I want to copy {name} on a report. What email address is on file for them?",
-        "double-check the email address of {name} before I hit send",
-    ),
-    gives={
-        "email": (
-            "the email address of {name}",
-            "the email I have for {name}",
-            "the address I email {name} at",
-            "the email address saved for {name}",
-        ),
-    },
-)
+@toolbox.tool
 def get_contact_email(name: Contact) -> ContactEmail:
     """Get a contact's email address.
 
@@ -510,43 +384,7 @@ def get_contact_email(name: Contact) -> ContactEmail:
     return _contact(name)[1]["email"]
 
 
-@toolbox.tool(
-    asks=(
-        "where does {name} live? Give me the city and the country.",
-        "which city and country does {name} live in?",
-        "find out which city {name} lives in, and in which country",
-        "look up the home city and country of {name}",
-        "where is {name} living these days? I need the city and country.",
-        "tell me the city and country listed for {name} in my contacts",
-        "pull up where {name} lives: city and country",
-        "I'm sending {name} a postcard. Which city and country do they live in?",
-        "I'm planning a trip and might drop in on {name}. What city and country are they in?",
-        "settle an argument for me: which city does {name} live in, and in what country?",
-        "for a parcel I'm posting to {name}, confirm the city and country they're in.",
-        "tell me the city and country where {name} lives",
-        "where's {name} based these days? Tell me the city and the country.",
-        "find the city and country in my contacts for {name}",
-        "what city and country does {name} call home?",
-    ),
-    gives={
-        "city": (
-            "the city {name} lives in",
-            "the city where {name} lives",
-            "the city {name} calls home",
-            "the city where {name} is based",
-            "the city where {name} currently lives",
-        ),
-        "country": (
-            "the country {name} lives in",
-            "the country where {name} lives",
-            "the country {name} calls home",
-            "the country where {name} currently lives",
-            "the country {name} resides in",
-            "the country where {name} is based",
-            "the country {name} is living in",
-        ),
-    },
-)
+@toolbox.tool
 def get_contact_city(name: Contact) -> tuple[City, Country]:
     """Get the city and country a contact lives in.
 
@@ -561,34 +399,7 @@ def get_contact_city(name: Contact) -> tuple[City, Country]:
     return city, CITY_BY_NAME[city].country
 
 
-@toolbox.tool(
-    asks=(
-        "when is the next birthday of {name}, and how old will they turn?",
-        "find out when {name} next has a birthday and which age they turn",
-        "I don't want to miss the birthday of {name}. When is it, and how old will they be?",
-        "when is {name} celebrating their next birthday, and what age?",
-        "look up the birthday of {name}: the next date and the age they'll reach",
-        "how old is {name} turning, and on what day?",
-        "what date is the next birthday of {name}, and how old will they be then?",
-        "I want to plan something for the birthday of {name}. When is it and what age are they turning?",
-        "check when {name} has a birthday coming up and how old they'll be",
-        "I'm organising a surprise party for {name}. On what date is the birthday, and what age will they reach?",
-        "how many candles will {name} blow out at their next birthday, and on what date?",
-        "remind me of the date of the upcoming birthday of {name} and the age they'll turn",
-    ),
-    gives={
-        "next_birthday": (
-            "the next birthday of {name}",
-            "the day {name} next has a birthday",
-            "the day {name} turns a year older",
-            "the upcoming birthday of {name}",
-            "the day {name} celebrates their next birthday",
-            "the next birthday {name} celebrates",
-            "the coming birthday of {name}",
-            "the day {name} has their next birthday",
-        ),
-    },
-)
+@toolbox.tool
 def get_contact_birthday(name: Contact) -> tuple[Day, int]:
     """Get the date of a contact's next birthday and the age they turn.
 
@@ -608,28 +419,7 @@ def get_contact_birthday(name: Contact) -> tuple[Day, int]:
     return upcoming.isoformat(), upcoming.year - born.year
 
 
-@toolbox.tool(
-    asks=(
-        "who in my contacts has the number {phone_number}?",
-        "I missed a call from {phone_number}. Which contact was it?",
-        "find the contact whose number is {phone_number}",
-        "whose number is {phone_number}?",
-        "who does {phone_number} belong to in my contacts?",
-        "look up which contact owns the number {phone_number}",
-        "{phone_number} just called me. Who is that?",
-        "there's a number in my call log, {phone_number}. Which of my contacts is it?",
-        "match {phone_number} to a name in my contacts",
-    ),
-    gives={
-        "name": (
-            "the contact whose number is {phone_number}",
-            "whoever called me from {phone_number}",
-            "the person with the number {phone_number}",
-            "whoever owns the number {phone_number}",
-            "the person behind the number {phone_number}",
-        ),
-    },
-)
+@toolbox.tool
 def find_contact_by_phone(phone_number: DialledNumber) -> Contact:
     """Find the contact a phone number belongs to.
 
@@ -647,20 +437,7 @@ def find_contact_by_phone(phone_number: DialledNumber) -> Contact:
     raise ToolError(f"no contact has the number {phone_number}; it may belong to someone not in your contacts")
 
 
-@toolbox.tool(
-    asks=(
-        "add {name} to my contacts (number {phone_number}, lives in {city}, born {birthday}) and confirm the name it's saved under",
-        "save a new contact for {name}, who lives in {city}, with the number {phone_number} and the birthday {birthday}, and tell me the name on the entry",
-        "I just met {name} (born {birthday}, living in {city}). Save them as a contact with the number {phone_number} and confirm the name.",
-        "create a contact: {name}, {phone_number}, based in {city}, birthday {birthday}. Confirm the name once it's saved.",
-        "put {name} in my address book with the number {phone_number}, the city {city} and the birth date {birthday}, and tell me the saved name",
-        "new contact, please: {name}, phone {phone_number}, from {city}, born {birthday}. What name did it go in under?",
-        "{name} gave me their number, {phone_number}. They live in {city} and were born {birthday}. Add them to my contacts and confirm the entry's name.",
-        "store {name} as a contact (phone {phone_number}, city {city}, date of birth {birthday}) and read back the name",
-        "could you add {name} to my phone? Number {phone_number}, home city {city}, birthday {birthday}. Tell me the name you saved.",
-    ),
-    tags=("state_change",),
-)
+@toolbox.tool(tags=("state_change",))
 def add_contact(name: NewPerson, phone_number: NewNumber, city: NewHomeCity, birthday: Annotated[str, Kind("birth_date")]) -> str:
     """Add a new person to the contacts.
 
@@ -691,23 +468,7 @@ def add_contact(name: NewPerson, phone_number: NewNumber, city: NewHomeCity, bir
     return full
 
 
-@toolbox.tool(
-    asks=(
-        "{name} has moved to {city}. Update the contact and tell me where they lived before.",
-        "change the city of {name} to {city} and tell me the previous one",
-        "{name} lives in {city} now: update their contact. Which city did I have for them before?",
-        "update the city {name} lives in to {city}; what was it before?",
-        "set the city on the contact card of {name} to {city} and tell me the old city",
-        "{name} relocated to {city}. Edit their contact and let me know which city it replaced.",
-        "edit the entry for {name} so the city reads {city}, and tell me what it said before",
-        "move {name} to {city} in my address book. Where did I have them living until now?",
-        "I heard {name} is in {city} these days. Fix the contact entry and tell me the city it used to show.",
-        "{name} took a job in {city}; update their address book entry and tell me which city it had before.",
-        "the contact card of {name} is out of date: they're in {city} now. Correct it and tell me the old city.",
-        "swap the city of {name} for {city} and let me know what was there before",
-    ),
-    tags=("state_change",),
-)
+@toolbox.tool(tags=("state_change",))
 def update_contact_city(name: Contact, city: HomeCity) -> str:
     """Change the city a contact lives in (setting the same city again changes nothing).
 
@@ -728,47 +489,7 @@ def update_contact_city(name: Contact, city: HomeCity) -> str:
 
 # --- messages --------------------------------------------------------------------------------
 
-@toolbox.tool(
-    asks=(
-        'text {recipient} "{text}" and tell me the message id and when it went out',
-        'send {recipient} a text saying "{text}" and give me the message id and the time it was sent',
-        'please message {recipient} "{text}"; I need the message id and the time it was sent.',
-        'text "{text}" to {recipient} and tell me the message id and the send time',
-        'send a text to {recipient} with the words "{text}"; what id and timestamp did the message get?',
-        'send an SMS to {recipient} that says "{text}" and report its id and when it was sent',
-        'could you text {recipient} with "{text}"? Tell me the id and the time it was sent.',
-        'drop {recipient} a message saying "{text}" and let me know its id and when it went out',
-        'fire off a text to {recipient}, "{text}", and tell me the message id and sending time',
-        'let {recipient} know "{text}" by text, and give me the message id and timestamp',
-        'shoot {recipient} a quick SMS reading "{text}", and confirm the id it got and the time it left',
-        'my hands are full. Text {recipient} "{text}" for me and report back the message id and the sending time.',
-        'message {recipient} "{text}" and tell me the id and time of the message',
-        'text {recipient} the following: "{text}". What id and send time did it get?',
-        'send "{text}" to {recipient} as a text, then tell me its message id and when it was sent',
-        "I can't call {recipient} right now. Send them \"{text}\" by SMS and tell me the message id and the time it went out.",
-        'get a text to {recipient} reading "{text}"; I need its id and the time it was sent.',
-        'ping {recipient} by text with "{text}" and tell me the message id and sent time',
-        'SMS {recipient}: "{text}". Report the message id and when it was sent.',
-        'write to {recipient} by text, "{text}", and let me know the message id and the time stamp',
-        'compose a text to {recipient} that reads "{text}", send it, and give me its id and the time it was sent',
-        'put "{text}" in a text to {recipient} and send it; I want the message id and the sending time back.',
-        'send {recipient} an SMS: "{text}". Which message id did it get, and at what time did it go?',
-        'can you send a quick text to {recipient}? Say "{text}", and tell me the message id and when it went.',
-        'text {recipient} for me, just "{text}", and note the message id and the time it was sent',
-        'message {recipient} from my phone with "{text}"; send me back the id and the send time',
-        'text {recipient} with the message "{text}" and tell me the id it got and when it was sent',
-        'I want {recipient} to know "{text}". Text them and tell me the message id and the send time.',
-        'send this to {recipient} by SMS: "{text}". Then give me the message id and the time it went.',
-        'pass "{text}" on to {recipient} by text and give me the message id and the time sent',
-        'get "{text}" over to {recipient} in a text, and tell me the message id and when it went out',
-        'quickly text {recipient}: "{text}". What message id and send time did it get?',
-        'send a message to {recipient} reading "{text}" and let me know the id and the sent time',
-        'text {recipient} these exact words, "{text}", and report the message id and time',
-        'can you message {recipient} with "{text}" for me? I need the id and the time it was sent.',
-    ),
-    requires=("cellular",),
-    tags=("state_change",),
-)
+@toolbox.tool(requires=("cellular",), tags=("state_change",))
 def send_text_message(recipient: Contact, text: OutgoingText) -> tuple[str, str]:
     """Send a text message (SMS) to a contact.
 
@@ -792,35 +513,7 @@ def send_text_message(recipient: Contact, text: OutgoingText) -> tuple[str, str]
     return message["id"], message["at"]
 
 
-@toolbox.tool(
-    asks=(
-        "what did {name} last text me, and when?",
-        "read me the latest message from {name} and when it arrived",
-        "show me the most recent text I got from {name}, with the time it came in",
-        "what was the last message {name} sent me, and at what time?",
-        "pull up the newest text from {name} and its timestamp",
-        "have I heard from {name} lately? Show me their latest message and when it came.",
-        "when did {name} last message me, and what did they say?",
-        "find the most recent message I received from {name}, and tell me when it arrived",
-        "I think {name} texted me recently. What did the message say and when did it come in?",
-        "I was driving and missed my messages. What's the latest text from {name}, and when did it come through?",
-        "catch me up on {name}: the last thing they messaged and the time stamp",
-        "quote the newest message in my inbox from {name}, and say when it was received",
-        "what's the most recent message from {name}, and when did it arrive?",
-        "did {name} text me? Read me their newest message and the time it came.",
-        "open my last text from {name} and tell me what it says and when it was received",
-        "show me what {name} said in their latest text, and the time it came in",
-        "check my messages for the last one from {name}: what does it say and when did it arrive?",
-        "what's the newest thing {name} sent me by text, and at what time?",
-        "read the last SMS from {name} and tell me the time it came in",
-        "what was the last text {name} sent me, and when did it arrive?",
-        "show me the latest message {name} sent, with its time",
-        "read out the most recent message from {name} and when it came",
-        "when did I last hear from {name} by text, and what did they write?",
-        "give me the newest message from {name} and the time it arrived",
-        "pull up my most recent text from {name} and tell me when it came in",
-    ),
-)
+@toolbox.tool
 def get_latest_message_from(name: Contact) -> tuple[str, str]:
     """Read the most recent text message received from a contact.
 
@@ -838,20 +531,7 @@ def get_latest_message_from(name: Contact) -> tuple[str, str]:
     return latest["text"], latest["at"]
 
 
-@toolbox.tool(
-    asks=(
-        'search my texts for "{query}"[ and show me at most {max_results}]',
-        'which of my text messages mention "{query}"?',
-        'find the messages where "{query}" comes up[, {max_results} at most]',
-        'look through my messages for "{query}"[ and give me up to {max_results}]',
-        'have I texted with anyone about "{query}"? Show me those messages[, at most {max_results}].',
-        'pull up every text containing "{query}"',
-        'dig up my messages about "{query}"[, no more than {max_results}]',
-        'show me the texts that mention "{query}", newest first',
-        'I remember a text about "{query}". Can you find the matching messages?',
-        'what messages do I have with "{query}" in them?',
-    ),
-)
+@toolbox.tool
 def search_messages(query: Annotated[str, Kind("message_search_terms")], max_results: int = 5) -> list[str]:
     """Search sent and received text messages by words in the text or the contact's name.
 
@@ -873,43 +553,7 @@ def search_messages(query: Annotated[str, Kind("message_search_terms")], max_res
 
 # --- location --------------------------------------------------------------------------------
 
-@toolbox.tool(
-    asks=(
-        "where am I right now? Give me my coordinates.",
-        "get my current GPS coordinates",
-        "what are the latitude and longitude of my current position?",
-        "what are my coordinates at the moment?",
-        "tell me my current latitude and longitude",
-        "pin down my exact position in latitude and longitude",
-        "I need my location as coordinates.",
-        "read off the current GPS position of my phone",
-        "what's my latitude and longitude right now?",
-    ),
-    gives={
-        "latitude, longitude": (
-            "my current location",
-            "where I am right now",
-            "my current position",
-            "the spot I'm at right now",
-            "my present coordinates",
-            "the spot where I'm standing",
-            "my GPS position",
-        ),
-        "latitude": (
-            "my current latitude",
-            "the latitude I'm at right now",
-            "the latitude of my current position",
-            "my present latitude",
-        ),
-        "longitude": (
-            "my current longitude",
-            "the longitude I'm at right now",
-            "the longitude of my current position",
-            "my present longitude",
-        ),
-    },
-    requires=("location_service",),
-)
+@toolbox.tool(requires=("location_service",))
 def get_current_location() -> tuple[Latitude, Longitude]:
     """Get the phone's current position from the location service.
 
@@ -922,35 +566,7 @@ def get_current_location() -> tuple[Latitude, Longitude]:
     return w.location
 
 
-@toolbox.tool(
-    asks=(
-        "which city is nearest to {point}, in which country, and how far away is it?",
-        "find the closest city to {point}, its country and the distance to it",
-        "what's the nearest city to {point}? Tell me the country and how many kilometres away it is.",
-        "what town is closest to {point}? I need its name, its country and the distance.",
-        "look up the nearest city to {point}, with its country and how far it is",
-        "how far is {point} from the nearest city, and which city and country is that?",
-        "name the city closest to {point}, its country and the distance in km",
-        "which city is closest to {point}, which country is it in, and how many kilometres away is it?",
-        "tell me the nearest known city to {point}, the country it's in and the distance",
-    ),
-    gives={
-        "city": (
-            "the city nearest to {point}",
-            "the closest city to {point}",
-            "the city that lies nearest to {point}",
-            "whichever city is closest to {point}",
-        ),
-        "country": (
-            "the country of the city nearest to {point}",
-            "the country of the closest city to {point}",
-            "the country containing the city nearest to {point}",
-            "the country whose city lies nearest to {point}",
-        ),
-    },
-    groups={"point": "{latitude}, {longitude}"},
-    requires=("wifi",),
-)
+@toolbox.tool(requires=("wifi",))
 def get_city_from_coordinates(latitude: Latitude, longitude: Longitude) -> tuple[City, Country, float]:
     """Look up the nearest known city to a position on the online map (needs wifi).
 
@@ -972,20 +588,7 @@ def get_city_from_coordinates(latitude: Latitude, longitude: Longitude) -> tuple
 
 # --- settings --------------------------------------------------------------------------------
 
-@toolbox.tool(
-    asks=(
-        "switch wifi {on} and confirm its state",
-        "turn {on} my wifi and tell me whether it's on now",
-        "can you turn {on} wifi on my phone and confirm its state?",
-        "set wifi to {on}; is it on or off afterwards?",
-        "my wifi needs to be {on}. Change it and tell me where it stands.",
-        "flip the wifi {on} and let me know if it's on",
-        "wifi should be {on}. Can you set that and confirm?",
-        "make sure the wifi on my phone is {on} and report whether it's on",
-        "toggle wifi {on} and check that the setting took",
-    ),
-    tags=("state_change",),
-)
+@toolbox.tool(tags=("state_change",))
 def set_wifi(on: Annotated[bool, Kind("wifi_switch")]) -> bool:
     """Turn wifi on or off.
 
@@ -999,21 +602,7 @@ def set_wifi(on: Annotated[bool, Kind("wifi_switch")]) -> bool:
     return on
 
 
-@toolbox.tool(
-    asks=(
-        "switch cellular service {on} and confirm its state",
-        "turn {on} my mobile data and calls, and tell me whether cellular is on now",
-        "turn {on} cellular service and confirm whether it is on",
-        "set cellular to {on}; is it on or off afterwards?",
-        "I'd like my mobile service {on}. Do that and tell me whether it's running.",
-        "flip cellular {on} on my phone and let me know if it's active",
-        "cellular service should be {on}. Can you set that and confirm?",
-        "make sure the mobile network is {on} and report whether cellular is on",
-        "toggle cellular {on} and check that the setting took",
-    ),
-    requires=("low_battery_off",),
-    tags=("state_change",),
-)
+@toolbox.tool(requires=("low_battery_off",), tags=("state_change",))
 def set_cellular(on: Annotated[bool, Kind("cellular_switch")]) -> bool:
     """Turn cellular service (calls, texts and mobile data) on or off; the setting is locked while low-battery mode is on.
 
@@ -1030,21 +619,7 @@ def set_cellular(on: Annotated[bool, Kind("cellular_switch")]) -> bool:
     return on
 
 
-@toolbox.tool(
-    asks=(
-        "switch location services {on} and confirm the setting",
-        "turn {on} location tracking on my phone and tell me whether it's on now",
-        "turn {on} location services and confirm the setting",
-        "set location services to {on}; are they on or off afterwards?",
-        "I want location services {on}. Make the change and tell me their state.",
-        "flip GPS {on} on my phone and let me know if location services are active",
-        "location services should be {on}. Can you set that and confirm?",
-        "make sure location services are {on} and report whether they're on",
-        "toggle location {on} and check that the setting took",
-    ),
-    requires=("low_battery_off",),
-    tags=("state_change",),
-)
+@toolbox.tool(requires=("low_battery_off",), tags=("state_change",))
 def set_location_service(on: Annotated[bool, Kind("location_switch")]) -> bool:
     """Turn the location service on or off; the setting is locked while low-battery mode is on.
 
@@ -1061,20 +636,7 @@ def set_location_service(on: Annotated[bool, Kind("location_switch")]) -> bool:
     return on
 
 
-@toolbox.tool(
-    asks=(
-        "switch low-battery mode {on} and confirm its state",
-        "turn {on} battery saver mode and tell me whether it's on now",
-        "put low-battery mode {on} and tell me whether it is on now",
-        "set the battery saver to {on}; is it on or off afterwards?",
-        "low-battery mode needs to be {on}. Switch it and tell me its state.",
-        "flip power saving {on} and let me know if low-battery mode is active",
-        "can you set low-battery mode {on} and confirm the change?",
-        "put my phone's battery saver {on} and report whether it's on",
-        "toggle low-power mode {on} and check that the setting took",
-    ),
-    tags=("state_change",),
-)
+@toolbox.tool(tags=("state_change",))
 def set_low_battery_mode(on: Annotated[bool, Kind("low_battery_switch")]) -> bool:
     """Turn low-battery mode on or off; turning it on switches cellular service and the location service off and locks both settings.
 
@@ -1092,20 +654,7 @@ def set_low_battery_mode(on: Annotated[bool, Kind("low_battery_switch")]) -> boo
     return on
 
 
-@toolbox.tool(
-    asks=(
-        "switch bluetooth {on} and confirm its state",
-        "turn {on} bluetooth and tell me whether it's on now",
-        "turn {on} bluetooth on my phone and confirm its state",
-        "set bluetooth to {on}; is it on or off afterwards?",
-        "I want bluetooth {on}. Change it and tell me where it stands.",
-        "flip bluetooth {on} and let me know if it's active",
-        "bluetooth should be {on}. Can you set that and confirm?",
-        "make sure bluetooth is {on} on my phone and report whether it's on",
-        "toggle bluetooth {on} and check that the setting took",
-    ),
-    tags=("state_change",),
-)
+@toolbox.tool(tags=("state_change",))
 def set_bluetooth(on: Annotated[bool, Kind("bluetooth_switch")]) -> bool:
     """Turn bluetooth on or off.
 
@@ -1119,20 +668,7 @@ def set_bluetooth(on: Annotated[bool, Kind("bluetooth_switch")]) -> bool:
     return on
 
 
-@toolbox.tool(
-    asks=(
-        "switch do-not-disturb {on} and confirm its state",
-        "turn {on} do not disturb and tell me whether it's on now",
-        "I need some quiet: turn {on} do-not-disturb and confirm it.",
-        "set do-not-disturb to {on}; is it on or off afterwards?",
-        "I'd like do not disturb {on}. Set it and tell me where it stands.",
-        "flip silent mode {on} and let me know if do-not-disturb is active",
-        "do not disturb should be {on}. Can you set that and confirm?",
-        "change do-not-disturb to {on} and report whether it's on",
-        "toggle do-not-disturb {on} and check that the setting took",
-    ),
-    tags=("state_change",),
-)
+@toolbox.tool(tags=("state_change",))
 def set_do_not_disturb(on: Annotated[bool, Kind("do_not_disturb_switch")]) -> bool:
     """Turn do-not-disturb (silencing calls and notifications) on or off.
 
@@ -1164,58 +700,3 @@ def _number_facts(w: PhoneWorld, number: str) -> dict:
 
 CONTACT_LOOKUPS = ("resolve_contact_name", "find_contact_by_phone")
 
-toolbox.goal(
-    "get in touch with a contact",
-    wants="find someone in my contacts and call, email or text them",
-    role="phone owner",
-    tools=(*CONTACT_LOOKUPS, "search_contacts", "get_contact_phone", "get_contact_email", "get_latest_message_from",
-           "send_text_message", "search_messages", "set_cellular"),
-)
-toolbox.goal(
-    "keep my contacts up to date",
-    wants="add new people to my contacts and correct what I have on the ones I know",
-    role="phone owner",
-    tools=(*CONTACT_LOOKUPS, "search_contacts", "add_contact", "update_contact_city", "get_contact_city",
-           "get_contact_phone", "get_contact_email", "get_contact_birthday"),
-)
-toolbox.goal(
-    "call someone in another time zone",
-    wants="know what time it is where a contact lives before I call or text them",
-    role="phone owner",
-    tools=(*CONTACT_LOOKUPS, "get_contact_city", "get_contact_phone", "send_text_message",
-           # time_and_date: the clock in the contact's city
-           "get_local_time_in"),
-)
-toolbox.goal(
-    "check on family far away",
-    wants="know what the weather is like in the city someone close to me lives in, and message them",
-    role="phone owner",
-    # by name: family is never someone known only by a phone number
-    tools=("resolve_contact_name", "get_contact_city", "send_text_message", "get_latest_message_from",
-           # weather: where the contact lives, not the worst warning anywhere in their country
-           # (an alert in Seattle for a contact in San Francisco is no news about them)
-           "get_current_weather",),
-)
-toolbox.goal(
-    "remember a birthday",
-    wants="know when a contact's next birthday is, what day it falls on and whether I'm free, and wish them well",
-    role="phone owner",
-    tools=(*CONTACT_LOOKUPS, "get_contact_birthday", "send_text_message",
-           # time_and_date and calendar_reminders: the birthday's weekday, and my plans that day
-           "get_weekday", "list_events_on_date"),
-)
-toolbox.goal(
-    "find out where I am",
-    wants="know where my phone says I am, which city that is, and what time it is there",
-    role="phone owner",
-    tools=("get_current_location", "get_city_from_coordinates", "set_location_service", "set_wifi",
-           # time_and_date: the clock in that city
-           "get_local_time_in"),
-)
-toolbox.goal(
-    "set up my phone",
-    wants="switch my phone's connections and modes the way I need them now",
-    role="phone owner",
-    tools=("set_wifi", "set_cellular", "set_location_service", "set_low_battery_mode", "set_bluetooth",
-           "set_do_not_disturb"),
-)

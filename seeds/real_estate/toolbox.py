@@ -314,10 +314,6 @@ def _search_terms(w: PropertyWorld) -> list[str]:
 # addresses are not bridged: most that other seeds give (a weather report's, an author's
 # birthplace, a library branch's) are no place a person looks for a home.
 toolbox.bridge("latitude", "longitude")
-toolbox.written_as("listing_id", "listing {}")
-toolbox.written_as("viewing_id", "viewing {}")
-toolbox.written_as("person_name/agent", "the estate agent {}")
-toolbox.written_as("floor_area_m2", "{} m²")
 
 
 @toolbox.facts_about("listing_id")
@@ -334,24 +330,7 @@ def _viewing_facts(w: PropertyWorld, viewing_id: str) -> dict:
 
 # --- listings -----------------------------------------------------------------------------
 
-@toolbox.tool(
-    # (the bedrooms before the city: after it, "the same city as listing STO-106 with at least 4
-    # bedrooms" gives the listing the bedrooms: reading 44 #25)
-    asks=("which homes[ with at least {min_bedrooms} bedroom(s)] are for sale in {city}? List the cheapest first.",
-          "list the homes[ with {min_bedrooms} or more bedrooms] for sale in {city}, cheapest first",
-          "I'm house-hunting in {city}. What's on the market[ with at least {min_bedrooms} bedroom(s)], starting with the cheapest?",
-          "show me the property listings[ with {min_bedrooms} bedroom(s) or more] in {city}, sorted from the lowest price up",
-          "what's for sale[ with {min_bedrooms} bedroom(s) or more] in {city}? Cheapest first, please.",
-          "find homes[ offering at least {min_bedrooms} bedroom(s)] on the market in {city}, ordered by price from low to high",
-          "We're relocating to {city}. Which properties are listed for sale there[ with at least {min_bedrooms} bedroom(s)], from the cheapest up?",
-          "search the listings[ for places with at least {min_bedrooms} bedroom(s)] in {city} and give me the listing ids, cheapest first",
-          "pull up everything[ with at least {min_bedrooms} bedroom(s)] listed for sale in {city}, lowest asking price first",
-          "what homes[ with at least {min_bedrooms} bedroom(s)] are on the market in {city}? Start with the cheapest.",
-          "give me the listings[ with {min_bedrooms} or more bedrooms] for sale in {city}, lowest price first",
-          "which properties[ with at least {min_bedrooms} bedroom(s)] can I buy in {city}? Order them from the cheapest.",
-          "find homes[ that have at least {min_bedrooms} bedroom(s)] for sale in {city}, cheapest at the top"),
-    sense=(within("min_bedrooms", 1, 4),),
-)
+@toolbox.tool(sense=(within("min_bedrooms", 1, 4),))
 def search_property_listings(
     city: City,
     max_price: float = 0.0,  # in the city's currency: no kind, so never drawn without it
@@ -378,18 +357,7 @@ def search_property_listings(
     return [r["id"] for r in sorted(rows, key=lambda r: (r["price"], r["id"]))]
 
 
-@toolbox.tool(
-    asks=('search the property listings for "{query}"',
-          'which homes for sale match "{query}"?',
-          'find the listings matching "{query}"',
-          'what listings come up for "{query}" in a property search?',
-          'look for homes on the market matching "{query}" and give me their listing ids',
-          'run a property search on "{query}" and list what it finds',
-          'are there any homes for sale that fit "{query}"? List them.',
-          'show me every listing that matches the keywords "{query}"',
-          'I\'m browsing real estate with the search terms "{query}". Which properties match?'),
-    tags=("search",),
-)
+@toolbox.tool(tags=("search",))
 def find_properties(query: SearchTerms, max_results: int = 10) -> list[ListingId]:
     """Search every listing by words in its type, bedrooms, neighbourhood, street, city or country.
 
@@ -412,49 +380,7 @@ def find_properties(query: SearchTerms, max_results: int = 10) -> list[ListingId
     return hits[:max_results]
 
 
-@toolbox.tool(
-    asks=("what's the address, asking price and currency, number of bedrooms and floor area of {listing_id}?",
-          "get the details of {listing_id}: address, asking price and currency, bedrooms and size.",
-          "tell me about {listing_id}: where is it, what does it cost and in which currency, how many bedrooms does it have and how big is it?",
-          "pull up the fact sheet for {listing_id}: street address, price with currency, bedroom count and floor area in square metres.",
-          "I'm interested in {listing_id}. What's the address, how much are they asking and in what currency, how many bedrooms, and how many square metres?",
-          "how much is {listing_id} on the market for, in which currency, and what's its address, bedroom count and floor area?",
-          "give me the key facts of {listing_id}: address, asking price, currency, bedrooms and square metres.",
-          "look up {listing_id} and tell me its address, price, currency, number of bedrooms and living space",
-          "what are the particulars of {listing_id}? Address, asking price and currency, bedrooms, floor area.",
-          "I'm shortlisting homes this weekend. For {listing_id}, what's the street address, the price they want and its currency, the bedroom count and the floor area?",
-          "My partner asked about {listing_id}. Where is it, what's the asking price and in which currency, how many bedrooms has it got, and what's the floor space?",
-          "brief me on {listing_id}: address, price and currency, bedrooms, size in m².",
-          "run through the headline numbers on {listing_id} for me: where it is, the asking figure with its currency, how many bedrooms and how many square metres",
-          "what are the address, price with currency, bedrooms and floor area of {listing_id}?",
-          "give me the address of {listing_id}, its asking price and currency, its bedrooms and its floor area",
-          "how big is {listing_id}, how many bedrooms does it have, where is it, and what's the asking price in which currency?",
-          "look up {listing_id}: street address, asking price, currency, bedrooms and square metres",
-          "tell me the asking price and currency of {listing_id}, plus its address, bedroom count and size",
-          "I saw {listing_id} online. What's the address, the asking price and currency, the number of bedrooms and the floor area?",
-          "check the listing for {listing_id} and give me its address, price, currency, bedrooms and floor space",
-          "tell me the address, asking price, currency, bedrooms and floor area of {listing_id}",
-          "what's {listing_id} like? Give me its address, price and currency, bedrooms and size.",
-          "find the street address, asking price with currency, bedroom count and floor area of {listing_id}",
-          "how much is {listing_id}, in which currency, where is it, and how many bedrooms and square metres does it have?",
-          "pull the listing details of {listing_id}: address, price, currency, bedrooms, floor area",
-          "what are they asking for {listing_id}, in which currency, and what are its address, bedrooms and floor area?"),
-    gives={"asking_price, currency_code": ("the asking price of {listing_id}",
-                                           "the price tag on {listing_id}",
-                                           "the list price of {listing_id}",
-                                           "the price being asked for {listing_id}",
-                                           "the advertised price of {listing_id}",
-                                           "the sum the sellers want for {listing_id}",
-                                           "the listed sale price of {listing_id}",
-                                           "the amount the owners of {listing_id} are asking"),
-           "asking_price": ("the asking price of {listing_id}",
-                            "the price tag on {listing_id}",
-                            "the list price of {listing_id}",
-                            "the price being asked for {listing_id}",
-                            "the advertised price of {listing_id}",
-                            "the full asking amount for {listing_id}",
-                            "the sum the sellers want for {listing_id}")},
-)
+@toolbox.tool
 def get_listing_details(listing_id: ListingId) -> tuple[PropertyAddress, Money, Currency, int, float]:
     """Get a listing's street address, asking price, currency, bedrooms and floor area.
 
@@ -472,42 +398,7 @@ def get_listing_details(listing_id: ListingId) -> tuple[PropertyAddress, Money, 
     return r["address"], r["price"], r["currency"], r["bedrooms"], r["area"]
 
 
-@toolbox.tool(
-    asks=("where exactly is {listing_id}? Give me its coordinates, city and neighbourhood.",
-          "find the coordinates, city and neighbourhood of {listing_id}",
-          "pin down {listing_id} for me: latitude, longitude, city and neighbourhood.",
-          "I want to see {listing_id} on a map. What are its latitude and longitude, and which neighbourhood and city is it in?",
-          "locate {listing_id}: which part of which city is it in, and what are its GPS coordinates?",
-          "get the latitude and longitude of {listing_id}, along with its neighbourhood and city",
-          "tell me the latitude and longitude of {listing_id}, plus the neighbourhood and city it's in",
-          "I'm plotting {listing_id} on my commute map. Which neighbourhood and city is it in, and what are its exact coordinates?",
-          "where exactly is {listing_id}? Coordinates, neighbourhood and city, please.",
-          "what are the coordinates of {listing_id}, and which city and neighbourhood is it in?",
-          "tell me where {listing_id} is: latitude, longitude, neighbourhood and city",
-          "look up the location of {listing_id} with its coordinates, neighbourhood and city",
-          "in which neighbourhood and city is {listing_id}, and at what latitude and longitude?",
-          "give me the map coordinates of {listing_id} together with its neighbourhood and city",
-          "where is {listing_id} on the map? Give me the latitude, longitude, neighbourhood and city.",
-          "find the neighbourhood, city and coordinates of {listing_id}",
-          "look up the latitude and longitude of {listing_id} and the neighbourhood and city it belongs to"),
-    gives={"city": ("the city {listing_id} is in",
-                    "the city where {listing_id} is located",
-                    "the same city as {listing_id}",
-                    "the city of {listing_id}",
-                    "the city where {listing_id} is on the market",
-                    "the city that {listing_id} belongs to",
-                    "the city I'd be moving to if I bought {listing_id}",
-                    "the city where {listing_id} sits",
-                    "the city in which {listing_id} is being sold"),
-           "neighbourhood, city": ("the neighbourhood of {listing_id}",
-                                   "the neighbourhood around {listing_id}",
-                                   "the neighbourhood surrounding {listing_id}",
-                                   "the area around {listing_id}",
-                                   "the neighbourhood {listing_id} is in",
-                                   "the part of town around {listing_id}",
-                                   "the local area of {listing_id}",
-                                   "the district {listing_id} sits in")},
-)
+@toolbox.tool
 def get_listing_location(listing_id: ListingId) -> tuple[ListingLatitude, ListingLongitude, City, Neighbourhood]:
     """Get the map coordinates, city and neighbourhood of a listing.
 
@@ -524,44 +415,7 @@ def get_listing_location(listing_id: ListingId) -> tuple[ListingLatitude, Listin
     return r["latitude"], r["longitude"], r["city"], r["neighbourhood"]
 
 
-@toolbox.tool(
-    asks=("who is the agent selling {listing_id}, and which agency do they work for?",
-          "find the estate agent and agency handling {listing_id}",
-          "which agent handles {listing_id}, and at what agency?",
-          "who's the listing agent for {listing_id}, and what firm are they with?",
-          "I have some questions about {listing_id}. Who's the agent, and which agency are they from?",
-          "look up which agent and which agency are marketing {listing_id}",
-          "get the name of the agent for {listing_id} and the agency they work at",
-          "which estate agency has {listing_id} on its books, and which of its agents is in charge of it?",
-          "Whose name is on the for-sale board for {listing_id}? I need the agent and the agency they work for.",
-          "I'd like to make an offer on {listing_id}. Which agent do I deal with, and at which firm?",
-          "who's representing the seller of {listing_id}, and which agency employs them?",
-          "who's the estate agent for {listing_id}, and which agency is that?",
-          "tell me the agent and the agency behind {listing_id}",
-          "which agency is selling {listing_id}, and who's the agent there?",
-          "find out who markets {listing_id}: the agent's name and their agency",
-          "I want to ask about {listing_id}. Which agent should I contact, and at which agency?",
-          "give me the name and the agency of the agent handling {listing_id}",
-          "who do I speak to about {listing_id}? I need the agent and the agency.",
-          "look up the listing agent of {listing_id} and the agency they're with",
-          "which agent has {listing_id} on their books, and for which agency?",
-          "name the agent and agency in charge of selling {listing_id}",
-          "which agent is in charge of {listing_id}, and at which agency?",
-          "who is handling {listing_id}, and for what agency?",
-          "tell me the name of the agent for {listing_id} and the agency they belong to",
-          "for {listing_id}, find the agent and their agency",
-          "who is marketing {listing_id}? Give me the agent and the agency.",
-          "look up who's selling {listing_id}: the agent and the agency",
-          "I'd like to contact the agent for {listing_id}. Who is it, and which agency?"),
-    gives={"agent_name": ("the agent selling {listing_id}",
-                          "the estate agent handling {listing_id}",
-                          "the listing agent for {listing_id}",
-                          "the agent in charge of {listing_id}",
-                          "the agent marketing {listing_id}",
-                          "the agent representing the seller of {listing_id}",
-                          "whoever is handling the sale of {listing_id}",
-                          "the estate agent responsible for {listing_id}")},
-)
+@toolbox.tool
 def get_listing_agent(listing_id: ListingId) -> tuple[Agent, str]:
     """Find the estate agent who handles a listing, and their agency.
 
@@ -577,21 +431,7 @@ def get_listing_agent(listing_id: ListingId) -> tuple[Agent, str]:
     return agent["name"], agent["agency"]
 
 
-@toolbox.tool(
-    asks=("how can I reach {agent_name}? I need an email address and a phone number.",
-          "get the email address and phone number of {agent_name}",
-          "find the contact details of {agent_name}, both email and phone",
-          "what's the email and direct line of {agent_name}?",
-          "I'd like to get in touch with {agent_name}. What are their email address and phone number?",
-          "look up how to contact {agent_name} by email and by phone",
-          "give me a phone number and an email for {agent_name}",
-          "what number can I call {agent_name} on, and what's their email?",
-          "pull up the email address and phone number on file for {agent_name}",
-          "I want to chase {agent_name} about an offer. Which email and phone number should I use?",
-          "what's the best email and phone for getting hold of {agent_name}?",
-          "dig out the email address and telephone number for {agent_name}",
-          "I've got a paperwork question for {agent_name}. What are their email and phone number?"),
-)
+@toolbox.tool
 def get_agent_contact(agent_name: Agent) -> tuple[AgentEmail, AgentPhone]:
     """Get an estate agent's email address and phone number.
 
@@ -609,34 +449,7 @@ def get_agent_contact(agent_name: Agent) -> tuple[AgentEmail, AgentPhone]:
     return match["email"], match["phone"]
 
 
-@toolbox.tool(
-    asks=("which home for sale is nearest to {point}, and how far away is it?",
-          "find the listing closest to {point} and its distance",
-          "what's the nearest property on the market to {point}? Tell me how far away it is.",
-          "is there a home for sale near {point}? Give me the closest one and the distance in kilometres.",
-          "I want to live close to {point}. Which listing is nearest, and how many kilometres away is it?",
-          "look up the closest property listing to {point}, with the distance",
-          "how far is the nearest home for sale from {point}, and which listing is it?",
-          "get me the listing closest to {point}, and how far away it is",
-          "what's for sale closest to {point}? I need the listing and how far it is."),
-    gives={"listing_id": ("the home for sale nearest to {point}",
-                          "the listing closest to {point}",
-                          "the nearest property on the market to {point}",
-                          "the closest listing to {point}",
-                          "the property for sale that's closest to {point}",
-                          "whichever listing sits nearest to {point}",
-                          "the home I could buy nearest to {point}",
-                          "the listed home closest to {point}",
-                          "the closest available home to {point}",
-                          "the property on sale nearest to {point}",
-                          "the house or flat for sale closest to {point}",
-                          "the nearest place for sale to {point}",
-                          "the home for sale closest to {point}",
-                          "the nearest listed property to {point}",
-                          "the listing nearest {point}",
-                          "the property on the market nearest to {point}")},
-    groups={"point": "{latitude}, {longitude}"},
-)
+@toolbox.tool
 def find_nearest_listing(latitude: Latitude, longitude: Longitude) -> tuple[ListingId, float]:
     """Find the home for sale nearest to a point on the map (within 50 km), and how far away it is.
 
@@ -659,19 +472,7 @@ def find_nearest_listing(latitude: Latitude, longitude: Longitude) -> tuple[List
     return best["id"], km
 
 
-@toolbox.tool(
-    asks=("what are the map coordinates of {address}?",
-          "find the latitude and longitude of {address}",
-          "where is {address} on the map? Give me its coordinates.",
-          "geocode {address} into latitude and longitude",
-          "I need the GPS coordinates for {address}.",
-          "what latitude and longitude does {address} sit at?",
-          "look up the exact coordinates of {address}",
-          "can you place {address} on the map? I'd like its latitude and longitude.",
-          "turn the address {address} into map coordinates"),
-    gives={"latitude, longitude": "{address}"},  # people name the address; placing it is the agent's part
-    tags=("canonicalise",),
-)
+@toolbox.tool(tags=("canonicalise",))
 def geocode_property_address(address: Address) -> tuple[Latitude, Longitude]:
     """Turn a one-line street address in a covered city into map coordinates.
 
@@ -689,19 +490,6 @@ def geocode_property_address(address: Address) -> tuple[Latitude, Longitude]:
 # --- prices and valuation -------------------------------------------------------------------
 
 @toolbox.tool(
-    asks=("what's the asking price per square metre of {listing_id}, and in which currency?",
-          "work out the price per square metre of {listing_id} and its currency",
-          "how much per square metre is {listing_id} asking, in what currency?",
-          "is {listing_id} expensive for its size? Give me the price per square metre and the currency.",
-          "calculate what {listing_id} costs per m², with the currency",
-          "what does each square metre of {listing_id} cost at the asking price? Say which currency.",
-          "I compare homes by price per square metre. What's the figure for {listing_id}, and in what currency?",
-          "find the cost per square metre of {listing_id} and name the currency",
-          "get the price-per-square-metre figure for {listing_id}, with its currency",
-          "I'm weighing {listing_id} against a couple of other places. Divide its asking price by its floor area: what's that per square metre, and in what currency?",
-          "quote me the cost per m² of {listing_id} along with the currency",
-          "is {listing_id} good value per square metre? Tell me its price per m² and the currency it's in.",
-          "break the asking price of {listing_id} down per square metre and say which currency"),
     # The asking price over the floor area, both in the listing's details: a division, no look-up.
     tags=("self_evident",),
 )
@@ -719,20 +507,7 @@ def get_price_per_square_metre(listing_id: ListingId) -> tuple[float, str]:
     return float(round(r["price"] / r["area"])), r["currency"]
 
 
-@toolbox.tool(
-    asks=("how's the housing market in {city}? Give me the median price per square metre, its currency and how many homes are listed.",
-          "get the housing market summary of {city}: median price per square metre with currency, and active listings.",
-          "what do homes in {city} cost per square metre (median, and in which currency), and how many are for sale?",
-          "I'm considering a move to {city}. What's the median asking price per square metre there, in what currency, and how many homes are on the market?",
-          "summarise the property market in {city}: median asking price per m², currency and number of listings.",
-          "how many homes are listed in {city}, and what's the median price per square metre there, in which currency?",
-          "give me a snapshot of real estate in {city} with the median price per square metre, the currency and the listing count",
-          "pull the market stats for {city}: how many properties are for sale and their median price per square metre, with the currency.",
-          "is {city} an expensive place to buy? Tell me the median asking price per square metre, its currency, and the number of active listings.",
-          "We might buy a holiday flat in {city}. What's the typical asking price per square metre there (the median), in which currency, and how many homes are up for sale?",
-          "gauge the property market in {city}: count the active listings and state the median price per m² with its currency",
-          "For a relocation brief on {city}, I need the number of homes for sale, the median asking price per square metre and the currency it's quoted in."),
-)
+@toolbox.tool
 def get_city_market_summary(city: City) -> tuple[float, str, int]:
     """Summarise a city's housing market: median asking price per square metre, its currency and how many homes are listed.
 
@@ -750,21 +525,7 @@ def get_city_market_summary(city: City) -> tuple[float, str, int]:
     return float(round(statistics.median(r["price"] / r["area"] for r in rows))), _currency(city), len(rows)
 
 
-@toolbox.tool(
-    asks=("how good are the schools in {area}, and how safe is it?",
-          "get the school rating and crime index of {area}",
-          "is {area} safe, with good schools? Give me the school rating and the crime index.",
-          "We have two kids. What's the school rating in {area}, and what's the crime index there?",
-          "look up the school rating and crime figures for {area}",
-          "what's it like to live in {area}? I need the average school rating and the crime index.",
-          "check how {area} scores on schools and on crime",
-          "how do schools rate in {area}, and how high is crime there?",
-          "give me the school rating and crime level for {area}.",
-          "We're deciding where to buy. How does {area} score for school quality and for crime?",
-          "My daughter starts secondary school next year. What's the average school rating in {area}, and how does it do on the crime index?",
-          "rate {area} for me on schools and safety: the school rating and the crime index"),
-    groups={"area": "{neighbourhood} in {city}"},  # a neighbourhood is only ever of its own city
-)
+@toolbox.tool
 def get_neighbourhood_stats(neighbourhood: Neighbourhood, city: City) -> tuple[float, int]:
     """Get the average school rating and the crime index of a neighbourhood of a city.
 
@@ -785,23 +546,6 @@ def get_neighbourhood_stats(neighbourhood: Neighbourhood, city: City) -> tuple[f
 
 
 @toolbox.tool(
-    asks=("what is a home in {city} with {floor_area_m2} and {bedrooms} bedroom(s) worth, and in which currency?",
-          "estimate the market value of a {bedrooms}-bedroom home of {floor_area_m2} in {city}, and give the currency",
-          "I'm thinking of selling a {bedrooms}-bedroom place of {floor_area_m2} in {city}. What's it worth, and in what currency?",
-          "value a {floor_area_m2} property with {bedrooms} bedroom(s) in {city} and say which currency the figure is in",
-          "how much would a {bedrooms}-bedroom flat of {floor_area_m2} in {city} sell for? Include the currency.",
-          "what could I get for a home in {city} with {bedrooms} bedroom(s) and {floor_area_m2} of floor space, and in what currency?",
-          "give me a rough valuation, with its currency, of a home in {city} that has {bedrooms} bedroom(s) and {floor_area_m2} of living space",
-          "My family owns a {bedrooms}-bedroom home of {floor_area_m2} in {city}. Roughly what is it worth, and in which currency?",
-          "what's the estimated market price of a {bedrooms}-bedroom, {floor_area_m2} home in {city}? Say which currency."),
-    gives={"estimated_value, currency_code": ("the estimated value of a {bedrooms}-bedroom home of {floor_area_m2} in {city}",
-                                              "the market value of a {bedrooms}-bedroom, {floor_area_m2} home in {city}",
-                                              "the likely sale price of a {bedrooms}-bedroom place of {floor_area_m2} in {city}",
-                                              "the valuation of a {floor_area_m2} home with {bedrooms} bedroom(s) in {city}"),
-           "estimated_value": ("the estimated value of a {bedrooms}-bedroom home of {floor_area_m2} in {city}",
-                               "the market value of a {bedrooms}-bedroom, {floor_area_m2} home in {city}",
-                               "the likely sale price of a {bedrooms}-bedroom place of {floor_area_m2} in {city}",
-                               "the valuation of a {floor_area_m2} home with {bedrooms} bedroom(s) in {city}")},
     sense=(within("bedrooms", 1, 5), within("floor_area_m2", 20, 400),
            sensible("rooms fit the floor area", ("floor_area_m2", "bedrooms"),
                     lambda a: 22 * max(1, a["bedrooms"]) <= a["floor_area_m2"] <= 90 * (a["bedrooms"] + 1))),
@@ -827,16 +571,6 @@ def estimate_property_value(city: ValuedCity, floor_area_m2: AreaM2, bedrooms: B
 
 
 @toolbox.tool(
-    asks=("how big is {area} in square metres and in square feet?",
-          "convert the floor area {area} into square metres and square feet",
-          "what is {area} in both square metres and square feet?",
-          "a listing says {area}. How much is that in square metres and in square feet?",
-          "express {area} in m² and in sq ft",
-          "I never know how to read floor areas. What is {area} in square metres, and in square feet?",
-          "how many square metres and how many square feet is {area}?",
-          "translate a floor area of {area} into square metres and square feet",
-          "what does {area} come to in square metres, and in square feet?"),
-    gives={"floor_area_m2": "{area}"},  # people give the area as they read it; converting it is the agent's part
     tags=("canonicalise", "arithmetic", "self_evident"),  # square feet to square metres: a careful person can work it out
 )
 def convert_floor_area(area: AreaText) -> tuple[AreaM2, float]:
@@ -861,19 +595,7 @@ def convert_floor_area(area: AreaText) -> tuple[AreaM2, float]:
     return round(value, 1), float(round(value * SQFT_PER_M2))
 
 
-@toolbox.tool(
-    asks=("what have comparable homes near {listing_id} sold for lately? Give me their addresses, the median price and the latest sale date.",
-          "find recent comparable sales for {listing_id}: addresses, median sale price and latest sale date.",
-          "which similar homes in the neighbourhood of {listing_id} sold recently, at what median price, and when was the last sale?",
-          "pull the comparable sales for {listing_id}: the addresses sold, their median price and the date of the most recent sale.",
-          "I want to know if {listing_id} is fairly priced. Which homes nearby sold recently, at what median price, and when was the latest sale?",
-          "show me recent sales in the same neighbourhood as {listing_id} with the addresses, the median sale price and the newest sale date",
-          "look up what homes around {listing_id} went for recently: list the addresses and give me the median price and the date of the latest sale.",
-          "what did nearby homes similar to {listing_id} fetch lately? Addresses, median price, most recent sale date.",
-          "get the comparable-sales report for {listing_id}, with addresses, median price and latest sale date",
-          "I'm about to make an offer on {listing_id}. What have similar homes in that neighbourhood sold for? I want the addresses, the median sale price and the most recent sale date.",
-          "The valuer wants comparable sales for {listing_id}: the addresses, their median sale price and the date of the newest sale."),
-)
+@toolbox.tool
 def get_comparable_sales(listing_id: ListingId) -> tuple[list[str], float, str]:
     """Find homes recently sold in the same neighbourhood as a listing, their median price and the latest sale date.
 
@@ -891,20 +613,7 @@ def get_comparable_sales(listing_id: ListingId) -> tuple[list[str], float, str]:
     return [s["address"] for s in sold], float(statistics.median(s["price"] for s in sold)), sold[0]["date"]
 
 
-@toolbox.tool(
-    asks=("what gross rental yield would {listing_id} give, and what monthly rent could it fetch?",
-          "work out the rental yield and monthly rent of {listing_id}",
-          "if I bought {listing_id} to let, what monthly rent and gross yield could I expect?",
-          "is {listing_id} a good buy-to-let? Give me the expected monthly rent and the gross yield.",
-          "how much would {listing_id} rent for each month, and what yield does that make at the asking price?",
-          "estimate the monthly rent of {listing_id} and its gross yield as an investment",
-          "I'm looking at {listing_id} as a rental investment. What rent per month and what gross yield would it bring in?",
-          "calculate the gross yield of {listing_id} at its asking price, together with the rent it would earn per month",
-          "what return would {listing_id} make as a rental? I'd like the monthly rent and the gross yield.",
-          "as a landlord, would {listing_id} pay its way? Estimate the monthly rent and the gross yield at the asking price.",
-          "run the buy-to-let numbers on {listing_id}: rent per month and gross yield",
-          "what could a tenant be charged each month for {listing_id}, and what gross yield would that give me?"),
-)
+@toolbox.tool
 def get_rental_yield(listing_id: ListingId) -> tuple[float, float]:
     """Work out the gross rental yield of a listing at its asking price, from the rent it would fetch.
 
@@ -919,21 +628,7 @@ def get_rental_yield(listing_id: ListingId) -> tuple[float, float]:
     return round(r["rent"] * 12 / r["price"] * 100, 2), r["rent"]
 
 
-@toolbox.tool(
-    asks=("what would the monthly repayment be on a {annual_rate_percent}% mortgage of {principal} over {term_years} year(s), and how much interest would I pay in total?",
-          "work out the monthly payment and total interest of a {term_years}-year mortgage at {annual_rate_percent}% on {principal}",
-          "I'd borrow {principal} over {term_years} year(s) at {annual_rate_percent}%. What are the monthly repayments and the total interest?",
-          "if I take out a {term_years}-year loan of {principal} at {annual_rate_percent}% interest, how much will I pay each month and how much interest overall?",
-          "calculate the repayments if I borrow {principal} at {annual_rate_percent}% for {term_years} year(s): monthly amount and total interest.",
-          "what does a mortgage of {principal} cost per month at {annual_rate_percent}% over {term_years} year(s), and what's the total interest bill?",
-          "run the mortgage numbers for borrowing {principal} at {annual_rate_percent}% for {term_years} year(s): monthly payment and total interest.",
-          "My bank is offering {annual_rate_percent}% over {term_years} year(s) on a loan of {principal}. What would I repay monthly, and how much interest in all?",
-          "with a fixed rate of {annual_rate_percent}% and a {term_years}-year term, what's the monthly payment on {principal}, and the total interest?",
-          "The broker quoted me {annual_rate_percent}% fixed for {term_years} year(s) on {principal}. What would the monthly instalment be, and the total interest over the life of the loan?",
-          "amortise a loan of {principal} at {annual_rate_percent}% a year over {term_years} year(s): monthly repayment and lifetime interest",
-          "I'm weighing up a loan of {principal} at {annual_rate_percent}% across {term_years} year(s). What will it cost each month, and what's the interest in total?"),
-    sense=(within("annual_rate_percent", 0.5, 12), within("term_years", 5, 35)),
-)
+@toolbox.tool(sense=(within("annual_rate_percent", 0.5, 12), within("term_years", 5, 35)))
 def calculate_mortgage_payment(principal: Money, annual_rate_percent: Rate, term_years: Term) -> tuple[float, float]:
     """Work out the monthly repayment and total interest of a fixed-rate repayment mortgage.
 
@@ -965,42 +660,7 @@ def _moment(text: str) -> datetime:
     return moment
 
 
-@toolbox.tool(
-    asks=("book a viewing of {listing_id} for {start_time} and tell me the viewing id and who will show it",
-          "I'd like to see {listing_id}. Book me a viewing for {start_time} and tell me the viewing id and the agent.",
-          "arrange a viewing of {listing_id} for {start_time}; what's the viewing id, and which agent will be there?",
-          "schedule a visit to {listing_id} for {start_time}, and give me the viewing reference and the agent's name",
-          "I'd like to look round {listing_id}. Could you book it for {start_time} and tell me the viewing id and the agent?",
-          "put me down for a viewing of {listing_id} for {start_time}; which agent is showing it, and what's the viewing id?",
-          "reserve a slot to view {listing_id} for {start_time} and let me know the viewing reference and the agent's name",
-          "set up a showing of {listing_id} for {start_time}. Who's the agent, and what's the viewing id?",
-          "get me in to see {listing_id}, booked for {start_time}, and tell me the viewing id and the agent meeting me there",
-          "{start_time} works for me. Book a viewing of {listing_id} and tell me the booking reference and which agent I'll meet.",
-          "pencil in a viewing of {listing_id} for {start_time} and tell me the reference number and the agent who'll be there",
-          "I'm flying in to look at homes. Could you fix up a viewing of {listing_id} for {start_time}? Send me the viewing id and the agent's name.",
-          "lock in a walk-through of {listing_id} for {start_time}, and let me know the reference and who's conducting it",
-          "organise an in-person tour of {listing_id} for {start_time}, and let me have the viewing number and the name of the agent showing it",
-          "Can I get a look round {listing_id} booked for {start_time}? I'll need the viewing id and the name of the agent.",
-          "secure a viewing slot at {listing_id} for {start_time}, and tell me the booking id and the agent",
-          "Before I decide on {listing_id}, I want to see it in person. Book {start_time} and tell me the viewing id and the agent.",
-          "The photos of {listing_id} look promising. Arrange a visit for {start_time} and tell me the viewing id and who will show me around.",
-          "line up a viewing of {listing_id} for {start_time} and come back to me with the viewing reference and the agent's name",
-          "can you book me a viewing of {listing_id} for {start_time}? Tell me the viewing id and the agent's name.",
-          "arrange for me to see {listing_id}, booked for {start_time}, and tell me the viewing id and the agent",
-          "schedule a viewing of {listing_id} for {start_time}; I need the viewing id and the name of the agent.",
-          "set up a viewing of {listing_id} for {start_time} and tell me the reference and the agent who'll show me round",
-          "book a viewing at {listing_id} for {start_time}; tell me the viewing id and which agent will show me round",
-          "make a viewing appointment at {listing_id} for {start_time} and give me the viewing id and the agent's name",
-          "get a viewing of {listing_id} booked for {start_time}, and tell me the viewing reference and the agent",
-          "please arrange to view {listing_id} for {start_time}; I need the viewing id and who the agent is."),
-    gives={"agent_name": ("the agent showing {listing_id} at the viewing booked for {start_time}",
-                          "the agent taking the viewing of {listing_id} booked for {start_time}",
-                          "the agent who will show me round {listing_id} at the viewing for {start_time}",
-                          "the estate agent hosting my viewing of {listing_id} booked for {start_time}")},
-    sense=(around("start_time", before=0, after=30),),
-    requires=("buyer_profile",),
-    tags=("state_change",),
-)
+@toolbox.tool(sense=(around("start_time", before=0, after=30),), requires=("buyer_profile",), tags=("state_change",))
 def schedule_property_viewing(listing_id: ListingId, start_time: Moment) -> tuple[str, Agent]:
     """Book a viewing of a listing with its agent; needs a buyer profile.
 
@@ -1030,17 +690,7 @@ def schedule_property_viewing(listing_id: ListingId, start_time: Moment) -> tupl
     return viewing_id, r["agent"]
 
 
-@toolbox.tool(
-    asks=("which property viewings do I have coming up?",
-          "list my upcoming property viewings, soonest first",
-          "show me the viewings I've booked",
-          "what house viewings are on my schedule?",
-          "remind me which property viewings I still have scheduled",
-          "do I have any home viewings booked? List them in date order.",
-          "I've lost track of my viewings. Which ones are still scheduled?",
-          "pull up my scheduled property viewings, earliest first",
-          "what viewings have I got lined up with estate agents?"),
-)
+@toolbox.tool
 def list_property_viewings() -> list[ViewingId]:
     """List the buyer's scheduled viewings that have not been cancelled, soonest first.
 
@@ -1052,22 +702,7 @@ def list_property_viewings() -> list[ViewingId]:
     return [v["id"] for v in sorted(rows, key=lambda v: (v["start"], v["id"]))]
 
 
-@toolbox.tool(
-    asks=("cancel {viewing_id}, confirm its status and tell me which listing it was for",
-          "I can't make {viewing_id}. Cancel it, confirm it's cancelled and remind me which property it was.",
-          "call off {viewing_id}; which listing was that, and is it cancelled now?",
-          "take {viewing_id} off my schedule and tell me which listing it was for and its status now",
-          "Something came up, so I need to cancel {viewing_id}. Which home was it for, and what's its status?",
-          "scrap {viewing_id} and let me know the listing it was for and whether the cancellation went through",
-          "get {viewing_id} cancelled; what's its status now, and which listing was it for?",
-          "can {viewing_id} be cancelled? Tell me the status afterwards and the listing it was for.",
-          "My plans have changed, so please drop {viewing_id}. Confirm the cancellation status and remind me which listing it was.",
-          "pull out of {viewing_id} for me and say which property it was for and what state the booking is in now"),
-    gives={"listing_id": ("the listing {viewing_id} was for",
-                          "the property {viewing_id} was booked for",
-                          "the home I was going to see at {viewing_id}")},
-    tags=("state_change", "ends"),
-)
+@toolbox.tool(tags=("state_change", "ends"))
 def cancel_property_viewing(viewing_id: ViewingId) -> tuple[str, ListingId]:
     """Cancel a scheduled viewing.
 
@@ -1086,19 +721,7 @@ def cancel_property_viewing(viewing_id: ViewingId) -> tuple[str, ListingId]:
     return "cancelled", viewings[key]["listing"]
 
 
-@toolbox.tool(
-    asks=("set up a buyer profile for {full_name} with the email {email}, and give me the profile id",
-          "create my buyer profile: name {full_name}, email {email}; what's my buyer id?",
-          "I'm house-hunting. Register me as a buyer, {full_name}, reachable at {email}, and tell me my buyer id.",
-          "open a buyer account for {full_name} ({email}) and tell me the id it gets",
-          "My name is {full_name} and my email is {email}. Can you create a buyer profile for me and give me its id?",
-          "register {full_name} as a buyer with the email address {email} and send me back the buyer id",
-          "make a buyer profile in the name of {full_name}, email {email}, and let me know the id",
-          "sign me up as a property buyer under {full_name}, {email}; which buyer id did I get?",
-          "put me on file as a home buyer: {full_name}, {email}. What's the profile id?"),
-    groups={"buyer": "{full_name}, {email}"},  # one person's name and email
-    tags=("state_change",),
-)
+@toolbox.tool(tags=("state_change",))
 def create_buyer_profile(full_name: BuyerName, email: BuyerEmail) -> str:
     """Create (or replace) the buyer profile that agents see when a viewing is booked.
 
@@ -1123,43 +746,8 @@ toolbox.condition(
     broken_state={"buyer_profile": None, "viewings": {}},  # no profile, so no viewing booked either
     fix=("create_buyer_profile", {"full_name": USER.name, "email": USER.email}),
     consent="share",  # agents see the profile: it is set up only with the buyer's word
-    context=("If I need a buyer profile, set one up: {full_name}, {email}.",
-             "Register me as a buyer if that's required (I'm {full_name}, {email}).",
-             "Should the agency want a buyer profile, create it for {full_name} at {email}."),
-    says=("I haven't set up a buyer profile yet.",
-          "I don't have a buyer profile with the agency.",
-          "I'm not registered as a buyer yet."),
 )
 
 
 # --- goals: what a person wants, and the tools that serve it ------------------------------
 
-toolbox.goal(
-    "see a home near a place",
-    wants="find the home for sale nearest to an address, learn about it and arrange to see it",
-    role="buyer",
-    tools=("geocode_property_address", "find_nearest_listing", "get_listing_details", "get_listing_location",
-           "get_neighbourhood_stats", "get_listing_agent", "get_agent_contact", "schedule_property_viewing"),
-)
-toolbox.goal(
-    "weigh up a home to buy",
-    wants="judge whether a home for sale is worth its price and what it would cost each month",
-    role="buyer",
-    tools=("search_property_listings", "find_properties", "get_listing_details", "get_listing_location",
-           "get_price_per_square_metre", "get_comparable_sales", "get_city_market_summary", "get_neighbourhood_stats",
-           "estimate_property_value", "convert_floor_area", "calculate_mortgage_payment"),
-)
-toolbox.goal(
-    "buy to let",
-    wants="find a home for sale that would pay its way as a rental",
-    role="investor",
-    tools=("search_property_listings", "find_properties", "get_listing_details", "get_rental_yield",
-           "get_price_per_square_metre", "get_city_market_summary", "get_comparable_sales", "calculate_mortgage_payment"),
-)
-toolbox.goal(
-    "manage my viewings",
-    wants="keep track of the viewings I have booked, change them and reach the agents",
-    role="buyer",
-    tools=("list_property_viewings", "cancel_property_viewing", "schedule_property_viewing", "get_listing_details",
-           "get_listing_agent", "get_agent_contact", "create_buyer_profile"),
-)

@@ -594,37 +594,7 @@ def _search_terms(w: TimeWorld) -> list[str]:
 
 # --- tools -----------------------------------------------------------------------------------
 
-@toolbox.tool(
-    asks=(
-        "what's the date and time where I live right now, and which city is set as my home?",
-        "tell me the current date and time in my home city, and which city my settings have as home",
-        "check the clock at home for me: what day and time is it, and which city is set as home?",
-        "do you know today's date and the time at home, and which city my settings have as home?",
-        "what time and date is it for me at the moment, and what's my home city set to?",
-        "remind me which city is set as my home, and what the date and time are there now",
-        "I've lost track of time. What's today's date, and what time is it in my home city? Say which city is set as home too.",
-        "give me the local date and time right now, along with the home city my settings name",
-        "which city is my home set to, and what's the current date and time there?",
-        "what's the time and date at home right now, and which city is home in my settings?",
-        "tell me today's date, the current time and the home city in my settings",
-        "which city do my settings have as home, and what's the date and time there right now?",
-        "give me the current time and date where I live, and the city set as my home",
-        "what date and time is it in my home city now? And which city is home set to?",
-    ),
-    # "now" is not fed onward: a span from now or a conversion of now is asked more simply
-    gives={
-        "today": (
-            "today",
-            "today's date",
-        ),
-        "home_city": (
-            "my home city",
-            "the city I live in",
-            "the city I'm based in",
-            "the city I call home",
-        ),
-    },
-)
+@toolbox.tool
 def get_current_local_datetime() -> tuple[str, Day, City]:
     """Get the current local date and time in the user's home city.
 
@@ -638,18 +608,7 @@ def get_current_local_datetime() -> tuple[str, Day, City]:
     return fmt(now), now.date().isoformat(), w.state.get("home_city", DEFAULT_HOME)
 
 
-@toolbox.tool(
-    asks=(
-        "when exactly is \"{expression}\"? Give me the date and the time.",
-        "quick question: when is \"{expression}\" exactly? Date and time, please.",
-        "give me the date and the time that \"{expression}\" refers to",
-        "someone said \"{expression}\". What date and time is that exactly?",
-        "a message of mine says \"{expression}\". Which date and time is that?",
-        "my colleague wrote \"{expression}\". What date and time does that mean?",
-    ),
-    gives={"moment": "{expression}", "day": "{expression}"},  # naming the moment is the user's part
-    tags=("canonicalise",),
-)
+@toolbox.tool(tags=("canonicalise",))
 def resolve_relative_time(expression: Annotated[str, Kind("relative_time")]) -> tuple[Moment, Day]:
     """Resolve a relative time expression (seen from the current local time) to an exact date and time.
 
@@ -665,18 +624,6 @@ def resolve_relative_time(expression: Annotated[str, Kind("relative_time")]) -> 
 
 
 @toolbox.tool(
-    asks=(
-        "turn \"{text}\" into a standard date",
-        "which calendar date is written as \"{text}\"?",
-        "rewrite the date \"{text}\" in year-month-day form",
-        "read \"{text}\" as a date and give it to me as year, month and day",
-        "what is \"{text}\" in ISO format?",
-        "I have a date written as \"{text}\". What is it in YYYY-MM-DD?",
-        "normalise the date \"{text}\" to year-month-day",
-        "convert \"{text}\" to a plain year-month-day date",
-        "which day is \"{text}\", written the standard way?",
-    ),
-    gives={"day": "{text}"},
     tags=("canonicalise", "self_evident"),  # "11 June 2025" is 2025-06-11 to anyone: calling it is a detour
 )
 def parse_date_text(text: Annotated[str, Kind("date_text")]) -> Day:
@@ -692,21 +639,6 @@ def parse_date_text(text: Annotated[str, Kind("date_text")]) -> Day:
 
 
 @toolbox.tool(
-    asks=(
-        "what date and time is {amount} {unit} after {start}?",
-        "add {amount} {unit} to {start}",
-        "counting {amount} {unit} from {start}, what date and time do I land on?",
-        "starting from {start}, what will the date and time be {amount} {unit} later?",
-        "I want a reminder {amount} {unit} after {start}. At what date and time should it go off?",
-        "work out the date and time {amount} {unit} past {start}",
-        "tell me the date and time you get by adding {amount} {unit} to {start}",
-        "shift {start} forward by {amount} {unit} and give me the result",
-        "what's {amount} {unit} on from {start}, date and time?",
-        "my parking permit is good for {amount} {unit} from {start}. When does it run out, date and time?",
-        "if I set a countdown of {amount} {unit} starting from {start}, on which day and at what hour does it reach zero?",
-        "give me the date and time {amount} {unit} after {start}",
-        "the lab samples need sealing {amount} {unit} after {start}. Which day and clock time should I write in the log?",
-    ),
     sense=(sensible("a shift a person counts in these units", ("amount", "unit"), _counted_shift),),
     tags=("arithmetic",),
 )
@@ -739,17 +671,6 @@ def _within_a_week(args: dict) -> bool:
 
 
 @toolbox.tool(
-    asks=(
-        "how long is it from {start} to {end}, in minutes and in hours?",
-        "work out the time between {start} and {end}, in minutes and hours",
-        "how many minutes, or hours, separate {start} and {end}?",
-        "how much time passes between {start} and {end}? Give it in minutes and in hours.",
-        "I'm waiting from {start} until {end}. How many minutes is that, and how many hours?",
-        "count the minutes and hours from {start} to {end}",
-        "what's the gap between {start} and {end} in minutes, and in hours?",
-        "tell me how many hours and how many minutes lie between {start} and {end}",
-        "calculate the elapsed time from {start} until {end}, both in minutes and in hours",
-    ),
     # both ends read on one clock: times of different cities are not subtracted
     sense=(distinct("start", "end"), together("start", "end"),
            sensible("the period runs backwards", ("start", "end"), lambda a: str(a["start"]) < str(a["end"])),
@@ -772,23 +693,7 @@ def get_time_between(start: Moment, end: Moment) -> tuple[int, float]:
     return minutes, round(minutes / 60, 2)
 
 
-@toolbox.tool(
-    asks=(
-        "what day of the week is {date}, and is it a weekend?",
-        "find out which weekday {date} falls on and whether it's a weekend",
-        "does {date} fall on a weekend? Which day of the week is it?",
-        "is {date} a weekday or a weekend day, and which day is it?",
-        "I'm planning something for {date}. Which day of the week is it, and is it at the weekend?",
-        "tell me the weekday of {date} and whether it lands on a weekend",
-        "which day of the week does {date} land on? Is it a weekday or the weekend?",
-        "name the day of the week for {date}, and say if it's a weekend",
-        "on {date}, what day of the week is it, and is it the weekend?",
-        "which weekday is {date}, and is that a weekend?",
-        "is {date} on a weekend? Tell me the day of the week too.",
-        "what day does {date} fall on, and is it a weekend day?",
-    ),
-    tags=("arithmetic",),
-)
+@toolbox.tool(tags=("arithmetic",))
 def get_weekday(date: Day) -> tuple[str, bool]:
     """Find the day of the week of a date.
 
@@ -803,19 +708,7 @@ def get_weekday(date: Day) -> tuple[str, bool]:
     return WEEKDAYS[day.weekday()], day.weekday() >= 5
 
 
-@toolbox.tool(
-    asks=(
-        "give me the ISO week number and week-numbering year of {date}",
-        "what calendar week does {date} belong to under ISO numbering, and in which week year?",
-        "our office plans by week number. What ISO week and week-numbering year is {date} in?",
-        "tell me the ISO 8601 week and its year for {date}",
-        "what's the ISO week number of {date}, and which year does that week count towards?",
-        "find the ISO week {date} falls in, along with the ISO year",
-        "in ISO terms, which week and which week-year contain {date}?",
-        "what are the week number and ISO year for {date}?",
-    ),
-    tags=("arithmetic",),
-)
+@toolbox.tool(tags=("arithmetic",))
 def get_week_number(date: Day) -> tuple[int, int]:
     """Get the ISO 8601 week number of a date.
 
@@ -839,16 +732,6 @@ def _not_the_next_day(args: dict[str, Any]) -> bool:
 
 
 @toolbox.tool(
-    asks=(
-        "what is the date of the first {weekday} after {after}?",
-        "find the first {weekday} after {after}",
-        "which date is the next {weekday} following {after}?",
-        "after {after}, when is the next {weekday}?",
-        "I need to book something on the {weekday} after {after}. What date is it?",
-        "give me the date of the {weekday} that comes after {after}",
-        "what date does the next {weekday} after {after} fall on?",
-        "tell me the earliest {weekday} later than {after}",
-    ),
     # The Thursday after a Wednesday is the next day: nobody looks that up.
     sense=(sensible("the weekday asked is the very next day", ("weekday", "after"), _not_the_next_day),
            around("after", before=0, after=180)),  # from yesterday, the next Saturday is "this Saturday"
@@ -872,24 +755,6 @@ def get_next_weekday_date(weekday: Weekday, after: Day) -> str:
 
 
 @toolbox.tool(
-    asks=(
-        "what time is it in {to_city} when it's {when}?",
-        "convert {when} to local time in {to_city}",
-        "when it's {when}, what's the local time in {to_city}?",
-        "if it's {when}, what time is it in {to_city}?",
-        "I have a call scheduled for {when}. What time will it be for someone in {to_city}?",
-        "translate {when} into the local time of {to_city}",
-        "what's the date and time in {to_city} at the moment it's {when}?",
-        "there's a meeting set for {when}. What does the clock say at that moment in {to_city}?",
-        "tell me what the clocks in {to_city} show when it is {when}",
-        "when it's {when}, what time and date is it in {to_city}?",
-        "work out the local time in {to_city} for {when}",
-        "if it's {when}, what's the date and time over in {to_city}?",
-        "tell me the time in {to_city} that matches {when}",
-    ),
-    # a moment is read on the clock of the city it comes with (a flight's landing on its
-    # destination's, an event's start on its city's), never on a clock picked apart from it
-    groups={"when": "{moment} in {from_city}"},
     # (a moment converted to the city of an event is a moment of the event's day: not July 16 in
     # the city of a June 19 lunch, reading 48 #1)
     sense=(distinct("from_city", "to_city"),
@@ -912,40 +777,7 @@ def convert_time_between_cities(moment: Moment, from_city: City, to_city: City) 
     return fmt(local_time(_city_name(to_city), _city_name(from_city), start))
 
 
-@toolbox.tool(
-    asks=(
-        "what is the UTC offset of {city}, and which country is it in?",
-        "find the time zone offset of {city} and its country",
-        "how many hours ahead of or behind UTC is {city}, and in which country is it?",
-        "do you know the UTC offset of {city} and which country it's in?",
-        "I'm scheduling with someone in {city}. What country is it in, and what's the UTC offset there?",
-        "give me the country and the UTC offset for {city}",
-        "tell me which time zone offset {city} keeps and what country it belongs to",
-        "look up the country of {city} and how many hours it is from UTC",
-        "note the UTC offset for {city} and the country it sits in, for a meeting invite",
-        "I'm setting up a world-clock widget for {city}. Which nation is it part of, and what offset from Coordinated Universal Time should I enter?",
-        "confirm which country {city} is part of, along with its current offset against UTC",
-        "which country and UTC offset go with {city}?",
-    ),
-    gives={
-        "country": (
-            "the country containing {city}",
-            "the country {city} belongs to",
-            "the country where {city} is located",
-            "the country of {city}",
-            "the nation with {city} inside its borders",
-            "whatever country contains {city}",
-            "the country where {city} sits",
-            "the country home to {city}",
-            "the nation that includes {city}",
-            "the country where {city} is found",
-            "the country whose territory includes {city}",
-            "the country in which {city} lies",
-            "the country where {city} lies",
-            "the country {city} is part of",
-        ),
-    },
-)
+@toolbox.tool
 def get_city_utc_offset(city: City) -> tuple[Offset, Country]:
     """Get the UTC offset a city keeps today (daylight saving included) and the country it is in.
 
@@ -960,37 +792,7 @@ def get_city_utc_offset(city: City) -> tuple[Offset, Country]:
     return utc_offset(_city_name(city), local_time(_city_name(city), DEFAULT_HOME, NOW)), row["country"]
 
 
-@toolbox.tool(
-    asks=(
-        "what time is it right now in {city}?",
-        "tell me the current local date and time in {city}",
-        "I need to call someone in {city}. What's the date and time there now?",
-        "right now in {city}, what's the date and time?",
-        "check the current date and time in {city}",
-        "what's the local date and time at the moment in {city}?",
-        "is it late in {city}? Tell me the date and time there right now.",
-        "give me the present date and time for {city}",
-        "what day and hour is it currently in {city}?",
-        "my sister just landed in {city}. What date and hour is it where she is?",
-        "what are the current local date and time in {city}?",
-        "I trade with a supplier in {city}. Confirm what day it is over there and what the clock reads now.",
-        "what's the time at the moment in {city}?",
-        "how late is it right now in {city}? I need the date and time.",
-        "find the current date and time in {city}",
-        "I'd like to know the local time and date right now in {city}.",
-        "what does the clock say right now in {city}, and what's the date there?",
-        "is it morning or evening right now in {city}? Give me the date and time there.",
-        "give me the time and date it is now in {city}",
-    ),
-    gives={
-        "local_time": (
-            "the current time in {city}",
-            "the time it is now in {city}",
-            "the current local time in {city}",
-            "the local time at this moment in {city}",
-        ),
-    },
-)
+@toolbox.tool
 def get_local_time_in(city: City) -> Moment:
     """Get the current local date and time in a city.
 
@@ -1004,23 +806,6 @@ def get_local_time_in(city: City) -> Moment:
 
 
 @toolbox.tool(
-    asks=(
-        "list the public holidays in {country} in {year}",
-        "which public holidays does {country} have in {year}?",
-        "for {year}, which days are public holidays in {country}?",
-        "give me every public holiday {country} observes in {year}, with dates",
-        "what official holidays fall in {year} in {country}?",
-        "show me the public holiday calendar for {country} in {year}",
-        "when are the public holidays in {country} during {year}, and what are they called?",
-        "which dates in {year} are public holidays in {country}, and what is each one?",
-        "we're drafting the {year} leave policy for staff in {country}. Which public holidays are on the calendar, and on what dates?",
-        "HR needs the statutory holidays of {country} for {year}, with names and dates.",
-        "which bank holidays does {country} observe over {year}? List each with its date.",
-        "I'm booking a trip to {country} sometime in {year} and want to avoid closures. Which national holidays fall that year, and on which dates?",
-        "what are the public holidays of {country} in {year}?",
-        "tell me all the public holidays {country} has in {year}, with their dates",
-        "which days off does {country} give for public holidays in {year}?",
-    ),
     # The phrasings plan ahead ("I'm planning 2024 in Egypt" read as a plan for a past year).
     sense=(within("year", NOW.year, NOW.year + 1),),
 )
@@ -1039,47 +824,7 @@ def list_public_holidays(country: Country, year: Year) -> list[str]:
     return [f"{d.isoformat()} {holiday}" for d, holiday in holidays_in(name, year)]
 
 
-@toolbox.tool(
-    asks=(
-        "what is the next public holiday in {country} on or after {after}, and when is it?",
-        "find the first public holiday in {country} from {after} onwards",
-        "counting from {after}, when is the next public holiday in {country}, and what is it called?",
-        "starting from {after}, when's the next public holiday in {country}, and what is it?",
-        "I'm hoping for a day off. Counting from {after}, which public holiday comes next in {country}, and on what date?",
-        "tell me the name and date of the next public holiday in {country}, counting from {after}",
-        "what's the earliest public holiday in {country} on or after {after}? Name and date, please.",
-        "look up when {country} next has a public holiday, from {after} on, and what it's called",
-        "on or after {after}, which public holiday comes up first in {country}, and when?",
-        "which public holiday is next in {country} from {after}, and on what date?",
-        "when does {country} next have a public holiday on or after {after}, and which one is it?",
-        "find me the next holiday {country} observes from {after} on, with its name and date",
-        "what's the first public holiday in {country} falling on or after {after}, and what date is it?",
-        "check the holiday calendar of {country} for the next public holiday from {after}: its name and date",
-    ),
-    gives={
-        "day": (
-            "the next public holiday in {country} from {after}",
-            "the date of the first public holiday in {country} on or after {after}",
-            "the next public holiday observed in {country} on or after {after}",
-            "the earliest public holiday in {country} from {after} onwards",
-            "the day of the first holiday {country} observes on or after {after}",
-            "the date {country} next gets a day off, counting from {after}",
-            "the next bank holiday in {country} beginning from {after}",
-            "the next national holiday in {country} starting from {after}",
-            "whichever day {country} next takes as a public holiday, counting from {after}",
-            "the first official holiday in {country} on or after {after}",
-            "the next public holiday in {country} as of {after}",
-            "the date offices in {country} next close for a public holiday on or after {after}",
-            "the soonest public holiday in {country} falling on or after {after}",
-            "the next statutory holiday in {country} from {after}",
-            "the next nationwide day off in {country} from {after} onwards",
-            "the first date on or after {after} that is a public holiday in {country}",
-            "the day {country} next celebrates a public holiday on or after {after}",
-            "the next public holiday that {country} marks on or after {after}",
-        ),
-    },
-    sense=(around("after", before=0, after=180),),
-)
+@toolbox.tool(sense=(around("after", before=0, after=180),))
 def get_next_public_holiday(country: Country, after: Day) -> tuple[Holiday, Day]:
     """Find the first public holiday of a country on or after a date (holidays of a lunar calendar are listed for 2025 and 2026 only; substitute days off are not included).
 
@@ -1101,19 +846,7 @@ def get_next_public_holiday(country: Country, after: Day) -> tuple[Holiday, Day]
     raise ToolError(f"no public holiday found in {name} within a year of {after}")
 
 
-@toolbox.tool(
-    asks=(
-        "is {date} a public holiday in {country}? If so, which one?",
-        "check whether {date} is a public holiday in {country}, and name it if it is",
-        "is {date} a public holiday in {country}, and what is it called?",
-        "do people in {country} get a public holiday on {date}? Which one?",
-        "I want to ship goods to {country} on {date}. Is it a public holiday there, and if so, which one?",
-        "tell me if {date} is a holiday in {country}, and which holiday it is",
-        "are offices in {country} closed for a public holiday on {date}? Name the holiday if so.",
-        "does {date} count as a public holiday in {country}? If it does, what's the occasion?",
-        "find out whether {country} celebrates a public holiday on {date}, and which one",
-    ),
-)
+@toolbox.tool
 def is_public_holiday(date: Day, country: HolidayCountry) -> tuple[bool, str]:
     """Check whether a date is a public holiday in a country (holidays of a lunar calendar are listed for 2025 and 2026 only; substitute days off are not included).
 
@@ -1131,21 +864,6 @@ def is_public_holiday(date: Day, country: HolidayCountry) -> tuple[bool, str]:
 
 
 @toolbox.tool(
-    asks=(
-        "how many working days are there in {country} between {start} and {end}, both included?",
-        "count the business days from {start} to {end} in {country}, both included",
-        "I have a job in {country} that runs from {start} to {end}, both days included. How many working days is that?",
-        "from {start} to {end} inclusive, how many working days does {country} have?",
-        "work out the number of business days in {country} from {start} to {end}, counting both ends",
-        "a contract in {country} lasts from {start} through {end}. How many business days does it cover?",
-        "tell me how many weekdays in {country}, not counting public holidays, fall from {start} to {end}, both included",
-        "how many days will offices in {country} be open from {start} to {end} inclusive?",
-        "from {start} to {end} inclusive, what's the business-day count in {country}?",
-        "we pay staff in {country} per working day. From {start} to {end} inclusive, how many days is that?",
-        "our project in {country} runs from {start} until {end}. Excluding weekends and public holidays, how many working days do we get, counting both ends?",
-        "tally the business days in {country} from {start} until {end}, inclusive of both dates",
-        "a freelancer in {country} bills every working day from {start} to {end} inclusive. How many days can they bill?",
-    ),
     # the tool takes either order, but a person names the earlier day first
     sense=(distinct("start", "end"), sensible("a period a person counts working days over", ("start", "end"), _short_period),
            sensible("the period runs backwards", ("start", "end"), lambda a: str(a["start"]) < str(a["end"]))),
@@ -1169,21 +887,6 @@ def count_business_days(start: Day, end: Day, country: Country) -> int:
 
 
 @toolbox.tool(
-    asks=(
-        "what date is {days} working day(s) after {start} in {country}?",
-        "count {days} business day(s) forward from {start} in {country}",
-        "a delivery takes {days} working day(s) from {start} in {country}. On which date does it arrive?",
-        "starting from {start}, which date is {days} working day(s) later in {country}?",
-        "my invoice is due {days} business day(s) after {start}, counted in {country}. What date is that?",
-        "skip weekends and public holidays in {country} and tell me the date {days} business day(s) after {start}",
-        "what's the date {days} working day(s) on from {start}, going by the calendar of {country}?",
-        "add {days} business day(s) to {start} for {country} and give me the date",
-        "if I count {days} working day(s) from {start} in {country}, which date do I land on?",
-        "a notice period of {days} working day(s) starts counting after {start} in {country}. What's its last day?",
-        "the bank transfer clears {days} business day(s) after {start}, and holidays in {country} don't count. On which date does the money land?",
-        "the supplier in {country} promises dispatch within {days} working day(s) of {start}. What's the latest date that can be?",
-        "I have a deadline {days} working day(s) after {start} in {country}. Which date is that?",
-    ),
     # Deliveries, transfers and deadlines lie ahead: "on which date does the money land?" is not
     # asked of a start three weeks ago.
     sense=(within("days", 1, 60), around("start", before=3, after=120)),
@@ -1211,40 +914,7 @@ def add_business_days(start: Day, days: Annotated[int, Kind("business_day_count"
     return day.isoformat()
 
 
-@toolbox.tool(
-    asks=(
-        "when does the sun rise and set in {city} on {date}?",
-        "get the sunrise and sunset times for {city} on {date}",
-        "I'm planning a photo walk in {city} on {date}. When are sunrise and sunset?",
-        "on {date} in {city}, what time are sunrise and sunset?",
-        "what time does it get light and dark in {city} on {date}?",
-        "tell me when the sun comes up and goes down in {city} on {date}",
-        "find the times of sunrise and sunset in {city} on {date}",
-        "I want to catch both the sunrise and the sunset in {city} on {date}. At what times are they?",
-        "when are sunrise and sunset in {city} on {date}?",
-        "we're shooting an outdoor wedding in {city} on {date}. At what times does the sun rise and set?",
-        "my fast in {city} on {date} follows the sun. When is sunrise, and when is sunset?",
-        "I'm hiking near {city} on {date} and want to start at sunrise and be back by sunset. What times are those?",
-        "at what hour does daybreak come to {city} on {date}, and when does the sun go down there?",
-        "how early does the sun come up in {city} on {date}, and how late does it set?",
-    ),
-    gives={
-        "sunrise": (
-            "sunrise in {city} on {date}",
-            "the time the sun rises in {city} on {date}",
-            "the moment of sunrise in {city} on {date}",
-            "the sunrise time for {city} on {date}",
-            "the time of sunup in {city} on {date}",
-        ),
-        "sunset": (
-            "sunset in {city} on {date}",
-            "the time the sun sets in {city} on {date}",
-            "the moment the sun goes down in {city} on {date}",
-            "the sunset time for {city} on {date}",
-            "the time of sundown in {city} on {date}",
-        ),
-    },
-)
+@toolbox.tool
 def get_sunrise_sunset(city: City, date: Day) -> tuple[Moment, Moment]:
     """Get the sunrise and sunset times of a city on a date (local time, daylight saving included).
 
@@ -1264,18 +934,6 @@ def get_sunrise_sunset(city: City, date: Day) -> tuple[Moment, Moment]:
 
 
 @toolbox.tool(
-    asks=(
-        "how many hours of daylight does {point} get on {date}?",
-        "work out the hours of daylight at {point} on {date}",
-        "how long is the day at {point} on {date}, from sunrise to sunset?",
-        "on {date}, how many hours of daylight does {point} get?",
-        "how many daylight hours are there at {point} on {date}?",
-        "tell me the length of daylight at {point} on {date}, in hours",
-        "between sunrise and sunset, how many hours pass at {point} on {date}?",
-        "give me the daylight duration for {point} on {date}",
-        "how much daylight, in hours, is there at {point} on {date}?",
-    ),
-    groups={"point": "{latitude}, {longitude}"},
     tags=("area",),  # daylight is a city's or where I am, not a restaurant's
 )
 def get_daylight_hours(latitude: Latitude, longitude: Longitude, date: Day) -> float:
@@ -1294,21 +952,7 @@ def get_daylight_hours(latitude: Latitude, longitude: Longitude, date: Day) -> f
     return sun_times(latitude, longitude, 0, parse_day(date))[2]
 
 
-@toolbox.tool(
-    asks=(
-        "search the time-zone and holiday listings for \"{query}\"[ and show up to {max_results} results]",
-        "what do the time-zone and holiday listings say about \"{query}\"?",
-        "look up \"{query}\" among the cities and public holidays[, {max_results} entries at most]",
-        "find cities and holidays matching \"{query}\"[, no more than {max_results}]",
-        "I'm searching for \"{query}\". Which cities or public holidays match?[ Show me the top {max_results}.]",
-        "run a search for \"{query}\" over city times, UTC offsets and holidays[ and return at most {max_results} hits]",
-        "show me what the city clocks and holiday calendars have on \"{query}\"[, up to {max_results} of them]",
-        "check the listings of city times and public holidays for anything matching \"{query}\"[; limit it to {max_results}]",
-        "any cities or public holidays that match \"{query}\"?[ Give me up to {max_results}.]",
-    ),
-    sense=(within("max_results", 1, 30),),
-    tags=("search",),
-)
+@toolbox.tool(sense=(within("max_results", 1, 30),), tags=("search",))
 def search_time_and_date(query: Annotated[str, Kind("time_search_terms")], max_results: int = 8) -> list[str]:
     """Search cities (local time, UTC offset) and this year's and next year's public holidays by words.
 
@@ -1338,17 +982,6 @@ def search_time_and_date(query: Annotated[str, Kind("time_search_terms")], max_r
 
 
 @toolbox.tool(
-    asks=(
-        "make {city} my home city and tell me the local time and UTC offset there",
-        "I've moved to {city}. Set it as my home city; what time is it there now, and what's its UTC offset?",
-        "change my home city to {city} and show me its clock and UTC offset",
-        "switch my home to {city}, and give me the current time there and its offset from UTC",
-        "I live in {city} now. Update my home city and tell me the local time and how far it is from UTC.",
-        "set {city} as home and report the time there along with its UTC offset",
-        "from now on my home city is {city}. Please update it and tell me the local time and UTC offset.",
-        "move my home city to {city} and let me know the current local time and the UTC offset",
-        "can you update my home to {city}? I'd like the local time there and its UTC offset.",
-    ),
     # a new home is typed by the user, never a city taken from a clinic, an address or a contact
     sense=(sensible("the home city is already San Francisco", ("city",), lambda a: a["city"] != DEFAULT_HOME),),
     tags=("state_change",),
@@ -1384,40 +1017,3 @@ def _latitude_facts(w: TimeWorld, latitude: float) -> dict:
 # about dates and times: the weather or the place is there because of the holiday or the
 # daylight.
 
-toolbox.goal(
-    "talk across time zones",
-    wants="work out what time it is, or will be, in another city, to set up a call or a meeting",
-    role="someone arranging a call",
-    tools=("get_current_local_datetime", "get_local_time_in", "convert_time_between_cities", "get_city_utc_offset",
-           "get_time_between", "add_time_to_datetime", "resolve_relative_time", "search_time_and_date",
-           "set_home_city"),
-)
-toolbox.goal(
-    "count working days",
-    wants="work out a deadline or a job's length in working days, around weekends and public holidays",
-    role="someone planning work",
-    tools=("count_business_days", "add_business_days", "is_public_holiday", "get_next_public_holiday",
-           "list_public_holidays", "get_weekday", "get_week_number", "get_next_weekday_date", "parse_date_text",
-           "resolve_relative_time", "get_current_local_datetime", "get_city_utc_offset", "search_time_and_date"),
-)
-toolbox.goal(
-    "plan a day off around a holiday",
-    wants="find the next public holiday and the day it falls on, whether I'm free, and where it will be warmest",
-    role="holidaymaker",
-    tools=("get_next_public_holiday", "is_public_holiday", "list_public_holidays", "get_weekday",
-           "get_next_weekday_date", "get_current_local_datetime", "resolve_relative_time", "parse_date_text",
-           "get_city_utc_offset",
-           # weather and calendar_reminders: the warmest city on the holiday, and what I have on
-           "find_hottest_city", "list_events_on_date"),
-)
-toolbox.goal(
-    "catch the daylight",
-    wants="plan something outdoors around sunrise, sunset and the hours of daylight, and the weather then",
-    role="someone planning an outing",
-    # Not my home city and today (get_current_local_datetime): beside a sunset elsewhere it
-    # asks for the weather at home at the hour the sun sets in Amsterdam.
-    tools=("get_sunrise_sunset", "get_daylight_hours", "get_time_between", "add_time_to_datetime",
-           "resolve_relative_time", "parse_date_text",
-           # weather and maps_places: the forecast at sunrise or sunset, and where a place is
-           "get_hourly_forecast", "find_place_by_name"),
-)

@@ -255,12 +255,6 @@ toolbox.condition(
     broken_state={"traveller_profile": None, "passport": None},
     fix=("create_traveller_profile", {"full_name": TRAVELLER["name"], "email": TRAVELLER["email"]}),
     consent="share",
-    context=("If I need a traveller profile for this, create one for me: {full_name}, {email}.",
-             "Set up my traveller profile if it's missing (I'm {full_name}, {email}).",
-             "Should there be no traveller profile, make one in my name, {full_name}, with {email}."),
-    says=("I haven't set up a traveller profile on this account yet.",
-          "There's no traveller profile on my account.",
-          "I never created a traveller profile here."),
 )
 toolbox.condition(
     "passport_on_file",
@@ -268,12 +262,6 @@ toolbox.condition(
     broken_state={"passport": None},
     fix=("save_passport_details", dict(PASSPORT)),
     consent="identity",
-    context=("If my passport has to be on file, save it: {passport_number}, issued by {nationality}, valid until {expiry_date}.",
-             "Add my passport to the profile if it's needed: {passport_number}, {nationality}, expiring {expiry_date}.",
-             "Should the airline need my passport, it's {passport_number} from {nationality}, valid until {expiry_date}; save it."),
-    says=("My passport details aren't saved yet.",
-          "I haven't given you my passport yet.",
-          "I never saved my passport for bookings."),
 )
 
 # Cities and countries named by other seeds (where a contact lives, an office, the hottest city of
@@ -283,11 +271,6 @@ toolbox.condition(
 toolbox.bridge("city", "country")
 toolbox.written_as("country", country_phrase)
 toolbox.written_as("country/citizenship", country_phrase)
-toolbox.written_as("flight_number", "flight {}")
-toolbox.written_as("flight_numbers", "flights {}")
-toolbox.written_as("hotel_id", "hotel {}")
-toolbox.written_as("hotel_ids", "hotels {}")
-toolbox.written_as("booking_id", "booking {}")
 
 
 def _two_cities(args: dict[str, Any]) -> bool:
@@ -547,21 +530,7 @@ def _search_terms(w: TravelWorld) -> list[str]:
 # --- tools --------------------------------------------------------------------------------
 
 
-@toolbox.tool(
-    asks=('search the travel catalogue for "{query}" and tell me the hotels and the airport it finds',
-          'which hotels and which airport come up for "{query}" in the travel search?',
-          'look up "{query}" in the travel catalogue. Which hotels and which airport match?',
-          'anything in the travel catalogue for "{query}"? Which hotels and which airport match?',
-          'which hotels and which airport match "{query}"?',
-          'If I type "{query}" into the travel app, which hotels and which airport come up?',
-          'show me the hotels and the airport that match "{query}"',
-          '"{query}": which hotels and which airport does the travel catalogue have?'),
-    gives={"hotel_ids": ('the hotels listed for "{query}"', 'the hotels matching "{query}"',
-                         'the hotels that come up for "{query}"',
-                         'the hotels found for "{query}"',
-                         'the hotels that turn up for "{query}"')},
-    tags=("search",),
-)
+@toolbox.tool(tags=("search",))
 def search_travel(query: Annotated[str, Kind("travel_search_terms")]) -> tuple[HotelIds, str, list[str]]:
     """Search hotels and airports at once by words in a hotel name, airport name, code or city.
 
@@ -591,23 +560,7 @@ def search_travel(query: Annotated[str, Kind("travel_search_terms")]) -> tuple[H
     return hotels[:5], airport, [w.hotels[h]["name"] for h in hotels[:5]]
 
 
-@toolbox.tool(
-    asks=("what is the airport code for {place}, and which city does it serve?",
-          "look up the IATA code of {place} and the city it serves",
-          'which airport do people mean by "{place}"? Give me its code and city.',
-          "do you know the IATA code for {place} and the city it serves?",
-          'what three-letter code does "{place}" go by, and which city is that airport in?',
-          'I\'m filling in a form that wants an airport code for "{place}". What is it, and which city does the airport serve?',
-          "find the airport code for {place} and the city it's in",
-          'turn "{place}" into an airport code and tell me its city',
-          "IATA code and city for {place}?",
-          'my itinerary just says "{place}". Which airport code is that, and for which city?'),
-    # the airport as the user names it; finding its code is the agent's part
-    gives={"airport_code": ("{place}", '"{place}"', 'what I call "{place}"', 'the airport I mean by "{place}"',
-                            'the airport people call "{place}"', 'the airport I know as "{place}"',
-                            'the airport written as "{place}" in my notes', 'the airport my booking app lists as "{place}"')},
-    tags=("canonicalise",),
-)
+@toolbox.tool(tags=("canonicalise",))
 def lookup_airport_code(place: Annotated[str, Kind("airport_mention")]) -> tuple[Iata, str]:
     """Resolve a city or airport as people name it to the airport's IATA code.
 
@@ -624,23 +577,6 @@ def lookup_airport_code(place: Annotated[str, Kind("airport_mention")]) -> tuple
 
 
 @toolbox.tool(
-    asks=("which flights go from {origin_city} to {destination_city} on {date}?",
-          "find the flights from {origin_city} to {destination_city} on {date}",
-          "I need to fly from {origin_city} to {destination_city} on {date}. What flights are there?",
-          "are there flights from {origin_city} to {destination_city} on {date}? List them.",
-          "list the flights from {origin_city} to {destination_city} on {date}",
-          "what's flying from {origin_city} to {destination_city} on {date}?",
-          "show me the flight options from {origin_city} to {destination_city} for {date}",
-          "I have to get from {origin_city} to {destination_city} on {date}. Which flights can I take?",
-          "search flights from {origin_city} to {destination_city} departing {date}",
-          "what flight numbers do you have from {origin_city} to {destination_city} on {date}?",
-          "I'm planning a trip from {origin_city} to {destination_city} on {date}; what flight numbers are on the schedule?",
-          "scan the timetable for {date} and list every flight from {origin_city} to {destination_city}"),
-    gives={"flight_numbers, date": ("the flights from {origin_city} to {destination_city} on {date}",
-                                    "the scheduled flights from {origin_city} to {destination_city} on {date}",
-                                    "all the flights from {origin_city} to {destination_city} on {date}",
-                                    "the flights leaving {origin_city} for {destination_city} on {date}",
-                                    "the flights on {date} from {origin_city} to {destination_city}")},
     # (a city found for a day, the host city of today's meeting, is no place to fly from on June 24)
     sense=(distinct("origin_city", "destination_city"), around("date", before=1, after=90),
            arrives("destination_city", "date"), same_day("date")),
@@ -669,31 +605,6 @@ def search_flights(origin_city: CityName, destination_city: CityName, date: Day)
 
 
 @toolbox.tool(
-    asks=("what is the cheapest flight from {origin_airport} to {destination_airport} on {date}, and what does it cost[ in {currency}]?",
-          "find the cheapest fare from {origin_airport} to {destination_airport} on {date}[, priced in {currency}], and the flight it's on",
-          "I'm on a budget: which flight from {origin_airport} to {destination_airport} on {date} is cheapest, and at what fare[ in {currency}]?",
-          "flying from {origin_airport} to {destination_airport} on {date}, which flight has the lowest fare, and how much is it[ in {currency}]?",
-          "what's the lowest fare from {origin_airport} to {destination_airport} on {date}, and on which flight?",
-          "find me the cheapest flight from {origin_airport} to {destination_airport} on {date} and tell me the fare[ in {currency}]",
-          "how much is the cheapest ticket from {origin_airport} to {destination_airport} on {date}[, in {currency}], and which flight is it?",
-          "I need the best fare from {origin_airport} to {destination_airport} for {date}[, quoted in {currency}]. Which flight, and how much?",
-          "compare fares from {origin_airport} to {destination_airport} on {date} and give me the cheapest flight and its price[ in {currency}]",
-          "which flight from {origin_airport} to {destination_airport} on {date} is cheapest, and how much is it[ in {currency}]?",
-          "I'm expensing a trip from {origin_airport} to {destination_airport} on {date} and finance wants the lowest fare. Which flight is it, and what does it cost[ in {currency}]?",
-          "what's the going rate for the cheapest seat from {origin_airport} to {destination_airport} on {date}[ in {currency}], and which flight has it?"),
-    gives={"flight_number, date": ("the cheapest flight from {origin_airport} to {destination_airport} on {date}",
-                                   "the lowest-fare flight from {origin_airport} to {destination_airport} on {date}",
-                                   "the least expensive flight from {origin_airport} to {destination_airport} on {date}",
-                                   "the best-priced flight from {origin_airport} to {destination_airport} on {date}",
-                                   "the flight with the lowest fare from {origin_airport} to {destination_airport} on {date}",
-                                   "the budget option from {origin_airport} to {destination_airport} on {date}",
-                                   "whichever flight costs least from {origin_airport} to {destination_airport} on {date}",
-                                   "the lowest-priced departure from {origin_airport} to {destination_airport} on {date}",
-                                   "the most affordable flight from {origin_airport} to {destination_airport} on {date}",
-                                   "the most economical flight from {origin_airport} to {destination_airport} on {date}",
-                                   "the least costly option for flying from {origin_airport} to {destination_airport} on {date}",
-                                   "the cheapest departure out of {origin_airport} bound for {destination_airport} on {date}",
-                                   "the lowest-cost flight out of {origin_airport} into {destination_airport} on {date}")},
     sense=(distinct("origin_airport", "destination_airport"),
            sensible("both airports serve one city", ("origin_airport", "destination_airport"), _two_cities),
            sensible("a currency nobody on this trip pays in", ("origin_airport", "destination_airport", "currency"),
@@ -727,22 +638,6 @@ def find_cheapest_flight(origin_airport: Iata, destination_airport: Iata, date: 
 
 
 @toolbox.tool(
-    asks=("which of {flights} leaves first, and at what time?",
-          "pick the earliest departure among {flights} and tell me when it leaves",
-          "I want the first flight out among {flights}. Which is it, and when does it leave?",
-          "among {flights}, which one departs earliest, and when?",
-          "of {flights}, which takes off first, and what's its departure time?",
-          "find the earliest of {flights} and its departure time",
-          "I'm an early riser: which of {flights} goes first, and when does it depart?",
-          "sort {flights} by departure and tell me the first one and its time",
-          "what's the first departure among {flights}, and at what time does it leave?",
-          "which of {flights} leaves earliest, and at what time?"),
-    gives={"flight_number, date": ("the earliest of {flights}", "the first to leave of {flights}",
-                                   "the earliest departure among {flights}", "whichever of {flights} leaves first"),
-           "departure_time": ("the time the first of {flights} takes off",
-                              "the earliest departure time among {flights}",
-                              "the moment the earliest of {flights} leaves")},
-    groups={"flights": "{flight_numbers} on {date}"},
     sense=(around("date", before=1, after=90),
            sensible("a choice needs at least two flights", ("flight_numbers",), lambda a: len(a["flight_numbers"]) >= 2),
            arrives("flight_number", "date")),
@@ -766,29 +661,7 @@ def choose_earliest_flight(flight_numbers: FlightNumbers, date: Departure) -> tu
     return number, _fmt(departs), day.isoformat()
 
 
-@toolbox.tool(
-    asks=("when does {flight} depart and arrive, where does it land, and which airline flies it?",
-          "Get the schedule of {flight}: departure, arrival, destination and airline.",
-          "I'm booked on {flight}. When do I leave and land, in which city, and with which airline?",
-          "do you have the schedule of {flight}: departure, arrival, destination and airline?",
-          "what time does {flight} leave and land, where is it going, and who operates it?",
-          "look up the departure and arrival times, destination city and airline of {flight}",
-          "tell me when {flight} takes off and lands, which city it flies to, and the airline",
-          "who flies {flight}, to which city, and at what times does it depart and arrive?",
-          "give me the full timetable of {flight}, with its destination and airline",
-          "for the expense report I need the departure and arrival times of {flight}, the city it flies into and the carrier.",
-          "schedule check for {flight}: departure time, arrival time, destination city and operating airline."),
-    gives={"arrival_time": ("the time {flight} lands", "the arrival time of {flight}", "the landing time of {flight}",
-                            "the scheduled arrival of {flight}"),
-           "arrival_time, destination_city": ("the time {flight} lands", "the arrival time of {flight}",
-                                              "the landing time of {flight}", "the scheduled arrival of {flight}"),
-           "destination_city": ("the city {flight} lands in", "the destination of {flight}",
-                                "the arrival city of {flight}", "the destination city of {flight}",
-                                "the landing city of {flight}", "the final destination of {flight}",
-                                "the city where {flight} touches down", "the city at the other end of {flight}")},
-    groups={"flight": "{flight_number} on {date}"},
-    sense=(around("date", before=7, after=90), arrives("destination_city", "date", "arrival_time")),
-)
+@toolbox.tool(sense=(around("date", before=7, after=90), arrives("destination_city", "date", "arrival_time")))
 def get_flight_details(flight_number: FlightNumber, date: Departure) -> tuple[str, Moment, CityName, str]:
     """Get the schedule, destination and airline of a flight departing on a day.
 
@@ -808,20 +681,6 @@ def get_flight_details(flight_number: FlightNumber, date: Departure) -> tuple[st
 
 
 @toolbox.tool(
-    asks=("what's the status of {flight}? Any delay, and which gate?",
-          "check the status, delay and gate of {flight}",
-          "is {flight} on time? Tell me the status, the delay and the gate.",
-          "any delays on {flight}? Give me its status, delay and gate.",
-          "how is {flight} doing? Status, delay and gate, please.",
-          "look up the live status of {flight}, including any delay and the gate",
-          "I'm flying on {flight}. What's its status, is it delayed, and which gate does it leave from?",
-          "which gate does {flight} leave from, is it delayed, and what's its status?",
-          "Give me an update on {flight}: status, minutes of delay and departure gate.",
-          "is {flight} running late? I need its status, any delay and the gate.",
-          "has {flight} been delayed? Tell me its status, the delay and the gate.",
-          "what's happening with {flight}: status, delay and gate?",
-          "find out the status of {flight}, how late it is, and its gate"),
-    groups={"flight": "{flight_number} on {date}"},
     sense=(around("date", before=3, after=14),),  # a status is checked in the days around the flight
 )
 def get_flight_status(flight_number: FlightNumber, date: Departure) -> tuple[str, int, str]:
@@ -847,23 +706,6 @@ def _away_from_home(args: dict[str, Any]) -> bool:
 
 
 @toolbox.tool(
-    asks=("which hotels[ with at least {min_stars} stars] are there in {city}?",
-          "find hotels[ rated {min_stars} stars or more] in {city}",
-          "I need somewhere to stay in {city}[, at least {min_stars} stars]. What hotels are there?",
-          "are there hotels[ with at least {min_stars} stars] in {city}? List them.",
-          "list the hotels[ with {min_stars} stars or more] in {city}",
-          "what hotels does {city} have[ at {min_stars} stars and up]?",
-          "I'm looking for a hotel in {city}[, {min_stars} stars minimum]. What are my options?",
-          "show me places to stay[ rated at least {min_stars} stars] in {city}",
-          "which hotels[ with a rating of at least {min_stars} stars] can I book in {city}?",
-          "hotels in {city}[, {min_stars} stars or better], please.",
-          "what hotels[ with at least {min_stars} stars] are in {city}?",
-          "give me the hotels[ rated {min_stars} stars or more] in {city}",
-          "tell me where I could stay in {city}[ with {min_stars} stars or better]"),
-    gives={"hotel_ids": ("the hotels[ with at least {min_stars} stars] in {city}",
-                         "the hotels[ with {min_stars} stars or more] listed in {city}",
-                         "all the hotels[ rated {min_stars} stars or higher] in {city}",
-                         "the hotel options[ with {min_stars} stars or better] in {city}")},
     # (a hotel in the person's own city, for an event there, is no stay anyone books: reading 48 #19)
     sense=(within("min_stars", 2, 4), sensible("a stay away from home", ("city",), _away_from_home)),
 )
@@ -885,20 +727,7 @@ def search_hotels(city: CityName, min_stars: Annotated[int, Kind("star_rating")]
     return found, [w.hotels[h]["name"] for h in found]
 
 
-@toolbox.tool(
-    asks=("what are the name, address, star rating and billing currency of {hotel_id}?",
-          "Get the details of {hotel_id}: name, address, stars and the currency it bills in.",
-          "tell me what {hotel_id} is called, where it is, how many stars it has and which currency it charges in",
-          "do you know the name, address, star rating and billing currency of {hotel_id}?",
-          "look up the name, street address, star rating and billing currency of {hotel_id}",
-          "I've been offered {hotel_id}. What is it called, where is it, how many stars does it have, and what currency does it bill in?",
-          "what's the name and address of {hotel_id}, how many stars does it have, and which currency will I pay in?",
-          "pull up the profile of {hotel_id} with its name, address, stars and billing currency",
-          "how many stars does {hotel_id} have? I'd also like its name, address and billing currency.",
-          "Give me the basics on {hotel_id}: name, address, star rating and currency."),
-    gives={"address": ("the address of {hotel_id}", "the street address of {hotel_id}",
-                       "the address listed for {hotel_id}", "the postal address of {hotel_id}")},
-)
+@toolbox.tool
 def get_hotel_details(hotel_id: HotelId) -> tuple[str, Address, int, str]:
     """Get a hotel's name, street address, star rating and the currency it bills in.
 
@@ -916,15 +745,6 @@ def get_hotel_details(hotel_id: HotelId) -> tuple[str, Address, int, str]:
 
 
 @toolbox.tool(
-    asks=("is there a room at {hotel_id} for {nights} night(s) from {check_in}? How many are left, and what's the nightly rate in dollars?",
-          "check room availability at {hotel_id} for {nights} night(s) from {check_in}, with the rooms left and the average nightly rate",
-          "can I get a room at {hotel_id} from {check_in} for {nights} night(s)? Tell me the rooms left and the average nightly rate.",
-          "does {hotel_id} have a room free for {nights} night(s) from {check_in}? Tell me how many rooms are left and the average nightly rate in US dollars.",
-          "how many rooms does {hotel_id} have left for {nights} night(s) starting {check_in}, is one free, and what's the average rate per night in USD?",
-          "I'd like to stay at {hotel_id} for {nights} night(s) from {check_in}. Is there availability, how many rooms remain, and what's the average nightly price in dollars?",
-          "look up availability at {hotel_id} from {check_in} for {nights} night(s), with the rooms left and the dollar rate per night",
-          "any rooms at {hotel_id} for {nights} night(s) from {check_in}? How many, and at what average nightly rate in dollars?",
-          "check if {hotel_id} can take me for {nights} night(s) from {check_in}, and give me the rooms left and the average nightly rate in USD"),
     sense=(around("check_in", before=0, after=90), within("nights", 1, 14), present("hotel_id", "check_in")),
     tags=("informs",),
 )
@@ -949,28 +769,6 @@ def check_room_availability(hotel_id: HotelId, check_in: Day, nights: Nights) ->
 
 
 @toolbox.tool(
-    asks=("which of {hotel_ids} is cheapest for {nights} night(s) from {check_in}, and what's the total[ in {currency}]?",
-          "find the cheapest stay of {nights} night(s) from {check_in} among {hotel_ids}, with its total[ in {currency}]",
-          "compare {hotel_ids} for a {nights}-night stay from {check_in}. Which is cheapest, and what's the total[ in {currency}]?",
-          "among {hotel_ids}, which is the cheapest for {nights} night(s) from {check_in}, and at what total[ in {currency}]?",
-          "price a {nights}-night stay from {check_in} at each of {hotel_ids} and tell me the cheapest and its total[ in {currency}]",
-          "I want the cheapest of {hotel_ids} for {nights} night(s) starting {check_in}. Which one, and how much in total[ in {currency}]?",
-          "what would {nights} night(s) from {check_in} cost[ in {currency}] at the cheapest of {hotel_ids}, and which hotel is that?",
-          "compare the total price[ in {currency}] of {nights} night(s) from {check_in} across {hotel_ids} and name the cheapest",
-          "where's the best deal among {hotel_ids} for {nights} night(s) from {check_in}? Hotel and total[ in {currency}], please.",
-          "which hotel among {hotel_ids} comes out cheapest for {nights} night(s) from {check_in}, and what's the total[ in {currency}]?",
-          "which of {hotel_ids} gives the lowest total for {nights} night(s) from {check_in}, and what is it[ in {currency}]?",
-          "price {nights} night(s) from {check_in} across {hotel_ids} and give me the cheapest with its total[ in {currency}]",
-          "tell me the cheapest of {hotel_ids} for a stay of {nights} night(s) from {check_in}, with the total[ in {currency}]",
-          "for {nights} night(s) starting {check_in}, which of {hotel_ids} costs least, and how much in total[ in {currency}]?"),
-    # described in the order the booking's stay group states them: hotel, nights, check-in
-    gives={"hotel_id, nights, check_in": ("the cheapest of {hotel_ids} for {nights} night(s) from {check_in}",
-                                          "the best-priced of {hotel_ids} for a {nights}-night stay from {check_in}",
-                                          "the cheapest stay of {nights} night(s) from {check_in} among {hotel_ids}",
-                                          "the lowest-priced of {hotel_ids} for {nights} night(s) starting {check_in}",
-                                          "the cheapest hotel among {hotel_ids} for {nights} night(s) from {check_in}",
-                                          "the hotel among {hotel_ids} with the lowest total for {nights} night(s) from {check_in}",
-                                          "the best-value hotel of {hotel_ids} for {nights} night(s) from {check_in}")},
     sense=(around("check_in", before=0, after=90), within("nights", 1, 14),
            sensible("a comparison needs at least two hotels", ("hotel_ids",), lambda a: len(a["hotel_ids"]) >= 2),
            sensible("a currency travellers rarely pay in", ("currency",), lambda a: a["currency"] in HOME_CURRENCIES),
@@ -1008,23 +806,6 @@ def compare_hotel_prices(hotel_ids: HotelIds, check_in: Day, nights: Nights,
 
 
 @toolbox.tool(
-    asks=("book {passenger_name} on {flight} and tell me the booking id and seat",
-          "reserve a seat for {passenger_name} on {flight}, and give me the booking id and seat number",
-          "please put {passenger_name} on {flight}. What are the booking id and the seat?",
-          "put {passenger_name} on {flight} and tell me the booking number and seat",
-          "I'd like to book {flight} for {passenger_name}. What booking id and seat do I get?",
-          "get {passenger_name} an economy seat on {flight}; which seat is it, and what's the booking id?",
-          "book a ticket on {flight} in the name of {passenger_name}, and let me know the seat and booking id",
-          "can you reserve {flight} for {passenger_name}? I'll need the booking id and seat number.",
-          "I need to be on {flight}. Book it in the name of {passenger_name} and give me the booking reference and seat.",
-          "book {flight} for {passenger_name} and send me the booking id and the assigned seat",
-          "lock in a seat on {flight} for {passenger_name} and send back the confirmation code and seat assignment",
-          "I'm joining the conference trip, so get me ticketed on {flight} as {passenger_name}. What's the booking reference, and where am I sitting?",
-          "issue a ticket for {passenger_name} on {flight}; I'll need the booking id and the seat for the travel log.",
-          "could you put me on {flight}, under {passenger_name}? Go ahead and book it, and tell me the booking id and the seat I got.",
-          "get {passenger_name} booked on {flight} and tell me the booking id and seat",
-          "make a booking on {flight} for {passenger_name}; which seat and booking id does it come with?"),
-    groups={"flight": "{flight_number} on {date}"},
     sense=(around("date", before=0, after=90), arrives("flight_number", "date")),
     requires=("passport_on_file",),
     tags=("state_change",),
@@ -1062,19 +843,6 @@ def book_flight(flight_number: FlightNumber, date: Departure, passenger_name: Tr
 
 
 @toolbox.tool(
-    asks=("book {stay} for {guest_name}; what are the booking id and the check-out day?",
-          "reserve a room for {guest_name} at {stay}, and tell me the booking id and check-out date",
-          "get {guest_name} a room at {stay}, and give me the booking id and check-out day",
-          "book {stay} in the name of {guest_name}; I need the booking id and the check-out date.",
-          "please reserve {stay} for {guest_name}. What's the booking id, and when is check-out?",
-          "I'd like {stay} booked for {guest_name}. Give me the booking id and the day of check-out.",
-          "make a room booking for {guest_name} at {stay} and tell me the booking id and check-out day",
-          "can you book {stay} under the name {guest_name}? I need the booking id and the check-out date.",
-          "I need a room at {stay}. Please book it under {guest_name} and tell me the booking id and check-out day.",
-          "secure a room for {guest_name} at {stay} and report the booking id and check-out date",
-          "I'm going to a conference; put me up at {stay} under {guest_name} and tell me the reservation id and the check-out date.",
-          "hold a room at {stay} under {guest_name} and confirm the booking id and the date I check out"),
-    groups={"stay": "{hotel_id} for {nights} night(s) from {check_in}"},
     sense=(around("check_in", before=0, after=90), within("nights", 1, 14), present("hotel_id", "check_in")),
     requires=("traveller_profile",),
     tags=("state_change",),
@@ -1105,19 +873,7 @@ def book_hotel(hotel_id: StayHotel, check_in: StayDay, nights: StayNights, guest
     return booking_id, (day + timedelta(days=nights)).isoformat()
 
 
-@toolbox.tool(
-    asks=("cancel {booking_id} and tell me the refund",
-          "please cancel {booking_id}. How much will I get back?",
-          "I no longer need {booking_id}. Cancel it and tell me the refund due.",
-          "I need to cancel {booking_id}. Is it cancelled now, and what refund will I get in dollars?",
-          "call off {booking_id} and let me know how much comes back to me",
-          "drop {booking_id} and confirm its new status and the refund in US dollars",
-          "My plans changed, so please cancel {booking_id}. What's the refund?",
-          "cancel {booking_id}; what's its status afterwards, and how much is refunded?",
-          "get rid of {booking_id} and tell me how many dollars I'll get back",
-          "I won't be travelling after all. Cancel {booking_id} and tell me the refund amount."),
-    tags=("state_change", "ends"),
-)
+@toolbox.tool(tags=("state_change", "ends"))
 def cancel_booking(booking_id: BookingId) -> tuple[str, float]:
     """Cancel a flight or hotel booking and get the refund due.
 
@@ -1144,25 +900,7 @@ def cancel_booking(booking_id: BookingId) -> tuple[str, float]:
     return "cancelled", float(refund)
 
 
-@toolbox.tool(
-    asks=("who is {booking_id} for, when does it start, and is it still confirmed?",
-          "get the traveller, start date and status of {booking_id}",
-          "check {booking_id} for me: whose is it, what day does it start, and what's its status?",
-          "whose is {booking_id}, when does it start, and is it still confirmed?",
-          "look up who's travelling on {booking_id}, when it starts and its status",
-          "what's the status of {booking_id}, who is it for, and what day does it begin?",
-          "I found {booking_id} in my email. Whose booking is it, when does it start, and is it still on?",
-          "pull up {booking_id} and tell me the traveller, the start day and whether it's confirmed",
-          "Remind me about {booking_id}: the name on it, its start date and its status.",
-          "is {booking_id} still confirmed? Who is it for, and when does it start?"),
-    # who a booking is for is an answer: the user's bookings are their own, and "put the person
-    # booking BK-40211 is for on a flight" is a roundabout way to name them
-    gives={"start_date": ("the day {booking_id} starts", "the start date of {booking_id}",
-                          "the first day of {booking_id}", "the date {booking_id} begins",
-                          "the day the trip on {booking_id} starts",
-                          "the same day {booking_id} starts", "the scheduled start of {booking_id}",
-                          "the travel date of {booking_id}", "the starting date listed on {booking_id}")},
-)
+@toolbox.tool
 def get_booking_details(booking_id: BookingId) -> tuple[str, Day, str]:
     """Get who a booking is for, when it starts and whether it is still confirmed.
 
@@ -1178,18 +916,7 @@ def get_booking_details(booking_id: BookingId) -> tuple[str, Day, str]:
     return booking["traveller"], booking["date"], booking["status"]
 
 
-@toolbox.tool(
-    asks=("list my bookings",
-          "which confirmed bookings do I have?",
-          "show me all my confirmed travel bookings",
-          "do I have any confirmed bookings? List them.",
-          "what bookings do I have that are still confirmed?",
-          "pull up my confirmed flight and hotel bookings",
-          "remind me what I've booked: which confirmed bookings are on my account?",
-          "give me the ids of my confirmed bookings",
-          "I've lost track of my travel plans. Which of my bookings are confirmed?",
-          "what's currently booked and confirmed under my account?"),
-)
+@toolbox.tool
 def list_my_bookings(status: Literal["confirmed", "cancelled", "all"] = "confirmed") -> BookingIds:
     """List the user's flight and hotel bookings.
 
@@ -1204,16 +931,6 @@ def list_my_bookings(status: Literal["confirmed", "cancelled", "all"] = "confirm
 
 
 @toolbox.tool(
-    asks=("set up my traveller profile as {full_name} with the email {email}",
-          "Create a traveller profile for me: name {full_name}, email {email}.",
-          "my name is {full_name} and my email is {email}. Put that on my traveller profile, please.",
-          "make me a traveller profile with the name {full_name} and the email {email}, and confirm the name on it",
-          "register me as a traveller: {full_name}, {email}. What name is on the profile now?",
-          "I'm {full_name}, reachable at {email}. Please set up my traveller profile and confirm the name on it.",
-          "create my travel profile under {full_name} using {email}",
-          "sign me up for a traveller profile as {full_name} ({email}) and tell me the name it's under",
-          "update my traveller profile to the name {full_name} and the email {email}",
-          "put {full_name} and {email} on my traveller profile and show me the saved name"),
     sense=(sensible("the email belongs to someone else", ("full_name", "email"), _own_email),),
     tags=("state_change",),
 )
@@ -1233,19 +950,7 @@ def create_traveller_profile(full_name: Traveller, email: Email) -> str:
     return " ".join(full_name.split())
 
 
-@toolbox.tool(
-    asks=("save passport {passport_number}, issued by {nationality} and valid until {expiry_date}, to my traveller profile and tell me the number as saved",
-          "Add my passport to my travel profile: number {passport_number}, issued by {nationality}, expiring {expiry_date}. What number does it show on file?",
-          "I got a new passport from {nationality}, number {passport_number}, valid until {expiry_date}. Save it to my profile and show me how the number is stored.",
-          "store my passport on my traveller profile (number {passport_number}, issued by {nationality}, expires {expiry_date}) and show me the masked number saved",
-          "add passport {passport_number} from {nationality}, expiring {expiry_date}, to my profile and confirm what was saved",
-          "My passport number is {passport_number}; it's from {nationality} and valid until {expiry_date}. Please keep it on file and confirm the masked number.",
-          "put my passport {passport_number}, issued by {nationality} and valid through {expiry_date}, on file and tell me the masked number",
-          "update my profile with my new passport (number {passport_number}, {nationality}, expiry {expiry_date}) and confirm the masked number",
-          "save my passport from {nationality}, number {passport_number}, valid until {expiry_date}, and tell me how it appears on file"),
-    requires=("traveller_profile",),
-    tags=("state_change",),
-)
+@toolbox.tool(requires=("traveller_profile",), tags=("state_change",))
 def save_passport_details(passport_number: Annotated[str, Kind("passport_number")], nationality: Citizenship,
                           expiry_date: Annotated[str, Kind("passport_expiry")]) -> tuple[str, str]:
     """Save passport details to the traveller profile (replaces any saved passport).
@@ -1277,19 +982,7 @@ def save_passport_details(passport_number: Annotated[str, Kind("passport_number"
     return "*" * (len(number) - 3) + number[-3:], nationality
 
 
-@toolbox.tool(
-    asks=("does a citizen of {citizenship} need a visa to visit {destination}, and how long can they stay?",
-          "check the visa rules for holders of a passport from {citizenship} visiting {destination}",
-          "I hold a passport from {citizenship} and want to visit {destination}. What's the entry requirement, and the longest stay?",
-          "do holders of a passport from {citizenship} need a visa for {destination}? How long may they stay?",
-          "what are the entry rules for a citizen of {citizenship} visiting {destination}, and how many days can they stay?",
-          "I'm a citizen of {citizenship} going to {destination}. Do I need a visa, and how long can I stay?",
-          "look up whether travellers from {citizenship} need a visa for {destination}, and the maximum stay",
-          "visa check: passport from {citizenship}, trip to {destination}. What's required, and how long can I stay?",
-          "how long may a tourist from {citizenship} stay in {destination}, and what kind of visa do they need?",
-          "what does someone with a passport from {citizenship} need to enter {destination}, and for how many days?"),
-    sense=(distinct("citizenship", "destination"),),
-)
+@toolbox.tool(sense=(distinct("citizenship", "destination"),))
 def get_visa_requirement(citizenship: Citizenship, destination: CountryName) -> tuple[str, int]:
     """Get the entry rules for a tourist of one nationality visiting another country.
 
@@ -1310,18 +1003,7 @@ def get_visa_requirement(citizenship: Citizenship, destination: CountryName) -> 
     return rule["requirement"], rule["max_stay_days"]
 
 
-@toolbox.tool(
-    asks=("what is the current travel advisory for {country}? Give me the level, the advice and when it was updated.",
-          "check the travel advisory level for {country}, the advice and when it was last updated",
-          "is it safe right now to travel to {country}? Give me the advisory level, the advice and its date.",
-          "any travel warnings right now for {country}? Give me the level, the advice and its date.",
-          "at what level is the travel advisory for {country}, what does it advise, and when was it updated?",
-          "look up the government travel advice for {country}, with its level, summary and last update",
-          "I'm thinking of visiting {country}. What's the official advisory level, what does it say, and when was it last revised?",
-          "pull the latest travel advisory for {country}, with its level, its advice and its update date",
-          "has the travel advisory for {country} changed lately? Tell me the level, the advice and the date it was updated.",
-          "travel advisory for {country}: level, advice and date?"),
-)
+@toolbox.tool
 def get_travel_advisory(country: CountryName) -> tuple[int, str, str]:
     """Get the current government travel advisory level for a country.
 
@@ -1377,45 +1059,3 @@ def _search_facts(w: TravelWorld, query: str) -> dict:
 # A flight found by its route is not then asked where it lands: goals that send a flight's
 # destination on (hotels, weather there) start from a flight the person names.
 
-toolbox.goal(
-    "fly somewhere",
-    wants="find a flight to where I'm going on a day, make sure I may enter and it is safe, and get a seat",
-    role="traveller",
-    tools=("lookup_airport_code", "search_flights", "find_cheapest_flight", "choose_earliest_flight",
-           "get_flight_status", "get_visa_requirement", "get_travel_advisory", "save_passport_details", "book_flight"),
-)
-toolbox.goal(
-    "stay in a city",
-    wants="find a hotel in a city for the nights I need and book a room",
-    role="traveller",
-    tools=("search_travel", "search_hotels", "compare_hotel_prices", "get_hotel_details", "check_room_availability",
-           "get_booking_details", "create_traveller_profile", "book_hotel"),
-)
-toolbox.goal(
-    "change a trip I booked",
-    wants="look over my bookings, cancel one and book another flight or room around the same day",
-    role="traveller",
-    tools=("list_my_bookings", "get_booking_details", "cancel_booking", "search_flights", "choose_earliest_flight",
-           "book_flight", "search_hotels", "check_room_availability", "compare_hotel_prices", "book_hotel"),
-)
-# Across seeds: the city a flight lands in is where the hotel and the weather matter (weather
-# takes a city, a day and a moment from another seed). Not a time-zone conversion: asked on
-# its own, it names a moment and two cities that have nothing to do with the trip.
-toolbox.goal(
-    "arrive on a flight I know",
-    wants="know when and where my flight lands and whether it is on time, find a hotel there and know "
-          "the weather I land into",
-    role="traveller",
-    # (no booking of the flight: it is mine already, "I'm flying on BW4179 ... lock in a seat on
-    # it" contradicts itself, reading 57 #40; booking one is the goal "fly somewhere")
-    tools=("get_flight_details", "get_flight_status", "search_hotels", "compare_hotel_prices",
-           "book_hotel", "get_daily_forecast", "get_hourly_forecast"),
-)
-# Across seeds: an event in my calendar in another city is why I fly and need a hotel there.
-toolbox.goal(
-    "travel to an event in my calendar",
-    wants="get to the city of an event in my calendar and stay there",
-    role="traveller",
-    tools=("get_next_event", "find_next_event_with", "get_event_details", "search_flights",
-           "choose_earliest_flight", "book_flight", "search_hotels", "compare_hotel_prices", "book_hotel"),
-)

@@ -264,23 +264,12 @@ toolbox.condition(
     broken_state={"notifications": "off"},
     fix=("enable_weather_notifications", {"channel": "push"}),
     free=("channel",),  # any delivery channel turns notifications back on
-    context=("If my weather notifications are off, turn them back on by {channel}.",
-             "Switch my weather notifications on ({channel}) if they're off.",
-             "Should my weather notifications be muted, turn the {channel} ones back on."),
-    says=("I think my weather notifications are switched off.",
-          "I'm not getting weather notifications any more.",
-          "Weather notifications are muted on my phone."),
 )
 
 # Cities, countries, days and points named by other seeds (a contact's city, a flight's
 # destination, a listing's location) have weather too.
 toolbox.bridge("city", "country", "date", "datetime", "latitude", "longitude")
 toolbox.written_as("country", country_phrase)
-toolbox.written_as("weather_alert_id", "alert {}")
-toolbox.written_as("weather_station_id", "station {}")
-toolbox.written_as("temperature_c", "{} °C")
-toolbox.written_as("wind_speed_kmh", "{} km/h")
-toolbox.written_as("humidity_percent", "{}%")
 
 
 # --- value generators ---------------------------------------------------------------------
@@ -450,31 +439,7 @@ _BEAUFORT = re.compile(r"^\s*(?:beaufort\s*)?force\s*(\d{1,2})\s*$|^\s*beaufort\
 # --- tools --------------------------------------------------------------------------------
 
 
-@toolbox.tool(
-    asks=(
-        "look up the weather report for \"{query}\" and tell me the city, the day and the conditions",
-        "search the weather reports for \"{query}\": which city and date do they cover, and what is the sky doing?",
-        "what do the weather reports say for \"{query}\"? I need the city, the date and the conditions.",
-        "I typed \"{query}\" into a weather search. Which city and which day did it find, and what are the conditions?",
-        "run a weather search for \"{query}\" and give me the place, the date and the sky condition",
-        "which city and day does a weather search for \"{query}\" match, and what's the weather like?",
-        "pull up the forecast matching \"{query}\", with its city, its date and the expected conditions",
-        "weather search: \"{query}\". Which city, what day, and what conditions?",
-        "check \"{query}\" against the weather reports and report back the city, the day and the sky condition",
-    ),
-    gives={
-        "city": (
-            "the city in the weather report for \"{query}\"",
-            "the city the report for \"{query}\" covers",
-            "the city a weather search for \"{query}\" turns up",
-            "the place named in the weather query \"{query}\"",
-            'the city a search of the weather reports for "{query}" names',
-            'the city matched by the weather query "{query}"',
-            'the city the weather search "{query}" is about',
-        ),
-    },
-    tags=("search",),
-)
+@toolbox.tool(tags=("search",))
 def search_weather(query: Annotated[str, Kind("weather_query")]) -> tuple[CityName, str, str]:
     """Search weather reports with a free-text question naming a city and optionally a day.
 
@@ -507,19 +472,7 @@ def search_weather(query: Annotated[str, Kind("weather_query")]) -> tuple[CityNa
     return city.name, day.isoformat(), _daily(w, city, day)["condition"]
 
 
-@toolbox.tool(
-    asks=(
-        "what calendar date is \"{expression}\"?",
-        "work out which date \"{expression}\" falls on",
-        "tell me the exact date meant by \"{expression}\"",
-        "give me the full calendar date for \"{expression}\"",
-        "what date does \"{expression}\" come to?",
-        "pin down the date of \"{expression}\" for me",
-        "quick one: which date is \"{expression}\"?",
-    ),
-    gives={"date": "{expression}"},  # people name the day as they say it; resolving it is the agent's part
-    tags=("canonicalise",),
-)
+@toolbox.tool(tags=("canonicalise",))
 def resolve_forecast_date(expression: Annotated[str, Kind("relative_day")]) -> Day:
     """Turn a relative or partial day (as people say it) into a calendar date, counted from today.
 
@@ -535,21 +488,7 @@ def resolve_forecast_date(expression: Annotated[str, Kind("relative_day")]) -> D
     return day.isoformat()
 
 
-@toolbox.tool(
-    asks=(
-        "convert {reading} to degrees Celsius",
-        "what is {reading} in Celsius?",
-        "how many degrees Celsius is {reading}?",
-        "I think in Celsius. How warm is {reading} on that scale?",
-        "express {reading} in °C",
-        "what does {reading} come to in Celsius?",
-        "the thermometer says {reading}. What's that in Celsius?",
-        "put {reading} into Celsius for me",
-        "give me the Celsius equivalent of {reading}",
-    ),
-    gives={"celsius": "{reading}"},
-    tags=("canonicalise", "self_evident"),
-)
+@toolbox.tool(tags=("canonicalise", "self_evident"))
 def convert_temperature_reading(reading: Annotated[str, Kind("temperature_reading")]) -> Celsius:
     """Convert a temperature written in Fahrenheit, Celsius or Kelvin to degrees Celsius.
 
@@ -567,21 +506,7 @@ def convert_temperature_reading(reading: Annotated[str, Kind("temperature_readin
     return round(celsius, 1) + 0.0  # + 0.0 turns -0.0 into 0.0
 
 
-@toolbox.tool(
-    asks=(
-        "convert a wind speed of {reading} to km/h",
-        "what is {reading} in kilometres per hour?",
-        "how fast is {reading} in km/h?",
-        "the marine forecast gives the wind as {reading}. How many km/h is that?",
-        "express a {reading} wind in kilometres per hour",
-        "what does a wind of {reading} come to in km/h?",
-        "give me {reading} as a wind speed in km/h",
-        "how many kilometres an hour is a {reading} wind?",
-        "translate the wind speed {reading} into km/h",
-    ),
-    gives={"speed_kmh": "{reading}"},
-    tags=("canonicalise", "self_evident"),
-)
+@toolbox.tool(tags=("canonicalise", "self_evident"))
 def convert_wind_speed_reading(reading: Annotated[str, Kind("wind_speed_reading")]) -> WindKmh:
     """Convert a wind speed in mph, knots, m/s, km/h or on the Beaufort scale to kilometres per hour.
 
@@ -625,37 +550,6 @@ def _feels_other(args: dict[str, Any]) -> bool:
 
 
 @toolbox.tool(
-    asks=(
-        "what would {temperature_c} feel like with the wind at {wind_speed_kmh}[ and the humidity at {humidity_percent}]?",
-        "work out the feels-like temperature for {temperature_c} with the wind at {wind_speed_kmh}[ and the humidity at {humidity_percent}]",
-        "how warm does {temperature_c} really feel when the wind blows at {wind_speed_kmh}[ with the humidity at {humidity_percent}]?",
-        "calculate the apparent temperature when the air is at {temperature_c} and the wind at {wind_speed_kmh}[, with the humidity at {humidity_percent}]",
-        "say the thermometer reads {temperature_c} and the wind is {wind_speed_kmh}[ and the humidity is {humidity_percent}]. What does it actually feel like?",
-        "what's the wind chill or heat index for {temperature_c} with the wind blowing at {wind_speed_kmh}[ and the humidity at {humidity_percent}]?",
-        "how cold or hot will it feel out there at {temperature_c} if the wind is blowing at {wind_speed_kmh}[ and the humidity is {humidity_percent}]?",
-        "figure out how {temperature_c} feels on the skin given a wind of {wind_speed_kmh}[ and the humidity at {humidity_percent}]",
-        "if the temperature is {temperature_c} and the wind speed is {wind_speed_kmh}[ and the humidity is {humidity_percent}], what does it feel like?",
-        "our site safety officer needs the apparent temperature for the outdoor crews, given an air temperature of {temperature_c} and a wind speed of {wind_speed_kmh}[ and the humidity standing at {humidity_percent}].",
-        "work out the wind chill or heat index a runner would face at {temperature_c} with the wind around {wind_speed_kmh}[ and the humidity at {humidity_percent}]",
-        "for the hiking club newsletter: what does {temperature_c} amount to on exposed skin once you factor in a wind of {wind_speed_kmh}[ and humidity of {humidity_percent}]?",
-        "estimate the perceived temperature at {temperature_c} when the wind is {wind_speed_kmh}[ and the humidity sits at {humidity_percent}]",
-        "with the thermometer at {temperature_c} and the wind at {wind_speed_kmh}[ plus humidity at {humidity_percent}], what's the real-feel temperature?",
-        "I'm deciding between a parka and a light jacket. The temperature is {temperature_c} and the wind is {wind_speed_kmh}[, with humidity at {humidity_percent}]. What does that combination feel like?",
-        "combine {temperature_c} with the wind at {wind_speed_kmh}[ and the humidity at {humidity_percent}] and give me the resulting feels-like figure",
-        "quote me the apparent temperature when it's {temperature_c} with the wind at {wind_speed_kmh}[ and the humidity at {humidity_percent}]",
-        "what does {temperature_c} feel like on the skin with the wind at {wind_speed_kmh}[ and the humidity at {humidity_percent}]?",
-        "tell me how cold or warm {temperature_c} feels with the wind at {wind_speed_kmh}[ and the humidity at {humidity_percent}]",
-        "how does {temperature_c} feel once the wind is at {wind_speed_kmh}[ and the humidity at {humidity_percent}]?",
-        "give me the real-feel temperature for {temperature_c} with the wind at {wind_speed_kmh}[ and the humidity at {humidity_percent}]",
-    ),
-    gives={
-        "feels_like_c": (
-            "what {temperature_c} feels like with the wind at {wind_speed_kmh}[ and the humidity at {humidity_percent}]",
-            "the feels-like temperature for {temperature_c} with the wind at {wind_speed_kmh}[ and the humidity at {humidity_percent}]",
-            "the apparent temperature of {temperature_c} in a wind of {wind_speed_kmh}[ with the humidity at {humidity_percent}]",
-            "the temperature it feels like at {temperature_c} when the wind blows at {wind_speed_kmh}[ and the humidity is {humidity_percent}]",
-        ),
-    },
     sense=(together("temperature_c", "wind_speed_kmh", "humidity_percent"),  # one place and time
            sensible("neither wind chill nor heat index applies: it feels like the temperature itself",
                     ("temperature_c", "wind_speed_kmh"), _feels_other)),
@@ -689,41 +583,6 @@ def calculate_feels_like(temperature_c: Celsius, wind_speed_kmh: WindKmh, humidi
 
 
 @toolbox.tool(
-    asks=(
-        "what's the weather like right now in {city}: temperature, sky and humidity?",
-        "check the current weather in {city}, including the temperature, the conditions and the humidity",
-        "how warm and humid is it at the moment in {city}, and what's the sky like?",
-        "thinking about a walk in {city}: how warm is it now, how humid, and what's the sky doing?",
-        "current conditions in {city}? I need the temperature, the sky and the humidity.",
-        "tell me the present temperature, humidity and sky conditions in {city}",
-        "is it sunny or grey right now in {city}, how hot is it, and what's the humidity?",
-        "pull up the live weather for {city}: temperature, humidity and conditions",
-        "what are conditions like at the moment in {city}? Give me the temperature and humidity along with the sky.",
-        "I'm about to hang laundry out in {city}. What's the temperature there now, how humid is it, and is the sky clear or overcast?",
-        "give me a snapshot of the conditions right now in {city}: temperature, humidity and sky",
-        "I'm deciding whether to eat lunch outside in {city}. What's the current temperature, the humidity and the sky condition there?",
-        "how hot is it right now in {city}, how humid, and is it clear or cloudy?",
-        "give me the current temperature, humidity and conditions in {city}",
-        "what's the weather doing at the moment in {city}? I'd like the temperature, humidity and sky.",
-        "check how it is out right now in {city}: temperature, humidity and sky conditions",
-        "look up the temperature, the humidity and the sky reported for {city} right now",
-        "is it raining right now in {city}? Tell me the conditions, the temperature and the humidity.",
-        "what's the temperature at this moment in {city}, and how humid and cloudy is it?",
-    ),
-    gives={
-        "temperature_c": (
-            "the current temperature in {city}",
-            "the temperature right now in {city}",
-            "the present air temperature in {city}",
-            "the temperature currently reported for {city}",
-        ),
-        "humidity_percent": (
-            "the current humidity in {city}",
-            "the humidity right now in {city}",
-            "the relative humidity at the moment in {city}",
-            "the present humidity level in {city}",
-        ),
-    },
     tags=("now",),  # a reading of the present: never paired with a forecast for another day
 )
 def get_current_weather(city: CityName) -> tuple[Celsius, str, Humidity]:
@@ -744,32 +603,6 @@ def get_current_weather(city: CityName) -> tuple[Celsius, str, Humidity]:
 
 
 @toolbox.tool(
-    asks=(
-        "what's the weather like right now at {point}, and which city is nearest?",
-        "check the current conditions at {point} and tell me the nearest city they're reported for",
-        "how warm is it at the moment at {point}, what's the sky like, and which city is closest?",
-        "I'm at {point}. What's the temperature and the sky like here, and what's the closest big city?",
-        "temperature and sky right now at {point}? And which city is that nearest to?",
-        "look up the weather at {point}: the temperature, the conditions and the city the report comes from",
-        "which city is closest to {point}, and what are the temperature and conditions there now?",
-        "give me a live weather reading for {point} with the temperature, the sky and the nearest city",
-        "what is it like outside right now at {point} (temperature and sky), and what city is that near?",
-    ),
-    gives={
-        "city": (
-            "the nearest city to {point}",
-            "the city closest to {point}",
-            "the major city nearest {point}",
-            "the closest big city to {point}",
-        ),
-        "temperature_c": (
-            "the current temperature at {point}",
-            "the temperature right now at {point}",
-            "the present temperature at {point}",
-            "the temperature currently reported at {point}",
-        ),
-    },
-    groups={"point": "{latitude}, {longitude}"},
     tags=("now",),  # a reading of the present: never paired with a forecast for another day
 )
 def get_weather_by_coordinates(latitude: Lat, longitude: Lon) -> tuple[Celsius, str, CityName]:
@@ -791,44 +624,6 @@ def get_weather_by_coordinates(latitude: Lat, longitude: Lon) -> tuple[Celsius, 
 
 
 @toolbox.tool(
-    asks=(
-        "what's the forecast for {city} on {date}? I'd like the high, the low and the sky.",
-        "check the weather forecast for {city} on {date}, with the high, the low and the conditions",
-        "how hot, how cold and how cloudy will {city} be on {date}?",
-        "give me the high, the low and the sky for {city} on {date}",
-        "give me the daily high and low for {city} on {date}, plus the sky conditions",
-        "will {city} be sunny or rainy on {date}, and what are the high and low temperatures?",
-        "packing for {city} on {date}: how warm does it get, how cool does it get, and what's the sky doing?",
-        "tell me the top and bottom temperatures and the general conditions in {city} on {date}",
-        "what's the weather looking like in {city} on {date}? High, low and conditions, please.",
-        "for an open-air ceremony in {city} on {date}, I need the high, the low and the sky conditions.",
-        "for the events log, I need the high, the low and whether it's sunny, cloudy or wet in {city} on {date}.",
-        "how warm and how cool will it get in {city} on {date}, and what will the sky be like?",
-        "what will the weather be like in {city} on {date}? Give me the high, the low and the conditions.",
-        "tell me what kind of day to expect in {city} on {date}: high, low and sky",
-        "look up the high and low for {city} on {date} and whether it'll be sunny, cloudy or wet",
-        "what temperatures and conditions are expected in {city} on {date}? I need the high and the low.",
-        "pull the day's forecast for {city} on {date}: maximum, minimum and sky",
-        "how will the weather turn out in {city} on {date}? I'd like the high, the low and the sky.",
-        "for {date} in {city}: how hot, how cold, and what conditions?",
-        "what are the daytime high and nighttime low in {city} on {date}, and what's the sky like?",
-        "give me the forecast for {city} on {date}: the high, the low and the sky",
-        "tell me the high and low temperatures in {city} on {date}, and the conditions",
-        "find the daily forecast for {city} on {date} with the high, low and conditions",
-    ),
-    gives={
-        "high_c": (
-            "the forecast high in {city} on {date}",
-            "the daytime high for {city} on {date}",
-            "the peak temperature in {city} on {date}",
-            "the maximum temperature in {city} on {date}",
-        ),
-        "low_c": (
-            "the forecast low in {city} on {date}",
-            "the overnight low for {city} on {date}",
-            "the minimum temperature in {city} on {date}",
-        ),
-    },
     sense=(same_day("date"), around("date", before=0, after=FORECAST_DAYS)),  # forecasts speak of days to come
 )
 def get_daily_forecast(city: CityName, date: Day) -> tuple[Celsius, Celsius, str]:
@@ -849,37 +644,6 @@ def get_daily_forecast(city: CityName, date: Day) -> tuple[Celsius, Celsius, str
 
 
 @toolbox.tool(
-    asks=(
-        "what temperature and chance of rain are forecast for {city} for {when}?",
-        "check the hourly forecast for {city} for {when}: temperature and chance of rain",
-        "will it rain in {city} around {when}, and how warm will it be?",
-        "I've got an outdoor meeting in {city} around {when}. How warm will it be, and what are the odds of rain?",
-        "give me the temperature and the precipitation chance in {city} for {when}",
-        "how likely is rain or snow in {city} around {when}, and what will the thermometer say?",
-        "for {when} in {city}, what's the temperature going to be and how likely is precipitation?",
-        "what should I expect in {city} around {when}? Temperature and chance of precipitation, please.",
-        "look up the temperature and rain probability for {city} for {when}",
-        "my outdoor shift covers {when}. What's the chance of rain, in percent, and the temperature in {city} at that hour?",
-        "I have a photo shoot in {city} around {when}. What will the temperature be then, and how likely is a shower?",
-        "the ground crew needs the temperature and the chance of precipitation in {city} for {when}.",
-        "what temperature is expected in {city} for {when}, and how likely is rain?",
-        "how warm does it get in {city} around {when}, and what's the chance of precipitation?",
-        "give me the hourly outlook for {city} around {when}: temperature and rain chance",
-        "is there a chance of rain in {city} around {when}? Tell me the percentage and the temperature.",
-        "look at the hourly forecast in {city} for {when}: how warm, and what are the odds of rain or snow?",
-        "I'll be outdoors in {city} around {when}. What temperature and chance of rain should I expect?",
-        "tell me the forecast temperature and the probability of precipitation in {city} for {when}",
-        "what's the rain risk in {city} around {when}, and how warm will it be at that hour?",
-        "find the temperature and precipitation odds in {city} for {when}",
-    ),
-    gives={
-        "temperature_c": (
-            "the temperature forecast for {city} for {when}",
-            "the expected temperature in {city} around {when}",
-            "the hourly temperature for {city} for {when}",
-            "the temperature predicted for {city} around {when}",
-        ),
-    },
     # Forecasts speak of days to come; the hour is one of the city's own (an event's start in its
     # own city, not in another: "the forecast for Rome when my next event starts" in San Francisco).
     sense=(same_day("when"), around("when", before=0, after=FORECAST_DAYS), together("city", "when"),
@@ -905,38 +669,6 @@ def get_hourly_forecast(city: CityName, when: Moment) -> tuple[Celsius, int]:
 
 
 @toolbox.tool(
-    asks=(
-        "what were the high and low in {city} on the same date a year before {date}?",
-        "how warm and how cool did it get in {city} on the same day a year before {date}?",
-        "pull the recorded high and low for {city} exactly one year before {date}",
-        "what was the temperature range in {city} on the same day one year prior to {date}?",
-        "what high and low were recorded in {city} on the same calendar day {years_back} year(s) before {date}?",
-        "how warm was it in {city} on the same day {years_back} year(s) before {date}? Give me the high and the low.",
-        "look up the historical high and low for {city} on the date {years_back} year(s) before {date}",
-        "go back {years_back} year(s) from {date} and tell me the high and low recorded in {city}",
-        "I'm writing a climate piece for the local paper. What were the recorded high and low in {city} on the same calendar day a year before {date}?",
-        "settle a bet: going by the records, how hot and how cold did it get in {city} on the same day {years_back} year(s) before {date}?",
-        "dig out the archived maximum and minimum temperatures for {city} on the same day {years_back} year(s) before {date}",
-        "how hot and how cold did it get in {city} on the same day a year before {date}?",
-        "what were the high and the low in {city} on the same day {years_back} year(s) before {date}?",
-        "check the archives for {city} one year before {date} and tell me the high and the low",
-    ),
-    gives={
-        "high_c": (
-            "the high recorded in {city} a year before {date}",
-            "last year's high in {city} on the same calendar day as {date}",
-            "the recorded high for {city} one year before {date}",
-            "the high recorded in {city} {years_back} year(s) before {date}",
-            "the recorded high for {city} on the same date {years_back} year(s) before {date}",
-        ),
-        "low_c": (
-            "the low recorded in {city} a year before {date}",
-            "last year's low in {city} on the same calendar day as {date}",
-            "the recorded low for {city} one year before {date}",
-            "the low recorded in {city} {years_back} year(s) before {date}",
-            "the recorded low for {city} on the same date {years_back} year(s) before {date}",
-        ),
-    },
     # looking back from a day still to come is a detour (5 years before June 24, asked on June 13:
     # reading 44 #26, reading 42 #30): the day looked back from is today or past
     sense=(around("date", before=366, after=0),),
@@ -970,37 +702,6 @@ def get_historical_temperature(city: CityName, date: Day, years_back: Annotated[
 
 
 @toolbox.tool(
-    asks=(
-        "how is the air quality in {city} on {date}: index, category and main pollutant?",
-        "check the air quality index for {city} on {date}, with its category and the dominant pollutant",
-        "what's the AQI in {city} on {date}, what band is that, and which pollutant dominates?",
-        "I have asthma. How clean will the air be in {city} on {date} (AQI and category), and what's the main pollutant?",
-        "is the air in {city} on {date} good or bad? Give me the AQI, its category and the chief pollutant.",
-        "pull up the pollution level for {city} on {date}: the AQI, the category and the main pollutant",
-        "which pollutant is worst in {city} on {date}, and what are the air quality index and rating?",
-        "tell me how breathable the air is in {city} on {date}, by AQI and category, and what's driving it",
-        "air quality for {city} on {date}? I need the index, the category and the main pollutant.",
-        "with asthma in the family, I watch the air closely. For {city} on {date}, give me the AQI reading, its category and the pollutant responsible.",
-        "for our cycling commute in {city} on {date}, report the air quality index, which health band it falls in and the leading pollutant.",
-        "what's the air like in {city} on {date}? Give me the AQI, its category and the main pollutant.",
-        "tell me the AQI, the category and the dominant pollutant in {city} on {date}",
-        "how polluted is the air in {city} on {date}? I'd like the index, the band and the main pollutant.",
-        "check the air in {city} on {date}: the index, its rating and what's polluting it most",
-        "I'm going for a run in {city} on {date}. What's the AQI, its category, and the main pollutant?",
-        "look up the air quality for {city} on {date}, including the category and the main pollutant",
-        "how good is the air in {city} on {date}? Tell me the AQI, the category and the main pollutant.",
-        "give me the air quality index, its category and the main pollutant for {city} on {date}",
-        "find the AQI and its category in {city} on {date}, plus the dominant pollutant",
-        "what's the main pollutant in {city} on {date}, and what are the AQI and its category?",
-    ),
-    gives={
-        "aqi": (
-            "the air quality index in {city} on {date}",
-            "the AQI for {city} on {date}",
-            "the air pollution index of {city} on {date}",
-            "the air quality reading for {city} on {date}",
-        ),
-    },
     sense=(same_day("date"), around("date", before=0, after=FORECAST_DAYS)),  # forecasts speak of days to come
 )
 def get_air_quality(city: CityName, date: Day) -> tuple[int, str, str]:
@@ -1021,38 +722,6 @@ def get_air_quality(city: CityName, date: Day) -> tuple[int, str, str]:
 
 
 @toolbox.tool(
-    asks=(
-        "how strong will the UV be in {city} on {date}, and how risky is it?",
-        "check the UV index for {city} on {date} and its risk level",
-        "what's the peak UV index in {city} on {date}, and how risky is it?",
-        "I burn easily. What's the UV index in {city} on {date}, and what's the risk level?",
-        "give me the maximum UV reading for {city} on {date} along with the exposure risk",
-        "do I need sunscreen in {city} on {date}? Tell me the UV index and how high the risk is.",
-        "what UV level and sunburn risk should I expect in {city} on {date}?",
-        "look up how intense the sun will be in {city} on {date}: UV index and risk category",
-        "UV in {city} on {date}? The index and the risk level, please.",
-        "I'm taking the baby out in {city} on {date}: the peak UV index and its risk category, please.",
-        "gardening all afternoon in {city} on {date}: how fierce does the sun get on the UV scale, and what risk band is that?",
-        "for the outdoor sports day in {city} on {date}, report the maximum UV index and the sunburn risk rating.",
-        "what's the UV index in {city} on {date}, and what risk level is that?",
-        "how high does the UV get in {city} on {date}, and how risky is that?",
-        "tell me the peak UV and the burn risk for {city} on {date}",
-        "should I worry about the sun in {city} on {date}? Give me the UV index and the risk level.",
-        "look up the UV forecast for {city} on {date}, with the index and the risk category",
-        "what's the UV level in {city} on {date}, and how high is the risk?",
-        "tell me the maximum UV index for {city} on {date} and its risk level",
-        "how strong is the sun in {city} on {date}? Give me the UV index and the risk.",
-        "find the UV index and the risk category for {city} on {date}",
-        "check the sunburn risk in {city} on {date}, with the UV index",
-    ),
-    gives={
-        "uv_index": (
-            "the peak UV index in {city} on {date}",
-            "the maximum UV index for {city} on {date}",
-            "the highest UV reading in {city} on {date}",
-            "the strongest UV level in {city} on {date}",
-        ),
-    },
     sense=(same_day("date"), around("date", before=0, after=FORECAST_DAYS)),  # forecasts speak of days to come
 )
 def get_uv_index(city: CityName, date: Day) -> tuple[float, str]:
@@ -1072,35 +741,6 @@ def get_uv_index(city: CityName, date: Day) -> tuple[float, str]:
 
 
 @toolbox.tool(
-    asks=(
-        "how windy will it be in {city} on {date}, and from which direction?",
-        "get the wind forecast for {city} on {date}, speed and direction",
-        "which way will the wind blow in {city} on {date}, and how hard?",
-        "I want to go sailing near {city} on {date}. How fast will the wind be, and where will it come from?",
-        "what's the average wind speed in {city} on {date}, and which direction is it from?",
-        "tell me the wind speed and direction in {city} on {date}",
-        "will it be breezy in {city} on {date}? Give me the speed and direction of the wind.",
-        "look up the wind for {city} on {date}: how strong, and from where?",
-        "wind in {city} on {date}? Speed and direction, please.",
-        "kite-flying with the kids in {city} on {date}: how strong is the wind, and which direction does it come from?",
-        "drone pilot here, checking conditions for a flight in {city} on {date}. Average wind speed and prevailing direction, please.",
-        "cycling across {city} on {date}: what's the average wind speed, and what compass direction does it blow from?",
-    ),
-    gives={
-        "wind_speed_kmh": (
-            "the average wind speed in {city} on {date}",
-            "the forecast wind speed in {city} on {date}",
-            "the typical wind speed in {city} on {date}",
-            "the daily mean wind speed in {city} on {date}",
-            "the wind strength in {city} on {date}",
-            "the mean wind speed for {city} on {date}",
-            "the sustained wind speed in {city} on {date}",
-            "the wind speed expected in {city} on {date}",
-            "the day's average wind in {city} on {date}",
-            "the expected wind speed for {city} on {date}",
-            "the average wind forecast for {city} on {date}",
-        ),
-    },
     sense=(same_day("date"), around("date", before=0, after=FORECAST_DAYS)),  # forecasts speak of days to come
 )
 def get_wind_forecast(city: CityName, date: Day) -> tuple[WindKmh, str]:
@@ -1119,44 +759,7 @@ def get_wind_forecast(city: CityName, date: Day) -> tuple[WindKmh, str]:
     return row["wind"], row["direction"]
 
 
-@toolbox.tool(
-    asks=(
-        "what is the most severe weather alert in force in {country}, what does it warn of, and which city does it cover?",
-        "check {country} for weather warnings and give me the most serious one, its hazard and its city",
-        "are there severe weather alerts right now in {country}? Which is the worst, what is it for, and where?",
-        "I have family in {country}. What's the most serious weather warning there right now, what hazard is it, and which city is affected?",
-        "find the top weather alert currently active in {country}, along with what it warns of and its city",
-        "which city in {country} is under the worst weather alert at the moment, and what does that alert warn of?",
-        "tell me about the gravest weather warning now in effect in {country}: what it warns of and the city",
-        "what weather warnings are out in {country}? Name the most severe alert, the hazard, and the city it covers.",
-        "which weather alert is the worst right now in {country}? I want what it's for and the city.",
-        "which weather alert in {country} is the most severe right now, what's it about, and which city does it affect?",
-        "what's the worst weather warning in force in {country}? Tell me what it warns of and the city.",
-        "look for active weather alerts in {country} and report the most severe one, what it warns of and where",
-        "is {country} facing any bad weather? Give me the most severe alert, its hazard and the city it covers.",
-        "find the most serious weather alert at the moment in {country}, with the hazard and the affected city",
-        "what severe weather is there right now in {country}? Name the worst alert, its hazard and its city.",
-        "tell me the top-level weather warning currently in {country}, what it's for and the city involved",
-    ),
-    gives={
-        "alert_id": (
-            "the most severe weather alert in force in {country}",
-            "the most serious weather warning currently active in {country}",
-            "the worst weather alert now in effect in {country}",
-            "the top weather warning at the moment in {country}",
-        ),
-        "city": (
-            "the city under the most severe weather alert in {country}",
-            "the city the worst weather warning in {country} covers",
-            "the city affected by the most serious weather alert in {country}",
-            "the city hit by the worst current weather warning in {country}",
-            "the city facing the most severe weather warning in {country}",
-            "the city named in the top weather alert for {country}",
-            "the city with the gravest weather warning in {country}",
-            "the city where the most serious alert in {country} is in force",
-        ),
-    },
-)
+@toolbox.tool
 def get_severe_weather_alerts(country: CountryName) -> tuple[AlertId, str, CityName]:
     """Find the most severe weather alert currently in force in a country.
 
@@ -1178,33 +781,7 @@ def get_severe_weather_alerts(country: CountryName) -> tuple[AlertId, str, CityN
     return aid, w.alerts[aid]["event"], w.alerts[aid]["city"]
 
 
-@toolbox.tool(
-    asks=(
-        "how severe is {alert_id}, and when was it issued and when does it expire?",
-        "get the details of {alert_id}: severity, issue time and expiry",
-        "when does {alert_id} expire, and how serious is it? When did it go out?",
-        "I got a notification about {alert_id}. How bad is it, when was it put out, and how long does it last?",
-        "tell me the severity level of {alert_id} along with its issue and expiry times",
-        "look up {alert_id} and tell me how serious it is, when it was issued and when it runs out",
-        "what severity is {alert_id}, and what are its issue and expiry times?",
-        "until when is {alert_id} in force? I need its severity, its issue time and its expiry time.",
-        "severity, issue time and expiry of {alert_id}, please.",
-    ),
-    gives={
-        "issued_at": (
-            "the time {alert_id} was issued",
-            "the issue time of {alert_id}",
-            "the moment {alert_id} went out",
-            "the time at which {alert_id} was put out",
-        ),
-        "expires_at": (
-            "the time {alert_id} expires",
-            "the expiry time of {alert_id}",
-            "the moment {alert_id} runs out",
-            "the time {alert_id} is due to end",
-        ),
-    },
-)
+@toolbox.tool
 def get_alert_details(alert_id: AlertId) -> tuple[str, Moment, Moment]:
     """Get the severity, issue time and expiry time of a weather alert.
 
@@ -1223,50 +800,6 @@ def get_alert_details(alert_id: AlertId) -> tuple[str, Moment, Moment]:
 
 
 @toolbox.tool(
-    asks=(
-        "which city in {country} will be hottest on {date}, and how hot?",
-        "find the hottest city in {country} on {date} and its high",
-        "where in {country} is it hottest on {date}, and how hot?",
-        "I want the warmest spot in {country} on {date}. Which city is it, and what's the high there?",
-        "what's the hottest city in {country} on {date}, and what temperature does it reach?",
-        "tell me which city in {country} has the highest temperature on {date}, and what that temperature is",
-        "chasing the sun in {country} on {date}: which city gets the warmest, and what's its high?",
-        "name the city in {country} with the top temperature on {date}, along with the temperature",
-        "on {date}, which city of {country} heats up the most, and to what temperature?",
-        "for an ad shoot in {country} on {date} we want the warmest location. Which city is it, and what high does it reach?",
-        "scan the cities of {country} for {date} and name the one that comes out hottest, with its maximum temperature",
-        "sun-seeker here, looking at {country} on {date}: which city is the hottest, and what high does it hit?",
-        "where will the highest temperature in {country} be on {date}, and how high will it go?",
-    ),
-    gives={
-        "city": (
-            "the hottest city in {country} on {date}",
-            "the city with the highest temperature in {country} on {date}",
-            "the warmest city in {country} on {date}",
-            "the city with the warmest weather in {country} on {date}",
-            "the city that gets hottest in {country} on {date}",
-            "the warmest of the big cities in {country} on {date}",
-            "the city that ends up hottest in {country} on {date}",
-            "the city posting the highest temperature in {country} on {date}",
-            "whichever city in {country} is hottest on {date}",
-            "the warmest city {country} has on {date}",
-            "the city that comes out hottest in {country} on {date}",
-            "the city that reaches the highest temperature in {country} on {date}",
-            "the hottest urban centre in {country} on {date}",
-            "the warmest major city in {country} on {date}",
-            "the city where it's hottest in {country} on {date}",
-        ),
-        "high_c": (
-            "the high in the hottest city of {country} on {date}",
-            "the top temperature of any city in {country} on {date}",
-            "the highest temperature reached in {country} on {date}",
-            "the hottest high anywhere in {country} on {date}",
-            "the top temperature in the warmest city of {country} on {date}",
-            "the peak reading anywhere in {country} on {date}",
-            "the national high for {country} on {date}",
-            "the warmest reading across the cities of {country} on {date}",
-        ),
-    },
     # A country with one covered city has no "hottest city" to find: naming the country names it.
     sense=(sensible("several cities to compare", ("country",),
                     lambda a: sum(c.country == a["country"] for c in CITIES) > 1),),
@@ -1291,28 +824,7 @@ def find_hottest_city(country: CountryName, date: Day) -> tuple[CityName, Celsiu
     return name, high
 
 
-@toolbox.tool(
-    asks=(
-        "which weather station is closest to {point}, and how far away is it?",
-        "find the nearest weather station to {point} and its distance",
-        "how far is the nearest weather station from {point}, and which one is it?",
-        "I'm at {point}. Which weather station is nearest me, and how many kilometres away?",
-        "locate the closest observation station to {point} and say how far it is",
-        "what's the nearest weather station to {point}, and at what distance?",
-        "give me the weather station nearest {point} together with the distance in km",
-        "is there a weather station near {point}? Tell me the closest one and how far off it is.",
-        "closest weather station to {point}, and the distance to it?",
-    ),
-    gives={
-        "station_id": (
-            "the weather station nearest to {point}",
-            "the closest weather station to {point}",
-            "the observation station nearest {point}",
-            "the weather station that lies closest to {point}",
-        ),
-    },
-    groups={"point": "{latitude}, {longitude}"},
-)
+@toolbox.tool
 def find_nearest_weather_station(latitude: Lat, longitude: Lon) -> tuple[StationId, float]:
     """Find the weather station closest to a point.
 
@@ -1331,25 +843,6 @@ def find_nearest_weather_station(latitude: Lat, longitude: Lon) -> tuple[Station
 
 
 @toolbox.tool(
-    asks=(
-        "what did {station_id} last report: temperature, pressure and time?",
-        "get the latest temperature and pressure from {station_id}, with the time of the reading",
-        "what's the most recent temperature and pressure reading at {station_id}, and when was it taken?",
-        "I'm checking {station_id}. What temperature and air pressure did it record last, and at what time?",
-        "pull the newest observation from {station_id}: temperature, sea-level pressure and the time it was taken",
-        "tell me the temperature and barometric pressure {station_id} measured most recently, and when",
-        "when did {station_id} last report, and what temperature and pressure did it show?",
-        "give me the last logged temperature and pressure at {station_id} along with the observation time",
-        "latest observation from {station_id}? Temperature, pressure and the time it was taken.",
-    ),
-    gives={
-        "temperature_c": (
-            "the temperature {station_id} last measured",
-            "the latest temperature reading from {station_id}",
-            "the most recent temperature reported by {station_id}",
-            "the last temperature recorded at {station_id}",
-        ),
-    },
     tags=("now",),  # a reading of the present: never paired with a forecast for another day
 )
 def get_station_reading(station_id: StationId) -> tuple[Celsius, float, str]:
@@ -1373,25 +866,7 @@ def get_station_reading(station_id: StationId) -> tuple[Celsius, float, str]:
     return temperature, pressure, moment.strftime("%Y-%m-%dT%H:%M")
 
 
-@toolbox.tool(
-    asks=(
-        "subscribe me to severe weather alerts for {city} and tell me how many cities I follow now",
-        "I want severe weather alerts for {city}. Sign me up, and say how many cities I'll be following.",
-        "add {city} to my weather alert subscriptions; how many cities is that now?",
-        "start sending me weather warnings for {city} and let me know how many cities I'm subscribed to in total",
-        "sign me up for weather alerts covering {city}. How many cities am I following now?",
-        "follow {city} for severe weather warnings and report my new subscription count",
-        "I'd like to be warned about severe weather in {city}. Subscribe me and tell me how many cities I track now.",
-        "can you put {city} on my severe-weather alert list? And how many cities are on it now?",
-        "set up severe weather alerts for {city}, and tell me the number of cities I'm now getting alerts for",
-        "I want to keep an eye on dangerous weather in {city}. Subscribe me, and tell me how many cities I'm tracking now.",
-        "add severe-weather warnings for {city} to my feed and report back the total number of cities on my watch list",
-        "please register {city} for severe weather warnings; how many cities does that bring my list to?",
-        "I'd like to hear about storms, floods and heatwaves in {city}. Sign me up for severe weather alerts there and tell me my new total of followed cities.",
-    ),
-    requires=("weather_notifications",),
-    tags=("state_change",),
-)
+@toolbox.tool(requires=("weather_notifications",), tags=("state_change",))
 def subscribe_to_weather_alerts(city: CityName) -> int:
     """Subscribe the user to severe weather alerts for a city (subscribing twice keeps one entry).
 
@@ -1412,20 +887,7 @@ def subscribe_to_weather_alerts(city: CityName) -> int:
     return len(subscriptions)
 
 
-@toolbox.tool(
-    asks=(
-        "turn on weather notifications by {channel}",
-        "send my weather notifications by {channel} from now on",
-        "switch weather notifications on, delivered by {channel}",
-        "I want my weather notifications back on, sent via {channel}.",
-        "enable weather notifications and have them come by {channel}",
-        "get weather notifications going again through {channel}",
-        "notify me about the weather by {channel}",
-        "reactivate my weather notifications over {channel}",
-        "set my weather notifications to arrive by {channel}",
-    ),
-    tags=("state_change",),
-)
+@toolbox.tool(tags=("state_change",))
 def enable_weather_notifications(channel: Literal["push", "email", "sms"]) -> str:
     """Turn on weather notifications and choose how they are delivered.
 
@@ -1453,43 +915,3 @@ def _station_facts(w: WeatherWorld, station_id: str) -> dict:
 
 # --- goals: what a person wants, and the tools that serve it ------------------------------
 
-toolbox.goal(
-    "dress for the weather",
-    wants="know how warm, wet, windy and sunny it will be where I'm going, and what it will feel like",
-    role="someone heading out",
-    tools=("get_current_weather", "get_daily_forecast", "get_hourly_forecast", "get_wind_forecast", "get_uv_index",
-           "get_air_quality", "calculate_feels_like", "resolve_forecast_date", "convert_temperature_reading",
-           "convert_wind_speed_reading", "search_weather"),
-)
-toolbox.goal(
-    "stay safe in severe weather",
-    wants="know the worst weather warning in a country, how long it lasts and what the weather will do, and be warned",
-    role="resident",
-    # Not the hourly forecast: a chain gives it the alert's expiry and, as often as not,
-    # another city ("the forecast for Osaka when Singapore's alert expires").
-    tools=("get_severe_weather_alerts", "get_alert_details", "get_current_weather", "get_wind_forecast",
-           "get_daily_forecast", "subscribe_to_weather_alerts", "enable_weather_notifications"),
-)
-toolbox.goal(
-    "chase the sun",
-    wants="pick the warmest city of a country for a day out and know what that day will be like there",
-    role="holidaymaker",
-    tools=("find_hottest_city", "resolve_forecast_date", "get_daily_forecast", "get_uv_index", "get_air_quality",
-           "get_wind_forecast", "calculate_feels_like", "search_weather"),
-)
-toolbox.goal(
-    "compare with past weather",
-    wants="know how a day's weather in a city compares with the same day in earlier years",
-    role="someone curious about the climate",
-    tools=("get_historical_temperature", "get_daily_forecast", "get_current_weather", "resolve_forecast_date",
-           "search_weather"),
-)
-toolbox.goal(
-    "weather right where I am",
-    wants="know the conditions at my own position, from the nearest station or the nearest city",
-    role="someone outdoors",
-    tools=("get_weather_by_coordinates", "find_nearest_weather_station", "get_station_reading", "calculate_feels_like",
-           "convert_temperature_reading", "convert_wind_speed_reading", "get_hourly_forecast", "get_wind_forecast",
-           # phone_assistant: my position is where my phone says I am
-           "get_current_location"),
-)
