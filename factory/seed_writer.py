@@ -1,4 +1,5 @@
-"""`factory seed new DOMAIN --model M`: a model writes a seed (seed.toml and toolbox.py), the
+"""`factory seed new DOMAIN --model M`: a model writes a seed (seed.toml, toolbox.py and
+phrasings.toml), the
 sandbox vets it, the model repairs what failed, and the seed is saved under
 `generated/seeds/<slug>/` with a manifest. The code is model-written: it is only ever run in
 the sandbox, here and in every later run (factory.world.sandboxed_seed).
@@ -27,6 +28,7 @@ from typing import Any
 
 from factory import __version__
 from factory.errors import FactoryError, SeedError
+from factory.phrasings import PHRASINGS
 from factory.seed_record import scenario_of
 from factory.seeds import load_library, slugify
 
@@ -49,11 +51,23 @@ FENCE = re.compile(r"```[ \t]*([A-Za-z0-9_.+-]*)[^\n]*\n(.*?)(?:```|\Z)", re.S)
 class Draft:
     toml: str | None = None
     code: str | None = None
+    phrasings: str | None = None  # optional: a toolbox may word its tools in its decorators
     problems: list[str] = field(default_factory=list)
+
+    def files(self) -> dict[str, str]:
+        """The seed folder's files, by name."""
+        found = {"seed.toml": self.toml or "", "toolbox.py": self.code or ""}
+        return found | ({PHRASINGS: self.phrasings} if self.phrasings else {})
+
+
+_PHRASING_TABLE = re.compile(r"^\s*\[(?:tools|written|conditions|goals)\b", re.M)
 
 
 def _kind_of(language: str, text: str) -> str | None:
     language = language.lower()
+    if language.endswith(PHRASINGS) or (language in ("toml", "ini", "") and _PHRASING_TABLE.search(text)
+                                        and not re.search(r'^\s*domain\s*=', text, re.M)):
+        return "phrasings"
     if language in ("toml", "ini") or language.endswith("seed.toml"):
         return "toml"
     if language in ("python", "py", "python3") or language.endswith(".py"):
@@ -66,9 +80,9 @@ def _kind_of(language: str, text: str) -> str | None:
 
 
 def read_answer(text: str, truncated: bool = False, previous: Draft | None = None) -> Draft:
-    """seed.toml and toolbox.py from a model's answer: fenced blocks with or without a
-    language, prose around them, a missing closing fence, or no fences at all. A file the
-    answer lacks is taken from `previous` (a repair that rewrote only the toolbox)."""
+    """seed.toml, toolbox.py and phrasings.toml from a model's answer: fenced blocks with or
+    without a language, prose around them, a missing closing fence, or no fences at all. A
+    file the answer lacks is taken from `previous` (a repair that rewrote only the toolbox)."""
     draft = Draft()
     for language, body in FENCE.findall(text or ""):
         kind = _kind_of(language, body)
@@ -76,6 +90,8 @@ def read_answer(text: str, truncated: bool = False, previous: Draft | None = Non
             draft.toml = body.strip() + "\n"
         elif kind == "code" and draft.code is None:
             draft.code = body.rstrip() + "\n"
+        elif kind == "phrasings" and draft.phrasings is None:
+            draft.phrasings = body.strip() + "\n"
     if draft.toml is None and draft.code is None and text:  # no fences: split at the first line of code
         lines = text.splitlines()
         start = next((i for i, line in enumerate(lines) if re.match(r'\s*(from \w|import \w|""")', line)), None)
@@ -86,6 +102,7 @@ def read_answer(text: str, truncated: bool = False, previous: Draft | None = Non
     if previous is not None:
         draft.toml = draft.toml or previous.toml
         draft.code = draft.code or previous.code
+        draft.phrasings = draft.phrasings or previous.phrasings
     if draft.toml is None:
         draft.problems.append("the answer holds no seed.toml (a ```toml block starting with domain = \"...\")")
     if draft.code is None:
@@ -142,6 +159,7 @@ class Vetting:
 
 def vet(folder: Path, drop_tools: dict[str, str] | None = None) -> tuple[Vetting, Any]:
     """Vet the seed in `folder` in the sandbox; (findings, the loaded seed or None)."""
+    from factory.phrasings import apply_phrasings
     from factory.world.sandboxed_seed import ModelWrittenSeed, SandboxRunner, describe_toolbox, settle
 
     found = Vetting()
@@ -164,6 +182,12 @@ def vet(folder: Path, drop_tools: dict[str, str] | None = None) -> tuple[Vetting
         runner.close()
         return found, None
     settled = settle(declarations, specs, spec_errors, runner, drop_tools)
+    try:
+        apply_phrasings(settled.toolbox, folder, dropped=set(declarations.tools) - set(settled.toolbox.tools))
+    except SeedError as exc:
+        found.fatal.append(str(exc))
+        runner.close()
+        return found, None
     found.dropped = [d for d in settled.dropped if "no spec" not in d and "dropped by the vetting" not in d]
     seed = ModelWrittenSeed(folder.name, folder, scenario, settled.toolbox, settled.specs, runner=runner,
                             dropped=tuple(settled.dropped))
@@ -329,15 +353,18 @@ def writer_prompt(template: str, domain: str, seeds_dir: Path, example: Path | N
     fmt = (seeds_dir / "README.md").read_text(encoding="utf-8") if (seeds_dir / "README.md").is_file() else ""
     fills = {"{domain}": domain, "{format}": fmt, "{example_slug}": EXAMPLE_SEED,
              "{example_toml}": (example / "seed.toml").read_text(encoding="utf-8").strip(),
-             "{example_toolbox}": (example / "toolbox.py").read_text(encoding="utf-8").strip()}
+             "{example_toolbox}": (example / "toolbox.py").read_text(encoding="utf-8").strip(),
+             "{example_phrasings}": (example / PHRASINGS).read_text(encoding="utf-8").strip()
+             if (example / PHRASINGS).is_file() else ""}
     return re.sub("|".join(re.escape(k) for k in fills), lambda m: fills[m.group(0)], template)
 
 
-def _stage(folder: Path, draft: Draft, domain: str) -> None:
-    folder.mkdir(parents=True, exist_ok=True)
-    toml = draft.toml or ""
-    (folder / "seed.toml").write_text(toml, encoding="utf-8")
-    (folder / "toolbox.py").write_text(draft.code or "", encoding="utf-8")
+def _stage(folder: Path, draft: Draft) -> None:
+    if folder.exists():
+        shutil.rmtree(folder)  # a phrasings file an earlier round wrote is not this round's
+    folder.mkdir(parents=True)
+    for name, text in draft.files().items():
+        (folder / name).write_text(text, encoding="utf-8")
 
 
 def write_seed(domain: str, client: Any, prompts: dict[str, str], seeds_dir: Path, out_dir: Path, *,
@@ -373,7 +400,7 @@ def write_seed(domain: str, client: Any, prompts: dict[str, str], seeds_dir: Pat
             if draft.problems:
                 found = Vetting(fatal=list(draft.problems))
             else:
-                _stage(staging, draft, domain)
+                _stage(staging, draft)
                 found, seed = vet(staging)
             if on_round:
                 on_round(used, found)
@@ -400,15 +427,14 @@ def write_seed(domain: str, client: Any, prompts: dict[str, str], seeds_dir: Pat
             "date": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"), "rounds": used,
             "prompts": {PROMPTS[k]: hashlib.sha256(v.encode()).hexdigest()[:16] for k, v in prompts.items()},
             "example_seed": EXAMPLE_SEED, "factory_version": __version__,
-            "files": {name: hashlib.sha256((staging / name).read_bytes()).hexdigest()
-                      for name in ("seed.toml", "toolbox.py")},
+            "files": {name: hashlib.sha256((staging / name).read_bytes()).hexdigest() for name in draft.files()},
             "vetting": {**final.report(), "dropped_tools": dropped},
         }
         target = out_dir / slug
         if target.exists():
             shutil.rmtree(target)
         target.mkdir(parents=True)
-        for name in ("seed.toml", "toolbox.py"):
+        for name in draft.files():
             shutil.copyfile(staging / name, target / name)
         (target / "manifest.json").write_text(json.dumps(manifest, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     from factory.lm.secrets import redact

@@ -53,6 +53,69 @@ def test_a_minimal_seed_loads(tmp_path):
     assert list(seed.specs) == ["double"] and seed.build_world(1).n == seed.build_world(1).n
 
 
+WORDS = """
+[written]
+number = "the number {}"
+
+[tools.double]
+asks = ["double {x}", "what is twice {x}?", "multiply {x} by two"]
+[tools.double.gives]
+doubled = ["twice {x}", "double {x}"]
+
+[goals.arithmetic]
+role = "pupil"
+wants = "work numbers out"
+tools = ["double"]
+"""
+
+
+def test_a_seed_s_words_come_from_its_phrasings_file(tmp_path):
+    folder = write_seed(tmp_path, "tiny", GOOD_TOOLBOX)
+    (folder / "phrasings.toml").write_text(WORDS)
+    toolbox = load_seed(folder).toolbox
+    entry = toolbox.tools["double"]
+    assert entry.asks == ("double {x}", "what is twice {x}?", "multiply {x} by two")
+    assert entry.gives == {("doubled",): ("twice {x}", "double {x}")}
+    assert toolbox.written == {"number": "the number {}"}
+    goal = toolbox.goals["arithmetic"]
+    assert (goal.role, goal.wants, goal.tools, goal.conditions) == ("pupil", "work numbers out", ("double",), None)
+
+
+@pytest.mark.parametrize("words, code, message", [
+    ('[tools.triple]\nasks = "triple {x}"', "", r"\[tools.triple\] names no tool"),
+    ('[tools.double]\nasks = "double {x}"', "asks='twice {x}'", r"\[tools.double\] words a tool .* one place"),
+    ('[tools.double]\nasks = 3', "", r"\[tools.double\] asks: a text or a list of texts"),
+    ('[tools.double]\nasked = ["double {x}"]', "", r"\[tools.double\] may hold only asks, gives, groups, not asked"),
+    ('[conditions.on]\nsays = "it is off"', "", r"\[conditions.on\] names no condition"),
+    ('[goals.g]\nrole = "pupil"', "", r"\[goals.g\] lacks tools, wants"),
+    ('[tool.double]\nasks = "x"', "", r"unknown table\(s\) tool"),
+    ('[tools.double\nasks = "x"', "", r"phrasings.toml: cannot be read as TOML"),
+])
+def test_a_wrong_phrasings_file_is_a_seed_error_naming_the_entry(tmp_path, words, code, message):
+    toolbox = GOOD_TOOLBOX.replace("@toolbox.tool\n", f"@toolbox.tool({code})\n") if code else GOOD_TOOLBOX
+    folder = write_seed(tmp_path, "tiny", toolbox)
+    (folder / "phrasings.toml").write_text(words)
+    with pytest.raises(SeedError, match=message):
+        load_seed(folder)
+
+
+def test_no_shipped_toolbox_holds_a_phrasing():
+    """What people say lives in phrasings.toml: no decorator or declaration in a seed's code
+    carries asks, gives, groups, a condition's sentences, a goal or a written form's template."""
+    import ast
+
+    for code in sorted(Path(resource_dir("seeds")).glob("*/toolbox.py")):
+        for node in ast.walk(ast.parse(code.read_text())):
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                    and getattr(node.func.value, "id", None) == "toolbox"):
+                continue
+            words = {kw.arg for kw in node.keywords} & {"asks", "gives", "groups", "context", "says", "wants"}
+            assert not words, f"{code}:{node.lineno} words {words} in code"
+            assert node.func.attr != "goal", f"{code}:{node.lineno} declares a goal in code"
+            assert not (node.func.attr == "written_as" and isinstance(node.args[1], ast.Constant)), \
+                f"{code}:{node.lineno} writes a template in code"
+
+
 @pytest.mark.parametrize(
     "manifest, message",
     [

@@ -28,6 +28,7 @@ pytestmark = pytest.mark.slow  # end-to-end runs: `make test` runs them, `pytest
 DATA = Path(__file__).resolve().parents[1] / "data" / "seed_writer"
 TOML = (DATA / "marine_seed.toml").read_text()
 GOOD = (DATA / "marine_toolbox.py").read_text()
+WORDS = (DATA / "marine_phrasings.toml").read_text()
 # The first answer's bug: the survey count comes back as text, not the declared int.
 BUGGY = GOOD.replace("    return w.count(site_name, scientific_name, day.isoformat())",
                      "    return f\"{w.count(site_name, scientific_name, day.isoformat())} animals\"")
@@ -36,11 +37,12 @@ SECRET = "sk-test-" + uuid.uuid4().hex
 
 def answer(code: str, toml: str = TOML) -> str:
     return (f"Great idea! Here is a seed for marine biology research.\n\n**seed.toml**\n\n```toml\n{toml}```\n\n"
-            f"And the toolbox:\n\n```python\n{code}```\n\nThe world is seeded, so it is deterministic. "
-            "Let me know if you want more tools!")
+            f"And the toolbox:\n\n```python\n{code}```\n\nHow people ask for each tool:\n\n```toml\n{WORDS}```\n\n"
+            "The world is seeded, so it is deterministic. Let me know if you want more tools!")
 
 
 def repaired(code: str) -> str:
+    """A repair that sends seed.toml and the code again, and not the words (kept from before)."""
     return f"You're right, the survey count must be an int. Fixed:\n\n```TOML\n{TOML}```\n```py\n{code}```\n"
 
 
@@ -68,12 +70,15 @@ def digests(run: Path) -> dict[str, str]:
 def test_answers_are_read_through_prose_fences_near_misses_and_cuts():
     draft = read_answer(answer(GOOD))
     assert draft.toml.startswith("domain =") and "toolbox = Toolbox()" in draft.code and not draft.problems
+    assert draft.phrasings == WORDS  # the second toml block holds tables of words: phrasings.toml
+    words_first = read_answer(f"```toml\n{WORDS}```\n```toml\n{TOML}```\n```python\n{GOOD}```")
+    assert words_first.toml == TOML and words_first.phrasings == WORDS
     bare = read_answer(f"Here you go.\n{TOML}\n{GOOD}")  # no fences at all
     assert bare.toml.startswith("domain =") and bare.code.startswith('"""Marine') and not bare.problems
     cut = read_answer(answer(GOOD)[:4000], truncated=True)  # cut at the length limit: no closing fence
     assert any("cut off" in p for p in cut.problems)
     only_code = read_answer(f"```python\n{GOOD}```", previous=draft)  # a repair that rewrote the toolbox only
-    assert only_code.toml == draft.toml and not only_code.problems
+    assert only_code.toml == draft.toml and only_code.phrasings == draft.phrasings and not only_code.problems
 
 
 @needs_sandbox
@@ -94,7 +99,8 @@ def test_a_model_written_seed_is_vetted_repaired_saved_and_generates_reproducibl
     assert manifest["vetting"]["deterministic"] and manifest["vetting"]["chains"]
     assert set(manifest["prompts"]) == {"seed_writer.md", "seed_repair.md"}
     assert SECRET not in (folder / "manifest.json").read_text()
-    assert (folder / "toolbox.py").read_text() == GOOD
+    assert (folder / "toolbox.py").read_text() == GOOD and (folder / "phrasings.toml").read_text() == WORDS
+    assert set(manifest["files"]) == {"seed.toml", "toolbox.py", "phrasings.toml"}
     assert "the worked example" not in repair and "bike_sharing" in server.requests[0]["messages"][0]["content"]
 
     monkeypatch.setenv("FACTORY_GENERATED_SEEDS_DIR", str(seeds))
@@ -250,7 +256,7 @@ def test_the_prompt_fits_a_small_models_context_and_its_worked_example_is_a_clea
 
     template = (Path(resource_dir("prompts")) / "seed_writer.md").read_text()
     prompt = writer_prompt(template, "Marine Biology", Path(resource_dir("seeds")))
-    assert "def reserve_bike" in prompt and "toolbox.condition(" in prompt and "toolbox.goal(" in prompt
+    assert "def reserve_bike" in prompt and "toolbox.condition(" in prompt and '[goals."ride from a busy station"]' in prompt
     assert litellm.token_counter(model="gpt-3.5-turbo", text=prompt) < 10_000
     found, seed = vet(example_dir())
     if seed is not None:

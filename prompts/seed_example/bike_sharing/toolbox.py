@@ -60,9 +60,6 @@ def _day(text: str) -> str:
     return text
 
 
-toolbox.written_as("bike_station", "the {} station")
-
-
 @toolbox.values_for("city")
 def _cities(w: BikeWorld) -> list[str]:
     return sorted(STATIONS)
@@ -88,13 +85,7 @@ def _station_facts(w: BikeWorld, station: str) -> dict:
     return {"city": w.stations[station]["city"]}
 
 
-@toolbox.tool(
-    asks=("which bike station in {city} was busiest on {date}, and how many rides started there?",
-          "find the station in {city} where the most rides began on {date}, with the ride count",
-          "I'm studying cycling in {city}. Which station had the most rides on {date}, and how many?"),
-    gives={"station": ("the busiest bike station in {city} on {date}", "the station in {city} where most rides began on {date}")},
-    sense=(around("date", before=DAYS - 1, after=0),),
-)
+@toolbox.tool(sense=(around("date", before=DAYS - 1, after=0),))
 def find_busiest_station(city: City, date: Day) -> tuple[Station, int]:
     """Find the station where the most rides started in a city on a day.
 
@@ -113,11 +104,7 @@ def find_busiest_station(city: City, date: Day) -> tuple[Station, int]:
     return busiest, w.rides(busiest, date)
 
 
-@toolbox.tool(
-    asks=("how many bikes and free docks are at {station} right now?",
-          "check bike availability at {station}",
-          "I want to ride from {station}. Are there bikes there, and free docks?"),
-)
+@toolbox.tool
 def get_station_bikes(station: Station) -> tuple[int, int]:
     """Get the bikes available and the free docks at a station now.
 
@@ -132,9 +119,7 @@ def get_station_bikes(station: Station) -> tuple[int, int]:
     return info["bikes"], info["docks"] - info["bikes"]
 
 
-@toolbox.tool(
-    asks=("what is the address of {station}?", "where exactly is {station}?", "give me the street address of {station}"),
-)
+@toolbox.tool
 def get_station_address(station: Station) -> str:
     """Get a station's street address.
 
@@ -147,14 +132,7 @@ def get_station_address(station: Station) -> str:
     return _station(station)["address"]
 
 
-@toolbox.tool(
-    asks=("reserve a bike at {station} for {minutes} minutes",
-          "hold a bike for me at {station} for the next {minutes} minutes",
-          "I'm on my way to {station}. Keep a bike for me for {minutes} minutes."),
-    sense=(within("minutes", 5, 30),),
-    requires=("membership_active",),
-    tags=("state_change",),
-)
+@toolbox.tool(sense=(within("minutes", 5, 30),), requires=("membership_active",), tags=("state_change",))
 def reserve_bike(station: Station, minutes: Minutes) -> str:
     """Reserve a bike at a station for a few minutes.
 
@@ -175,11 +153,7 @@ def reserve_bike(station: Station, minutes: Minutes) -> str:
     return reservation
 
 
-@toolbox.tool(
-    asks=("renew my bike membership on the {plan} plan", "put my membership back on, {plan} plan",
-          "my membership ran out. Renew it, {plan}."),
-    tags=("state_change", "fix_only"),
-)
+@toolbox.tool(tags=("state_change", "fix_only"))
 def renew_membership(plan: Literal["monthly", "annual"]) -> str:
     """Renew the rider's bike-sharing membership.
 
@@ -199,12 +173,5 @@ toolbox.condition(
     broken_state={"membership": "expired"},
     fix=("renew_membership", {"plan": "monthly"}),
     consent="spend",
-    context=("If my membership has lapsed, renew it on the {plan} plan.",),
 )
 
-toolbox.goal(
-    "ride from a busy station",
-    wants="find where people ride from in a city, whether bikes are there, where it is, and hold one",
-    role="rider",
-    tools=("find_busiest_station", "get_station_bikes", "get_station_address", "reserve_bike"),
-)

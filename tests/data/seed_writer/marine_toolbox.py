@@ -24,7 +24,6 @@ TagId = Annotated[str, Kind("animal_tag")]
 Count = Annotated[int, Kind("animal_count")]
 
 toolbox.bridge("country", "date", "latitude", "longitude")
-toolbox.written_as("animal_tag", "tag {}")
 
 SPECIES = {  # common name → scientific name, IUCN status, habitat, depth range (m)
     "green sea turtle": ("Chelonia mydas", "endangered", "seagrass meadows", "0-40"),
@@ -124,15 +123,10 @@ toolbox.condition(
     broken_state={"permit": "expired"},
     fix=("renew_research_permit", {"term": "monthly"}),
     free=("term",),
-    says="I think my research permit has expired.",
 )
 
 
-@toolbox.tool(
-    asks=("what is the scientific name of the {common_name}?", "look up the {common_name}",
-          "I saw a {common_name} today. What species is it, and is it threatened?"),
-    gives={"scientific_name": "the species the {common_name} belongs to"},
-)
+@toolbox.tool
 def find_species(common_name: CommonName) -> tuple[Scientific, str]:
     """Find a marine species by its common name.
 
@@ -148,10 +142,7 @@ def find_species(common_name: CommonName) -> tuple[Scientific, str]:
     return row[0], row[1]
 
 
-@toolbox.tool(
-    asks=("where does {scientific_name} live?", "find the habitat of {scientific_name}",
-          "I'm studying {scientific_name}. What habitat and depths should I survey?"),
-)
+@toolbox.tool
 def get_species_habitat(scientific_name: Scientific) -> tuple[str, str]:
     """Get the typical habitat and depth range of a species.
 
@@ -166,12 +157,7 @@ def get_species_habitat(scientific_name: Scientific) -> tuple[str, str]:
     return row[2], row[3]
 
 
-@toolbox.tool(
-    asks=("which dive site in {country} has the richest marine life?", "find the most species-rich dive site in {country}",
-          "I'm planning a research dive in {country}. Which site has recorded the most species?"),
-    gives={"site_name": "the most species-rich dive site in {country}",
-           "latitude, longitude": "the position of the most species-rich dive site in {country}"},
-)
+@toolbox.tool
 def find_top_dive_site(country: Country) -> tuple[Site, Latitude, Longitude]:
     """Find the dive site with the most recorded species in a country.
 
@@ -190,12 +176,7 @@ def find_top_dive_site(country: Country) -> tuple[Site, Latitude, Longitude]:
     return best, SITES[best][1], SITES[best][2]
 
 
-@toolbox.tool(
-    asks=("how many {scientific_name} were counted at {site_name} on {date}?",
-          "get the survey count of {scientific_name} at {site_name} on {date}",
-          "Our team surveyed {site_name} on {date}. How many {scientific_name} did we record?"),
-    gives={"count": "the number of {scientific_name} counted at {site_name} on {date}"},
-)
+@toolbox.tool
 def count_species_at_site(site_name: Site, scientific_name: Scientific, date: Day) -> Count:
     """Get how many animals of a species a survey counted at a dive site on a day.
 
@@ -214,12 +195,7 @@ def count_species_at_site(site_name: Site, scientific_name: Scientific, date: Da
     return w.count(site_name, scientific_name, day.isoformat())
 
 
-@toolbox.tool(
-    asks=("where was the animal with {tag_id} last seen?", "track the animal with {tag_id}",
-          "We tagged an animal as {tag_id}. Which species is it and where was it last recorded?"),
-    gives={"scientific_name": "the species of the animal with {tag_id}",
-           "site_name": "the dive site where the animal with {tag_id} was last recorded"},
-)
+@toolbox.tool
 def track_tagged_animal(tag_id: TagId) -> tuple[Scientific, Site]:
     """Get the species and last recorded dive site of a tagged animal.
 
@@ -236,14 +212,7 @@ def track_tagged_animal(tag_id: TagId) -> tuple[Scientific, Site]:
     return row["species"], row["site"]
 
 
-@toolbox.tool(
-    asks=("log a sighting of {scientific_name} at {site_name} (count: {count})",
-          "record that I saw {scientific_name} at {site_name}, {count} of them",
-          "I just saw {scientific_name} at {site_name}, {count} in all. Please log it and tell me how many sightings I have."),
-    sense=(within("count", 1, 50),),
-    requires=("research_permit",),
-    tags=("state_change",),
-)
+@toolbox.tool(sense=(within("count", 1, 50),), requires=("research_permit",), tags=("state_change",))
 def log_sighting(site_name: Site, scientific_name: Scientific, count: Count) -> int:
     """Log a sighting of a species at a dive site in the research log.
 
@@ -264,11 +233,7 @@ def log_sighting(site_name: Site, scientific_name: Scientific, count: Count) -> 
     return len(w.state["sightings"])
 
 
-@toolbox.tool(
-    asks=("renew my research permit for a {term} term", "extend my research permit ({term})",
-          "My research permit needs renewing. Please renew it on the {term} term."),
-    tags=("state_change", "fix_only"),
-)
+@toolbox.tool(tags=("state_change", "fix_only"))
 def renew_research_permit(term: Literal["monthly", "annual"]) -> str:
     """Renew the user's research permit.
 
