@@ -15,6 +15,7 @@ from datetime import date, datetime, timedelta
 from typing import Annotated
 
 from factory.gazetteer import CITIES, CITY_BY_NAME, NOW, local_time
+from factory.seed_kit import day_after
 from factory.sense import around, present, within
 from factory.toolbox import Kind, Toolbox, ToolError, World, require, world
 from factory.user import PEOPLE, USER
@@ -323,7 +324,7 @@ def _people(w: CalendarWorld) -> list[str]:
 
 @toolbox.values_for("date")
 def _dates(w: CalendarWorld) -> list[str]:
-    return [(NOW.date() + timedelta(days=k)).isoformat() for k in range(1, 46)]
+    return [day_after(k) for k in range(1, 46)]
 
 
 @toolbox.values_for("datetime")

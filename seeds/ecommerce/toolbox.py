@@ -21,6 +21,7 @@ from factory.gazetteer import (
     city_distance_km,
     phone_number,
 )
+from factory.seed_kit import day_after
 from factory.sense import within
 from factory.toolbox import Kind, Toolbox, World, require, world
 from factory.user import USER
@@ -462,7 +463,7 @@ def estimate_shipping(sku: Sku, destination_city: DeliveryCity) -> tuple[Usd, De
     require(destination_city in CITY_BY_NAME,
             f"the store does not deliver to {destination_city!r}; give a major city such as \"London\" or \"Tokyo\"")
     cost, days = _shipping(SELLERS[row["seller"]][0], destination_city)
-    return cost, (TODAY + timedelta(days=days)).isoformat()
+    return cost, day_after(days)
 
 
 @toolbox.tool
@@ -671,8 +672,8 @@ def place_order(sku: Sku, quantity: Quantity) -> tuple[str, Usd]:
     placed[order_id] = {
         "id": order_id, "customer": w.account, "items": {row["sku"]: quantity}, "seller": row["seller"],
         "total": round(price * quantity, 2), "order_date": TODAY.isoformat(),
-        "ship_date": (TODAY + timedelta(days=1)).isoformat(),
-        "delivery_date": (TODAY + timedelta(days=days)).isoformat(), "address": customer["address"],
+        "ship_date": day_after(1),
+        "delivery_date": day_after(days), "address": customer["address"],
         "city": customer["city"], "carrier": "UPS", "tracking": f"1Z{60001 + len(placed):010d}", "status": "processing",
     }
     sold = w.state.setdefault("sold", {})

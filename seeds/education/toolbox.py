@@ -25,8 +25,9 @@ from factory.gazetteer import (
     country_named,
     country_phrase,
 )
+from factory.seed_kit import day_after, iso_day
 from factory.sense import around, sensible, together, within
-from factory.toolbox import Kind, Toolbox, ToolError, World, require, world
+from factory.toolbox import Kind, Toolbox, World, require, world
 from factory.user import USER
 
 toolbox = Toolbox()
@@ -179,7 +180,7 @@ def build_world(rng: random.Random) -> EducationWorld:
         for word in rng.sample(SCHOLARSHIP_WORDS, 2):
             usd = rng.randrange(2000, 20001, 500)
             offers.append((f"{country.name} {word} Scholarship", float(round(usd * rate, -1 if rate >= 10 else 0)),
-                           country.currency, (TODAY + timedelta(days=rng.randint(14, 200))).isoformat(), usd))
+                           country.currency, day_after(rng.randint(14, 200)), usd))
         scholarships[country.name] = offers
     state = {"tuition_due": 0.0, "payment_card": USER.card, "registrations": registrations, "next_number": 4}
     return EducationWorld(state=state, courses=courses, instructors=instructors, students=students, ids_by_name=ids,
@@ -203,13 +204,6 @@ def _student(student_id: str) -> dict:
     w = _edu()
     require(student_id in w.students, f"no student with ID {student_id!r}; look the ID up by the student's name")
     return w.students[student_id]
-
-
-def _parse_day(text: str) -> date:
-    try:
-        return date.fromisoformat(text)
-    except (TypeError, ValueError):
-        raise ToolError(f"date {text!r} is not in YYYY-MM-DD format") from None
 
 
 def _registered_credits(w: EducationWorld) -> int:
@@ -293,7 +287,7 @@ def _percentages(w: EducationWorld) -> list[float]:
 
 @toolbox.values_for("date")
 def _dates(w: EducationWorld) -> list[str]:
-    return [(TODAY + timedelta(days=i)).isoformat() for i in range(1, 29)]
+    return [day_after(i) for i in range(1, 29)]
 
 
 @toolbox.values_for("city/home")
@@ -522,7 +516,7 @@ def get_instructor_office_hours(instructor: Instructor, date: Day) -> tuple[Mome
     """
     w = _edu()
     require(instructor in w.instructors, f"no instructor named {instructor!r}; course details name each course's instructor")
-    day = _parse_day(date)
+    day = iso_day(date)
     require(TODAY <= day <= LAST_PUBLISHED_DAY, f"office hours are published from {TODAY} to {LAST_PUBLISHED_DAY}, not for {date}")
     row = w.instructors[instructor]
     while day.weekday() not in row["days"]:

@@ -22,6 +22,7 @@ from factory.gazetteer import (
     country_phrase,
     phone_number,
 )
+from factory.seed_kit import iso_day
 from factory.sense import around, distinct, sensible, within
 from factory.toolbox import Kind, Toolbox, ToolError, World, require, world
 from factory.user import USER
@@ -184,16 +185,9 @@ def build_world(rng: random.Random) -> MarketWorld:
     return MarketWorld(state=state, companies=companies, closes=closes, quotes=quotes, fx=fx)
 
 
-def _day(text: str) -> date:
-    try:
-        return date.fromisoformat(text)
-    except ValueError:
-        raise ToolError(f"date {text!r} is not in YYYY-MM-DD format") from None
-
-
 def _close_on(w: MarketWorld, ticker: str, text: str) -> tuple[float, date]:
     """The close on a date, or on the nearest earlier trading day when markets were shut."""
-    day = _day(text)
+    day = iso_day(text)
     require(day <= TODAY, f"{text} is in the future; price history ends today ({TODAY})")
     require(day != TODAY, f"the market has not closed yet today ({TODAY}); use the live quote for today's price")
     require(day >= FIRST_DAY, f"no price history for {text}: history covers {FIRST_DAY} to {TODAY - timedelta(days=1)}")
@@ -561,7 +555,7 @@ def get_fx_rate_on_date(base_currency: NamedCurrency, quote_currency: ReferenceC
         rate: the units of the quote currency one unit of the base currency bought that day.
     """
     w = world(MarketWorld)
-    day = _day(date)
+    day = iso_day(date)
     require(FIRST_DAY <= day <= TODAY, f"no reference rate for {date}: rates cover {FIRST_DAY} to {TODAY}")
     return round(w.per_usd(quote_currency, day) / w.per_usd(base_currency, day), 6)
 

@@ -19,6 +19,7 @@ from factory.gazetteer import (
     city_currency,
     phone_number,
 )
+from factory.seed_kit import day_after, iso_day
 from factory.sense import around, distinct, together
 from factory.toolbox import Kind, Toolbox, ToolError, World, require, world
 
@@ -322,13 +323,6 @@ def _drug(drug: str) -> str:
     return name
 
 
-def _day(text: str) -> date:
-    try:
-        return date.fromisoformat(text)
-    except ValueError:
-        raise ToolError(f"date {text!r} is not in YYYY-MM-DD format") from None
-
-
 def _slot(text: str) -> datetime:
     try:
         slot = datetime.strptime(text, "%Y-%m-%dT%H:%M")
@@ -386,7 +380,7 @@ def _cities(w: HealthWorld) -> list[str]:
 
 @toolbox.values_for("date")
 def _dates(w: HealthWorld) -> list[str]:
-    return [(NOW.date() + timedelta(days=k)).isoformat() for k in range(1, 29)]
+    return [day_after(k) for k in range(1, 29)]
 
 
 @toolbox.values_for("datetime")
@@ -560,7 +554,7 @@ def get_next_available_slot(doctor_id: DoctorId, day: Day) -> tuple[Slot, SlotDo
     """
     w = _w()
     _doctor(doctor_id)
-    start = max(_day(day), NOW.date())
+    start = max(iso_day(day), NOW.date())
     require(start <= LAST_SLOT_DAY, f"the booking calendar only runs to {LAST_SLOT_DAY}; pick an earlier date")
     current = start
     while current <= LAST_SLOT_DAY:

@@ -22,8 +22,9 @@ from factory.gazetteer import (
     country_phrase,
     exchange_rate,
 )
+from factory.seed_kit import day_after, iso_day
 from factory.sense import around, distinct, sensible, together, within
-from factory.toolbox import Kind, Toolbox, ToolError, World, require, world
+from factory.toolbox import Kind, Toolbox, World, require, world
 
 toolbox = Toolbox()
 
@@ -195,7 +196,7 @@ def build_world(rng: random.Random) -> HRWorld:
             "title": rng.choice(DEPARTMENTS[department][2] + (DEPARTMENTS[department][1],)),
             "department": department,
             "city": rng.choice(CITIES).name,
-            "closing": (NOW.date() + timedelta(days=rng.randint(7, 75))).isoformat(),
+            "closing": day_after(rng.randint(7, 75)),
         }
     built = HRWorld(employees=employees, ids=ids, heads=heads, offices=offices, openings=openings,
                     salt=str(rng.random()))
@@ -205,10 +206,10 @@ def build_world(rng: random.Random) -> HRWorld:
         employee_id = rng.choice(staff)
         requests[f"LR-{3001 + i}"] = {
             "employee_id": employee_id, "type": "annual", "days": rng.randint(1, 3), "status": "pending",
-            "start": (NOW.date() + timedelta(days=rng.randint(5, 60))).isoformat(),
+            "start": day_after(rng.randint(5, 60)),
         }
     # The delegation runs out in a few days, so turning it on again renews it.
-    until = (NOW.date() + timedelta(days=5)).isoformat()
+    until = day_after(5)
     built.state = {"timesheets_submitted": True, "approval_delegation": True, "delegation_until": until,
                    "leave_requests": requests}
     return built
@@ -244,13 +245,6 @@ def _title(title: str) -> str:
     require(title in BASE_SALARY_USD,
             f"unknown job title {title!r}; normalise the title first (canonical titles look like 'Software Engineer')")
     return title
-
-
-def _day(text: str) -> date:
-    try:
-        return date.fromisoformat(text)
-    except ValueError:
-        raise ToolError(f"date {text!r} is not in YYYY-MM-DD format") from None
 
 
 def _scale(country: str) -> float:
@@ -351,7 +345,7 @@ def _months(w: HRWorld) -> list[str]:
 @toolbox.values_for("date")
 def _dates(w: HRWorld) -> list[str]:
     """Leave starts: the last few days (sick leave is reported after the fact) and the next months."""
-    return [(NOW.date() + timedelta(days=k)).isoformat() for k in (-6, -3, -2, -1, *range(3, 90, 4))]
+    return [day_after(k) for k in (-6, -3, -2, -1, *range(3, 90, 4))]
 
 
 @toolbox.values_for("timesheet_week")
@@ -611,7 +605,7 @@ def request_leave(employee_id: EmployeeId, leave_type: LeaveType, start_date: Da
     """
     w = _w()
     row = _employee(employee_id)
-    start = _day(start_date)
+    start = iso_day(start_date)
     require(1 <= days <= 30, "days must be between 1 and 30")
     earliest = NOW.date() - timedelta(days=30 if leave_type == "sick" else 0)
     require(start >= earliest, f"leave cannot start on {start_date}: the earliest start is {earliest}")
@@ -646,7 +640,7 @@ def approve_leave_request(request_id: RequestId) -> tuple[PersonName, str]:
     require(w.state.get("approval_delegation", False),
             "you have no approval rights: enable the manager's approval delegation first")
     row["status"] = "approved"
-    last = _day(row["start"]) + timedelta(days=row["days"] - 1)
+    last = iso_day(row["start"]) + timedelta(days=row["days"] - 1)
     return w.employees[row["employee_id"]]["name"], last.isoformat()
 
 
@@ -664,10 +658,10 @@ def get_timesheet_hours(employee_id: EmployeeId, week_of: Week) -> tuple[float, 
     """
     w = _w()
     row = _employee(employee_id)
-    monday = _day(week_of) - timedelta(days=_day(week_of).weekday())
+    monday = iso_day(week_of) - timedelta(days=iso_day(week_of).weekday())
     require(monday <= CURRENT_WEEK, f"no timesheet yet for the week of {monday}; the current week starts {CURRENT_WEEK}")
     require(monday >= FIRST_WEEK, f"timesheets are kept from the week of {FIRST_WEEK} on")
-    require(monday >= _day(row["hire_date"]) - timedelta(days=6), f"{employee_id} was hired on {row['hire_date']}")
+    require(monday >= iso_day(row["hire_date"]) - timedelta(days=6), f"{employee_id} was hired on {row['hire_date']}")
     days_worked = NOW.weekday() if monday == CURRENT_WEEK else 5
     hours = round(days_worked * (7.0 + 3.0 * w.figure("hours", employee_id, monday)), 1)
     return hours, round(max(0.0, hours - 40.0), 1)
@@ -684,7 +678,7 @@ def submit_week_timesheets(week_start: OpenWeek) -> int:
         submitted: the number of timesheets submitted (0 when none were open).
     """
     w = _w()
-    monday = _day(week_start) - timedelta(days=_day(week_start).weekday())
+    monday = iso_day(week_start) - timedelta(days=iso_day(week_start).weekday())
     require(monday <= CURRENT_WEEK, f"the week of {monday} has not started yet")
     require(w.state.get("approval_delegation", False),
             "submitting timesheets for others needs the manager's approval delegation: enable it first")
@@ -701,7 +695,7 @@ def enable_approval_delegation() -> str:
     Returns:
         valid_until: the date the delegation expires (YYYY-MM-DD).
     """
-    until = (NOW.date() + timedelta(days=DELEGATION_DAYS)).isoformat()
+    until = day_after(DELEGATION_DAYS)
     _w().state.update(approval_delegation=True, delegation_until=until)
     return until
 

@@ -12,6 +12,7 @@ from datetime import date, datetime, timedelta
 from typing import Annotated, Literal
 
 from factory.gazetteer import CITIES, CITY_BY_NAME, NOW, PUBLISHERS, book_catalogue, city_distance_km, isbn13_check
+from factory.seed_kit import day_after, iso_day
 from factory.sense import around, distinct, sensible, together
 from factory.toolbox import Kind, Toolbox, ToolError, World, require, world
 
@@ -141,7 +142,7 @@ def build_world(rng: random.Random) -> LibraryWorld:
     shelf_ready = sorted(i for i, h in holdings.items() if h["copies"] - h["out"] >= 2)
     loans = {}
     for n, (isbn, due) in enumerate(zip(rng.sample(shelf_ready, 3), (-3, 5, 12), strict=True)):
-        loans[f"LN-{30001 + n}"] = {"isbn": isbn, "due": (TODAY + timedelta(days=due)).isoformat(), "renewals": 0}
+        loans[f"LN-{30001 + n}"] = {"isbn": isbn, "due": day_after(due), "renewals": 0}
     state = {"card_active": True, "fines_due": OPENING_FINES, "loans": loans, "holds": {}, "ill_requests": {},
              "reservations": {}, "next_number": 4}
     return LibraryWorld(state=state, books=books, holdings=holdings, by_title={r["title"]: i for i, r in books.items()},
@@ -174,13 +175,6 @@ def _my_copies(w: LibraryWorld, isbn: str) -> int:
 def _on_shelf(w: LibraryWorld, isbn: str) -> int:
     h = w.holdings[isbn]
     return h["copies"] - h["out"] - _my_copies(w, isbn)
-
-
-def _parse_day(text: str) -> date:
-    try:
-        return date.fromisoformat(text)
-    except (TypeError, ValueError):
-        raise ToolError(f"date {text!r} is not in YYYY-MM-DD format") from None
 
 
 def _hours(branch: str, day: date) -> tuple[str, str]:
@@ -298,7 +292,7 @@ def _cards(w: LibraryWorld) -> list[str]:
 
 @toolbox.values_for("date/day")
 def _dates(w: LibraryWorld) -> list[str]:
-    return [(TODAY + timedelta(days=i)).isoformat() for i in range(1, 29)]
+    return [day_after(i) for i in range(1, 29)]
 
 
 @toolbox.values_for("datetime/opening_time")
@@ -586,7 +580,7 @@ def get_branch_hours(branch: Branch, date: VisitDay) -> tuple[Visit, Closing]:
         closes_at: the branch's closing time that day (YYYY-MM-DDTHH:MM).
     """
     _branch(branch)
-    day = _parse_day(date)
+    day = iso_day(date)
     require(HOURS_FIRST_DAY <= day <= HOURS_LAST_DAY,
             f"no opening hours published for {date}: the calendar covers {HOURS_FIRST_DAY} to {HOURS_LAST_DAY}")
     opens, closes = _hours(branch, day)
@@ -628,7 +622,7 @@ def checkout_book(isbn: Isbn) -> tuple[str, VisitDay]:
     require(len(w.state["loans"]) < MAX_LOANS, f"you have {MAX_LOANS} loans, the limit: return a book first")
     require(_on_shelf(w, isbn) > 0, f"no copy of '{row['title']}' is on the shelf: place a hold or request it from a partner library")
     loan_id = f"LN-{30000 + _next_number(w)}"
-    due = (TODAY + timedelta(days=LOAN_DAYS)).isoformat()
+    due = day_after(LOAN_DAYS)
     w.state["loans"][loan_id] = {"isbn": isbn, "due": due, "renewals": 0}
     return loan_id, due
 
@@ -737,7 +731,7 @@ def request_interlibrary_loan(isbn: Isbn, partner_city: PartnerCity, pickup_bran
                                      "check it out or place a hold instead of an interlibrary loan")
     days = 2 + math.ceil(city_distance_km(partner_city, branch["city"]) / 2000)
     request_id = f"ILL-{50000 + _next_number(w)}"
-    arrival = (TODAY + timedelta(days=days)).isoformat()
+    arrival = day_after(days)
     w.state["ill_requests"][isbn] = {"id": request_id, "city": partner_city, "branch": pickup_branch, "arrival": arrival}
     return request_id, arrival
 
@@ -839,7 +833,7 @@ def activate_library_card() -> tuple[str, str]:
     require(fines < FINE_LIMIT, f"you owe ${fines:.2f} in library fines, over the ${FINE_LIMIT:.2f} limit: "
                                 "pay your library fines first, then reactivate the card")
     w.state["card_active"] = True
-    return w.my_card, (TODAY + timedelta(days=365)).isoformat()
+    return w.my_card, day_after(365)
 
 
 toolbox.condition(

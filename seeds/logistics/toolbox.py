@@ -8,7 +8,7 @@ import math
 import random
 import re
 from dataclasses import dataclass, field
-from datetime import date, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import Annotated, Literal
 
 from factory.gazetteer import (
@@ -24,6 +24,7 @@ from factory.gazetteer import (
     local_time,
     phone_number,
 )
+from factory.seed_kit import day_after, iso_day
 from factory.sense import around, distinct, sensible, together, within
 from factory.toolbox import Kind, Toolbox, ToolError, World, require, world
 from factory.user import USER
@@ -243,13 +244,6 @@ def _leaves_its_city(origin_city: str, destination_address: str) -> bool:
     return match is None or match.group(1).casefold() != str(origin_city).casefold()
 
 
-def _day(text: str) -> date:
-    try:
-        return date.fromisoformat(text)
-    except ValueError:
-        raise ToolError(f"date {text!r} is not in YYYY-MM-DD format") from None
-
-
 def _slot_busy(w: ShippingWorld, city: str, moment: datetime) -> bool:
     return w.figure("slot", city, _stamp(moment)) < BUSY_SHARE
 
@@ -366,13 +360,13 @@ def _product_mentions(w: ShippingWorld) -> list[str]:
 
 @toolbox.values_for("date")
 def _dates(w: ShippingWorld) -> list[str]:
-    return [(NOW.date() + timedelta(days=k)).isoformat() for k in range(1, 15)]
+    return [day_after(k) for k in range(1, 15)]
 
 
 @toolbox.values_for("datetime/delivery_slot")
 def _slots(w: ShippingWorld) -> list[str]:
     """Delivery times a person would pick: on the hour within the next two weeks."""
-    return [f"{(NOW.date() + timedelta(days=k)).isoformat()}T{h:02d}:00" for k in range(1, 15, 2) for h in range(9, 19, 3)]
+    return [f"{day_after(k)}T{h:02d}:00" for k in range(1, 15, 2) for h in range(9, 19, 3)]
 
 
 @toolbox.values_for("shipment_search_terms")
@@ -632,7 +626,7 @@ def find_delivery_slot(city: DestinationCity, day: Day) -> Slot:
     """
     w = _w()
     _city(city)
-    current = max(_day(day), NOW.date())
+    current = max(iso_day(day), NOW.date())
     require(current <= LAST_SLOT_DAY, f"delivery slots can be booked up to {LAST_SLOT_DAY}")
     while current <= LAST_SLOT_DAY:
         for hour in range(SLOT_OPEN, SLOT_CLOSE):

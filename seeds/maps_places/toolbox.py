@@ -11,6 +11,7 @@ from functools import cache
 from typing import Annotated, Any, Literal
 
 from factory.gazetteer import CITIES, CITY_BY_NAME, NOW, City, address_point, distance_km, geocode, nearest_city
+from factory.seed_kit import day_after, iso_day
 from factory.sense import around, sensible, trip, within
 from factory.toolbox import Kind, Toolbox, ToolError, World, require, world
 from factory.user import USER
@@ -88,14 +89,6 @@ def _place(place_id: str) -> dict:
     places = world(MapsWorld).places
     require(place_id in places, f"unknown place id {place_id!r}; search places or list places in a city to get ids")
     return places[place_id]
-
-
-def _day(text: str) -> date:
-    try:
-        day = date.fromisoformat(text)
-    except ValueError:
-        raise ToolError(f"date {text!r} is not in YYYY-MM-DD format") from None
-    return day
 
 
 def _moment(text: str) -> datetime:
@@ -268,7 +261,7 @@ def _points(w: MapsWorld) -> list[tuple[float, float]]:
 @toolbox.values_for("date")
 def _dates(w: MapsWorld) -> list[str]:
     """Days of a visit to come: today and the next two weeks."""
-    return [(NOW.date() + timedelta(days=i)).isoformat() for i in range(15)]
+    return [day_after(i) for i in range(15)]
 
 
 @toolbox.values_for("datetime")
@@ -603,7 +596,7 @@ def get_opening_hours(place_id: PlaceId, date: Day) -> tuple[str, str]:
         closes_at: the closing time that day (HH:MM, "24:00" for midnight, or "closed").
     """
     row = _place(place_id)
-    day = _day(date)
+    day = iso_day(date)
     require(DATE_WINDOW[0] <= day <= DATE_WINDOW[1],
             # no dates: with "within 30 days of today" they give today away (reading 62 #17)
             f"no opening hours are published for {date}: pick a day within 30 days of today")

@@ -23,6 +23,7 @@ from factory.gazetteer import (
     distance_km,
     local_time,
 )
+from factory.seed_kit import day_after
 from factory.sense import around, arrives, distinct, present, same_day, sensible, within
 from factory.toolbox import Kind, Toolbox, ToolError, World, require, world
 from factory.user import USER
@@ -230,7 +231,7 @@ def build_world(rng: random.Random) -> TravelWorld:
     world_ = TravelWorld(flights=flights, routes=routes, hotels=hotels, visas=visas, advisories=advisories,
                          salt=str(rng.random()))
     # The account starts with a profile, a passport and two upcoming trips.
-    trip_day = (TODAY + timedelta(days=rng.randint(4, 9))).isoformat()
+    trip_day = day_after(rng.randint(4, 9))
     flight = rng.choice(sorted(flights))
     hotel = rng.choice(sorted(hotels))
     world_.state = {
@@ -439,7 +440,7 @@ def _countries(w: TravelWorld) -> list[str]:
 
 @toolbox.values_for("date")
 def _dates(w: TravelWorld) -> list[str]:
-    return [(TODAY + timedelta(days=i)).isoformat() for i in range(1, 15)]
+    return [day_after(i) for i in range(1, 15)]
 
 
 @toolbox.values_for("currency_code")

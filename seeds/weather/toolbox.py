@@ -23,6 +23,7 @@ from factory.gazetteer import (
     nearest_city,
     one_day_to_all,
 )
+from factory.seed_kit import day_after
 from factory.sense import around, same_day, sensible, together
 from factory.toolbox import Kind, Toolbox, ToolError, World, require, world
 from factory.user import USER
@@ -290,7 +291,7 @@ def _dates(w: WeatherWorld) -> list[str]:
     # Days a person asks the weather for: today and the forecast window. Past days are on record
     # too, but the phrasings speak of what will be ("how warm will it get"), so a literal day is
     # never in the past; a past day still reaches these tools from an earlier call.
-    return [(TODAY + timedelta(days=i)).isoformat() for i in range((LAST_DAY - TODAY).days + 1)]
+    return [day_after(i) for i in range((LAST_DAY - TODAY).days + 1)]
 
 
 @toolbox.values_for("datetime")
