@@ -52,10 +52,10 @@ def main() -> None:
     args = parser.parse_args()
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     from factory.config import load_settings
+    from factory.dataset.export import load_instances
     from factory.evaluate.interactive.agents import reference_agent
     from factory.evaluate.interactive.episode import run_interactive
     from factory.evaluate.report import step_label_counts, user_rates
-    from factory.export import load_instances
     from factory.generate import generate
     from factory.records import GenerateConfig
 

@@ -26,7 +26,7 @@ for key, value in (("HF_HUB_OFFLINE", "1"), ("HF_DATASETS_OFFLINE", "1"), ("LITE
     os.environ.setdefault(key, value)
 
 from factory.checks.judge_calibration import JUDGES, measure, planted  # noqa: E402
-from factory.export import load_instances  # noqa: E402
+from factory.dataset.export import load_instances  # noqa: E402
 
 
 def _fmt(value: float | None) -> str:

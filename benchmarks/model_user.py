@@ -54,11 +54,11 @@ def main() -> None:
         os.environ.setdefault(name, "True" if name.startswith("LITELLM") else "1")
     os.environ.setdefault("FACTORY_API_KEY", "local")
     from factory.config import load_settings
+    from factory.dataset.export import load_instances
     from factory.evaluate.interactive.agents import reference_agent
     from factory.evaluate.interactive.episode import run_interactive
     from factory.evaluate.interactive.model_user import ModelUser
     from factory.evaluate.report import user_rates
-    from factory.export import load_instances
     from factory.generate import generate
     from factory.records import GenerateConfig
 

@@ -65,8 +65,8 @@ AGENTS = ["oracle", "noisy:0.05", "noisy:0.1", "noisy:0.15", "noisy:0.2", "noisy
 
 def prediction_files(dataset: Path, folder: Path) -> list[Path]:
     """One NesTools raw-response file per agent, answering every test_id of the import."""
+    from factory.dataset.export import load_instances
     from factory.evaluate.tool_ids import identities
-    from factory.export import load_instances
 
     instances = load_instances(dataset / "dataset")
     tasks, _ = build_tasks(instances, identities(instances, dataset / "dataset"), parse_augment([]),
@@ -91,7 +91,7 @@ def wall(command: list[str], cwd: Path | None = None) -> float:
     return seconds
 
 
-LOAD = "import sys; from pathlib import Path; from factory.export import load_instances; load_instances(Path(sys.argv[1]))"
+LOAD = "import sys; from pathlib import Path; from factory.dataset.export import load_instances; load_instances(Path(sys.argv[1]))"
 
 
 def against_official(official: Path, python: str, repeat: int) -> None:

@@ -226,7 +226,7 @@ def _judge_precision(path: Path | None, generator: str) -> dict[str, float]:
 def _print_run_summary(result) -> None:
     from rich.table import Table
 
-    from factory.stats import distribution
+    from factory.dataset.stats import distribution
 
     m = result.manifest
     stats = distribution(result.instances[: m.config.n])
@@ -266,9 +266,9 @@ def validate(
 ) -> None:
     """Re-run every check on an exported dataset, and for a run directory check its files; exits 1 on any failure."""
     offline_defaults()
+    from factory.dataset.validate import validate_dataset, write_failures
     from factory.progress import progress
     from factory.runs import MANIFEST, VALIDATION_FAILURES
-    from factory.validate import validate_dataset, write_failures
 
     dataset = _dataset_dir(path)
     with progress(err_console, "loading the dataset") as steps:
@@ -290,7 +290,7 @@ SHOWN_FAILURES = 5  # on screen; the failures file holds every one
 def _print_validation(report, target: Path, all_checks: bool) -> None:
     from rich.table import Table
 
-    from factory.validate import IMPORTED, RUN_FILES_CHECK
+    from factory.dataset.validate import IMPORTED, RUN_FILES_CHECK
 
     table = Table("check", "passed", "failed", "skipped", "not applied", box=None, pad_edge=False)
     for name, count in report.checks.items():
@@ -329,10 +329,10 @@ def stats(
     offline_defaults()
     import json
 
-    from factory.export import load_instances, split_names
+    from factory.dataset.export import load_instances, split_names
+    from factory.dataset.stats import distribution, markdown, split_markdown, split_report
     from factory.runs import RunDir
     from factory.splits import held_split
-    from factory.stats import distribution, markdown, split_markdown, split_report
 
     manifest = RunDir(path).read_manifest() if (path / "manifest.json").exists() else None
     dataset = _dataset_dir(path)
@@ -377,7 +377,7 @@ def calibrate(
     from rich.table import Table
 
     from factory.checks.judge_calibration import calibration_record, measure, planted
-    from factory.export import load_instances
+    from factory.dataset.export import load_instances
     from factory.progress import progress
     from factory.stages import model_judge
 
@@ -422,10 +422,10 @@ def audit(
     offline_defaults()
     if sample < 1:
         raise ConfigError(f"--sample must be at least 1 (the instances on the sheet), got {sample}")
-    from factory.audit import audit_sheet
     from factory.checks.context import CheckContext
     from factory.checks.policy import load_policy
-    from factory.export import load_instances
+    from factory.dataset.audit import audit_sheet
+    from factory.dataset.export import load_instances
     from factory.progress import progress
     from factory.seeds import seeds_for
 
@@ -455,8 +455,8 @@ def call(
     """Run one tool in an instance's own world, to test another reading of its request."""
     import json
 
-    from factory.audit import call_in_world
-    from factory.export import load_instances
+    from factory.dataset.audit import call_in_world
+    from factory.dataset.export import load_instances
     from factory.seeds import seeds_for
 
     try:
@@ -490,7 +490,7 @@ def contamination(
     chain with the same values, the same skeleton, the same tool set. Exits 1 when an instance
     is over the thresholds."""
     offline_defaults()
-    from factory.contamination import check_dataset, summary_table, write_report
+    from factory.dataset.contamination import check_dataset, summary_table, write_report
     from factory.progress import progress
 
     with progress(err_console, "loading the dataset") as steps:
@@ -515,8 +515,8 @@ def publish(
 ) -> None:
     """Upload an exported dataset to the Hugging Face Hub (token from HF_TOKEN or your Hub login),
     with the run's provenance on the card."""
-    from factory.publish import prepare
-    from factory.publish import publish as upload
+    from factory.dataset.publish import prepare
+    from factory.dataset.publish import publish as upload
 
     prepared = prepare(path)
     if dry_run:

@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from factory import __version__
-from factory.card import dataset_card
 from factory.chains.feasibility import check_fillable, check_shape_request
 from factory.chains.pool import ToolPool
 from factory.chains.seeded import SeedComposer
@@ -22,9 +21,11 @@ from factory.checks.context import CheckContext
 from factory.checks.duplicates import DuplicateIndex
 from factory.checks.policy import load_policy
 from factory.config import Settings
+from factory.dataset.card import dataset_card
+from factory.dataset.export import CONVERSATIONS, DatasetWriter, NestoolsWriter
+from factory.dataset.stats import Distribution, reject_reason_key, split_report
 from factory.embeddings import EmbeddingCache
 from factory.errors import ConfigError, FactoryWarning, RunError
-from factory.export import CONVERSATIONS, DatasetWriter, NestoolsWriter
 from factory.pipeline import BLOCK, Generator, Outcome
 from factory.records import CheckResult, GenerateConfig, Instance, Manifest, Reject, content_hash, parse_shape
 from factory.runs import KeptInstances, RejectNote, RunDir, outcome_rows
@@ -38,7 +39,6 @@ from factory.seeds import (
 )
 from factory.splits import SCENARIO, Side, SplitPlan, check_splits
 from factory.stages import RunModels, build_models
-from factory.stats import Distribution, reject_reason_key, split_report
 from factory.workers import Engine, ProcessPool, RayCluster, Tallies, available_cores, outcomes
 
 ALL_DOMAINS = "all"
@@ -234,7 +234,7 @@ def _references(config: GenerateConfig, embeddings: EmbeddingCache) -> Contamina
     """The references of --exclude-from, read and indexed once per run."""
     if not config.exclude_from:
         return None
-    from factory.contamination import load_references
+    from factory.dataset.contamination import load_references
 
     return ContaminationIndex(load_references(config.exclude_from, embeddings))
 

@@ -34,8 +34,8 @@ VALIDATION_FAILURES = "validation-failures.jsonl"  # written by `factory validat
 # Everything a run (or `factory validate` on it) writes: --fresh removes these and nothing else.
 # A run with a model keeps its call caches beside the stage files (a rerun asks nothing twice).
 CACHES = frozenset(f"{name}.sqlite{suffix}" for name in ("calls", "simulated") for suffix in ("", "-journal", "-wal", "-shm"))
-NESTOOLS_FILES = ("nestools.jsonl", "nestools_excluded.jsonl")  # factory.export.NESTOOLS, NESTOOLS_EXCLUDED
-CONTAMINATION_FILES = ("contamination.json", "contamination.md")  # factory.contamination.REPORT, TABLE
+NESTOOLS_FILES = ("nestools.jsonl", "nestools_excluded.jsonl")  # factory.dataset.export.NESTOOLS, NESTOOLS_EXCLUDED
+CONTAMINATION_FILES = ("contamination.json", "contamination.md")  # factory.dataset.contamination.REPORT, TABLE
 RUN_FILES = frozenset({*JSONL, *REWRITTEN, MANIFEST, f"{MANIFEST}.tmp", LOCK, "dataset", "dataset.tmp", *NESTOOLS_FILES,
                        VALIDATION_FAILURES, *CONTAMINATION_FILES, *CACHES})
 # What a run may hold before its manifest exists (older versions wrote it at candidate 25).

@@ -10,12 +10,12 @@ import pytest
 from typer.testing import CliRunner
 
 from factory import __version__
-from factory.audit import QUOTAS_PER_40, audit_sheet, instance_sheet, stratified_sample
 from factory.chains.code import parse_chain
 from factory.checks.context import CheckContext
 from factory.checks.policy import load_policy
 from factory.cli import app
 from factory.config import resource_dir
+from factory.dataset.audit import QUOTAS_PER_40, audit_sheet, instance_sheet, stratified_sample
 from factory.records import Instance, Provenance, WorldSetup
 from factory.seeds import load_seeds
 from factory.world.simulator import Simulator, run_chain

@@ -9,7 +9,7 @@ import pytest
 
 from factory.checks.conversation import conversation_problems
 from factory.checks.faithfulness import states
-from factory.export import CONVERSATIONS, NESTOOLS, load_instances
+from factory.dataset.export import CONVERSATIONS, NESTOOLS, load_instances
 from factory.records import Conversation, Instance, UserTurn
 
 
@@ -98,7 +98,7 @@ def test_single_request_records_keep_their_bytes():
 
 
 def test_publishing_takes_the_conversations_config_along(conversation_run):
-    from factory.publish import prepare
+    from factory.dataset.publish import prepare
 
     upload = prepare(conversation_run.path)
     assert any(name.startswith(f"{CONVERSATIONS}/") for name in upload.files)

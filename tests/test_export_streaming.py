@@ -10,10 +10,10 @@ import json
 import datasets
 import pyarrow.parquet as pq
 
-from factory import export
-from factory.export import features, instance_row, load_instances, write_splits
+from factory.dataset import export
+from factory.dataset.export import features, instance_row, load_instances, write_splits
+from factory.dataset.stats import Distribution, distribution
 from factory.runs import KeptInstances, RunDir
-from factory.stats import Distribution, distribution
 
 
 def _whole(instances, path, conversations):

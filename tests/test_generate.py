@@ -202,7 +202,7 @@ def test_a_broken_seed_blocks_only_itself(tmp_path):
 
 def test_the_committed_sample_run_is_current(tmp_path):
     """generated/sample is what its README command produces today, and it validates."""
-    from factory.validate import validate_dataset
+    from factory.dataset.validate import validate_dataset
 
     sample = Path(__file__).parents[1] / "generated" / "sample"
     config = GenerateConfig(domain="all", n=12, max_depth=4, seed=1)
@@ -215,7 +215,7 @@ def test_the_committed_sample_run_is_current(tmp_path):
 def test_a_mixed_run_covers_every_category_and_follows_the_nestools_shapes(mixed_run):
     """The seed library's bar: a mixed run with every scenario category, shapes close to
     NesTools', varied queries that name no step, and no same-skeleton template twins."""
-    from factory.stats import distribution
+    from factory.dataset.stats import distribution
 
     stats = distribution(mixed_run.instances)
     # NesTools has no single-call instances, so neither has a run that follows its shapes.
@@ -238,7 +238,7 @@ def test_every_kept_instance_passes_its_plausibility_rules_and_gold_is_fair(mixe
 
 def test_every_instance_field_survives_the_dataset_round_trip(mixed_run):
     """Exported rows carry every field of an instance (a field left out would change its id)."""
-    from factory.export import features, load_instances
+    from factory.dataset.export import features, load_instances
     from factory.records import Instance
 
     columns = set(features(conversations=True))

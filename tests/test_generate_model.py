@@ -21,7 +21,7 @@ def settings_for(server, tmp_path, **extra):
 
 
 def test_a_domain_no_seed_covers_gets_model_written_tools_and_validates(fake_server, tmp_path):
-    from factory.validate import validate_dataset
+    from factory.dataset.validate import validate_dataset
 
     server = fake_server(server_responder)
     config = GenerateConfig(domain="Marine Biology", n=20, seed=1, generator="openai/any")
@@ -112,7 +112,7 @@ def test_a_hosted_model_without_a_key_is_one_line(tmp_path, no_key):
 
 @pytest.mark.parametrize("how", ["json_schema", "json_object"])
 def test_under_a_schema_the_chain_writer_gets_its_shape_and_the_instances_validate(fake_server, tmp_path, how):
-    from factory.validate import validate_dataset
+    from factory.dataset.validate import validate_dataset
 
     server = fake_server(server_responder)
     config = GenerateConfig(domain="Marine Biology", n=6, seed=4, generator="openai/any")

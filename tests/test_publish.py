@@ -12,8 +12,8 @@ import pytest
 from typer.testing import CliRunner
 
 from factory.cli import app
+from factory.dataset.publish import publish
 from factory.errors import FactoryError
-from factory.publish import publish
 
 pytestmark = pytest.mark.slow  # end-to-end runs: `make test` runs them, `pytest -m "not slow"` leaves them out
 

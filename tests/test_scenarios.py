@@ -8,9 +8,9 @@ import pytest
 
 from factory.chains.code import parse_chain
 from factory.config import resource_dir
+from factory.dataset.nestools import instance_to_nestools
 from factory.distractors import alternative_to_gold, mapped_arguments
 from factory.evaluate.static.tasks import statically_scorable
-from factory.nestools import instance_to_nestools
 from factory.records import WorldSetup
 from factory.scenarios import StateFixes, fix_context, tool_to_withhold
 from factory.seeds import load_seed, load_seeds
@@ -138,7 +138,7 @@ def test_static_mode_leaves_out_fix_ups_without_a_reason_and_withheld_tools(mixe
     """...and exactly what nestools.jsonl leaves out, so a run scored from it scores 100."""
     import json
 
-    from factory.nestools import stock_unfair
+    from factory.dataset.nestools import stock_unfair
 
     kinds = {"fix": 0, "withheld": 0}
     for instance in mixed_run.instances:
@@ -210,7 +210,7 @@ def test_nestools_jsonl_holds_only_what_a_stock_scorer_scores_fairly(mixed_run):
     import json
 
     from factory.checks.faithfulness import missing_values
-    from factory.nestools import UNSTATED_VALUE, stock_unfair
+    from factory.dataset.nestools import UNSTATED_VALUE, stock_unfair
 
     def rows(name):
         return [json.loads(line) for line in (mixed_run.path / name).read_text().splitlines()]

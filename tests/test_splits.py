@@ -6,12 +6,12 @@ import pytest
 
 from factory.chains.shapes import family_of
 from factory.config import load_settings
+from factory.dataset.export import load_instances, split_names
+from factory.dataset.stats import shape_tv
 from factory.errors import ConfigError
-from factory.export import load_instances, split_names
 from factory.generate import generate
 from factory.records import GenerateConfig, parse_shape
 from factory.splits import STEERED_CATEGORIES, leaks, parse_splits, unit_set
-from factory.stats import shape_tv
 from tests.run_helpers import digest, resumed_after
 
 pytestmark = pytest.mark.slow  # end-to-end runs: `make test` runs them, `pytest -m "not slow"` leaves them out
@@ -96,7 +96,7 @@ def test_splits_are_byte_reproducible_and_a_resumed_run_cuts_them_alike(tmp_path
     assert resumed.resumed_from == 17 and digest(resumed.path / "dataset") == digest(whole.path / "dataset")
     assert not leaks(splits_of(whole), "tools", "test")
     from factory.config import load_settings as settings
-    from factory.validate import validate_dataset
+    from factory.dataset.validate import validate_dataset
 
     report = validate_dataset(whole.path / "dataset", settings(), run_dir=whole.path)
     assert report.ok, report.failures[:3]

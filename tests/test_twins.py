@@ -178,9 +178,9 @@ def test_a_tool_giving_part_of_a_gold_call_the_same_way_is_no_distractor(seeds, 
 
 def test_an_offered_twin_that_disagrees_fails_the_distractors_check_and_shows_in_the_audit(seeds, specs):
     from factory import __version__
-    from factory.audit import audit_sheet
     from factory.checks.context import CheckContext
     from factory.checks.distractors import check_distractors
+    from factory.dataset.audit import audit_sheet
     from factory.records import Instance, Provenance
 
     # Approximate sharing puts the user at the city centre on the map; the phone knows better.

@@ -78,7 +78,7 @@ def generate_split(split: FreshSplit, settings: Settings, out: Path | None = Non
                    steps: Steps = QUIET) -> tuple[Path, dict[str, Any]]:
     """Generate (or find complete) the fresh split, check it against its references, and return
     its run directory and the record results.json keeps of it."""
-    from factory.contamination import check_dataset, write_report
+    from factory.dataset.contamination import check_dataset, write_report
     from factory.generate import generate
 
     config = split.config()

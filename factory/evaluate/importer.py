@@ -16,9 +16,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from factory.dataset.nestools import NesToolsFormatError, instance_to_nestools, nestools_to_instance, spec_from_nestools
 from factory.errors import RunError
 from factory.evaluate.retrieval import similar_tools
-from factory.nestools import NesToolsFormatError, instance_to_nestools, nestools_to_instance, spec_from_nestools
 from factory.progress import QUIET, Steps
 from factory.records import Instance, ToolSpec
 
@@ -168,7 +168,7 @@ def write_import(imported: list[Imported], rejects: list[str], raw: dict[int, li
     """Write out/dataset (parquet + card), out/nestools_api_ids.jsonl and out/rejects.txt; returns
     the fingerprint. The dataset is read back, and NesTools' exact gold calls (`raw`, by test id)
     are recorded for every instance whose stored gold no longer matches them."""
-    from factory.export import load_instances, write_dataset
+    from factory.dataset.export import load_instances, write_dataset
 
     out.mkdir(parents=True, exist_ok=True)
     instances = [item.instance for item in imported]

@@ -105,7 +105,7 @@ def load_dataset(request: EvalRequest) -> tuple[list[Instance], Path]:
     answers are scored would cost more than the scoring (a third of the time on NesTools)."""
     import gc
 
-    from factory.export import load_instances
+    from factory.dataset.export import load_instances
 
     folder = dataset_dir(request.dataset)
     gc.disable()

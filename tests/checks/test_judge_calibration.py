@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 from factory.checks.judge_calibration import JUDGES, measure, planted, precisions
 from factory.checks.judges import check_judge_plausibility, check_judge_semantics
 from factory.cli import app
-from factory.export import load_instances
+from factory.dataset.export import load_instances
 
 SAMPLE = Path(__file__).resolve().parents[2] / "generated" / "sample"
 
@@ -106,8 +106,8 @@ def test_calibrate_writes_what_generate_reads(fake_server, tmp_path):
 
 
 def test_stats_say_what_the_judges_said_of_the_kept_instances(sample):
+    from factory.dataset.stats import distribution, markdown
     from factory.records import CheckResult
-    from factory.stats import distribution, markdown
 
     assert "judges" not in distribution(sample)  # offline: no judge ran, and the card keeps its bytes
     said = [i.model_copy(update={"checks": [CheckResult(name="judge_plausibility", passed=k % 3 != 0, blocking=False,

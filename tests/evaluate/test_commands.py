@@ -76,10 +76,10 @@ def test_a_model_behind_a_fake_endpoint(imported, tmp_path, monkeypatch):
         query = prompt.rsplit("Task:\n", 1)[1].rsplit("\n\nPlan:", 1)[0]
         return text("Here you go:\n```json\n" + calls_by_query.get(query, "[]") + "\n```")
 
+    from factory.dataset.export import load_instances
     from factory.evaluate.static.augment import parse_augment
     from factory.evaluate.static.tasks import load_template
     from factory.evaluate.tool_ids import identities
-    from factory.export import load_instances
     from tests.evaluate.static.static_helpers import PROMPTS
 
     instances = load_instances(imported / "dataset")

@@ -185,7 +185,7 @@ def test_static_scoring_reads_nothing_it_leaves_unread(mixed_run, tmp_path, monk
         read = scored(f"read-{agent}", agent)
         monkeypatch.undo()
         assert unread == read and "execution_pass_rate" in read[1]["metrics"], agent
-    from factory.export import load_instances
+    from factory.dataset.export import load_instances
 
     with pytest.raises(ValueError, match="chain"):  # a field without a default is always read
         load_instances(mixed_run.path / "dataset", unread=("chain",))

@@ -6,7 +6,7 @@ import copy
 
 import pytest
 
-from factory.nestools import NesToolsFormatError, instance_to_nestools, nestools_to_instance
+from factory.dataset.nestools import NesToolsFormatError, instance_to_nestools, nestools_to_instance
 from factory.records import Output, Ref, ToolSpec, value_matches_type
 from factory.world.mock import mock_outputs
 from tests.evaluate.static.static_helpers import nestools_rows
@@ -101,7 +101,7 @@ def test_an_argument_taken_from_an_echo_is_taken_from_what_it_echoes():
 
     from factory.chains.code import parse_chain
     from factory.config import resource_dir
-    from factory.nestools import chain_to_nestools
+    from factory.dataset.nestools import chain_to_nestools
     from factory.records import Value, WorldSetup
     from factory.seeds import load_seeds
     from factory.world.simulator import Simulator, run_chain, without_echoes

@@ -83,7 +83,7 @@ def test_answers_are_read_through_prose_fences_near_misses_and_cuts():
 
 @needs_sandbox
 def test_a_model_written_seed_is_vetted_repaired_saved_and_generates_reproducibly(fake_server, tmp_path, monkeypatch):
-    from factory.validate import validate_dataset
+    from factory.dataset.validate import validate_dataset
 
     monkeypatch.setenv("FACTORY_API_KEY", SECRET)
     server = fake_server(model(BUGGY, GOOD))

@@ -18,7 +18,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from factory.nestools import PLACEHOLDER as LABEL
+from factory.dataset.nestools import PLACEHOLDER as LABEL
 from factory.records import Instance, values_equal
 
 

@@ -12,8 +12,8 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from factory.dataset.nestools import PLACEHOLDER
 from factory.evaluate.static.tasks import StaticTask
-from factory.nestools import PLACEHOLDER
 
 Calls = list[dict[str, Any]]
 INVENTED = ("lookup", "fetch", "compute", "verify", "estimate", "resolve", "sync", "summarize")

@@ -19,11 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from factory.errors import ConfigError
-from factory.evaluate.static.augment import Augment, apply_view, offered_tools, view_query
-from factory.evaluate.static.metrics import GoldSide, gold_side, score_calls
-from factory.evaluate.tool_ids import Identity
-from factory.nestools import (
+from factory.dataset.nestools import (
     IMPORTED_GENERATOR,
     UNSOLVABLE,
     UNSTATED_CONDITION,
@@ -32,6 +28,10 @@ from factory.nestools import (
     spec_to_nestools,
     stock_unfair,
 )
+from factory.errors import ConfigError
+from factory.evaluate.static.augment import Augment, apply_view, offered_tools, view_query
+from factory.evaluate.static.metrics import GoldSide, gold_side, score_calls
+from factory.evaluate.tool_ids import Identity
 from factory.records import Instance, SampleResult, ToolSpec, stable_json
 
 PROMPT_FILE = "evaluate_static.md"

@@ -12,7 +12,7 @@ import pytest
 from factory.evaluate.interactive.agents import reference_agent
 from factory.evaluate.interactive.episode import run_interactive
 
-nestools = pytest.importorskip("factory.nestools")
+nestools = pytest.importorskip("factory.dataset.nestools")
 DATA = Path(__file__).resolve().parents[2] / "data" / "nestools"
 
 

@@ -24,9 +24,9 @@ from factory.checks.duplicates import DuplicateIndex
 from factory.checks.judges import NOT_APPLIED
 from factory.checks.policy import CheckPolicy, Policy, load_policy
 from factory.config import Settings
+from factory.dataset.export import load_instances
 from factory.embeddings import EmbeddingCache, tool_text
 from factory.errors import RunError
-from factory.export import load_instances
 from factory.progress import QUIET, Steps
 from factory.records import CheckResult, Instance
 from factory.runs import RunDir
@@ -179,7 +179,7 @@ def run_problems(run_dir: Path, dataset: list[Instance]) -> list[str]:
     problems = run.changed_files(manifest)
     kept = run.kept_instances()[: len(dataset)]
     if manifest.config.splits:  # the dataset holds them split by split (by name), each split in attempt order
-        from factory.export import load_instances, split_names
+        from factory.dataset.export import load_instances, split_names
 
         folder = run_dir / "dataset"
         split_of = {i.id: name for name in split_names(folder) for i in load_instances(folder, name)}

@@ -437,7 +437,7 @@ NESTOOLS_EXCLUDED = "nestools_excluded.jsonl"  # the others, each with why it is
 
 def nestools_split(instances: Iterable[Instance]) -> dict[str, Counter[str]]:
     """How many instances go to each NesTools file, by reason for the excluded ones."""
-    from factory.nestools import stock_unfair
+    from factory.dataset.nestools import stock_unfair
 
     split: dict[str, Counter[str]] = {NESTOOLS: Counter(), NESTOOLS_EXCLUDED: Counter()}
     for instance in instances:
@@ -486,7 +486,7 @@ class NestoolsWriter:
 def nestools_row(instance: Instance, test_id: int) -> tuple[str, dict[str, Any]]:
     """The NesTools file an instance's row goes to, and the row as written there: with `api_id`s,
     and in nestools_excluded.jsonl with why it is not in nestools.jsonl (`excluded`)."""
-    from factory.nestools import instance_to_nestools, stock_unfair
+    from factory.dataset.nestools import instance_to_nestools, stock_unfair
 
     row = with_api_ids(instance_to_nestools(instance, test_id), instance)
     unfair = stock_unfair(instance)

@@ -35,7 +35,7 @@ def nestools_dir() -> Path:
 
 def nestools_entries(path: Path) -> list[Entry]:
     """NesTools rows as entries: the task, and the gold calls read as a chain."""
-    from factory.nestools import NesToolsFormatError, chain_from_nestools
+    from factory.dataset.nestools import NesToolsFormatError, chain_from_nestools
 
     entries = []
     for line in path.read_text(encoding="utf-8").splitlines():
@@ -80,7 +80,7 @@ def hub_entries(repo_id: str) -> list[Entry]:
 
 def reference_entries(ref: str) -> list[Entry]:
     """The entries of a reference as the user names it (see the module docstring)."""
-    from factory.export import load_instances
+    from factory.dataset.export import load_instances
 
     path = Path(ref)
     if ref == NESTOOLS_REF and not path.exists():
@@ -206,7 +206,7 @@ def check_dataset(path: Path, refs: list[str], settings: Any, max_ngram: int | N
     """Compare the dataset of a run (or a dataset folder) with the references, at the given
     thresholds or those of `[checks.contamination]` (what `factory contamination` reports)."""
     from factory.checks.policy import load_policy
-    from factory.export import load_instances
+    from factory.dataset.export import load_instances
     from factory.records import content_hash
 
     policy = load_policy(settings.validators_dir).checks["contamination"]

@@ -2,7 +2,7 @@
 
 A stock NesTools scorer reads only the request, the tools and the gold calls: an item is fair
 to it only if the whole gold call list follows from the request (`stock_unfair`). The others
-are exported beside it, each with the reason (see `factory.export.write_nestools`).
+are exported beside it, each with the reason (see `factory.dataset.export.write_nestools`).
 
 Inside the project a nested argument is a typed `Ref`; here, and only here, it becomes the
 `API_call_N` placeholder NesTools uses, numbered globally over every return value of the

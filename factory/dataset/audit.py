@@ -21,9 +21,9 @@ from factory.checks.faithfulness import example_literals, repeated_names, text_g
 from factory.checks.plausibility import detours
 from factory.checks.readability import RULES as READABILITY_RULES
 from factory.checks.readability import readability_problems
+from factory.dataset.export import NESTOOLS, NESTOOLS_EXCLUDED, nestools_row
+from factory.dataset.nestools import UNSTATED_VALUE, stock_unfair
 from factory.errors import ConfigError
-from factory.export import NESTOOLS, NESTOOLS_EXCLUDED, nestools_row
-from factory.nestools import UNSTATED_VALUE, stock_unfair
 from factory.progress import QUIET, Steps
 from factory.records import Instance, ToolSpec
 

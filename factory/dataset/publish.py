@@ -26,8 +26,8 @@ import yaml
 
 from factory import __version__
 from factory.config import PACKAGE_DIR
+from factory.dataset.export import CONVERSATIONS, NESTOOLS, load_instances
 from factory.errors import FactoryError
-from factory.export import CONVERSATIONS, NESTOOLS, load_instances
 
 # Libraries the Hub client may raise its network errors from (it moved from requests to httpx
 # and on), besides OSError.
@@ -76,7 +76,7 @@ def published_card(card: str, run: Path | None, instances: list, with_nestools: 
 
 def provenance(run: Path | None, instances: list) -> str:
     from factory.config import load_settings
-    from factory.contamination import read_summary, summary_table
+    from factory.dataset.contamination import read_summary, summary_table
 
     lines = ["## Provenance", "", f"- factory: toolbench-factory {__version__}, commit `{_commit()}`"]
     toolboxes = sorted({t for i in instances if i.world for t in i.world.toolboxes})

@@ -1,0 +1,1 @@
+"""The dataset and its exports: the instance files of a run as a Hugging Face dataset and its card, the NesTools format, publishing to the Hub, statistics, the audit sheet, validation of a saved dataset, and contamination against references."""
