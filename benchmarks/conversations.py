@@ -56,7 +56,7 @@ def main() -> None:
     from factory.evaluate.interactive.agents import reference_agent
     from factory.evaluate.interactive.episode import run_interactive
     from factory.evaluate.report import step_label_counts, user_rates
-    from factory.generate import generate
+    from factory.generation.generate import generate
     from factory.records import GenerateConfig
 
     with tempfile.TemporaryDirectory(prefix="conversations-") as tmp:

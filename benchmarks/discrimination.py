@@ -51,7 +51,7 @@ def main() -> None:
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     from factory.config import load_settings
     from factory.evaluate.run import EvalRequest, evaluate
-    from factory.generate import generate
+    from factory.generation.generate import generate
     from factory.records import GenerateConfig
 
     with tempfile.TemporaryDirectory(prefix="discrimination-") as tmp:

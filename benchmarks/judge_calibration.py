@@ -65,7 +65,7 @@ def main() -> None:
         report(label, measure(ask, cases), time.perf_counter() - start)
     if args.model:
         from factory.config import load_settings
-        from factory.stages import model_judge
+        from factory.generation.stages import model_judge
 
         settings = load_settings({"model": args.model, "api_base": args.api_base,
                                   **({"structured_output": args.structured_output} if args.structured_output else {})})

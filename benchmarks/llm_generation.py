@@ -38,7 +38,7 @@ sys.path.insert(0, str(ROOT))
 os.environ.update(HF_HUB_OFFLINE="1", HF_DATASETS_OFFLINE="1", LITELLM_LOCAL_MODEL_COST_MAP="True")
 
 from factory.config import load_settings  # noqa: E402
-from factory.generate import generate  # noqa: E402
+from factory.generation.generate import generate  # noqa: E402
 from factory.records import GenerateConfig  # noqa: E402
 from tests.fake_server import serve  # noqa: E402
 from tests.generation_model import server_responder  # noqa: E402

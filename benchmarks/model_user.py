@@ -59,7 +59,7 @@ def main() -> None:
     from factory.evaluate.interactive.episode import run_interactive
     from factory.evaluate.interactive.model_user import ModelUser
     from factory.evaluate.report import user_rates
-    from factory.generate import generate
+    from factory.generation.generate import generate
     from factory.records import GenerateConfig
 
     args.out.mkdir(parents=True, exist_ok=True)

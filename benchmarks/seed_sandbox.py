@@ -25,7 +25,7 @@ import warnings
 from pathlib import Path
 
 from factory.config import load_settings
-from factory.generate import generate
+from factory.generation.generate import generate
 from factory.records import GenerateConfig
 from factory.world.bubblewrap import unavailable_reason
 

@@ -121,7 +121,7 @@ def domains(
     if check:
         from factory.checks.policy import load_policy
         from factory.embeddings import EmbeddingCache
-        from factory.progress import progress
+        from factory.generation.progress import progress
         from factory.seed_checks import library_pool, seed_problems, twin_problems
         from factory.twins import library_rule
 
@@ -181,10 +181,10 @@ def generate(
     or with --model for any domain; one split, or several with --splits, fresh against the
     references of --exclude-from."""
     offline_defaults()
-    from factory.generate import generate as run_generation
-    from factory.progress import progress
+    from factory.generation.generate import generate as run_generation
+    from factory.generation.progress import progress
+    from factory.generation.splits import parse_splits
     from factory.records import GenerateConfig
-    from factory.splits import parse_splits
 
     config_settings = settings(model=model, api_base=api_base, concurrency=concurrency, timeout=timeout,
                                max_retries=max_retries, structured_output=structured_output)
@@ -267,8 +267,8 @@ def validate(
     """Re-run every check on an exported dataset, and for a run directory check its files; exits 1 on any failure."""
     offline_defaults()
     from factory.dataset.validate import validate_dataset, write_failures
-    from factory.progress import progress
-    from factory.runs import MANIFEST, VALIDATION_FAILURES
+    from factory.generation.progress import progress
+    from factory.generation.runs import MANIFEST, VALIDATION_FAILURES
 
     dataset = _dataset_dir(path)
     with progress(err_console, "loading the dataset") as steps:
@@ -331,8 +331,8 @@ def stats(
 
     from factory.dataset.export import load_instances, split_names
     from factory.dataset.stats import distribution, markdown, split_markdown, split_report
-    from factory.runs import RunDir
-    from factory.splits import held_split
+    from factory.generation.runs import RunDir
+    from factory.generation.splits import held_split
 
     manifest = RunDir(path).read_manifest() if (path / "manifest.json").exists() else None
     dataset = _dataset_dir(path)
@@ -378,8 +378,8 @@ def calibrate(
 
     from factory.checks.judge_calibration import calibration_record, measure, planted
     from factory.dataset.export import load_instances
-    from factory.progress import progress
-    from factory.stages import model_judge
+    from factory.generation.progress import progress
+    from factory.generation.stages import model_judge
 
     config = settings(model=model, api_base=api_base, timeout=timeout, structured_output=structured_output)
     if not config.model:
@@ -426,7 +426,7 @@ def audit(
     from factory.checks.policy import load_policy
     from factory.dataset.audit import audit_sheet
     from factory.dataset.export import load_instances
-    from factory.progress import progress
+    from factory.generation.progress import progress
     from factory.seeds import seeds_for
 
     config = settings()
@@ -491,7 +491,7 @@ def contamination(
     is over the thresholds."""
     offline_defaults()
     from factory.dataset.contamination import check_dataset, summary_table, write_report
-    from factory.progress import progress
+    from factory.generation.progress import progress
 
     with progress(err_console, "loading the dataset") as steps:
         report, thresholds = check_dataset(path, against, settings(), max_ngram, max_cosine, steps)

@@ -45,7 +45,7 @@ class Settings(BaseModel):
     max_endpoint_failures: int = 5  # endpoint failures in a row that stop a run
     structured_output: Literal["off", "json_schema", "json_object"] = "off"  # how the endpoint takes a JSON schema
     # (factory.lm.settings.LMSettings)
-    stage_models: dict[str, str] = {}  # generation stage → another model than the run's (factory.stages)
+    stage_models: dict[str, str] = {}  # generation stage → another model than the run's (factory.generation.stages)
     # Model-written seeds (`factory seed new`), run only in the sandbox; default: <output_dir>/seeds.
     generated_seeds_dir: Path | None = None
     # What later runs reuse (toolbox embeddings); default: $XDG_CACHE_HOME/factory or ~/.cache/factory.

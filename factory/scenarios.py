@@ -1,7 +1,7 @@
 """Scenario categories beyond a plain chain: state dependencies (the world starts with a
 condition broken, so fix-up calls must come first), and insufficient information (a needed
 tool is withheld). Canonicalisation and cross-domain scenarios only constrain which tools the
-composer may pick, in `factory.pipeline`."""
+composer may pick, in `factory.generation.pipeline`."""
 
 from __future__ import annotations
 

@@ -37,7 +37,7 @@ def isolated_paths(tmp_path_factory, monkeypatch):
 def food_run(tmp_path_factory):
     """One small offline run of the food seed, shared by the tests that read a dataset."""
     from factory.config import load_settings
-    from factory.generate import generate
+    from factory.generation.generate import generate
     from factory.records import GenerateConfig
 
     out = tmp_path_factory.mktemp("food-run") / "run"
@@ -70,7 +70,7 @@ def mixed_run(tmp_path_factory):
     """One offline run over every seed, with every scenario category, shared by the tests of
     the seed library's bar and of the scenarios."""
     from factory.config import load_settings
-    from factory.generate import generate
+    from factory.generation.generate import generate
     from factory.records import GenerateConfig
 
     out = tmp_path_factory.mktemp("mixed-run") / "run"
@@ -102,7 +102,7 @@ def fake_server():
 def conversation_run(tmp_path_factory):
     """One offline run over every seed with conversational items (ask the user, several turns)."""
     from factory.config import load_settings
-    from factory.generate import generate
+    from factory.generation.generate import generate
     from factory.records import GenerateConfig
 
     out = tmp_path_factory.mktemp("conversation-run") / "run"

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from factory.config import load_settings
-from factory.generate import RunResult, generate
+from factory.generation.generate import RunResult, generate
 from factory.records import GenerateConfig
 
 

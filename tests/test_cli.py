@@ -202,7 +202,7 @@ def test_the_readme_quickstart_tells_a_newcomer_what_to_do_next():
     from pathlib import Path
 
     from factory.config import load_settings
-    from factory.generate import run_dir_for
+    from factory.generation.generate import run_dir_for
     from factory.records import GenerateConfig
 
     root = Path(__file__).parents[1]

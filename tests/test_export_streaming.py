@@ -13,7 +13,7 @@ import pyarrow.parquet as pq
 from factory.dataset import export
 from factory.dataset.export import features, instance_row, load_instances, write_splits
 from factory.dataset.stats import Distribution, distribution
-from factory.runs import KeptInstances, RunDir
+from factory.generation.runs import KeptInstances, RunDir
 
 
 def _whole(instances, path, conversations):

@@ -8,7 +8,7 @@ import pytest
 
 from factory.config import load_settings
 from factory.errors import ConfigError, FactoryError, RunError
-from factory.generate import generate
+from factory.generation.generate import generate
 from factory.records import GenerateConfig, Instance
 from tests.conftest import write_seed
 from tests.run_helpers import Interrupt, digest, resumed_after

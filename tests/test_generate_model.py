@@ -9,7 +9,7 @@ import pytest
 
 from factory.config import load_settings
 from factory.errors import EndpointDown, FactoryError
-from factory.generate import generate
+from factory.generation.generate import generate
 from factory.records import GenerateConfig
 from tests.generation_model import server_responder
 

@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 import factory.cli as cli
 import factory.evaluate.commands as evaluation
 from factory.cli import app
-from factory.progress import progress
+from factory.generation.progress import progress
 
 runner = CliRunner()
 

@@ -150,7 +150,7 @@ def local_hub(monkeypatch):
 
 def two_split_run(folder, seed):
     from factory.config import load_settings
-    from factory.generate import generate
+    from factory.generation.generate import generate
     from factory.records import GenerateConfig
 
     config = GenerateConfig(domain="Food and Beverage", n=16, seed=seed, max_depth=3, splits={"train": 12, "test": 4},

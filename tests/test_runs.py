@@ -16,9 +16,9 @@ from typer.testing import CliRunner
 from factory.cli import app
 from factory.config import load_settings
 from factory.errors import RunError
-from factory.generate import generate
+from factory.generation.generate import generate
+from factory.generation.runs import LOCK, RunDir
 from factory.records import GenerateConfig
-from factory.runs import LOCK, RunDir
 from tests.test_generate import Interrupt, digest
 
 pytestmark = pytest.mark.slow  # end-to-end runs: `make test` runs them, `pytest -m "not slow"` leaves them out
@@ -89,7 +89,7 @@ def test_fresh_removes_the_run_files_and_keeps_everything_else(tmp_path):
 
 
 def test_the_manifest_is_written_before_the_first_candidate(tmp_path, monkeypatch):
-    from factory.pipeline import Generator
+    from factory.generation.pipeline import Generator
 
     def killed(self, k, tally=None):
         raise Interrupt
@@ -140,7 +140,7 @@ HOLDER = textwrap.dedent("""
     import sys, time
     from pathlib import Path
     from factory.records import GenerateConfig
-    from factory.runs import RunDir
+    from factory.generation.runs import RunDir
 
     run = RunDir(Path(sys.argv[1]))
     run.open(GenerateConfig(domain="Food and Beverage", n=16, seed=3, max_depth=3), fresh=False)

@@ -9,9 +9,9 @@ from factory.config import load_settings
 from factory.dataset.export import load_instances, split_names
 from factory.dataset.stats import shape_tv
 from factory.errors import ConfigError
-from factory.generate import generate
+from factory.generation.generate import generate
+from factory.generation.splits import STEERED_CATEGORIES, leaks, parse_splits, unit_set
 from factory.records import GenerateConfig, parse_shape
-from factory.splits import STEERED_CATEGORIES, leaks, parse_splits, unit_set
 from tests.run_helpers import digest, resumed_after
 
 pytestmark = pytest.mark.slow  # end-to-end runs: `make test` runs them, `pytest -m "not slow"` leaves them out

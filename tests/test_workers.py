@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from factory.config import load_settings
-from factory.generate import generate
-from factory.pipeline import BLOCK, LAG, Tally, tally_cutoff
+from factory.generation.generate import generate
+from factory.generation.pipeline import BLOCK, LAG, Tally, tally_cutoff
 from factory.records import GenerateConfig
 
 pytestmark = pytest.mark.slow  # end-to-end runs: `make test` runs them, `pytest -m "not slow"` leaves them out

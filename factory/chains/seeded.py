@@ -29,10 +29,10 @@ from factory.chains.pool import ToolPool, pool_of
 from factory.chains.shapes import candidates, sample_shape
 from factory.checks.context import CheckContext
 from factory.embeddings import tool_text
+from factory.generation.splits import Side
 from factory.records import Chain, GenerateConfig, ToolSpec, WorldSetup, parse_shape
 from factory.scenarios import CONVERSATION_WEIGHTS, SCENARIO_WEIGHTS, StateFixes, tool_to_withhold
 from factory.seed_record import Seed
-from factory.splits import Side
 from factory.toolbox import Goal
 
 FILL_TRIES = 4  # seeds and scenarios tried per attempt for the drawn shape

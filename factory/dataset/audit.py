@@ -24,7 +24,7 @@ from factory.checks.readability import readability_problems
 from factory.dataset.export import NESTOOLS, NESTOOLS_EXCLUDED, nestools_row
 from factory.dataset.nestools import UNSTATED_VALUE, stock_unfair
 from factory.errors import ConfigError
-from factory.progress import QUIET, Steps
+from factory.generation.progress import QUIET, Steps
 from factory.records import Instance, ToolSpec
 
 # What a cold reading draws at least, per 40 instances (AUDIT_RUBRIC.md): deep requests and

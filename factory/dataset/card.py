@@ -54,7 +54,7 @@ in interactive mode (the agent meets the tools' errors and may say it cannot fin
 
 def _splits_section(config: GenerateConfig, report: dict[str, Any]) -> str:
     from factory.dataset.stats import split_markdown
-    from factory.splits import held_split
+    from factory.generation.splits import held_split
 
     sizes = ", ".join(f"`{name}` ({size})" for name, size in config.splits.items())
     if config.hold_out:

@@ -388,7 +388,7 @@ def _no_dataset(dataset_dir: Path) -> str:
     if not dataset_dir.exists():
         return f"{dataset_dir} does not exist; give a run directory (generated/<domain>/<run-id>) or its dataset/ folder"
     for folder in (dataset_dir, dataset_dir.parent):
-        manifest = folder / "manifest.json"  # factory.runs.MANIFEST (runs imports this module)
+        manifest = folder / "manifest.json"  # factory.generation.runs.MANIFEST (runs imports this module)
         if manifest.is_file():
             try:
                 run = json.loads(manifest.read_text(encoding="utf-8"))

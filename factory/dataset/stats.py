@@ -133,7 +133,7 @@ def split_report(splits: Mapping[str, Iterable[Instance]], hold_out: str | None 
     """Per split: instances, and the shape and category distances to the largest split; with a
     hold-out, the units of the held split that another split also has (none when cut right).
     Each split is read once (a run's splits are read from its files)."""
-    from factory.splits import unit_set
+    from factory.generation.splits import unit_set
 
     sizes: dict[str, int] = {}
     shapes: dict[str, Counter[str]] = {}

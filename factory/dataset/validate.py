@@ -27,9 +27,9 @@ from factory.config import Settings
 from factory.dataset.export import load_instances
 from factory.embeddings import EmbeddingCache, tool_text
 from factory.errors import RunError
-from factory.progress import QUIET, Steps
+from factory.generation.progress import QUIET, Steps
+from factory.generation.runs import RunDir
 from factory.records import CheckResult, Instance
-from factory.runs import RunDir
 from factory.seeds import library_for
 
 

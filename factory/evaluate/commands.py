@@ -81,7 +81,7 @@ def evaluate(
     from factory.evaluate.fresh import DEFAULT_DOMAIN, DEFAULT_N, FreshSplit, check_flags
     from factory.evaluate.run import EvalRequest
     from factory.evaluate.run import evaluate as run_evaluation
-    from factory.progress import progress
+    from factory.generation.progress import progress
 
     fresh = None if fresh_split is None else FreshSplit(fresh_split, domain or DEFAULT_DOMAIN,
                                                         DEFAULT_N if n is None else n, exclude_from or [])
@@ -224,7 +224,7 @@ def import_nestools(
     offline_defaults()
     from factory.errors import ConfigError
     from factory.evaluate.importer import convert, read_nestools, write_import
-    from factory.progress import progress
+    from factory.generation.progress import progress
 
     if distractors < 0:
         raise ConfigError(f"--distractors must be 0 or more, got {distractors}")

@@ -24,7 +24,7 @@ from typing import Any
 
 from factory.config import Settings
 from factory.errors import ConfigError
-from factory.progress import QUIET, Steps
+from factory.generation.progress import QUIET, Steps
 
 DEFAULT_DOMAIN = "all"
 DEFAULT_N = 300
@@ -79,7 +79,7 @@ def generate_split(split: FreshSplit, settings: Settings, out: Path | None = Non
     """Generate (or find complete) the fresh split, check it against its references, and return
     its run directory and the record results.json keeps of it."""
     from factory.dataset.contamination import check_dataset, write_report
-    from factory.generate import generate
+    from factory.generation.generate import generate
 
     config = split.config()
     steps.step(f"generating the split (seed {split.seed})", split.n)

@@ -19,7 +19,7 @@ from typing import Any
 from factory.dataset.nestools import NesToolsFormatError, instance_to_nestools, nestools_to_instance, spec_from_nestools
 from factory.errors import RunError
 from factory.evaluate.retrieval import similar_tools
-from factory.progress import QUIET, Steps
+from factory.generation.progress import QUIET, Steps
 from factory.records import Instance, ToolSpec
 
 DISTRACTORS_PER_TOOL = 5

@@ -19,7 +19,7 @@ from typing import Any
 
 from factory.config import Settings
 from factory.errors import ConfigError
-from factory.progress import QUIET, Steps
+from factory.generation.progress import QUIET, Steps
 from factory.records import Instance, SampleResult, content_hash
 
 MODES = ("static", "interactive")

@@ -66,9 +66,9 @@ def seed_new(
     from rich.console import Console
 
     from factory.config import load_settings, read_prompts
+    from factory.generation.progress import progress
     from factory.lm.client import LMClient
     from factory.lm.settings import lm_settings
-    from factory.progress import progress
     from factory.seed_writer import PROMPTS, example_dir, write_seed
 
     settings = load_settings({"model": model, "api_base": api_base, "timeout": timeout})

@@ -6,7 +6,7 @@ import pytest
 from factory.chains.feasibility import check_fillable, check_shape_request
 from factory.config import load_settings
 from factory.errors import ConfigError
-from factory.generate import _pools, generate
+from factory.generation.generate import _pools, generate
 from factory.records import GenerateConfig
 from tests.conftest import write_seed
 

@@ -4,7 +4,7 @@ so a request never stitches together parts that serve no common purpose."""
 import pytest
 
 from factory.config import load_settings
-from factory.generate import generate
+from factory.generation.generate import generate
 from factory.records import GenerateConfig
 from factory.seed_checks import library_pool, seed_problems
 from factory.seeds import load_seed

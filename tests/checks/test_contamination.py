@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 from factory.checks.contamination import GRAM, NgramIndex, tokens
 from factory.cli import app
 from factory.config import load_settings
-from factory.generate import generate
+from factory.generation.generate import generate
 from factory.records import GenerateConfig
 from tests.run_helpers import digest, resumed_after
 

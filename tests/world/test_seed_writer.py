@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 from factory.cli import app
 from factory.config import load_settings
 from factory.errors import FactoryError
-from factory.generate import generate
+from factory.generation.generate import generate
 from factory.records import GenerateConfig
 from factory.seed_writer import read_answer
 from tests.fake_server import text

@@ -19,7 +19,7 @@ from factory.evaluate.static.metrics import NEST_ERRORS, PARAM_ERRORS, score_cal
 from factory.evaluate.static.parse import parse_response
 from factory.evaluate.static.predictions import Predictions
 from factory.evaluate.static.tasks import StaticTask
-from factory.progress import QUIET, Steps
+from factory.generation.progress import QUIET, Steps
 from factory.records import SampleResult
 
 if TYPE_CHECKING:

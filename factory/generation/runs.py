@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import IO, Any, NamedTuple, overload
 
 from factory.errors import RunError
-from factory.pipeline import Outcome
+from factory.generation.pipeline import Outcome
 from factory.records import FileDigest, GenerateConfig, Instance, Manifest, Reject
 
 STAGES = ("chains", "traces", "queries")

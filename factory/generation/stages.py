@@ -13,7 +13,7 @@ from typing import Any
 
 from factory.config import Settings, read_prompts
 from factory.errors import ConfigError
-from factory.pipeline import ModelStages
+from factory.generation.pipeline import ModelStages
 from factory.records import GenerateConfig
 
 PROMPTS = {

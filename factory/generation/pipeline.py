@@ -190,7 +190,7 @@ class Generator:
         # run's kept requests have used least; with a model they run in parallel and draw.
         self.phrasings: Counter | None = Counter() if stages.offline else None
         self.contamination: Any = None  # factory.checks.contamination.ContaminationIndex of --exclude-from
-        self.splits: Any = None  # factory.splits.SplitPlan of --splits
+        self.splits: Any = None  # factory.generation.splits.SplitPlan of --splits
 
     @property
     def balanced(self) -> bool:

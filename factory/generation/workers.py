@@ -2,7 +2,7 @@
 it, or as Ray tasks on a local or remote cluster; the writing process gets their outcomes in
 attempt order whichever computes them.
 
-A unit of work is a block of attempts (`factory.pipeline.BLOCK`) with the tally of the run's
+A unit of work is a block of attempts (`factory.generation.pipeline.BLOCK`) with the tally of the run's
 kept instances it balances against; the writing process hands out blocks up to `LAG` ahead of
 the first it has not written, and only as many as the instances still needed are likely to
 take. Which attempts are made and what each produces does not depend on where or when it ran,
@@ -22,7 +22,7 @@ from typing import Any, Protocol
 
 from factory.config import Settings
 from factory.errors import ConfigError
-from factory.pipeline import BLOCK, Generator, Outcome, Tally, block_of, tally_cutoff
+from factory.generation.pipeline import BLOCK, Generator, Outcome, Tally, block_of, tally_cutoff
 from factory.records import GenerateConfig, Instance, content_hash
 
 
@@ -156,7 +156,7 @@ class ProcessPool:
 # --- Ray -------------------------------------------------------------------------------------
 
 _RAY_GENERATORS: dict[str, Generator] = {}  # per Ray worker process, by run recipe
-# Builds an offline run's generator from its settings alone (factory.generate.offline_generator),
+# Builds an offline run's generator from its settings alone (factory.generation.generate.offline_generator),
 # handed in by the run so that this module stays below it.
 Builder = Callable[[GenerateConfig, Settings], Generator]
 

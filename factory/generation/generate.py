@@ -26,9 +26,12 @@ from factory.dataset.export import CONVERSATIONS, DatasetWriter, NestoolsWriter
 from factory.dataset.stats import Distribution, reject_reason_key, split_report
 from factory.embeddings import EmbeddingCache
 from factory.errors import ConfigError, FactoryWarning, RunError
-from factory.pipeline import BLOCK, Generator, Outcome
+from factory.generation.pipeline import BLOCK, Generator, Outcome
+from factory.generation.runs import KeptInstances, RejectNote, RunDir, outcome_rows
+from factory.generation.splits import SCENARIO, Side, SplitPlan, check_splits
+from factory.generation.stages import RunModels, build_models
+from factory.generation.workers import Engine, ProcessPool, RayCluster, Tallies, available_cores, outcomes
 from factory.records import CheckResult, GenerateConfig, Instance, Manifest, Reject, content_hash, parse_shape
-from factory.runs import KeptInstances, RejectNote, RunDir, outcome_rows
 from factory.seeds import (
     Seed,
     library_for,
@@ -37,9 +40,6 @@ from factory.seeds import (
     slugify,
     unknown_domain_error,
 )
-from factory.splits import SCENARIO, Side, SplitPlan, check_splits
-from factory.stages import RunModels, build_models
-from factory.workers import Engine, ProcessPool, RayCluster, Tallies, available_cores, outcomes
 
 ALL_DOMAINS = "all"
 OFFLINE = "offline"
@@ -51,7 +51,7 @@ TRIAL_TRIES = 10  # attempts of a held goal at a shape or scenario before the sp
 class RunResult:
     path: Path
     manifest: Manifest
-    instances: Sequence[Instance]  # read from instances.jsonl when asked for (factory.runs.KeptInstances)
+    instances: Sequence[Instance]  # read from instances.jsonl when asked for (factory.generation.runs.KeptInstances)
     resumed_from: int
     already_complete: bool = False  # every instance was kept by an earlier process: nothing was generated
 

@@ -1,0 +1,1 @@
+"""A generation run: its settings and folder (resume, lock, manifest), the stages an attempt passes through and the backend each stage uses, the worker processes and Ray tasks that run attempts, the split an instance falls in, and progress on the terminal."""
