@@ -2,7 +2,7 @@ from pathlib import Path
 
 from factory.chains.code import parse_chain
 from factory.config import resource_dir
-from factory.milestones import (
+from factory.instances.milestones import (
     blocked_calls,
     derive_milestones,
     needed_values,

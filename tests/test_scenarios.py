@@ -9,10 +9,10 @@ import pytest
 from factory.chains.code import parse_chain
 from factory.config import resource_dir
 from factory.dataset.nestools import instance_to_nestools
-from factory.distractors import alternative_to_gold, mapped_arguments
 from factory.evaluate.static.tasks import statically_scorable
+from factory.instances.distractors import alternative_to_gold, mapped_arguments
+from factory.instances.scenarios import StateFixes, fix_context, tool_to_withhold
 from factory.records import WorldSetup
-from factory.scenarios import StateFixes, fix_context, tool_to_withhold
 from factory.seeds import load_seed, load_seeds
 from factory.world.simulator import Simulator, run_chain
 from tests.conftest import write_seed
@@ -263,7 +263,7 @@ def test_a_fix_up_that_spends_or_signs_is_authorised_by_the_request(mixed_run):
 def test_a_consent_condition_without_an_authorising_sentence_is_never_broken(tmp_path):
     import random
 
-    from factory.scenarios import StateFixes
+    from factory.instances.scenarios import StateFixes
     from factory.seeds import load_seed
     from tests.conftest import write_seed
 
@@ -336,7 +336,7 @@ def test_a_condition_the_person_states_is_not_asked_about_again():
     was just said: after the person states the condition, the authorising sentence keeps only
     its consequent, and still counts as their consent."""
     from factory.checks.plausibility import _authorised
-    from factory.scenarios import unconditional
+    from factory.instances.scenarios import unconditional
 
     assert unconditional("Should my tuition still be due, settle it.") == "Settle it."
     assert unconditional("If the shop needs a payment method on file, add my credit card.") == "Add my credit card."

@@ -30,8 +30,8 @@ from factory.chains.shapes import candidates, sample_shape
 from factory.checks.context import CheckContext
 from factory.embeddings import tool_text
 from factory.generation.splits import Side
+from factory.instances.scenarios import CONVERSATION_WEIGHTS, SCENARIO_WEIGHTS, StateFixes, tool_to_withhold
 from factory.records import Chain, GenerateConfig, ToolSpec, WorldSetup, parse_shape
-from factory.scenarios import CONVERSATION_WEIGHTS, SCENARIO_WEIGHTS, StateFixes, tool_to_withhold
 from factory.seed_record import Seed
 from factory.toolbox import Goal
 

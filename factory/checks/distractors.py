@@ -7,7 +7,7 @@ contradict itself."""
 from __future__ import annotations
 
 from factory.checks.context import CheckContext
-from factory.distractors import alternative_to_gold, description_similarity, too_close, twin_of_gold
+from factory.instances.distractors import alternative_to_gold, description_similarity, too_close, twin_of_gold
 from factory.records import CheckResult, Instance
 from factory.twins import library_rule
 from factory.world.simulator import Simulator

@@ -31,11 +31,11 @@ import networkx as nx
 from factory.chains.pool import TODAY, groups_of, links_to
 from factory.checks.context import CheckContext
 from factory.checks.faithfulness import free_arguments
-from factory.distractors import alternative_in_two, alternative_to_gold, search_queries, world_before
 from factory.gazetteer import CITIES, CITY_BY_NAME, COUNTRY_BY_NAME, NOW, country_named, local_time, nearest_city
-from factory.milestones import blocked_calls, needed_values, taken_values
+from factory.instances.distractors import alternative_in_two, alternative_to_gold, search_queries, world_before
+from factory.instances.milestones import blocked_calls, needed_values, taken_values
+from factory.instances.scenarios import needed_kinds, producers_of, unconditional
 from factory.records import Call, CheckResult, Instance, Param, Ref, ToolSpec, Value, entry_holds, values_equal
-from factory.scenarios import needed_kinds, producers_of, unconditional
 from factory.sense import (
     SCENE_KINDS,
     Arrives,

@@ -6,7 +6,7 @@ import re
 
 from factory.chains.code import ChainParseError, parse_chain, render_chain
 from factory.checks.context import CheckContext
-from factory.milestones import blocked_calls
+from factory.instances.milestones import blocked_calls
 from factory.records import TYPES, CheckResult, Instance, Ref, type_accepts, value_matches_type
 from factory.world.simulator import answered
 

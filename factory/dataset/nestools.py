@@ -95,7 +95,7 @@ def instance_to_nestools(instance: Instance, test_id: int) -> dict[str, Any]:
     field = f"{instance.domain}/{instance.subdomain}" if instance.subdomain else instance.domain
     if not withheld:
         return {"test_id": test_id, "api": api, "task": instance.query, "call": calls, "field": field}
-    from factory.milestones import doable_calls
+    from factory.instances.milestones import doable_calls
 
     # the parts that can still be done, as the milestones count them (not a lookup that only
     # feeds the blocked part: reading 55 #17)
@@ -232,7 +232,7 @@ def nestools_to_instance(row: dict[str, Any], api_ids: list[int], mock_seed: int
     belong in the instance and are kept by the importer next to the dataset.
     """
     # (imported here: exporting and scoring use this module without running anything)
-    from factory.milestones import derive_milestones
+    from factory.instances.milestones import derive_milestones
     from factory.world.simulator import Simulator, run_chain
 
     test_id = row.get("test_id", 0)

@@ -21,9 +21,10 @@ from factory.chains.seeded import Composed, NotComposed, SeedComposer
 from factory.checks import blocking_failures, run_checks
 from factory.checks.context import CheckContext
 from factory.checks.faithfulness import free_arguments, shows_a_literal
-from factory.conversations import CONVERSATIONAL, Converse, plan, split_goal
-from factory.distractors import alternative_to_gold, pick_distractors, twin_of_gold
-from factory.milestones import derive_milestones, unsolvable_milestones, withheld_tool_minefields
+from factory.instances.conversations import CONVERSATIONAL, Converse, plan, split_goal
+from factory.instances.distractors import alternative_to_gold, pick_distractors, twin_of_gold
+from factory.instances.milestones import derive_milestones, unsolvable_milestones, withheld_tool_minefields
+from factory.instances.scenarios import fix_context, needed_kinds, producers_of
 from factory.queries import template_query
 from factory.queries.order import in_request_order
 from factory.queries.values import DateStyle
@@ -38,7 +39,6 @@ from factory.records import (
     ToolSpec,
     Trace,
 )
-from factory.scenarios import fix_context, needed_kinds, producers_of
 from factory.seed_record import Seed
 from factory.toolbox import Goal
 from factory.twins import library_rule

@@ -146,7 +146,7 @@ def test_a_goal_breaks_only_the_conditions_its_role_may_fix():
     import random
 
     from factory.chains.code import parse_chain
-    from factory.scenarios import StateFixes
+    from factory.instances.scenarios import StateFixes
     from factory.seeds import load_seeds
 
     seeds = load_seeds(load_settings().seeds_dir)

@@ -418,7 +418,7 @@ def test_a_tool_run_on_its_own_example_that_tells_the_withheld_day_is_an_alterna
     """Without the clock, "10 business days from today" is still within reach: moving the home
     city to the example its description gives (Berlin) answers with the local date and time."""
     from factory.chains.code import parse_chain
-    from factory.distractors import alternative_to_gold
+    from factory.instances.distractors import alternative_to_gold
     from factory.records import WorldSetup
     from factory.world.simulator import Simulator, run_chain
 
@@ -1195,7 +1195,7 @@ def test_a_withheld_price_an_offered_position_works_out_leaves_nothing_missing()
 
 
 def test_a_number_worked_out_of_two_others_counts_as_given():
-    from factory.distractors import worked_out
+    from factory.instances.distractors import worked_out
 
     assert worked_out([596.12], [271, 161548.52])  # a position's value over its shares
     assert worked_out([730.97, "CAD"], [{"shares_held": 240, "position_value": 128994.71}])  # in USD, at 1.36

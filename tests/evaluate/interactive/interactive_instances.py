@@ -8,7 +8,7 @@ from functools import cache
 from typing import Any
 
 from factory.config import load_settings
-from factory.milestones import derive_milestones, withheld_tool_minefields
+from factory.instances.milestones import derive_milestones, withheld_tool_minefields
 from factory.records import Call, Chain, Instance, Milestone, Provenance, Ref, Value, WorldSetup
 from factory.seed_record import Seed
 from factory.seeds import load_seeds
