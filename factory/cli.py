@@ -120,8 +120,8 @@ def domains(
     seeds = seeds_for(config)
     if check:
         from factory.checks.policy import load_policy
-        from factory.embeddings import EmbeddingCache
         from factory.generation.progress import progress
+        from factory.lm.embeddings import EmbeddingCache
         from factory.seed_checks import library_pool, seed_problems, twin_problems
         from factory.twins import library_rule
 

@@ -11,7 +11,7 @@ import re
 
 from factory.chains.composer import NEVER_COMPOSED, can_feed
 from factory.chains.pool import ToolPool, groups_of, placeholders, pool_of
-from factory.embeddings import EmbeddingCache
+from factory.lm.embeddings import EmbeddingCache
 from factory.queries.frames import kind_of
 from factory.records import WorldSetup
 from factory.seed_record import Seed

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from factory.embeddings import EmbeddingCache
+from factory.lm.embeddings import EmbeddingCache
 from factory.records import Output, Param, ToolSpec, type_accepts, values_equal
 
 

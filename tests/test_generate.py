@@ -52,11 +52,11 @@ def test_same_settings_give_byte_identical_datasets(tmp_path, food_run):
 
 
 def test_toolbox_embeddings_are_stored_for_later_runs_and_never_change_the_output(tmp_path, monkeypatch):
-    import factory.embeddings
+    import factory.lm.embeddings
 
     embedded = []
-    real_embed = factory.embeddings.embed
-    monkeypatch.setattr(factory.embeddings, "embed", lambda texts: embedded.append(len(texts)) or real_embed(texts))
+    real_embed = factory.lm.embeddings.embed
+    monkeypatch.setattr(factory.lm.embeddings, "embed", lambda texts: embedded.append(len(texts)) or real_embed(texts))
     config = GenerateConfig(domain="Food and Beverage", n=4, seed=5, max_depth=2)
     cold = generate(config, load_settings(), tmp_path / "cold")
     stored = sorted(load_settings().embeddings_store.glob("*"))

@@ -10,8 +10,8 @@ import pytest
 from factory.chains.code import parse_chain
 from factory.checks.policy import load_policy
 from factory.config import resource_dir
-from factory.embeddings import EmbeddingCache
 from factory.instances.distractors import alternative_to_gold, twin_of_gold
+from factory.lm.embeddings import EmbeddingCache
 from factory.records import Output, Param, ToolSpec, WorldSetup
 from factory.seed_checks import library_pool, twin_problems
 from factory.seeds import load_seeds

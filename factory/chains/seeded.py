@@ -28,9 +28,9 @@ from factory.chains.composer import NEVER_COMPOSED, can_feed, compose
 from factory.chains.pool import ToolPool, pool_of
 from factory.chains.shapes import candidates, sample_shape
 from factory.checks.context import CheckContext
-from factory.embeddings import tool_text
 from factory.generation.splits import Side
 from factory.instances.scenarios import CONVERSATION_WEIGHTS, SCENARIO_WEIGHTS, StateFixes, tool_to_withhold
+from factory.lm.embeddings import tool_text
 from factory.records import Chain, GenerateConfig, ToolSpec, WorldSetup, parse_shape
 from factory.seed_record import Seed
 from factory.toolbox import Goal

@@ -24,7 +24,7 @@ import numpy as np
 
 from factory.checks.context import CheckContext
 from factory.checks.duplicates import chain_skeleton
-from factory.embeddings import EmbeddingCache
+from factory.lm.embeddings import EmbeddingCache
 from factory.records import Chain, CheckResult, Instance, Record, content_hash
 
 GRAM = 13  # lm-evaluation-harness decontaminates on 13-grams

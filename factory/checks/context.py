@@ -8,7 +8,7 @@ from functools import cached_property
 from typing import Any
 
 from factory.checks.policy import Policy
-from factory.embeddings import EmbeddingCache
+from factory.lm.embeddings import EmbeddingCache
 from factory.records import Instance, ToolSpec
 from factory.seed_record import Seed
 from factory.toolbox import ToolEntry

@@ -17,8 +17,8 @@ from typing import Any
 
 from factory.checks.contamination import Entry, Match, Reference, Thresholds, chain_entry, entry_of
 from factory.config import PACKAGE_DIR
-from factory.embeddings import EmbeddingCache
 from factory.errors import ConfigError, FactoryError
+from factory.lm.embeddings import EmbeddingCache
 from factory.records import Chain, Record
 
 NESTOOLS_REF = "nestools"

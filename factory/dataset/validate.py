@@ -25,10 +25,10 @@ from factory.checks.judges import NOT_APPLIED
 from factory.checks.policy import CheckPolicy, Policy, load_policy
 from factory.config import Settings
 from factory.dataset.export import load_instances
-from factory.embeddings import EmbeddingCache, tool_text
 from factory.errors import RunError
 from factory.generation.progress import QUIET, Steps
 from factory.generation.runs import RunDir
+from factory.lm.embeddings import EmbeddingCache, tool_text
 from factory.records import CheckResult, Instance
 from factory.seeds import library_for
 

@@ -24,13 +24,13 @@ from factory.config import Settings
 from factory.dataset.card import dataset_card
 from factory.dataset.export import CONVERSATIONS, DatasetWriter, NestoolsWriter
 from factory.dataset.stats import Distribution, reject_reason_key, split_report
-from factory.embeddings import EmbeddingCache
 from factory.errors import ConfigError, FactoryWarning, RunError
 from factory.generation.pipeline import BLOCK, Generator, Outcome
 from factory.generation.runs import KeptInstances, RejectNote, RunDir, outcome_rows
 from factory.generation.splits import SCENARIO, Side, SplitPlan, check_splits
 from factory.generation.stages import RunModels, build_models
 from factory.generation.workers import Engine, ProcessPool, RayCluster, Tallies, available_cores, outcomes
+from factory.lm.embeddings import EmbeddingCache
 from factory.records import CheckResult, GenerateConfig, Instance, Manifest, Reject, content_hash, parse_shape
 from factory.seeds import (
     Seed,

@@ -135,7 +135,7 @@ class ProcessPool:
     def __init__(self, generator: Generator, workers: int):
         global _GENERATOR
         _GENERATOR = generator
-        from factory.embeddings import load_model
+        from factory.lm.embeddings import load_model
 
         load_model()
         self.slots = 2 * workers  # one block running and one waiting in each worker

@@ -76,7 +76,7 @@ def every_seed():
     from factory.chains.seeded import SeedComposer
     from factory.checks.context import CheckContext
     from factory.checks.policy import load_policy
-    from factory.embeddings import EmbeddingCache
+    from factory.lm.embeddings import EmbeddingCache
     from factory.seeds import load_seeds
 
     settings = load_settings()
