@@ -23,7 +23,7 @@ import time
 from pathlib import Path
 
 from factory.records import Instance
-from factory.seeds import load_seeds
+from factory.seeds.library import load_seeds
 from factory.world.bubblewrap import unavailable_reason
 from factory.world.sandbox import Sandbox
 from factory.world.simulator import Simulator

@@ -114,7 +114,7 @@ def domains(
     """List the seed domains (offline generation works for these) with their tool counts."""
     from rich.table import Table
 
-    from factory.seeds import seeds_for
+    from factory.seeds.library import seeds_for
 
     config = settings()
     seeds = seeds_for(config)
@@ -122,8 +122,8 @@ def domains(
         from factory.checks.policy import load_policy
         from factory.generation.progress import progress
         from factory.lm.embeddings import EmbeddingCache
-        from factory.seed_checks import library_pool, seed_problems, twin_problems
-        from factory.twins import library_rule
+        from factory.seeds.checks import library_pool, seed_problems, twin_problems
+        from factory.seeds.twins import library_rule
 
         with progress(err_console, "checking each seed's declarations", len(seeds)) as steps:
             pool = library_pool(seeds)
@@ -427,7 +427,7 @@ def audit(
     from factory.dataset.audit import audit_sheet
     from factory.dataset.export import load_instances
     from factory.generation.progress import progress
-    from factory.seeds import seeds_for
+    from factory.seeds.library import seeds_for
 
     config = settings()
     with progress(err_console, "loading the dataset") as steps:
@@ -457,7 +457,7 @@ def call(
 
     from factory.dataset.audit import call_in_world
     from factory.dataset.export import load_instances
-    from factory.seeds import seeds_for
+    from factory.seeds.library import seeds_for
 
     try:
         arguments = json.loads(args)

@@ -17,7 +17,7 @@ from factory.cli import app
 from factory.config import resource_dir
 from factory.dataset.audit import QUOTAS_PER_40, audit_sheet, instance_sheet, stratified_sample
 from factory.records import Instance, Provenance, WorldSetup
-from factory.seeds import load_seeds
+from factory.seeds.library import load_seeds
 from factory.world.simulator import Simulator, run_chain
 
 runner = CliRunner()

@@ -256,7 +256,7 @@ def test_every_seed_of_a_mixed_run_gets_its_share(mixed_run):
     from collections import Counter
 
     from factory.chains.seeded import MIN_SEED_SHARE
-    from factory.seeds import load_seeds
+    from factory.seeds.library import load_seeds
 
     shares = Counter(i.domain for i in mixed_run.instances)
     from factory.config import resource_dir

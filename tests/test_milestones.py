@@ -11,7 +11,7 @@ from factory.instances.milestones import (
 )
 from factory.queries.wording import mark_asked
 from factory.records import Call, Chain, Ref, Trace, TraceStep, Value, WorldSetup
-from factory.seeds import load_seeds
+from factory.seeds.library import load_seeds
 from factory.world.simulator import Simulator, run_chain
 
 

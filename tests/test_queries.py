@@ -13,7 +13,7 @@ from factory.queries.readable import walk
 from factory.queries.situations import fits_goal, situation, situations_in
 from factory.queries.wording import agree, literal_noun, mark_asked, tidy
 from factory.records import Chain
-from factory.seeds import load_seeds
+from factory.seeds.library import load_seeds
 
 
 @pytest.fixture(scope="module")
@@ -282,7 +282,7 @@ def test_frames_say_please_once_and_leave_no_dangling_too():
 
 
 def test_stilted_phrasings_are_declaration_problems():
-    from factory.seed_checks import STACKED, STILTED
+    from factory.seeds.checks import STACKED, STILTED
 
     def refused(text: str) -> bool:
         return any(p.search(text) for p, _ in STILTED)
@@ -1031,7 +1031,7 @@ def test_an_ask_with_its_own_lead_in_follows_without_a_colon_connector():
 
 
 def test_an_ask_with_its_own_subject_ends_as_a_sentence():
-    from factory.seed_checks import unended
+    from factory.seeds.checks import unended
 
     assert unended("for a valuation memo, I need the market cap of {symbol}[ stated in {currency}]")
     assert unended("I need some quiet: turn {on} do-not-disturb")

@@ -14,7 +14,7 @@ from factory.queries import template_query
 from factory.queries.order import in_request_order, order_problems, request_order
 from factory.queries.wording import mark_asked
 from factory.records import Call, Chain, Ref, Value, WorldSetup
-from factory.seeds import load_seeds
+from factory.seeds.library import load_seeds
 from factory.world.simulator import Simulator, run_chain
 
 

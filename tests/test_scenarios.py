@@ -13,7 +13,7 @@ from factory.evaluate.static.tasks import statically_scorable
 from factory.instances.distractors import alternative_to_gold, mapped_arguments
 from factory.instances.scenarios import StateFixes, fix_context, tool_to_withhold
 from factory.records import WorldSetup
-from factory.seeds import load_seed, load_seeds
+from factory.seeds.library import load_seed, load_seeds
 from factory.world.simulator import Simulator, run_chain
 from tests.conftest import write_seed
 
@@ -242,7 +242,7 @@ def test_a_fix_up_that_spends_or_signs_is_authorised_by_the_request(mixed_run):
     from factory.checks.plausibility import _consent_problems
     from factory.checks.policy import load_policy
     from factory.config import load_settings
-    from factory.seeds import load_seeds
+    from factory.seeds.library import load_seeds
 
     settings = load_settings()
     seeds = load_seeds(settings.seeds_dir)
@@ -264,7 +264,7 @@ def test_a_consent_condition_without_an_authorising_sentence_is_never_broken(tmp
     import random
 
     from factory.instances.scenarios import StateFixes
-    from factory.seeds import load_seed
+    from factory.seeds.library import load_seed
     from tests.conftest import write_seed
 
     code = '''

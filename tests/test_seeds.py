@@ -4,7 +4,7 @@ import pytest
 
 from factory.config import resource_dir
 from factory.errors import SeedError
-from factory.seeds import load_seed, load_seeds, resolve_domain, unknown_domain_error
+from factory.seeds.library import load_seed, load_seeds, resolve_domain, unknown_domain_error
 from tests.conftest import write_seed
 
 GOOD_TOOLBOX = '''
@@ -176,7 +176,7 @@ def test_domain_resolution_is_forgiving(seeds):
 
 def test_a_broken_seed_is_skipped_with_a_warning_and_the_others_load(tmp_path):
     from factory.errors import FactoryWarning
-    from factory.seeds import load_library
+    from factory.seeds.library import load_library
 
     write_seed(tmp_path, "sound", GOOD_TOOLBOX)
     write_seed(tmp_path, "cracked", GOOD_TOOLBOX.replace("toolbox = Toolbox()", "toolbox = Toolbox(); 1 / 0"))
@@ -209,7 +209,7 @@ def test_no_fix_up_value_is_a_documented_example(seeds):
     """A fix-up call's stated arguments are the seed's constants (the traveller's own name and
     passport), which the composer cannot draw otherwise: no tool of the library may show one as
     its example, or an agent could copy it from the tool description instead of the request."""
-    from factory.specs import documented_examples, shows_example
+    from factory.seeds.specs import documented_examples, shows_example
 
     shown = {name: documented_examples(spec) for seed in seeds.values() for name, spec in seed.specs.items()}
     found = [f"{seed.slug} {condition.name}: {condition.fix_tool}.{arg}={value!r} is an example of {tool}"

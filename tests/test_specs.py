@@ -3,7 +3,7 @@ from typing import Annotated, Literal
 import pytest
 
 from factory.errors import SeedError
-from factory.specs import spec_from_function
+from factory.seeds.specs import spec_from_function
 from factory.toolbox import Kind
 
 
@@ -116,7 +116,7 @@ def test_bad_tools_are_seed_errors_naming_file_and_function(fn, message):
 
 
 def test_documented_examples_are_the_values_a_description_shows():
-    from factory.specs import documented_examples, examples_in, shows_example
+    from factory.seeds.specs import documented_examples, examples_in, shows_example
 
     assert examples_in('Words to look for, e.g. "budget review" or "maria"; all words must match.') == ["budget review", "maria"]
     assert examples_in('Mark in percent, 0-100 (e.g. 87.5).') == ["87.5"]

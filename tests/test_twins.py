@@ -13,9 +13,9 @@ from factory.config import resource_dir
 from factory.instances.distractors import alternative_to_gold, twin_of_gold
 from factory.lm.embeddings import EmbeddingCache
 from factory.records import Output, Param, ToolSpec, WorldSetup
-from factory.seed_checks import library_pool, twin_problems
-from factory.seeds import load_seeds
-from factory.twins import TwinRule, library_rule, library_twins, twin
+from factory.seeds.checks import library_pool, twin_problems
+from factory.seeds.library import load_seeds
+from factory.seeds.twins import TwinRule, library_rule, library_twins, twin
 from factory.user import USER
 from factory.world.simulator import Simulator, run_chain
 

@@ -4,7 +4,7 @@ import pytest
 
 from factory.config import resource_dir
 from factory.records import Call, Chain, Ref, Value, WorldSetup
-from factory.seeds import load_seed, load_seeds
+from factory.seeds.library import load_seed, load_seeds
 from factory.world.simulator import Simulator, ToolCrash, check_arguments, run_chain
 from tests.conftest import write_seed
 

@@ -11,7 +11,7 @@ from typing import Any
 
 from factory.gazetteer import NOW
 from factory.records import Output, Param, ToolSpec, type_accepts, value_matches_type
-from factory.specs import documented_examples
+from factory.seeds.specs import documented_examples
 from factory.toolbox import ToolEntry
 
 

@@ -32,7 +32,7 @@ from factory.generation.splits import Side
 from factory.instances.scenarios import CONVERSATION_WEIGHTS, SCENARIO_WEIGHTS, StateFixes, tool_to_withhold
 from factory.lm.embeddings import tool_text
 from factory.records import Chain, GenerateConfig, ToolSpec, WorldSetup, parse_shape
-from factory.seed_record import Seed
+from factory.seeds.record import Seed
 from factory.toolbox import Goal
 
 FILL_TRIES = 4  # seeds and scenarios tried per attempt for the drawn shape

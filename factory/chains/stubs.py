@@ -22,7 +22,7 @@ import docstring_parser
 from factory.chains.code import ChainParseError, parse_chain
 from factory.errors import FactoryError
 from factory.records import Chain, Output, Param, ToolSpec
-from factory.specs import _returns_block
+from factory.seeds.specs import _returns_block
 
 _FENCE = re.compile(r"```(?:python|py)?[ \t]*\n(.*?)(?:```|\Z)", re.S)
 _SCALARS = {"str": "str", "int": "int", "float": "float", "bool": "bool", "dict": "dict", "list": "list",

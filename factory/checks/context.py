@@ -10,7 +10,7 @@ from typing import Any
 from factory.checks.policy import Policy
 from factory.lm.embeddings import EmbeddingCache
 from factory.records import Instance, ToolSpec
-from factory.seed_record import Seed
+from factory.seeds.record import Seed
 from factory.toolbox import ToolEntry
 from factory.world.simulator import base_world
 

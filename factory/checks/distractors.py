@@ -1,6 +1,6 @@
 """Distractor check: every offered non-gold tool keeps its distance from the gold tools, none
 is an alternative that yields what the chain needs from a gold call (run on the gold
-arguments), and none is a twin of a gold tool (factory.twins) that answers the gold call
+arguments), and none is a twin of a gold tool (factory.seeds.twins) that answers the gold call
 differently or only in part, so the gold answer is the only right one and the world does not
 contradict itself."""
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 from factory.checks.context import CheckContext
 from factory.instances.distractors import alternative_to_gold, description_similarity, too_close, twin_of_gold
 from factory.records import CheckResult, Instance
-from factory.twins import library_rule
+from factory.seeds.twins import library_rule
 from factory.world.simulator import Simulator
 
 

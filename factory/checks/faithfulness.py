@@ -25,8 +25,8 @@ from factory.checks.written_forms import stated_as_written
 from factory.gazetteer import CITIES, COUNTRIES
 from factory.queries.values import MONTH
 from factory.records import Chain, CheckResult, Instance, Ref, ToolSpec, Trace, Value
+from factory.seeds.specs import documented_examples, shows_example
 from factory.sense import is_named
-from factory.specs import documented_examples, shows_example
 
 RULES = ("unstated", "given_away", "elsewhere", "glitch", "tool_name", "example", "repeated")
 

@@ -30,7 +30,7 @@ from factory.generation.progress import QUIET, Steps
 from factory.generation.runs import RunDir
 from factory.lm.embeddings import EmbeddingCache, tool_text
 from factory.records import CheckResult, Instance
-from factory.seeds import library_for
+from factory.seeds.library import library_for
 
 
 @dataclass(frozen=True)

@@ -203,7 +203,7 @@ def _seeds_for(instances: list[Instance], settings: Settings) -> dict[str, Any] 
     """The seeds that re-run these instances' worlds (None: no instance has one, as imported data)."""
     if not any(i.world for i in instances):
         return None
-    from factory.seeds import seeds_for
+    from factory.seeds.library import seeds_for
 
     return seeds_for(settings)
 

@@ -32,7 +32,7 @@ from factory.generation.stages import RunModels, build_models
 from factory.generation.workers import Engine, ProcessPool, RayCluster, Tallies, available_cores, outcomes
 from factory.lm.embeddings import EmbeddingCache
 from factory.records import CheckResult, GenerateConfig, Instance, Manifest, Reject, content_hash, parse_shape
-from factory.seeds import (
+from factory.seeds.library import (
     Seed,
     library_for,
     load_seeds,

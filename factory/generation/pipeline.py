@@ -39,9 +39,9 @@ from factory.records import (
     ToolSpec,
     Trace,
 )
-from factory.seed_record import Seed
+from factory.seeds.record import Seed
+from factory.seeds.twins import library_rule
 from factory.toolbox import Goal
-from factory.twins import library_rule
 from factory.world.simulator import Simulator, ToolBackend, ToolCrash, run_chain, without_echoes
 
 # Offline, attempts run in blocks of BLOCK, each block in order in one process. A block

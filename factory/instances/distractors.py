@@ -2,7 +2,7 @@
 plausible; kept only when their names are far enough (Levenshtein) from every gold name,
 their descriptions are not near-copies of a gold tool's, running them on the gold
 arguments does not yield what the chain needs (then they are alternatives, not distractors),
-and they are no twin of a gold tool (factory.twins: a tool that answers the same question,
+and they are no twin of a gold tool (factory.seeds.twins: a tool that answers the same question,
 which must agree with it and then is an alternative), so the query stays unambiguous and the
 right answer is the gold one."""
 
@@ -21,8 +21,8 @@ from factory.gazetteer import CURRENCY_BY_CODE, NOW, exchange_rate
 from factory.instances.milestones import needed_values, taken_values
 from factory.lm.embeddings import EmbeddingCache
 from factory.records import Chain, ToolSpec, Trace, TraceStep, entry_holds, gives, value_matches_type, values_equal
+from factory.seeds.twins import TwinRule, disagreement, twin
 from factory.sense import day_of
-from factory.twins import TwinRule, disagreement, twin
 from factory.user import USER
 from factory.world.simulator import Simulator, ToolCrash
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from factory.records import Call, Chain, Ref, ToolSpec, Value
-from factory.seed_record import Seed
+from factory.seeds.record import Seed
 from factory.world.simulator import base_world
 
 SCENARIOS = ("plain", "canonicalisation", "state_dependency", "insufficient_information", "cross_domain")

@@ -69,7 +69,7 @@ def seed_new(
     from factory.generation.progress import progress
     from factory.lm.client import LMClient
     from factory.lm.settings import lm_settings
-    from factory.seed_writer import PROMPTS, example_dir, write_seed
+    from factory.seeds.writer import PROMPTS, example_dir, write_seed
 
     settings = load_settings({"model": model, "api_base": api_base, "timeout": timeout})
     if not settings.model:

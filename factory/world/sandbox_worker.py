@@ -80,7 +80,7 @@ class Worker:
                 if inspect.isfunction(fn) and fn.__module__ == self.module.__name__ and not name.startswith("_")}
 
     def describe(self, request: dict[str, Any]) -> dict[str, Any]:
-        from factory.annotations import returned_parts, type_name
+        from factory.seeds.annotations import returned_parts, type_name
 
         described = []
         for name, fn in sorted(self.functions().items()):
@@ -94,7 +94,7 @@ class Worker:
             described.append(entry)
         specs = None
         if request.get("specs") and self.toolbox is not None:
-            from factory.specs import spec_from_function
+            from factory.seeds.specs import spec_from_function
 
             specs = []
             for name, entry in self.toolbox.tools.items():

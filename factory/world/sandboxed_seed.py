@@ -25,9 +25,9 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from factory.errors import SeedError
-from factory.phrasings import apply_phrasings
 from factory.records import ToolSpec, stable_json
-from factory.seed_record import Seed, scenario_of
+from factory.seeds.phrasings import apply_phrasings
+from factory.seeds.record import Seed, scenario_of
 from factory.sense import Around, Arrives, Distinct, Present, Rule, SameDay, Together, Trip, Within
 from factory.toolbox import Condition, Toolbox, ToolEntry, World
 from factory.world.bubblewrap import SandboxUnavailable

@@ -29,7 +29,7 @@ from factory.records import (
     stable_json,
     value_matches_type,
 )
-from factory.seed_record import Seed
+from factory.seeds.record import Seed
 from factory.toolbox import World, active_world
 
 

@@ -6,7 +6,7 @@ import pytest
 from factory.chains.composer import ToolPool, compose
 from factory.config import resource_dir
 from factory.records import Ref, parse_shape, type_accepts
-from factory.seeds import load_seeds
+from factory.seeds.library import load_seeds
 from factory.world.simulator import base_world
 
 
@@ -102,7 +102,7 @@ PLACES_TOOLBOX = '''
 
 
 def test_joint_generators_keep_values_that_belong_together(tmp_path):
-    from factory.seeds import load_seed
+    from factory.seeds.library import load_seed
     from tests.conftest import write_seed
 
     seed = load_seed(write_seed(tmp_path, "places", PLACES_TOOLBOX))
@@ -119,7 +119,7 @@ def test_joint_generators_keep_values_that_belong_together(tmp_path):
 def test_nested_coordinates_come_from_one_producing_call():
     from pathlib import Path
 
-    from factory.seed_checks import library_pool
+    from factory.seeds.checks import library_pool
 
     seeds = load_seeds(Path(resource_dir("seeds")))
     pool = library_pool(seeds, slugs=["maps_places", "weather"])
@@ -144,7 +144,7 @@ def test_a_self_evident_canonicaliser_is_never_composed():
     detour that an agent writing the date itself would be marked down for."""
     from pathlib import Path
 
-    from factory.seed_checks import library_pool
+    from factory.seeds.checks import library_pool
 
     seeds = load_seeds(Path(resource_dir("seeds")))
     pool = library_pool(seeds, slugs=["time_and_date"])
@@ -203,7 +203,7 @@ def test_literals_are_never_a_documented_example_when_another_value_can_be_had(t
     """'city: City name, e.g. "Paris"': an agent could copy Paris from the description without
     reading the request, so the composer draws Lyon or Tokyo; a parameter whose only value is
     its example still gets it (the faithfulness check then rejects the instance)."""
-    from factory.seeds import load_seed
+    from factory.seeds.library import load_seed
     from tests.conftest import write_seed
 
     seed = load_seed(write_seed(tmp_path, "examples", EXAMPLES_TOOLBOX))
@@ -220,7 +220,7 @@ def test_no_call_finds_again_what_a_call_feeding_it_returned():
     """The nearest city's country, geocoded again from that city: once run, the second call
     finds only what the first returned. The composer leaves such chains out."""
     from factory.chains.detours import re_derives
-    from factory.seed_checks import library_pool
+    from factory.seeds.checks import library_pool
 
     seeds = load_seeds(Path(resource_dir("seeds")))
     pool = library_pool(seeds, slugs=["maps_places", "travel"])
@@ -248,7 +248,7 @@ def test_no_call_given_a_city_is_made_only_for_its_country():
     there: people know it, and the composer leaves such chains out; the offset itself is news."""
     from factory.chains.detours import finds_what_people_know
     from factory.checks.policy import load_policy
-    from factory.seed_checks import library_pool
+    from factory.seeds.checks import library_pool
 
     seeds = load_seeds(Path(resource_dir("seeds")))
     pool = library_pool(seeds, slugs=["time_and_date"])
@@ -266,7 +266,7 @@ def test_a_choice_among_words_is_the_one_made_before():
     leave type, which has no kind, is drawn as the chain already chose it; and a salary band
     is for the named employee's own job."""
     from factory.chains.literals import Known, draw_arguments
-    from factory.seed_checks import library_pool
+    from factory.seeds.checks import library_pool
 
     seeds = load_seeds(Path(resource_dir("seeds")))
     pool = library_pool(seeds, slugs=["hr_payroll"])
@@ -287,7 +287,7 @@ def test_a_booking_says_how_long_it_is_for():
     scorer of arguments marks down for choosing one (reading 55 #10): a call that changes the
     world is given every optional argument its wording can state; a lookup only now and then."""
     from factory.chains.literals import Known, draw_arguments
-    from factory.seed_checks import library_pool
+    from factory.seeds.checks import library_pool
 
     seeds = load_seeds(Path(resource_dir("seeds")))
     pool = library_pool(seeds, slugs=["library_science", "travel"])
@@ -302,7 +302,7 @@ def test_today_is_not_drawn_as_a_literal_day():
     """"The hottest city in Italy on Friday, June 13, 2025", said on that very day, reads as a
     form, not a person (reading 27 #30): days are drawn from the others."""
     from factory.chains.pool import TODAY
-    from factory.seed_checks import library_pool
+    from factory.seeds.checks import library_pool
 
     pool = library_pool(load_seeds(Path(resource_dir("seeds"))), slugs=["weather"])
     spec = pool.specs["find_hottest_city"]

@@ -77,7 +77,7 @@ def every_seed():
     from factory.checks.context import CheckContext
     from factory.checks.policy import load_policy
     from factory.lm.embeddings import EmbeddingCache
-    from factory.seeds import load_seeds
+    from factory.seeds.library import load_seeds
 
     settings = load_settings()
     seeds = load_seeds(settings.seeds_dir)

@@ -6,8 +6,8 @@ import pytest
 from factory.config import load_settings
 from factory.generation.generate import generate
 from factory.records import GenerateConfig
-from factory.seed_checks import library_pool, seed_problems
-from factory.seeds import load_seed
+from factory.seeds.checks import library_pool, seed_problems
+from factory.seeds.library import load_seed
 from tests.conftest import write_seed
 
 TOWN = '''
@@ -147,7 +147,7 @@ def test_a_goal_breaks_only_the_conditions_its_role_may_fix():
 
     from factory.chains.code import parse_chain
     from factory.instances.scenarios import StateFixes
-    from factory.seeds import load_seeds
+    from factory.seeds.library import load_seeds
 
     seeds = load_seeds(load_settings().seeds_dir)
     health = seeds["healthcare"]

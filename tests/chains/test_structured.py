@@ -15,7 +15,7 @@ from factory.config import resource_dir
 from factory.lm.dspy_bridge import fake_dspy_lm, wire_response_format
 from factory.lm.fake import FakeLM, in_fence, in_prose
 from factory.records import Ref, Value
-from factory.seeds import load_seeds
+from factory.seeds.library import load_seeds
 from tests.generation_model import structured_chain
 
 PROMPTS = Path(resource_dir("prompts"))

@@ -14,7 +14,7 @@ def ctx(food_run):
     from factory.checks.context import CheckContext
     from factory.checks.policy import load_policy
     from factory.config import resource_dir
-    from factory.seeds import load_seeds
+    from factory.seeds.library import load_seeds
 
     return CheckContext(load_seeds(Path(resource_dir("seeds"))), load_policy(Path(resource_dir("validators")), "food_and_beverage"))
 
@@ -185,7 +185,7 @@ def test_faithfulness_catches_a_found_value_given_away_and_a_place_the_chain_is_
     from factory.checks.faithfulness import given_away, places_not_in_chain
     from factory.config import resource_dir
     from factory.records import WorldSetup
-    from factory.seeds import load_seeds
+    from factory.seeds.library import load_seeds
     from factory.world.simulator import Simulator, run_chain
 
     seeds = load_seeds(Path(resource_dir("seeds")))
@@ -210,7 +210,7 @@ def test_a_found_value_may_be_named_as_one_of_a_closed_set_of_options():
     from factory.checks.faithfulness import given_away
     from factory.config import resource_dir
     from factory.records import WorldSetup
-    from factory.seeds import load_seeds
+    from factory.seeds.library import load_seeds
     from factory.world.simulator import Simulator, run_chain
 
     seeds = load_seeds(Path(resource_dir("seeds")))
@@ -264,7 +264,7 @@ def test_faithfulness_catches_a_name_stated_in_full_twice(ctx):
     from factory.chains.code import parse_chain
     from factory.checks.faithfulness import repeated_names
     from factory.config import resource_dir
-    from factory.seeds import load_seeds
+    from factory.seeds.library import load_seeds
     from factory.sense import is_named
 
     library = load_seeds(Path(resource_dir("seeds")))["library_science"]

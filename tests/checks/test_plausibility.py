@@ -16,8 +16,8 @@ from factory.checks.policy import load_policy
 from factory.config import resource_dir
 from factory.gazetteer import NOW
 from factory.records import Instance, Provenance, WorldSetup
-from factory.seed_checks import library_pool
-from factory.seeds import load_seed, load_seeds
+from factory.seeds.checks import library_pool
+from factory.seeds.library import load_seed, load_seeds
 from factory.user import USER
 from factory.world.simulator import Simulator, base_world, run_chain
 from tests.conftest import write_seed

@@ -12,7 +12,7 @@ from factory.checks.policy import CheckPolicy, load_policy
 from factory.checks.readability import check_readability, readability_problems
 from factory.config import resource_dir
 from factory.records import Instance, Provenance, WorldSetup
-from factory.seeds import load_seeds
+from factory.seeds.library import load_seeds
 from factory.world.simulator import Simulator, run_chain
 
 

@@ -103,7 +103,7 @@ def test_an_argument_taken_from_an_echo_is_taken_from_what_it_echoes():
     from factory.config import resource_dir
     from factory.dataset.nestools import chain_to_nestools
     from factory.records import Value, WorldSetup
-    from factory.seeds import load_seeds
+    from factory.seeds.library import load_seeds
     from factory.world.simulator import Simulator, run_chain, without_echoes
 
     seeds = load_seeds(Path(resource_dir("seeds")))

@@ -10,7 +10,7 @@ from factory.chains.composer import compose
 from factory.chains.pool import links_to, pool_of
 from factory.config import resource_dir
 from factory.records import parse_shape
-from factory.seeds import load_seeds
+from factory.seeds.library import load_seeds
 
 TRIES = 20  # tool draws per goal and shape: enough to find any pair the composer would take
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from factory.seed_checks import library_pool
+from factory.seeds.checks import library_pool
 from factory.user import USER
 from tests.seeds.goal_helpers import requests_without_the_seed
 from tests.seeds.toolbox_helpers import ToolboxSession

@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from factory.seed_checks import library_pool
+from factory.seeds.checks import library_pool
 from tests.seeds.toolbox_helpers import ToolboxSession
 
 SLUG = "healthcare"

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from factory.config import resource_dir
-from factory.seeds import load_seeds, resolve_domain
+from factory.seeds.library import load_seeds, resolve_domain
 
 HERE = Path(__file__).parent
 FIELDS = Path(__file__).parents[1] / "data" / "nestools" / "fields.json"

@@ -390,7 +390,7 @@ def test_only_loans_coming_due_are_renewed_and_new_loans_feed_nothing(lib):
 
 @pytest.fixture(scope="module")
 def pool(lib):
-    from factory.seed_checks import library_pool
+    from factory.seeds.checks import library_pool
 
     return library_pool(lib.seeds)
 

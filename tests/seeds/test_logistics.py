@@ -206,7 +206,7 @@ def library(lg):
     from factory.checks.context import CheckContext
     from factory.checks.policy import load_policy
     from factory.config import resource_dir
-    from factory.seed_checks import library_pool
+    from factory.seeds.checks import library_pool
 
     return library_pool(lg.seeds), CheckContext(lg.seeds, load_policy(Path(resource_dir("validators"))))
 

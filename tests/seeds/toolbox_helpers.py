@@ -7,7 +7,7 @@ from typing import Any
 
 from factory.config import resource_dir
 from factory.records import WorldSetup
-from factory.seeds import load_seeds
+from factory.seeds.library import load_seeds
 from factory.world.simulator import Simulator, ToolResult
 
 

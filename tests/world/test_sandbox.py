@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 
 from factory.cli import app
 from factory.records import Instance
-from factory.seeds import load_seed
+from factory.seeds.library import load_seed
 from factory.world import bubblewrap
 from factory.world import sandbox as sandbox_module
 from factory.world.sandbox import Sandbox, SandboxFailure, SandboxLimits, SandboxUnavailable, split_values

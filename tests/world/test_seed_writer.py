@@ -19,7 +19,7 @@ from factory.config import load_settings
 from factory.errors import FactoryError
 from factory.generation.generate import generate
 from factory.records import GenerateConfig
-from factory.seed_writer import read_answer
+from factory.seeds.writer import read_answer
 from tests.fake_server import text
 from tests.world.sandbox_helpers import needs_sandbox
 
@@ -123,7 +123,7 @@ def test_a_model_written_seed_is_vetted_repaired_saved_and_generates_reproducibl
 
 @needs_sandbox
 def test_a_tool_the_model_never_fixes_is_dropped_with_its_reason(fake_server, tmp_path):
-    from factory.seeds import load_seed
+    from factory.seeds.library import load_seed
 
     server = fake_server(model(BUGGY, None))
     result = new_seed(server, tmp_path, "--rounds", "2")
@@ -206,7 +206,7 @@ def test_the_habitat_tool_sees_no_host_secret(fake_server, tmp_path, monkeypatch
     """Inside the sandbox the environment is written out in full: a tool that returns it
     returns nothing of the host's."""
     from factory.records import WorldSetup
-    from factory.seeds import load_seed
+    from factory.seeds.library import load_seed
     from factory.world.simulator import Simulator
 
     monkeypatch.setenv("FACTORY_API_KEY", SECRET)
@@ -228,7 +228,7 @@ def test_the_habitat_tool_sees_no_host_secret(fake_server, tmp_path, monkeypatch
 
 
 def test_without_a_sandbox_a_model_written_seed_is_not_used(tmp_path, monkeypatch):
-    from factory.seeds import library_for
+    from factory.seeds.library import library_for
     from factory.world import bubblewrap
 
     folder = tmp_path / "written" / "marine-biology"
@@ -252,7 +252,7 @@ def test_the_prompt_fits_a_small_models_context_and_its_worked_example_is_a_clea
     import litellm
 
     from factory.config import resource_dir
-    from factory.seed_writer import example_dir, vet, writer_prompt
+    from factory.seeds.writer import example_dir, vet, writer_prompt
 
     template = (Path(resource_dir("prompts")) / "seed_writer.md").read_text()
     prompt = writer_prompt(template, "Marine Biology", Path(resource_dir("seeds")))

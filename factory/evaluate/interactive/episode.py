@@ -251,7 +251,7 @@ def conversation_answered(instance: Instance, episode: Episode) -> bool:
 
 def _load_seeds() -> dict[str, Any]:
     from factory.config import load_settings
-    from factory.seeds import seeds_for
+    from factory.seeds.library import seeds_for
 
     return seeds_for(load_settings())
 

@@ -10,8 +10,8 @@ from typing import Any
 from factory.config import load_settings
 from factory.instances.milestones import derive_milestones, withheld_tool_minefields
 from factory.records import Call, Chain, Instance, Milestone, Provenance, Ref, Value, WorldSetup
-from factory.seed_record import Seed
-from factory.seeds import load_seeds
+from factory.seeds.library import load_seeds
+from factory.seeds.record import Seed
 from factory.world.simulator import Simulator, run_chain
 
 SLUG = "food_and_beverage"

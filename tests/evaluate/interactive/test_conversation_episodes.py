@@ -112,7 +112,7 @@ def test_step_labels_of_a_hand_made_trajectory(asks):
     from factory.config import load_settings
     from factory.evaluate.interactive.episode import run_episode
     from factory.evaluate.interactive.step_labels import label_steps
-    from factory.seeds import seeds_for
+    from factory.seeds.library import seeds_for
     from factory.world.simulator import Simulator
 
     instance = asks[0]

@@ -15,7 +15,7 @@ from factory.evaluate.static.execution import executable, execution_pass
 from factory.evaluate.static.scoring import score_response
 from factory.evaluate.static.tasks import build_tasks, load_template
 from factory.evaluate.tool_ids import identities
-from factory.seeds import load_seeds
+from factory.seeds.library import load_seeds
 from tests.evaluate.static.static_helpers import run
 
 

@@ -84,7 +84,7 @@ def test_scoring_an_import_loads_no_module_it_does_not_use(imported, oracle_line
     predictions = write(tmp_path / "all.jsonl", [{"test_id": i, "response": oracle_lines[i]} for i in range(1, N + 1)])
     probe = ("import sys\nfrom factory.cli import app\ntry:\n    app(sys.argv[1:])\nexcept SystemExit as done:\n"
              "    assert not done.code, done.code\nprint('loaded:', *sorted(m for m in sys.modules if m in ("
-             "'networkx', 'numpy.ma', 'pyarrow.compute', 'factory.checks', 'factory.seeds', 'factory.world.simulator')))")
+             "'networkx', 'numpy.ma', 'pyarrow.compute', 'factory.checks', 'factory.seeds.library', 'factory.world.simulator')))")
     done = subprocess.run([sys.executable, "-c", probe, "evaluate", str(imported), "--predictions", str(predictions),
                            "--out", str(tmp_path / "r")], capture_output=True, text=True, check=True)
     assert done.stdout.splitlines()[-1] == "loaded:", done.stdout

@@ -14,7 +14,7 @@ from factory.evaluate.static.scoring import run_static
 from factory.evaluate.static.tasks import build_tasks, load_template
 from factory.evaluate.tool_ids import identities
 from factory.queries.order import request_order
-from factory.seeds import load_seeds
+from factory.seeds.library import load_seeds
 
 
 @pytest.fixture(scope="module")

@@ -16,9 +16,9 @@ from typing import Any
 import Levenshtein
 
 from factory.errors import FactoryError, FactoryWarning, SeedError
-from factory.phrasings import apply_phrasings
-from factory.seed_record import Seed, scenario_of
-from factory.specs import spec_from_function
+from factory.seeds.phrasings import apply_phrasings
+from factory.seeds.record import Seed, scenario_of
+from factory.seeds.specs import spec_from_function
 from factory.toolbox import Toolbox
 from factory.world.sandboxed_seed import load_sandboxed_seed
 

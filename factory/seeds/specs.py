@@ -13,9 +13,9 @@ from typing import Any
 
 import docstring_parser
 
-from factory.annotations import returned_parts, type_name
 from factory.errors import SeedError
 from factory.records import Output, Param, ToolSpec
+from factory.seeds.annotations import returned_parts, type_name
 
 _RETURN_LINE = re.compile(r"^\s*([A-Za-z_]\w*)\s*(?:\([^)]*\))?\s*:\s*(.*)$")
 

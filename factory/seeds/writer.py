@@ -28,9 +28,9 @@ from typing import Any
 
 from factory import __version__
 from factory.errors import FactoryError, SeedError
-from factory.phrasings import PHRASINGS
-from factory.seed_record import scenario_of
-from factory.seeds import load_library, slugify
+from factory.seeds.library import load_library, slugify
+from factory.seeds.phrasings import PHRASINGS
+from factory.seeds.record import scenario_of
 
 PROMPTS = {"writer": "seed_writer.md", "repair": "seed_repair.md"}
 # The worked example in the prompt: a compact seed with every core feature (a world, value
@@ -159,7 +159,7 @@ class Vetting:
 
 def vet(folder: Path, drop_tools: dict[str, str] | None = None) -> tuple[Vetting, Any]:
     """Vet the seed in `folder` in the sandbox; (findings, the loaded seed or None)."""
-    from factory.phrasings import apply_phrasings
+    from factory.seeds.phrasings import apply_phrasings
     from factory.world.sandboxed_seed import ModelWrittenSeed, SandboxRunner, describe_toolbox, settle
 
     found = Vetting()
@@ -296,7 +296,7 @@ def _run_tools(seed: Any, found: Vetting) -> None:
 
 
 def _declaration_checks(seed: Any, found: Vetting) -> None:
-    from factory.seed_checks import library_pool, seed_problems
+    from factory.seeds.checks import library_pool, seed_problems
 
     found.problems += seed_problems(seed, library_pool({seed.slug: seed}), require_goals=False)
 

@@ -14,10 +14,10 @@ from factory.chains.pool import ToolPool, groups_of, placeholders, pool_of
 from factory.lm.embeddings import EmbeddingCache
 from factory.queries.frames import kind_of
 from factory.records import WorldSetup
-from factory.seed_record import Seed
+from factory.seeds.record import Seed
+from factory.seeds.twins import Twin, TwinRule, disagreement, library_twins, sampled_arguments
 from factory.sense import OUTPUT_RULES, Trip
 from factory.toolbox import CONSENTS
-from factory.twins import Twin, TwinRule, disagreement, library_twins, sampled_arguments
 from factory.world.simulator import Simulator, ToolCrash
 
 MIN_ASKS = 3
@@ -174,7 +174,7 @@ def library_pool(seeds: dict[str, Seed], world_seed: int = 0, slugs: list[str] |
 
 def twin_problems(seeds: dict[str, Seed], pool: ToolPool, embeddings: EmbeddingCache, rule: TwinRule,
                   world_seed: int = 0, samples: int = 8) -> list[str]:
-    """Twin tools (factory.twins) that answer differently in one world: each pair is run, both
+    """Twin tools (factory.seeds.twins) that answer differently in one world: each pair is run, both
     ways, on argument sets drawn from the seeds' values, and the first set on which both answer
     and a shared output differs is reported."""
     problems = []

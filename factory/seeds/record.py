@@ -1,6 +1,6 @@
 """A loaded seed: its `seed.toml` (the scenario) and its toolbox, with the specs of its tools.
 
-Below the seed library (`factory.seeds`) and the sandboxed loader alike, so both, and the
+Below the seed library (`factory.seeds.library`) and the sandboxed loader alike, so both, and the
 simulator, can name a seed without importing each other.
 """
 

@@ -1,0 +1,1 @@
+"""The seed library: loading seed folders (seed.toml, toolbox.py, phrasings.toml) and resolving a domain to seeds, tool specs from typed functions, the checks of factory domains --check, twin tools across seeds, and the model that writes a new seed."""
