@@ -733,7 +733,7 @@ def test_what_a_call_finds_about_a_thing_it_is_given_is_that_thing(library):
 def test_the_asker_named_again_is_me_and_only_where_me_fits():
     """Once the request has said "create one for me: Jordan Avery, ...", the booking is "book
     me on ...", never the name in full again, nor "in the name of me"."""
-    from factory.user import USER
+    from factory.toolbox.user import USER
 
     seeds = load_seeds(Path(resource_dir("seeds")))
     travel = seeds["travel"]

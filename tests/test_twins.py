@@ -16,7 +16,7 @@ from factory.records import Output, Param, ToolSpec, WorldSetup
 from factory.seeds.checks import library_pool, twin_problems
 from factory.seeds.library import load_seeds
 from factory.seeds.twins import TwinRule, library_rule, library_twins, twin
-from factory.user import USER
+from factory.toolbox.user import USER
 from factory.world.simulator import Simulator, run_chain
 
 WEATHER_HERE = ("lat, lon, city = get_my_location()\n"
@@ -78,7 +78,7 @@ def test_a_twin_needs_the_same_inputs_and_outputs_of_one_kind():
 
 
 def test_one_user_and_one_gazetteer_make_twins_agree(seeds, specs):
-    # the phone and the maps app place the user at one spot, the user of factory.user
+    # the phone and the maps app place the user at one spot, the user of factory.toolbox.user
     here = call(seeds, specs["get_my_location"])
     assert call(seeds, specs["get_current_location"]) == here[:2] == [USER.latitude, USER.longitude]
     assert here[2] == call(seeds, specs["get_current_local_datetime"])[2] == USER.home_city

@@ -16,7 +16,7 @@ from factory.chains.detours import finds_what_people_know, re_derives
 from factory.chains.literals import Known, draw_arguments
 from factory.chains.pool import ToolPool, links_to
 from factory.records import Call, Chain, Ref, Value
-from factory.sense import SCENE_KINDS, Subjects, Together, present_subjects, same_subjects, subjects_of
+from factory.toolbox.sense import SCENE_KINDS, Subjects, Together, present_subjects, same_subjects, subjects_of
 
 Binding = dict[str, tuple[int, int]]  # parameter → (producing call, output index)
 # Tools never drawn into a chain: fix-ups (made only to restore a condition), and tools whose

@@ -13,7 +13,7 @@ from typing import Any
 from factory.chains.pool import ToolPool, placeholders
 from factory.records import Param, ToolSpec
 from factory.seeds.specs import shows_example
-from factory.sense import Distinct, violations
+from factory.toolbox.sense import Distinct, violations
 
 OPTIONAL_ARGUMENT_RATE = 0.25  # how often an optional parameter is given a literal
 TRIES = 60  # drawings tried before a call is given up as senseless

@@ -9,10 +9,10 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from factory.gazetteer import NOW
 from factory.records import Output, Param, ToolSpec, type_accepts, value_matches_type
 from factory.seeds.specs import documented_examples
 from factory.toolbox import ToolEntry
+from factory.toolbox.gazetteer import NOW
 
 
 @dataclass(frozen=True)

@@ -22,11 +22,11 @@ import Levenshtein
 
 from factory.checks.context import CheckContext
 from factory.checks.written_forms import stated_as_written
-from factory.gazetteer import CITIES, COUNTRIES
 from factory.queries.values import MONTH
 from factory.records import Chain, CheckResult, Instance, Ref, ToolSpec, Trace, Value
 from factory.seeds.specs import documented_examples, shows_example
-from factory.sense import is_named
+from factory.toolbox.gazetteer import CITIES, COUNTRIES
+from factory.toolbox.sense import is_named
 
 RULES = ("unstated", "given_away", "elsewhere", "glitch", "tool_name", "example", "repeated")
 

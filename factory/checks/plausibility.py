@@ -4,7 +4,7 @@ known too, so whatever slips through (or comes from a model) is a counted reject
 
 Rules: `link` (an output feeds only a parameter of its kind and role, across seeds only
 through a declared bridge), `group` (values that belong together come together), `sense` (the
-seed's rules per tool, factory.sense), `timeline` (nothing a person must be at starts before
+seed's rules per tool, factory.toolbox.sense), `timeline` (nothing a person must be at starts before
 the request's own flight can have got them there), `coherent` (literals agree with what the others imply,
 `Toolbox.facts_about`), `undone` (actions that cancel each other out), `ends` (an action that
 ends a thing, such as selling shares or cancelling an order, is the only thing a request does
@@ -31,12 +31,20 @@ import networkx as nx
 from factory.chains.pool import TODAY, groups_of, links_to
 from factory.checks.context import CheckContext
 from factory.checks.faithfulness import free_arguments
-from factory.gazetteer import CITIES, CITY_BY_NAME, COUNTRY_BY_NAME, NOW, country_named, local_time, nearest_city
 from factory.instances.distractors import alternative_in_two, alternative_to_gold, search_queries, world_before
 from factory.instances.milestones import blocked_calls, needed_values, taken_values
 from factory.instances.scenarios import needed_kinds, producers_of, unconditional
 from factory.records import Call, CheckResult, Instance, Param, Ref, ToolSpec, Value, entry_holds, values_equal
-from factory.sense import (
+from factory.toolbox.gazetteer import (
+    CITIES,
+    CITY_BY_NAME,
+    COUNTRY_BY_NAME,
+    NOW,
+    country_named,
+    local_time,
+    nearest_city,
+)
+from factory.toolbox.sense import (
     SCENE_KINDS,
     Arrives,
     Distinct,
@@ -51,7 +59,7 @@ from factory.sense import (
     subjects_of,
     violations,
 )
-from factory.user import USER
+from factory.toolbox.user import USER
 from factory.world.simulator import Simulator, ToolCrash, base_world, hands_back
 
 # Kinds many things share (a city, a day, a currency): two calls about one of them need not be

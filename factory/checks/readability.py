@@ -31,7 +31,7 @@ from factory.queries.readable import transparent, walk
 from factory.queries.situations import fits_goal, situations_in
 from factory.queries.wording import PREPOSITION_CLASH, TENSE_CLASH
 from factory.records import CheckResult, Instance, Value
-from factory.sense import is_day
+from factory.toolbox.sense import is_day
 
 GREETING = re.compile("^(?:" + "|".join(re.escape(g.strip()) for g in GREETINGS) + r")\s*", re.IGNORECASE)
 RULES = ("stacked", "crowded", "redescribed", "restated", "day_after_day", "situations", "role")

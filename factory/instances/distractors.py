@@ -17,13 +17,13 @@ from typing import Any
 import Levenshtein
 import numpy as np
 
-from factory.gazetteer import CURRENCY_BY_CODE, NOW, exchange_rate
 from factory.instances.milestones import needed_values, taken_values
 from factory.lm.embeddings import EmbeddingCache
 from factory.records import Chain, ToolSpec, Trace, TraceStep, entry_holds, gives, value_matches_type, values_equal
 from factory.seeds.twins import TwinRule, disagreement, twin
-from factory.sense import day_of
-from factory.user import USER
+from factory.toolbox.gazetteer import CURRENCY_BY_CODE, NOW, exchange_rate
+from factory.toolbox.sense import day_of
+from factory.toolbox.user import USER
 from factory.world.simulator import Simulator, ToolCrash
 
 

@@ -20,15 +20,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from factory.chains.pool import TODAY, groups_of, placeholders
-from factory.gazetteer import CITY_BY_NAME, COUNTRY_BY_NAME
 from factory.queries.placement import TIME_KINDS, day_first
 from factory.queries.readable import COMPANION_KINDS, to_ask, transparent
 from factory.queries.situations import fits_goal, situation
 from factory.queries.values import DateStyle, render_value
 from factory.records import Call, Chain, Output, Param, Ref, ToolSpec, Value
-from factory.sense import SCENE_KINDS, is_day, is_moment, is_named
 from factory.toolbox import Goal, ToolEntry
-from factory.user import USER, known_by_first_name
+from factory.toolbox.gazetteer import CITY_BY_NAME, COUNTRY_BY_NAME
+from factory.toolbox.sense import SCENE_KINDS, is_day, is_moment, is_named
+from factory.toolbox.user import USER, known_by_first_name
 
 _OPTIONAL = re.compile(r"\[([^\[\]]*)\]")
 _SUFFIXES = ("_name", "_title", "_id", "_text", "_code", "_mention", "_names", "_ids", "_codes", "_numbers",

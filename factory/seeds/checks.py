@@ -16,8 +16,8 @@ from factory.queries.frames import kind_of
 from factory.records import WorldSetup
 from factory.seeds.record import Seed
 from factory.seeds.twins import Twin, TwinRule, disagreement, library_twins, sampled_arguments
-from factory.sense import OUTPUT_RULES, Trip
 from factory.toolbox import CONSENTS
+from factory.toolbox.sense import OUTPUT_RULES, Trip
 from factory.world.simulator import Simulator, ToolCrash
 
 MIN_ASKS = 3

@@ -12,8 +12,8 @@ import re
 from datetime import timedelta
 from typing import Any
 
-from factory.gazetteer import CITIES, COUNTRIES, CURRENCIES, FIRST_NAMES, LAST_NAMES, NOW
 from factory.records import Output, ToolSpec, content_hash
+from factory.toolbox.gazetteer import CITIES, COUNTRIES, CURRENCIES, FIRST_NAMES, LAST_NAMES, NOW
 
 PERSON_WORDS = {"customer", "user", "author", "person", "contact", "employee", "volunteer", "guest", "owner",
                 "patient", "student", "member", "manager", "artist", "player", "driver", "doctor", "speaker"}

@@ -280,7 +280,7 @@ class Worker:
         return reply
 
 
-SHARED_WRITERS = ("factory.gazetteer",)  # modules whose functions the host may use as written_as
+SHARED_WRITERS = ("factory.toolbox.gazetteer",)  # modules whose functions the host may use as written_as
 
 
 def rule_data(rule: Any) -> dict[str, Any] | None:

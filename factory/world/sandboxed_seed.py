@@ -28,8 +28,8 @@ from factory.errors import SeedError
 from factory.records import ToolSpec, stable_json
 from factory.seeds.phrasings import apply_phrasings
 from factory.seeds.record import Seed, scenario_of
-from factory.sense import Around, Arrives, Distinct, Present, Rule, SameDay, Together, Trip, Within
 from factory.toolbox import Condition, Toolbox, ToolEntry, World
+from factory.toolbox.sense import Around, Arrives, Distinct, Present, Rule, SameDay, Together, Trip, Within
 from factory.world.bubblewrap import SandboxUnavailable
 from factory.world.sandbox import Sandbox, SandboxFailure, SandboxLimits
 from factory.world.sandbox_protocol import (
@@ -42,7 +42,7 @@ from factory.world.sandbox_protocol import (
 from factory.world.simulator import ToolCrash, ToolResult
 
 MANIFEST = "manifest.json"  # what marks a seed folder as model-written
-SHARED_WRITERS = {"factory.gazetteer"}  # modules whose functions may serve as written_as on the host
+SHARED_WRITERS = {"factory.toolbox.gazetteer"}  # modules whose functions may serve as written_as on the host
 
 
 # The declarations as the worker sends them; validated before anything reads them.
@@ -132,7 +132,7 @@ def _never(**arguments: Any) -> Any:
 
 
 def _shared_writer(reference: str) -> Any:
-    """A written_as function of the factory itself ("factory.gazetteer:country_phrase")."""
+    """A written_as function of the factory itself ("factory.toolbox.gazetteer:country_phrase")."""
     module_name, _, name = reference.partition(":")
     if module_name not in SHARED_WRITERS or not name.isidentifier() or name.startswith("_"):
         return None

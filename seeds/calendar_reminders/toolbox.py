@@ -14,11 +14,11 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import Annotated
 
-from factory.gazetteer import CITIES, CITY_BY_NAME, NOW, local_time
-from factory.seed_kit import day_after
-from factory.sense import around, present, within
 from factory.toolbox import Kind, Toolbox, ToolError, World, require, world
-from factory.user import PEOPLE, USER
+from factory.toolbox.days import day_after
+from factory.toolbox.gazetteer import CITIES, CITY_BY_NAME, NOW, local_time
+from factory.toolbox.sense import around, present, within
+from factory.toolbox.user import PEOPLE, USER
 
 toolbox = Toolbox()
 

@@ -10,7 +10,9 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 from typing import Annotated, Literal
 
-from factory.gazetteer import (
+from factory.toolbox import Kind, Toolbox, World, require, world
+from factory.toolbox.days import day_after
+from factory.toolbox.gazetteer import (
     CITIES,
     CITY_BY_NAME,
     CURRENCY_BY_CODE,
@@ -21,10 +23,8 @@ from factory.gazetteer import (
     city_distance_km,
     phone_number,
 )
-from factory.seed_kit import day_after
-from factory.sense import within
-from factory.toolbox import Kind, Toolbox, World, require, world
-from factory.user import USER
+from factory.toolbox.sense import within
+from factory.toolbox.user import USER
 
 toolbox = Toolbox()
 
@@ -237,7 +237,7 @@ def build_world(rng: random.Random) -> StoreWorld:
             returns[f"RET-{number}"] = {"id": f"RET-{number}", "order": oid, "status": rng.choice(sorted(REFUND_STATUS)),
                                         "reason": rng.choice(RETURN_REASONS), "refund": order["total"]}
             number += 1
-    # The signed-in shopper is the user every seed serves (factory.user), a customer like the others.
+    # The signed-in shopper is the user every seed serves (factory.toolbox.user), a customer like the others.
     account = "CUS-1000"
     customers[account] = {"id": account, "name": USER.name, "email": USER.email, "phone": USER.phone,
                           "address": USER.home_address, "city": USER.home_city}

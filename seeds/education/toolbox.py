@@ -10,7 +10,9 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 from typing import Annotated, Literal
 
-from factory.gazetteer import (
+from factory.toolbox import Kind, Toolbox, World, require, world
+from factory.toolbox.days import day_after, iso_day
+from factory.toolbox.gazetteer import (
     CITIES,
     CITY_BY_NAME,
     COUNTRIES,
@@ -25,10 +27,8 @@ from factory.gazetteer import (
     country_named,
     country_phrase,
 )
-from factory.seed_kit import day_after, iso_day
-from factory.sense import around, sensible, together, within
-from factory.toolbox import Kind, Toolbox, World, require, world
-from factory.user import USER
+from factory.toolbox.sense import around, sensible, together, within
+from factory.toolbox.user import USER
 
 toolbox = Toolbox()
 

@@ -9,7 +9,9 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 from typing import Annotated, Literal
 
-from factory.gazetteer import (
+from factory.toolbox import Kind, Toolbox, ToolError, World, require, world
+from factory.toolbox.days import iso_day
+from factory.toolbox.gazetteer import (
     CITY_BY_NAME,
     COUNTRIES,
     COUNTRY_BY_NAME,
@@ -22,10 +24,8 @@ from factory.gazetteer import (
     country_phrase,
     phone_number,
 )
-from factory.seed_kit import iso_day
-from factory.sense import around, distinct, sensible, within
-from factory.toolbox import Kind, Toolbox, ToolError, World, require, world
-from factory.user import USER
+from factory.toolbox.sense import around, distinct, sensible, within
+from factory.toolbox.user import USER
 
 toolbox = Toolbox()
 
@@ -181,7 +181,7 @@ def build_world(rng: random.Random) -> MarketWorld:
         }
     holdings = {ticker: rng.randint(25, 300) for ticker in sorted(COMPANIES)}
     state = {"cash_usd": START_CASH_USD, "holdings": holdings, "account_verified": True,
-             "two_factor_phone": USER.phone}  # the account holder's own phone (factory.user)
+             "two_factor_phone": USER.phone}  # the account holder's own phone (factory.toolbox.user)
     return MarketWorld(state=state, companies=companies, closes=closes, quotes=quotes, fx=fx)
 
 

@@ -9,9 +9,9 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 from typing import Annotated
 
-from factory.gazetteer import CURRENCY_BY_CODE, NOW, country_named, country_phrase
-from factory.sense import around, sensible, together, within
 from factory.toolbox import Kind, Toolbox, ToolError, World, require, world
+from factory.toolbox.gazetteer import CURRENCY_BY_CODE, NOW, country_named, country_phrase
+from factory.toolbox.sense import around, sensible, together, within
 
 toolbox = Toolbox()
 

@@ -9,7 +9,9 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import Annotated
 
-from factory.gazetteer import (
+from factory.toolbox import Kind, Toolbox, ToolError, World, require, world
+from factory.toolbox.days import day_after, iso_day
+from factory.toolbox.gazetteer import (
     CITIES,
     CITY_BY_NAME,
     CURRENCY_BY_CODE,
@@ -19,9 +21,7 @@ from factory.gazetteer import (
     city_currency,
     phone_number,
 )
-from factory.seed_kit import day_after, iso_day
-from factory.sense import around, distinct, together
-from factory.toolbox import Kind, Toolbox, ToolError, World, require, world
+from factory.toolbox.sense import around, distinct, together
 
 toolbox = Toolbox()
 

@@ -9,7 +9,9 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 from typing import Annotated, Literal
 
-from factory.gazetteer import (
+from factory.toolbox import Kind, Toolbox, World, require, world
+from factory.toolbox.days import day_after, iso_day
+from factory.toolbox.gazetteer import (
     CITIES,
     CITY_BY_NAME,
     COUNTRIES,
@@ -22,9 +24,7 @@ from factory.gazetteer import (
     country_phrase,
     exchange_rate,
 )
-from factory.seed_kit import day_after, iso_day
-from factory.sense import around, distinct, sensible, together, within
-from factory.toolbox import Kind, Toolbox, World, require, world
+from factory.toolbox.sense import around, distinct, sensible, together, within
 
 toolbox = Toolbox()
 

@@ -11,10 +11,18 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import Annotated, Literal
 
-from factory.gazetteer import CITIES, CITY_BY_NAME, NOW, PUBLISHERS, book_catalogue, city_distance_km, isbn13_check
-from factory.seed_kit import day_after, iso_day
-from factory.sense import around, distinct, sensible, together
 from factory.toolbox import Kind, Toolbox, ToolError, World, require, world
+from factory.toolbox.days import day_after, iso_day
+from factory.toolbox.gazetteer import (
+    CITIES,
+    CITY_BY_NAME,
+    NOW,
+    PUBLISHERS,
+    book_catalogue,
+    city_distance_km,
+    isbn13_check,
+)
+from factory.toolbox.sense import around, distinct, sensible, together
 
 toolbox = Toolbox()
 

@@ -11,7 +11,9 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Annotated, Literal
 
-from factory.gazetteer import (
+from factory.toolbox import Kind, Toolbox, ToolError, World, require, world
+from factory.toolbox.days import day_after, iso_day
+from factory.toolbox.gazetteer import (
     CITIES,
     CITY_BY_NAME,
     COUNTRIES,
@@ -24,10 +26,8 @@ from factory.gazetteer import (
     local_time,
     phone_number,
 )
-from factory.seed_kit import day_after, iso_day
-from factory.sense import around, distinct, sensible, together, within
-from factory.toolbox import Kind, Toolbox, ToolError, World, require, world
-from factory.user import USER
+from factory.toolbox.sense import around, distinct, sensible, together, within
+from factory.toolbox.user import USER
 
 toolbox = Toolbox()
 

@@ -10,11 +10,11 @@ from datetime import date, datetime, timedelta
 from functools import cache
 from typing import Annotated, Any, Literal
 
-from factory.gazetteer import CITIES, CITY_BY_NAME, NOW, City, address_point, distance_km, geocode, nearest_city
-from factory.seed_kit import day_after, iso_day
-from factory.sense import around, sensible, trip, within
 from factory.toolbox import Kind, Toolbox, ToolError, World, require, world
-from factory.user import USER
+from factory.toolbox.days import day_after, iso_day
+from factory.toolbox.gazetteer import CITIES, CITY_BY_NAME, NOW, City, address_point, distance_km, geocode, nearest_city
+from factory.toolbox.sense import around, sensible, trip, within
+from factory.toolbox.user import USER
 
 toolbox = Toolbox()
 
@@ -700,7 +700,7 @@ def get_my_location() -> tuple[Lat, Lon, CityName]:
     w = world(MapsWorld)
     sharing = w.state.get("location_sharing", "off")
     require(sharing != "off", "Location sharing is off: turn location sharing on first")
-    city = USER.city  # the user's phone, wherever a seed asks for it (factory.user)
+    city = USER.city  # the user's phone, wherever a seed asks for it (factory.toolbox.user)
     if sharing == "approximate":
         return round(city.latitude, 2), round(city.longitude, 2), city.name
     return USER.latitude, USER.longitude, city.name

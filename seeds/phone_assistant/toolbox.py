@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import Annotated
 
-from factory.gazetteer import (
+from factory.toolbox import Kind, Toolbox, ToolError, World, require, world
+from factory.toolbox.gazetteer import (
     CALLING_CODES,
     CITIES,
     CITY_BY_NAME,
@@ -26,8 +27,7 @@ from factory.gazetteer import (
     calling_code,
     nearest_city,
 )
-from factory.toolbox import Kind, Toolbox, ToolError, World, require, world
-from factory.user import PEOPLE, USER
+from factory.toolbox.user import PEOPLE, USER
 
 toolbox = Toolbox()
 
@@ -108,7 +108,7 @@ def build_world(rng: random.Random) -> PhoneWorld:
     messages.sort(key=lambda m: (m["at"], m["contact"]))
     for k, message in enumerate(messages):
         message["id"] = f"MSG-{2001 + k}"
-    location = (USER.latitude, USER.longitude)  # where the maps app places the user too (factory.user)
+    location = (USER.latitude, USER.longitude)  # where the maps app places the user too (factory.toolbox.user)
     return PhoneWorld(contacts=contacts, messages=messages, location=location, state=dict(DEFAULT_SETTINGS))
 
 

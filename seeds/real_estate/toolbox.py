@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Annotated, Literal
 
-from factory.gazetteer import (
+from factory.toolbox import Kind, Toolbox, ToolError, World, require, world
+from factory.toolbox.gazetteer import (
     CITIES,
     CURRENCY_BY_CODE,
     FIRST_NAMES,
@@ -22,9 +23,8 @@ from factory.gazetteer import (
     geocode,
     phone_number,
 )
-from factory.sense import around, sensible, within
-from factory.toolbox import Kind, Toolbox, ToolError, World, require, world
-from factory.user import USER
+from factory.toolbox.sense import around, sensible, within
+from factory.toolbox.user import USER
 
 toolbox = Toolbox()
 

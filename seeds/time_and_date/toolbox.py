@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import Annotated, Any, Literal
 
-from factory.gazetteer import (
+from factory.toolbox import Kind, Toolbox, ToolError, World, require, world
+from factory.toolbox.gazetteer import (
     CITIES,
     CITY_BY_NAME,
     NOW,
@@ -27,9 +28,8 @@ from factory.gazetteer import (
     utc_offset,
     weekend_days,
 )
-from factory.sense import around, distinct, same_day, sensible, together, within
-from factory.toolbox import Kind, Toolbox, ToolError, World, require, world
-from factory.user import USER
+from factory.toolbox.sense import around, distinct, same_day, sensible, together, within
+from factory.toolbox.user import USER
 
 toolbox = Toolbox()
 
@@ -48,7 +48,7 @@ HolidayCountry = Annotated[str, Kind("holiday_country")]
 Latitude = Annotated[float, Kind("latitude")]
 Longitude = Annotated[float, Kind("longitude")]
 
-DEFAULT_HOME = USER.home_city  # NOW is local time here (factory.user)
+DEFAULT_HOME = USER.home_city  # NOW is local time here (factory.toolbox.user)
 FIRST_YEAR, LAST_YEAR = 1970, 2100  # dates the tools accept
 WEEKDAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
 MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September",

@@ -11,7 +11,9 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import Annotated, Any, Literal
 
-from factory.gazetteer import (
+from factory.toolbox import Kind, Toolbox, ToolError, World, require, world
+from factory.toolbox.days import day_after
+from factory.toolbox.gazetteer import (
     CITIES,
     CITY_BY_NAME,
     COUNTRY_BY_NAME,
@@ -23,10 +25,8 @@ from factory.gazetteer import (
     distance_km,
     local_time,
 )
-from factory.seed_kit import day_after
-from factory.sense import around, arrives, distinct, present, same_day, sensible, within
-from factory.toolbox import Kind, Toolbox, ToolError, World, require, world
-from factory.user import USER
+from factory.toolbox.sense import around, arrives, distinct, present, same_day, sensible, within
+from factory.toolbox.user import USER
 
 toolbox = Toolbox()
 

@@ -265,7 +265,7 @@ def test_faithfulness_catches_a_name_stated_in_full_twice(ctx):
     from factory.checks.faithfulness import repeated_names
     from factory.config import resource_dir
     from factory.seeds.library import load_seeds
-    from factory.sense import is_named
+    from factory.toolbox.sense import is_named
 
     library = load_seeds(Path(resource_dir("seeds")))["library_science"]
     chain = parse_chain('data0, data1 = get_branch_hours(branch="Boston Central Library", date="2025-06-20")\n'

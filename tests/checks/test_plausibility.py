@@ -14,11 +14,11 @@ from factory.checks.context import CheckContext
 from factory.checks.plausibility import plausibility_problems
 from factory.checks.policy import load_policy
 from factory.config import resource_dir
-from factory.gazetteer import NOW
 from factory.records import Instance, Provenance, WorldSetup
 from factory.seeds.checks import library_pool
 from factory.seeds.library import load_seed, load_seeds
-from factory.user import USER
+from factory.toolbox.gazetteer import NOW
+from factory.toolbox.user import USER
 from factory.world.simulator import Simulator, base_world, run_chain
 from tests.conftest import write_seed
 from tests.seeds.toolbox_helpers import chain_problems
@@ -27,7 +27,7 @@ TRIPS = '''
     import random
     from dataclasses import dataclass
     from typing import Annotated, Literal
-    from factory.sense import distinct, trip, within, together
+    from factory.toolbox.sense import distinct, trip, within, together
     from factory.toolbox import Kind, Toolbox, World, world
 
     toolbox = Toolbox()
@@ -713,8 +713,8 @@ def test_daylight_is_read_of_a_city_or_a_position_not_of_a_restaurant():
 def test_no_trip_ends_where_the_person_stands():
     """"I need to get from the building at 33 Market Road, San Francisco to the spot where I'm
     standing" (reading 71 #15): the trip from where one stands is the one people ask for."""
-    from factory.sense import trip
-    from factory.user import USER
+    from factory.toolbox.sense import trip
+    from factory.toolbox.user import USER
 
     rule = trip(start=("a", "b"), end=("c", "d"), mode="m")
     here = {"c": USER.latitude, "d": USER.longitude}

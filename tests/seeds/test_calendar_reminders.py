@@ -3,7 +3,7 @@
 import pytest
 
 from factory.seeds.checks import library_pool
-from factory.user import USER
+from factory.toolbox.user import USER
 from tests.seeds.goal_helpers import requests_without_the_seed
 from tests.seeds.toolbox_helpers import ToolboxSession
 
@@ -14,7 +14,7 @@ def ahead(row):
     """An event yet to start, on its own city's clock."""
     from datetime import datetime
 
-    from factory.gazetteer import local_time
+    from factory.toolbox.gazetteer import local_time
 
     here = local_time(row["city"], USER.home_city, datetime.strptime(NOW, "%Y-%m-%dT%H:%M"))
     return row["start"] > here.strftime("%Y-%m-%dT%H:%M")
@@ -23,7 +23,7 @@ def ahead(row):
 def at_home(row):
     from datetime import datetime
 
-    from factory.gazetteer import local_time
+    from factory.toolbox.gazetteer import local_time
 
     return local_time(USER.home_city, row["city"], datetime.strptime(row["start"], "%Y-%m-%dT%H:%M"))
 

@@ -4,7 +4,7 @@ from datetime import date, timedelta
 
 import pytest
 
-from factory.gazetteer import NOW
+from factory.toolbox.gazetteer import NOW
 from tests.seeds.toolbox_helpers import ToolboxSession
 
 TODAY = NOW.date()

@@ -9,9 +9,9 @@ import pytest
 from factory.checks.context import CheckContext
 from factory.checks.policy import load_policy
 from factory.config import resource_dir
-from factory.gazetteer import COUNTRIES, NOW
 from factory.records import WorldSetup
 from factory.seeds.checks import library_pool, seed_problems
+from factory.toolbox.gazetteer import COUNTRIES, NOW
 from factory.world.simulator import Simulator
 from tests.seeds.toolbox_helpers import ToolboxSession, chain_problems
 

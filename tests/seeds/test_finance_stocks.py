@@ -4,7 +4,7 @@ from datetime import date, timedelta
 
 import pytest
 
-from factory.gazetteer import CURRENCY_BY_CODE, NOW
+from factory.toolbox.gazetteer import CURRENCY_BY_CODE, NOW
 from tests.seeds.toolbox_helpers import ToolboxSession
 
 TODAY = NOW.date()

@@ -9,8 +9,8 @@ from factory.chains.pool import links_to
 from factory.checks.context import CheckContext
 from factory.checks.policy import load_policy
 from factory.config import resource_dir
-from factory.gazetteer import CURRENCY_BY_CODE, NOW
-from factory.sense import violations
+from factory.toolbox.gazetteer import CURRENCY_BY_CODE, NOW
+from factory.toolbox.sense import violations
 from tests.seeds.toolbox_helpers import ToolboxSession, chain_problems
 
 SLUG = "food_and_beverage"

@@ -219,7 +219,7 @@ def test_insurance_coverage_in_home_currency(hc):
     city = hc.world.patients[patient_id]["city"]
     percent, copay, currency = hc.ok("check_insurance_coverage", patient_id=patient_id, specialty="Neurology")
     assert 50 <= percent <= 100 and copay > 0
-    from factory.gazetteer import CITY_BY_NAME, COUNTRY_BY_NAME
+    from factory.toolbox.gazetteer import CITY_BY_NAME, COUNTRY_BY_NAME
     assert currency == COUNTRY_BY_NAME[CITY_BY_NAME[city].country].currency
     assert "unknown specialty" in hc.error("check_insurance_coverage", patient_id=patient_id, specialty="Magic")
 

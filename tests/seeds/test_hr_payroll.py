@@ -2,7 +2,7 @@
 
 import pytest
 
-from factory.gazetteer import CURRENCY_BY_CODE, NOW, exchange_rate
+from factory.toolbox.gazetteer import CURRENCY_BY_CODE, NOW, exchange_rate
 from tests.seeds.toolbox_helpers import ToolboxSession
 
 SLUG = "hr_payroll"
@@ -230,7 +230,7 @@ def test_people_requests_are_about_have_a_history_and_a_manager(hr):
 
 
 def test_leave_starts_offered_fit_the_kind_of_leave(hr):
-    from factory.sense import violations
+    from factory.toolbox.sense import violations
 
     rules = hr.seed.toolbox.tools["request_leave"].sense
     past, future = "2025-06-10", "2025-07-01"

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from factory.gazetteer import CITIES, CITY_BY_NAME, NOW
+from factory.toolbox.gazetteer import CITIES, CITY_BY_NAME, NOW
 from tests.seeds.toolbox_helpers import ToolboxSession, chain_problems
 
 SLUG = "library_science"

@@ -2,7 +2,7 @@
 
 import pytest
 
-from factory.gazetteer import CURRENCY_BY_CODE, NOW, city_distance_km
+from factory.toolbox.gazetteer import CURRENCY_BY_CODE, NOW, city_distance_km
 from tests.seeds.toolbox_helpers import ToolboxSession, chain_problems
 
 SLUG = "logistics"
@@ -353,8 +353,8 @@ def test_goals_keep_pricing_and_sending_apart(lg):
 
 def test_a_parcel_out_for_delivery_arrives_later_today_by_its_city_s_clock():
     """No "out for delivery" with an ETA five days away, or one already past in Seoul."""
-    from factory.gazetteer import local_time
-    from factory.user import USER
+    from factory.toolbox.gazetteer import local_time
+    from factory.toolbox.user import USER
 
     seen = 0
     for world_seed in range(4):

@@ -2,7 +2,7 @@
 
 import pytest
 
-from factory.user import USER
+from factory.toolbox.user import USER
 from tests.seeds.goal_helpers import consumers_of, requests_without_the_seed
 from tests.seeds.toolbox_helpers import ToolboxSession
 
@@ -167,7 +167,7 @@ def test_route_to_nearest_stays_in_the_city(maps):
 def test_my_location_needs_location_sharing():
     session = ToolboxSession("maps_places")
     lat, lon, city = session.ok("get_my_location")
-    # the user every seed shares (factory.user), out in their home city: a point, not a mapped doorstep
+    # the user every seed shares (factory.toolbox.user), out in their home city: a point, not a mapped doorstep
     assert (lat, lon, city) == (USER.latitude, USER.longitude, USER.home_city)
     assert all((lat, lon) != (row["latitude"], row["longitude"]) for row in session.world.places.values())
     nearest, near_city = session.ok("reverse_geocode", latitude=lat, longitude=lon)
@@ -211,7 +211,7 @@ def _rules(maps, tool):
 
 
 def test_sense_rules_reject_requests_nobody_makes(maps):
-    from factory.sense import violations
+    from factory.toolbox.sense import violations
 
     limits = {"max_trip_km": {"walking": 6, "cycling": 25, "transit": 60, "driving": 800}}
     london, sydney = {"from_latitude": 51.5074, "from_longitude": -0.1278}, {"to_latitude": -33.8688, "to_longitude": 151.2093}

@@ -5,9 +5,9 @@ import re
 
 import pytest
 
-from factory.gazetteer import CITY_BY_NAME
 from factory.queries.values import render_value
 from factory.seeds.checks import library_pool
+from factory.toolbox.gazetteer import CITY_BY_NAME
 from tests.seeds.goal_helpers import requests_without_the_seed
 from tests.seeds.toolbox_helpers import ToolboxSession
 

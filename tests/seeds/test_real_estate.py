@@ -4,7 +4,7 @@ from datetime import timedelta
 
 import pytest
 
-from factory.gazetteer import CITIES, CITY_BY_NAME, NOW
+from factory.toolbox.gazetteer import CITIES, CITY_BY_NAME, NOW
 from tests.seeds.toolbox_helpers import ToolboxSession
 
 TODAY = NOW.date()
@@ -81,7 +81,7 @@ def test_geocoding_and_nearest_listing(homes):
     lat, lon = homes.ok("geocode_property_address", address="12 Elm Street, Paris")
     assert abs(lat - 48.8566) < 0.05 and abs(lon - 2.3522) < 0.05
     assert homes.ok("geocode_property_address", address="12 Elm Street, Paris") == (lat, lon)  # deterministic
-    # the one geocoder every seed shares (factory.gazetteer.geocode), with its errors
+    # the one geocoder every seed shares (factory.toolbox.gazetteer.geocode), with its errors
     assert "'<number> <street>, <city>'" in homes.error("geocode_property_address", address="12 Elm Street")
     assert "must end with a known city" in homes.error("geocode_property_address", address="1 Main St, Springfield")
     listing, km = homes.ok("find_nearest_listing", latitude=row["latitude"], longitude=row["longitude"])
@@ -200,7 +200,7 @@ def test_values_that_belong_together_are_drawn_together(homes):
 
 
 def test_a_valued_home_has_rooms_that_fit_its_floor_area(homes):
-    from factory.sense import violations
+    from factory.toolbox.sense import violations
 
     rules = homes.seed.toolbox.tools["estimate_property_value"].sense
     assert not violations(rules, {"city": "Lyon", "floor_area_m2": 72.5, "bedrooms": 2}, {})

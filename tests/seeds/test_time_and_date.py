@@ -190,7 +190,7 @@ def test_deterministic():
 
 
 def test_sense_rules_reject_requests_nobody_makes(td):
-    from factory.sense import violations
+    from factory.toolbox.sense import violations
 
     def broken(tool, **args):
         return violations(td.seed.toolbox.tools[tool].sense, args, {})
@@ -242,7 +242,7 @@ def test_days_in_words_mean_one_day_to_every_reader():
     """Said on Friday, June 13: "next Saturday" may be tomorrow or June 21, "this Monday" the one
     past or the one to come, and "Friday at noon" today or June 20, so no request draws them;
     "next Monday", "this Sunday" and "Tuesday" are one day."""
-    from factory.gazetteer import one_day_to_all
+    from factory.toolbox.gazetteer import one_day_to_all
     from tests.seeds.toolbox_helpers import ToolboxSession
 
     assert not one_day_to_all("next Saturday") and not one_day_to_all("this Monday at 10am")

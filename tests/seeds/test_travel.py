@@ -2,7 +2,7 @@
 
 import pytest
 
-from factory.user import USER
+from factory.toolbox.user import USER
 from tests.seeds.toolbox_helpers import ToolboxSession
 
 
@@ -253,7 +253,7 @@ def test_sold_out_nights_block_bookings():
 
 
 def test_sense_rules_reject_requests_nobody_makes(tv):
-    from factory.sense import violations
+    from factory.toolbox.sense import violations
 
     def broken(tool, **args):
         return violations(tv.seed.toolbox.tools[tool].sense, args, {})

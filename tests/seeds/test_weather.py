@@ -228,8 +228,8 @@ def test_an_alert_is_as_severe_as_its_name_says():
 
 def test_an_alert_in_force_has_not_expired_by_its_own_city_s_clock():
     """An alert in Buenos Aires expiring at 13:00 is over when it is 13:30 there."""
-    from factory.gazetteer import NOW, local_time
-    from factory.user import USER
+    from factory.toolbox.gazetteer import NOW, local_time
+    from factory.toolbox.user import USER
 
     for alert in ToolboxSession("weather").world.alerts.values():
         here = local_time(alert["city"], USER.home_city, NOW).strftime("%Y-%m-%dT%H:%M")

@@ -384,7 +384,7 @@ def test_the_sandbox_dies_with_its_host(tmp_path):
 def test_every_declarative_sense_rule_crosses_the_sandbox_boundary_unchanged():
     """A model-written toolbox's rules travel as data; each declarative kind comes back as the
     same rule (only `sensible`, which is code, is dropped)."""
-    from factory.sense import around, distinct, same_day, sensible, together, trip, within
+    from factory.toolbox.sense import around, distinct, same_day, sensible, together, trip, within
     from factory.world.sandbox_worker import rule_data
     from factory.world.sandboxed_seed import RuleData
 

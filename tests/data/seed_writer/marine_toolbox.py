@@ -7,9 +7,9 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 from typing import Annotated, Literal
 
-from factory.gazetteer import NOW
-from factory.sense import within
 from factory.toolbox import Kind, Toolbox, ToolError, World, require, world
+from factory.toolbox.gazetteer import NOW
+from factory.toolbox.sense import within
 
 toolbox = Toolbox()
 

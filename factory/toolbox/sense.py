@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
 
-from factory.gazetteer import NOW, distance_km
 from factory.records import Output
-from factory.user import USER
+from factory.toolbox.gazetteer import NOW, distance_km
+from factory.toolbox.user import USER
 
 Limits = Mapping[str, Any]  # the plausibility policy's thresholds
 # Kinds that set the scene rather than say what a request is about: two requests for the same

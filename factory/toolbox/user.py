@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from factory.gazetteer import CITY_BY_NAME, FIRST_NAMES, LAST_NAMES, City, geocode
+from factory.toolbox.gazetteer import CITY_BY_NAME, FIRST_NAMES, LAST_NAMES, City, geocode
 
 
 @dataclass(frozen=True)

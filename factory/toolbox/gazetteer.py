@@ -3,7 +3,7 @@ names, and the one way to place an address, measure a distance and find the near
 Seeds draw from here so values cross domains (a contact's city has weather, a flight's
 destination has places and listings) and tools of two seeds that answer the same question
 agree (a street address lies at one point, whichever seed geocodes it). Who "I" am is in
-`factory.user`."""
+`factory.toolbox.user`."""
 
 from __future__ import annotations
 

@@ -4,6 +4,11 @@ A seed's `toolbox.py` creates one `Toolbox`, registers a world builder, value ge
 and typed, documented tool functions on it, and reads the world inside a tool with
 `world()`. Tools signal bad arguments or unmet state conditions by raising `ToolError`
 with a message an agent can act on. See `seeds/README.md` for the full format.
+
+Beside the registry, what tools are written with: `factory.toolbox.gazetteer` (the one shared
+world: cities, countries, time zones, distances, money, phone numbers, names),
+`factory.toolbox.user` (the person asking), `factory.toolbox.days` (days as tools read and
+write them) and `factory.toolbox.sense` (the rules of what makes a sensible call).
 """
 
 from __future__ import annotations
@@ -16,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from factory.errors import ToolError
-from factory.sense import Rule
+from factory.toolbox.sense import Rule
 
 __all__ = ["Kind", "Toolbox", "ToolError", "World", "world", "require"]
 
@@ -106,7 +111,7 @@ class ToolEntry:
     asks: tuple[str, ...]  # how a person asks for this call, e.g. "what's the weather in {city} on {date}?"
     gives: dict[tuple[str, ...], tuple[str, ...]]  # output name(s) → how a later request describes them
     groups: dict[str, str]  # placeholder → template over parameters that travel together
-    sense: tuple[Rule, ...]  # when a call makes sense (factory.sense)
+    sense: tuple[Rule, ...]  # when a call makes sense (factory.toolbox.sense)
     requires: tuple[str, ...]  # condition names that must hold
     tags: tuple[str, ...]  # e.g. "canonicalise", "search", "state_change", "arithmetic"
 

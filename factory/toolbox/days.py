@@ -1,13 +1,13 @@
 """What seed authors build tools with beyond the registry (`factory.toolbox`): days as the
 tools read and write them. Places, distances, time zones, money, phone numbers and names of
-the one shared world are in `factory.gazetteer`; the person asking is `factory.user.USER`."""
+the one shared world are in `factory.toolbox.gazetteer`; the person asking is `factory.toolbox.user.USER`."""
 
 from __future__ import annotations
 
 from datetime import date, timedelta
 
 from factory.errors import ToolError
-from factory.gazetteer import NOW
+from factory.toolbox.gazetteer import NOW
 
 __all__ = ["day_after", "iso_day"]
 
