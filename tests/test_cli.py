@@ -106,7 +106,7 @@ def test_an_empty_seed_folder_is_one_line(tmp_path, monkeypatch, args):
 
 def test_a_broken_seed_is_one_warning_line_and_the_others_are_listed(tmp_path, monkeypatch):
     from tests.conftest import write_seed
-    from tests.test_seeds import GOOD_TOOLBOX
+    from tests.seeds.test_loading import GOOD_TOOLBOX
 
     write_seed(tmp_path / "seeds", "sound", GOOD_TOOLBOX)
     write_seed(tmp_path / "seeds", "broken", "x = 1", manifest='domain = "Broken"\ndescription = "d"')

@@ -204,7 +204,7 @@ def test_the_committed_sample_run_is_current(tmp_path):
     """generated/sample is what its README command produces today, and it validates."""
     from factory.dataset.validate import validate_dataset
 
-    sample = Path(__file__).parents[1] / "generated" / "sample"
+    sample = Path(__file__).parents[2] / "generated" / "sample"
     config = GenerateConfig(domain="all", n=12, max_depth=4, seed=1)
     again = generate(config, load_settings(), tmp_path / "sample")
     assert digest(again.path / "dataset") == digest(sample / "dataset")

@@ -62,7 +62,7 @@ def test_a_run_killed_three_times_resumes_to_the_same_bytes(tmp_path, one_proces
     """kill -9 of the writing process at three points: its workers go with it (the run folder
     is free at once) and each resume picks up where the files say."""
     out = tmp_path / "run"
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
     command = [sys.executable, "-m", "factory.cli", "generate", "--domain", CONFIG.domain, "-n", str(CONFIG.n),
                "--seed", str(CONFIG.seed), "--max-depth", str(CONFIG.max_depth), "--out", str(out), "--workers", "2"]
     for lines in (3, 12, 25):

@@ -19,12 +19,12 @@ from factory.errors import RunError
 from factory.generation.generate import generate
 from factory.generation.runs import LOCK, RunDir
 from factory.records import GenerateConfig
-from tests.test_generate import Interrupt, digest
+from tests.generation.test_generate import Interrupt, digest
 
 pytestmark = pytest.mark.slow  # end-to-end runs: `make test` runs them, `pytest -m "not slow"` leaves them out
 
 CONFIG = GenerateConfig(domain="Food and Beverage", n=16, seed=3, max_depth=3)
-ROOT = Path(__file__).parents[1]
+ROOT = Path(__file__).parents[2]
 
 
 def empty_run(path: Path) -> None:

@@ -11,7 +11,7 @@ from factory.cli import app
 pytestmark = pytest.mark.slow  # end-to-end runs: `make test` runs them, `pytest -m "not slow"` leaves them out
 
 runner = CliRunner()
-NESTOOLS = Path(__file__).parent / "data" / "nestools"
+NESTOOLS = Path(__file__).parents[1] / "data" / "nestools"
 
 
 @pytest.fixture(scope="module")
