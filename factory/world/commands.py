@@ -26,7 +26,8 @@ def sandbox_run(
 
     The result must match the function's return annotation. A tool error, crash, timeout, exceeded limit or mismatched result prints one line with the reason and exits 1; so does a machine where no sandbox can be had (the code is then not run at all).
     """
-    from factory.world.sandbox import Sandbox, SandboxLimits
+    from factory.world.sandbox import Sandbox
+    from factory.world.sandbox_process import CALL_LIMITS
 
     try:
         arguments = json.loads(args)
@@ -36,7 +37,8 @@ def sandbox_run(
         raise ConfigError(f"--args must be a JSON object of arguments, got {type(arguments).__name__}")
     if not file.is_file():
         raise ConfigError(f"{file}: no such file")
-    limits = SandboxLimits() if timeout is None else SandboxLimits(wall_seconds=timeout, cpu_seconds=timeout)
+    limits = CALL_LIMITS if timeout is None else CALL_LIMITS.model_copy(update={"wall_seconds": timeout,
+                                                                                 "cpu_seconds": timeout})
     with Sandbox(file, limits) as box:
         if box.kind == "toolbox":
             box.open_world(seed)

@@ -33,7 +33,7 @@ from factory.errors import FactoryError
 from factory.records import ToolSpec, value_matches_type
 from factory.world.bubblewrap import CODE_DIR, SandboxUnavailable, unavailable_reason
 from factory.world.sandbox_guards import CPU_LIFETIME_FACTOR
-from factory.world.sandbox_process import SandboxLimits, WorkerGone, WorkerProcess
+from factory.world.sandbox_process import CALL_LIMITS, SandboxLimits, WorkerGone, WorkerProcess
 from factory.world.sandbox_protocol import (
     CallRequest,
     DescribeRequest,
@@ -97,7 +97,7 @@ class Sandbox:
 
     def __init__(self, code: Path | str, limits: SandboxLimits | None = None, *, slug: str | None = None):
         self.code = Path(code).resolve()
-        self.limits = limits or SandboxLimits()
+        self.limits = limits or CALL_LIMITS
         self.slug = slug or self.code.parent.name  # world seeds are "<slug>:<seed>", as for seed folders
         self.starts = 0  # how many workers this sandbox has started
         self._worker: WorkerProcess | None = None

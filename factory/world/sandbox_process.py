@@ -45,6 +45,15 @@ class SandboxLimits(BaseModel):
     startup_seconds: float = 30.0  # for bubblewrap and the interpreter to come up
 
 
+# Every limit a sandbox runs under is set here. A code file run on its own (`factory sandbox
+# run`, its --timeout overriding the two time limits) gets CALL_LIMITS; a model-written seed's
+# workers get SEED_LIMITS, whose replies carry the value tables of a whole world. The worker
+# applies them from inside (sandbox_guards, which also caps its lifetime CPU at
+# CPU_LIFETIME_FACTOR calls' worth).
+CALL_LIMITS = SandboxLimits()
+SEED_LIMITS = SandboxLimits(output_kb=8192)
+
+
 class WorkerGone(Exception):
     """The worker died, hung or misbehaved; it has been killed. `reason` says how."""
 

@@ -32,6 +32,7 @@ from factory.toolbox import Condition, Toolbox, ToolEntry, World
 from factory.toolbox.sense import Around, Arrives, Distinct, Present, Rule, SameDay, Together, Trip, Within
 from factory.world.bubblewrap import SandboxUnavailable
 from factory.world.sandbox import Sandbox, SandboxFailure, SandboxLimits
+from factory.world.sandbox_process import SEED_LIMITS
 from factory.world.sandbox_protocol import (
     DeclareRequest,
     FactsRequest,
@@ -148,7 +149,7 @@ class SandboxRunner:
 
     def __init__(self, code: Path, slug: str, limits: SandboxLimits | None = None):
         self.code, self.slug = code, slug
-        self.limits = limits or SandboxLimits(output_kb=8192)  # tables of a big world exceed a call's reply
+        self.limits = limits or SEED_LIMITS
         self._local = threading.local()
         self._lock = threading.Lock()
         self._boxes: list[Sandbox] = []
