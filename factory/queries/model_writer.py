@@ -20,6 +20,7 @@ from factory.checks.faithfulness import (
     places_not_in_chain,
     unstated_arguments,
 )
+from factory.lm.signatures import FieldRow, signature
 from factory.queries.order import order_problems
 from factory.queries.values import render_value
 from factory.records import Chain, ToolSpec, Trace, Value
@@ -56,23 +57,18 @@ def state_dropped(chain: Chain, text: str, free: set[tuple[int, str]]) -> tuple[
     return f"{text.rstrip()}{end} Use {said}.", [render_value(value) for _, _, value in missing]
 
 
+_DRAFT: FieldRow = ("draft", str, "a plain draft of the request: what the assistant will do")
+_VALUES: FieldRow = ("values", str, "every value the request must state, one per line")
+
+
 def _signatures(write: str, repair: str) -> tuple[Any, Any]:
-    import dspy
-
-    class WriteRequest(dspy.Signature):
-        draft: str = dspy.InputField(desc="a plain draft of the request: what the assistant will do")
-        values: str = dspy.InputField(desc="every value the request must state, one per line")
-        request: str = dspy.OutputField(desc="the request as the user would write it")
-        plain_sentences: str = dspy.OutputField(desc="the same request as separate sentences without conjunctions")
-
-    class RepairRequest(dspy.Signature):
-        draft: str = dspy.InputField(desc="a plain draft of the request: what the assistant will do")
-        request: str = dspy.InputField(desc="the request as written")
-        problems: str = dspy.InputField(desc="what is wrong with it")
-        values: str = dspy.InputField(desc="every value the request must state, one per line")
-        rewritten: str = dspy.OutputField(desc="the request rewritten to state every value and name no tool")
-
-    return WriteRequest.with_instructions(write), RepairRequest.with_instructions(repair)
+    return (signature("WriteRequest", write, [_DRAFT, _VALUES],
+                      [("request", str, "the request as the user would write it"),
+                       ("plain_sentences", str, "the same request as separate sentences without conjunctions")]),
+            signature("RepairRequest", repair,
+                      [_DRAFT, ("request", str, "the request as written"), ("problems", str, "what is wrong with it"),
+                       _VALUES],
+                      [("rewritten", str, "the request rewritten to state every value and name no tool")]))
 
 
 class QueryWriter:
