@@ -867,20 +867,34 @@ def _asked_again_problems(instance: Instance) -> list[str]:
             if o.kind and isinstance(v, str):
                 found_for.setdefault((o.kind, o.role, v.casefold()), step.call)
         if step.call in asked:
-            said = [a.value.casefold() for a in call.arguments.values() if isinstance(a, Value) and isinstance(a.value, str)]
-            for value in values:
-                if isinstance(value, str) and len(value) > 2 and any(
-                        value.casefold() != text and re.search(rf"\b{re.escape(value.casefold())}\b", text) for text in said):
-                    problems.append(f"call {step.call + 1} {step.tool} is asked for {value!r}, which its own arguments spell out")
-            texts = [v for v in values if v not in (None, "", [])]
-            # Numbers and flags repeat by chance (two counts of 2); names and lists do not.
-            if texts and earlier and all(isinstance(v, (str, list)) for v in texts) and all(
-                    any(values_equal(v, e, loose_strings=True) for e in earlier) for v in texts):
-                problems.append(f"call {step.call + 1} {step.tool} returns only what an earlier call returned")
+            problems += _known_already(step, call, values, earlier)
         earlier += values
-    problems += _measured_twice(instance, asked)
+    return problems + _measured_twice(instance, asked) + _listed_already(instance, asked)
+
+
+def _known_already(step: Any, call: Any, values: list[Any], earlier: list[Any]) -> list[str]:
+    """An asked call whose answer its own arguments spell out, or that returns only what
+    earlier calls returned."""
+    problems = []
+    said = [a.value.casefold() for a in call.arguments.values() if isinstance(a, Value) and isinstance(a.value, str)]
+    for value in values:
+        if isinstance(value, str) and len(value) > 2 and any(
+                value.casefold() != text and re.search(rf"\b{re.escape(value.casefold())}\b", text) for text in said):
+            problems.append(f"call {step.call + 1} {step.tool} is asked for {value!r}, which its own arguments spell out")
+    texts = [v for v in values if v not in (None, "", [])]
+    # Numbers and flags repeat by chance (two counts of 2); names and lists do not.
+    if texts and earlier and all(isinstance(v, (str, list)) for v in texts) and all(
+            any(values_equal(v, e, loose_strings=True) for e in earlier) for v in texts):
+        problems.append(f"call {step.call + 1} {step.tool} returns only what an earlier call returned")
+    return problems
+
+
+def _listed_already(instance: Instance, asked: set[int]) -> list[str]:
+    """An asked call for what an entry of another asked call's list already says ("the first
+    holiday from August 1, and all of 2025's holidays")."""
+    problems = []
     lists = [(s.call, v) for s in instance.trace.steps if s.call in asked for v in s.outputs.values() if isinstance(v, list)]
-    for step in instance.trace.steps:  # "the first holiday from August 1, and all of 2025's holidays"
+    for step in instance.trace.steps:
         texts = [v for v in step.outputs.values() if isinstance(v, str) and v]
         other = next((c for c, listed in lists if c != step.call and entry_holds(texts, listed)), None)
         if step.call in asked and texts and other is not None:

@@ -104,16 +104,10 @@ user answers: `--user offline` or a model).
 """
 
 
-def dataset_card(config: GenerateConfig, stats: dict[str, Any], reject_reasons: dict[str, int],
-                 attempts: int, title: str, sizes: dict[str, tuple[int, int]],
-                 nestools: dict[str, Counter[str]] | None = None, splits: dict[str, Any] | None = None,
-                 talks: dict[str, tuple[int, int]] | None = None) -> str:
-    """`sizes`: split → (instances, bytes), in the order the card lists them; `splits`: the
-    split report (factory.dataset.stats.split_report) of a run cut into several; `talks`: split →
-    (instances, bytes) of the `conversations` config, when the run made conversational items."""
+def _header(title: str, n: int, sizes: dict[str, tuple[int, int]], talks: dict[str, tuple[int, int]] | None) -> dict:
+    """The card's YAML front matter: licence, tags, the configs and their splits' sizes."""
     from datasets import DatasetInfo
 
-    n = stats["instances"]
     configs = [{"config_name": "default",
                 "data_files": [{"split": name, "path": f"data/{name}-*.parquet"} for name in sizes]}]
     info: Any = {
@@ -128,7 +122,7 @@ def dataset_card(config: GenerateConfig, stats: dict[str, Any], reject_reasons: 
                 {"config_name": CONVERSATIONS, **DatasetInfo(features=features(True))._to_yaml_dict(),
                  "splits": [{"name": name, "num_bytes": num_bytes, "num_examples": count}
                             for name, (count, num_bytes) in talks.items()]}]
-    header = {
+    return {
         "license": LICENSE,
         "pretty_name": title,
         "language": ["en"],
@@ -138,6 +132,17 @@ def dataset_card(config: GenerateConfig, stats: dict[str, Any], reject_reasons: 
         "configs": configs,
         "dataset_info": info,
     }
+
+
+def dataset_card(config: GenerateConfig, stats: dict[str, Any], reject_reasons: dict[str, int],
+                 attempts: int, title: str, sizes: dict[str, tuple[int, int]],
+                 nestools: dict[str, Counter[str]] | None = None, splits: dict[str, Any] | None = None,
+                 talks: dict[str, tuple[int, int]] | None = None) -> str:
+    """`sizes`: split → (instances, bytes), in the order the card lists them; `splits`: the
+    split report (factory.dataset.stats.split_report) of a run cut into several; `talks`: split →
+    (instances, bytes) of the `conversations` config, when the run made conversational items."""
+    n = stats["instances"]
+    header = _header(title, n, sizes, talks)
     settings = "\n".join(f"| `{k}` | `{v}` |" for k, v in config.model_dump().items())
     return f"""---
 {yaml.safe_dump(header, sort_keys=False, allow_unicode=True).strip()}

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated, Any, Optional
 
 import typer
 from rich.console import Console
@@ -77,18 +77,11 @@ def evaluate(
     it generates first (--fresh-split SEED); writes RESULTS_DIR."""
     offline_defaults()
     from factory.config import load_settings
-    from factory.errors import ConfigError
-    from factory.evaluate.fresh import DEFAULT_DOMAIN, DEFAULT_N, FreshSplit, check_flags
     from factory.evaluate.run import EvalRequest
     from factory.evaluate.run import evaluate as run_evaluation
     from factory.generation.progress import progress
 
-    fresh = None if fresh_split is None else FreshSplit(fresh_split, domain or DEFAULT_DOMAIN,
-                                                        DEFAULT_N if n is None else n, exclude_from or [])
-    check_flags(fresh, domain, n, exclude_from or [], predictions or [], mode, agent)
-    if dataset is None and fresh is None:
-        raise ConfigError("give the dataset to evaluate (a run directory or a dataset folder), or --fresh-split SEED "
-                          "to generate a fresh split and evaluate on it")
+    fresh = _fresh_split(dataset, fresh_split, domain, n, exclude_from or [], predictions or [], mode, agent)
     settings = load_settings({"model": model, "api_base": api_base})
     if not (agent or predictions):
         model, api_base = settings.model, settings.api_base
@@ -99,16 +92,7 @@ def evaluate(
                           max_endpoint_failures=max_endpoint_failures, max_turns=max_turns, split=split,
                           cache_dir=cache_dir, plots=plots, user=user, user_api_base=user_api_base,
                           user_prompt=user_prompt)
-    record = None
-    if fresh is not None:
-        from factory.evaluate.fresh import generate_split
-        from factory.evaluate.run import validate
-        from factory.evaluate.summary import split_line
-
-        validate(request)  # a bad flag is one line before the split is generated
-        with progress(err_console, "generating the fresh split", fresh.n) as steps:
-            request.dataset, record = generate_split(fresh, settings, dataset, steps)
-        console.print(split_line(record), highlight=False, soft_wrap=True)
+    record = None if fresh is None else _generate_fresh_split(request, fresh, settings, dataset)
     with progress(err_console, "evaluating") as steps:
         runs = run_evaluation(request, settings, out, steps, fresh_split=record)
     if len(runs) == 1:
@@ -116,6 +100,35 @@ def evaluate(
     else:
         _print_many(runs)
     _fail_if_nothing_scored(runs)
+
+
+def _fresh_split(dataset: Optional[Path], seed: Optional[int], domain: Optional[str], n: Optional[int],
+                 exclude_from: list[str], predictions: list[Path], mode: str, agent: Optional[str]) -> Any:
+    """The fresh split --fresh-split asks for (None without it), its flags checked."""
+    from factory.errors import ConfigError
+    from factory.evaluate.fresh import DEFAULT_DOMAIN, DEFAULT_N, FreshSplit, check_flags
+
+    fresh = None if seed is None else FreshSplit(seed, domain or DEFAULT_DOMAIN, DEFAULT_N if n is None else n,
+                                                 exclude_from)
+    check_flags(fresh, domain, n, exclude_from, predictions, mode, agent)
+    if dataset is None and fresh is None:
+        raise ConfigError("give the dataset to evaluate (a run directory or a dataset folder), or --fresh-split SEED "
+                          "to generate a fresh split and evaluate on it")
+    return fresh
+
+
+def _generate_fresh_split(request: Any, fresh: Any, settings: Any, into: Optional[Path]) -> Any:
+    """Generate the fresh split the request is then evaluated on (request.dataset); its record."""
+    from factory.evaluate.fresh import generate_split
+    from factory.evaluate.run import validate
+    from factory.evaluate.summary import split_line
+    from factory.generation.progress import progress
+
+    validate(request)  # a bad flag is one line before the split is generated
+    with progress(err_console, "generating the fresh split", fresh.n) as steps:
+        request.dataset, record = generate_split(fresh, settings, into, steps)
+    console.print(split_line(record), highlight=False, soft_wrap=True)
+    return record
 
 
 def _print_results(path: Path, results: dict) -> None:

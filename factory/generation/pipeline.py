@@ -24,8 +24,8 @@ from factory.checks.faithfulness import free_arguments, shows_a_literal
 from factory.instances.conversations import CONVERSATIONAL, Converse, plan, split_goal
 from factory.instances.distractors import alternative_to_gold, pick_distractors, twin_of_gold
 from factory.instances.milestones import derive_milestones, unsolvable_milestones, withheld_tool_minefields
-from factory.instances.scenarios import fix_context, needed_kinds, producers_of
-from factory.queries import template_query
+from factory.instances.scenarios import FixContext, fix_context, needed_kinds, producers_of
+from factory.queries import Worded, template_query
 from factory.queries.order import in_request_order
 from factory.queries.values import DateStyle
 from factory.queries.wording import mark_asked
@@ -235,13 +235,7 @@ class Generator:
                 self.composer.balance_on(tally.domains, tally.tools, tally.run_size(k), tally.shapes)
         rng = random.Random(f"{self.config.seed}:{k}")
         outcome = Outcome(attempt=k)
-        trial = side is not None
-        if not trial and self.splits:
-            side = self.splits.side(k, in_order=self.phrasings is not None)
-        composed = self.composer.compose(rng, k, side=side) if side else self.composer.compose(rng, k)
-        if isinstance(composed, NotComposed) and side is not None and side.shape is not None and not trial:
-            # the shape the held split lags in cannot be filled this time: any shape it can fill
-            composed = self.composer.compose(rng, k, side=replace(side, shape=None))
+        composed = self._compose(rng, k, side)
         if isinstance(composed, NotComposed):
             outcome.reject = Reject(attempt=k, stage="compose", reasons=[composed.reason], raw=composed.raw)
             return outcome
@@ -258,19 +252,7 @@ class Generator:
         if failed:
             outcome.reject = Reject(attempt=k, stage="execution", reasons=[f"execution: {failed.tool}: {failed.error}"])
             return outcome
-        style = DateStyle.draw(rng)  # one way of writing days and times for the whole request
-        fixes = fix_context(composed.chain, composed.specs, self.seeds, rng, style)
-        before = rng.getstate()
-        word = dict(context=fixes.sentences, written=self.written, speaks_of=fixes.speaks_of,
-                    goal=self._goal(composed.goal), style=style)
-        worded = template_query(composed.chain, composed.specs, self.entries, self.joint_kinds, rng,
-                                used=self.phrasings, **word)
-        first = None
-        if converse is not None and converse.held:  # the same wording, drawn alike, with the held value left out
-            again = random.Random()
-            again.setstate(before)
-            first = template_query(composed.chain, composed.specs, self.entries, self.joint_kinds, again,
-                                   used=Counter(self.phrasings or {}), held=converse.held, **word).variants["template"]
+        fixes, worded, first = self._word(composed, rng, converse)
         worded_trace = trace
         try:
             trace = self._in_request_order(composed, trace, worded.mentions)
@@ -287,20 +269,55 @@ class Generator:
             instance = converse.build(instance, worded_trace, first, composed.specs) or instance
         outcome.stages.queries = WordedRecord(instance.query, instance.query_variants, worded.phrasings,
                                               worded.mentions)
-        results = run_checks(instance, self.contexts[composed.policy_slug])
+        self._check(outcome, instance, composed.policy_slug)
+        return outcome
+
+    def _compose(self, rng: random.Random, k: int, side: Any) -> Composed | NotComposed:
+        """The chain of attempt k; a held-out split steers it to a side unless `side` is given
+        (a trial, which keeps the shape it asks for)."""
+        trial = side is not None
+        if not trial and self.splits:
+            side = self.splits.side(k, in_order=self.phrasings is not None)
+        composed = self.composer.compose(rng, k, side=side) if side else self.composer.compose(rng, k)
+        if isinstance(composed, NotComposed) and side is not None and side.shape is not None and not trial:
+            # the shape the held split lags in cannot be filled this time: any shape it can fill
+            composed = self.composer.compose(rng, k, side=replace(side, shape=None))
+        return composed
+
+    def _word(self, composed: Composed, rng: random.Random, converse: Converse | None) -> tuple[FixContext, Worded, str | None]:
+        """The fix-up sentences and the template request; for a conversation, also its first
+        message: the same wording, drawn alike, with the held value left out."""
+        style = DateStyle.draw(rng)  # one way of writing days and times for the whole request
+        fixes = fix_context(composed.chain, composed.specs, self.seeds, rng, style)
+        before = rng.getstate()
+        word = dict(context=fixes.sentences, written=self.written, speaks_of=fixes.speaks_of,
+                    goal=self._goal(composed.goal), style=style)
+        worded = template_query(composed.chain, composed.specs, self.entries, self.joint_kinds, rng,
+                                used=self.phrasings, **word)
+        first = None
+        if converse is not None and converse.held:
+            again = random.Random()
+            again.setstate(before)
+            first = template_query(composed.chain, composed.specs, self.entries, self.joint_kinds, again,
+                                   used=Counter(self.phrasings or {}), held=converse.held, **word).variants["template"]
+        return fixes, worded, first
+
+    def _check(self, outcome: Outcome, instance: Instance, policy_slug: str) -> None:
+        """Run the checks: the outcome keeps the instance, or rejects it with the failures."""
+        results = run_checks(instance, self.contexts[policy_slug])
         instance = instance.model_copy(update={"checks": results})
         failures = blocking_failures(results)
         if failures:
             reasons = [f"{r.name}: {r.reason}" for r in failures]
-            outcome.reject = Reject(attempt=k, stage="checks", reasons=reasons, checks=results, instance=instance)
+            outcome.reject = Reject(attempt=outcome.attempt, stage="checks", reasons=reasons, checks=results,
+                                    instance=instance)
         else:
             outcome.instance = instance
             if not self.balanced:
                 # The duplicate check runs in attempt order on the main thread; embedding the
                 # query here, in parallel with other attempts, leaves it only a lookup. Offline
                 # attempts run one at a time: the check embeds a query only if it needs it.
-                self.contexts[composed.policy_slug].embeddings.vectors([instance.query])
-        return outcome
+                self.contexts[policy_slug].embeddings.vectors([instance.query])
 
     def _converse(self, composed: Composed, k: int) -> Converse | None:
         """The conversation stage of a conversational scenario (None for the others, and for a

@@ -21,7 +21,7 @@ import re
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from factory.chains.pool import groups_of
+from factory.chains.pool import Group, groups_of
 from factory.records import Chain, Ref, ToolSpec
 from factory.toolbox import ToolEntry
 
@@ -66,25 +66,28 @@ def transparent(tool: str, entries: Mapping[str, ToolEntry]) -> bool:
     return all(re.fullmatch(r'"?\{\w+\}"?', text.strip()) for texts in entry.gives.values() for text in texts)
 
 
-def walk(chain: Chain, asked: Collection[int], specs: Mapping[str, ToolSpec], entries: Mapping[str, ToolEntry],
-         joint_kinds: Sequence[tuple[str, ...]] = ()) -> Walk:
-    """The descriptions of a request that asks for `asked`, as the writer makes them: asks in
-    chain order, each slot of a call described where it is taken, a value asked for or described
-    before said again ("that city")."""
-    producers = chain.producers()
-    result = Walk()
-    done: set[int] = set()  # calls asked so far: their values are "that booking"
-    said: dict[int, list[frozenset[str]]] = {}
+class _Walker:
+    """The state of one walk: the descriptions made so far, the calls asked so far (their
+    values are "that booking") and the slots each call was described for."""
 
-    def kinds(index: int, variables: frozenset[str]) -> set[str | None]:
-        call, spec = chain.calls[index], specs[chain.calls[index].tool]
+    def __init__(self, chain: Chain, specs: Mapping[str, ToolSpec], entries: Mapping[str, ToolEntry],
+                 joint_kinds: Sequence[tuple[str, ...]]):
+        self.chain, self.specs, self.entries, self.joint_kinds = chain, specs, entries, list(joint_kinds)
+        self.producers = chain.producers()
+        self.result = Walk()
+        self.done: set[int] = set()
+        self.said: dict[int, list[frozenset[str]]] = {}
+
+    def kinds(self, index: int, variables: frozenset[str]) -> set[str | None]:
+        call, spec = self.chain.calls[index], self.specs[self.chain.calls[index].tool]
         return {spec.returns[call.outputs.index(v)].kind for v in variables}
 
-    def describe(variables: tuple[str, ...]) -> int | None:
-        index = producers[variables[0]]
+    def describe(self, variables: tuple[str, ...]) -> int | None:
+        chain, entries, result, said, done = self.chain, self.entries, self.result, self.said, self.done
+        index = self.producers[variables[0]]
         key = frozenset(variables)
         before = said.setdefault(index, [])
-        if index in done or any(key == k or kinds(index, key ^ k) <= COMPANION_KINDS for k in before):
+        if index in done or any(key == k or self.kinds(index, key ^ k) <= COMPANION_KINDS for k in before):
             return None
         before.append(key)
         if transparent(chain.calls[index].tool, entries):
@@ -92,29 +95,31 @@ def walk(chain: Chain, asked: Collection[int], specs: Mapping[str, ToolSpec], en
         if len(before) > 1:
             result.redescribed.append(index)
         # (before its own slots are described; a canonicalised form the user states is their own words)
-        back = any(p in done or (p in said and not transparent(chain.calls[p].tool, entries)) for p in sources(index))
-        children = slots(index)
+        back = any(p in done or (p in said and not transparent(chain.calls[p].tool, entries))
+                   for p in self.sources(index))
+        children = self.slots(index)
         inside = {i for d in result.descriptions if d.call in children for i in (d.call, *d.inside)}
-        crowded = back and len(slot_names(index)) > 1
+        crowded = back and len(self.slot_names(index)) > 1
         result.descriptions.append(Description(index, variables, tuple(sorted(inside)), tuple(children), crowded))
         return index
 
-    def sources(index: int) -> set[int]:
-        return {producers[a.ref] for a in chain.calls[index].arguments.values() if isinstance(a, Ref) and a.ref in producers}
+    def sources(self, index: int) -> set[int]:
+        return {self.producers[a.ref] for a in self.chain.calls[index].arguments.values()
+                if isinstance(a, Ref) and a.ref in self.producers}
 
-    def slot_names(index: int) -> list[str]:
+    def groups(self, index: int) -> list[Group]:
+        call = self.chain.calls[index]
+        spec = self.specs.get(call.tool)
+        return groups_of(spec, self.entries.get(call.tool), self.joint_kinds) if spec else []
+
+    def slot_names(self, index: int) -> list[str]:
         """The call's argument slots, parameters that travel together counted once."""
-        call = chain.calls[index]
-        spec = specs.get(call.tool)
-        groups = groups_of(spec, entries.get(call.tool), list(joint_kinds)) if spec else []
-        grouped = {p: g.params[0] for g in groups for p in g.params}
-        return sorted({grouped.get(name, name) for name in call.arguments})
+        grouped = {p: g.params[0] for g in self.groups(index) for p in g.params}
+        return sorted({grouped.get(name, name) for name in self.chain.calls[index].arguments})
 
-    def slots(index: int) -> list[int]:
-        call = chain.calls[index]
-        spec = specs.get(call.tool)
-        groups = groups_of(spec, entries.get(call.tool), list(joint_kinds)) if spec else []
-        grouped = {p: g.params for g in groups for p in g.params}
+    def slots(self, index: int) -> list[int]:
+        call = self.chain.calls[index]
+        grouped = {p: g.params for g in self.groups(index) for p in g.params}
         described: list[int] = []
         seen: set[str] = set()
         for name in call.arguments:
@@ -122,19 +127,26 @@ def walk(chain: Chain, asked: Collection[int], specs: Mapping[str, ToolSpec], en
                 continue
             members = grouped.get(name, (name,))
             seen.update(members)
-            refs = [a.ref for p in members if isinstance(a := call.arguments.get(p), Ref) and a.ref in producers]
-            if refs and len(refs) == len(members) and len({producers[r] for r in refs}) == 1:
+            refs = [a.ref for p in members if isinstance(a := call.arguments.get(p), Ref) and a.ref in self.producers]
+            if refs and len(refs) == len(members) and len({self.producers[r] for r in refs}) == 1:
                 parts = [tuple(refs)]
             else:
                 parts = [(r,) for r in refs]
-            described += [d for part in parts if (d := describe(part)) is not None]
+            described += [d for part in parts if (d := self.describe(part)) is not None]
         return described
 
+
+def walk(chain: Chain, asked: Collection[int], specs: Mapping[str, ToolSpec], entries: Mapping[str, ToolEntry],
+         joint_kinds: Sequence[tuple[str, ...]] = ()) -> Walk:
+    """The descriptions of a request that asks for `asked`, as the writer makes them: asks in
+    chain order, each slot of a call described where it is taken, a value asked for or described
+    before said again ("that city")."""
+    walker = _Walker(chain, specs, entries, joint_kinds)
     for index in sorted(asked):
         if chain.calls[index].fixes is None:
-            slots(index)
-            done.add(index)
-    return result
+            walker.slots(index)
+            walker.done.add(index)
+    return walker.result
 
 
 def to_ask(chain: Chain, asked: Collection[int], specs: Mapping[str, ToolSpec], entries: Mapping[str, ToolEntry],

@@ -371,17 +371,7 @@ def write_seed(domain: str, client: Any, prompts: dict[str, str], seeds_dir: Pat
                rounds: int = 3, model: str = "", on_round: Any = None, example: Path | None = None) -> Written:
     """Ask, vet, repair up to `rounds` rounds, drop what still fails, save. FactoryError when
     no usable seed came out (the report says why)."""
-    from factory.world.bubblewrap import SandboxUnavailable, unavailable_reason
-
-    if rounds < 1:
-        raise FactoryError(f"--rounds must be at least 1, got {rounds}")
-    reason = unavailable_reason()
-    if reason:
-        raise SandboxUnavailable(f"no sandbox here ({reason}): a model-written toolbox is only ever run in the sandbox, "
-                                 "so it cannot be vetted or used; install bubblewrap")
-    slug = slugify(domain)
-    if not slug:
-        raise FactoryError(f"domain {domain!r} has no letters or digits to name its folder")
+    slug = _can_write(domain, rounds)
     system = writer_prompt(prompts["writer"], domain, seeds_dir, example)
     messages: list[dict[str, Any]] = [{"role": "system", "content": system},
                                       {"role": "user", "content": f"Write the seed for the domain: {domain}"}]
@@ -415,13 +405,8 @@ def write_seed(domain: str, client: Any, prompts: dict[str, str], seeds_dir: Pat
             raise FactoryError(f"no usable seed for {domain!r} after {used} round(s): " + "; ".join(found.messages()[:6]))
         dropped = {name: "; ".join(whys) for name, whys in sorted(found.tools.items())}
         final = found
-        if dropped:  # check again without the failing tools: a chain must still compose
-            final, seed = vet(staging, dropped)
-            if seed is not None:
-                seed.close()
-            if final.fatal or not final.chains and not [n for n in final.ran if n not in dropped]:
-                raise FactoryError(f"no usable seed for {domain!r}: after dropping {', '.join(dropped)}: "
-                                   + "; ".join(final.messages()[:6]))
+        if dropped:
+            final = _vet_without(staging, dropped, domain)
         manifest = {
             "domain": domain, "slug": slug, "written_by": "model", "model": model,
             "date": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"), "rounds": used,
@@ -430,18 +415,49 @@ def write_seed(domain: str, client: Any, prompts: dict[str, str], seeds_dir: Pat
             "files": {name: hashlib.sha256((staging / name).read_bytes()).hexdigest() for name in draft.files()},
             "vetting": {**final.report(), "dropped_tools": dropped},
         }
-        target = out_dir / slug
-        if target.exists():
-            shutil.rmtree(target)
-        target.mkdir(parents=True)
-        for name in draft.files():
-            shutil.copyfile(staging / name, target / name)
-        (target / "manifest.json").write_text(json.dumps(manifest, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    from factory.lm.secrets import redact
-
-    (target / "manifest.json").write_text(redact((target / "manifest.json").read_text(encoding="utf-8")),
-                                          encoding="utf-8")
+        target = _save(staging, out_dir / slug, list(draft.files()), manifest)
     load_library.cache_clear()  # a later load in this process sees the new seed
     return Written(target, slug, used, final, dropped, manifest)
+
+
+def _can_write(domain: str, rounds: int) -> str:
+    """The folder name of the seed to write; an error for bad flags or where no sandbox can vet it."""
+    from factory.world.bubblewrap import SandboxUnavailable, unavailable_reason
+
+    if rounds < 1:
+        raise FactoryError(f"--rounds must be at least 1, got {rounds}")
+    reason = unavailable_reason()
+    if reason:
+        raise SandboxUnavailable(f"no sandbox here ({reason}): a model-written toolbox is only ever run in the sandbox, "
+                                 "so it cannot be vetted or used; install bubblewrap")
+    slug = slugify(domain)
+    if not slug:
+        raise FactoryError(f"domain {domain!r} has no letters or digits to name its folder")
+    return slug
+
+
+def _vet_without(staging: Path, dropped: dict[str, str], domain: str) -> Vetting:
+    """Vet again without the tools that still fail: a chain must still compose."""
+    final, seed = vet(staging, dropped)
+    if seed is not None:
+        seed.close()
+    if final.fatal or not final.chains and not [n for n in final.ran if n not in dropped]:
+        raise FactoryError(f"no usable seed for {domain!r}: after dropping {', '.join(dropped)}: "
+                           + "; ".join(final.messages()[:6]))
+    return final
+
+
+def _save(staging: Path, target: Path, names: list[str], manifest: dict[str, Any]) -> Path:
+    """The vetted files and the manifest (never a key) in the seed's folder, replacing an older one."""
+    from factory.lm.secrets import redact
+
+    if target.exists():
+        shutil.rmtree(target)
+    target.mkdir(parents=True)
+    for name in names:
+        shutil.copyfile(staging / name, target / name)
+    text = json.dumps(manifest, indent=2, ensure_ascii=False) + "\n"
+    (target / "manifest.json").write_text(redact(text), encoding="utf-8")
+    return target
 
 
