@@ -1,12 +1,14 @@
 # One command each: `make demo` installs and generates a benchmark offline; `make test`
-# installs and runs every test, the slow end-to-end ones too; `make lint` runs ruff with the
-# configuration in pyproject.toml. Each creates .venv on first use.
+# installs and runs every test, the slow end-to-end ones too; `make fast` runs the others on two
+# worker processes (the loop while editing); `make lint` runs ruff with the configuration in
+# pyproject.toml. Each creates .venv on first use. Tests keep their compiled bytecode even where
+# the environment says not to write it: rewriting every test's asserts again costs ~10 s a run.
 VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 TORCH_INDEX ?=
 
-.PHONY: demo test lint
+.PHONY: demo test fast lint
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -20,7 +22,10 @@ demo: $(STAMP)
 	$(VENV)/bin/factory generate --domain "Food and Beverage" -n 50 --seed 1
 
 test: $(STAMP)
-	$(PY) -m pytest
+	PYTHONDONTWRITEBYTECODE= $(PY) -m pytest
+
+fast: $(STAMP)
+	PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -m "not slow" -n 2
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

@@ -33,6 +33,17 @@ def isolated_paths(tmp_path_factory, monkeypatch):
     return root
 
 
+# A test that reads a whole generated or imported run is end-to-end: `make test` runs it,
+# the fast loop (`pytest -m "not slow"`) leaves it out.
+RUN_FIXTURES = frozenset({"food_run", "food_instances", "mixed_run", "conversation_run", "imported"})
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if RUN_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.slow)
+
+
 @pytest.fixture(scope="session")
 def food_run(tmp_path_factory):
     """One small offline run of the food seed, shared by the tests that read a dataset."""

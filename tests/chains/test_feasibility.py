@@ -100,6 +100,7 @@ def test_the_deepest_nesting_is_allowed_wherever_a_seed_reaches_it(every_seed):
     check_fillable(_pools(generator(config, ["travel"])), "Travel", 5, 5, None)
 
 
+@pytest.mark.slow
 def test_a_shape_the_food_tools_cannot_fill_is_refused(every_seed):
     _, generator = every_seed
     config = GenerateConfig(domain="Food and Beverage", n=5, max_depth=5, shape="5:1>5,2>5,3>5,4>5")

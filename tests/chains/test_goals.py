@@ -97,6 +97,7 @@ GOALS = '''
 '''
 
 
+@pytest.mark.slow
 def test_every_chain_stays_within_one_goal(tmp_path):
     write_seed(tmp_path / "seeds", "town", TOWN + GOALS)
     settings = load_settings({"seeds_dir": str(tmp_path / "seeds")})
@@ -111,6 +112,7 @@ def test_every_chain_stays_within_one_goal(tmp_path):
     assert not any({"find_home_city", "get_ticket_price"} <= set(i.gold_tools) for i in result.instances)
 
 
+@pytest.mark.slow
 def test_without_goals_the_seed_is_one_goal(tmp_path):
     write_seed(tmp_path / "seeds", "town", TOWN)
     settings = load_settings({"seeds_dir": str(tmp_path / "seeds")})

@@ -44,6 +44,7 @@ def test_openai_needs_a_key_and_says_how_to_pass_one(monkeypatch):
     assert "sk-factory" not in repr(route(LMSettings(model="gpt-4o-mini")))
 
 
+@pytest.mark.slow
 def test_other_providers_go_through_litellm_with_their_own_key_variable(monkeypatch):
     with pytest.raises(ConfigError, match="ANTHROPIC_API_KEY"):
         route(LMSettings(model="anthropic/claude-3-5-haiku-latest"))

@@ -6,6 +6,8 @@ import pytest
 
 from factory.lm.usage import Usage, cost
 
+pytestmark = pytest.mark.slow  # LiteLLM's cost map: importing LiteLLM takes seconds
+
 
 def test_cost_from_the_local_cost_map_or_unknown():
     assert cost("openai/gpt-4o-mini", 1_000_000, 1_000_000) == pytest.approx(0.15 + 0.60)

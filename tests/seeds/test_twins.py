@@ -19,6 +19,8 @@ from factory.seeds.twins import TwinRule, library_rule, library_twins, twin
 from factory.toolbox.user import USER
 from factory.world.simulator import Simulator, run_chain
 
+pytestmark = pytest.mark.slow  # the seed library's twins are found with the embedding model
+
 WEATHER_HERE = ("lat, lon, city = get_my_location()\n"
                 "t, sky, near = get_weather_by_coordinates(latitude=lat, longitude=lon)")
 

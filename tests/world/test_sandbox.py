@@ -22,6 +22,8 @@ from factory.world import sandbox as sandbox_module
 from factory.world.sandbox import Sandbox, SandboxFailure, SandboxLimits, SandboxUnavailable, split_values
 from tests.world.sandbox_helpers import MISSING, leftovers, needs_sandbox, write_code
 
+pytestmark = pytest.mark.slow  # bubblewrap processes: `make test` runs them
+
 ROOT = Path(__file__).resolve().parents[2]
 
 PLAIN = '''

@@ -218,7 +218,7 @@ def huge_file() -> int:
 LIMITS = SandboxLimits(wall_seconds=3, cpu_seconds=1, memory_mb=256, processes=8, file_size_mb=2, scratch_mb=8,
                        output_kb=256)
 
-pytestmark = needs_sandbox
+pytestmark = [needs_sandbox, pytest.mark.slow]  # bubblewrap processes: `make test` runs them
 
 
 @pytest.fixture(scope="module")

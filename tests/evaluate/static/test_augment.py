@@ -11,6 +11,8 @@ from factory.evaluate.aggregate import static_metrics
 from factory.evaluate.static.augment import parse_augment, strip_conjunctions
 from tests.evaluate.static.static_helpers import run, tasks
 
+pytestmark = pytest.mark.slow  # scores NesTools' 1,000 tasks under each variant
+
 VARIANTS = [("distractors=0",), ("distractors=3",), ("distractors=all",), ("scramble",), ("no-descriptions",),
             ("no-arg-descriptions",), ("no-types",), ("no-conjunctions",),
             ("scramble,no-types,no-descriptions", "distractors=10")]

@@ -29,6 +29,7 @@ OFFICIAL_AVERAGES = {"oracle": 100.0, "noisy:0.05": 90.1, "noisy:0.1": 81.2, "no
                      "random": 3.7}
 
 
+@pytest.mark.slow
 def test_averages_agree_with_nestools_scorer_on_eleven_agents():
     averages = {agent: round(100 * static_metrics(run(agent, tasks()))["average"], 1) for agent in OFFICIAL_AVERAGES}
     assert averages == OFFICIAL_AVERAGES
