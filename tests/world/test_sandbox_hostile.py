@@ -285,7 +285,7 @@ def test_subprocess_left_running(box, contained):
 
 def test_file_writes_outside_scratch(box, host, tmp_path, contained):
     paths = [str(host / "canary" / "canary.txt"), str(host / "new.txt"), str(tmp_path / "new.txt"), "/usr/owned",
-             "/opt/factory/factory/toolbox.py", f"/code/{MARKER}.py", "/owned", "/proc/sys/kernel/hostname"]
+             "/opt/factory/factory/toolbox/__init__.py", f"/code/{MARKER}.py", "/owned", "/proc/sys/kernel/hostname"]
     outcome = box.call("write_outside", {"paths": paths})
     assert outcome.status == "ok" and outcome.values == [[]]
     assert not (host / "new.txt").exists() and not (tmp_path / "new.txt").exists()
