@@ -17,7 +17,7 @@ import Levenshtein
 
 from factory.errors import FactoryError, FactoryWarning, SeedError
 from factory.seeds.phrasings import apply_phrasings
-from factory.seeds.record import Seed, scenario_of
+from factory.seeds.record import Seed, scenario_of, with_moved_hint
 from factory.seeds.specs import spec_from_function
 from factory.toolbox import Toolbox
 from factory.world.sandboxed_seed import load_sandboxed_seed
@@ -38,7 +38,7 @@ def _import_toolbox(slug: str, path: Path) -> Toolbox:
         spec.loader.exec_module(module)
     except Exception as exc:
         sys.modules.pop(module_name, None)
-        raise SeedError(f"{path}: importing the toolbox failed: {type(exc).__name__}: {exc}") from exc
+        raise SeedError(with_moved_hint(f"{path}: importing the toolbox failed: {type(exc).__name__}: {exc}")) from exc
     toolbox = getattr(module, "toolbox", None)
     if not isinstance(toolbox, Toolbox):
         raise SeedError(f"{path}: defines no `toolbox = Toolbox()`")

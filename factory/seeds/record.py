@@ -17,6 +17,18 @@ from factory.errors import SeedError
 from factory.records import ToolSpec
 from factory.toolbox import Toolbox, World
 
+# What a toolbox imported before the package followed the line of flow, and where it is now.
+MOVED_MODULES = {"factory.sense": "factory.toolbox.sense", "factory.gazetteer": "factory.toolbox.gazetteer",
+                 "factory.user": "factory.toolbox.user"}
+
+
+def with_moved_hint(message: str) -> str:
+    """An import failure of a module that moved, with where it is now."""
+    for old, new in MOVED_MODULES.items():
+        if f"No module named '{old}'" in message:
+            return f"{message} ({old} is now {new}: change the toolbox's import)"
+    return message
+
 
 class SeedExample(BaseModel):
     """An in-context example for the model-driven stages: a query and its chain as code."""

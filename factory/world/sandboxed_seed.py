@@ -27,7 +27,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from factory.errors import SeedError
 from factory.records import ToolSpec, stable_json
 from factory.seeds.phrasings import apply_phrasings
-from factory.seeds.record import Seed, scenario_of
+from factory.seeds.record import Seed, scenario_of, with_moved_hint
 from factory.toolbox import Condition, Toolbox, ToolEntry, World
 from factory.toolbox.sense import Around, Arrives, Distinct, Present, Rule, SameDay, Together, Trip, Within
 from factory.world.bubblewrap import SandboxUnavailable
@@ -322,7 +322,7 @@ def describe_toolbox(runner: SandboxRunner) -> tuple[Declarations, dict[str, Too
             raise SeedError(f"{runner.code}: defines no `toolbox = Toolbox()`")
         raw = box.ask(DeclareRequest(id=0))
     except SandboxFailure as exc:
-        raise SeedError(str(exc)) from exc
+        raise SeedError(with_moved_hint(str(exc))) from exc
     specs, spec_errors = dict(described.specs), dict(described.spec_errors)
     for name, spec in list(specs.items()):
         if spec.name != name or spec.toolbox != runner.slug:

@@ -99,6 +99,13 @@ def test_a_wrong_phrasings_file_is_a_seed_error_naming_the_entry(tmp_path, words
         load_seed(folder)
 
 
+def test_a_toolbox_that_imports_a_moved_module_is_told_where_it_went(tmp_path):
+    old = GOOD_TOOLBOX.replace("from factory.toolbox import Toolbox, World, world",
+                               "from factory.toolbox import Toolbox, World, world\n    from factory.gazetteer import NOW")
+    with pytest.raises(SeedError, match=r"factory.gazetteer is now factory.toolbox.gazetteer"):
+        load_seed(write_seed(tmp_path, "old", old))
+
+
 def test_no_shipped_toolbox_holds_a_phrasing():
     """What people say lives in phrasings.toml: no decorator or declaration in a seed's code
     carries asks, gives, groups, a condition's sentences, a goal or a written form's template."""
