@@ -61,7 +61,7 @@ def seed_new(
     temperature: Annotated[float, typer.Option("--temperature", help="The model's sampling temperature.")] = 0.2,
     timeout: Annotated[Optional[float], typer.Option("--timeout", help="Seconds for a whole model request (default 120).")] = None,
 ) -> None:
-    """Have a model write a seed (seed.toml, toolbox.py), vet it in the sandbox, repair, and save it.
+    """Have a model write a seed (seed.toml, toolbox.py, phrasings.toml), vet it in the sandbox, repair, and save it.
 
     The toolbox is model-written code: it runs only in the sandbox, here and whenever `factory generate --domain DOMAIN` uses it afterwards. Tools that still fail after the last round are dropped, with the reason in manifest.json.
     """
