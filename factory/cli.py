@@ -175,7 +175,7 @@ def generate(
     workers: Annotated[Optional[int], typer.Option("--workers", "-j", help="Processes computing offline candidates (default: the cores available); the output is the same bytes for any number. With --model, --concurrency applies instead.")] = None,
     conversations: Annotated[bool, typer.Option("--conversations/--no-conversations", help="Also compose conversational items (a value the agent must ask the person for; a goal that arrives in several user turns), written to the dataset's `conversations` config, never to nestools.jsonl.")] = False,
     judge_calibration: Annotated[Optional[Path], typer.Option("--judge-calibration", help="What `factory calibrate` measured for this --model: a model judge's veto rejects a candidate only where the precision of its vetoes reaches the policy's min_precision; without it the judges' verdicts are recorded and advisory.")] = None,
-    ray: Annotated[Optional[str], typer.Option("--ray", metavar="ADDRESS", help="Compute offline candidates as Ray tasks (pip install 'toolbench-factory[ray]'): 'local' starts Ray on this machine for the run, 'auto' or HOST:PORT uses a running cluster; the same bytes as without.")] = None,
+    ray: Annotated[Optional[str], typer.Option("--ray", metavar="ADDRESS", help="Compute offline candidates as Ray tasks (pip install 'toolbench-factory\\[ray]'): 'local' starts Ray on this machine for the run, 'auto' or HOST:PORT uses a running cluster; the same bytes as without.")] = None,
 ) -> None:
     """Generate a verified benchmark (resumes an interrupted run): offline from a seed toolbox,
     or with --model for any domain; one split, or several with --splits, fresh against the

@@ -227,3 +227,24 @@ def test_the_command_line_loads_no_model_library_nor_pydantic_before_a_command_r
              "'datasets', 'numpy') if m in sys.modules))")
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == ""
+
+
+def test_help_keeps_every_bracket_its_author_wrote():
+    """Help texts are rich markup: an unescaped '[ray]' is read as a style and vanishes, so
+    '--ray' told users to pip install 'toolbench-factory' without its extra."""
+    import re
+
+    import typer.main
+
+    command = typer.main.get_command(app)
+    seen = 0
+    for name, sub in command.commands.items():
+        subs = sub.commands.items() if hasattr(sub, "commands") else [(None, sub)]
+        for subname, leaf in subs:
+            args = [name] + ([subname] if subname else []) + ["--help"]
+            shown = " ".join(runner.invoke(app, args, env={"COLUMNS": "2000"}).output.split())
+            for param in leaf.params:
+                for bracket in re.findall(r"\w\\?\[[\w ,.-]+\]", getattr(param, "help", None) or ""):
+                    seen += 1
+                    assert bracket.replace("\\", "") in shown, (args, bracket)
+    assert seen, "no help text holds a bracket: the test checks nothing"
