@@ -7,6 +7,7 @@ import warnings
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -126,18 +127,18 @@ def generate(
     composer = generator.composer
     assert isinstance(composer, SeedComposer)
     check_fillable(_pools(composer), config.domain, config.min_depth, config.max_depth, config.shape)
-    run = RunDir(out or run_dir_for(config, settings))
-    models = build_models(config, settings, run.path, seeds) if with_model else None
-    if models is not None:
-        for ctx in generator.contexts.values():
-            ctx.judge = models.judge
-        generator.use_model(models.stages)
-    engine = None if models is not None else _engine(generator, settings, workers, ray)
-    try:
-        return _open_and_run(run, generator, fresh, max_attempts, on_attempt, models, engine)
-    finally:
-        if engine is not None:
-            engine.close()
+    with _claimed(RunDir(out or run_dir_for(config, settings)), fresh) as run:
+        models = build_models(config, settings, run.path, seeds) if with_model else None
+        if models is not None:
+            for ctx in generator.contexts.values():
+                ctx.judge = models.judge
+            generator.use_model(models.stages)
+        engine = None if models is not None else _engine(generator, settings, workers, ray)
+        try:
+            return _open_and_run(run, generator, fresh, max_attempts, on_attempt, models, engine)
+        finally:
+            if engine is not None:
+                engine.close()
 
 
 def offline_generator(config: GenerateConfig, settings: Settings) -> Generator:
@@ -248,19 +249,19 @@ def _generate_with_model_tools(config: GenerateConfig, settings: Settings, seeds
 
     domain, _, subdomain = (part.strip() for part in config.domain.partition("/"))
     config = config.model_copy(update={"domain": domain + (f"/{subdomain}" if subdomain else "")})
-    run = RunDir(out or run_dir_for(config, settings))
-    models = build_models(config, settings, run.path, seeds)
-    contexts: dict[str | None, CheckContext] = {
-        None: CheckContext({}, load_policy(settings.validators_dir, None, config.policy), EmbeddingCache(), models.judge)}
-    subdomains = [subdomain] if subdomain else propose_subdomains(models.writer_lm_for(0), domain)
-    composer = ModelComposer(config, domain, subdomains, models.chain_writer, models.writer_lm_for)
-    generator = Generator(config, composer, {}, contexts, models.stages)
-    generator.contamination = _references(config, contexts[None].embeddings)
     if config.hold_out in ("tools", "domains"):
         raise ConfigError(f"--hold-out {config.hold_out} needs a seed domain; a domain whose tools a model writes "
                           "can hold out skeletons")
-    generator.splits = SplitPlan(config, [], {}) if config.splits else None
-    return _open_and_run(run, generator, fresh, max_attempts, on_attempt, models)
+    with _claimed(RunDir(out or run_dir_for(config, settings)), fresh) as run:
+        models = build_models(config, settings, run.path, seeds)
+        contexts: dict[str | None, CheckContext] = {
+            None: CheckContext({}, load_policy(settings.validators_dir, None, config.policy), EmbeddingCache(), models.judge)}
+        subdomains = [subdomain] if subdomain else propose_subdomains(models.writer_lm_for(0), domain)
+        composer = ModelComposer(config, domain, subdomains, models.chain_writer, models.writer_lm_for)
+        generator = Generator(config, composer, {}, contexts, models.stages)
+        generator.contamination = _references(config, contexts[None].embeddings)
+        generator.splits = SplitPlan(config, [], {}) if config.splits else None
+        return _open_and_run(run, generator, fresh, max_attempts, on_attempt, models)
 
 
 def _open_and_run(run: RunDir, generator: Generator, fresh: bool, max_attempts: int | None,
@@ -271,9 +272,19 @@ def _open_and_run(run: RunDir, generator: Generator, fresh: bool, max_attempts: 
         kept, rejects = run.open(config, fresh, rebuild_first=lambda: _first_rows(generator))
         return _run(run, generator, kept, rejects, max_attempts or 20 * config.n + 50, on_attempt, models, engine)
     finally:
-        run.close()
         if models is not None:
             models.close()
+
+
+@contextmanager
+def _claimed(run: RunDir, fresh: bool) -> Iterator[RunDir]:
+    """The run folder, locked (and emptied of an earlier run's files with `fresh`) before a
+    model's call cache opens in it, and released however the run ends."""
+    run.claim(fresh)
+    try:
+        yield run
+    finally:
+        run.close()
 
 
 def _pools(composer: SeedComposer) -> list[tuple[ToolPool, bool]]:

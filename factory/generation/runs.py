@@ -218,6 +218,7 @@ class RunDir:
         self._hashes: dict[str, Any] = {}  # file name → running sha256 of what this run wrote
         self._sizes: dict[str, int] = {}
         self.kept = KeptInstances(self.file("instances"))  # filled by `open`, then by `append`
+        self.fresh = False  # claimed with --fresh: what the folder holds now, this run wrote
 
     def file(self, name: str) -> Path:
         return self.path / f"{name}.jsonl"
@@ -253,43 +254,54 @@ class RunDir:
 
     # --- opening ----------------------------------------------------------------------
 
-    def open(self, config: GenerateConfig, fresh: bool,
-             rebuild_first: Callable[[], dict[str, dict[str, Any]]] | None = None) -> tuple[KeptInstances, list[RejectNote]]:
-        """Lock the run directory, then start a run in it, start it over (`fresh`: only run files
-        are removed) or reopen it for resuming: (kept instances, read when asked for; rejects,
-        without their candidates). `append` adds to the kept instances returned. Stage files left
-        without a manifest are resumed only if `rebuild_first` gives their first attempt's lines."""
+    def claim(self, fresh: bool) -> None:
+        """Lock the run directory and, with `fresh`, remove what an earlier run wrote there (only
+        run files): before anything opens a file in it, such as a model's call cache, which
+        would otherwise be deleted open and lost to a resume. Claiming twice does nothing."""
+        if self.lock.fd is not None:
+            return
         try:
             self.path.mkdir(parents=True, exist_ok=True)
             self.lock.acquire()
         except OSError as exc:
             raise RunError(f"cannot write to output directory {self.path}: {exc.strerror or exc}") from exc
         try:
-            previous, adopted = self._previous_run(fresh)
-            if previous is not None:
-                self._check_settings(previous.config, config)
-                self._check_files(previous)
-            if adopted and rebuild_first is not None:
-                self._check_adopted(rebuild_first)
+            if fresh:
+                self._remove_run_files(self._run_files("--fresh removes only what a run wrote, so nothing was deleted"))
+        except BaseException:
+            self.close()
+            raise
+        self.fresh = fresh
+
+    def open(self, config: GenerateConfig, fresh: bool,
+             rebuild_first: Callable[[], dict[str, dict[str, Any]]] | None = None) -> tuple[KeptInstances, list[RejectNote]]:
+        """Claim the run directory (unless done), then start a run in it, start it over
+        (`fresh`) or reopen it for resuming: (kept instances, read when asked for; rejects,
+        without their candidates). `append` adds to the kept instances returned. Stage files left
+        without a manifest are resumed only if `rebuild_first` gives their first attempt's lines."""
+        self.claim(fresh)
+        try:
+            if not self.fresh:
+                names = self._run_files("choose another --out")
+                previous = self.read_manifest()
+                if previous is not None:
+                    self._check_settings(previous.config, config)
+                    self._check_files(previous)
+                elif names and rebuild_first is not None:  # stage files without a manifest
+                    self._check_adopted(rebuild_first)
             return self._recover()
         except BaseException:
             self.close()
             raise
 
-    def _previous_run(self, fresh: bool) -> tuple[Manifest | None, bool]:
-        """(the manifest of the run held here, whether stage files without one were found);
-        refuses a folder holding files no run wrote, and with `fresh` deletes only run files."""
+    def _run_files(self, advice: str) -> set[str]:
+        """The names in the folder (but the lock); refuses a folder holding files no run wrote."""
         names = {p.name for p in self.path.iterdir()} - {LOCK}
-        manifest = self.read_manifest() if MANIFEST in names else None
-        if manifest is None and not names <= EARLY_FILES:
+        if MANIFEST not in names and not names <= EARLY_FILES:
             foreign = sorted(names - RUN_FILES) or sorted(names)
             listed = ", ".join(foreign[:4]) + (", ..." if len(foreign) > 4 else "")
-            advice = "--fresh removes only what a run wrote, so nothing was deleted" if fresh else "choose another --out"
             raise RunError(f"{self.path} is not empty and holds no run ({listed}); {advice}")
-        if fresh:
-            self._remove_run_files(names)
-            return None, False
-        return manifest, manifest is None and bool(names)
+        return names
 
     def _remove_run_files(self, names: set[str]) -> None:
         for name in sorted(names & RUN_FILES):

@@ -10,6 +10,7 @@ import pytest
 from factory.config import load_settings
 from factory.errors import EndpointDown, FactoryError
 from factory.generation.generate import generate
+from factory.lm.cache import CallCache
 from factory.records import GenerateConfig
 from tests.generation_model import server_responder
 
@@ -57,6 +58,21 @@ def test_a_seed_domain_keeps_its_tools_and_takes_its_queries_from_the_model(fake
         assert "food_and_beverage" in toolboxes and None not in toolboxes  # the seed's own tools and execution
         assert instance.query == instance.query_variants["model"] != instance.query_variants["template"]
         assert {s.backend for s in instance.trace.steps} == {"seed"}
+
+
+@pytest.mark.parametrize("domain", ["Food and Beverage", "Marine Biology/Coral Reefs"])
+def test_a_fresh_run_keeps_its_call_cache_for_a_resume(fake_server, tmp_path, domain):
+    """--fresh empties the folder before the call cache opens in it: it once deleted the cache
+    it had just opened, so the answers of a fresh run were lost to a resume and asked again."""
+    server = fake_server(server_responder)
+    config = GenerateConfig(domain=domain, n=3, seed=4, generator="openai/any")
+    generate(config, settings_for(server, tmp_path), tmp_path / "run", fresh=True)
+    cache = CallCache(tmp_path / "run" / "calls.sqlite")
+    assert len(cache) >= 3  # every answer the run got, there for a resume
+    cache.close()
+    asked = len(server.requests)
+    generate(config, settings_for(server, tmp_path), tmp_path / "run", fresh=True)  # starts over: asks again
+    assert len(server.requests) > asked
 
 
 def test_transient_failures_cost_retries_not_instances(fake_server, tmp_path):
