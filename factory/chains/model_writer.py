@@ -23,10 +23,12 @@ from factory.records import (
     RecordedCall,
     Ref,
     ToolSpec,
+    Value,
     WorldSetup,
     parse_shape,
     value_matches_type,
 )
+from factory.seeds.specs import without_examples_of
 
 DEMOS_PER_CALL = 2
 STRUCTURED_TOKENS = 2048  # room for a chain of five calls with their tools as JSON
@@ -226,6 +228,25 @@ def propose_subdomains(lm: Any, domain: str) -> list[str]:
     return [n for n in dict.fromkeys(names) if 2 < len(n) < 80][:12] or [domain]
 
 
+def without_shown_literals(specs: dict[str, ToolSpec], chain: Chain) -> tuple[dict[str, ToolSpec], list[str]]:
+    """The tools with every example clause that shows one of the chain's literal arguments taken
+    out of their documentation (a small model writes `location: str, e.g. "Alaskan Arctic"` and
+    then calls it with "Alaskan Arctic": an agent could copy the example without reading the
+    request); and the names of the tools changed."""
+    values = [a.value for c in chain.calls for a in c.arguments.values() if isinstance(a, Value)]
+    changed, cleaned = [], {}
+    for name, spec in specs.items():
+        update = {"description": without_examples_of(spec.description, values),
+                  "parameters": [p.model_copy(update={"description": without_examples_of(p.description, values)})
+                                 for p in spec.parameters],
+                  "returns": [o.model_copy(update={"description": without_examples_of(o.description, values)})
+                              for o in spec.returns]}
+        cleaned[name] = spec.model_copy(update=update)
+        if cleaned[name] != spec:
+            changed.append(name)
+    return cleaned, changed
+
+
 class ModelComposer:
     """The model backend of the compose stage: chains a model writes for a domain no seed
     covers, with their tools, the request as the model states it, and its stated answers."""
@@ -247,9 +268,13 @@ class ModelComposer:
         if written.chain is None:
             return NotComposed(written.reason, written.raw)
         chain = written.chain.chain.renumbered()
-        specs = {**written.chain.tools, **written.chain.others}
+        specs, unshown = without_shown_literals({**written.chain.tools, **written.chain.others}, chain)
         setup = WorldSetup(toolboxes=[], seed=self.config.seed, recorded=stated_answers(chain, specs, written.chain.returns))
         record = {"domain": self.domain, "subdomain": subdomain, "scenario": "plain", "code": written.chain.code}
-        if written.repaired:
-            record["repairs"] = [f"chain writer: repaired ({written.repaired})"]
+        repairs = [f"chain writer: repaired ({written.repaired})"] if written.repaired else []
+        if unshown:
+            repairs.append(f"chain writer: examples of the request's values taken out of the documentation of "
+                           f"{', '.join(unshown)}")
+        if repairs:
+            record["repairs"] = repairs
         return Composed(chain, specs, setup, self.domain, subdomain, None, draft=written.chain.task or None, record=record)

@@ -126,25 +126,50 @@ _EXAMPLE_CUE = re.compile(r"\b(?:e\.g\.|for example|for instance|such as|like)\s
 _EXAMPLE_PART = re.compile(r'"([^"]*)"|“([^”]*)”|([);]|\.(?=\s|$))')
 
 
-def examples_in(text: str) -> list[str]:
-    """The example values a description shows (`e.g. "Maria Lopez" or "maria"`, `e.g. CS201`,
-    `like "P-10001"`): the quoted strings of the clause after the cue, else the one bare token
-    after "e.g."."""
-    found = []
+def _example_clauses(text: str) -> list[tuple[int, int, list[str]]]:
+    """(where the clause starts, where it ends, its example values) for each example clause: the
+    quoted strings after the cue, else the one bare token after "e.g."."""
+    clauses = []
     for cue in _EXAMPLE_CUE.finditer(text):
         rest = text[cue.end():]
-        quoted = []
+        quoted, end = [], cue.end()
         for part in _EXAMPLE_PART.finditer(rest):
             if part.group(3) is not None:
                 break
             quoted.append(part.group(1) if part.group(1) is not None else part.group(2))
+            end = cue.end() + part.end()
         if quoted:
-            found += quoted
+            clauses.append((cue.start(), end, quoted))
         elif cue.group(0).lower().startswith("e.g."):
             bare = re.match(r"[^\s,;)\]]+", rest)
             if bare and bare.group(0).rstrip("."):
-                found.append(bare.group(0).rstrip("."))
-    return found
+                clauses.append((cue.start(), cue.end() + len(bare.group(0).rstrip(".")), [bare.group(0).rstrip(".")]))
+    return clauses
+
+
+def examples_in(text: str) -> list[str]:
+    """The example values a description shows (`e.g. "Maria Lopez" or "maria"`, `e.g. CS201`,
+    `like "P-10001"`): the quoted strings of the clause after the cue, else the one bare token
+    after "e.g."."""
+    return [example for _, _, examples in _example_clauses(text) for example in examples]
+
+
+def without_examples_of(text: str, values: list[Any]) -> str:
+    """The text without each example clause that shows one of these values (`, e.g. "Alaska"`,
+    `(e.g. 7.6)`), tidied: a tool whose documentation shows a request's literal gives it away."""
+    original = text
+    for start, end, examples in reversed(_example_clauses(text)):
+        shown = frozenset(e.strip().casefold() for e in examples)
+        if not any(shows_example(v, shown) for v in values):
+            continue
+        if text[start:end].count("[") > text[start:end].count("]") and text[end:end + 1] == "]":
+            end += 1
+        text = text[:start] + text[end:]
+    if text == original:
+        return text
+    text = re.sub(r"\s*,\s*(?=[.;)\]]|$)", "", text)
+    text = re.sub(r"\s*\(\s*\)", "", text)
+    return re.sub(r"\s+([.;,])", r"\1", re.sub(r"\s{2,}", " ", text)).strip()
 
 
 def documented_examples(spec: ToolSpec) -> frozenset[str]:

@@ -61,3 +61,28 @@ def test_a_good_first_answer_costs_one_call_and_no_repair_prompt_none(writer):
     fake = FakeLM([UNTYPED, GOOD])
     assert "no type annotation" in plain(fake_dspy_lm(fake), "Marine Biology", "Reefs", "2:1>2", random.Random(0)).reason
     assert len(fake.requests) == 1
+
+
+def test_examples_that_show_a_request_value_leave_the_written_tools():
+    """A small model documents `location` with e.g. "Alaskan Arctic" and then calls it with
+    "Alaskan Arctic" (an agent could copy the example without reading the request): the
+    composer takes such example clauses out, keeps the others, and names the tools it changed."""
+    from factory.chains.model_writer import without_shown_literals
+    from factory.records import Call, Chain, Output, Param, Ref, ToolSpec, Value
+
+    lake = ToolSpec(name="fetch_lake_data", description="Data of a polar lake, e.g. \"Alaskan Arctic\".",
+                    parameters=[Param(name="location", type="str", description='Region, e.g. "Alaskan Arctic".')],
+                    returns=[Output(name="ph", type="float", description="Acidity (e.g. 7.6).")])
+    temperature = ToolSpec(name="water_temperature", description="Temperature of water at a pH.",
+                           parameters=[Param(name="p_h", type="float", description="The pH, e.g. 7.6"),
+                                       Param(name="depth", type="int", description='Depth in metres, e.g. 40.')],
+                           returns=[Output(name="celsius", type="float", description="Degrees, e.g. 3.5.")])
+    chain = Chain(calls=[Call(tool="fetch_lake_data", arguments={"location": Value(value="Alaskan Arctic")}, outputs=["data0"]),
+                         Call(tool="water_temperature", arguments={"p_h": Ref(ref="data0"), "depth": Value(value=12)},
+                              outputs=["data1"])])
+    specs, changed = without_shown_literals({s.name: s for s in (lake, temperature)}, chain)
+    assert changed == ["fetch_lake_data"]
+    assert specs["fetch_lake_data"].description == "Data of a polar lake."
+    assert specs["fetch_lake_data"].parameters[0].description == "Region."
+    assert specs["fetch_lake_data"].returns[0].description == "Acidity (e.g. 7.6)."  # 7.6 is no literal here
+    assert specs["water_temperature"] == temperature
