@@ -118,7 +118,8 @@ class ChainWriter:
     """Asks a model for tools and a chain of a given shape; reads the answer with ast; sends a
     problem back once with the answer (`repair_instructions` follow the writer's own)."""
 
-    def __init__(self, instructions: str, demos: list[Demo], repair_instructions: str = "", structured: str = ""):
+    def __init__(self, instructions: str, demos: list[Demo], repair_instructions: str = "", structured: str = "",
+                 structured_repair: str = ""):
         import dspy
 
         self.predict = dspy.Predict(signature("WriteToolsAndChain", instructions, ASKS, GIVES))
@@ -127,6 +128,7 @@ class ChainWriter:
         self.demos = demos
         self.structured = structured  # instructions for answers under the chain schema; "": the code format
         self.repair_instructions = repair_instructions
+        self.structured_repair = structured_repair or repair_instructions  # how to mend an answer under the schema
 
     def __call__(self, lm: Any, domain: str, subdomain: str, shape: str, rng: random.Random) -> Written:
         if self.structured:
@@ -150,7 +152,7 @@ class ChainWriter:
         if not problem:
             return Written(written, "", raw)
         retry = [*messages, {"role": "assistant", "content": raw},
-                 {"role": "user", "content": f"{self.repair_instructions}\n\nproblem: {problem}"}]
+                 {"role": "user", "content": f"{self.structured_repair}\n\nproblem: {problem}"}]
         fixed, failed = structured_answer(lm, retry, fmt, max_tokens=tokens)
         if failed:
             return Written(None, f"chain writer: {problem}; its repair failed: {failed}", raw)

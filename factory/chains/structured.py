@@ -138,14 +138,25 @@ def _call(j: int, raw: dict[str, Any], spec: ToolSpec, outputs: list[list[str]],
             name, output = output, name  # the two names the other way round: the meaning is clear
         index = names.index(output) if output in names else (0 if len(names) == 1 else -1)
         if index < 0:
-            raise StubError(f"{where} takes {output!r} from call_{i + 1}, whose tool returns {', '.join(names)}")
+            raise StubError(f"{where} takes {output!r} from call_{i + 1}, whose tool returns {', '.join(names)}"
+                            f"{_choices(earlier, spec)}")
         if name not in declared:
-            raise StubError(f"{where} takes call_{i + 1}'s {output!r} as {name!r}, which its tool does not declare")
+            raise StubError(f"{where} takes call_{i + 1}'s {output!r} as {name!r}, which its tool does not declare"
+                            f"{_choices(earlier, spec)}")
         if not type_accepts(declared[name].type, earlier.returns[index].type):
             raise StubError(f"{where} takes call_{i + 1}'s {output!r} ({earlier.returns[index].type}) as {name!r}, "
-                            f"a {declared[name].type}")
+                            f"a {declared[name].type}{_choices(earlier, spec)}")
         arguments[name] = Ref(ref=outputs[i][index])
     return Call(tool=spec.name, arguments=arguments, outputs=outputs[j])
+
+
+def _choices(earlier: ToolSpec, spec: ToolSpec) -> str:
+    """What a link can join, in words a model can act on in its repair."""
+    def typed(items: list[Any]) -> str:
+        return ", ".join(f"{item.name} ({item.type})" for item in items) or "nothing"
+
+    return (f" (the values {earlier.name} returns: {typed(earlier.returns)}; the parameters {spec.name} takes: "
+            f"{typed(spec.parameters)})")
 
 
 def read_structured(text: str) -> WrittenChain:

@@ -63,7 +63,8 @@ def test_a_link_with_its_two_names_the_other_way_round_is_read():
 @pytest.mark.parametrize("change, reason", [
     (lambda a: a["call_1"]["arguments"].__setitem__(1, {"parameter": "year", "value": "2020"}), "is not of type int"),
     (lambda a: a["call_1"]["arguments"].append({"parameter": "depth", "value": 3}), "does not declare"),
-    (lambda a: a["call_2"]["value_from_call_1"].__setitem__("output", "reef_name"), "whose tool returns"),
+    (lambda a: a["call_2"]["value_from_call_1"].__setitem__("output", "reef_name"),
+     r"whose tool returns .* \(the values \w+ returns: \w+ \((str|int|float)\).*; the parameters \w+ takes: "),
     (lambda a: a["call_2"]["tool"]["parameters"][0].__setitem__("type", "tuple[float, float]"), "unsupported type"),
 ])
 def test_what_the_schema_cannot_rule_out_is_a_reason(change, reason):
@@ -78,7 +79,7 @@ def test_what_the_schema_cannot_rule_out_is_a_reason(change, reason):
 def test_the_writer_asks_under_the_schema_and_mends_a_reason_once():
     demos = seed_demos(load_seeds(Path(resource_dir("seeds"))))
     writer = ChainWriter((PROMPTS / "chain_writer.md").read_text(), demos, (PROMPTS / "chain_repair.md").read_text(),
-                         (PROMPTS / "chain_writer_json.md").read_text())
+                         (PROMPTS / "chain_writer_json.md").read_text(), (PROMPTS / "chain_repair_json.md").read_text())
     fake = FakeLM([answer("2:1>2", "mistyped"), in_prose(answer("2:1>2"))])
     written = writer(fake_dspy_lm(fake), "Marine Biology", "Coral Reefs", "2:1>2", random.Random(0))
     assert written.chain is not None and written.chain.chain.shape() == "2:1>2" and "is not of type int" in written.repaired
@@ -87,6 +88,7 @@ def test_the_writer_asks_under_the_schema_and_mends_a_reason_once():
     assert fmt["type"] == "json_schema" and "call_2" in json.dumps(fmt)
     assert [m["role"] for m in first.messages] == ["system", "user", "assistant", "user"]  # one worked example
     assert "is not of type int" in second.messages[-1]["content"] and second.messages[-2]["role"] == "assistant"
+    assert "JSON" in second.messages[-1]["content"] and "code block" not in second.messages[-1]["content"]
     stubborn = FakeLM([answer("2:1>2", "cut")])
     written = writer(fake_dspy_lm(stubborn), "Marine Biology", "Coral Reefs", "2:1>2", random.Random(0))
     assert written.chain is None and written.reason == "chain writer: after a repair, the answer is not one JSON " \
