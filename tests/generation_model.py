@@ -104,7 +104,8 @@ def chain_code(domain: str, subdomain: str, shape: str, rng: random.Random, flaw
 def structured_chain(schema: dict, rng: random.Random, flaw: str = "") -> str:
     """An answer under the chain schema (factory.chains.structured): the calls and links the
     schema asks for; `flaw` "mistyped" gives a literal of another type (the schema allows it,
-    the reader does not), "cut" stops half way (a truncated answer)."""
+    the reader does not: "in 2020" for an int; a quoted "2020" it reads as the int), "cut" stops
+    half way (a truncated answer)."""
     props = schema["properties"]
     topic, unit = rng.choice(TOPICS)
     place = rng.choice(PLACES)
@@ -121,7 +122,7 @@ def structured_chain(schema: dict, rng: random.Random, flaw: str = "") -> str:
                 "returns": [{"name": f"{unit}_id", "type": "str", "description": f"The {topic} {unit} found."},
                             {"name": "score", "type": "float", "description": "A measurement of it (0-100)."}]}
         call = {"tool": tool, "arguments": [] if links else [
-            {"parameter": "region", "value": place}, {"parameter": "year", "value": str(year) if flaw == "mistyped" else year}]}
+            {"parameter": "region", "value": place}, {"parameter": "year", "value": f"in {year}" if flaw == "mistyped" else year}]}
         for link in links:
             call[link] = {"parameter": f"{unit}_id_{link.rsplit('_', 1)[1]}", "output": f"{unit}_id"}
         call["returns"] = [f"{unit.upper()}-{rng.randint(100, 999)}", round(rng.uniform(1, 99), 1)]

@@ -124,6 +124,7 @@ def _call(j: int, raw: dict[str, Any], spec: ToolSpec, outputs: list[list[str]],
         name, value = str(item.get("parameter")), item.get("value")
         if name not in declared:
             raise StubError(f"{where} gives {name!r}, which its tool does not declare (it takes {', '.join(declared)})")
+        value = _as_type(value, declared[name].type)
         if not value_matches_type(value, declared[name].type):
             raise StubError(f"{where} gives {name}={value!r}, which is not of type {declared[name].type}")
         arguments[name] = Value(value=value)
@@ -148,6 +149,23 @@ def _call(j: int, raw: dict[str, Any], spec: ToolSpec, outputs: list[list[str]],
                             f"a {declared[name].type}{_choices(earlier, spec)}")
         arguments[name] = Ref(ref=outputs[i][index])
     return Call(tool=spec.name, arguments=arguments, outputs=outputs[j])
+
+
+def _as_type(value: Any, type_: str) -> Any:
+    """A number or truth value written as text ("18.0" for a float, "3" for an int, "true"),
+    read as the declared type: the JSON says the same thing, quoted (a small model's habit)."""
+    if isinstance(value, list) and type_.startswith("list["):
+        return [_as_type(item, type_[5:-1]) for item in value]
+    if not isinstance(value, str):
+        return value
+    text = value.strip().replace(",", "")
+    if type_ == "bool" and text.lower() in ("true", "false"):
+        return text.lower() == "true"
+    if type_ == "float" and re.fullmatch(r"[+-]?(\d+\.?\d*|\.\d+)", text):
+        return float(text)
+    if type_ == "int" and re.fullmatch(r"[+-]?\d+", text):
+        return int(text)
+    return value
 
 
 def _choices(earlier: ToolSpec, spec: ToolSpec) -> str:
@@ -188,7 +206,8 @@ def read_structured(text: str) -> WrittenChain:
         if spec.name not in tools:
             others[spec.name] = spec
     chain = Chain(calls=calls)
-    returns = [list(raw.get("returns")) if isinstance(raw.get("returns"), list) else None for raw in raws]
+    returns = [[_as_type(v, o.type) for v, o in zip(raw["returns"], spec.returns, strict=False)] + raw["returns"][len(spec.returns):]
+               if isinstance(raw.get("returns"), list) else None for raw, spec in zip(raws, specs, strict=True)]
     task = " ".join(str(data.get("request") or "").split())
     return WrittenChain(tools, chain, task, written_code(tools, others, chain, task, returns), returns, others)
 

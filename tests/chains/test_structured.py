@@ -61,7 +61,7 @@ def test_a_link_with_its_two_names_the_other_way_round_is_read():
 
 
 @pytest.mark.parametrize("change, reason", [
-    (lambda a: a["call_1"]["arguments"].__setitem__(1, {"parameter": "year", "value": "2020"}), "is not of type int"),
+    (lambda a: a["call_1"]["arguments"].__setitem__(1, {"parameter": "year", "value": "in 2020"}), "is not of type int"),
     (lambda a: a["call_1"]["arguments"].append({"parameter": "depth", "value": 3}), "does not declare"),
     (lambda a: a["call_2"]["value_from_call_1"].__setitem__("output", "reef_name"),
      r"whose tool returns .* \(the values \w+ returns: \w+ \((str|int|float)\).*; the parameters \w+ takes: "),
@@ -74,6 +74,18 @@ def test_what_the_schema_cannot_rule_out_is_a_reason(change, reason):
         read_structured(json.dumps(data))
     with pytest.raises(StubError, match="not one JSON object"):
         read_structured(answer("2:1>2", "cut"))
+
+
+def test_numbers_and_truth_values_written_as_text_are_read_as_the_declared_type():
+    """The real 1.5B model quoted a float ("temp_celsius": "18.0"): the JSON says the same value."""
+    data = json.loads(answer("2:1>2"))
+    data["call_1"]["arguments"][1]["value"] = " 2,020 "
+    data["call_1"]["returns"][1] = "42.5"
+    written = read_structured(json.dumps(data))
+    assert written.chain.calls[0].arguments["year"].value == 2020 and written.returns[0][1] == 42.5
+    data["call_1"]["arguments"][1]["value"] = "nan"
+    with pytest.raises(StubError, match="is not of type int"):
+        read_structured(json.dumps(data))
 
 
 def test_the_writer_asks_under_the_schema_and_mends_a_reason_once():
