@@ -377,12 +377,14 @@ def write_seed(domain: str, client: Any, prompts: dict[str, str], seeds_dir: Pat
                                       {"role": "user", "content": f"Write the seed for the domain: {domain}"}]
     draft: Draft | None = None
     found, seed, used = Vetting(), None, 0
+    answers: list[str] = []
     with tempfile.TemporaryDirectory(prefix="seed-vetting-") as tmp:
         staging = Path(tmp) / slug
         for used in range(1, rounds + 1):
             reply = client.complete(messages)
             if not reply.ok:
                 raise FactoryError(f"the model could not be asked: {reply.error}")
+            answers.append(reply.text or "")
             draft = read_answer(reply.text or "", reply.truncated, draft)
             if seed is not None:
                 seed.close()
@@ -402,11 +404,17 @@ def write_seed(domain: str, client: Any, prompts: dict[str, str], seeds_dir: Pat
         if seed is not None:
             seed.close()
         if found.fatal or draft is None or draft.problems:
-            raise FactoryError(f"no usable seed for {domain!r} after {used} round(s): " + "; ".join(found.messages()[:6]))
+            kept = _keep_rejected(rejected_dir(out_dir) / slug, draft, answers, found)
+            raise FactoryError(f"no usable seed for {domain!r} after {used} round(s): " + "; ".join(found.messages()[:6])
+                               + f" (the last draft, every answer and the whole vetting report are in {kept})")
         dropped = {name: "; ".join(whys) for name, whys in sorted(found.tools.items())}
         final = found
         if dropped:
-            final = _vet_without(staging, dropped, domain)
+            try:
+                final = _vet_without(staging, dropped, domain)
+            except FactoryError as exc:
+                kept = _keep_rejected(rejected_dir(out_dir) / slug, draft, answers, found)
+                raise FactoryError(f"{exc} (the last draft, every answer and the vetting report are in {kept})") from None
         manifest = {
             "domain": domain, "slug": slug, "written_by": "model", "model": model,
             "date": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"), "rounds": used,
@@ -445,6 +453,29 @@ def _vet_without(staging: Path, dropped: dict[str, str], domain: str) -> Vetting
         raise FactoryError(f"no usable seed for {domain!r}: after dropping {', '.join(dropped)}: "
                            + "; ".join(final.messages()[:6]))
     return final
+
+
+def rejected_dir(out_dir: Path) -> Path:
+    """Where a seed that did not pass its vetting is kept to read: beside the seeds' folder,
+    never in it (the library would load it)."""
+    return out_dir.with_name(f"{out_dir.name}-rejected")
+
+
+def _keep_rejected(target: Path, draft: Draft | None, answers: list[str], found: Vetting) -> Path:
+    """The last draft's files, the model's answer of each round and the vetting report, so a
+    failed `seed new` loses nothing its rounds cost: the files can be mended by hand and vetted."""
+    from factory.lm.secrets import redact
+
+    if target.exists():
+        shutil.rmtree(target)
+    target.mkdir(parents=True)
+    for name, text in (draft.files() if draft is not None else {}).items():
+        (target / name).write_text(text, encoding="utf-8")
+    for round_, answer in enumerate(answers, 1):
+        (target / f"answer-round-{round_}.md").write_text(redact(answer), encoding="utf-8")
+    report = {**found.report(), "problems": found.messages()}
+    (target / "vetting.json").write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    return target
 
 
 def _save(staging: Path, target: Path, names: list[str], manifest: dict[str, Any]) -> Path:

@@ -139,6 +139,23 @@ def test_a_tool_the_model_never_fixes_is_dropped_with_its_reason(fake_server, tm
         seed.close()
 
 
+@needs_sandbox
+def test_a_seed_that_never_vets_is_kept_beside_the_seeds_to_read(fake_server, tmp_path):
+    """No usable seed after the last round: the error names a folder beside the seeds (never in
+    them) holding the last draft, the model's answer of each round and the vetting report."""
+    broken = GOOD.replace("def ", "def def ", 1)  # a syntax error in every round
+    server = fake_server(model(broken, broken))
+    result = new_seed(server, tmp_path / "seeds", "--rounds", "2")
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    kept = tmp_path / "seeds-rejected" / "marine-biology"
+    assert str(kept) in " ".join(result.output.split()) and not (tmp_path / "seeds" / "marine-biology").exists()
+    assert (kept / "toolbox.py").read_text() == broken and (kept / "seed.toml").read_text() == TOML
+    assert [p.name for p in sorted(kept.glob("answer-round-*.md"))] == ["answer-round-1.md", "answer-round-2.md"]
+    assert "Great idea!" in (kept / "answer-round-1.md").read_text()
+    report = json.loads((kept / "vetting.json").read_text())
+    assert report["problems"] and any("toolbox.py" in p for p in report["problems"])
+
+
 HOSTILE_IMPORT = '''
 import os, socket
 CANARY = {canary!r}
