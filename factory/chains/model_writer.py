@@ -138,7 +138,7 @@ class ChainWriter:
     def under_schema(self, lm: Any, domain: str, subdomain: str, shape: str, rng: random.Random) -> Written:
         """One answer under the chain schema of `shape` (one worked example before it); a
         problem the schema cannot rule out goes back once, with the answer, under the schema."""
-        demos = [d for d in self.demos if d.structured]
+        demos = closest_demos([d for d in self.demos if d.structured], shape)
         messages = [{"role": "system", "content": self.structured}]
         for demo in rng.sample(demos, min(1, len(demos))):
             messages += [{"role": "user", "content": _asked(demo.domain, demo.subdomain, demo.shape)},
@@ -184,6 +184,24 @@ class ChainWriter:
         if again:
             return Written(None, f"chain writer: after a repair, {again}", fixed)
         return Written(written, "", fixed, repaired=problem)
+
+
+def closest_demos(demos: list[Demo], shape: str) -> list[Demo]:
+    """The worked examples nearest the asked shape: of that very shape, else with as many calls
+    and links, else with links where links are asked (a small model copies the example's
+    structure more than it follows the shape in words)."""
+    n, edges = parse_shape(shape)
+
+    def size(demo: Demo) -> tuple[int, int]:
+        m, links = parse_shape(demo.shape)
+        return m, len(links)
+
+    for near in (lambda d: d.shape == shape, lambda d: size(d) == (n, len(edges)),
+                 lambda d: bool(parse_shape(d.shape)[1]) == bool(edges)):
+        chosen = [d for d in demos if near(d)]
+        if chosen:
+            return chosen
+    return demos
 
 
 def _asked(domain: str, subdomain: str, shape: str) -> str:

@@ -86,3 +86,13 @@ def test_examples_that_show_a_request_value_leave_the_written_tools():
     assert specs["fetch_lake_data"].parameters[0].description == "Region."
     assert specs["fetch_lake_data"].returns[0].description == "Acidity (e.g. 7.6)."  # 7.6 is no literal here
     assert specs["water_temperature"] == temperature
+
+
+def test_the_worked_example_is_the_nearest_to_the_asked_shape():
+    from factory.chains.model_writer import Demo, closest_demos
+
+    demos = [Demo("d", "s", shape, "code") for shape in ("2:1>2", "3:1>2,2>3", "3:1>2,1>3", "4:1>2,2>3,3>4")]
+    assert [d.shape for d in closest_demos(demos, "3:1>2,2>3")] == ["3:1>2,2>3"]
+    assert [d.shape for d in closest_demos(demos, "3:1>3,2>3")] == ["3:1>2,2>3", "3:1>2,1>3"]  # as many calls and links
+    assert [d.shape for d in closest_demos(demos, "5:1>2,2>3,3>4,4>5")] == [d.shape for d in demos]  # any with links
+    assert closest_demos(demos, "3:") == demos  # none without links: any
