@@ -111,7 +111,35 @@ def read_answer(raw: str, shape: str, structured: bool = False) -> tuple[Written
     if written.chain.shape() != shape:
         return None, (f"asked for shape {shape}, the model wrote {written.chain.shape()}: main() must make "
                       f"{shape_in_words(shape)}, but it makes {shape_in_words(written.chain.shape())}")
+    mislinked = mislinked_values(written)
+    if mislinked:
+        return None, mislinked
     return written, ""
+
+
+def mislinked_values(written: WrittenChain) -> str:
+    """A link that fills a parameter with a value of another name while an earlier call returns
+    one under the parameter's very name: get_park_hours(park_name=<the park's location>) while
+    call 1 returned park_name (a real 1.5B model's chain, which its own judges passed; the gold
+    answer then asks an agent for the wrong value). Of 1,000 offline chains one has such a link
+    on purpose (a prescriber's id as a doctor_id beside another doctor's): a model-written one
+    is sent back, at worst costing a candidate."""
+    producer: dict[str, tuple[int, str]] = {}  # output variable → (call, the name its tool gives it)
+    for i, call in enumerate(written.chain.calls):
+        spec = written.tools[call.tool]
+        for out, declared in zip(call.outputs, spec.returns, strict=False):
+            producer[out] = (i, declared.name)
+        for param, arg in call.arguments.items():
+            if not isinstance(arg, Ref) or arg.ref not in producer:
+                continue
+            k, given = producer[arg.ref]
+            same = [n for n, (m, named) in producer.items() if named == param and m < i]
+            if given != param and same:
+                m = producer[same[0]][0]
+                return (f"call_{i + 1} ({call.tool}) fills {param!r} with call_{k + 1}'s {given!r}, not with the "
+                        f"{param!r} call_{m + 1} returns: take each value from the call that returns it, keeping the "
+                        f"requested shape")
+    return ""
 
 
 class ChainWriter:

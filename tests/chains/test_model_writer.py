@@ -96,3 +96,18 @@ def test_the_worked_example_is_the_nearest_to_the_asked_shape():
     assert [d.shape for d in closest_demos(demos, "3:1>3,2>3")] == ["3:1>2,2>3", "3:1>2,1>3"]  # as many calls and links
     assert [d.shape for d in closest_demos(demos, "5:1>2,2>3,3>4,4>5")] == [d.shape for d in demos]  # any with links
     assert closest_demos(demos, "3:") == demos  # none without links: any
+
+
+def test_a_link_that_takes_another_value_than_the_one_named_like_its_parameter_goes_back():
+    """A real 1.5B model filled get_marine_park_opening_hours(park_name=...) with the park's
+    location while call 1 returned park_name; its own judges passed it, and the gold answer would
+    have asked an agent for the hours of 'Oceanside Beach'."""
+    from factory.chains.model_writer import read_answer
+
+    code = (Path(__file__).parents[1] / "data" / "chain_writer" / "mislinked_marine_parks.txt").read_text()
+    written, problem = read_answer(code, "3:1>2,2>3")
+    assert written is None and problem.startswith("call_3 (get_marine_park_opening_hours) fills 'park_name' with "
+                                                  "call_2's 'location', not with the 'park_name' call_1 returns")
+    mended = code.replace("get_marine_park_opening_hours(park_name=data1)", "get_marine_park_opening_hours(park_name=data0)")
+    written, problem = read_answer(mended, "3:1>2,1>3")  # the hours of the park call 1 found
+    assert written is not None and problem == ""
