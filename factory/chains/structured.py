@@ -137,7 +137,9 @@ def _call(j: int, raw: dict[str, Any], spec: ToolSpec, outputs: list[list[str]],
         names = [o.name for o in earlier.returns]
         if name not in declared and output in declared and name in names:
             name, output = output, name  # the two names the other way round: the meaning is clear
-        index = names.index(output) if output in names else (0 if len(names) == 1 else -1)
+        index = names.index(output) if output in names else -1
+        if index < 0 and len(names) == 1 and name in declared and type_accepts(declared[name].type, earlier.returns[0].type):
+            index = 0  # the one value the earlier tool returns, under another name
         if index < 0:
             raise StubError(f"{where} takes {output!r} from call_{i + 1}, whose tool returns {', '.join(names)}"
                             f"{_choices(earlier, spec)}")
