@@ -148,15 +148,28 @@ def test_a_misspelt_domain_is_taken_as_the_closest_one_and_said_so(tmp_path):
 
 @pytest.mark.slow  # a generation run end to end
 def test_a_run_that_has_not_finished_is_named_as_such_not_as_a_missing_dataset(tmp_path):
+    """A run that used up its attempts exports what it kept (its card says it is incomplete);
+    one killed on the way has no dataset, and the commands that read one say what it is."""
+    import json
+    import shutil
+
     out = tmp_path / "run"
-    stopped = runner.invoke(app, ["generate", "--domain", "Food and Beverage", "-n", "5", "--max-attempts", "2",
+    stopped = runner.invoke(app, ["generate", "--domain", "Food and Beverage", "-n", "5", "--max-attempts", "3",
                                   "--out", str(out)])
-    assert stopped.exit_code == 1 and "kept" in stopped.output
+    kept = json.loads((out / "manifest.json").read_text())["accepted"]
+    assert stopped.exit_code == 1 and f"kept {kept} of 5" in stopped.output and 0 < kept < 5
+    assert f"The {kept} kept are exported in {out / 'dataset'}" in " ".join(stopped.output.split())
+    assert "**Incomplete run:** " in (out / "dataset" / "README.md").read_text()
+    stats = runner.invoke(app, ["stats", str(out)])
+    assert stats.exit_code == 0 and f"instances: {kept}" in " ".join(stats.output.split()).lower(), stats.output
+    manifest = json.loads((out / "manifest.json").read_text())
+    (out / "manifest.json").write_text(json.dumps({**manifest, "status": "running"}))  # as a run killed on the way
+    shutil.rmtree(out / "dataset")
     for command in (["stats", str(out)], ["validate", str(out)], ["evaluate", str(out), "--agent", "oracle"]):
         result = runner.invoke(app, command)
         assert result.exit_code == 1 and "Traceback" not in result.output
         assert f"{out} is a generation run that was stopped before it finished" in result.output
-        assert "status incomplete" in result.output and f"--out {out}" in result.output
+        assert "status running" in result.output and f"--out {out}" in result.output
 
 
 def test_a_file_the_system_refuses_is_one_line_naming_it(food_run, tmp_path):

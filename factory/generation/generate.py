@@ -406,8 +406,13 @@ def _run(run: RunDir, generator: Generator, kept: KeptInstances, rejects: list[R
     _warn_seed_defects(rejects, run)
     manifest = _counted(manifest, attempt, len(kept), reasons, models)
     if len(kept) < config.n:
-        manifest.status = "incomplete"
-        run.write_manifest(manifest)
+        # What was kept is exported, so it can be read, audited and validated; the run stays
+        # incomplete, and a larger --max-attempts resumes it.
+        if len(kept):
+            _export(run, config, manifest, kept, generator.splits, status="incomplete")
+        else:
+            manifest.status = "incomplete"
+            run.write_manifest(manifest)
         raise RunError(_shortfall(manifest, run))
     instances = kept[: config.n]
     return RunResult(run.path, _export(run, config, manifest, instances, generator.splits), instances, resumed,
@@ -445,8 +450,9 @@ def _shortfall(manifest: Manifest, run: RunDir) -> str:
                   "widen --shape, --min-depth or --max-depth")
     else:
         advice = "run again with a larger --max-attempts to continue"
+    exported = f" The {manifest.accepted} kept are exported in {run.path / 'dataset'}." if manifest.accepted else ""
     return (f"kept {manifest.accepted} of {manifest.config.n} instances after {manifest.attempts} attempts "
-            f"(top reject reasons: {top}); see {run.file('rejects')}. {advice[0].upper()}{advice[1:]}.")
+            f"(top reject reasons: {top}); see {run.file('rejects')}.{exported} {advice[0].upper()}{advice[1:]}.")
 
 
 def _screen(outcome: Outcome, generator: Generator, duplicates: DuplicateIndex, splits: SplitPlan | None = None) -> None:
@@ -493,9 +499,10 @@ def _counted(manifest: Manifest, attempts: int, kept: int, reasons: Counter[str]
 
 
 def _export(run: RunDir, config: GenerateConfig, manifest: Manifest, instances: KeptInstances,
-            plan: SplitPlan | None = None) -> Manifest:
-    """Write the dataset, the NesTools files and the complete manifest, reading each kept
-    instance once (split by split, as `load_instances` reads them back) and holding none."""
+            plan: SplitPlan | None = None, status: str = "complete") -> Manifest:
+    """Write the dataset, the NesTools files and the manifest (of a complete run, or of one that
+    kept fewer than n), reading each kept instance once (split by split, as `load_instances`
+    reads them back) and holding none."""
     title = f"{config.domain} tool-use benchmark" if config.domain != ALL_DOMAINS else "Multi-domain tool-use benchmark"
     if plan is None:
         groups = {config.split: instances}
@@ -524,5 +531,5 @@ def _export(run: RunDir, config: GenerateConfig, manifest: Manifest, instances: 
                             nestools.split, report, talks)
 
     manifest.dataset_fingerprint = dataset.close(card)
-    manifest.status = "complete"
+    manifest.status = status
     return run.write_manifest(manifest)

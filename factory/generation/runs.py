@@ -239,7 +239,7 @@ class RunDir:
         """Write the manifest with the digests of what the run has written so far (and of the
         exported files once the run is complete); returns it as written."""
         files = {name: FileDigest(bytes=self._sizes[name], sha256=h.hexdigest()) for name, h in self._hashes.items()}
-        if manifest.status == "complete":
+        if manifest.status != "running":  # complete, or incomplete with what it kept exported
             files.update(self._export_digests())
         manifest = manifest.model_copy(update={"files": files})
         tmp = self.manifest_path.with_suffix(".json.tmp")

@@ -182,7 +182,8 @@ def test_a_tool_that_raises_is_a_seed_defect_naming_seed_and_tool_and_the_run_go
     kept = (out / "instances.jsonl").read_text().splitlines()
     assert kept  # calls with x != 0 still make instances
     manifest = json.loads((out / "manifest.json").read_text())
-    assert manifest["status"] == "incomplete" and not (out / "dataset").exists()
+    assert manifest["status"] == "incomplete" and "dataset/README.md" in manifest["files"]  # what it kept, exported
+    assert f"**Incomplete run:** {len(kept)} of the 30 instances" in (out / "dataset" / "README.md").read_text()
     assert manifest["reject_reasons"]["seed defect"] == len(crashes)
 
 
