@@ -158,7 +158,7 @@ def test_a_run_that_has_not_finished_is_named_as_such_not_as_a_missing_dataset(t
                                   "--out", str(out)])
     kept = json.loads((out / "manifest.json").read_text())["accepted"]
     assert stopped.exit_code == 1 and f"kept {kept} of 5" in stopped.output and 0 < kept < 5
-    assert f"The {kept} kept are exported in {out / 'dataset'}" in " ".join(stopped.output.split())
+    assert f"The {kept} kept {'are' if kept > 1 else 'is'} exported in {out / 'dataset'}" in " ".join(stopped.output.split())
     assert "**Incomplete run:** " in (out / "dataset" / "README.md").read_text()
     stats = runner.invoke(app, ["stats", str(out)])
     assert stats.exit_code == 0 and f"instances: {kept}" in " ".join(stats.output.split()).lower(), stats.output

@@ -450,7 +450,8 @@ def _shortfall(manifest: Manifest, run: RunDir) -> str:
                   "widen --shape, --min-depth or --max-depth")
     else:
         advice = "run again with a larger --max-attempts to continue"
-    exported = f" The {manifest.accepted} kept are exported in {run.path / 'dataset'}." if manifest.accepted else ""
+    k = manifest.accepted
+    exported = f" The {k} kept {'are' if k > 1 else 'is'} exported in {run.path / 'dataset'}." if k else ""
     return (f"kept {manifest.accepted} of {manifest.config.n} instances after {manifest.attempts} attempts "
             f"(top reject reasons: {top}); see {run.file('rejects')}.{exported} {advice[0].upper()}{advice[1:]}.")
 
