@@ -237,7 +237,7 @@ class RunDir:
 
     def write_manifest(self, manifest: Manifest) -> Manifest:
         """Write the manifest with the digests of what the run has written so far (and of the
-        exported files once the run is complete); returns it as written."""
+        exported files once the run has exported them); returns it as written."""
         files = {name: FileDigest(bytes=self._sizes[name], sha256=h.hexdigest()) for name, h in self._hashes.items()}
         if manifest.status != "running":  # complete, or incomplete with what it kept exported
             files.update(self._export_digests())
