@@ -223,17 +223,32 @@ def as_people_write(value: str) -> str:
     return value.lower() if len(value) > 3 else value
 
 
+def _surface_forms(value: str) -> list[str]:
+    """How the draft may show a value of the query writer's list."""
+    from datetime import date
+
+    if re.fullmatch(r"\d{4}-\d{2}-\d{2}", value):
+        d = date.fromisoformat(value)
+        return [value, f"{d:%B} {d.day}, {d.year}", f"{d.day} {d:%B} {d.year}"]
+    return [value]
+
+
 def written_forms_responder(body: dict[str, Any]) -> dict[str, Any]:
     """The generation model of `server_responder`, but its requests state every value as people
-    write it (NesTools' GPT-written tasks do): the faithfulness check must take them."""
+    write it (NesTools' GPT-written tasks do): the draft in another opening, each of its values
+    in a person's form. The faithfulness check must take them."""
     messages = body.get("messages", [])
     system = "\n".join(str(m.get("content") or "") for m in messages if m.get("role") == "system")
     if "write the request a user makes" not in system:
         return server_responder(body)
     prompt = next((str(m.get("content") or "") for m in reversed(messages) if m.get("role") == "user"), "")
     values = [v for v in fields(prompt).get("values", "").splitlines() if v and v != "(none)"]
-    about = ", ".join(as_people_write(v) for v in values) or "it"
-    request = _rng(prompt).choice(["Could you look into {}?", "What can you tell me about {}?", "I'd like to know "
-                                   "about {}.", "Please check {} for me.", "Quick question about {}."]).format(about)
+    request = fields(prompt).get("draft", "")
+    for value in values:
+        form = next((f for f in _surface_forms(value) if f in request), None)
+        if form is not None:
+            request = request.replace(form, as_people_write(value), 1)
+    opener = _rng(prompt).choice(["", "Quick question. ", "Hi! ", "I need a hand. "])
+    request = opener + request
     return {"content": f"[[ ## request ## ]]\n{request}\n\n[[ ## plain_sentences ## ]]\n{request}\n\n"
                        "[[ ## completed ## ]]"}

@@ -170,6 +170,61 @@ def places_not_in_chain(chain: Chain, trace: Trace, query: str) -> list[str]:
     return [name for name in PLACE_NAMES if found(normalise(name), rest) and not found(normalise(name), used)]
 
 
+_WORD = re.compile(r"[a-z]+")
+_PLAIN = frozenset("""a an the of to in on at for from with by and or is are be it its this that these those
+their my your our get find look up list give show return returns one two any some all each new now the
+user user's""".split())
+
+
+def _stem(word: str) -> str:
+    """A crude stem, enough to meet a word in another form: pairs, paired, pairing → pair."""
+    if word.endswith("s") and not word.endswith("ss"):
+        word = word[:-1]
+    for suffix in ("ing", "ed"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
+            word = word[: -len(suffix)]
+            break
+    return word[:-1] if word.endswith("e") and len(word) > 4 else word
+
+
+def _stems(text: str) -> set[str]:
+    return {_stem(w) for w in _WORD.findall(text.lower().replace("_", " ")) if len(w) > 2 and w not in _PLAIN}
+
+
+_ACTION = re.compile(r"(add|create|book|cancel|delete|update|set|send|remove|schedule|transfer|buy|order|reserve|"
+                     r"register|submit|place|pay|move|rename|enable|disable|apply|assign|approve|record|log|mark)_")
+
+
+def unspoken_calls(chain: Chain, query: str, draft: str, specs: Mapping[str, ToolSpec]) -> list[str]:
+    """Calls the request no longer speaks of, though the draft it was written from did. A call's
+    own words are those of its tool's name that no other tool's name of the chain has, and
+    those of its name and documentation that no other tool's use; the draft has one of them
+    and the request none ("the calories in a serving of that grape", where the draft asked for
+    the calories of the food to pair with it; "how much do 2 bottles sell for", where it asked
+    to add them to the cellar). The draft's words are the measure, so a call it too leaves
+    implicit asks for nothing. Checked: the steps between (what a later call takes) and the
+    actions (a change to the world); a question the request ends on may ask in other words."""
+    names, vocabulary = {}, {}
+    for call in chain.calls:
+        spec = specs.get(call.tool)
+        names[call.tool] = _stems(call.tool)
+        texts = [spec.description, *(o.description for o in spec.returns)] if spec else []
+        vocabulary[call.tool] = names[call.tool] | _stems(" ".join(texts))
+    said, drafted = _stems(query), _stems(draft)
+    sinks = set(chain.sinks())
+    problems = []
+    for index, call in enumerate(chain.calls):
+        if index in sinks and not _ACTION.match(call.tool):
+            continue  # the question itself: "how will June 16 look" asks for a forecast in other words
+        others = [tool for tool in names if tool != call.tool]
+        own = ((names[call.tool] - set().union(*(names[t] for t in others)))
+               | (vocabulary[call.tool] - set().union(*(vocabulary[t] for t in others))))
+        if own & drafted and not own & said:
+            problems.append(f"does not speak of call {index + 1} ({call.tool}), which the draft asks for "
+                            f"(as '{', '.join(sorted(own & drafted))}'): keep every step the draft asks for")
+    return problems
+
+
 def free_arguments(instance: Instance, ctx: CheckContext) -> set[tuple[int, str]]:
     """(call, argument) of fix-up calls whose condition accepts any value for the argument."""
     free = set()

@@ -18,6 +18,7 @@ from factory.checks.faithfulness import (
     leaked_names,
     missing_values,
     places_not_in_chain,
+    unspoken_calls,
     unstated_arguments,
 )
 from factory.lm.signatures import FieldRow, signature
@@ -82,13 +83,15 @@ class QueryWriter:
         self.demos = demos  # (draft, values, request)
 
     def problems(self, chain: Chain, text: str, tool_names: list[str], free: set[tuple[int, str]],
-                 trace: Trace | None = None, specs: dict[str, ToolSpec] | None = None) -> list[str]:
+                 trace: Trace | None = None, specs: dict[str, ToolSpec] | None = None, draft: str = "") -> list[str]:
         found = [f"does not state {m.split('=', 1)[1]}" for m in missing_values(chain, text, free)]
         if trace is not None:
             found += [f"states {v!r}, which the assistant must find: describe it as the draft does"
                       for v in given_away(chain, trace, text, specs or {})]
             found += [f"names {p!r}, which the request is not about" for p in places_not_in_chain(chain, trace, text)]
         found += order_problems(chain, text)
+        if draft and text != draft:
+            found += unspoken_calls(chain, text, draft, specs or {})
         return found + [f"names the tool {leak}" for leak in leaked_names(text, tool_names, 2)]
 
     def __call__(self, lm: Any, chain: Chain, draft: str, tool_names: list[str], rng: random.Random,
@@ -98,7 +101,10 @@ class QueryWriter:
         wrote with it; when it passes every check it is kept as written, with no call."""
         import dspy
 
-        if own and not self.problems(chain, draft, tool_names, free or set(), trace, specs):
+        def check(text: str) -> list[str]:
+            return self.problems(chain, text, tool_names, free or set(), trace, specs, draft)
+
+        if own and not check(draft):
             return WrittenQuery({"template": draft, "model": draft, "no_conjunctions": draft}, "", draft)
         values = "\n".join(values_to_state(chain)) or "(none)"
         chosen = rng.sample(self.demos, min(DEMOS_PER_CALL, len(self.demos)))
@@ -115,22 +121,22 @@ class QueryWriter:
         if failed:
             return WrittenQuery({"template": draft}, f"query writer: {failed}", text)
         text = " ".join(text.strip().strip('"').split())
-        problems = self.problems(chain, text, tool_names, free or set(), trace, specs)
+        problems = check(text)
         if problems:
             fixed, failed = model_answer(lambda: self.repair(draft=draft, request=text, problems="; ".join(problems),
                                                              values=values).rewritten, lm)
             fixed = " ".join(fixed.strip().strip('"').split())
-            problems = self.problems(chain, fixed, tool_names, free or set(), trace, specs) if not failed else [failed]
+            problems = check(fixed) if not failed else [failed]
             if failed:
                 fixed = text
             text, pred["plain"] = fixed, ""
             if problems:
                 inserted, stated = state_dropped(chain, text, free or set())
-                if not stated or self.problems(chain, inserted, tool_names, free or set(), trace, specs):
+                if not stated or check(inserted):
                     return WrittenQuery({"template": draft, "model": text}, f"query writer: after a repair the request "
                                         f"still {'; '.join(problems[:3])}", text)
                 text, notes = inserted, (f"query writer: stated {', '.join(stated)} by insertion after the repair",)
         plain = " ".join((pred.get("plain") or "").split())
-        if not plain or self.problems(chain, plain, tool_names, free or set(), trace, specs):
+        if not plain or check(plain):
             plain = text  # the variant must be as faithful as the request; else it is the request itself
         return WrittenQuery({"template": draft, "model": text, "no_conjunctions": plain}, "", text, notes)

@@ -384,6 +384,45 @@ def test_the_model_query_writer_repairs_a_request_about_another_place(weather):
     assert f"names '{other}'" in written.reason
 
 
+def test_the_model_query_writer_repairs_a_request_that_drops_a_step_of_its_draft():
+    """The real 1.5B model rewrote "the calories in a serving of the food to pair with that grape"
+    as "the calories in a serving of that grape", and "add 2 bottles to my cellar" as "how much do
+    2 bottles sell for": a step the draft names by a word only its tool uses goes back to the
+    model, and a request that still drops it is a reject. A step the draft too leaves implicit
+    ("the dish that goes well with it") asks for nothing."""
+    from factory.checks.faithfulness import unspoken_calls
+    from factory.lm.dspy_bridge import fake_dspy_lm
+    from factory.lm.fake import FakeLM
+    from factory.queries.model_writer import QueryWriter
+
+    food = load_seeds(Path(resource_dir("seeds")))["food_and_beverage"]
+    code = ('data0 = get_grape_variety(wine_name="Poggio Alto")\n'
+            'data1 = get_food_pairing(variety=data0)\n'
+            'data2 = get_dish_calories(dish=data1)\n')
+    chain = parse_chain(code, food.specs)
+    draft = ("What grape is the wine Poggio Alto made from? Also, look up the calories in a serving of the food to "
+             "pair with that grape variety.")
+    dropped = "What is the grape variety of Poggio Alto, and what are the calories in a serving of that grape?"
+    assert unspoken_calls(chain, dropped, draft, food.specs) == [
+        "does not speak of call 2 (get_food_pairing), which the draft asks for (as 'food, pair'): keep every step "
+        "the draft asks for"]
+    implicit = draft.replace("food to pair with", "dish that goes well with")
+    assert unspoken_calls(chain, dropped.replace("that grape", "the dish that complements it"), implicit, food.specs) == []
+    kept = "Which grape is Poggio Alto made from, and how many calories are in a serving of the food that pairs with it?"
+    assert unspoken_calls(chain, kept, draft, food.specs) == []
+    prompts = Path(resource_dir("prompts"))
+    writer = QueryWriter((prompts / "query_writer.md").read_text(), (prompts / "query_repair.md").read_text(), [])
+    fake = FakeLM([f"[[ ## request ## ]]\n{dropped}\n\n[[ ## plain_sentences ## ]]\nx\n\n[[ ## completed ## ]]",
+                   f"[[ ## rewritten ## ]]\n{kept}\n\n[[ ## completed ## ]]"])
+    written = writer(fake_dspy_lm(fake), chain, draft, [], random.Random(0), None, None, food.specs)
+    assert written.reason == "" and written.variants["model"] == kept
+    assert "does not speak of call 2 (get_food_pairing)" in fake.requests[1].prompt
+    stubborn = FakeLM([f"[[ ## request ## ]]\n{dropped}\n\n[[ ## completed ## ]]",
+                       f"[[ ## rewritten ## ]]\n{dropped}\n\n[[ ## completed ## ]]"])
+    written = writer(fake_dspy_lm(stubborn), chain, draft, [], random.Random(0), None, None, food.specs)
+    assert "does not speak of call 2 (get_food_pairing)" in written.reason
+
+
 def test_a_value_named_again_with_its_currency_is_that_value(weather):
     """The salary feeding a tax calculation and, with its currency, a conversion was described
     twice in different words ("the base salary E-1207 earns a year", then "the annual base
