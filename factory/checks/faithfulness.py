@@ -202,8 +202,9 @@ def unspoken_calls(chain: Chain, query: str, draft: str, specs: Mapping[str, Too
     and the request none ("the calories in a serving of that grape", where the draft asked for
     the calories of the food to pair with it; "how much do 2 bottles sell for", where it asked
     to add them to the cellar). The draft's words are the measure, so a call it too leaves
-    implicit asks for nothing. Checked: the steps between (what a later call takes) and the
-    actions (a change to the world); a question the request ends on may ask in other words."""
+    implicit asks for nothing. The one question of a request with one may be asked in other
+    words; where it asks several, each must be there ("the winery and its latest score" leaves
+    out the producer's region the draft also asked for)."""
     names, vocabulary = {}, {}
     for call in chain.calls:
         spec = specs.get(call.tool)
@@ -214,8 +215,8 @@ def unspoken_calls(chain: Chain, query: str, draft: str, specs: Mapping[str, Too
     sinks = set(chain.sinks())
     problems = []
     for index, call in enumerate(chain.calls):
-        if index in sinks and not _ACTION.match(call.tool):
-            continue  # the question itself: "how will June 16 look" asks for a forecast in other words
+        if sinks == {index} and not _ACTION.match(call.tool):
+            continue  # the one question asked: "how will June 16 look" asks for a forecast in other words
         others = [tool for tool in names if tool != call.tool]
         own = ((names[call.tool] - set().union(*(names[t] for t in others)))
                | (vocabulary[call.tool] - set().union(*(vocabulary[t] for t in others))))

@@ -410,6 +410,15 @@ def test_the_model_query_writer_repairs_a_request_that_drops_a_step_of_its_draft
     assert unspoken_calls(chain, dropped.replace("that grape", "the dish that complements it"), implicit, food.specs) == []
     kept = "Which grape is Poggio Alto made from, and how many calories are in a serving of the food that pairs with it?"
     assert unspoken_calls(chain, kept, draft, food.specs) == []
+    two_questions = parse_chain('data0 = get_product_manufacturer(product="Cuvee Blanche")\n'
+                                'data1, data2 = get_wine_rating(wine_name="Cuvee Blanche")\n'
+                                'data3 = get_producer_region(producer=data0)\n', food.specs)
+    asked = ("Could you tell me the winery behind the wine Cuvee Blanche? On top of that, find the most recent review "
+             "score for that wine and the name of the reviewer. I also need you to look up the wine region of that producer.")
+    one_left_out = ("What is the winery that produces Cuvee Blanche? What is the most recent review score for this wine, "
+                    "and who wrote it?")  # the real model's: one of the questions is gone
+    assert [p.split(",")[0] for p in unspoken_calls(two_questions, one_left_out, asked, food.specs)] == [
+        "does not speak of call 3 (get_producer_region)"]
     prompts = Path(resource_dir("prompts"))
     writer = QueryWriter((prompts / "query_writer.md").read_text(), (prompts / "query_repair.md").read_text(), [])
     fake = FakeLM([f"[[ ## request ## ]]\n{dropped}\n\n[[ ## plain_sentences ## ]]\nx\n\n[[ ## completed ## ]]",
