@@ -23,14 +23,8 @@ from factory.world.mock import mock_value
 
 TOPICS = [("reef", "site"), ("whale", "pod"), ("kelp", "forest"), ("turtle", "nest"), ("plankton", "bloom"),
           ("seagrass", "meadow"), ("dolphin", "group"), ("mangrove", "stand")]
-OPENERS = ["I'm studying this for my project: what can you find about {about}?",
-           "For a field report I need the details on {about}.",
-           "Could you pull together what is known about {about}?",
-           "My supervisor asked me to look into {about}; what do the records say?",
-           "We're planning a survey trip, so tell me about {about}.",
-           "Quick one: what's the latest on {about}?",
-           "Before Monday's meeting I want the numbers for {about}.",
-           "Can you check {about} and summarise it for me?"]
+LEADS = ["", "I'm studying this for my project. ", "For a field report: ", "Quick one. ",
+         "My supervisor asked me to look into this. ", "Before Monday's meeting: "]
 CLOSERS = ["", " Thanks!", " Keep it short, please.", " I need it for a grant application.",
            " A rough answer is fine.", " Please include the figures."]
 PLACES = ["Lizard Island", "Monterey Bay", "Ningaloo Reef", "Azores", "Galapagos", "Svalbard", "Red Sea", "Palau",
@@ -148,17 +142,17 @@ def answer(text: str, system: str = "", flawless: bool = False, context: str = "
         return f"Here is the code you asked for:\n\n```python\n{code}\n```\n\nIt calls the tools in order."
     if "subdomains of a domain" in system or "ListSubdomains" in system or asked.get("domain") and "subdomains" in system:
         return '[[ ## subdomains ## ]]\n["Coral Reefs", "Marine Mammals", "Sea Turtles", "Plankton"]\n\n[[ ## completed ## ]]'
-    if "write the request a user makes" in system:
+    if "write the request a user makes" in system:  # the draft's steps in its own frame, a value at times left out
         values = [v for v in asked.get("values", "").splitlines() if v and v != "(none)"]
-        stated = values if flawless or rng.random() < 0.8 else values[1:]
-        about = ", ".join(stated) or "it"
-        request = rng.choice(OPENERS).format(about=about) + rng.choice(CLOSERS)
+        request = asked.get("draft", "")
+        if values and not flawless and rng.random() < 0.2:
+            request = request.replace(values[0], "the one I mentioned", 1)
+        request = rng.choice(LEADS) + request + rng.choice(CLOSERS)
         if flawless or rng.random() < 0.5:
             return f"[[ ## request ## ]]\n{request}\n\n[[ ## plain_sentences ## ]]\n{request}\n\n[[ ## completed ## ]]"
         return f"[[ ## request ## ]]\n\"{request}\"\n\n[[ ## completed ## ]]"
     if "was written, but it leaves out values" in system:
-        values = [v for v in asked.get("values", "").splitlines() if v and v != "(none)"]
-        return f"[[ ## rewritten ## ]]\nPlease look into {', '.join(values)} for me.\n\n[[ ## completed ## ]]"
+        return f"[[ ## rewritten ## ]]\n{asked.get('draft', '')}\n\n[[ ## completed ## ]]"
     if "simulate a software tool" in system:
         spec = json.loads(asked.get("tool", "{}") or "{}")
         outputs = {o["name"]: mock_value(o["name"], o["type"], rng) for o in spec.get("returns", [])}
