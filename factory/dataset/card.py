@@ -45,7 +45,9 @@ fairly: every gold call follows from the request and the offered tools, and ever
 argument of every gold call is stated in the request. `{NESTOOLS_EXCLUDED}` holds the other
 {sum(excluded.values())}, each row with `excluded` saying why (a row's `test_id` is the
 instance's position in this dataset in either file, and each tool and gold call carries the
-`api_id` that `factory evaluate` shows a model).{table}
+`api_id` that `factory evaluate` shows a model). As in NesTools' own test set, a row's `api`
+lists the gold tools alone; the distractors an instance offers are in this dataset's `tools`,
+and `factory evaluate` offers them.{table}
 
 Every instance, these included, is in this dataset and is scored fairly by `factory evaluate`
 in interactive mode (the agent meets the tools' errors and may say it cannot finish).

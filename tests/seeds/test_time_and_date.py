@@ -290,3 +290,16 @@ def test_daylight_is_what_sunrise_and_sunset_give():
         hours = s.ok("get_daylight_hours", latitude=row["latitude"], longitude=row["longitude"], date=day)
         clock = lambda t: int(t[-5:-3]) * 60 + int(t[-2:])  # noqa: E731
         assert hours == round((clock(set_) - clock(rise)) / 60, 2), (city, rise, set_, hours)
+
+
+def test_a_span_is_asked_as_a_whole_in_each_unit():
+    """The tool gives the whole span in each unit (1639 minutes, 27.32 hours); "how many hours
+    and how many minutes lie between" reads as 27 h 19 min."""
+    import re
+    from pathlib import Path
+
+    from factory.seeds.phrasings import read_phrasings
+
+    asks = read_phrasings(Path("seeds/time_and_date"))["tools"]["get_time_between"]["asks"]
+    both_units = re.compile(r"(hours|minutes) and (how many )?(hours|minutes)")
+    assert [a for a in asks if both_units.search(a) and not re.search(r"\bin (minutes|hours)\b", a)] == []

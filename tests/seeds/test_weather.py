@@ -234,3 +234,18 @@ def test_an_alert_in_force_has_not_expired_by_its_own_city_s_clock():
     for alert in ToolboxSession("weather").world.alerts.values():
         here = local_time(alert["city"], USER.home_city, NOW).strftime("%Y-%m-%dT%H:%M")
         assert alert["issued"] < here < alert["expires"], (alert, here)
+
+
+def test_the_worst_alert_is_asked_for_by_what_it_warns_of():
+    """The gold answer names the alert by its title, the hazard ("Heat advisory"); "give me the
+    most severe alert, its hazard and the city" asks for two things where it holds one, and a
+    reader expects the alert's id as the first."""
+    import re
+    from pathlib import Path
+
+    from factory.seeds.phrasings import read_phrasings
+
+    asks = read_phrasings(Path("seeds/weather"))["tools"]["get_severe_weather_alerts"]["asks"]
+    alert_then_hazard = re.compile(r"(alert|warning|one|worst)\b[^,?:.]*[,?:.] (I want |tell me |with |along with )?"
+                                   r"(what|its|the) (hazard|it warns|does it warn|it's for|is it for)")
+    assert [a for a in asks if alert_then_hazard.search(a)] == []
