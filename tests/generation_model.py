@@ -6,8 +6,8 @@ main() of the requested shape (sometimes in DSPy's answer format, sometimes as p
 fenced block, now and then with an untyped parameter or cut off); the query writer with a
 request that states the values (sometimes dropping one, which the repair pass restores); the
 tool simulator with JSON of the declared types, fenced or in prose; the judge with verdicts.
-Under a chain schema (`response_format`) it answers the JSON the schema asks for, now and then
-with a literal of another type or cut off.
+Under the chain writer's schemas (`response_format`) it answers the JSON each step asks for,
+now and then with tools a link cannot join, a literal of another type or cut off.
 Usable as a FakeLM rule (FakeRequest) and as a fake server responder (a request body).
 """
 
@@ -95,35 +95,55 @@ def chain_code(domain: str, subdomain: str, shape: str, rng: random.Random, flaw
     return code
 
 
-def structured_chain(schema: dict, rng: random.Random, flaw: str = "") -> str:
-    """An answer under the chain schema (factory.chains.structured): the calls and links the
-    schema asks for; `flaw` "mistyped" gives a literal of another type (the schema allows it,
-    the reader does not: "in 2020" for an int; a quoted "2020" it reads as the int), "cut" stops
-    half way (a truncated answer)."""
-    props = schema["properties"]
+def structured_tools(shape: str, rng: random.Random, flaw: str = "") -> str:
+    """An answer under the tools schema (factory.chains.structured) for `shape` in words: call j
+    returns `<unit>_id_<j>` and a score; a call that takes values takes each earlier call's id
+    under its name, one that takes none a region and a year. `flaw` "unlinked" gives a later
+    call nothing an earlier one returns (a str id as an int), "cut" stops half way."""
+    needs = _preds(shape)
     topic, unit = rng.choice(TOPICS)
-    place = rng.choice(PLACES)
-    year = rng.randint(2012, 2024)
-    answer = {"request": f"What do we know about the {topic} {unit}s near {place} in {year}?"}
-    for key in [k for k in props if k.startswith("call_")]:
-        j = int(key.split("_")[1])
-        links = [k for k in props[key]["properties"] if k.startswith("value_from_call_")]
-        params = [{"name": f"{unit}_id_{k.rsplit('_', 1)[1]}", "type": "str", "description": f"Identifier of a {unit}."}
-                  for k in links] or [{"name": "region", "type": "str", "description": "Region name."},
-                                      {"name": "year", "type": "int", "description": "Survey year."}]
-        tool = {"name": f"get_{topic}_{['census', 'records', 'health', 'range', 'trend'][j - 1]}",
-                "description": f"Look up {topic} {unit} data.", "parameters": params,
-                "returns": [{"name": f"{unit}_id", "type": "str", "description": f"The {topic} {unit} found."},
-                            {"name": "score", "type": "float", "description": "A measurement of it (0-100)."}]}
-        call = {"tool": tool, "arguments": [] if links else [
-            {"parameter": "region", "value": place}, {"parameter": "year", "value": f"in {year}" if flaw == "mistyped" else year}]}
-        for link in links:
-            call[link] = {"parameter": f"{unit}_id_{link.rsplit('_', 1)[1]}", "output": f"{unit}_id"}
-        call["returns"] = [f"{unit.upper()}-{rng.randint(100, 999)}", round(rng.uniform(1, 99), 1)]
-        answer[key] = call
+    answer: dict[str, Any] = {}
+    for j, preds in needs.items():
+        params = [{"name": f"{unit}_id_{i + 1}", "type": "int" if flaw == "unlinked" else "str",
+                   "description": f"Identifier of a {unit}."} for i in preds] or [
+            {"name": "region", "type": "str", "description": "Region name."},
+            {"name": "year", "type": "int", "description": "Survey year."}]
+        answer[f"tool_of_call_{j + 1}"] = {
+            "name": f"get_{topic}_{['census', 'records', 'health', 'range', 'trend'][j]}",
+            "description": f"Look up {topic} {unit} data.", "parameters": params,
+            "returns": [{"name": f"{unit}_id_{j + 1}", "type": "str", "description": f"The {topic} {unit} found."},
+                        {"name": "score", "type": "float", "description": "A measurement of it (0-100)."}]}
     answer["other_tools"] = [{"name": f"list_{topic}_species", "description": "List the species of a region.",
                               "parameters": [{"name": "region", "type": "str", "description": "Region name."}],
                               "returns": [{"name": "species", "type": "list[str]", "description": "Species names."}]}] * 2
+    text = json.dumps(answer)
+    return text[: len(text) // 2] if flaw == "cut" else text
+
+
+def structured_calls(schema: dict, rng: random.Random, flaw: str = "") -> str:
+    """An answer under a calls schema: the first pair each link offers, the other parameters as
+    literals the request states, values of the declared types; `flaw` "mistyped" gives a year
+    in words (an endpoint that ignored the schema: the reader refuses it), "cut" stops half way."""
+    topic, unit = rng.choice(TOPICS)
+    place, year = rng.choice(PLACES), rng.randint(2012, 2024)
+    answer: dict[str, Any] = {"request": f"What do we know about the {topic} {unit}s near {place} in {year}?"}
+    literal = {"string": place, "integer": f"in {year}" if flaw == "mistyped" else year, "number": 4.5, "boolean": True}
+    for key in [k for k in schema["properties"] if k.startswith("call_")]:
+        props = schema["properties"][key]["properties"]
+        call: dict[str, Any] = {}
+        linked = set()
+        for link in [k for k in props if k.startswith("value_from_call_")]:
+            first = props[link]["anyOf"][0]["properties"]
+            call[link] = {"parameter": first["parameter"]["const"], "output": first["output"]["const"]}
+            linked.add(first["parameter"]["const"])
+        call["arguments"] = [{"parameter": o["properties"]["parameter"]["const"],
+                              "value": literal.get(o["properties"]["value"].get("type"), place)}
+                             for o in props["arguments"]["items"]["anyOf"]
+                             if o["properties"]["parameter"]["const"] not in linked]
+        returns = props["returns"]["properties"]
+        call["returns"] = {name: f"{unit.upper()}-{rng.randint(100, 999)}" if t.get("type") == "string"
+                           else round(rng.uniform(1, 99), 1) for name, t in returns.items()}
+        answer[key] = call
     text = json.dumps(answer)
     return text[: len(text) // 2] if flaw == "cut" else text
 
@@ -179,9 +199,13 @@ def server_responder(body: dict[str, Any], flawless: bool = False) -> dict[str, 
     schema = _schema(body.get("response_format") or {})
     properties = schema.get("properties", {}) if schema else {}
     rng = _rng(context + prompt)
+    if "tool_of_call_1" in properties:
+        flaw = "" if flawless else rng.choice(["", "", "", "", "", "", "unlinked", "cut"])
+        shape = next((line[7:] for line in prompt.splitlines() if line.startswith("shape: ")), "1 call")
+        return {"content": structured_tools(shape, rng, flaw)}
     if "call_1" in properties:
         flaw = "" if flawless else rng.choice(["", "", "", "", "", "mistyped", "cut"])
-        return {"content": structured_chain(schema, rng, flaw)}
+        return {"content": structured_calls(schema, rng, flaw)}
     if "plausible" in properties:
         return {"content": '{"plausible": true, "faithful": true, "reason": "A fair request that the calls serve."}'}
     if properties:  # a tool's result under its schema

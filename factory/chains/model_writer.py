@@ -9,12 +9,22 @@ the same way. Few-shot demos come from the seed library, rotated per attempt.
 
 from __future__ import annotations
 
+import json
 import random
 from dataclasses import dataclass
 from typing import Any
 
 from factory.chains.code import parse_chain, render_chain
-from factory.chains.structured import demo_answer, json_object, read_structured, response_format
+from factory.chains.structured import (
+    calls_schema,
+    demo_steps,
+    joined,
+    json_object,
+    read_structured,
+    read_tools,
+    schema_format,
+    tools_schema,
+)
 from factory.chains.stubs import StubError, WrittenChain, main_source, read_written, stub_source
 from factory.lm.signatures import model_answer, signature, structured_answer
 from factory.records import (
@@ -50,7 +60,8 @@ class Demo:
     subdomain: str
     shape: str
     code: str
-    structured: str = ""  # the same example as an answer under the chain schema (factory.chains.structured)
+    tools_answer: str = ""  # the same example in the two steps under schemas (factory.chains.structured)
+    calls_answer: str = ""
 
 
 def seed_demos(seeds: dict[str, Any], world_seed: int = 0) -> list[Demo]:
@@ -77,8 +88,8 @@ def seed_demos(seeds: dict[str, Any], world_seed: int = 0) -> list[Demo]:
             stubs = "\n\n\n".join(stub_source(specs[t]) for t in used + extra)
             returns = [list(step.outputs.values()) for step in trace.steps]
             code = f"from typing import Literal\n\n\n{stubs}\n\n\n{main_source(example.query, render_chain(chain), returns)}"
-            structured = demo_answer(chain, specs, [specs[t] for t in extra], example.query, returns)
-            demos.append(Demo(seed.domain, seed.scenario.subdomains[0], chain.shape(), code, structured))
+            tools, calls = demo_steps(chain, specs, [specs[t] for t in extra], example.query, returns) or ("", "")
+            demos.append(Demo(seed.domain, seed.scenario.subdomains[0], chain.shape(), code, tools, calls))
     return demos
 
 
@@ -90,6 +101,17 @@ class Written:
     reason: str
     raw: str
     repaired: str = ""  # the problem of the first answer, when a repair mended it
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step of the writer under a schema: what its answer was read as (None: it failed),
+    the answer, why it failed, and the problem a repair mended."""
+
+    value: Any
+    raw: str
+    problem: str = ""
+    repaired: str = ""
 
 
 ASKS = [("domain", str, "the domain of the tools"),
@@ -143,20 +165,22 @@ def mislinked_values(written: WrittenChain) -> str:
 
 
 class ChainWriter:
-    """Asks a model for tools and a chain of a given shape; reads the answer with ast; sends a
-    problem back once with the answer (`repair_instructions` follow the writer's own)."""
+    """Asks a model for tools and a chain of a given shape, and sends a problem back once with
+    the answer (`repair_instructions` follow the writer's own): as code read with ast, or, where
+    the endpoint constrains answers to a schema, in two steps under schemas (the tools, then the
+    calls over them; `structured` holds the two steps' instructions)."""
 
-    def __init__(self, instructions: str, demos: list[Demo], repair_instructions: str = "", structured: str = "",
-                 structured_repair: str = ""):
+    def __init__(self, instructions: str, demos: list[Demo], repair_instructions: str = "",
+                 structured: tuple[str, str] | None = None, structured_repair: str = ""):
         import dspy
 
         self.predict = dspy.Predict(signature("WriteToolsAndChain", instructions, ASKS, GIVES))
         self.repair = dspy.Predict(signature("RepairToolsAndChain", f"{instructions}\n\n{repair_instructions}".strip(),
                                              REPAIR_ASKS, GIVES)) if repair_instructions else None
         self.demos = demos
-        self.structured = structured  # instructions for answers under the chain schema; "": the code format
+        self.structured = structured  # (the tools step's, the calls step's instructions); None: the code format
         self.repair_instructions = repair_instructions
-        self.structured_repair = structured_repair or repair_instructions  # how to mend an answer under the schema
+        self.structured_repair = structured_repair or repair_instructions  # how to mend an answer under a schema
 
     def __call__(self, lm: Any, domain: str, subdomain: str, shape: str, rng: random.Random) -> Written:
         if self.structured:
@@ -164,30 +188,61 @@ class ChainWriter:
         return self.as_code(lm, domain, subdomain, shape, rng)
 
     def under_schema(self, lm: Any, domain: str, subdomain: str, shape: str, rng: random.Random) -> Written:
-        """One answer under the chain schema of `shape` (one worked example before it); a
-        problem the schema cannot rule out goes back once, with the answer, under the schema."""
-        demos = closest_demos([d for d in self.demos if d.structured], shape)
-        messages = [{"role": "system", "content": self.structured}]
-        for demo in rng.sample(demos, min(1, len(demos))):
-            messages += [{"role": "user", "content": _asked(demo.domain, demo.subdomain, demo.shape)},
-                         {"role": "assistant", "content": demo.structured}]
+        """The tools of the calls under `tools_schema`, then the request and the calls over
+        those tools under `calls_schema` (one worked example before each): each step checked
+        before the next, and a problem of a step sent back once, with its answer, under its schema."""
+        assert self.structured is not None
+        tools_text, calls_text = self.structured
+        demos = closest_demos([d for d in self.demos if d.tools_answer], shape)
+        demo = rng.sample(demos, min(1, len(demos)))
+        messages = [{"role": "system", "content": tools_text}]
+        for d in demo:
+            messages += [{"role": "user", "content": _asked(d.domain, d.subdomain, d.shape)},
+                         {"role": "assistant", "content": d.tools_answer}]
         messages.append({"role": "user", "content": _asked(domain, subdomain, shape)})
-        fmt, tokens = response_format(shape), max(STRUCTURED_TOKENS, lm.kwargs.get("max_tokens") or 0)
+        step = self._step(lm, messages, schema_format("tools", tools_schema(shape)), lambda raw: read_tools(raw, shape))
+        if step.value is None:
+            return Written(None, f"chain writer (tools): {step.problem}", step.raw)
+        specs, tools, others = step.value
+        messages = [{"role": "system", "content": calls_text}]
+        for d in demo:
+            messages += [{"role": "user", "content": _given(d.domain, d.subdomain, d.shape, read_tools(d.tools_answer, d.shape)[1])},
+                         {"role": "assistant", "content": d.calls_answer}]
+        messages.append({"role": "user", "content": _given(domain, subdomain, shape, tools)})
+
+        def read(raw: str) -> WrittenChain:
+            written, problem = read_answer(joined(shape, tools, others, raw), shape, structured=True)
+            if written is None:
+                raise StubError(problem)
+            return written
+
+        calls = self._step(lm, messages, schema_format("calls", calls_schema(shape, specs)), read)
+        repaired = "; ".join(f"{part}: {problem}" for part, problem in (("tools", step.repaired), ("calls", calls.repaired))
+                             if problem)
+        if calls.value is None:
+            return Written(None, f"chain writer (calls): {calls.problem}", f"{step.raw}\n\n{calls.raw}")
+        return Written(calls.value, "", f"{step.raw}\n\n{calls.raw}", repaired=repaired)
+
+    def _step(self, lm: Any, messages: list[dict[str, Any]], fmt: dict[str, Any], read: Any) -> Step:
+        """One answer under `fmt`, read by `read` (which raises StubError with the problem); a
+        problem goes back once, with the answer."""
+        tokens = max(STRUCTURED_TOKENS, lm.kwargs.get("max_tokens") or 0)
         raw, failed = structured_answer(lm, messages, fmt, max_tokens=tokens)
         if failed:
-            return Written(None, f"chain writer: {failed}", raw)
-        written, problem = read_answer(raw, shape, structured=True)
-        if not problem:
-            return Written(written, "", raw)
+            return Step(None, raw, failed)
+        try:
+            return Step(read(raw), raw)
+        except StubError as exc:
+            problem = str(exc)
         retry = [*messages, {"role": "assistant", "content": raw},
                  {"role": "user", "content": f"{self.structured_repair}\n\nproblem: {problem}"}]
         fixed, failed = structured_answer(lm, retry, fmt, max_tokens=tokens)
         if failed:
-            return Written(None, f"chain writer: {problem}; its repair failed: {failed}", raw)
-        written, again = read_answer(fixed, shape, structured=True)
-        if again:
-            return Written(None, f"chain writer: after a repair, {again}", fixed)
-        return Written(written, "", fixed, repaired=problem)
+            return Step(None, raw, f"{problem}; its repair failed: {failed}")
+        try:
+            return Step(read(fixed), fixed, repaired=problem)
+        except StubError as exc:
+            return Step(None, fixed, f"after a repair, {exc}")
 
     def as_code(self, lm: Any, domain: str, subdomain: str, shape: str, rng: random.Random) -> Written:
         import dspy
@@ -234,6 +289,12 @@ def closest_demos(demos: list[Demo], shape: str) -> list[Demo]:
 
 def _asked(domain: str, subdomain: str, shape: str) -> str:
     return f"domain: {domain}\nsubdomain: {subdomain}\nshape: {shape_in_words(shape)}"
+
+
+def _given(domain: str, subdomain: str, shape: str, tools: list[dict[str, Any]]) -> str:
+    """What the calls step is asked: the task, and the tool of each call as the tools step wrote it."""
+    written = {f"tool_of_call_{j + 1}": tool for j, tool in enumerate(tools)}
+    return f"{_asked(domain, subdomain, shape)}\ntools: {json.dumps(written, ensure_ascii=False)}"
 
 
 def stated_answers(chain: Chain, specs: dict[str, ToolSpec], stated: list[list[Any] | None]) -> list[RecordedCall]:

@@ -1,14 +1,19 @@
-"""Tools and a chain as a JSON object under a schema, for endpoints that constrain an answer to
-one (OpenAI `response_format` json_schema, vLLM guided decoding, llama.cpp grammars): the
-schema makes a chain of the requested shape the only thing a model can write. There is one
-object per call (`call_1`, `call_2`, ...), each with its tool (typed parameters and returned
-values), its literal arguments, one `value_from_call_<i>` per earlier call it takes a value
-from (exactly the shape's edges), and the values it returns; then tools the task does not use.
+"""Tools and a chain as JSON under schemas, for endpoints that constrain an answer to one (OpenAI
+`response_format` json_schema, vLLM guided decoding, llama.cpp grammars), in two steps a weak
+model can each get right. First the tool of each call of the shape (`tools_schema`); a link of
+the shape that no returned value of the earlier tool can fill goes back with what each side
+offers. Then the request and the calls over those very tools (`calls_schema`): each literal
+argument is one of its tool's parameters, of its type; each link joins a parameter and a
+returned value of types that fit (of the same name where the tools have one); each call's
+returned values are named and typed as its tool declares them. So a chain of the requested
+shape over the written tools is the only thing a model can write.
 
-`read_structured` turns the answer into the same WrittenChain as the code format
-(factory.chains.stubs), so everything after it is shared; what the schema cannot say (a
-parameter the tool does not declare, a value of another type, an output the earlier call does
-not return) is a StubError naming it, for the writer's repair pass.
+The two answers join into one object (`joined`: one `call_<j>` per call with its tool, its
+literal arguments, one `value_from_call_<i>` per earlier call it takes a value from, and the
+values it returns; then tools the task does not use), which `read_structured` turns into
+the same WrittenChain as the code format (factory.chains.stubs), so everything after it is
+shared; what is left to rule out (a value given in words for a number) is a StubError naming
+it, for the writer's repair pass.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from typing import Any
 
 from factory.chains.code import render_chain
 from factory.chains.stubs import StubError, WrittenChain, main_source, stub_source
+from factory.lm.signatures import json_type
 from factory.records import (
     Call,
     Chain,
@@ -45,36 +51,103 @@ def _object(properties: dict[str, Any]) -> dict[str, Any]:
     return {"type": "object", "properties": properties, "required": list(properties), "additionalProperties": False}
 
 
-def _typed(most: int) -> dict[str, Any]:
+def _typed(least: int, most: int) -> dict[str, Any]:
     return {"type": "array", "items": _object({"name": _NAME, "type": {"enum": TYPES}, "description": _TEXT}),
-            "minItems": 1, "maxItems": most}
+            "minItems": least, "maxItems": most}
 
 
-TOOL = _object({"name": _NAME, "description": _TEXT, "parameters": _typed(4), "returns": _typed(3)})
+# as many parameters and returned values as the seed tools have (a clock takes none)
+TOOL = _object({"name": _NAME, "description": _TEXT, "parameters": _typed(0, 5), "returns": _typed(1, 5)})
+OTHER_TOOLS = {"type": "array", "items": TOOL, "minItems": 2, "maxItems": 3}
 
 
-def chain_schema(shape: str) -> dict[str, Any]:
-    """The JSON schema of an answer with exactly the calls and dependencies of `shape`."""
+def tools_schema(shape: str) -> dict[str, Any]:
+    """Step one: the tool of each call of `shape`, then tools the task does not use."""
+    n, _ = parse_shape(shape)
+    return _object({**{f"tool_of_call_{j + 1}": TOOL for j in range(n)}, "other_tools": OTHER_TOOLS})
+
+
+def calls_schema(shape: str, tools: list[ToolSpec]) -> dict[str, Any]:
+    """Step two: the request, and the calls of `shape` over `tools` (the tool of each call),
+    each literal argument one of its tool's parameters with a value of its type, each link one
+    of the pairs `links` offers, each returned value named and typed as the tool declares."""
     n, edges = parse_shape(shape)
-    properties: dict[str, Any] = {"request": {"type": "string"}}
-    for j in range(n):
+    properties: dict[str, Any] = {"request": _TEXT}
+    for j, tool in enumerate(tools):
         takes = sorted(i for i, jj in edges if jj == j)
-        # a call that takes nothing from another starts from what the user says: a literal at least
-        call: dict[str, Any] = {"tool": TOOL,
-                                "arguments": {"type": "array", "items": _object({"parameter": _NAME, "value": VALUE}),
-                                              "minItems": 0 if takes else 1, "maxItems": 4}}
+        literal = {"anyOf": [_object({"parameter": {"const": p.name}, "value": _value(p.type)})
+                             for p in tool.parameters]} if tool.parameters else {}
+        call: dict[str, Any] = {"arguments": {"type": "array", "items": literal,
+                                              "minItems": 0 if takes else min(1, len(tool.parameters)),
+                                              "maxItems": len(tool.parameters)}}
         for i in takes:
-            call[f"value_from_call_{i + 1}"] = _object({"parameter": _NAME, "output": _NAME})
-        call["returns"] = {"type": "array", "items": VALUE, "minItems": 1, "maxItems": 3}
+            call[f"value_from_call_{i + 1}"] = {"anyOf": [
+                _object({"parameter": {"const": param}, "output": {"const": output}})
+                for param, output in links(tools[i], tool)]}
+        call["returns"] = _object({o.name: _value(o.type) for o in tool.returns})
         properties[f"call_{j + 1}"] = _object(call)
-    properties["other_tools"] = {"type": "array", "items": TOOL, "minItems": 2, "maxItems": 3}
     return _object(properties)
 
 
-def response_format(shape: str) -> dict[str, Any]:
-    """The OpenAI `response_format` asking for `chain_schema(shape)` (the client sends it in
-    the form its endpoint takes: factory.lm.dspy_bridge.wire_response_format)."""
-    return {"type": "json_schema", "json_schema": {"name": "tools_and_chain", "schema": chain_schema(shape)}}
+def schema_format(name: str, schema: dict[str, Any]) -> dict[str, Any]:
+    """The OpenAI `response_format` asking for `schema` (the client sends it in the form its
+    endpoint takes: factory.lm.dspy_bridge.wire_response_format)."""
+    return {"type": "json_schema", "json_schema": {"name": name, "schema": schema}}
+
+
+def _value(type_: str) -> dict[str, Any]:
+    typed = json_type(type_)
+    return {**typed, "maxItems": 6} if typed.get("type") == "array" else typed
+
+
+def links(earlier: ToolSpec, later: ToolSpec) -> list[tuple[str, str]]:
+    """The (parameter, returned value) pairs by which `later` can take a value `earlier`
+    returns: those of one name where there are any (a station's id to the readings' station_id,
+    never its name), else those whose types fit."""
+    fitting = [(p.name, o.name) for p in later.parameters for o in earlier.returns if type_accepts(p.type, o.type)]
+    return [(p, o) for p, o in fitting if p == o] or fitting
+
+
+def read_tools(text: str, shape: str) -> tuple[list[ToolSpec], list[dict[str, Any]], list[Any]]:
+    """(the tool of each call, their JSON, the other tools' JSON) from an answer under
+    `tools_schema`; raises StubError with the reason, such as a link of the shape that no value
+    the earlier tool returns can fill (with what each side offers)."""
+    data = json_object(text)
+    if data is None:
+        raise StubError("the answer is not one JSON object; it may be truncated")
+    n, edges = parse_shape(shape)
+    raws = [data.get(f"tool_of_call_{j + 1}") for j in range(n)]
+    specs = [_spec(raw, f"tool_of_call_{j + 1}") for j, raw in enumerate(raws)]
+    first: dict[str, int] = {}
+    for j, spec in enumerate(specs):
+        first.setdefault(spec.name, j)  # a tool written twice keeps its first writing
+        for kind, items in (("parameters", spec.parameters), ("returns", spec.returns)):
+            names = [item.name for item in items]
+            if len(set(names)) < len(names):
+                raise StubError(f"tool_of_call_{j + 1} ({spec.name}) names two of its {kind} alike: {', '.join(names)}")
+    specs, raws = [specs[first[s.name]] for s in specs], [raws[first[s.name]] for s in specs]
+    for i, j in edges:
+        if not links(specs[i], specs[j]):
+            raise StubError(f"call_{j + 1}'s tool takes no value that call_{i + 1}'s tool returns, as the shape "
+                            f"asks{_choices(specs[i], specs[j])}")
+    others = data.get("other_tools") if isinstance(data.get("other_tools"), list) else []
+    return specs, raws, others
+
+
+def joined(shape: str, tools: list[dict[str, Any]], others: list[Any], text: str) -> str:
+    """The two steps as one answer: `tools` the JSON of each call's tool,
+    `text` the answer under `calls_schema`; raises StubError when that is not a JSON object."""
+    data = json_object(text)
+    if data is None:
+        raise StubError("the answer is not one JSON object; it may be truncated")
+    answer: dict[str, Any] = {"request": data.get("request")}
+    for j, tool in enumerate(tools):
+        call = data.get(f"call_{j + 1}") if isinstance(data.get(f"call_{j + 1}"), dict) else {}
+        returned = call.get("returns") if isinstance(call.get("returns"), dict) else {}
+        answer[f"call_{j + 1}"] = {**call, "tool": tool,
+                                   "returns": [returned.get(o.get("name")) for o in tool.get("returns") or []]}
+    answer["other_tools"] = others
+    return json.dumps(answer, ensure_ascii=False)
 
 
 def _spec(tool: Any, where: str) -> ToolSpec:
@@ -180,7 +253,7 @@ def _choices(earlier: ToolSpec, spec: ToolSpec) -> str:
 
 
 def read_structured(text: str) -> WrittenChain:
-    """Tools and chain from an answer under `chain_schema`; raises StubError with the reason."""
+    """Tools and chain from the two steps' answers `joined`; raises StubError with the reason."""
     data = json_object(text)
     if data is None:
         raise StubError("the answer is not one JSON object; it may be truncated")
@@ -221,9 +294,11 @@ def written_code(tools: dict[str, ToolSpec], others: dict[str, ToolSpec], chain:
     return f"{stubs}\n\n\n{main_source(task, render_chain(chain), [r or [] for r in returns])}"
 
 
-def demo_answer(chain: Chain, specs: dict[str, ToolSpec], extra: list[ToolSpec], task: str,
-                returns: list[list[Any]]) -> str:
-    """A worked example in the structured form: a seed example's chain, tools and results."""
+def demo_steps(chain: Chain, specs: dict[str, ToolSpec], extra: list[ToolSpec], task: str,
+               returns: list[list[Any]]) -> tuple[str, str] | None:
+    """A worked example of the two steps: a seed example's tools (under `tools_schema`), then
+    its request, calls and results (under `calls_schema`); None for a chain the schemas cannot
+    say (two values of one call passed to another, a link `links` does not offer)."""
     def tool(spec: ToolSpec, passed: set[str] | None = None) -> dict[str, Any]:
         params = [p for p in spec.parameters if (p.name in passed if passed is not None else p.required)]
         return {"name": spec.name, "description": spec.description,
@@ -233,19 +308,23 @@ def demo_answer(chain: Chain, specs: dict[str, ToolSpec], extra: list[ToolSpec],
                             for o in spec.returns]}
 
     producer = {out: (i, specs[c.tool].returns[m].name) for i, c in enumerate(chain.calls) for m, out in enumerate(c.outputs)}
-    answer: dict[str, Any] = {"request": task}
+    tools: dict[str, Any] = {}
+    calls: dict[str, Any] = {"request": task}
     for j, call in enumerate(chain.calls):
-        body: dict[str, Any] = {"tool": tool(specs[call.tool], set(call.arguments)),
-                                "arguments": [{"parameter": k, "value": a.value} for k, a in call.arguments.items()
+        tools[f"tool_of_call_{j + 1}"] = tool(specs[call.tool], set(call.arguments))
+        body: dict[str, Any] = {"arguments": [{"parameter": k, "value": a.value} for k, a in call.arguments.items()
                                               if isinstance(a, Value)]}
         for k, a in call.arguments.items():
             if isinstance(a, Ref):
                 i, output = producer[a.ref]
-                body[f"value_from_call_{i + 1}"] = {"parameter": k, "output": output}
-        body["returns"] = returns[j]
-        answer[f"call_{j + 1}"] = body
-    answer["other_tools"] = [tool(s) for s in extra]
-    return json.dumps(answer, ensure_ascii=False)
+                key = f"value_from_call_{i + 1}"
+                if key in body or (k, output) not in links(specs[chain.calls[i].tool], specs[call.tool]):
+                    return None
+                body[key] = {"parameter": k, "output": output}
+        body["returns"] = {o.name: v for o, v in zip(specs[call.tool].returns, returns[j], strict=False)}
+        calls[f"call_{j + 1}"] = body
+    tools["other_tools"] = [tool(s) for s in extra]
+    return json.dumps(tools, ensure_ascii=False), json.dumps(calls, ensure_ascii=False)
 
 
 def _demo_type(type_: str) -> str:

@@ -19,7 +19,8 @@ from factory.records import GenerateConfig
 PROMPTS = {
     "chain_writer": "chain_writer.md",
     "chain_repair": "chain_repair.md",
-    "chain_writer_json": "chain_writer_json.md",
+    "chain_tools_json": "chain_tools_json.md",
+    "chain_calls_json": "chain_calls_json.md",
     "chain_repair_json": "chain_repair_json.md",
     "query_writer": "query_writer.md",
     "query_repair": "query_repair.md",
@@ -91,7 +92,8 @@ def build_models(config: GenerateConfig, settings: Settings, run_path: Path, see
         prompts={PROMPTS[s]: hashlib.sha256(t.encode()).hexdigest()[:16] for s, t in texts.items()},
     )
     chain_writer = ChainWriter(texts["chain_writer"], seed_demos(seeds, config.seed), texts["chain_repair"],
-                               texts["chain_writer_json"] if structured("chain_writer") else "", texts["chain_repair_json"])
+                               (texts["chain_tools_json"], texts["chain_calls_json"]) if structured("chain_writer") else None,
+                               texts["chain_repair_json"])
     judge = Judge(dspy_lm(client_for("judge")), texts["judge"], structured("judge"), config.judge_precision)
     return RunModels(stages, clients, chain_writer, lambda k: dspy_lm(writer_client, sample=k), judge)
 

@@ -1,39 +1,85 @@
-"""Tools and a chain under a JSON schema: the schema has exactly the calls and links of the
-shape; what it cannot rule out is a reason the writer sends back; the endpoint gets the schema
-in the form it takes."""
+"""Tools and a chain under JSON schemas, in two steps: the tools of the shape's calls, then the
+calls over them, whose schema has exactly the calls and links of the shape and only links the
+tools can make; what the schemas cannot rule out is a reason the writer sends back; the endpoint
+gets each schema in the form it takes."""
 
 import json
 import random
 from pathlib import Path
 
+import jsonschema
 import pytest
 
-from factory.chains.model_writer import ChainWriter, seed_demos
-from factory.chains.structured import chain_schema, read_structured
+from factory.chains.model_writer import ChainWriter, seed_demos, shape_in_words
+from factory.chains.structured import calls_schema, joined, links, read_structured, read_tools, tools_schema
 from factory.chains.stubs import StubError
 from factory.config import resource_dir
 from factory.lm.dspy_bridge import fake_dspy_lm, wire_response_format
 from factory.lm.fake import FakeLM, in_fence, in_prose
-from factory.records import Ref, Value
+from factory.records import Output, Param, Ref, ToolSpec, Value
 from factory.seeds.library import load_seeds
-from tests.generation_model import structured_chain
+from tests.generation_model import structured_calls, structured_tools
 
 PROMPTS = Path(resource_dir("prompts"))
 
 
+def steps(shape, flaw=""):
+    """The two answers of a fake model for `shape`: its tools, then its calls over them."""
+    rng = random.Random(shape)
+    tools = structured_tools(shape_in_words(shape), rng, flaw if flaw == "unlinked" else "")
+    specs = read_tools(tools, shape)[0] if flaw != "unlinked" else None
+    return tools, structured_calls(calls_schema(shape, specs), rng, flaw) if specs else ""
+
+
 def answer(shape, flaw=""):
-    return structured_chain(chain_schema(shape), random.Random(shape), flaw)
+    tools, calls = steps(shape)
+    _, raws, others = read_tools(tools, shape)
+    text = joined(shape, raws, others, structured_calls(calls_schema(shape, read_tools(tools, shape)[0]),
+                                                        random.Random(shape), "mistyped" if flaw == "mistyped" else ""))
+    return text[: len(text) // 2] if flaw == "cut" else text
 
 
-def test_the_schema_asks_for_exactly_the_calls_and_links_of_the_shape():
-    schema = chain_schema("3:1>3,2>3")
+def test_the_calls_schema_asks_for_exactly_the_calls_and_links_of_the_shape():
+    shape = "3:1>3,2>3"
+    assert list(tools_schema(shape)["properties"]) == ["tool_of_call_1", "tool_of_call_2", "tool_of_call_3", "other_tools"]
+    schema = calls_schema(shape, read_tools(steps(shape)[0], shape)[0])
     calls = [k for k in schema["properties"] if k.startswith("call_")]
     assert calls == ["call_1", "call_2", "call_3"] and set(schema["required"]) == set(schema["properties"])
-    links = {k: [p for p in schema["properties"][k]["properties"] if p.startswith("value_from")] for k in calls}
-    assert links == {"call_1": [], "call_2": [], "call_3": ["value_from_call_1", "value_from_call_2"]}
+    links_of = {k: [p for p in schema["properties"][k]["properties"] if p.startswith("value_from")] for k in calls}
+    assert links_of == {"call_1": [], "call_2": [], "call_3": ["value_from_call_1", "value_from_call_2"]}
     literals = {k: schema["properties"][k]["properties"]["arguments"]["minItems"] for k in calls}
     assert literals == {"call_1": 1, "call_2": 1, "call_3": 0}  # a call that takes nothing states a literal
+    pairs = schema["properties"]["call_3"]["properties"]["value_from_call_1"]["anyOf"]
+    assert [(p["properties"]["parameter"]["const"], p["properties"]["output"]["const"]) for p in pairs] == \
+        [(pairs[0]["properties"]["output"]["const"],) * 2]  # the value of the parameter's own name, alone
+    returns = schema["properties"]["call_1"]["properties"]["returns"]
+    assert [t["type"] for t in returns["properties"].values()] == ["string", "number"]
     assert schema["additionalProperties"] is False
+
+
+def test_a_link_takes_a_value_of_the_parameter_s_name_else_one_of_a_fitting_type():
+    station = ToolSpec(name="find_station", description="d", parameters=[Param(name="city", type="str", description="d")],
+                       returns=[Output(name="station_id", type="str", description="d"),
+                                Output(name="station_name", type="str", description="d"),
+                                Output(name="elevation_m", type="float", description="d")])
+    readings = ToolSpec(name="get_readings", description="d", parameters=[
+        Param(name="station_id", type="str", description="d"), Param(name="days", type="int", description="d")],
+        returns=[Output(name="mean_c", type="float", description="d")])
+    assert links(station, readings) == [("station_id", "station_id")]  # never the station's name
+    renamed = readings.model_copy(update={"parameters": [Param(name="station", type="str", description="d")]})
+    assert links(station, renamed) == [("station", "station_id"), ("station", "station_name")]
+    assert links(readings, station) == []  # a float cannot be the city
+
+
+def test_tools_that_cannot_make_a_link_of_the_shape_are_a_reason_naming_both_sides():
+    tools, _ = steps("2:1>2", "unlinked")
+    with pytest.raises(StubError, match=r"call_2's tool takes no value that call_1's tool returns.*\(the values "
+                                        r"\w+ returns: \w+ \(str\), score \(float\); the parameters \w+ takes: \w+ \(int\)\)"):
+        read_tools(tools, "2:1>2")
+    data = json.loads(steps("2:1>2")[0])
+    data["tool_of_call_1"]["returns"][1]["name"] = data["tool_of_call_1"]["returns"][0]["name"]
+    with pytest.raises(StubError, match="names two of its returns alike"):
+        read_tools(json.dumps(data), "2:1>2")
 
 
 @pytest.mark.parametrize("shape", ["1:", "2:1>2", "3:1>2,2>3", "3:1>3,2>3", "3:1>2,1>3,2>3"])
@@ -46,10 +92,13 @@ def test_an_answer_under_the_schema_is_a_chain_of_that_shape(shape):
 
 
 def test_a_seed_example_as_a_worked_example_reads_back_as_its_chain():
-    demos = [d for d in seed_demos(load_seeds(Path(resource_dir("seeds")))) if d.structured]
-    assert demos
+    demos = [d for d in seed_demos(load_seeds(Path(resource_dir("seeds")))) if d.tools_answer]
+    assert len(demos) > 20
     for demo in demos:
-        assert read_structured(demo.structured).chain.shape() == demo.shape
+        specs, raws, others = read_tools(demo.tools_answer, demo.shape)
+        jsonschema.validate(json.loads(demo.tools_answer), tools_schema(demo.shape))
+        jsonschema.validate(json.loads(demo.calls_answer), calls_schema(demo.shape, specs))  # a demo its schema allows
+        assert read_structured(joined(demo.shape, raws, others, demo.calls_answer)).chain.shape() == demo.shape
 
 
 def test_a_link_with_its_two_names_the_other_way_round_is_read():
@@ -88,23 +137,34 @@ def test_numbers_and_truth_values_written_as_text_are_read_as_the_declared_type(
         read_structured(json.dumps(data))
 
 
-def test_the_writer_asks_under_the_schema_and_mends_a_reason_once():
+def test_the_writer_asks_for_tools_then_calls_and_mends_each_step_once():
     demos = seed_demos(load_seeds(Path(resource_dir("seeds"))))
     writer = ChainWriter((PROMPTS / "chain_writer.md").read_text(), demos, (PROMPTS / "chain_repair.md").read_text(),
-                         (PROMPTS / "chain_writer_json.md").read_text(), (PROMPTS / "chain_repair_json.md").read_text())
-    fake = FakeLM([answer("2:1>2", "mistyped"), in_prose(answer("2:1>2"))])
+                         ((PROMPTS / "chain_tools_json.md").read_text(), (PROMPTS / "chain_calls_json.md").read_text()),
+                         (PROMPTS / "chain_repair_json.md").read_text())
+    tools, calls = steps("2:1>2")
+    unlinked, _ = steps("2:1>2", "unlinked")
+    _, mistyped = steps("2:1>2", "mistyped")
+    fake = FakeLM([unlinked, in_fence(tools), in_prose(mistyped), calls])
     written = writer(fake_dspy_lm(fake), "Marine Biology", "Coral Reefs", "2:1>2", random.Random(0))
-    assert written.chain is not None and written.chain.chain.shape() == "2:1>2" and "is not of type int" in written.repaired
-    first, second = fake.requests
-    fmt = first.options["response_format"]
-    assert fmt["type"] == "json_schema" and "call_2" in json.dumps(fmt)
+    assert written.chain is not None and written.chain.chain.shape() == "2:1>2"
+    assert written.repaired.startswith("tools: call_2's tool takes no value") and "calls: " in written.repaired
+    assert "is not of type int" in written.repaired
+    first, _, third, fourth = fake.requests
+    assert "tool_of_call_2" in json.dumps(first.options["response_format"])
     assert [m["role"] for m in first.messages] == ["system", "user", "assistant", "user"]  # one worked example
-    assert "is not of type int" in second.messages[-1]["content"] and second.messages[-2]["role"] == "assistant"
-    assert "JSON" in second.messages[-1]["content"] and "code block" not in second.messages[-1]["content"]
-    stubborn = FakeLM([answer("2:1>2", "cut")])
+    assert "first of two\nsteps" in first.messages[0]["content"]
+    assert "second of two\nsteps" in third.messages[0]["content"] and "tools: {" in third.messages[-1]["content"]
+    assert "value_from_call_1" in json.dumps(third.options["response_format"])
+    assert "is not of type int" in fourth.messages[-1]["content"] and fourth.messages[-2]["role"] == "assistant"
+    assert "JSON" in fourth.messages[-1]["content"] and "code block" not in fourth.messages[-1]["content"]
+    stubborn = FakeLM([unlinked])
     written = writer(fake_dspy_lm(stubborn), "Marine Biology", "Coral Reefs", "2:1>2", random.Random(0))
-    assert written.chain is None and written.reason == "chain writer: after a repair, the answer is not one JSON " \
-                                                       "object; it may be truncated"
+    assert written.chain is None and written.reason.startswith("chain writer (tools): after a repair, call_2's tool "
+                                                               "takes no value that call_1's tool returns")
+    cut = FakeLM([tools, answer("2:1>2", "cut")[:40]])
+    written = writer(fake_dspy_lm(cut), "Marine Biology", "Coral Reefs", "2:1>2", random.Random(0))
+    assert written.reason == "chain writer (calls): after a repair, the answer is not one JSON object; it may be truncated"
 
 
 def test_the_schema_reaches_the_endpoint_in_the_form_it_takes():
