@@ -265,3 +265,20 @@ def test_a_place_named_after_its_city_is_not_placed_in_it_again():
         words = mention.lower().split()
         assert not (" in " in mention and words.count(words[-1]) > 1 and len(words[-1]) > 3), mention
     assert any(m.startswith("the ") and m[4:5].isupper() for m in session.values("place_mention"))
+
+
+def test_a_call_that_finds_coordinates_is_asked_for_coordinates():
+    """"Where is it exactly?" reads as a street address as much as a latitude and longitude
+    (an offered place-details tool gives the address): every ask of a tool that returns
+    coordinates names them, in every seed."""
+    import re
+    from pathlib import Path
+
+    from factory.config import resource_dir
+    from factory.seeds.library import load_seeds
+
+    seeds = load_seeds(Path(resource_dir("seeds")))
+    vague = [(name, ask) for seed in seeds.values() for name, entry in seed.toolbox.tools.items()
+             if "latitude" in {o.name for o in seed.specs[name].returns}
+             for ask in entry.asks if not re.search(r"coordinates|latitude|geocode|GPS", ask, re.IGNORECASE)]
+    assert vague == []
