@@ -172,8 +172,8 @@ def places_not_in_chain(chain: Chain, trace: Trace, query: str) -> list[str]:
 
 _WORD = re.compile(r"[a-z]+")
 _PLAIN = frozenset("""a an the of to in on at for from with by and or is are be it its this that these those
-their my your our get find look up list give show return returns one two any some all each new now the
-user user's""".split())
+their my your our get find look up list give show return returns one two any some all each new now
+user""".split())
 
 
 def _stem(word: str) -> str:

@@ -359,10 +359,17 @@ def writer_prompt(template: str, domain: str, seeds_dir: Path, example: Path | N
     return re.sub("|".join(re.escape(k) for k in fills), lambda m: fills[m.group(0)], template)
 
 
-def _stage(folder: Path, draft: Draft) -> None:
+def _emptied(folder: Path) -> Path:
+    """`folder`, made empty: what an earlier round or run wrote there (a phrasings file this
+    round's draft has not) is not this one's."""
     if folder.exists():
-        shutil.rmtree(folder)  # a phrasings file an earlier round wrote is not this round's
+        shutil.rmtree(folder)
     folder.mkdir(parents=True)
+    return folder
+
+
+def _stage(folder: Path, draft: Draft) -> None:
+    _emptied(folder)
     for name, text in draft.files().items():
         (folder / name).write_text(text, encoding="utf-8")
 
@@ -403,18 +410,18 @@ def write_seed(domain: str, client: Any, prompts: dict[str, str], seeds_dir: Pat
                          {"role": "user", "content": prompts["repair"].replace("{problems}", problems)}]
         if seed is not None:
             seed.close()
-        if found.fatal or draft is None or draft.problems:
-            kept = _keep_rejected(rejected_dir(out_dir) / slug, draft, answers, found)
-            raise FactoryError(f"no usable seed for {domain!r} after {used} round(s): " + "; ".join(found.messages()[:6])
-                               + f" (the last draft, every answer and the whole vetting report are in {kept})")
         dropped = {name: "; ".join(whys) for name, whys in sorted(found.tools.items())}
-        final = found
-        if dropped:
+        final, failure = found, ""
+        if found.fatal or draft is None or draft.problems:
+            failure = f"no usable seed for {domain!r} after {used} round(s): " + "; ".join(found.messages()[:6])
+        elif dropped:
             try:
                 final = _vet_without(staging, dropped, domain)
             except FactoryError as exc:
-                kept = _keep_rejected(rejected_dir(out_dir) / slug, draft, answers, found)
-                raise FactoryError(f"{exc} (the last draft, every answer and the vetting report are in {kept})") from None
+                failure = str(exc)
+        if failure:
+            kept = _keep_rejected(rejected_dir(out_dir) / slug, draft, answers, found)
+            raise FactoryError(f"{failure} (the last draft, every answer and the whole vetting report are in {kept})")
         manifest = {
             "domain": domain, "slug": slug, "written_by": "model", "model": model,
             "date": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"), "rounds": used,
@@ -466,9 +473,7 @@ def _keep_rejected(target: Path, draft: Draft | None, answers: list[str], found:
     failed `seed new` loses nothing its rounds cost: the files can be mended by hand and vetted."""
     from factory.lm.secrets import redact
 
-    if target.exists():
-        shutil.rmtree(target)
-    target.mkdir(parents=True)
+    _emptied(target)
     for name, text in (draft.files() if draft is not None else {}).items():
         (target / name).write_text(text, encoding="utf-8")
     for round_, answer in enumerate(answers, 1):
@@ -482,9 +487,7 @@ def _save(staging: Path, target: Path, names: list[str], manifest: dict[str, Any
     """The vetted files and the manifest (never a key) in the seed's folder, replacing an older one."""
     from factory.lm.secrets import redact
 
-    if target.exists():
-        shutil.rmtree(target)
-    target.mkdir(parents=True)
+    _emptied(target)
     for name in names:
         shutil.copyfile(staging / name, target / name)
     text = json.dumps(manifest, indent=2, ensure_ascii=False) + "\n"
