@@ -270,6 +270,9 @@ def _open_and_run(run: RunDir, generator: Generator, fresh: bool, max_attempts: 
     config = generator.config
     try:
         kept, rejects = run.open(config, fresh, rebuild_first=lambda: _first_rows(generator))
+        previous = run.read_manifest() if models is not None and not fresh else None
+        if previous is not None:
+            models.carry(previous.model_usage)  # the manifest counts every process's calls
         return _run(run, generator, kept, rejects, max_attempts or 20 * config.n + 50, on_attempt, models, engine)
     finally:
         if models is not None:

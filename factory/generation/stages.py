@@ -44,6 +44,14 @@ class RunModels:
         """Calls, tokens and cost per model, as the manifest records them."""
         return {name: client.usage.summary().model_dump() for name, client in self.clients.items()}
 
+    def carry(self, usage: dict[str, Any]) -> None:
+        """Count the calls an earlier process of a resumed run made (its manifest's usage)."""
+        from factory.lm.usage import UsageSummary
+
+        for name, client in self.clients.items():
+            if name in usage:
+                client.usage.carry(UsageSummary.model_validate(usage[name]))
+
     def line(self) -> str:
         return "; ".join(client.usage.summary().line() for client in self.clients.values())
 

@@ -86,6 +86,18 @@ class Usage:
             self._counts.update(answered=1, prompt_tokens=prompt_tokens, completion_tokens=completion_tokens,
                                 truncated=int(truncated))
 
+    def carry(self, earlier: UsageSummary) -> None:
+        """Count what an earlier process of the same run spent (a resumed run's manifest)."""
+        counted = ("requests", "cached", "attempts", "answered", "truncated", "endpoint_failures", "rejected",
+                   "prompt_tokens", "completion_tokens")
+        with self._lock:
+            self._counts.update({name: getattr(earlier, name) for name in counted})
+            self._errors.update(earlier.errors)
+            self._retried.update(earlier.retried)
+            for kind, message in earlier.causes.items():
+                self._causes.setdefault(kind, message)
+            self._seconds += earlier.seconds
+
     def summary(self, priced: bool = True) -> UsageSummary:
         with self._lock:
             counts = dict(self._counts)

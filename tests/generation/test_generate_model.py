@@ -75,6 +75,21 @@ def test_a_fresh_run_keeps_its_call_cache_for_a_resume(fake_server, tmp_path, do
     assert len(server.requests) > asked
 
 
+def test_a_resumed_run_counts_every_process_s_calls(fake_server, tmp_path):
+    """The manifest of a run stopped at --max-attempts and resumed counts the calls of both
+    processes (it counted the last one's alone)."""
+    from factory.errors import RunError
+
+    server = fake_server(server_responder)
+    config = GenerateConfig(domain="Marine Biology/Coral Reefs", n=4, seed=5, generator="openai/any")
+    with pytest.raises(RunError):
+        generate(config, settings_for(server, tmp_path), tmp_path / "run", max_attempts=2)
+    first = len(server.requests)
+    result = generate(config, settings_for(server, tmp_path), tmp_path / "run")
+    usage = result.manifest.model_usage["openai/any"]
+    assert usage["requests"] == len(server.requests) > first and usage["completion_tokens"] > 0
+
+
 def test_transient_failures_cost_retries_not_instances(fake_server, tmp_path):
     server = fake_server(server_responder, failure_rate=0.2, max_failures=2)
     config = GenerateConfig(domain="Marine Biology", n=8, seed=3, generator="openai/any")
