@@ -97,22 +97,28 @@ def chain_code(domain: str, subdomain: str, shape: str, rng: random.Random, flaw
 
 def structured_tools(shape: str, rng: random.Random, flaw: str = "") -> str:
     """An answer under the tools schema (factory.chains.structured) for `shape` in words: call j
-    returns `<unit>_id_<j>` and a score; a call that takes values takes each earlier call's id
-    under its name, one that takes none a region and a year. `flaw` "unlinked" gives a later
-    call nothing an earlier one returns (a str id as an int), "cut" stops half way."""
+    returns `<unit>_id_<j>` and a score, and declares that id as what it finds for each call
+    that takes from it (half the time also listing it among the later tool's parameters); a call
+    that takes nothing takes a region and a year. `flaw` "unlinked" declares nothing and lists
+    the id as an int (an endpoint that ignored the schema: no link can be made), "cut" stops
+    half way."""
     needs = _preds(shape)
     topic, unit = rng.choice(TOPICS)
+    listed = flaw == "unlinked" or rng.random() < 0.5
     answer: dict[str, Any] = {}
     for j, preds in needs.items():
         params = [{"name": f"{unit}_id_{i + 1}", "type": "int" if flaw == "unlinked" else "str",
-                   "description": f"Identifier of a {unit}."} for i in preds] or [
-            {"name": "region", "type": "str", "description": "Region name."},
-            {"name": "year", "type": "int", "description": "Survey year."}]
+                   "description": f"Identifier of a {unit}."} for i in preds] if listed else []
         answer[f"tool_of_call_{j + 1}"] = {
             "name": f"get_{topic}_{['census', 'records', 'health', 'range', 'trend'][j]}",
-            "description": f"Look up {topic} {unit} data.", "parameters": params,
+            "description": f"Look up {topic} {unit} data.", "parameters": params if preds else [
+                {"name": "region", "type": "str", "description": "Region name."},
+                {"name": "year", "type": "int", "description": "Survey year."}],
             "returns": [{"name": f"{unit}_id_{j + 1}", "type": "str", "description": f"The {topic} {unit} found."},
                         {"name": "score", "type": "float", "description": "A measurement of it (0-100)."}]}
+        for later in [k for k, ps in needs.items() if j in ps and flaw != "unlinked"]:
+            answer[f"call_{j + 1}_finds_for_call_{later + 1}"] = {
+                "name": f"{unit}_id_{j + 1}", "type": "str", "description": f"The {topic} {unit} found."}
     answer["other_tools"] = [{"name": f"list_{topic}_species", "description": "List the species of a region.",
                               "parameters": [{"name": "region", "type": "str", "description": "Region name."}],
                               "returns": [{"name": "species", "type": "list[str]", "description": "Species names."}]}] * 2

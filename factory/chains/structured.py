@@ -18,6 +18,7 @@ it, for the writer's repair pass.
 
 from __future__ import annotations
 
+import copy
 import json
 import re
 from typing import Any
@@ -59,12 +60,26 @@ def _typed(least: int, most: int) -> dict[str, Any]:
 # as many parameters and returned values as the seed tools have (a clock takes none)
 TOOL = _object({"name": _NAME, "description": _TEXT, "parameters": _typed(0, 5), "returns": _typed(1, 5)})
 OTHER_TOOLS = {"type": "array", "items": TOOL, "minItems": 2, "maxItems": 3}
+PASSED = _object({"name": _NAME, "type": {"enum": TYPES}, "description": _TEXT})
 
 
 def tools_schema(shape: str) -> dict[str, Any]:
-    """Step one: the tool of each call of `shape`, then tools the task does not use."""
-    n, _ = parse_shape(shape)
-    return _object({**{f"tool_of_call_{j + 1}": TOOL for j in range(n)}, "other_tools": OTHER_TOOLS})
+    """Step one: the tool of each call of `shape`, each followed by the value it finds for each
+    later call that takes one from it (`call_<i>_finds_for_call_<j>`: a name, a type and a
+    description, which become a returned value of the one tool and a parameter of the other, so
+    no link of the shape is left without a value to pass); then tools the task does not use."""
+    n, edges = parse_shape(shape)
+    properties: dict[str, Any] = {}
+    for i in range(n):
+        properties[f"tool_of_call_{i + 1}"] = TOOL
+        for j in sorted(jj for ii, jj in edges if ii == i):
+            properties[passed_key(i, j)] = PASSED
+    return _object({**properties, "other_tools": OTHER_TOOLS})
+
+
+def passed_key(i: int, j: int) -> str:
+    """The tools step's key for the value call i finds for call j (0-based)."""
+    return f"call_{i + 1}_finds_for_call_{j + 1}"
 
 
 def calls_schema(shape: str, tools: list[ToolSpec]) -> dict[str, Any]:
@@ -110,28 +125,41 @@ def links(earlier: ToolSpec, later: ToolSpec) -> list[tuple[str, str]]:
 
 def read_tools(text: str, shape: str) -> tuple[list[ToolSpec], list[dict[str, Any]], list[Any]]:
     """(the tool of each call, their JSON, the other tools' JSON) from an answer under
-    `tools_schema`; raises StubError with the reason, such as a link of the shape that no value
-    the earlier tool returns can fill (with what each side offers)."""
+    `tools_schema`, each value a call finds for a later one added to the returned values of the
+    one and the parameters of the other; raises StubError with the reason, such as a link of
+    the shape that no value the earlier tool returns can fill (with what each side offers)."""
     data = json_object(text)
     if data is None:
         raise StubError("the answer is not one JSON object; it may be truncated")
     n, edges = parse_shape(shape)
-    raws = [data.get(f"tool_of_call_{j + 1}") for j in range(n)]
+    raws = [copy.deepcopy(data.get(f"tool_of_call_{j + 1}")) for j in range(n)]
+    names = [_spec(raw, f"tool_of_call_{j + 1}").name for j, raw in enumerate(raws)]
+    first = {name: names.index(name) for name in names}
+    raws = [raws[first[name]] for name in names]  # a tool written twice keeps its first writing
+    for i, j in edges:
+        passed = data.get(passed_key(i, j))
+        if isinstance(passed, dict) and passed.get("name") and passed.get("type") in TYPES:
+            _with(raws[i], "returns", passed)
+            _with(raws[j], "parameters", passed)
     specs = [_spec(raw, f"tool_of_call_{j + 1}") for j, raw in enumerate(raws)]
-    first: dict[str, int] = {}
     for j, spec in enumerate(specs):
-        first.setdefault(spec.name, j)  # a tool written twice keeps its first writing
         for kind, items in (("parameters", spec.parameters), ("returns", spec.returns)):
-            names = [item.name for item in items]
-            if len(set(names)) < len(names):
-                raise StubError(f"tool_of_call_{j + 1} ({spec.name}) names two of its {kind} alike: {', '.join(names)}")
-    specs, raws = [specs[first[s.name]] for s in specs], [raws[first[s.name]] for s in specs]
+            listed = [item.name for item in items]
+            if len(set(listed)) < len(listed):
+                raise StubError(f"tool_of_call_{j + 1} ({spec.name}) names two of its {kind} alike: {', '.join(listed)}")
     for i, j in edges:
         if not links(specs[i], specs[j]):
             raise StubError(f"call_{j + 1}'s tool takes no value that call_{i + 1}'s tool returns, as the shape "
                             f"asks{_choices(specs[i], specs[j])}")
     others = data.get("other_tools") if isinstance(data.get("other_tools"), list) else []
     return specs, raws, others
+
+
+def _with(tool: dict[str, Any], key: str, value: dict[str, Any]) -> None:
+    """`value` among a tool's parameters or returned values, unless it names one already."""
+    items = tool.get(key) if isinstance(tool.get(key), list) else []
+    if value["name"] not in {item.get("name") for item in items if isinstance(item, dict)}:
+        tool[key] = [*items, dict(value)]
 
 
 def joined(shape: str, tools: list[dict[str, Any]], others: list[Any], text: str) -> str:
@@ -298,7 +326,7 @@ def demo_steps(chain: Chain, specs: dict[str, ToolSpec], extra: list[ToolSpec], 
                returns: list[list[Any]]) -> tuple[str, str] | None:
     """A worked example of the two steps: a seed example's tools (under `tools_schema`), then
     its request, calls and results (under `calls_schema`); None for a chain the schemas cannot
-    say (two values of one call passed to another, a link `links` does not offer)."""
+    say (two values of one call passed to another, a value passed under another name)."""
     def tool(spec: ToolSpec, passed: set[str] | None = None) -> dict[str, Any]:
         params = [p for p in spec.parameters if (p.name in passed if passed is not None else p.required)]
         return {"name": spec.name, "description": spec.description,
@@ -307,22 +335,25 @@ def demo_steps(chain: Chain, specs: dict[str, ToolSpec], extra: list[ToolSpec], 
                 "returns": [{"name": o.name, "type": _demo_type(o.type), "description": o.description}
                             for o in spec.returns]}
 
-    producer = {out: (i, specs[c.tool].returns[m].name) for i, c in enumerate(chain.calls) for m, out in enumerate(c.outputs)}
-    tools: dict[str, Any] = {}
+    producer = {out: (i, specs[c.tool].returns[m]) for i, c in enumerate(chain.calls) for m, out in enumerate(c.outputs)}
+    passed: dict[tuple[int, int], dict[str, Any]] = {}
     calls: dict[str, Any] = {"request": task}
     for j, call in enumerate(chain.calls):
-        tools[f"tool_of_call_{j + 1}"] = tool(specs[call.tool], set(call.arguments))
         body: dict[str, Any] = {"arguments": [{"parameter": k, "value": a.value} for k, a in call.arguments.items()
                                               if isinstance(a, Value)]}
         for k, a in call.arguments.items():
             if isinstance(a, Ref):
                 i, output = producer[a.ref]
-                key = f"value_from_call_{i + 1}"
-                if key in body or (k, output) not in links(specs[chain.calls[i].tool], specs[call.tool]):
+                if (i, j) in passed or k != output.name:
                     return None
-                body[key] = {"parameter": k, "output": output}
+                passed[i, j] = {"name": k, "type": _demo_type(output.type), "description": output.description}
+                body[f"value_from_call_{i + 1}"] = {"parameter": k, "output": k}
         body["returns"] = {o.name: v for o, v in zip(specs[call.tool].returns, returns[j], strict=False)}
         calls[f"call_{j + 1}"] = body
+    tools: dict[str, Any] = {}
+    for i, call in enumerate(chain.calls):
+        tools[f"tool_of_call_{i + 1}"] = tool(specs[call.tool], set(call.arguments))
+        tools.update({passed_key(i, j): value for (ii, j), value in sorted(passed.items()) if ii == i})
     tools["other_tools"] = [tool(s) for s in extra]
     return json.dumps(tools, ensure_ascii=False), json.dumps(calls, ensure_ascii=False)
 
