@@ -261,8 +261,10 @@ PREPOSITION_CLASH = re.compile(r"\b(?:before|after|from|until|since|on|by|of|for
                                r"|\b(?:before|after|prior to|until|since) (?:a|an|\d+|one|two|three) \w+ ago\b")
 # A past day in a question asked in the present: "are offices in Australia closed for a public
 # holiday a week ago?", "is yesterday a public holiday?".
-TENSE_CLASH = re.compile(r"(?:^|[.?!:]\s+)(?:is|are|do|does)\b[^.?!]*?\b(?:yesterday|the day before yesterday|\d+ \w+ ago"
-                         r"|a week ago|last (?:mon|tues|wednes|thurs|fri|satur|sun)day)\b", re.IGNORECASE)
+_PAST_DAY = r"(?:yesterday|the day before yesterday|\d+ \w+ ago|a week ago|last (?:mon|tues|wednes|thurs|fri|satur|sun)day)\b"
+# "is it raining yesterday", "which city has the highest temperature a week ago" (reading 78 #18)
+TENSE_CLASH = re.compile(rf"(?:(?:^|[.?!:]\s+)(?:is|are|do|does)\b[^.?!]*?|\b(?:has|have)\b[^.?!,;]*?)\b{_PAST_DAY}",
+                         re.IGNORECASE)
 _SAID_OF_ITSELF_AT_ONCE = re.compile(r"\b(\w+(?: \w+)?) (?:is|are|was|of|at|as|around) (?:that|those) \1\b", re.IGNORECASE)
 
 

@@ -1167,6 +1167,9 @@ def test_the_present_is_said_once_and_no_where_clause_follows_at(library):
     ("TENSE_CLASH", "Thanks. Is yesterday a public holiday in France?", True),
     ("TENSE_CLASH", "Was yesterday a public holiday in France? Is it sunny today?", False),
     ("TENSE_CLASH", "What was the high in Oslo 3 days ago?", False),
+    ("TENSE_CLASH", "tell me which city in China has the highest temperature a week ago", True),  # reading 78 #18
+    ("TENSE_CLASH", "which city had the highest temperature a week ago, and what has it been since?", False),
+    ("TENSE_CLASH", "how many business days are there in Germany between last Friday and June 30?", False),
 ])
 def test_a_day_in_the_person_s_words_reads_as_a_day(pattern, text, clash):
     from factory.queries import wording
