@@ -19,7 +19,6 @@ from factory.chains.structured import (
     calls_schema,
     demo_steps,
     joined,
-    json_object,
     read_structured,
     read_tools,
     schema_format,
@@ -122,12 +121,10 @@ REPAIR_ASKS = [*ASKS, ("previous_code", str, "the earlier answer"), ("problem", 
 
 
 def read_answer(raw: str, shape: str, structured: bool = False) -> tuple[WrittenChain | None, str]:
-    """(the chain, "") from an answer, or (None, the problem in words a model can act on). An
-    answer asked under the schema is read as code when it holds no JSON but a main() (an
-    endpoint that ignored the schema)."""
-    as_json = structured and (json_object(raw) is not None or "def main" not in raw)
+    """(the chain, "") from an answer (`structured`: the two steps' answers `joined`), or
+    (None, the problem in words a model can act on)."""
     try:
-        written = read_structured(raw) if as_json else read_written(raw)
+        written = read_structured(raw) if structured else read_written(raw)
     except StubError as exc:
         return None, str(exc)
     if written.chain.shape() != shape:

@@ -44,8 +44,6 @@ TYPES = ["str", "int", "float", "bool", "list[str]", "list[int]", "list[float]"]
 # ran at 0.9 tokens/s, a quarter of the unconstrained speed; max_tokens bounds a runaway text.
 _NAME = {"type": "string", "pattern": "^[a-z][a-z0-9_]*$"}
 _TEXT = {"type": "string"}
-_SCALAR = [{"type": "string"}, {"type": "number"}, {"type": "boolean"}]
-VALUE = {"anyOf": [*_SCALAR, {"type": "array", "items": {"anyOf": _SCALAR[:2]}, "maxItems": 6}]}
 
 
 def _object(properties: dict[str, Any]) -> dict[str, Any]:
@@ -130,7 +128,7 @@ def read_tools(text: str, shape: str) -> tuple[list[ToolSpec], list[dict[str, An
     the shape that no value the earlier tool returns can fill (with what each side offers)."""
     data = json_object(text)
     if data is None:
-        raise StubError("the answer is not one JSON object; it may be truncated")
+        raise StubError(_not_json(text))
     n, edges = parse_shape(shape)
     raws = [copy.deepcopy(data.get(f"tool_of_call_{j + 1}")) for j in range(n)]
     names = [_spec(raw, f"tool_of_call_{j + 1}").name for j, raw in enumerate(raws)]
@@ -155,6 +153,13 @@ def read_tools(text: str, shape: str) -> tuple[list[ToolSpec], list[dict[str, An
     return specs, raws, others
 
 
+def _not_json(text: str) -> str:
+    if "def main" in text:
+        return ("the answer is code, not the JSON object asked for: an endpoint that ignores the schema is asked "
+                "for code with --structured-output off")
+    return "the answer is not one JSON object; it may be truncated"
+
+
 def _with(tool: dict[str, Any], key: str, value: dict[str, Any]) -> None:
     """`value` among a tool's parameters or returned values, unless it names one already."""
     items = tool.get(key) if isinstance(tool.get(key), list) else []
@@ -167,7 +172,7 @@ def joined(shape: str, tools: list[dict[str, Any]], others: list[Any], text: str
     `text` the answer under `calls_schema`; raises StubError when that is not a JSON object."""
     data = json_object(text)
     if data is None:
-        raise StubError("the answer is not one JSON object; it may be truncated")
+        raise StubError(_not_json(text))
     answer: dict[str, Any] = {"request": data.get("request")}
     for j, tool in enumerate(tools):
         call = data.get(f"call_{j + 1}") if isinstance(data.get(f"call_{j + 1}"), dict) else {}

@@ -193,3 +193,8 @@ def test_the_schema_reaches_the_endpoint_in_the_form_it_takes():
                                                               "json_schema": {"name": "x", "schema": {"type": "object"}}}
     assert wire_response_format(canonical, "json_object") == {"type": "json_object", "schema": {"type": "object"}}
     assert wire_response_format({"type": "json_object"}, "json_schema") == {"type": "json_object"}
+
+
+def test_code_where_json_was_asked_says_how_to_ask_for_code():
+    with pytest.raises(StubError, match="--structured-output off"):
+        read_tools("```python\ndef get_reef(region: str) -> str: ...\n\ndef main():\n    get_reef('Palau')\n```", "1:")
