@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -311,15 +312,18 @@ def stated_answers(chain: Chain, specs: dict[str, ToolSpec], stated: list[list[A
     return recorded
 
 
+SUBDOMAINS = ("List distinct subdomains of a domain: areas in which a service would offer its own tools "
+              "(for the domain Weather: Forecasts, Air Quality, Severe Weather Alerts).")
+
+
 def _subdomain_signature() -> Any:
-    return signature("ListSubdomains",
-                     "List distinct subdomains of a domain: areas in which a service would offer its own tools.",
-                     [("domain", str, "")], [("subdomains", list[str], "8 to 12 short names")])
+    return signature("ListSubdomains", SUBDOMAINS, [("domain", str, "")], [("subdomains", list[str], "8 to 12 short names")])
 
 
 def propose_subdomains(lm: Any, domain: str) -> list[str]:
     """Subdomains to spread a run over, asked once per run; the domain itself when the model
-    gives none that can be read."""
+    gives fewer than two that can be read and say more than the words it was asked with (the
+    real 1.5B model listed 'biology', 'marine', 'services', 'offering' for Marine Biology)."""
     import dspy
 
     names: list[str] = []
@@ -331,7 +335,10 @@ def propose_subdomains(lm: Any, domain: str) -> list[str]:
     raw, failed = model_answer(ask, lm)
     if not names and not failed:
         names = [line.strip(" -*0123456789.\t") for line in raw.splitlines()]
-    return [n for n in dict.fromkeys(names) if 2 < len(n) < 80][:12] or [domain]
+    asked = {word[:5] for word in re.findall(r"[a-z]+", f"{domain} {SUBDOMAINS}".lower())}
+    named = [n for n in dict.fromkeys(names) if 2 < len(n) < 80
+             and not {word[:5] for word in re.findall(r"[a-z]+", n.lower())} <= asked]
+    return named[:12] if len(named) > 1 else [domain]
 
 
 def without_shown_literals(specs: dict[str, ToolSpec], chain: Chain) -> tuple[dict[str, ToolSpec], list[str]]:

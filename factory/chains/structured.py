@@ -137,6 +137,10 @@ def read_tools(text: str, shape: str) -> tuple[list[ToolSpec], list[dict[str, An
     for i, j in edges:
         passed = data.get(passed_key(i, j))
         if isinstance(passed, dict) and passed.get("name") and passed.get("type") in TYPES:
+            if passed["name"] in {p.get("name") for p in raws[i].get("parameters") or [] if isinstance(p, dict)}:
+                raise StubError(f"{passed_key(i, j)} is {passed['name']!r}, which call_{i + 1}'s tool is given, not "
+                                f"something it finds: name a value call_{i + 1}'s tool finds (an id, a name, a date "
+                                f"or an amount) that call_{j + 1}'s tool needs")
             _with(raws[i], "returns", passed)
             _with(raws[j], "parameters", passed)
     specs = [_spec(raw, f"tool_of_call_{j + 1}") for j, raw in enumerate(raws)]

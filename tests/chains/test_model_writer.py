@@ -111,3 +111,16 @@ def test_a_link_that_takes_another_value_than_the_one_named_like_its_parameter_g
     mended = code.replace("get_marine_park_opening_hours(park_name=data1)", "get_marine_park_opening_hours(park_name=data0)")
     written, problem = read_answer(mended, "3:1>2,1>3")  # the hours of the park call 1 found
     assert written is not None and problem == ""
+
+
+@pytest.mark.parametrize("answer, expected", [
+    # the real 1.5B model's answer: words of the domain and of the instructions
+    ("[[ ## subdomains ## ]]\n['biology', 'marine', 'services', 'offering']\n\n[[ ## completed ## ]]", ["Marine Biology"]),
+    ('[[ ## subdomains ## ]]\n["Coral Reefs", "Marine Biology", "Deep-Sea Fisheries", "Air Quality"]\n\n'
+     "[[ ## completed ## ]]", ["Coral Reefs", "Deep-Sea Fisheries"]),
+    ("I cannot list those.", ["Marine Biology"]),
+])
+def test_subdomains_say_more_than_the_words_they_were_asked_with(answer, expected):
+    from factory.chains.model_writer import propose_subdomains
+
+    assert propose_subdomains(fake_dspy_lm(FakeLM([answer])), "Marine Biology") == expected
