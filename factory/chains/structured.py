@@ -116,8 +116,11 @@ def _value(type_: str) -> dict[str, Any]:
 def links(earlier: ToolSpec, later: ToolSpec) -> list[tuple[str, str]]:
     """The (parameter, returned value) pairs by which `later` can take a value `earlier`
     returns: those of one name where there are any (a station's id to the readings' station_id,
-    never its name), else those whose types fit."""
-    fitting = [(p.name, o.name) for p in later.parameters for o in earlier.returns if type_accepts(p.type, o.type)]
+    never its name), else those whose types fit; never a value `earlier` was given under that
+    name (a sample's id handed back is the user's, passed on: no nesting)."""
+    given = {p.name for p in earlier.parameters}
+    fitting = [(p.name, o.name) for p in later.parameters for o in earlier.returns
+               if type_accepts(p.type, o.type) and o.name not in given]
     return [(p, o) for p, o in fitting if p == o] or fitting
 
 
@@ -134,15 +137,18 @@ def read_tools(text: str, shape: str) -> tuple[list[ToolSpec], list[dict[str, An
     names = [_spec(raw, f"tool_of_call_{j + 1}").name for j, raw in enumerate(raws)]
     first = {name: names.index(name) for name in names}
     raws = [raws[first[name]] for name in names]  # a tool written twice keeps its first writing
+    written = [_spec(raw, f"tool_of_call_{j + 1}") for j, raw in enumerate(raws)]
     for i, j in edges:
         passed = data.get(passed_key(i, j))
-        if isinstance(passed, dict) and passed.get("name") and passed.get("type") in TYPES:
-            if passed["name"] in {p.get("name") for p in raws[i].get("parameters") or [] if isinstance(p, dict)}:
-                raise StubError(f"{passed_key(i, j)} is {passed['name']!r}, which call_{i + 1}'s tool is given, not "
-                                f"something it finds: name a value call_{i + 1}'s tool finds (an id, a name, a date "
-                                f"or an amount) that call_{j + 1}'s tool needs")
-            _with(raws[i], "returns", passed)
-            _with(raws[j], "parameters", passed)
+        if any(p == o for p, o in links(written[i], written[j])) or not isinstance(passed, dict) \
+                or not passed.get("name") or passed.get("type") not in TYPES:
+            continue  # the tools pass a value under one name already (what the entry says is not needed)
+        if passed["name"] in {p.name for p in written[i].parameters} | set(names):
+            raise StubError(f"{passed_key(i, j)} is {passed['name']!r}, which is call_{i + 1}'s input or a tool's "
+                            f"name: name a value call_{i + 1}'s tool finds (an id, a name, a date or an amount) that "
+                            f"call_{j + 1}'s tool needs")
+        _with(raws[i], "returns", passed)
+        _with(raws[j], "parameters", passed)
     specs = [_spec(raw, f"tool_of_call_{j + 1}") for j, raw in enumerate(raws)]
     for j, spec in enumerate(specs):
         for kind, items in (("parameters", spec.parameters), ("returns", spec.returns)):

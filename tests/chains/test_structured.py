@@ -86,9 +86,17 @@ def test_what_a_call_finds_for_a_later_one_joins_their_tools():
     assert [o.name for o in specs[0].returns] == ["depth_m", "site_id"]
     assert [p.name for p in specs[1].parameters] == ["sample_id", "site_id"] and links(*specs) == [("site_id", "site_id")]
     assert raws[1]["parameters"][-1]["name"] == "site_id"  # in the JSON the written chain is read from, too
-    answer["call_1_finds_for_call_2"]["name"] = "sample_id"  # the real model passed call 1's own input on
-    with pytest.raises(StubError, match="'sample_id', which call_1's tool is given, not something it finds"):
+    for wrong in ("sample_id", "find_site"):  # the real model's: call 1's own input; a tool's name
+        answer["call_1_finds_for_call_2"]["name"] = wrong
+        with pytest.raises(StubError, match=f"'{wrong}', which is call_1's input or a tool's name"):
+            read_tools(json.dumps(answer), "2:1>2")
+    answer["tool_of_call_1"]["returns"].append({"name": "sample_id", "type": "str", "description": "d"})
+    with pytest.raises(StubError, match="'find_site', which is call_1's input"):  # handing its input back is no link
         read_tools(json.dumps(answer), "2:1>2")
+    answer["tool_of_call_1"]["parameters"][0]["name"] = "region"
+    specs, _, _ = read_tools(json.dumps(answer), "2:1>2")  # the tools pass a sample on: the entry is not needed
+    assert links(*specs) == [("sample_id", "sample_id")] and "find_site" not in {p.name for p in specs[1].parameters}
+    answer["tool_of_call_1"]["returns"].pop()
     del answer["call_1_finds_for_call_2"]
     with pytest.raises(StubError, match="call_2's tool takes no value that call_1's tool returns"):
         read_tools(json.dumps(answer), "2:1>2")
