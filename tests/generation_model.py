@@ -142,10 +142,8 @@ def structured_calls(schema: dict, rng: random.Random, flaw: str = "") -> str:
             first = props[link]["anyOf"][0]["properties"]
             call[link] = {"parameter": first["parameter"]["const"], "output": first["output"]["const"]}
             linked.add(first["parameter"]["const"])
-        call["arguments"] = [{"parameter": o["properties"]["parameter"]["const"],
-                              "value": literal.get(o["properties"]["value"].get("type"), place)}
-                             for o in props["arguments"]["items"]["anyOf"]
-                             if o["properties"]["parameter"]["const"] not in linked]
+        call["arguments"] = {name: literal.get(value.get("type"), place)
+                             for name, value in props["arguments"]["properties"].items() if name not in linked}
         returns = props["returns"]["properties"]
         call["returns"] = {name: f"{unit.upper()}-{rng.randint(100, 999)}" if t.get("type") == "string"
                            else round(rng.uniform(1, 99), 1) for name, t in returns.items()}

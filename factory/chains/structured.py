@@ -81,18 +81,19 @@ def passed_key(i: int, j: int) -> str:
 
 
 def calls_schema(shape: str, tools: list[ToolSpec]) -> dict[str, Any]:
-    """Step two: the request, and the calls of `shape` over `tools` (the tool of each call),
-    each literal argument one of its tool's parameters with a value of its type, each link one
-    of the pairs `links` offers, each returned value named and typed as the tool declares."""
+    """Step two: the request, and the calls of `shape` over `tools` (the tool of each call): a
+    value of its type for each parameter no earlier call can fill (and for those one can, where
+    another is passed), each link one of the pairs `links` offers, each returned value named and
+    typed as the tool declares."""
     n, edges = parse_shape(shape)
     properties: dict[str, Any] = {"request": _TEXT}
     for j, tool in enumerate(tools):
         takes = sorted(i for i, jj in edges if jj == j)
-        literal = {"anyOf": [_object({"parameter": {"const": p.name}, "value": _value(p.type)})
-                             for p in tool.parameters]} if tool.parameters else {}
-        call: dict[str, Any] = {"arguments": {"type": "array", "items": literal,
-                                              "minItems": 0 if takes else min(1, len(tool.parameters)),
-                                              "maxItems": len(tool.parameters)}}
+        linkable = {param for i in takes for param, _ in links(tools[i], tool)}
+        # every parameter no earlier call can fill is the request's to give: a literal of its type
+        arguments = {**_object({p.name: _value(p.type) for p in tool.parameters}),
+                     "required": [p.name for p in tool.parameters if p.name not in linkable]}
+        call: dict[str, Any] = {"arguments": arguments}
         for i in takes:
             call[f"value_from_call_{i + 1}"] = {"anyOf": [
                 _object({"parameter": {"const": param}, "output": {"const": output}})
@@ -187,7 +188,19 @@ def joined(shape: str, tools: list[dict[str, Any]], others: list[Any], text: str
     for j, tool in enumerate(tools):
         call = data.get(f"call_{j + 1}") if isinstance(data.get(f"call_{j + 1}"), dict) else {}
         returned = call.get("returns") if isinstance(call.get("returns"), dict) else {}
+        given = call.get("arguments") if isinstance(call.get("arguments"), dict) else {}
+        linked = [link.get("parameter") for key, link in call.items()
+                  if key.startswith("value_from_call_") and isinstance(link, dict)]
+        declared = [p.get("name") for p in tool.get("parameters") or []]
+        missing = [name for name in declared if name not in given and name not in linked]
+        twice = [name for name in linked if name in given]
+        if missing or twice:
+            raise StubError(f"call_{j + 1} ({tool.get('name')}) " + (
+                f"gives no value for {', '.join(missing)}: give each parameter its tool declares, as a value the "
+                f"request states or from an earlier call" if missing else
+                f"gives {', '.join(twice)} both as a value and from an earlier call"))
         answer[f"call_{j + 1}"] = {**call, "tool": tool,
+                                   "arguments": [{"parameter": k, "value": v} for k, v in given.items()],
                                    "returns": [returned.get(o.get("name")) for o in tool.get("returns") or []]}
     answer["other_tools"] = others
     return json.dumps(answer, ensure_ascii=False)
@@ -354,8 +367,7 @@ def demo_steps(chain: Chain, specs: dict[str, ToolSpec], extra: list[ToolSpec], 
     passed: dict[tuple[int, int], dict[str, Any]] = {}
     calls: dict[str, Any] = {"request": task}
     for j, call in enumerate(chain.calls):
-        body: dict[str, Any] = {"arguments": [{"parameter": k, "value": a.value} for k, a in call.arguments.items()
-                                              if isinstance(a, Value)]}
+        body: dict[str, Any] = {"arguments": {k: a.value for k, a in call.arguments.items() if isinstance(a, Value)}}
         for k, a in call.arguments.items():
             if isinstance(a, Ref):
                 i, output = producer[a.ref]

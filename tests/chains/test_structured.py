@@ -48,8 +48,8 @@ def test_the_calls_schema_asks_for_exactly_the_calls_and_links_of_the_shape():
     assert calls == ["call_1", "call_2", "call_3"] and set(schema["required"]) == set(schema["properties"])
     links_of = {k: [p for p in schema["properties"][k]["properties"] if p.startswith("value_from")] for k in calls}
     assert links_of == {"call_1": [], "call_2": [], "call_3": ["value_from_call_1", "value_from_call_2"]}
-    literals = {k: schema["properties"][k]["properties"]["arguments"]["minItems"] for k in calls}
-    assert literals == {"call_1": 1, "call_2": 1, "call_3": 0}  # a call that takes nothing states a literal
+    literals = {k: schema["properties"][k]["properties"]["arguments"]["required"] for k in calls}
+    assert literals == {"call_1": ["region", "year"], "call_2": ["region", "year"], "call_3": []}
     pairs = schema["properties"]["call_3"]["properties"]["value_from_call_1"]["anyOf"]
     assert [(p["properties"]["parameter"]["const"], p["properties"]["output"]["const"]) for p in pairs] == \
         [(pairs[0]["properties"]["output"]["const"],) * 2]  # the value of the parameter's own name, alone
@@ -204,6 +204,21 @@ def test_the_schema_reaches_the_endpoint_in_the_form_it_takes():
                                                               "json_schema": {"name": "x", "schema": {"type": "object"}}}
     assert wire_response_format(canonical, "json_object") == {"type": "json_object", "schema": {"type": "object"}}
     assert wire_response_format({"type": "json_object"}, "json_schema") == {"type": "json_object"}
+
+
+def test_every_parameter_a_call_s_tool_declares_is_given_once():
+    """The real 1.5B model called a beach locator with the temperature an earlier call gave and
+    no beach name: a parameter no earlier call fills is the request's to give."""
+    tools, calls = steps("2:1>2")
+    _, raws, others = read_tools(tools, "2:1>2")
+    data = json.loads(calls)
+    del data["call_1"]["arguments"]["region"]
+    with pytest.raises(StubError, match=r"call_1 \(\w+\) gives no value for region: give each parameter"):
+        joined("2:1>2", raws, others, json.dumps(data))
+    data = json.loads(calls)
+    data["call_2"]["arguments"] = {data["call_2"]["value_from_call_1"]["parameter"]: "REEF-1"}
+    with pytest.raises(StubError, match="both as a value and from an earlier call"):
+        joined("2:1>2", raws, others, json.dumps(data))
 
 
 def test_code_where_json_was_asked_says_how_to_ask_for_code():
