@@ -16,6 +16,10 @@ from factory.seeds.specs import shows_example
 from factory.toolbox.sense import Distinct, violations
 
 OPTIONAL_ARGUMENT_RATE = 0.25  # how often an optional parameter is given a literal
+# Kinds of an optional parameter that sets the measure of what the call returns: left out, the
+# gold takes the tool's default (a market cap in US dollars for a company quoted in euros, while
+# the request speaks of Egyptian pounds), which the request never states (reading 79 #34).
+MEASURE_KINDS = frozenset({"currency_code"})
 TRIES = 60  # drawings tried before a call is given up as senseless
 FRESH_AFTER = TRIES // 2  # after this many tries, stop reusing the chain's earlier values
 
@@ -38,13 +42,15 @@ def _stated(pool: ToolPool, spec: ToolSpec, param: Param, asked: bool) -> bool:
 
 def _chosen(pool: ToolPool, spec: ToolSpec, bound: set[str], asked: bool, rng: random.Random) -> list[Param]:
     """The parameters given a literal: the required ones, now and then an optional one the
-    wording can state, and every one of a call that changes the world that it can: a booking
-    says how long it is for, or an agent choosing a length would be marked down by a scorer of
-    arguments (reading 55 #10)."""
+    wording can state, and every one the wording can state of a call that changes the world (a
+    booking says how long it is for, or an agent choosing a length would be marked down by a
+    scorer of arguments, reading 55 #10) or that sets the measure of what a call returns (the
+    currency of a price: `MEASURE_KINDS`)."""
     entry = pool.entry(spec.name)
     acts = entry is not None and "state_change" in entry.tags
     chosen = [p for p in spec.parameters if p.name not in bound and (
-        p.required or ((acts or rng.random() < OPTIONAL_ARGUMENT_RATE) and _stated(pool, spec, p, asked)))]
+        p.required or ((acts or p.kind in MEASURE_KINDS or rng.random() < OPTIONAL_ARGUMENT_RATE)
+                       and _stated(pool, spec, p, asked)))]
     names = {p.name for p in chosen}
     for group in pool.groups[spec.name]:  # a group is given whole or not at all
         if names & set(group.params) and not set(group.params) <= names | bound:

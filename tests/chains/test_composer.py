@@ -282,20 +282,27 @@ def test_a_choice_among_words_is_the_one_made_before():
             assert paid["job_title"] == world.employees[asked["employee_id"]]["title"]
 
 
-def test_a_booking_says_how_long_it_is_for():
+def test_a_booking_says_how_long_it_is_for_and_a_price_its_currency():
     """"Book me a reading room from the time it opens" leaves its length to the agent, which a
     scorer of arguments marks down for choosing one (reading 55 #10): a call that changes the
-    world is given every optional argument its wording can state; a lookup only now and then."""
+    world is given every optional argument its wording can state; so is a call whose optional
+    argument sets the currency of what it returns ("what are all the shares of RHPH worth",
+    quoted in euros, took the tool's US dollars: reading 79 #34); a lookup's other optional
+    arguments only now and then."""
     from factory.chains.literals import Known, draw_arguments
     from factory.seeds.checks import library_pool
 
     seeds = load_seeds(Path(resource_dir("seeds")))
-    pool = library_pool(seeds, slugs=["library_science", "travel"])
+    pool = library_pool(seeds, slugs=["library_science", "travel", "finance_stocks"])
     room, compare = pool.specs["reserve_reading_room"], pool.specs["compare_hotel_prices"]
     drawn = [draw_arguments(pool, room, {"branch", "start"}, Known(), True, random.Random(k)) for k in range(20)]
     assert all(d is not None and "hours" in d for d in drawn)
-    given = [draw_arguments(pool, compare, {"hotel_ids"}, Known(), True, random.Random(k)) for k in range(20)]
-    assert any(g is not None and "currency" not in g for g in given) and any(g and "currency" in g for g in given)
+    for spec, bound in ((compare, {"hotel_ids"}), (pool.specs["get_market_cap"], set())):
+        given = [draw_arguments(pool, spec, bound, Known(), True, random.Random(k)) for k in range(20)]
+        assert all(g is not None and "currency" in g for g in given)
+    hotels = pool.specs["search_hotels"]
+    given = [draw_arguments(pool, hotels, set(), Known(), True, random.Random(k)) for k in range(40)]
+    assert any(g is not None and "min_stars" not in g for g in given) and any(g and "min_stars" in g for g in given)
 
 
 def test_today_is_not_drawn_as_a_literal_day():

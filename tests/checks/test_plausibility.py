@@ -479,6 +479,7 @@ def test_a_withheld_place_a_search_or_an_id_gives_away_leaves_nothing_missing():
         return [p for p in found if "a guess an offered tool confirms" in p]
 
     assert any("'WH-CPT', the one in Cape Town" in p for p in guessed("Cape Town"))
+    assert any("'WH-NYC', the one in New York" in p for p in guessed("New York"))  # a code, not a spelling
     assert guessed("Lyon") == []
 
 
