@@ -62,16 +62,14 @@ PASSED = _object({"name": _NAME, "type": {"enum": TYPES}, "description": _TEXT})
 
 
 def tools_schema(shape: str) -> dict[str, Any]:
-    """Step one: the tool of each call of `shape`, each followed by the value it finds for each
-    later call that takes one from it (`call_<i>_finds_for_call_<j>`: a name, a type and a
-    description, which become a returned value of the one tool and a parameter of the other, so
-    no link of the shape is left without a value to pass); then tools the task does not use."""
+    """Step one: first, for each link of `shape`, what the one call finds for the other
+    (`call_<i>_finds_for_call_<j>`: a name, a type and a description, which become a returned
+    value of the one tool and a parameter of the other, so no link is left without a value to
+    pass; asked before the tools, as a plan: after them, a small model named the input the two
+    tools shared); then the tool of each call, and tools the task does not use."""
     n, edges = parse_shape(shape)
-    properties: dict[str, Any] = {}
-    for i in range(n):
-        properties[f"tool_of_call_{i + 1}"] = TOOL
-        for j in sorted(jj for ii, jj in edges if ii == i):
-            properties[passed_key(i, j)] = PASSED
+    properties: dict[str, Any] = {passed_key(i, j): PASSED for i, j in sorted(edges)}
+    properties.update({f"tool_of_call_{i + 1}": TOOL for i in range(n)})
     return _object({**properties, "other_tools": OTHER_TOOLS})
 
 
@@ -377,10 +375,9 @@ def demo_steps(chain: Chain, specs: dict[str, ToolSpec], extra: list[ToolSpec], 
                 body[f"value_from_call_{i + 1}"] = {"parameter": k, "output": k}
         body["returns"] = {o.name: v for o, v in zip(specs[call.tool].returns, returns[j], strict=False)}
         calls[f"call_{j + 1}"] = body
-    tools: dict[str, Any] = {}
+    tools: dict[str, Any] = {passed_key(i, j): value for (i, j), value in sorted(passed.items())}
     for i, call in enumerate(chain.calls):
         tools[f"tool_of_call_{i + 1}"] = tool(specs[call.tool], set(call.arguments))
-        tools.update({passed_key(i, j): value for (ii, j), value in sorted(passed.items()) if ii == i})
     tools["other_tools"] = [tool(s) for s in extra]
     return json.dumps(tools, ensure_ascii=False), json.dumps(calls, ensure_ascii=False)
 

@@ -41,8 +41,8 @@ def answer(shape, flaw=""):
 
 def test_the_calls_schema_asks_for_exactly_the_calls_and_links_of_the_shape():
     shape = "3:1>3,2>3"
-    assert list(tools_schema(shape)["properties"]) == ["tool_of_call_1", "call_1_finds_for_call_3", "tool_of_call_2",
-                                                       "call_2_finds_for_call_3", "tool_of_call_3", "other_tools"]
+    assert list(tools_schema(shape)["properties"]) == ["call_1_finds_for_call_3", "call_2_finds_for_call_3", "tool_of_call_1",
+                                                       "tool_of_call_2", "tool_of_call_3", "other_tools"]
     schema = calls_schema(shape, read_tools(steps(shape)[0], shape)[0])
     calls = [k for k in schema["properties"] if k.startswith("call_")]
     assert calls == ["call_1", "call_2", "call_3"] and set(schema["required"]) == set(schema["properties"])
