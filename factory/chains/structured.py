@@ -87,9 +87,11 @@ def calls_schema(shape: str, tools: list[ToolSpec]) -> dict[str, Any]:
     properties: dict[str, Any] = {"request": _TEXT}
     for j, tool in enumerate(tools):
         takes = sorted(i for i, jj in edges if jj == j)
-        linkable = {param for i in takes for param, _ in links(tools[i], tool)}
+        pairs = [links(tools[i], tool) for i in takes]
+        linkable = {param for offered in pairs for param, _ in offered}
+        linked = {offered[0][0] for offered in pairs if len(offered) == 1}  # the one way a link can go
         # every parameter no earlier call can fill is the request's to give: a literal of its type
-        arguments = {**_object({p.name: _value(p.type) for p in tool.parameters}),
+        arguments = {**_object({p.name: _value(p.type) for p in tool.parameters if p.name not in linked}),
                      "required": [p.name for p in tool.parameters if p.name not in linkable]}
         call: dict[str, Any] = {"arguments": arguments}
         for i in takes:

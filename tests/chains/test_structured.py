@@ -50,6 +50,8 @@ def test_the_calls_schema_asks_for_exactly_the_calls_and_links_of_the_shape():
     assert links_of == {"call_1": [], "call_2": [], "call_3": ["value_from_call_1", "value_from_call_2"]}
     literals = {k: schema["properties"][k]["properties"]["arguments"]["required"] for k in calls}
     assert literals == {"call_1": ["region", "year"], "call_2": ["region", "year"], "call_3": []}
+    # a parameter a link can only fill is no literal (the real model gave a species' name both ways)
+    assert schema["properties"]["call_3"]["properties"]["arguments"]["properties"] == {}
     pairs = schema["properties"]["call_3"]["properties"]["value_from_call_1"]["anyOf"]
     assert [(p["properties"]["parameter"]["const"], p["properties"]["output"]["const"]) for p in pairs] == \
         [(pairs[0]["properties"]["output"]["const"],) * 2]  # the value of the parameter's own name, alone
