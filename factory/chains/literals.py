@@ -48,9 +48,10 @@ def _chosen(pool: ToolPool, spec: ToolSpec, bound: set[str], asked: bool, rng: r
     currency of a price: `MEASURE_KINDS`)."""
     entry = pool.entry(spec.name)
     acts = entry is not None and "state_change" in entry.tags
+    measures = [p for p in spec.parameters if p.kind in MEASURE_KINDS and p.name not in bound
+                and (_stated(pool, spec, p, asked) or _stated(pool, spec, p, True))]  # a nested call may be asked too
     chosen = [p for p in spec.parameters if p.name not in bound and (
-        p.required or ((acts or p.kind in MEASURE_KINDS or rng.random() < OPTIONAL_ARGUMENT_RATE)
-                       and _stated(pool, spec, p, asked)))]
+        p.required or p in measures or ((acts or rng.random() < OPTIONAL_ARGUMENT_RATE) and _stated(pool, spec, p, asked)))]
     names = {p.name for p in chosen}
     for group in pool.groups[spec.name]:  # a group is given whole or not at all
         if names & set(group.params) and not set(group.params) <= names | bound:
