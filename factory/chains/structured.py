@@ -19,6 +19,7 @@ it, for the writer's repair pass.
 from __future__ import annotations
 
 import copy
+import itertools
 import json
 import re
 from typing import Any
@@ -160,6 +161,13 @@ def read_tools(text: str, shape: str) -> tuple[list[ToolSpec], list[dict[str, An
         if not links(specs[i], specs[j]):
             raise StubError(f"call_{j + 1}'s tool takes no value that call_{i + 1}'s tool returns, as the shape "
                             f"asks{_choices(specs[i], specs[j])}")
+    for j in range(n):
+        takes = sorted(i for i, jj in edges if jj == j)
+        options = [{param for param, _ in links(specs[i], specs[j])} for i in takes]
+        if len(takes) > 1 and not any(len(set(pick)) == len(pick) for pick in itertools.product(*options)):
+            raise StubError(f"call_{j + 1}'s tool takes values from calls {', '.join(f'call_{i + 1}' for i in takes)} "
+                            f"but has no parameter for each: {', '.join(sorted(set().union(*options)))} for all of "
+                            f"them; give it one parameter per value it takes")
     others = data.get("other_tools") if isinstance(data.get("other_tools"), list) else []
     return specs, raws, others
 
@@ -193,12 +201,12 @@ def joined(shape: str, tools: list[dict[str, Any]], others: list[Any], text: str
                   if key.startswith("value_from_call_") and isinstance(link, dict)]
         declared = [p.get("name") for p in tool.get("parameters") or []]
         missing = [name for name in declared if name not in given and name not in linked]
-        twice = [name for name in linked if name in given]
+        twice = [name for name in linked if name in given or linked.count(name) > 1]
         if missing or twice:
             raise StubError(f"call_{j + 1} ({tool.get('name')}) " + (
                 f"gives no value for {', '.join(missing)}: give each parameter its tool declares, as a value the "
                 f"request states or from an earlier call" if missing else
-                f"gives {', '.join(twice)} both as a value and from an earlier call"))
+                f"gives {twice[0]} twice: each parameter takes one value, stated or from one earlier call"))
         answer[f"call_{j + 1}"] = {**call, "tool": tool,
                                    "arguments": [{"parameter": k, "value": v} for k, v in given.items()],
                                    "returns": [returned.get(o.get("name")) for o in tool.get("returns") or []]}

@@ -219,8 +219,24 @@ def test_every_parameter_a_call_s_tool_declares_is_given_once():
         joined("2:1>2", raws, others, json.dumps(data))
     data = json.loads(calls)
     data["call_2"]["arguments"] = {data["call_2"]["value_from_call_1"]["parameter"]: "REEF-1"}
-    with pytest.raises(StubError, match="both as a value and from an earlier call"):
+    with pytest.raises(StubError, match="gives .* twice: each parameter takes one value"):
         joined("2:1>2", raws, others, json.dumps(data))
+
+
+def test_a_call_that_takes_from_two_calls_has_a_parameter_for_each():
+    """The real 1.5B model's third tool took one species id that both earlier tools returned:
+    one link overwrote the other, and the chain lost a link of its shape."""
+    tool = lambda name, params, returns: {"name": name, "description": "d",  # noqa: E731
+                                          "parameters": [{"name": p, "type": "str", "description": "d"} for p in params],
+                                          "returns": [{"name": r, "type": "str", "description": "d"} for r in returns]}
+    answer = {"tool_of_call_1": tool("find_reef", ["region"], ["species_id"]),
+              "tool_of_call_2": tool("find_trench", ["region"], ["species_id"]),
+              "tool_of_call_3": tool("compare", ["species_id"], ["verdict"]), "other_tools": []}
+    with pytest.raises(StubError, match="call_3's tool takes values from calls call_1, call_2 but has no parameter for each"):
+        read_tools(json.dumps(answer), "3:1>3,2>3")
+    answer["tool_of_call_2"]["returns"] = [{"name": "site_id", "type": "str", "description": "d"}]
+    answer["tool_of_call_3"]["parameters"].append({"name": "site_id", "type": "str", "description": "d"})
+    assert len(read_tools(json.dumps(answer), "3:1>3,2>3")[0]) == 3
 
 
 def test_code_where_json_was_asked_says_how_to_ask_for_code():
