@@ -60,6 +60,9 @@ def _typed(least: int, most: int) -> dict[str, Any]:
 TOOL = _object({"name": _NAME, "description": _TEXT, "parameters": _typed(0, 5), "returns": _typed(1, 5)})
 OTHER_TOOLS = {"type": "array", "items": TOOL, "minItems": 2, "maxItems": 3}
 PASSED = _object({"name": _NAME, "type": {"enum": TYPES}, "description": _TEXT})
+# A value named as an action ("find_substrate", "get_temperature": the real 1.5B model's) is no value.
+_ACTION = re.compile(r"(?:get|find|locate|search|identify|measure|calculate|compute|check|list|look_?up|fetch|detect"
+                     r"|analy[sz]e|predict|estimate|determine|track|monitor)_")
 
 
 def tools_schema(shape: str) -> dict[str, Any]:
@@ -145,10 +148,10 @@ def read_tools(text: str, shape: str) -> tuple[list[ToolSpec], list[dict[str, An
         if any(p == o for p, o in links(written[i], written[j])) or not isinstance(passed, dict) \
                 or not passed.get("name") or passed.get("type") not in TYPES:
             continue  # the tools pass a value under one name already (what the entry says is not needed)
-        if passed["name"] in {p.name for p in written[i].parameters} | set(names):
-            raise StubError(f"{passed_key(i, j)} is {passed['name']!r}, which is call_{i + 1}'s input or a tool's "
-                            f"name: name a value call_{i + 1}'s tool finds (an id, a name, a date or an amount) that "
-                            f"call_{j + 1}'s tool needs")
+        if passed["name"] in {p.name for p in written[i].parameters} | set(names) or _ACTION.match(passed["name"]):
+            raise StubError(f"{passed_key(i, j)} is {passed['name']!r}, which is call_{i + 1}'s input, a tool's "
+                            f"name or an action: name a value call_{i + 1}'s tool finds (an id, a name, a date or an "
+                            f"amount) that call_{j + 1}'s tool needs")
         _with(raws[i], "returns", passed)
         _with(raws[j], "parameters", passed)
     specs = [_spec(raw, f"tool_of_call_{j + 1}") for j, raw in enumerate(raws)]

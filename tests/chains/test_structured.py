@@ -88,9 +88,9 @@ def test_what_a_call_finds_for_a_later_one_joins_their_tools():
     assert [o.name for o in specs[0].returns] == ["depth_m", "site_id"]
     assert [p.name for p in specs[1].parameters] == ["sample_id", "site_id"] and links(*specs) == [("site_id", "site_id")]
     assert raws[1]["parameters"][-1]["name"] == "site_id"  # in the JSON the written chain is read from, too
-    for wrong in ("sample_id", "find_site"):  # the real model's: call 1's own input; a tool's name
+    for wrong in ("sample_id", "get_temperature", "find_site"):  # the real model's: call 1's input, an action, a tool
         answer["call_1_finds_for_call_2"]["name"] = wrong
-        with pytest.raises(StubError, match=f"'{wrong}', which is call_1's input or a tool's name"):
+        with pytest.raises(StubError, match=f"'{wrong}', which is call_1's input, a tool's name or an action"):
             read_tools(json.dumps(answer), "2:1>2")
     answer["tool_of_call_1"]["returns"].append({"name": "sample_id", "type": "str", "description": "d"})
     with pytest.raises(StubError, match="'find_site', which is call_1's input"):  # handing its input back is no link
