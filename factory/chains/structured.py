@@ -61,7 +61,7 @@ TOOL = _object({"name": _NAME, "description": _TEXT, "parameters": _typed(0, 5),
 OTHER_TOOLS = {"type": "array", "items": TOOL, "minItems": 2, "maxItems": 3}
 PASSED = _object({"name": _NAME, "type": {"enum": TYPES}, "description": _TEXT})
 # A value named as an action ("find_substrate", "get_temperature": the real 1.5B model's) is no value.
-_ACTION = re.compile(r"(?:get|find|locate|search|identify|measure|calculate|compute|check|list|look_?up|fetch|detect"
+_ACTION_NAME = re.compile(r"(?:get|find|locate|search|identify|measure|calculate|compute|check|list|look_?up|fetch|detect"
                      r"|analy[sz]e|predict|estimate|determine|track|monitor)_")
 
 
@@ -90,7 +90,7 @@ def calls_schema(shape: str, tools: list[ToolSpec]) -> dict[str, Any]:
     n, edges = parse_shape(shape)
     properties: dict[str, Any] = {"request": _TEXT}
     for j, tool in enumerate(tools):
-        takes = sorted(i for i, jj in edges if jj == j)
+        takes = _takes(edges, j)
         pairs = [links(tools[i], tool) for i in takes]
         linkable = {param for offered in pairs for param, _ in offered}
         linked = {offered[0][0] for offered in pairs if len(offered) == 1}  # the one way a link can go
@@ -98,13 +98,17 @@ def calls_schema(shape: str, tools: list[ToolSpec]) -> dict[str, Any]:
         arguments = {**_object({p.name: _value(p.type) for p in tool.parameters if p.name not in linked}),
                      "required": [p.name for p in tool.parameters if p.name not in linkable]}
         call: dict[str, Any] = {"arguments": arguments}
-        for i in takes:
+        for i, offered in zip(takes, pairs, strict=True):
             call[f"value_from_call_{i + 1}"] = {"anyOf": [
-                _object({"parameter": {"const": param}, "output": {"const": output}})
-                for param, output in links(tools[i], tool)]}
+                _object({"parameter": {"const": param}, "output": {"const": output}}) for param, output in offered]}
         call["returns"] = _object({o.name: _value(o.type) for o in tool.returns})
         properties[f"call_{j + 1}"] = _object(call)
     return _object(properties)
+
+
+def _takes(edges: list[tuple[int, int]], j: int) -> list[int]:
+    """The calls call j takes a value from (0-based)."""
+    return sorted(i for i, jj in edges if jj == j)
 
 
 def schema_format(name: str, schema: dict[str, Any]) -> dict[str, Any]:
@@ -139,16 +143,16 @@ def read_tools(text: str, shape: str) -> tuple[list[ToolSpec], list[dict[str, An
         raise StubError(_not_json(text))
     n, edges = parse_shape(shape)
     raws = [copy.deepcopy(data.get(f"tool_of_call_{j + 1}")) for j in range(n)]
-    names = [_spec(raw, f"tool_of_call_{j + 1}").name for j, raw in enumerate(raws)]
-    first = {name: names.index(name) for name in names}
-    raws = [raws[first[name]] for name in names]  # a tool written twice keeps its first writing
-    written = [_spec(raw, f"tool_of_call_{j + 1}") for j, raw in enumerate(raws)]
+    parsed = [_spec(raw, f"tool_of_call_{j + 1}") for j, raw in enumerate(raws)]
+    names = [spec.name for spec in parsed]
+    first = [names.index(name) for name in names]  # a tool written twice keeps its first writing
+    raws, written = [raws[k] for k in first], [parsed[k] for k in first]
     for i, j in edges:
         passed = data.get(passed_key(i, j))
         if any(p == o for p, o in links(written[i], written[j])) or not isinstance(passed, dict) \
                 or not passed.get("name") or passed.get("type") not in TYPES:
             continue  # the tools pass a value under one name already (what the entry says is not needed)
-        if passed["name"] in {p.name for p in written[i].parameters} | set(names) or _ACTION.match(passed["name"]):
+        if passed["name"] in {p.name for p in written[i].parameters} | set(names) or _ACTION_NAME.match(passed["name"]):
             raise StubError(f"{passed_key(i, j)} is {passed['name']!r}, which is call_{i + 1}'s input, a tool's "
                             f"name or an action: name a value call_{i + 1}'s tool finds (an id, a name, a date or an "
                             f"amount) that call_{j + 1}'s tool needs")
@@ -165,7 +169,7 @@ def read_tools(text: str, shape: str) -> tuple[list[ToolSpec], list[dict[str, An
             raise StubError(f"call_{j + 1}'s tool takes no value that call_{i + 1}'s tool returns, as the shape "
                             f"asks{_choices(specs[i], specs[j])}")
     for j in range(n):
-        takes = sorted(i for i, jj in edges if jj == j)
+        takes = _takes(edges, j)
         options = [{param for param, _ in links(specs[i], specs[j])} for i in takes]
         if len(takes) > 1 and not any(len(set(pick)) == len(pick) for pick in itertools.product(*options)):
             raise StubError(f"call_{j + 1}'s tool takes values from calls {', '.join(f'call_{i + 1}' for i in takes)} "
