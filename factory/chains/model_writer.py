@@ -19,6 +19,7 @@ from factory.chains.code import parse_chain, render_chain
 from factory.chains.structured import (
     calls_schema,
     demo_steps,
+    described_as,
     joined,
     read_structured,
     read_tools,
@@ -26,6 +27,7 @@ from factory.chains.structured import (
     tools_schema,
 )
 from factory.chains.stubs import StubError, WrittenChain, main_source, read_written, stub_source
+from factory.checks.faithfulness import asked_in
 from factory.lm.signatures import model_answer, signature, structured_answer
 from factory.records import (
     Chain,
@@ -131,10 +133,52 @@ def read_answer(raw: str, shape: str, structured: bool = False) -> tuple[Written
     if written.chain.shape() != shape:
         return None, (f"asked for shape {shape}, the model wrote {written.chain.shape()}: main() must make "
                       f"{shape_in_words(shape)}, but it makes {shape_in_words(written.chain.shape())}")
-    mislinked = mislinked_values(written)
-    if mislinked:
-        return None, mislinked
+    problem = mislinked_values(written) or misdescribed_link(written) or unasked_end(written)
+    if problem:
+        return None, problem
     return written, ""
+
+
+def unasked_end(written: WrittenChain) -> str:
+    """A call no later call takes from whose findings the request does not ask for, beside
+    another such call ("What is the current speed of the water flow?" over a chain that also
+    analyses the ocean data for patterns: the gold would need a call and values nobody asked
+    for). The one such call of a chain may be asked in any words."""
+    chain, tools = written.chain, written.tools
+    ends = chain.sinks()
+    if len(ends) < 2 or not written.task:
+        return ""
+    asked = asked_in(chain, written.task, tools, anywhere=True)
+    for end in ends:
+        if end not in asked:
+            tool = tools[chain.calls[end].tool]
+            finds = ", ".join(o.name.replace("_", " ") for o in tool.returns)
+            return (f"the request does not ask for what call_{end + 1} ({tool.name}) finds ({finds}), and no later "
+                    f"call takes it: ask for it in the request, in the tool's own words")
+    return ""
+
+
+def misdescribed_link(written: WrittenChain) -> str:
+    """A link whose parameter is described as another value the earlier call returns than the
+    one it takes: environmental_study(species_name=<the species' common name>) whose species_name
+    is "the scientific name of the marine organism", while call 1 also returns scientific_name
+    (a real 1.5B model's; an agent that follows the description passes the other value)."""
+    producer: dict[str, tuple[int, str]] = {}  # output variable → (call, the name its tool gives it)
+    for i, call in enumerate(written.chain.calls):
+        spec = written.tools[call.tool]
+        for out, declared in zip(call.outputs, spec.returns, strict=False):
+            producer[out] = (i, declared.name)
+        for param, arg in call.arguments.items():
+            declared_param = spec.param(param)
+            if not isinstance(arg, Ref) or arg.ref not in producer or declared_param is None:
+                continue
+            k, taken = producer[arg.ref]
+            meant = described_as(declared_param, taken, [o.name for o in written.tools[written.chain.calls[k].tool].returns])
+            if meant:
+                return (f"call_{i + 1} ({call.tool}) describes {param!r} as {declared_param.description!r}, which is "
+                        f"call_{k + 1}'s {meant!r}, yet takes its {taken!r}: take the value the parameter is described "
+                        f"as, or describe the parameter as the value it takes")
+    return ""
 
 
 def mislinked_values(written: WrittenChain) -> str:

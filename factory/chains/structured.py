@@ -133,6 +133,30 @@ def links(earlier: ToolSpec, later: ToolSpec) -> list[tuple[str, str]]:
     return [(p, o) for p, o in fitting if p == o] or fitting
 
 
+_PLAIN_NAME_WORDS = frozenset("name id value data info information result type list number".split())
+
+
+def _name_words(text: str) -> set[str]:
+    """The words of a name or a description that say which value it is, singular."""
+    words = re.findall(r"[a-z]+", text.lower().replace("_", " "))
+    return {w.removesuffix("s") if len(w) > 3 and not w.endswith("ss") else w for w in words} - _PLAIN_NAME_WORDS
+
+
+# Where the noun phrase that opens a description ends ("the scientific name | of the organism").
+_HEAD = re.compile(r"\s(?:of|in|at|for|from|to|by|with|on|per|as|that|which)\s|[,;:(]")
+
+
+def described_as(param: Param, taken: str, returned: list[str]) -> str:
+    """Another of the `returned` values (by name) that the noun phrase opening the description
+    of `param` names, where it does not name the value `taken` ("annual taxable income in that
+    country's currency" names no currency): a species_name described as "the scientific name of the
+    marine organism" that takes species_name beside a returned scientific_name; "" if none."""
+    said = _name_words(_HEAD.split(param.description, maxsplit=1)[0])
+    if not _name_words(taken) or _name_words(taken) <= said:
+        return ""
+    return next((name for name in returned if name != taken and _name_words(name) and _name_words(name) <= said), "")
+
+
 def read_tools(text: str, shape: str) -> tuple[list[ToolSpec], list[dict[str, Any]], list[Any]]:
     """(the tool of each call, their JSON, the other tools' JSON) from an answer under
     `tools_schema`, each value a call finds for a later one added to the returned values of the
@@ -165,6 +189,13 @@ def read_tools(text: str, shape: str) -> tuple[list[ToolSpec], list[dict[str, An
             if len(set(listed)) < len(listed):
                 raise StubError(f"tool_of_call_{j + 1} ({spec.name}) names two of its {kind} alike: {', '.join(listed)}")
     for i, j in edges:
+        for param, output in links(specs[i], specs[j]):
+            meant = described_as(specs[j].param(param), output, [o.name for o in specs[i].returns]) \
+                if param == output else ""  # a link by one name is the one the calls step can make
+            if meant:
+                raise StubError(f"call_{j + 1}'s tool describes {param!r} as {specs[j].param(param).description!r}, "
+                                f"which is what call_{i + 1}'s tool returns as {meant!r}, not as {output!r}: describe "
+                                f"each value as what it is")
         if not links(specs[i], specs[j]):
             raise StubError(f"call_{j + 1}'s tool takes no value that call_{i + 1}'s tool returns, as the shape "
                             f"asks{_choices(specs[i], specs[j])}")

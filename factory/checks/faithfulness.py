@@ -226,6 +226,80 @@ def unspoken_calls(chain: Chain, query: str, draft: str, specs: Mapping[str, Too
     return problems
 
 
+# Words a returned value's documentation uses of any value, which ask for none in particular.
+_VAGUE = frozenset(_stem(w) for w in "current list value number name data information result detail given based".split())
+_TOKEN = re.compile(r"[A-Za-z][\w'-]*|[.?!]")
+# A clause of a request: a sentence, or a part of one after a comma, "and" or "then".
+_CLAUSE = re.compile(r"[.?!;:]+\s*|,\s*(?:and\s+|then\s+)*|\s+and\s+(?:then\s+)?|\s+then\s+")
+# What a question word asks for: "where is it" asks for a city or an address.
+_ASKS_FOR = {_stem(w): {_stem(k) for k in kinds.split()} for w, kinds in {
+    "where": "city location address place venue country position coordinates latitude longitude station region",
+    "when": "start date time day departure arrival hour deadline",
+    "who": "attendees organizer organiser owner contact person author host manager member",
+    "much": "price cost amount total fee fare rate balance",
+    "expensive": "price cost fare fee",
+    "cost": "price amount total fee fare rate",
+    "long": "duration days hours minutes time distance",
+    "far": "distance",
+    "fast": "speed rate velocity",
+    "many": "count number units quantity total",
+}.items()}
+
+
+def _unnamed(text: str) -> str:
+    """The text without names of things: its capitalised words but each sentence's first."""
+    kept, opening = [], True
+    for match in _TOKEN.finditer(text):
+        token = match.group(0)
+        if token in ".?!":
+            opening = True
+            continue
+        if opening or not token[0].isupper():
+            kept.append(token)
+        opening = False
+    return " ".join(kept)
+
+
+def _meets(words: set[str], said: set[str]) -> bool:
+    """Whether a word of `words` is said, or one of five letters or more that begins the other
+    ("interact" and "interaction")."""
+    return any(w == s or (min(len(w), len(s)) >= 5 and (w.startswith(s) or s.startswith(w))) for w in words for s in said)
+
+
+def asked_in(chain: Chain, text: str, specs: Mapping[str, ToolSpec], anywhere: bool = False) -> list[int]:
+    """The task calls a request asks for, by a word of their own: of the tool's name, or of the
+    names and descriptions of what it returns, that no call of another tool has. Each clause
+    asks for the last call of the chain it speaks of; the earlier ones it speaks of describe
+    what that call is given ("the pharmacy in the city where the patient lives" asks for the
+    pharmacy, not the patient's profile). "Identify the species of ..., study the environmental
+    conditions in its habitat, and predict future changes" asks for all three calls; "What is
+    the current speed of the water flow in the Atlantic Ocean?" not for the analysis of ocean
+    data beside the speed. A name ("the Atlantic Ocean") or a literal of the request asks for
+    nothing, and documentation is not read (an analysis "of water circulation" is not asked for
+    by "the water flow"). `anywhere`: every call the request speaks of in any clause, by any of
+    its words, a question word asking for a value of its kind
+    ("where is it": the city)."""
+    words = []
+    for call in chain.calls:
+        spec = specs.get(call.tool)
+        returns = " ".join(f"{o.name} {o.description}" for o in spec.returns) if spec else ""
+        words.append(_stems(f"{call.tool} {returns}") - _VAGUE)
+    tasks = [i for i, call in enumerate(chain.calls) if call.fixes is None]
+    own = words if anywhere else [w - set().union(*(v for v, c in zip(words, chain.calls, strict=True) if c.tool != call.tool))
+                                  for w, call in zip(words, chain.calls, strict=True)]
+
+    def said(part: str) -> set[str]:
+        found = _stems(_without_literals(chain, _unnamed(part)))
+        return found | set().union(*(_ASKS_FOR.get(w, set()) for w in found)) if anywhere else found
+
+    if anywhere:
+        everything = said(text)
+        return [i for i in tasks if _meets(own[i], everything)]
+    asked = {max(spoken) for clause in _CLAUSE.split(text)
+             if (spoken := [i for i in tasks if _meets(own[i], said(clause))])}
+    return sorted(asked)
+
+
 def free_arguments(instance: Instance, ctx: CheckContext) -> set[tuple[int, str]]:
     """(call, argument) of fix-up calls whose condition accepts any value for the argument."""
     free = set()

@@ -20,7 +20,7 @@ from factory import __version__
 from factory.chains.seeded import Composed, NotComposed, SeedComposer
 from factory.checks import blocking_failures, run_checks
 from factory.checks.context import CheckContext
-from factory.checks.faithfulness import free_arguments, shows_a_literal
+from factory.checks.faithfulness import asked_in, free_arguments, shows_a_literal
 from factory.instances.conversations import CONVERSATIONAL, Converse, plan, split_goal
 from factory.instances.distractors import alternative_to_gold, pick_distractors, twin_of_gold
 from factory.instances.milestones import derive_milestones, unsolvable_milestones, withheld_tool_minefields
@@ -240,6 +240,10 @@ class Generator:
             outcome.reject = Reject(attempt=k, stage="compose", reasons=[composed.reason], raw=composed.raw)
             return outcome
         composed.chain = mark_asked(composed.chain, self.entries, composed.specs, self.joint_kinds)
+        if composed.draft:  # a model's own request: each call it asks for is asked, so its findings are answered
+            spoken = set(asked_in(composed.chain, composed.draft, composed.specs))
+            composed.chain = Chain(calls=[c.model_copy(update={"asked": c.asked or i in spoken})
+                                          for i, c in enumerate(composed.chain.calls)])
         converse = self._converse(composed, k)
         outcome.stages.chains = ComposedRecord(composed.record, composed.chain)
         try:

@@ -124,3 +124,105 @@ def test_subdomains_say_more_than_the_words_they_were_asked_with(answer, expecte
     from factory.chains.model_writer import propose_subdomains
 
     assert propose_subdomains(fake_dspy_lm(FakeLM([answer])), "Marine Biology") == expected
+
+
+def _tool(name: str, params: dict[str, str], returns: dict[str, str]):
+    from factory.records import Output, Param, ToolSpec
+
+    return ToolSpec(name=name, description=f"{name.replace('_', ' ').capitalize()}.",
+                    parameters=[Param(name=p, type="str", description=d) for p, d in params.items()],
+                    returns=[Output(name=o, type="str", description=d) for o, d in returns.items()])
+
+
+# Tools and chains a real 1.5B model wrote for Marine Biology, all three kept before these checks.
+SPECIES = {t.name: t for t in (
+    _tool("identify_species", {"body_image": "the scanned body image."},
+          {"species_name": "the identified species name.", "scientific_name": "the scientific name of the organism."}),
+    _tool("environmental_study", {"species_name": "the scientific name of the marine organism."},
+          {"temperature": "the current water temperature (°C).", "salinity": "the current water salinity (PSU).",
+           "environmental_condition": 'the current environmental condition (e.g. "clear" or "cloudy").'}),
+    _tool("predict_environmental_change", {"environmental_condition": "the current environmental condition."},
+          {"predicted_conditions": "a list of predicted environmental conditions.",
+           "probability_of_change": "the probability that each condition will occur."}))}
+CURRENTS = {t.name: t for t in (
+    _tool("measure_oceanographic_data", {}, {"data": "a list of collected oceanographic data.",
+                                             "oceanographic_data": "collects oceanographic data from the sea."}),
+    _tool("measure_current_speed", {"oceanographic_data": "oceanographic data from the sea."},
+          {"speed": "the speed of the current."}),
+    _tool("analyze_ocean_data", {"data": "a list of collected oceanographic data."},
+          {"pattern": "the identified pattern in the data.", "trend": "the identified trend in the data."}))}
+
+
+def _written(specs, code, task):
+    from factory.chains.code import parse_chain
+    from factory.chains.stubs import WrittenChain
+
+    return WrittenChain(tools=specs, chain=parse_chain(code, specs), task=task, code=code, returns=[], others={})
+
+
+def test_a_request_asks_for_each_call_it_speaks_of_in_a_clause_of_its_own():
+    """Reading 80 #1: the real model's request asked for every step, the gold answer held the
+    last call's findings alone. Each clause asks for the last call it speaks of, by a word of
+    that call's own (its tool's name, what it returns); a call a clause speaks of before a
+    later one describes what that one is given, and a name asks for nothing."""
+    from factory.chains.code import parse_chain
+    from factory.checks.faithfulness import asked_in
+
+    chain = parse_chain('data0, data1 = identify_species(body_image="scan_01.jpg")\n'
+                        "data2, data3, data4 = environmental_study(species_name=data0)\n"
+                        "data5, data6 = predict_environmental_change(environmental_condition=data4)\n", SPECIES)
+    every_step = ("Identify the species of a marine organism with body image 'scan_01.jpg', study the environmental "
+                  "conditions in its habitat, and predict future environmental changes.")
+    assert asked_in(chain, every_step, SPECIES) == [0, 1, 2]
+    described = "What change is predicted for the water where the species in scan_01.jpg lives?"
+    assert asked_in(chain, described, SPECIES) == [2]  # one clause: the species only says which water
+    currents = parse_chain("data0, data1 = measure_oceanographic_data()\n"
+                           "data2 = measure_current_speed(oceanographic_data=data1)\n"
+                           "data3, data4 = analyze_ocean_data(data=data0)\n", CURRENTS)
+    speed = "What is the current speed of the water flow in the Atlantic Ocean?"
+    assert asked_in(currents, speed, CURRENTS) == [1]
+    assert asked_in(currents, speed, CURRENTS, anywhere=True) == [1]  # "Ocean" is a name, not the ocean data
+    assert asked_in(currents, speed + " Any pattern in the readings?", CURRENTS, anywhere=True) == [1, 2]
+
+
+def test_a_model_chain_whose_request_leaves_out_one_of_its_ends_goes_back():
+    """Reading 80 #2: "What is the current speed of the water flow?" over a chain that also
+    analyses the ocean data for patterns; the gold needed a call and values nobody asked for."""
+    from factory.chains.model_writer import unasked_end
+
+    code = ("data0, data1 = measure_oceanographic_data()\ndata2 = measure_current_speed(oceanographic_data=data1)\n"
+            "data3, data4 = analyze_ocean_data(data=data0)\n")
+    problem = unasked_end(_written(CURRENTS, code, "What is the current speed of the water flow in the Atlantic Ocean?"))
+    assert problem == ("the request does not ask for what call_3 (analyze_ocean_data) finds (pattern, trend), and no "
+                       "later call takes it: ask for it in the request, in the tool's own words")
+    asks_both = "How fast is the current in the Atlantic, and what trend do the ocean readings show?"
+    assert unasked_end(_written(CURRENTS, code, asks_both)) == ""
+
+
+def test_a_link_whose_parameter_is_described_as_another_returned_value_goes_back():
+    """Reading 80 #1: environmental_study's species_name is "the scientific name of the marine
+    organism" and took the common name, while call 1 also returned scientific_name; an agent
+    that follows the description passes the other value. A description naming another value
+    after its opening phrase ("income in that country's currency") names no other value."""
+    from factory.chains.model_writer import misdescribed_link
+    from factory.chains.structured import described_as
+
+    code = ('data0, data1 = identify_species(body_image="scan_01.jpg")\n'
+            "data2, data3, data4 = environmental_study(species_name=data0)\n")
+    assert misdescribed_link(_written(SPECIES, code, "x")).startswith(
+        "call_2 (environmental_study) describes 'species_name' as 'the scientific name of the marine organism.', "
+        "which is call_1's 'scientific_name', yet takes its 'species_name'")
+    assert misdescribed_link(_written(SPECIES, code.replace("species_name=data0", "species_name=data1"), "x")) == ""
+    income = _tool("t", {"annual_income": "Annual taxable income in that country's currency."}, {}).parameters[0]
+    assert described_as(income, "salary", ["salary", "currency"]) == ""
+
+
+def test_every_seed_example_s_request_asks_for_each_end_of_its_chain():
+    """The checks of a written chain hold people's requests to no more than they say: each
+    worked example is read back without a problem but the one link it makes on purpose."""
+    from factory.chains.model_writer import read_answer, seed_demos
+    from factory.seeds.library import load_seeds
+
+    problems = [problem for d in seed_demos(load_seeds(Path(resource_dir("seeds"))))
+                if (problem := read_answer(d.code, d.shape)[1])]
+    assert [p.split(" fills")[0] for p in problems] == ["call_4 (quote_shipping_rate)"]  # an origin taken on purpose

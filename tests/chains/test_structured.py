@@ -242,3 +242,23 @@ def test_a_call_that_takes_from_two_calls_has_a_parameter_for_each():
 def test_code_where_json_was_asked_says_how_to_ask_for_code():
     with pytest.raises(StubError, match="--structured-output off"):
         read_tools("```python\ndef get_reef(region: str) -> str: ...\n\ndef main():\n    get_reef('Palau')\n```", "1:")
+
+
+def test_a_parameter_described_as_another_value_than_the_one_of_its_name_goes_back_to_the_tools_step():
+    """The real 1.5B model's environmental_study took species_name, "the scientific name of the
+    marine organism", from a tool returning species_name and scientific_name: under the calls
+    schema the link by one name is the only one, so the tools step mends it."""
+    species = {"name": "identify_species", "description": "d",
+               "parameters": [{"name": "body_image", "type": "str", "description": "the scanned body image"}],
+               "returns": [{"name": "species_name", "type": "str", "description": "the identified species name"},
+                           {"name": "scientific_name", "type": "str", "description": "the scientific name"}]}
+    study = {"name": "environmental_study", "description": "d",
+             "parameters": [{"name": "species_name", "type": "str",
+                             "description": "the scientific name of the marine organism"}],
+             "returns": [{"name": "temperature", "type": "float", "description": "the water temperature"}]}
+    answer = {"tool_of_call_1": species, "tool_of_call_2": study, "other_tools": []}
+    with pytest.raises(StubError, match="call_2's tool describes 'species_name' as 'the scientific name of the marine "
+                                        "organism', which is what call_1's tool returns as 'scientific_name'"):
+        read_tools(json.dumps(answer), "2:1>2")
+    study["parameters"][0]["description"] = "the species' common name"
+    assert read_tools(json.dumps(answer), "2:1>2")[0][1].name == "environmental_study"
