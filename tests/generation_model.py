@@ -89,6 +89,10 @@ def chain_code(domain: str, subdomain: str, shape: str, rng: random.Random, flaw
         species: Names of the species.
     """
     ...'''
+    if _rng(lines[0] + shape).random() < 0.4:  # a request that asks for every step by its own word ("its census, records and health")
+        parts = [["census", "records", "health", "range", "trend"][j] for j in needs]
+        lines[0] = lines[0].rstrip("?") + f"? Give me its {', '.join(parts[:-1])} and {parts[-1]}." if len(parts) > 1 \
+            else lines[0]
     code = "from typing import Literal\n\n\n" + "\n\n\n".join(stubs + [extra]) + "\n\n\ndef main():\n" + "\n".join(lines)
     if flaw == "truncated":
         code = code[: len(code) // 2]

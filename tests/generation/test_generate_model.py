@@ -36,6 +36,10 @@ def test_a_domain_no_seed_covers_gets_model_written_tools_and_validates(fake_ser
         assert instance.provenance.generator == "openai/any" and instance.provenance.prompts
     report = validate_dataset(result.path / "dataset", load_settings())
     assert report.passed == report.total == 20, report.failures[:3]
+    every_step = [i for i in result.instances if "Give me its" in i.query]
+    for instance in every_step:  # a request asking for every call gets every call's findings in the gold answer
+        assert set(instance.trace.answer) == {var for call in instance.chain.calls for var in call.outputs}
+    assert every_step and any(set(i.trace.answer) != set(i.trace.steps[-1].outputs) for i in every_step)
     usage = result.manifest.model_usage["openai/any"]
     assert usage["requests"] > 20 and usage["completion_tokens"] > 0
     rejects = [json.loads(line) for line in (result.path / "rejects.jsonl").read_text().splitlines()]
