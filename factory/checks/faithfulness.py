@@ -221,8 +221,9 @@ def unspoken_calls(chain: Chain, query: str, draft: str, specs: Mapping[str, Too
         own = ((names[call.tool] - set().union(*(names[t] for t in others)))
                | (vocabulary[call.tool] - set().union(*(vocabulary[t] for t in others))))
         if own & drafted and not own & said:
-            problems.append(f"does not speak of call {index + 1} ({call.tool}), which the draft asks for "
-                            f"(as '{', '.join(sorted(own & drafted))}'): keep every step the draft asks for")
+            where = next((c.strip() for c in _CLAUSE.split(draft) if own & _stems(c)), "")  # in the draft's words
+            problems.append(f"does not speak of call {index + 1} ({call.tool}), which the draft asks for in "
+                            f"'{where}' (as '{', '.join(sorted(own & drafted))}'): keep every step the draft asks for")
     return problems
 
 

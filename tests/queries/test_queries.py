@@ -404,8 +404,8 @@ def test_the_model_query_writer_repairs_a_request_that_drops_a_step_of_its_draft
              "pair with that grape variety.")
     dropped = "What is the grape variety of Poggio Alto, and what are the calories in a serving of that grape?"
     assert unspoken_calls(chain, dropped, draft, food.specs) == [
-        "does not speak of call 2 (get_food_pairing), which the draft asks for (as 'food, pair'): keep every step "
-        "the draft asks for"]
+        "does not speak of call 2 (get_food_pairing), which the draft asks for in 'look up the calories in a serving "
+        "of the food to pair with that grape variety' (as 'food, pair'): keep every step the draft asks for"]
     implicit = draft.replace("food to pair with", "dish that goes well with")
     assert unspoken_calls(chain, dropped.replace("that grape", "the dish that complements it"), implicit, food.specs) == []
     kept = "Which grape is Poggio Alto made from, and how many calories are in a serving of the food that pairs with it?"
