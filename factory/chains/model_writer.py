@@ -133,10 +133,25 @@ def read_answer(raw: str, shape: str, structured: bool = False) -> tuple[Written
     if written.chain.shape() != shape:
         return None, (f"asked for shape {shape}, the model wrote {written.chain.shape()}: main() must make "
                       f"{shape_in_words(shape)}, but it makes {shape_in_words(written.chain.shape())}")
-    problem = mislinked_values(written) or misdescribed_link(written) or unasked_end(written)
+    problem = mislinked_values(written) or misdescribed_link(written) or unasked_end(written) or twice_returned(written)
     if problem:
         return None, problem
     return written, ""
+
+
+def twice_returned(written: WrittenChain) -> str:
+    """A call that returns one value under two names (a real 1.5B model's measurements came back
+    as both `data` and `oceanographic_data`; the gold answer then asks for each copy)."""
+    for i, (call, values) in enumerate(zip(written.chain.calls, written.returns, strict=False)):
+        names = [o.name for o in written.tools[call.tool].returns]
+        seen: dict[str, str] = {}
+        for name, value in zip(names, values or [], strict=False):
+            key = json.dumps(value, sort_keys=True, default=str)
+            if isinstance(value, (str, list, dict)) and len(key) > 4 and key in seen:
+                return (f"call_{i + 1} ({call.tool}) returns {value!r} as both {seen[key]!r} and {name!r}: each "
+                        f"returned value is another thing, with a value of its own")
+            seen.setdefault(key, name)
+    return ""
 
 
 def unasked_end(written: WrittenChain) -> str:

@@ -226,3 +226,18 @@ def test_every_seed_example_s_request_asks_for_each_end_of_its_chain():
     problems = [problem for d in seed_demos(load_seeds(Path(resource_dir("seeds"))))
                 if (problem := read_answer(d.code, d.shape)[1])]
     assert [p.split(" fills")[0] for p in problems] == ["call_4 (quote_shipping_rate)"]  # an origin taken on purpose
+
+
+def test_a_call_that_returns_one_value_under_two_names_goes_back():
+    """Reading 80 #2: measurements returned as both `data` and `oceanographic_data`; the gold
+    answer asked for each copy."""
+    from factory.chains.model_writer import twice_returned
+
+    code = "data0, data1 = measure_oceanographic_data()\n"
+    twice = _written(CURRENTS, code, "x")
+    twice.returns[:] = [[[25.3, 26.8, 27.9], [25.3, 26.8, 27.9]]]
+    assert twice_returned(twice) == ("call_1 (measure_oceanographic_data) returns [25.3, 26.8, 27.9] as both 'data' "
+                                     "and 'oceanographic_data': each returned value is another thing, with a value of "
+                                     "its own")
+    twice.returns[:] = [[[25.3, 26.8, 27.9], [34.1, 34.0, 33.9]]]
+    assert twice_returned(twice) == ""
