@@ -26,6 +26,7 @@ from typing import Any
 
 from factory.chains.code import render_chain
 from factory.chains.stubs import StubError, WrittenChain, main_source, stub_source
+from factory.checks.faithfulness import stems
 from factory.lm.signatures import json_type
 from factory.records import (
     Call,
@@ -133,13 +134,12 @@ def links(earlier: ToolSpec, later: ToolSpec) -> list[tuple[str, str]]:
     return [(p, o) for p, o in fitting if p == o] or fitting
 
 
-_PLAIN_NAME_WORDS = frozenset("name id value data info information result type list number".split())
+_PLAIN_NAME_WORDS = stems("name value data info information result type list number")
 
 
 def _name_words(text: str) -> set[str]:
-    """The words of a name or a description that say which value it is, singular."""
-    words = re.findall(r"[a-z]+", text.lower().replace("_", " "))
-    return {w.removesuffix("s") if len(w) > 3 and not w.endswith("ss") else w for w in words} - _PLAIN_NAME_WORDS
+    """The words of a name or a description that say which value it is."""
+    return stems(text) - _PLAIN_NAME_WORDS
 
 
 # Where the noun phrase that opens a description ends ("the scientific name | of the organism").

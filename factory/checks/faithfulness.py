@@ -187,7 +187,7 @@ def _stem(word: str) -> str:
     return word[:-1] if word.endswith("e") and len(word) > 4 else word
 
 
-def _stems(text: str) -> set[str]:
+def stems(text: str) -> set[str]:
     return {_stem(w) for w in _WORD.findall(text.lower().replace("_", " ")) if len(w) > 2 and w not in _PLAIN}
 
 
@@ -208,10 +208,10 @@ def unspoken_calls(chain: Chain, query: str, draft: str, specs: Mapping[str, Too
     names, vocabulary = {}, {}
     for call in chain.calls:
         spec = specs.get(call.tool)
-        names[call.tool] = _stems(call.tool)
+        names[call.tool] = stems(call.tool)
         texts = [spec.description, *(o.description for o in spec.returns)] if spec else []
-        vocabulary[call.tool] = names[call.tool] | _stems(" ".join(texts))
-    said, drafted = _stems(query), _stems(draft)
+        vocabulary[call.tool] = names[call.tool] | stems(" ".join(texts))
+    said, drafted = stems(query), stems(draft)
     sinks = set(chain.sinks())
     problems = []
     for index, call in enumerate(chain.calls):
@@ -221,7 +221,7 @@ def unspoken_calls(chain: Chain, query: str, draft: str, specs: Mapping[str, Too
         own = ((names[call.tool] - set().union(*(names[t] for t in others)))
                | (vocabulary[call.tool] - set().union(*(vocabulary[t] for t in others))))
         if own & drafted and not own & said:
-            where = next((c.strip() for c in _CLAUSE.split(draft) if own & _stems(c)), "")  # in the draft's words
+            where = next((c.strip() for c in _CLAUSE.split(draft) if own & stems(c)), "")  # in the draft's words
             problems.append(f"does not speak of call {index + 1} ({call.tool}), which the draft asks for in "
                             f"'{where}' (as '{', '.join(sorted(own & drafted))}'): keep every step the draft asks for")
     return problems
@@ -278,19 +278,18 @@ def asked_in(chain: Chain, text: str, specs: Mapping[str, ToolSpec], anywhere: b
     data beside the speed. A name ("the Atlantic Ocean") or a literal of the request asks for
     nothing, and documentation is not read (an analysis "of water circulation" is not asked for
     by "the water flow"). `anywhere`: every call the request speaks of in any clause, by any of
-    its words, a question word asking for a value of its kind
-    ("where is it": the city)."""
+    its words, a question word asking for a value of its kind ("where is it": the city)."""
     words = []
     for call in chain.calls:
         spec = specs.get(call.tool)
         returns = " ".join(f"{o.name} {o.description}" for o in spec.returns) if spec else ""
-        words.append(_stems(f"{call.tool} {returns}") - _VAGUE)
+        words.append(stems(f"{call.tool} {returns}") - _VAGUE)
     tasks = [i for i, call in enumerate(chain.calls) if call.fixes is None]
     own = words if anywhere else [w - set().union(*(v for v, c in zip(words, chain.calls, strict=True) if c.tool != call.tool))
                                   for w, call in zip(words, chain.calls, strict=True)]
 
     def said(part: str) -> set[str]:
-        found = _stems(_without_literals(chain, _unnamed(part)))
+        found = stems(_without_literals(chain, _unnamed(part)))
         return found | set().union(*(_ASKS_FOR.get(w, set()) for w in found)) if anywhere else found
 
     if anywhere:
