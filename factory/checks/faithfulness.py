@@ -224,7 +224,26 @@ def unspoken_calls(chain: Chain, query: str, draft: str, specs: Mapping[str, Too
             where = next((c.strip() for c in _CLAUSE.split(draft) if own & stems(c)), "")  # in the draft's words
             problems.append(f"does not speak of call {index + 1} ({call.tool}), which the draft asks for in "
                             f"'{where}' (as '{', '.join(sorted(own & drafted))}'): keep every step the draft asks for")
+            continue
+        verb = call.tool.split("_")[0]
+        doing = _DOING.get(verb, {_stem(verb)})
+        if _ACTION.match(call.tool) and doing & drafted and not doing & said:
+            where = next((c.strip() for c in _CLAUSE.split(draft) if doing & stems(c)), "")
+            problems.append(f"does not ask to {verb} (call {index + 1}, {call.tool}) as the draft does in '{where}': "
+                            f"a change the request does not ask for is one the user does not want")
     return problems
+
+
+# The words a request may use for an action a tool's name opens with ("put 2 bottles in my
+# cellar" asks to add them; "two bottles are in the cellar" does not).
+_DOING = {verb: {_stem(w) for w in words.split()} for verb, words in {
+    "add": "add put log record stock include", "book": "book reserve", "reserve": "reserve book hold",
+    "create": "create make set add", "update": "update change set edit", "set": "set change turn switch make",
+    "send": "send text message email", "remove": "remove delete drop", "delete": "delete remove drop",
+    "schedule": "schedule book plan set", "buy": "buy order purchase", "order": "order buy purchase",
+    "pay": "pay settle", "move": "move reschedule shift bump", "register": "register sign enrol enroll",
+    "transfer": "transfer send move", "cancel": "cancel", "submit": "submit send file",
+}.items()}
 
 
 # Words a returned value's documentation uses of any value, which ask for none in particular.

@@ -1369,3 +1369,26 @@ def test_no_relative_clause_follows_a_thing_said_again(library):
     for k in range(60):
         _, text = asked_and_worded(code, library, k)
         assert not re.search(r"that (?:grape )?variety that\b", text), text
+
+
+def test_a_rewritten_request_that_no_longer_asks_for_a_change_goes_back():
+    """The real 1.5B model rewrote "put 2 bottles of that wine in my cellar; how many of that
+    wine do I have afterwards?" as "... the number of bottles currently in the cellar. Two
+    bottles are in the cellar.": the gold still added them. An action the draft asks for must
+    be asked for in words that ask it ("put", "add", "log" for add_wine_to_cellar)."""
+    from factory.checks.faithfulness import unspoken_calls
+
+    food = load_seeds(Path(resource_dir("seeds")))["food_and_beverage"]
+    chain = parse_chain('data0, data1 = get_wine_rating(wine_name="Vigna Nera")\n'
+                        'data2 = get_wine_price(wine_name="Vigna Nera", currency="CHF")\n'
+                        'data3 = add_wine_to_cellar(wine_name="Vigna Nera", bottles=2)\n', food.specs)
+    draft = ("Find the most recent review score for the wine Vigna Nera and the name of the reviewer. Find the bottle "
+             "price of that wine in CHF. One more thing: put 2 bottles of that wine in my cellar; how many of that "
+             "wine do I have afterwards?")
+    stated = ("Find the most recent review score for Vigna Nera, the name of the reviewer, the bottle price in CHF, "
+              "and the number of bottles currently in the cellar. Two bottles are in the cellar.")
+    assert unspoken_calls(chain, stated, draft, food.specs) == [
+        "does not ask to add (call 3, add_wine_to_cellar) as the draft does in 'put 2 bottles of that wine in my "
+        "cellar': a change the request does not ask for is one the user does not want"]
+    asked = stated.replace("Two bottles are in the cellar.", "Add two bottles to it first.")
+    assert unspoken_calls(chain, asked, draft, food.specs) == []
