@@ -246,6 +246,44 @@ _DOING = {verb: {_stem(w) for w in words.split()} for verb, words in {
 }.items()}
 
 
+# Words that pick one thing among others by a criterion: a request that adds one its draft does
+# not have asks for a choice no call makes ("the best-selling pairing" for the classic one).
+_CRITERIA = re.compile(r"\b(best(?:[- ]selling|[- ]rated|[- ]reviewed)?|worst|most|least|top|cheapest|dearest|highest|"
+                       r"lowest|latest|newest|oldest|earliest|nearest|closest|farthest|furthest|biggest|largest|"
+                       r"smallest|hottest|coldest|fastest|slowest|longest|shortest|popular|favou?rite|recommended)\b",
+                       re.IGNORECASE)
+
+
+def added_criteria(query: str, draft: str) -> list[str]:
+    """Words of choice the request has and its draft has not: "the calories of the best-selling
+    pairing" written from "the classic pairing" (a real 1.5B model's) asks for a pick by sales
+    that no call makes, and the gold answers for the classic dish."""
+    drafted = {m.lower().replace(" ", "-") for m in _CRITERIA.findall(draft)}
+    return list(dict.fromkeys(w for m in _CRITERIA.findall(query) if (w := m.lower().replace(" ", "-")) not in drafted))
+
+
+# What makes a sentence ask for something: a question, a polite form, a verb that opens a
+# clause as a command ("Find ...", "If you have a minute, find ...", "and tell me ..."), or a
+# terse list of what it wants ("Coverage check on a visit ...: percent covered and copay").
+_ASKING = re.compile(
+    r"\?|\w: \w|\b(please|could you|can you|would you|will you|you could|i'd like|i would like|i want|i need|i'm looking|"
+    r"i am looking|i wonder|help me|let me know|let me have|i'm counting on you|i'd be glad|do me a favou?r|"
+    r"any chance)\b|"
+    r"(?:^|[,.;:!]\s*|\b(?:and|also|then|now|just|kindly|too)\s+)(find|tell|get|give|show|look|check|list|book|add|put|"
+    r"send|cancel|compare|convert|work|calculate|compute|estimate|search|pull|fetch|grab|name|identify|locate|see|"
+    r"make|set|move|bump|reserve|order|buy|pay|schedule|create|remove|delete|update|email|text|call|quote|rate|"
+    r"count|predict|study|measure|analy[sz]e|determine|map|plan|turn|switch|enrol|enroll|register|sign|share|use|"
+    r"report|say|summari[sz]e|organi[sz]e|arrange|translate|track|monitor|retrieve|provide|confirm|verify|recommend|suggest)\b",
+    re.IGNORECASE)
+
+
+def asks_nothing(query: str) -> bool:
+    """Whether a request only states things: "The grape of Poggio Alto is the variety that should
+    be looked up, and the calories ... can be found by pairing it with another food" (a real
+    1.5B model's) describes a plan, and asks for nothing a user wants."""
+    return not _ASKING.search(query)
+
+
 # Words a returned value's documentation uses of any value, which ask for none in particular.
 _VAGUE = frozenset(_stem(w) for w in "current list value number name data information result detail given based".split())
 _TOKEN = re.compile(r"[A-Za-z][\w'-]*|[.?!]")

@@ -2,9 +2,10 @@
 wording (every value stated, every nested value described) and the list of values the request
 must state; what the model writes is checked like any query (every value stated, no value a
 nested call must find given away, no place the chain is not about, no tool name, the parts
-asked for in the draft's order, which the gold calls follow), and a request that fails gets one
-repair pass. Demos are
-seed examples' requests; a request still unfaithful after the repair is a reject."""
+asked for in the draft's order, which the gold calls follow, every step and change the draft
+asks for, no criterion of choice it does not have, and something asked at all), and a request
+that fails gets one repair pass. Demos are seed examples' requests; a request still unfaithful
+after the repair is a reject."""
 
 from __future__ import annotations
 
@@ -14,6 +15,8 @@ from typing import Any
 
 from factory.chains.model_writer import model_answer
 from factory.checks.faithfulness import (
+    added_criteria,
+    asks_nothing,
     given_away,
     leaked_names,
     missing_values,
@@ -92,6 +95,10 @@ class QueryWriter:
         found += order_problems(chain, text)
         if draft and text != draft:
             found += unspoken_calls(chain, text, draft, specs or {})
+            found += [f"picks by '{word}', which the draft does not: no step makes that choice"
+                      for word in added_criteria(text, draft)]
+        if asks_nothing(text):
+            found.append("asks for nothing: write what the user asks the assistant for, as a question or a request")
         return found + [f"names the tool {leak}" for leak in leaked_names(text, tool_names, 2)]
 
     def __call__(self, lm: Any, chain: Chain, draft: str, tool_names: list[str], rng: random.Random,
