@@ -215,8 +215,16 @@ def unspoken_calls(chain: Chain, query: str, draft: str, specs: Mapping[str, Too
     sinks = set(chain.sinks())
     problems = []
     for index, call in enumerate(chain.calls):
+        spec = specs.get(call.tool)
         if sinks == {index} and not _ACTION.match(call.tool):
-            continue  # the one question asked: "how will June 16 look" asks for a forecast in other words
+            # the one question asked: "how will June 16 look" asks for a forecast in other words,
+            # but not for calories once the draft's "calories" is gone ("one portion of its food")
+            found = stems(" ".join(f"{o.name} {o.description}" for o in spec.returns)) & drafted if spec else set()
+            if found and not found & said:
+                where = next((c.strip() for c in _CLAUSE.split(draft) if found & stems(c)), "")
+                problems.append(f"does not ask for what call {index + 1} ({call.tool}) finds, which the draft asks for "
+                                f"in '{where}' (as '{', '.join(sorted(found))}'): ask for what the draft asks for")
+            continue
         others = [tool for tool in names if tool != call.tool]
         own = ((names[call.tool] - set().union(*(names[t] for t in others)))
                | (vocabulary[call.tool] - set().union(*(vocabulary[t] for t in others))))

@@ -1424,3 +1424,24 @@ def test_every_offline_request_asks_for_something(mixed_run):
 
     requests = [text for instance in mixed_run.instances for text in instance.query_variants.values()]
     assert len(requests) >= 300 and [text for text in requests if asks_nothing(text)] == []
+
+
+def test_the_one_question_of_a_rewritten_request_may_change_its_words_but_not_what_it_asks_for():
+    """The real 1.5B model rewrote "look up the calories in a serving of the dish that goes well
+    with that grape variety" as "what is one portion of its food that pairs with this grape?":
+    the one question may be asked in other words, but the value the draft names must stay."""
+    from factory.checks.faithfulness import unspoken_calls
+
+    food = load_seeds(Path(resource_dir("seeds")))["food_and_beverage"]
+    chain = parse_chain('data0 = get_grape_variety(wine_name="Poggio Alto")\n'
+                        'data1 = get_food_pairing(variety=data0)\n'
+                        'data2 = get_dish_calories(dish=data1)\n', food.specs)
+    draft = ("What variety is the wine Poggio Alto? Also, look up the calories in a serving of the dish that goes well "
+             "with that grape variety.")
+    portion = "What is the grape variety used in Poggio Alto, and what is one portion of its food that pairs with this grape?"
+    assert unspoken_calls(chain, portion, draft, food.specs) == [
+        "does not ask for what call 3 (get_dish_calories) finds, which the draft asks for in 'look up the calories in "
+        "a serving of the dish that goes well with that grape variety' (as 'calori, serv'): ask for what the draft "
+        "asks for"]
+    kept = portion.replace("what is one portion of its food", "how many calories are in a serving of the food")
+    assert unspoken_calls(chain, kept, draft, food.specs) == []
