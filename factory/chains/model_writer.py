@@ -19,6 +19,7 @@ from factory.chains.code import parse_chain, render_chain
 from factory.chains.structured import (
     calls_schema,
     demo_steps,
+    described_alike,
     described_as,
     joined,
     read_structured,
@@ -133,7 +134,10 @@ def read_answer(raw: str, shape: str, structured: bool = False) -> tuple[Written
     if written.chain.shape() != shape:
         return None, (f"asked for shape {shape}, the model wrote {written.chain.shape()}: main() must make "
                       f"{shape_in_words(shape)}, but it makes {shape_in_words(written.chain.shape())}")
-    problem = mislinked_values(written) or misdescribed_link(written) or unasked_end(written) or twice_returned(written)
+    alike = next((found for name in dict.fromkeys(c.tool for c in written.chain.calls)
+                  if (found := described_alike(written.tools[name]))), "")
+    problem = (alike or mislinked_values(written) or misdescribed_link(written) or unasked_end(written)
+               or twice_returned(written))
     if problem:
         return None, problem
     return written, ""

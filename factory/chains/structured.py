@@ -157,6 +157,20 @@ def described_as(param: Param, taken: str, returned: list[str]) -> str:
     return next((name for name in returned if name != taken and _name_words(name) and _name_words(name) <= said), "")
 
 
+def described_alike(spec: ToolSpec) -> str:
+    """Two values a tool returns whose descriptions open alike ("the suggested food type" for both
+    dish_type and food_type, a real 1.5B model's: a request for the type of dish could mean
+    either, and the gold took the other); "" if none."""
+    heads: dict[frozenset[str], str] = {}
+    for out in spec.returns:
+        head = frozenset(re.findall(r"[a-z0-9]+", _HEAD.split(out.description, maxsplit=1)[0].lower())) - {"the", "a", "an"}
+        if head and head in heads:
+            return (f"{spec.name} describes {heads[head]!r} and {out.name!r} alike ({out.description!r}): describe "
+                    f"each value it returns as what it is")
+        heads.setdefault(head, out.name)
+    return ""
+
+
 def read_tools(text: str, shape: str) -> tuple[list[ToolSpec], list[dict[str, Any]], list[Any]]:
     """(the tool of each call, their JSON, the other tools' JSON) from an answer under
     `tools_schema`, each value a call finds for a later one added to the returned values of the
@@ -188,6 +202,8 @@ def read_tools(text: str, shape: str) -> tuple[list[ToolSpec], list[dict[str, An
             listed = [item.name for item in items]
             if len(set(listed)) < len(listed):
                 raise StubError(f"tool_of_call_{j + 1} ({spec.name}) names two of its {kind} alike: {', '.join(listed)}")
+        if alike := described_alike(spec):
+            raise StubError(f"tool_of_call_{j + 1}: {alike}")
     for i, j in edges:
         for param, output in links(specs[i], specs[j]):
             meant = described_as(specs[j].param(param), output, [o.name for o in specs[i].returns]) \

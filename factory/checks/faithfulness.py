@@ -218,8 +218,10 @@ def unspoken_calls(chain: Chain, query: str, draft: str, specs: Mapping[str, Too
         spec = specs.get(call.tool)
         if sinks == {index} and not _ACTION.match(call.tool):
             # the one question asked: "how will June 16 look" asks for a forecast in other words,
-            # but not for calories once the draft's "calories" is gone ("one portion of its food")
-            found = stems(" ".join(f"{o.name} {o.description}" for o in spec.returns)) & drafted if spec else set()
+            # but a call that finds one value is asked for by it: not for calories once the
+            # draft's "calories" is gone ("one portion of its food")
+            one = spec is not None and len(spec.returns) == 1
+            found = stems(f"{spec.returns[0].name} {spec.returns[0].description}") & drafted if one else set()
             if found and not found & said:
                 where = next((c.strip() for c in _CLAUSE.split(draft) if found & stems(c)), "")
                 problems.append(f"does not ask for what call {index + 1} ({call.tool}) finds, which the draft asks for "
@@ -263,11 +265,13 @@ _CRITERIA = re.compile(r"\b(best(?:[- ]selling|[- ]rated|[- ]reviewed)?|worst|mo
 
 
 def added_criteria(query: str, draft: str) -> list[str]:
-    """Words of choice the request has and its draft has not: "the calories of the best-selling
+    """Words of choice the request has where its draft has none: "the calories of the best-selling
     pairing" written from "the classic pairing" (a real 1.5B model's) asks for a pick by sales
-    that no call makes, and the gold answers for the classic dish."""
-    drafted = {m.lower().replace(" ", "-") for m in _CRITERIA.findall(draft)}
-    return list(dict.fromkeys(w for m in _CRITERIA.findall(query) if (w := m.lower().replace(" ", "-")) not in drafted))
+    that no call makes, and the gold answers for the classic dish. A draft that picks by one
+    criterion may have it in other words ("the worst warning" for "the most severe alert")."""
+    if _CRITERIA.search(draft):
+        return []  # "the worst warning" for "the most severe alert" picks alike
+    return list(dict.fromkeys(m.lower().replace(" ", "-") for m in _CRITERIA.findall(query)))
 
 
 # What makes a sentence ask for something: a question, a polite form, a verb that opens a
@@ -332,6 +336,25 @@ def _meets(words: set[str], said: set[str]) -> bool:
     return any(w == s or (min(len(w), len(s)) >= 5 and (w.startswith(s) or s.startswith(w))) for w in words for s in said)
 
 
+def _call_words(chain: Chain, specs: Mapping[str, ToolSpec]) -> list[set[str]]:
+    """Each call's words: of its tool's name, and of the names and descriptions of what it returns."""
+    words = []
+    for call in chain.calls:
+        spec = specs.get(call.tool)
+        returns = " ".join(f"{o.name} {o.description}" for o in spec.returns) if spec else ""
+        words.append(stems(f"{call.tool} {returns}") - _VAGUE)
+    return words
+
+
+def own_words(chain: Chain, specs: Mapping[str, ToolSpec]) -> list[set[str]]:
+    """Each call's words that no call of another tool has: by them a request asks for the call.
+    A call with none (measure_salinity between measure_temperature and a salinity difference)
+    cannot be told asked or not by its words."""
+    words = _call_words(chain, specs)
+    return [w - set().union(*(v for v, c in zip(words, chain.calls, strict=True) if c.tool != call.tool))
+            for w, call in zip(words, chain.calls, strict=True)]
+
+
 def asked_in(chain: Chain, text: str, specs: Mapping[str, ToolSpec], anywhere: bool = False) -> list[int]:
     """The task calls a request asks for, by a word of their own: of the tool's name, or of the
     names and descriptions of what it returns, that no call of another tool has. Each clause
@@ -344,14 +367,8 @@ def asked_in(chain: Chain, text: str, specs: Mapping[str, ToolSpec], anywhere: b
     nothing, and documentation is not read (an analysis "of water circulation" is not asked for
     by "the water flow"). `anywhere`: every call the request speaks of in any clause, by any of
     its words, a question word asking for a value of its kind ("where is it": the city)."""
-    words = []
-    for call in chain.calls:
-        spec = specs.get(call.tool)
-        returns = " ".join(f"{o.name} {o.description}" for o in spec.returns) if spec else ""
-        words.append(stems(f"{call.tool} {returns}") - _VAGUE)
     tasks = [i for i, call in enumerate(chain.calls) if call.fixes is None]
-    own = words if anywhere else [w - set().union(*(v for v, c in zip(words, chain.calls, strict=True) if c.tool != call.tool))
-                                  for w, call in zip(words, chain.calls, strict=True)]
+    own = _call_words(chain, specs) if anywhere else own_words(chain, specs)
 
     def said(part: str) -> set[str]:
         found = stems(_without_literals(chain, _unnamed(part)))

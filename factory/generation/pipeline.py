@@ -20,7 +20,7 @@ from factory import __version__
 from factory.chains.seeded import Composed, NotComposed, SeedComposer
 from factory.checks import blocking_failures, run_checks
 from factory.checks.context import CheckContext
-from factory.checks.faithfulness import asked_in, free_arguments, shows_a_literal
+from factory.checks.faithfulness import asked_in, free_arguments, own_words, shows_a_literal
 from factory.instances.conversations import CONVERSATIONAL, Converse, plan, split_goal
 from factory.instances.distractors import alternative_to_gold, pick_distractors, twin_of_gold
 from factory.instances.milestones import derive_milestones, unsolvable_milestones, withheld_tool_minefields
@@ -28,7 +28,7 @@ from factory.instances.scenarios import FixContext, fix_context, needed_kinds, p
 from factory.queries import Worded, template_query
 from factory.queries.order import in_request_order
 from factory.queries.values import DateStyle
-from factory.queries.wording import mark_asked
+from factory.queries.wording import asked_calls, mark_asked
 from factory.records import (
     Chain,
     GenerateConfig,
@@ -240,10 +240,8 @@ class Generator:
             outcome.reject = Reject(attempt=k, stage="compose", reasons=[composed.reason], raw=composed.raw)
             return outcome
         composed.chain = mark_asked(composed.chain, self.entries, composed.specs, self.joint_kinds)
-        if composed.draft:  # a model's own request: each call it asks for is asked, so its findings are answered
-            spoken = set(asked_in(composed.chain, composed.draft, composed.specs))
-            composed.chain = Chain(calls=[c.model_copy(update={"asked": c.asked or i in spoken})
-                                          for i, c in enumerate(composed.chain.calls)])
+        if composed.draft:
+            composed.chain = self._asked_as_written(composed)
         converse = self._converse(composed, k)
         outcome.stages.chains = ComposedRecord(composed.record, composed.chain)
         try:
@@ -322,6 +320,19 @@ class Generator:
                 # query here, in parallel with other attempts, leaves it only a lookup. Offline
                 # attempts run one at a time: the check embeds a query only if it needs it.
                 self.contexts[policy_slug].embeddings.vectors([instance.query])
+
+    def _asked_as_written(self, composed: Composed) -> Chain:
+        """A model's own chain, asked as its request asks: the calls it ends on, its actions and
+        each call the request asks for by the call's own words (`asked_in`), so their findings
+        are answered (reading 80: a request asking for every step had the last one's answered);
+        no call the request does not speak of (reading 83: a species' details nobody asked for,
+        marked for a template wording the request does not have). A call with no word of its
+        own keeps the mark the template wording gives it."""
+        chain = composed.chain
+        asked = set(asked_calls(chain, self.entries)) | set(asked_in(chain, composed.draft, composed.specs))
+        judged = own_words(chain, composed.specs)
+        return Chain(calls=[c.model_copy(update={"asked": i in asked or (c.asked and not judged[i])})
+                            for i, c in enumerate(chain.calls)])
 
     def _converse(self, composed: Composed, k: int) -> Converse | None:
         """The conversation stage of a conversational scenario (None for the others, and for a

@@ -2,8 +2,8 @@
 
 A call is answered by the first backend that can, and the trace records which: a seed's own
 code in process (`seed`); model-written seed code in the sandbox (`sandbox`); an answer
-recorded for this exact call (`recorded`); a model simulating the tool (`model`); the typed
-mock (`mock`). Two error channels: a `ToolError` (bad value, unmet state condition) or a
+recorded for this call, its text read without case or spacing (`recorded`); a model
+simulating the tool (`model`); the typed mock (`mock`). Two error channels: a `ToolError` (bad value, unmet state condition) or a
 malformed call comes back as an error observation the caller can recover from; any other
 exception in a tool is a bug in its toolbox and raises `ToolCrash` with the evidence.
 """
@@ -58,6 +58,17 @@ def call_key(tool: str, arguments: dict[str, Any]) -> str:
     return stable_json([tool, arguments])
 
 
+def _loose(value: Any) -> Any:
+    """A value as a reader takes it: text without case or spacing."""
+    if isinstance(value, str):
+        return "".join(value.split()).casefold()
+    if isinstance(value, list):
+        return [_loose(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _loose(v) for k, v in value.items()}
+    return value
+
+
 def check_arguments(spec: ToolSpec, arguments: dict[str, Any]) -> str | None:
     """What is wrong with a call's arguments, phrased for the caller; None when they fit."""
     unknown = sorted(set(arguments) - {p.name for p in spec.parameters})
@@ -89,7 +100,13 @@ class Simulator:
         self.seeds = seeds
         self.mock_seed = mock_seed
         self.simulator = simulator
-        self.recorded = {call_key(r.tool, r.arguments): r.outputs for r in (setup.recorded if setup else [])}
+        recorded = setup.recorded if setup else []
+        self.recorded = {call_key(r.tool, r.arguments): r.outputs for r in recorded}
+        # "salmon" for the recorded "Salmon", "(3,4)" for "(3, 4)": the same call as a person reads it,
+        # where it stands for one recorded call only
+        loosely = [(call_key(r.tool, _loose(r.arguments)), r.outputs) for r in recorded]
+        keys = [key for key, _ in loosely]
+        self.loosely = {key: outputs for key, outputs in loosely if keys.count(key) == 1}
         self.history: list[RecordedCall] = []  # calls answered without an implementation, this episode
         self.world_seed = setup.seed if setup else None
         self.worlds: dict[str, World] = {}
@@ -138,6 +155,8 @@ class Simulator:
     def _simulated(self, spec: ToolSpec, arguments: dict[str, Any]) -> ToolResult:
         """A tool without an implementation: its recorded answer, a model's, or the typed mock's."""
         recorded = self.recorded.get(call_key(spec.name, arguments))
+        if recorded is None:
+            recorded = self.loosely.get(call_key(spec.name, _loose(arguments)))
         if recorded is not None:
             result = ToolResult(list(recorded), backend="recorded")
         else:

@@ -241,3 +241,17 @@ def test_a_call_that_returns_one_value_under_two_names_goes_back():
                                      "its own")
     twice.returns[:] = [[[25.3, 26.8, 27.9], [34.1, 34.0, 33.9]]]
     assert twice_returned(twice) == ""
+
+
+def test_a_tool_that_describes_two_of_its_values_alike_goes_back():
+    """Reading 83 #2: get_food_pairing returned dish_type, "the suggested food type.", and
+    food_type, "the suggested food type for the given fish species."; the request asked for the
+    type of dish and the gold passed on the other."""
+    from factory.chains.structured import described_alike
+
+    pairing = _tool("get_food_pairing", {"species_name": "the fish species."},
+                    {"dish_type": "the suggested food type.", "food_type": "the suggested food type for the given fish species."})
+    assert described_alike(pairing) == ("get_food_pairing describes 'dish_type' and 'food_type' alike ('the suggested "
+                                        "food type for the given fish species.'): describe each value it returns as "
+                                        "what it is")
+    assert described_alike(SPECIES["identify_species"]) == ""  # "the identified species name", "the scientific name"

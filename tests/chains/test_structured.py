@@ -92,7 +92,7 @@ def test_what_a_call_finds_for_a_later_one_joins_their_tools():
         answer["call_1_finds_for_call_2"]["name"] = wrong
         with pytest.raises(StubError, match=f"'{wrong}', which is call_1's input, a tool's name or an action"):
             read_tools(json.dumps(answer), "2:1>2")
-    answer["tool_of_call_1"]["returns"].append({"name": "sample_id", "type": "str", "description": "d"})
+    answer["tool_of_call_1"]["returns"].append({"name": "sample_id", "type": "str", "description": "the sample"})
     with pytest.raises(StubError, match="'find_site', which is call_1's input"):  # handing its input back is no link
         read_tools(json.dumps(answer), "2:1>2")
     answer["tool_of_call_1"]["parameters"][0]["name"] = "region"

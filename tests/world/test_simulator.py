@@ -98,3 +98,23 @@ def test_the_answer_leaves_out_what_a_call_only_hands_back():
     chain = Chain(calls=[c.model_copy(update={"asked": i == 1}) for i, c in enumerate(chain.calls)])
     trace = run_chain(chain, travel.specs, Simulator({"travel": travel}, WorldSetup(toolboxes=["travel"], seed=0)))
     assert trace.ok and set(trace.answer) == {"cn", "t"}, trace.answer
+
+
+def test_a_recorded_call_answers_its_text_in_any_case_or_spacing():
+    """Readings 80 and 83: "salmon" for the recorded "Salmon" and "(3,4)" for "(3, 4)" got a
+    placeholder, so an agent that wrote the request's own spelling lost the call. The same call
+    as a person reads it gets the recorded answer, where it stands for one recorded call only."""
+    from factory.records import Output, Param, RecordedCall, ToolSpec
+
+    spec = ToolSpec(name="get_food_pairing", description="d", parameters=[Param(name="species", type="str", description="d")],
+                    returns=[Output(name="dish", type="str", description="d")])
+    recorded = [RecordedCall(tool=spec.name, arguments={"species": "Salmon"}, outputs=["grilled fish"]),
+                RecordedCall(tool=spec.name, arguments={"species": "(3, 4)"}, outputs=["sand"]),
+                RecordedCall(tool=spec.name, arguments={"species": "Sole"}, outputs=["beurre blanc"]),
+                RecordedCall(tool=spec.name, arguments={"species": "sole"}, outputs=["lemon"])]
+    sim = Simulator({}, WorldSetup(toolboxes=[], seed=0, recorded=recorded))
+    answer = lambda value: sim.call(spec, {"species": value})  # noqa: E731
+    assert answer("salmon").values == ["grilled fish"] and answer(" SALMON ").backend == "recorded"
+    assert answer("(3,4)").values == ["sand"]
+    assert answer("sole").values == ["lemon"] and answer("Sole").values == ["beurre blanc"]  # exact first
+    assert answer("SOLE").backend == "mock"  # two recorded calls read alike: neither is this one
