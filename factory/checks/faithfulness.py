@@ -230,10 +230,11 @@ def unspoken_calls(chain: Chain, query: str, draft: str, specs: Mapping[str, Too
         others = [tool for tool in names if tool != call.tool]
         own = ((names[call.tool] - set().union(*(names[t] for t in others)))
                | (vocabulary[call.tool] - set().union(*(vocabulary[t] for t in others))))
-        if own & drafted and not own & said:
-            where = next((c.strip() for c in _CLAUSE.split(draft) if own & stems(c)), "")  # in the draft's words
+        spoken = {w for w in own if _meets({w}, drafted)}  # "who produces the wine": the producer
+        if spoken and not own & said:
+            where = next((c.strip() for c in _CLAUSE.split(draft) if _meets(own, stems(c))), "")  # in the draft's words
             problems.append(f"does not speak of call {index + 1} ({call.tool}), which the draft asks for in "
-                            f"'{where}' (as '{', '.join(sorted(own & drafted))}'): keep every step the draft asks for")
+                            f"'{where}' (as '{', '.join(sorted(spoken))}'): keep every step the draft asks for")
             continue
         verb = call.tool.split("_")[0]
         doing = _DOING.get(verb, {_stem(verb)})

@@ -1445,3 +1445,22 @@ def test_the_one_question_of_a_rewritten_request_may_change_its_words_but_not_wh
         "asks for"]
     kept = portion.replace("what is one portion of its food", "how many calories are in a serving of the food")
     assert unspoken_calls(chain, kept, draft, food.specs) == []
+
+
+def test_a_step_the_draft_asks_for_in_another_form_of_its_word_stays_asked():
+    """Reading 84 #3: "who produces the wine printed as 'los andes'" was rewritten as "What is
+    the wine called 'Los Andes' and from what country does it come?", and the producer the gold
+    still needs was gone: "produces" is the producer's word too."""
+    from factory.checks.faithfulness import unspoken_calls
+
+    food = load_seeds(Path(resource_dir("seeds")))["food_and_beverage"]
+    chain = parse_chain('data0 = resolve_wine_name(name="los andes")\n'
+                        'data1 = get_product_manufacturer(product=data0)\n'
+                        'data2 = get_product_origin(product=data0)\n', food.specs)
+    draft = ("I'd like to know who produces the wine printed as 'los andes' on my receipt. I'd also like you to look "
+             "up which country that wine is from.")
+    dropped = 'What is the wine called "Los Andes" and from what country does it come?'
+    assert [p.split(" which")[0] for p in unspoken_calls(chain, dropped, draft, food.specs)] == [
+        "does not speak of call 2 (get_product_manufacturer),"]
+    kept = 'Who makes the wine called "Los Andes", and from what country does it come?'
+    assert unspoken_calls(chain, kept, draft, food.specs) == []
