@@ -3,15 +3,17 @@
 A call is answered by the first backend that can, and the trace records which: a seed's own
 code in process (`seed`); model-written seed code in the sandbox (`sandbox`); an answer
 recorded for this call, its text read without case or spacing (`recorded`); a model
-simulating the tool (`model`); the typed mock (`mock`). Two error channels: a `ToolError` (bad value, unmet state condition) or a
-malformed call comes back as an error observation the caller can recover from; any other
-exception in a tool is a bug in its toolbox and raises `ToolCrash` with the evidence.
+simulating the tool (`model`); the typed mock (`mock`). Two error channels: a `ToolError`
+(bad value, unmet state condition) or a malformed call comes back as an error observation the
+caller can recover from; any other exception in a tool is a bug in its toolbox and raises
+`ToolCrash` with the evidence.
 """
 
 from __future__ import annotations
 
 import copy
 import inspect
+from collections import Counter
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any, Protocol
@@ -105,8 +107,8 @@ class Simulator:
         # "salmon" for the recorded "Salmon", "(3,4)" for "(3, 4)": the same call as a person reads it,
         # where it stands for one recorded call only
         loosely = [(call_key(r.tool, _loose(r.arguments)), r.outputs) for r in recorded]
-        keys = [key for key, _ in loosely]
-        self.loosely = {key: outputs for key, outputs in loosely if keys.count(key) == 1}
+        times = Counter(key for key, _ in loosely)
+        self.loosely = {key: outputs for key, outputs in loosely if times[key] == 1}
         self.history: list[RecordedCall] = []  # calls answered without an implementation, this episode
         self.world_seed = setup.seed if setup else None
         self.worlds: dict[str, World] = {}
