@@ -202,9 +202,13 @@ def unspoken_calls(chain: Chain, query: str, draft: str, specs: Mapping[str, Too
     and the request none ("the calories in a serving of that grape", where the draft asked for
     the calories of the food to pair with it; "how much do 2 bottles sell for", where it asked
     to add them to the cellar). The draft's words are the measure, so a call it too leaves
-    implicit asks for nothing. The one question of a request with one may be asked in other
-    words; where it asks several, each must be there ("the winery and its latest score" leaves
-    out the producer's region the draft also asked for)."""
+    implicit asks for nothing; a draft word in another form still names the call ("who produces
+    the wine" names the producer). The one question of a request with one may be asked in other
+    words, but not without the one value its call finds ("one portion of its food" for "the
+    calories in a serving"); where it asks several, each must be there ("the winery and its
+    latest score" leaves out the producer's region the draft also asked for). A change the draft
+    asks for is asked in words that ask it ("put 2 bottles in my cellar", not "two bottles are
+    in the cellar")."""
     names, vocabulary = {}, {}
     for call in chain.calls:
         spec = specs.get(call.tool)
