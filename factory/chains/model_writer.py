@@ -177,26 +177,32 @@ def unasked_end(written: WrittenChain) -> str:
     return ""
 
 
+def _links(written: WrittenChain) -> Any:
+    """Each link of a written chain in call order: (the call's index, the call, its parameter,
+    the index of the call whose value it takes, the name that call's tool gives the value, and
+    every output variable so far → (call, the name its tool gives it))."""
+    producer: dict[str, tuple[int, str]] = {}
+    for i, call in enumerate(written.chain.calls):
+        for out, declared in zip(call.outputs, written.tools[call.tool].returns, strict=False):
+            producer[out] = (i, declared.name)
+        for param, arg in call.arguments.items():
+            if isinstance(arg, Ref) and arg.ref in producer:
+                yield i, call, param, *producer[arg.ref], producer
+
+
 def misdescribed_link(written: WrittenChain) -> str:
     """A link whose parameter is described as another value the earlier call returns than the
     one it takes: environmental_study(species_name=<the species' common name>) whose species_name
     is "the scientific name of the marine organism", while call 1 also returns scientific_name
     (a real 1.5B model's; an agent that follows the description passes the other value)."""
-    producer: dict[str, tuple[int, str]] = {}  # output variable → (call, the name its tool gives it)
-    for i, call in enumerate(written.chain.calls):
-        spec = written.tools[call.tool]
-        for out, declared in zip(call.outputs, spec.returns, strict=False):
-            producer[out] = (i, declared.name)
-        for param, arg in call.arguments.items():
-            declared_param = spec.param(param)
-            if not isinstance(arg, Ref) or arg.ref not in producer or declared_param is None:
-                continue
-            k, taken = producer[arg.ref]
-            meant = described_as(declared_param, taken, [o.name for o in written.tools[written.chain.calls[k].tool].returns])
-            if meant:
-                return (f"call_{i + 1} ({call.tool}) describes {param!r} as {declared_param.description!r}, which is "
-                        f"call_{k + 1}'s {meant!r}, yet takes its {taken!r}: take the value the parameter is described "
-                        f"as, or describe the parameter as the value it takes")
+    for i, call, param, k, taken, _ in _links(written):
+        declared = written.tools[call.tool].param(param)
+        returned = [o.name for o in written.tools[written.chain.calls[k].tool].returns]
+        meant = described_as(declared, taken, returned) if declared else ""
+        if meant:
+            return (f"call_{i + 1} ({call.tool}) describes {param!r} as {declared.description!r}, which is "
+                    f"call_{k + 1}'s {meant!r}, yet takes its {taken!r}: take the value the parameter is described "
+                    f"as, or describe the parameter as the value it takes")
     return ""
 
 
@@ -207,21 +213,12 @@ def mislinked_values(written: WrittenChain) -> str:
     answer then asks an agent for the wrong value). Of 1,000 offline chains one has such a link
     on purpose (a prescriber's id as a doctor_id beside another doctor's): a model-written one
     is sent back, at worst costing a candidate."""
-    producer: dict[str, tuple[int, str]] = {}  # output variable → (call, the name its tool gives it)
-    for i, call in enumerate(written.chain.calls):
-        spec = written.tools[call.tool]
-        for out, declared in zip(call.outputs, spec.returns, strict=False):
-            producer[out] = (i, declared.name)
-        for param, arg in call.arguments.items():
-            if not isinstance(arg, Ref) or arg.ref not in producer:
-                continue
-            k, given = producer[arg.ref]
-            same = [n for n, (m, named) in producer.items() if named == param and m < i]
-            if given != param and same:
-                m = producer[same[0]][0]
-                return (f"call_{i + 1} ({call.tool}) fills {param!r} with call_{k + 1}'s {given!r}, not with the "
-                        f"{param!r} call_{m + 1} returns: take each value from the call that returns it, keeping the "
-                        f"requested shape")
+    for i, call, param, k, given, producer in _links(written):
+        same = [m for m, named in producer.values() if named == param and m < i]
+        if given != param and same:
+            return (f"call_{i + 1} ({call.tool}) fills {param!r} with call_{k + 1}'s {given!r}, not with the "
+                    f"{param!r} call_{same[0] + 1} returns: take each value from the call that returns it, keeping the "
+                    f"requested shape")
     return ""
 
 

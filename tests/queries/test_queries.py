@@ -1371,6 +1371,12 @@ def test_no_relative_clause_follows_a_thing_said_again(library):
         assert not re.search(r"that (?:grape )?variety that\b", text), text
 
 
+def food_chain(code):
+    """The food seed and a chain of its tools."""
+    food = load_seeds(Path(resource_dir("seeds")))["food_and_beverage"]
+    return food, parse_chain(code, food.specs)
+
+
 def test_a_rewritten_request_that_no_longer_asks_for_a_change_goes_back():
     """The real 1.5B model rewrote "put 2 bottles of that wine in my cellar; how many of that
     wine do I have afterwards?" as "... the number of bottles currently in the cellar. Two
@@ -1378,10 +1384,9 @@ def test_a_rewritten_request_that_no_longer_asks_for_a_change_goes_back():
     be asked for in words that ask it ("put", "add", "log" for add_wine_to_cellar)."""
     from factory.checks.faithfulness import unspoken_calls
 
-    food = load_seeds(Path(resource_dir("seeds")))["food_and_beverage"]
-    chain = parse_chain('data0, data1 = get_wine_rating(wine_name="Vigna Nera")\n'
-                        'data2 = get_wine_price(wine_name="Vigna Nera", currency="CHF")\n'
-                        'data3 = add_wine_to_cellar(wine_name="Vigna Nera", bottles=2)\n', food.specs)
+    food, chain = food_chain('data0, data1 = get_wine_rating(wine_name="Vigna Nera")\n'
+                             'data2 = get_wine_price(wine_name="Vigna Nera", currency="CHF")\n'
+                             'data3 = add_wine_to_cellar(wine_name="Vigna Nera", bottles=2)\n')
     draft = ("Find the most recent review score for the wine Vigna Nera and the name of the reviewer. Find the bottle "
              "price of that wine in CHF. One more thing: put 2 bottles of that wine in my cellar; how many of that "
              "wine do I have afterwards?")
@@ -1404,10 +1409,9 @@ def test_a_rewritten_request_that_no_longer_asks_for_a_change_goes_back():
 def test_a_rewritten_request_that_asks_nothing_or_picks_by_a_new_criterion_goes_back(request_text, problem):
     from factory.queries.model_writer import QueryWriter
 
-    food = load_seeds(Path(resource_dir("seeds")))["food_and_beverage"]
-    chain = parse_chain('data0 = find_wines_by_variety(variety="Cabernet Sauvignon", country="France")\n'
-                        'data1 = get_food_pairing(variety="Cabernet Sauvignon")\n'
-                        'data2 = get_dish_calories(dish=data1)\n', food.specs)
+    food, chain = food_chain('data0 = find_wines_by_variety(variety="Cabernet Sauvignon", country="France")\n'
+                             'data1 = get_food_pairing(variety="Cabernet Sauvignon")\n'
+                             'data2 = get_dish_calories(dish=data1)\n')
     draft = ("Please could you show me the wines made from Cabernet Sauvignon in France and tell me how many calories "
              "one serving of the classic pairing for that grape variety has?")
     writer = QueryWriter("", "", [])
@@ -1432,10 +1436,9 @@ def test_the_one_question_of_a_rewritten_request_may_change_its_words_but_not_wh
     the one question may be asked in other words, but the value the draft names must stay."""
     from factory.checks.faithfulness import unspoken_calls
 
-    food = load_seeds(Path(resource_dir("seeds")))["food_and_beverage"]
-    chain = parse_chain('data0 = get_grape_variety(wine_name="Poggio Alto")\n'
-                        'data1 = get_food_pairing(variety=data0)\n'
-                        'data2 = get_dish_calories(dish=data1)\n', food.specs)
+    food, chain = food_chain('data0 = get_grape_variety(wine_name="Poggio Alto")\n'
+                             'data1 = get_food_pairing(variety=data0)\n'
+                             'data2 = get_dish_calories(dish=data1)\n')
     draft = ("What variety is the wine Poggio Alto? Also, look up the calories in a serving of the dish that goes well "
              "with that grape variety.")
     portion = "What is the grape variety used in Poggio Alto, and what is one portion of its food that pairs with this grape?"
@@ -1453,10 +1456,9 @@ def test_a_step_the_draft_asks_for_in_another_form_of_its_word_stays_asked():
     still needs was gone: "produces" is the producer's word too."""
     from factory.checks.faithfulness import unspoken_calls
 
-    food = load_seeds(Path(resource_dir("seeds")))["food_and_beverage"]
-    chain = parse_chain('data0 = resolve_wine_name(name="los andes")\n'
-                        'data1 = get_product_manufacturer(product=data0)\n'
-                        'data2 = get_product_origin(product=data0)\n', food.specs)
+    food, chain = food_chain('data0 = resolve_wine_name(name="los andes")\n'
+                             'data1 = get_product_manufacturer(product=data0)\n'
+                             'data2 = get_product_origin(product=data0)\n')
     draft = ("I'd like to know who produces the wine printed as 'los andes' on my receipt. I'd also like you to look "
              "up which country that wine is from.")
     dropped = 'What is the wine called "Los Andes" and from what country does it come?'
