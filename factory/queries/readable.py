@@ -21,7 +21,7 @@ import re
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from factory.chains.pool import Group, groups_of
+from factory.chains.pool import Group, groups_of, placeholders
 from factory.records import Chain, Ref, ToolSpec
 from factory.toolbox import ToolEntry
 
@@ -54,6 +54,7 @@ class Walk:
 
     descriptions: list[Description] = field(default_factory=list)
     redescribed: list[int] = field(default_factory=list)
+    unsayable: list[int] = field(default_factory=list)  # described, though no description states its arguments
 
 
 def transparent(tool: str, entries: Mapping[str, ToolEntry]) -> bool:
@@ -94,6 +95,8 @@ class _Walker:
             return None
         if len(before) > 1:
             result.redescribed.append(index)
+        if not self.sayable(index, variables):
+            result.unsayable.append(index)
         # (before its own slots are described; a canonicalised form the user states is their own words)
         back = any(p in done or (p in said and not transparent(chain.calls[p].tool, entries))
                    for p in self.sources(index))
@@ -102,6 +105,24 @@ class _Walker:
         crowded = back and len(self.slot_names(index)) > 1
         result.descriptions.append(Description(index, variables, tuple(sorted(inside)), tuple(children), crowded))
         return index
+
+    def sayable(self, index: int, variables: tuple[str, ...]) -> bool:
+        """Whether the seed's descriptions of these values can state every argument the call was
+        given, or, where none can, not its asks either (the writer then has only the tool's own
+        words, whichever way it speaks of the call). One given an optional currency its
+        descriptions never state reads "the cheapest flight for origin airport DXB and ... and
+        currency USD" (reading 85 #15); asked for, it is "what's the cheapest flight from DXB to
+        SIN on June 20, and its fare in USD?"."""
+        call, entry = self.chain.calls[index], self.entries.get(self.chain.calls[index].tool)
+        if entry is None:
+            return True
+        names = [self.specs[call.tool].returns[call.outputs.index(v)].name for v in variables]
+        by_key = {frozenset(key): texts for key, texts in entry.gives.items()}
+        parts = [names] if frozenset(names) in by_key else [[n] for n in names]  # as `Wording.describe` does
+        groups = self.groups(index)
+        if all(any(states(t, call.arguments, groups) for t in by_key.get(frozenset(part), ())) for part in parts):
+            return True
+        return not any(states(t, call.arguments, groups) for t in entry.asks)
 
     def sources(self, index: int) -> set[int]:
         return {self.producers[a.ref] for a in self.chain.calls[index].arguments.values()
@@ -136,6 +157,12 @@ class _Walker:
         return described
 
 
+def states(template: str, arguments: Collection[str], groups: Sequence[Group]) -> bool:
+    """Whether a phrasing has a slot for each of the arguments (its own or its group's)."""
+    slots = set(placeholders(template))
+    return all(name in slots or any(g.name in slots and name in g.params for g in groups) for name in arguments)
+
+
 def walk(chain: Chain, asked: Collection[int], specs: Mapping[str, ToolSpec], entries: Mapping[str, ToolEntry],
          joint_kinds: Sequence[tuple[str, ...]] = ()) -> Walk:
     """The descriptions of a request that asks for `asked`, as the writer makes them: asks in
@@ -156,11 +183,14 @@ def to_ask(chain: Chain, asked: Collection[int], specs: Mapping[str, ToolSpec], 
     description holds more than one; a description that says an earlier value again beside
     other arguments ("the wind in that city on that day": "What's the wind there that day?");
     else a call that would be described again in full (the worst alert in South Korea, then "the
-    city where the most serious alert in that country is in force": reading 40 #31)."""
+    city where the most serious alert in that country is in force": reading 40 #31). A call
+    no description of which states its arguments (`_Walker.sayable`) comes before those two."""
     found = walk(chain, asked, specs, entries, joint_kinds)
     by_call = {d.call: d for d in found.descriptions}
     for description in found.descriptions:
         if len(description.inside) > MAX_NESTED:
             return next((c for c in description.children if by_call[c].children), description.children[0])
+    if found.unsayable:
+        return found.unsayable[0]
     crowded = [d.call for d in found.descriptions if d.crowded]
     return crowded[0] if crowded else found.redescribed[0] if found.redescribed else None

@@ -547,6 +547,21 @@ def test_a_description_never_holds_another(library):
         assert text.count("Muga") == 1 and re.search(r"\b(?:that|the same|this) wine\b", text), text
 
 
+def test_a_value_no_description_can_state_is_asked_for(library):
+    """The cheapest flight "in USD": the seed's descriptions of the cheapest flight never state
+    the currency it was priced in, and the request said "the cheapest flight for origin airport
+    DXB and ... and currency USD" in the tool's own words (reading 85 #15). The flight is asked
+    for in a sentence that states it; with no currency it is described as before."""
+    code = ('data0, data1, data2 = find_cheapest_flight(origin_airport="DXB", destination_airport="SIN", '
+            'date="2025-06-20"{currency})\n'
+            'data3, data4 = book_flight(flight_number=data0, date=data2, passenger_name="Jordan Avery")\n')
+    for k in range(6):
+        chain, text = asked_and_worded(code.format(currency=', currency="USD"'), library, k)
+        assert chain.calls[0].asked and "USD" in text and "origin airport" not in text, text
+        chain, text = asked_and_worded(code.format(currency=""), library, k)
+        assert not chain.calls[0].asked and "origin airport" not in text, text
+
+
 def test_that_day_is_never_one_of_a_periods_two_ends(library):
     """"Our project runs from 2025-05-14 until 2025-07-10 ... starting from that day": a reader
     cannot tell which end; the day is named again (reading 25 #30)."""
