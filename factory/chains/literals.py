@@ -40,18 +40,28 @@ def _stated(pool: ToolPool, spec: ToolSpec, param: Param, asked: bool) -> bool:
     return False
 
 
-def _chosen(pool: ToolPool, spec: ToolSpec, bound: set[str], asked: bool, rng: random.Random) -> list[Param]:
+def _chosen(pool: ToolPool, spec: ToolSpec, bound: set[str], asked: bool, known: Known,
+            rng: random.Random) -> list[Param]:
     """The parameters given a literal: the required ones, now and then an optional one the
     wording can state, and every one the wording can state of a call that changes the world (a
     booking says how long it is for, or an agent choosing a length would be marked down by a
     scorer of arguments, reading 55 #10) or that sets the measure of what a call returns (the
-    currency of a price: `MEASURE_KINDS`)."""
+    currency of a price: `MEASURE_KINDS`). An optional parameter that is nothing when left out
+    (no coupon) leaves an agent nothing to choose: it is given now and then, and always when the
+    chain already names a thing of its kind (the coupon checked for the product is the one the
+    order uses, reading 85 #26)."""
     entry = pool.entry(spec.name)
     acts = entry is not None and "state_change" in entry.tags
     measures = [p for p in spec.parameters if p.kind in MEASURE_KINDS and p.name not in bound
                 and (_stated(pool, spec, p, asked) or _stated(pool, spec, p, True))]  # a nested call may be asked too
+
+    def wanted(p: Param) -> bool:
+        if not p.required and p.default in ("", None):
+            return p.kind in known.named or rng.random() < OPTIONAL_ARGUMENT_RATE
+        return acts or rng.random() < OPTIONAL_ARGUMENT_RATE
+
     chosen = [p for p in spec.parameters if p.name not in bound and (
-        p.required or p in measures or ((acts or rng.random() < OPTIONAL_ARGUMENT_RATE) and _stated(pool, spec, p, asked)))]
+        p.required or p in measures or (wanted(p) and _stated(pool, spec, p, asked)))]
     names = {p.name for p in chosen}
     for group in pool.groups[spec.name]:  # a group is given whole or not at all
         if names & set(group.params) and not set(group.params) <= names | bound:
@@ -129,7 +139,7 @@ def draw_arguments(pool: ToolPool, spec: ToolSpec, bound: set[str], known: Known
     """Literal values for the parameters `bound` leaves open, none of them a value in `avoid`
     (the chain's tools' documented examples) where another can be had, or None when no drawing
     within TRIES obeys the tool's sense rules."""
-    chosen = _chosen(pool, spec, bound, asked, rng)
+    chosen = _chosen(pool, spec, bound, asked, known, rng)
     names = {p.name for p in chosen}
     groups = [g for g in pool.groups[spec.name] if set(g.params) <= names]
     entry = pool.entry(spec.name)

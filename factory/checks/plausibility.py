@@ -622,12 +622,15 @@ def _ends_problems(instance: Instance, ctx: CheckContext) -> list[str]:
 def _informs_problems(instance: Instance, ctx: CheckContext) -> list[str]:
     """A check made to decide on an action (tag `informs`: whether a coupon applies, how many
     are in stock, whether a room is free) comes before the action on the same thing, never
-    after it: "order 2 of item X ... does coupon TECH15 apply to that item?" asks too late."""
+    after it: "order 2 of item X ... does coupon TECH15 apply to that item?" asks too late. The
+    action then uses what was checked where it can take it: "does TECH15 apply to item X? ...
+    order 1 unit of that item" charged the full price (reading 85 #26)."""
     problems = []
     acted: dict[tuple[str, str], int] = {}  # a thing → the first action on it, in request order
+    checked: dict[tuple[str, str], list[tuple[int, tuple[str, str]]]] = {}  # a thing → (call, what was checked with it)
     for k, step in enumerate(instance.trace.steps):
         call = instance.chain.calls[step.call]
-        entry = ctx.entry(instance.tool(step.tool))
+        spec, entry = instance.tool(step.tool), ctx.entry(instance.tool(step.tool))
         if entry is None or call.fixes is not None:
             continue
         things = _things(instance, k)
@@ -635,9 +638,18 @@ def _informs_problems(instance: Instance, ctx: CheckContext) -> list[str]:
             kind, value = done[0]
             problems.append(f"call {step.call + 1} {step.tool} checks the {kind.replace('_', ' ')} {value!r} "
                             f"after call {acted[done[0]] + 1} acted on it")
-        if "state_change" in entry.tags:
+        if "informs" in entry.tags:
+            for thing in things:
+                checked.setdefault(thing, []).extend((step.call, other) for other in things if other != thing)
+        if "state_change" in entry.tags and spec is not None:
             for thing in things:
                 acted.setdefault(thing, step.call)
+                for at, (kind, value) in checked.get(thing, []):
+                    param = next((p for p in spec.parameters if p.kind == kind), None)
+                    if param is not None and (kind, value) not in things:
+                        problems.append(f"call {step.call + 1} {step.tool} acts on the {thing[0].replace('_', ' ')} "
+                                        f"{thing[1]!r} without the {kind.replace('_', ' ')} {value!r} "
+                                        f"call {at + 1} checked with it")
     return problems
 
 

@@ -23,7 +23,7 @@ from factory.toolbox.gazetteer import (
     city_distance_km,
     phone_number,
 )
-from factory.toolbox.sense import within
+from factory.toolbox.sense import sensible, within
 from factory.toolbox.user import USER
 
 toolbox = Toolbox()
@@ -644,27 +644,45 @@ def track_shipment(order_id: OpenOrderId) -> tuple[str, str, str, DeliveryDay]:
     return order["carrier"], event, where, order["delivery_date"]
 
 
-@toolbox.tool(sense=(within("quantity", 1, 3),), requires=("payment_method_on_file",), tags=("state_change",))
-def place_order(sku: Sku, quantity: Quantity) -> tuple[str, Usd]:
+def _coupon_fits(code: str, sku: str) -> bool:
+    """Whether a coupon exists, is still valid and covers the category of the product with this SKU."""
+    found = COUPONS.get(code.strip().upper())
+    prefix = sku.split("-")[0].upper()
+    return found is not None and found[2] >= TODAY and found[1] in (None, *(c for c, (p, _) in CATALOG.items() if p == prefix))
+
+
+# A coupon is the shopper's to offer: left out, the order has none, and an agent has no reason to
+# add one. Checked first for the same product (`validate_coupon`), it is the coupon the order uses.
+@toolbox.tool(sense=(within("quantity", 1, 3),
+                     sensible("a coupon that does not cover the product", ("coupon_code", "sku"),
+                              lambda a: _coupon_fits(a["coupon_code"], a["sku"]))),
+              requires=("payment_method_on_file",), tags=("state_change",))
+def place_order(sku: Sku, quantity: Quantity, coupon_code: Coupon = "") -> tuple[str, Usd]:
     """Place an order from the signed-in shopper's account, paid with the payment method on file and delivered to their default address.
 
     Args:
         sku: Product SKU to order.
         quantity: Number of units (1-10, at most the units in stock).
+        coupon_code: Coupon code to apply to the order, e.g. "WELCOME10" (case does not matter; none when left out).
 
     Returns:
         order_id: the newly placed order (its order id).
-        order_total: the amount charged for the order (US dollars).
+        order_total: the amount charged for the order (US dollars, after the coupon).
     """
     w = world(StoreWorld)
     row = w.product(sku)
     require(1 <= quantity <= 10, "quantity must be between 1 and 10")
+    price = row["price"]
+    if coupon_code.strip():
+        percent, category = _coupon(coupon_code)
+        require(category in (None, row["category"]),
+                f"coupon {coupon_code.strip().upper()} does not apply to {row['category']}; order without it or use another coupon")
+        price = round(price * (1 - percent / 100), 2)
     require(bool(w.state.get("payment_methods")),
             "no payment method on file: add a payment method to the account before placing an order")
     left = w.stock(row["sku"])
     require(left > 0, f"{row['name']} ({row['sku']}) is sold out; search the store for an alternative")
     require(quantity <= left, f"only {left} units of {row['sku']} are in stock; order fewer")
-    price = row["price"]
     customer = w.customers[w.account]
     _, days = _shipping(SELLERS[row["seller"]][0], customer["city"])
     placed = w.state.setdefault("placed_orders", {})

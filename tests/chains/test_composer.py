@@ -306,6 +306,30 @@ def test_a_booking_says_how_long_it_is_for_and_a_price_its_currency():
     assert any(g is not None and "min_stars" not in g for g in given) and any(g and "min_stars" in g for g in given)
 
 
+def test_an_order_uses_the_coupon_the_chain_checked():
+    """A coupon is given to an order now and then, and always when the chain checked one: "does
+    TECH15 apply to item X? ... order 1 unit of that item" was charged the full price (reading
+    85 #26). Left out, it is no coupon, so an order is not given one whenever its wording can say it."""
+    from factory.chains.literals import Known, draw_arguments
+    from factory.seeds.checks import library_pool
+    from factory.toolbox.sense import violations
+
+    pool = library_pool(load_seeds(Path(resource_dir("seeds"))), slugs=["ecommerce"])
+    check, order = pool.specs["validate_coupon"], pool.specs["place_order"]
+    plain = [draw_arguments(pool, order, set(), Known(), True, random.Random(k)) for k in range(40)]
+    assert any("coupon_code" not in d for d in plain) and any("coupon_code" in d for d in plain)
+    covered = 0
+    for k in range(60):
+        rng, known = random.Random(k), Known()
+        checked = draw_arguments(pool, check, set(), known, True, rng)
+        ordered = draw_arguments(pool, order, set(), known, True, rng)
+        assert ordered is not None and "coupon_code" in ordered
+        if not violations(pool.entry("place_order").sense, checked, pool.limits):
+            covered += 1  # (one that does not cover the product: the plausibility check's `informs` rule)
+            assert (ordered["coupon_code"], ordered["sku"]) == (checked["coupon_code"], checked["sku"]), (checked, ordered)
+    assert covered >= 5, covered
+
+
 def test_today_is_not_drawn_as_a_literal_day():
     """"The hottest city in Italy on Friday, June 13, 2025", said on that very day, reads as a
     form, not a person (reading 27 #30): days are drawn from the others."""

@@ -970,18 +970,22 @@ def test_a_place_found_twice_for_one_thing_is_asked_once():
     assert not any("asks again" in p for p in chain_problems(seeds, code, asked={2}))
 
 
-def test_a_check_that_decides_an_action_comes_before_it():
+def test_a_check_that_decides_an_action_comes_before_it_and_the_action_uses_it():
     """"Order 2 of item X ... does coupon TECH15 apply to that item?" checks too late; the same
-    check before the order is what a shopper does."""
+    check before the order is what a shopper does, and the order then uses the coupon: checked,
+    then left out, the order is charged the full price (reading 85 #26)."""
     seeds = {"ecommerce": load_seed(Path(resource_dir("seeds")) / "ecommerce")}
     check = 'v, p = validate_coupon(coupon_code="TECH15", sku="{sku}")'
-    order = 'o, t = place_order(sku="{sku}", quantity=2)'
+    order = 'o, t = place_order(sku="{sku}", quantity=2, coupon_code="TECH15")'
     world = seeds["ecommerce"].build_world(0)
-    sku = next(s for s in sorted(world.products) if s.startswith("HK"))
+    sku = next(s for s in sorted(world.products) if s.startswith("EL"))
     before = chain_problems(seeds, f"{check}\n{order}".format(sku=sku), asked={0, 1})
     assert not any(p.startswith("informs") for p in before), before
     after = chain_problems(seeds, f"{order}\n{check}".format(sku=sku), asked={0, 1})
     assert any(p.startswith("informs") and "validate_coupon" in p for p in after), after
+    bare = 'o, t = place_order(sku="{sku}", quantity=2)'
+    left_out = chain_problems(seeds, f"{check}\n{bare}".format(sku=sku), asked={0, 1})
+    assert any(p.startswith("informs") and "without the coupon code 'tech15'" in p for p in left_out), left_out
 
 
 def test_a_request_never_asks_what_people_know_of_a_city_it_names():

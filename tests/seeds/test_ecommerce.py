@@ -87,6 +87,22 @@ def test_coupons_and_currency_prices(shop):
     assert "unknown currency" in shop.error("get_product_price", sku="EL-1001", currency="BTC")
 
 
+def test_an_order_takes_a_coupon_that_covers_its_product():
+    """A coupon checked for a product is one the order can use: the total is the price after it;
+    one that does not cover the product, or has expired, is refused with the way on; the
+    composer's sense rule draws only coupons that cover the product ordered."""
+    s = ToolboxSession("ecommerce")
+    sku = next(sku for sku, p in sorted(s.world.products.items()) if p["stock"] >= 10 and p["category"] == "Electronics")
+    applies, after = s.ok("validate_coupon", coupon_code="TECH15", sku=sku)
+    assert applies and s.ok("place_order", sku=sku, quantity=2, coupon_code="tech15")[1] == round(after * 2, 2)
+    assert "does not apply to Electronics; order without it" in s.error("place_order", sku=sku, quantity=1,
+                                                                        coupon_code="READMORE20")
+    assert "expired" in s.error("place_order", sku=sku, quantity=1, coupon_code="SPRING30")
+    rule = next(r for r in s.seed.toolbox.tools["place_order"].sense if r.kind == "sensible")
+    assert rule.violation({"sku": sku, "coupon_code": "WELCOME10"}, {}) is None
+    assert rule.violation({"sku": sku, "coupon_code": "READMORE20"}, {}) and rule.violation({"sku": sku}, {}) is None
+
+
 def test_customers_and_their_orders(shop):
     cid = shop.ok("find_customer_by_email", email="Maria.Lopez@example.com")
     assert cid == "CUS-1001"
