@@ -92,6 +92,16 @@ def test_what_a_call_finds_for_a_later_one_joins_their_tools():
         answer["call_1_finds_for_call_2"]["name"] = wrong
         with pytest.raises(StubError, match=f"'{wrong}', which is call_1's input, a tool's name or an action"):
             read_tools(json.dumps(answer), "2:1>2")
+    # The real model's genus_name found and genus_id taken: the repair says they may be one value.
+    answer["call_1_finds_for_call_2"]["name"] = "sample_id"
+    answer["tool_of_call_1"]["returns"].append({"name": "genus_name", "type": "str", "description": "the genus"})
+    answer["tool_of_call_2"]["parameters"].append({"name": "genus_id", "type": "str", "description": "the genus"})
+    with pytest.raises(StubError, match="if find_site's genus_name is the genus_id that survey_site takes, give both one "
+                                        r"name.*the values find_site returns: depth_m \(float\), genus_name"):
+        read_tools(json.dumps(answer), "2:1>2")
+    answer["tool_of_call_1"]["returns"].pop()
+    answer["tool_of_call_2"]["parameters"].pop()
+    answer["call_1_finds_for_call_2"]["name"] = "find_site"
     answer["tool_of_call_1"]["returns"].append({"name": "sample_id", "type": "str", "description": "the sample"})
     with pytest.raises(StubError, match="'find_site', which is call_1's input"):  # handing its input back is no link
         read_tools(json.dumps(answer), "2:1>2")
