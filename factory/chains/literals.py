@@ -10,7 +10,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from factory.chains.pool import ToolPool, placeholders
+from factory.chains.pool import ToolPool, states
 from factory.records import Param, ToolSpec
 from factory.seeds.specs import shows_example
 from factory.toolbox.sense import Distinct, violations
@@ -32,12 +32,7 @@ def _stated(pool: ToolPool, spec: ToolSpec, param: Param, asked: bool) -> bool:
     if entry is None:
         return True
     texts = list(entry.asks) if asked else [t for texts in entry.gives.values() for t in texts]
-    slots = {g.name: g.params for g in pool.groups[spec.name]}
-    for text in texts:
-        for slot in placeholders(text):
-            if slot == param.name or param.name in slots.get(slot, ()):
-                return True
-    return False
+    return any(states(text, (param.name,), pool.groups[spec.name]) for text in texts)
 
 
 def _chosen(pool: ToolPool, spec: ToolSpec, bound: set[str], asked: bool, known: Known,

@@ -5,6 +5,7 @@ travel together (a latitude with its longitude, an amount with its currency)."""
 from __future__ import annotations
 
 import string
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -29,6 +30,12 @@ TODAY = NOW.date().isoformat()
 
 def placeholders(template: str) -> list[str]:
     return [f for _, f, _, _ in string.Formatter().parse(template) if f]
+
+
+def states(template: str, arguments: Collection[str], groups: Sequence[Group]) -> bool:
+    """Whether a phrasing has a slot for each of the arguments (its own or its group's)."""
+    slots = set(placeholders(template))
+    return all(name in slots or any(g.name in slots and name in g.params for g in groups) for name in arguments)
 
 
 def links_to(out: Output, param: Param, producer: ToolSpec, consumer: ToolSpec, bridges: dict[str, set[str]]) -> bool:

@@ -21,7 +21,7 @@ import re
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from factory.chains.pool import Group, groups_of, placeholders
+from factory.chains.pool import Group, groups_of, states
 from factory.records import Chain, Ref, ToolSpec
 from factory.toolbox import ToolEntry
 
@@ -155,12 +155,6 @@ class _Walker:
                 parts = [(r,) for r in refs]
             described += [d for part in parts if (d := self.describe(part)) is not None]
         return described
-
-
-def states(template: str, arguments: Collection[str], groups: Sequence[Group]) -> bool:
-    """Whether a phrasing has a slot for each of the arguments (its own or its group's)."""
-    slots = set(placeholders(template))
-    return all(name in slots or any(g.name in slots and name in g.params for g in groups) for name in arguments)
 
 
 def walk(chain: Chain, asked: Collection[int], specs: Mapping[str, ToolSpec], entries: Mapping[str, ToolEntry],
