@@ -28,7 +28,7 @@ from factory.seeds.specs import documented_examples, shows_example
 from factory.toolbox.gazetteer import CITIES, COUNTRIES
 from factory.toolbox.sense import is_named
 
-RULES = ("unstated", "given_away", "elsewhere", "glitch", "tool_name", "example", "repeated")
+RULES = ("unstated", "given_away", "elsewhere", "joined", "glitch", "tool_name", "example", "repeated")
 
 _QUOTES = str.maketrans({c: " " for c in "\"'`‘’“”"})
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
@@ -174,6 +174,34 @@ _WORD = re.compile(r"[a-z]+")
 _PLAIN = frozenset("""a an the of to in on at for from with by and or is are be it its this that these those
 their my your our get find look up list give show return returns one two any some all each new now
 user""".split())
+
+
+def joined_values(chain: Chain, query: str, specs: Mapping[str, ToolSpec]) -> list[str]:
+    """Two values that two steps of different tools each take for a parameter of one name,
+    written as one pair: "measure the temperature and salinity of Biscay and the North Sea"
+    reads as both measures of both seas, while the gold measured the one sea's temperature and
+    the other's salinity (a real 1.5B model's request, reading 83 #1). A pair a third step takes
+    whole is that step's ("how dangerous is it to mix tramadol and clopidogrel"), unless the
+    words before it speak of both steps."""
+    literals = [(i, name, arg.value) for i, call in enumerate(chain.calls) for name, arg in call.arguments.items()
+                if isinstance(arg, Value) and isinstance(arg.value, str) and len(arg.value) > 1]
+    taken = [{str(a.value).casefold() for a in call.arguments.values() if isinstance(a, Value)} for call in chain.calls]
+    words = _call_words(chain, specs)
+    found = []
+    for i, name, first in literals:
+        for j, other, second in literals:
+            if i >= j or name != other or first.casefold() == second.casefold() or chain.calls[i].tool == chain.calls[j].tool:
+                continue
+            pair = next((m for a, b in ((first, second), (second, first)) if (m := re.search(
+                rf"(?<!\w){re.escape(a)},? (?:and|or|&) (?:the )?{re.escape(b)}(?!\w)", query, re.I))), None)
+            if pair is None:
+                continue
+            before = stems(re.split(r"[.?!;,]", query[:pair.start()])[-1])
+            whole = any({first.casefold(), second.casefold()} <= both for both in taken)
+            if not whole or (_meets(words[i], before) and _meets(words[j], before)):
+                found.append(f"names {first!r} and {second!r} together, while call {i + 1} takes {first!r} alone "
+                             f"and call {j + 1} {second!r} alone: a reader takes each step to be about both")
+    return found
 
 
 def _stem(word: str) -> str:
@@ -499,6 +527,7 @@ def faithfulness_problems(instance: Instance, ctx: CheckContext) -> list[str]:
                                for v in given_away(instance.chain, instance.trace, instance.query, specs)],
         "elsewhere": lambda: [f"the query names {p!r}, which no call takes or returns"
                               for p in places_not_in_chain(instance.chain, instance.trace, instance.query)],
+        "joined": lambda: joined_values(instance.chain, instance.query, specs),
         "glitch": lambda: text_glitches(instance.query),
         "tool_name": lambda: leaked_names(instance.query, names, limits["name_distance"]),
         "example": lambda: example_literals(instance),

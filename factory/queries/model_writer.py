@@ -18,6 +18,7 @@ from factory.checks.faithfulness import (
     added_criteria,
     asks_nothing,
     given_away,
+    joined_values,
     leaked_names,
     missing_values,
     places_not_in_chain,
@@ -93,6 +94,7 @@ class QueryWriter:
                       for v in given_away(chain, trace, text, specs or {})]
             found += [f"names {p!r}, which the request is not about" for p in places_not_in_chain(chain, trace, text)]
         found += order_problems(chain, text)
+        found += [f"{problem}: say which step is about which" for problem in joined_values(chain, text, specs or {})]
         if draft and text != draft:
             found += unspoken_calls(chain, text, draft, specs or {})
             found += [f"picks by '{word}', which the draft does not: no step makes that choice"

@@ -201,6 +201,49 @@ def test_faithfulness_catches_a_found_value_given_away_and_a_place_the_chain_is_
     assert places_not_in_chain(chain, trace, f"What's June 16, 2025 looking like in {other}, United Kingdom?") == [other]
 
 
+def test_two_steps_values_written_as_one_pair():
+    """"Measure the temperature and salinity of Biscay and the North Sea": a reader measures
+    both of both seas, while the gold (a real 1.5B model's) measured one of each (reading 83
+    #1). A pair one step takes whole is that step's: "how dangerous is it to mix tramadol and
+    clopidogrel" beside a drug's class and a pharmacy's stock of the other."""
+    from factory.chains.code import parse_chain
+    from factory.checks.faithfulness import joined_values
+    from factory.records import Output, Param
+
+    def tool(name, params, returned):
+        return ToolSpec(name=name, description="d", parameters=[Param(name=p, type="str", description="d") for p in params],
+                        returns=[Output(name=r, type="float", description=r.replace("_", " ")) for r in returned])
+
+    specs = {t.name: t for t in (tool("measure_temperature", ["location"], ["temperature"]),
+                                 tool("measure_salinity", ["location", "temperature"], ["salinity"]),
+                                 tool("calculate_salinity_difference", ["location1", "location2", "salinity"],
+                                      ["difference"]))}
+    chain = parse_chain('a = measure_temperature(location="Biscay")\n'
+                        'b = measure_salinity(location="North Sea", temperature=a)\n'
+                        'c = calculate_salinity_difference(location1="Biscay", location2="North Sea", salinity=b)\n',
+                        specs)
+    crossed = "Measure the temperature and salinity of Biscay and the North Sea, then calculate the difference"
+    assert joined_values(chain, crossed, specs) == [
+        "names 'Biscay' and 'North Sea' together, while call 1 takes 'Biscay' alone and call 2 'North Sea' alone: "
+        "a reader takes each step to be about both"]
+    apart = ("Measure the temperature of Biscay and the salinity of the North Sea, then the difference in salinity "
+             "between Biscay and the North Sea")
+    assert joined_values(chain, apart, specs) == []
+    from factory.queries.model_writer import QueryWriter  # a model's request goes back to it with the reason
+
+    assert [p for p in QueryWriter("", "", []).problems(chain, crossed, [], set(), specs=specs) if "which step" in p]
+    drugs = {t.name: t for t in (tool("get_drug_info", ["drug"], ["drug_class", "max_daily_dose"]),
+                                 tool("check_interaction", ["drug_a", "drug_b"], ["severity"]),
+                                 tool("find_pharmacy_stock", ["drug", "city"], ["pharmacy", "packs"]))}
+    chain = parse_chain('a, b = get_drug_info(drug="tramadol")\n'
+                        'c = check_interaction(drug_a="tramadol", drug_b="clopidogrel")\n'
+                        'd, e = find_pharmacy_stock(drug="clopidogrel", city="Chicago")\n', drugs)
+    mixed = ("What's the class of tramadol? And how dangerous is it to mix tramadol and clopidogrel? Who has the "
+             "most clopidogrel in Chicago?")
+    assert joined_values(chain, mixed, drugs) == []
+    assert joined_values(chain, "What are the drug class of and the pharmacy stocking tramadol and clopidogrel?", drugs)
+
+
 def test_a_found_value_may_be_named_as_one_of_a_closed_set_of_options():
     """"whether that book is available or on loan" names the options of an enum parameter, not
     the answer."""
