@@ -139,6 +139,13 @@ class MarketWorld(World):
                 f"unknown currency code {code!r}; use an ISO 4217 code such as USD, EUR or JPY")
         return self.fx[code][day.isoformat()]
 
+    def rate(self, from_code: str, to_code: str, day: date = TODAY) -> float:
+        """The units of `to_code` one unit of `from_code` buys: the quoted rate (6 decimals) every
+        conversion of this world applies, so that a value a tool gives in a currency and the same
+        value converted by `convert_currency_amount` agree (a market cap asked in US dollars, and
+        the one in reais converted, differed by 700,000 dollars: reading 86 #26)."""
+        return round(self.per_usd(to_code, day) / self.per_usd(from_code, day), 6)
+
 
 def _round_price(value: float, currency: str) -> float:
     return round(value, 0 if CURRENCY_BY_CODE[currency].per_usd > 100 else 2)
@@ -456,7 +463,7 @@ def find_sector_peers(symbol: Ticker) -> list[Ticker]:
     row = w.company(symbol)
 
     def value_usd(r: dict) -> float:
-        return w.quotes[r["ticker"]] * r["shares_outstanding"] / w.per_usd(r["currency"])
+        return w.quotes[r["ticker"]] * r["shares_outstanding"] * w.rate(r["currency"], "USD")
 
     peers = [r for r in w.companies.values() if r["sector"] == row["sector"] and r["ticker"] != row["ticker"]]
     return [r["ticker"] for r in sorted(peers, key=lambda r: (-value_usd(r), r["ticker"]))]
@@ -493,7 +500,7 @@ def get_market_cap(symbol: Ticker, currency: ReportingCurrency = "USD") -> float
     w = world(MarketWorld)
     row = w.company(symbol)
     local = w.quotes[row["ticker"]] * row["shares_outstanding"]
-    return float(round(local / w.per_usd(row["currency"]) * w.per_usd(currency)))
+    return float(round(local * w.rate(row["currency"], currency)))
 
 
 # --- currencies ------------------------------------------------------------------------
@@ -538,7 +545,7 @@ def convert_currency_amount(amount: Money, from_currency: Currency, to_currency:
     """
     w = world(MarketWorld)
     require(amount >= 0, "amount must not be negative")
-    rate = round(w.per_usd(to_currency) / w.per_usd(from_currency), 6)  # the quoted rate is the one applied
+    rate = w.rate(from_currency, to_currency)  # the quoted rate is the one applied
     return round(amount * rate, 2), rate
 
 
@@ -557,7 +564,7 @@ def get_fx_rate_on_date(base_currency: NamedCurrency, quote_currency: ReferenceC
     w = world(MarketWorld)
     day = iso_day(date)
     require(FIRST_DAY <= day <= TODAY, f"no reference rate for {date}: rates cover {FIRST_DAY} to {TODAY}")
-    return round(w.per_usd(quote_currency, day) / w.per_usd(base_currency, day), 6)
+    return w.rate(base_currency, quote_currency, day)
 
 
 @toolbox.tool(
@@ -581,7 +588,7 @@ def get_country_currency_code(country: Country) -> NamedCurrency:
 
 def _position_value_usd(w: MarketWorld, ticker: str, shares: int) -> float:
     row = w.companies[ticker]
-    return w.quotes[ticker] * shares / w.per_usd(row["currency"])
+    return w.quotes[ticker] * shares * w.rate(row["currency"], "USD")
 
 
 @toolbox.tool(sense=(within("shares", 1, 50),), requires=("account_verified",), tags=("state_change",))

@@ -92,9 +92,16 @@ def test_dividends_and_market_cap(fin):
         assert (yield_pct == 0.0) == (dividend == 0.0)
     row = fin.world.companies["SKRB"]
     usd = fin.ok("get_market_cap", symbol="SKRB")
-    assert usd == float(round(fin.world.quotes["SKRB"] * row["shares_outstanding"] / CURRENCY_BY_CODE["JPY"].per_usd))
+    assert usd == pytest.approx(fin.world.quotes["SKRB"] * row["shares_outstanding"] / CURRENCY_BY_CODE["JPY"].per_usd,
+                                rel=1e-5)
     eur = fin.ok("get_market_cap", symbol="SKRB", currency="EUR")
-    assert eur == pytest.approx(usd * 0.92, rel=1e-6)
+    assert eur == pytest.approx(usd * 0.92, rel=1e-4)  # (the quoted yen rates have 6 decimals)
+    # A cap in one currency converted by the converter is the cap asked in the other: one rate
+    # (a cap asked in US dollars and the one in reais converted differed by 700,000 dollars: reading 86 #26).
+    yen = fin.ok("get_market_cap", symbol="SKRB", currency="JPY")
+    for currency in ("USD", "EUR", "GBP"):
+        converted, _ = fin.ok("convert_currency_amount", amount=yen, from_currency="JPY", to_currency=currency)
+        assert converted == pytest.approx(fin.ok("get_market_cap", symbol="SKRB", currency=currency), rel=1e-9)
     assert "unknown currency code" in fin.error("get_market_cap", symbol="SKRB", currency="XXX")
 
 
@@ -153,7 +160,7 @@ def test_trading_changes_cash_and_holdings():
 def test_buying_in_a_foreign_currency_converts_to_dollars():
     s = ToolboxSession("finance_stocks")
     cash, _ = s.ok("buy_shares", symbol="SKRB", shares=5)
-    assert cash == round(100000.0 - round(s.world.quotes["SKRB"] * 5 / 149.5, 2), 2)
+    assert cash == round(100000.0 - round(s.world.quotes["SKRB"] * 5 * round(1 / 149.5, 6), 2), 2)  # the quoted rate
 
 
 def test_summary_needs_holdings():
