@@ -1374,11 +1374,22 @@ def _days_of_part(instance: Instance, part: list[int]) -> set:
 
 
 def _names_a_day(instance: Instance, ctx: CheckContext, index: int) -> bool:
-    """Whether a call only turns the person's words into a day or a time ("in 5 days")."""
-    spec = instance.tool(instance.chain.calls[index].tool)
+    """Whether a call only turns the person's words into a day or a time ("in 5 days"), or,
+    given nothing, gives later calls only a day the request does not ask for ("today's date":
+    the hottest city in India today and whether today is a holiday in Kenya are two errands,
+    reading 86 #17; a contact's birthday is about the contact)."""
+    chain = instance.chain
+    spec = instance.tool(chain.calls[index].tool)
     entry = ctx.entry(spec) if spec else None
-    return entry is not None and "canonicalise" in entry.tags and bool(spec.returns) and \
-        all(o.kind in ("date", "datetime") for o in spec.returns)
+    if entry is not None and "canonicalise" in entry.tags and bool(spec.returns) and \
+            all(o.kind in ("date", "datetime") for o in spec.returns):
+        return True
+    call = chain.calls[index]
+    if spec is None or call.asked or call.arguments or len(call.outputs) != len(spec.returns):
+        return False
+    taken = {a.ref for c in chain.calls for a in c.arguments.values() if isinstance(a, Ref)}
+    kinds = [o.kind for v, o in zip(call.outputs, spec.returns, strict=True) if v in taken]
+    return bool(kinds) and all(k in ("date", "datetime") for k in kinds)
 
 
 def _occasion_problems(instance: Instance) -> list[str]:

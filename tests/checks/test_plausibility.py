@@ -921,6 +921,25 @@ def test_two_days_tied_only_by_a_place_are_two_errands():
     assert not any(p.startswith("unrelated") for p in chain_problems(seeds, code.format(day="2025-06-14")))
 
 
+def test_today_found_for_two_errands_ties_nothing():
+    """"Which city in India is hottest today? ... is that date a holiday in Kenya?": the day a
+    call finds from nothing ties two countries' errands no more than the person's own "today"
+    (reading 86 #17); asked for itself ("what's the date and time here?"), it is one of the
+    errands, and a contact's birthday, found for the contact, is about them."""
+    seeds = {s: load_seed(Path(resource_dir("seeds")) / s) for s in ("time_and_date", "weather", "phone_assistant")}
+    code = ('n, d, h = get_current_local_datetime()\n'
+            'c, t = find_hottest_city(country="India", date=d)\n'
+            'o, k = is_public_holiday(date=d, country="Kenya")')
+    found = chain_problems(seeds, code, asked={1, 2})
+    assert any(p.startswith("unrelated") for p in found), found
+    assert not any(p.startswith("unrelated") for p in chain_problems(seeds, code, asked={0, 1, 2}))
+    contact = sorted(seeds["phone_assistant"].build_world(0).contacts)[0]
+    birthday = (f'b, a = get_contact_birthday(name="{contact}")\n'
+                'w, e = get_weekday(date=b)\n'
+                f'i, t = send_text_message(recipient="{contact}", text="Thanks, talk soon.")')
+    assert not any(p.startswith("unrelated") for p in chain_problems(seeds, birthday, asked={1, 2}))
+
+
 def test_a_withheld_value_an_offered_tool_s_refusal_names_is_not_missing():
     """Without the patient's profile, booking them with any doctor is refused with "patient
     P-10001 lives in New York": the home city the pharmacy search needs (reading 58 #25). Without
