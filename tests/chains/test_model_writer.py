@@ -243,6 +243,34 @@ def test_a_call_that_returns_one_value_under_two_names_goes_back():
     assert twice_returned(twice) == ""
 
 
+def test_a_call_that_finds_what_the_request_states_or_an_earlier_call_found_goes_back():
+    """The real model's specimen, located by the id found for "Escherichia coli", came back as
+    "Escherichia coli"; a species found again from its own details. The plausibility check
+    rejected both after every model call was spent; the chain writer now says why."""
+    from factory.chains.model_writer import told_back
+
+    specs = {t.name: t for t in (
+        _tool("find_specimen_id", {"species_name": "the species."}, {"specimen_id": "the specimen's id."}),
+        _tool("locate_specimen_by_id", {"specimen_id": "the specimen's id."},
+              {"species_name": "the specimen's species.", "location": "where it is kept."}))}
+    written = _written(specs, 'data0 = find_specimen_id(species_name="Escherichia coli")\n'
+                              'data1, data2 = locate_specimen_by_id(specimen_id=data0)\n', "x")
+    written.returns[:] = [["SP-0042"], ["escherichia coli", "Freezer 3"]]
+    assert told_back(written) == ("call_2 (locate_specimen_by_id) finds species_name 'escherichia coli', which the "
+                                  "request states already (call_1 is given it as species_name): a call finds what the "
+                                  "user does not know")
+    written.returns[:] = [["SP-0042"], ["Vibrio cholerae", "Freezer 3"]]
+    assert told_back(written) == ""
+    written.returns[:] = [["SP-0042"], ["SP-0042"]]
+    written.tools["locate_specimen_by_id"] = _tool("locate_specimen_by_id", {"specimen_id": "the specimen's id."},
+                                                   {"specimen_code": "the specimen's code."})
+    written = _written(written.tools, 'data0 = find_specimen_id(species_name="Escherichia coli")\n'
+                                      'data1 = locate_specimen_by_id(specimen_id=data0)\n', "x")
+    written.returns[:] = [["SP-0042"], ["SP-0042"]]
+    assert told_back(written) == ("call_2 (locate_specimen_by_id) finds only what call_1 (find_specimen_id) found "
+                                  "already: each call finds something new")
+
+
 def test_a_tool_that_describes_two_of_its_values_alike_goes_back():
     """Reading 83 #2: get_food_pairing returned dish_type, "the suggested food type.", and
     food_type, "the suggested food type for the given fish species."; the request asked for the
