@@ -236,7 +236,7 @@ def unspoken_calls(chain: Chain, query: str, draft: str, specs: Mapping[str, Too
     calories in a serving"); where it asks several, each must be there ("the winery and its
     latest score" leaves out the producer's region the draft also asked for). A change the draft
     asks for is asked in words that ask it ("put 2 bottles in my cellar", not "two bottles are
-    in the cellar")."""
+    in the cellar", nor "I will not add 2 bottles")."""
     names, vocabulary = {}, {}
     for call in chain.calls:
         spec = specs.get(call.tool)
@@ -263,19 +263,25 @@ def unspoken_calls(chain: Chain, query: str, draft: str, specs: Mapping[str, Too
         own = ((names[call.tool] - set().union(*(names[t] for t in others)))
                | (vocabulary[call.tool] - set().union(*(vocabulary[t] for t in others))))
         spoken = {w for w in own if _meets({w}, drafted)}  # "who produces the wine": the producer
-        if spoken and not own & said:
+        forms = {d for d in drafted if _meets(own, {d})}  # the draft's own forms of them ("produces")
+        if spoken and not (own | forms) & said:  # kept in the draft's form too: "who produces it?"
             where = next((c.strip() for c in _CLAUSE.split(draft) if _meets(own, stems(c))), "")  # in the draft's words
             problems.append(f"does not speak of call {index + 1} ({call.tool}), which the draft asks for in "
                             f"'{where}' (as '{', '.join(sorted(spoken))}'): keep every step the draft asks for")
             continue
         verb = call.tool.split("_")[0]
         doing = _DOING.get(verb, {_stem(verb)})
-        if _ACTION.match(call.tool) and doing & drafted and not doing & said:
+        asking = set().union(*(stems(c) for c in _CLAUSE.split(query) if not _NEGATED.search(c)))
+        if _ACTION.match(call.tool) and doing & drafted and not doing & asking:
             where = next((c.strip() for c in _CLAUSE.split(draft) if doing & stems(c)), "")
             problems.append(f"does not ask to {verb} (call {index + 1}, {call.tool}) as the draft does in '{where}': "
                             f"a change the request does not ask for is one the user does not want")
     return problems
 
+
+# A clause that says a thing is not to be done: "I will not add 2 bottles to my cellar at this
+# time" (a real 1.5B model's rewrite of "put 2 bottles in my cellar") asks for no change.
+_NEGATED = re.compile(r"\b(?:not|never|no need|don't|do not|won't|shouldn't|without)\b|n't\b", re.IGNORECASE)
 
 # The words a request may use for an action a tool's name opens with ("put 2 bottles in my
 # cellar" asks to add them; "two bottles are in the cellar" does not).

@@ -10,6 +10,7 @@ after the repair is a reject."""
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -76,6 +77,19 @@ def _signatures(write: str, repair: str) -> tuple[Any, Any]:
                       [("rewritten", str, "the request rewritten to state every value and name no tool")]))
 
 
+# A field marker of the prompt's format ("[[ ## request ## ]]"): one the model wrote into its
+# answer ("... on my receipt. [[ ## completed ## ]]", a real 1.5B model's request) ends the
+# field; one opening an answer the format's parser could not split is the field's own.
+_MARKER = re.compile(r"\[\[\s*##[^\]]*##\s*\]\]")
+
+
+def field_text(text: str) -> str:
+    """A model's answer in one field as one line: after a marker that opens it and up to any
+    other marker of the format, without surrounding quotes."""
+    text = _MARKER.split(_MARKER.sub("", text.strip(), count=1) if _MARKER.match(text.strip()) else text)[0]
+    return " ".join(text.strip().strip('"').split())
+
+
 class QueryWriter:
     """Asks a model for the request a chain serves; checks it; repairs it once."""
 
@@ -129,12 +143,12 @@ class QueryWriter:
         text, failed = model_answer(ask, lm)
         if failed:
             return WrittenQuery({"template": draft}, f"query writer: {failed}", text)
-        text = " ".join(text.strip().strip('"').split())
+        text = field_text(text)
         problems = check(text)
         if problems:
             fixed, failed = model_answer(lambda: self.repair(draft=draft, request=text, problems="; ".join(problems),
                                                              values=values).rewritten, lm)
-            fixed = " ".join(fixed.strip().strip('"').split())
+            fixed = field_text(fixed)
             problems = check(fixed) if not failed else [failed]
             if failed:
                 fixed = text
@@ -145,7 +159,7 @@ class QueryWriter:
                     return WrittenQuery({"template": draft, "model": text}, f"query writer: after a repair the request "
                                         f"still {'; '.join(problems[:3])}", text)
                 text, notes = inserted, (f"query writer: stated {', '.join(stated)} by insertion after the repair",)
-        plain = " ".join((pred.get("plain") or "").split())
+        plain = field_text(pred.get("plain") or "")
         if not plain or check(plain):
             plain = text  # the variant must be as faithful as the request; else it is the request itself
         return WrittenQuery({"template": draft, "model": text, "no_conjunctions": plain}, "", text, notes)

@@ -1412,6 +1412,9 @@ def test_a_rewritten_request_that_no_longer_asks_for_a_change_goes_back():
         "cellar': a change the request does not ask for is one the user does not want"]
     asked = stated.replace("Two bottles are in the cellar.", "Add two bottles to it first.")
     assert unspoken_calls(chain, asked, draft, food.specs) == []
+    refused = stated.replace("Two bottles are in the cellar.", "Please note: I will not add 2 bottles to my cellar "
+                             "at this time.")  # the real model's, kept before this test (reading 88 #3)
+    assert [p.split(" (")[0] for p in unspoken_calls(chain, refused, draft, food.specs)] == ["does not ask to add"]
 
 
 @pytest.mark.parametrize("request_text, problem", [
@@ -1481,3 +1484,21 @@ def test_a_step_the_draft_asks_for_in_another_form_of_its_word_stays_asked():
         "does not speak of call 2 (get_product_manufacturer),"]
     kept = 'Who makes the wine called "Los Andes", and from what country does it come?'
     assert unspoken_calls(chain, kept, draft, food.specs) == []
+    # ... and the rewrite may keep the draft's own form: the real model's "Who produces it?" and
+    # "... on my receipt, and which country it is from" went back three times in one run
+    for kept in ('What is the full name of "los andes" in the wine catalog? Who produces it? Which country is it from?',
+                 "I'd like to know who produces the wine printed as 'los andes' on my receipt, and which country it "
+                 "is from."):
+        assert unspoken_calls(chain, kept, draft, food.specs) == [], kept
+
+
+def test_a_format_marker_the_model_wrote_into_its_request_is_cut():
+    """"I'd like to know who produces the wine ... on my receipt. [[ ## completed ## ]]": a real
+    1.5B model's request."""
+    from factory.queries.model_writer import field_text
+
+    assert field_text(' "Who produces it?\n [[ ## completed ## ]]"') == "Who produces it?"
+    assert field_text("Who produces it? [[ ## plain_sentences ## ]] Who produces it.") == "Who produces it?"
+    assert field_text("Who  produces\nit?") == "Who produces it?"
+    # an answer the format's parser could not split comes whole: its opening marker is the field's
+    assert field_text('[[ ## request ## ]]\n"Who produces it?"\n\n[[ ## completed ## ]]') == "Who produces it?"
