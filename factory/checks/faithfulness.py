@@ -244,6 +244,7 @@ def unspoken_calls(chain: Chain, query: str, draft: str, specs: Mapping[str, Too
         texts = [spec.description, *(o.description for o in spec.returns)] if spec else []
         vocabulary[call.tool] = names[call.tool] | stems(" ".join(texts))
     said, drafted = stems(query), stems(draft)
+    asking = set().union(*(stems(c) for c in _CLAUSE.split(query) if not _NEGATED.search(c)))  # not "I will not add"
     sinks = set(chain.sinks())
     problems = []
     for index, call in enumerate(chain.calls):
@@ -271,7 +272,6 @@ def unspoken_calls(chain: Chain, query: str, draft: str, specs: Mapping[str, Too
             continue
         verb = call.tool.split("_")[0]
         doing = _DOING.get(verb, {_stem(verb)})
-        asking = set().union(*(stems(c) for c in _CLAUSE.split(query) if not _NEGATED.search(c)))
         if _ACTION.match(call.tool) and doing & drafted and not doing & asking:
             where = next((c.strip() for c in _CLAUSE.split(draft) if doing & stems(c)), "")
             problems.append(f"does not ask to {verb} (call {index + 1}, {call.tool}) as the draft does in '{where}': "
