@@ -42,7 +42,7 @@ def test_a_file_with_5_of_40_answers_does_not_score_100(imported, oracle_lines, 
     assert strict["errors"]["missing_prediction"] == N - 5
     said = " ".join(result.output.split())  # rich wraps the line where the results path is long
     assert "5 of 40 tasks predicted, 35 missing (scored as failures), 1 duplicates (not scored), 1 unknown" in said
-    assert "five.jsonl:6: test_id 3 again (first on line 3): only the first line of a test_id is scored" in result.output
+    assert "five.jsonl:6: test_id 3 again (first on line 3): only the first line of a test_id is scored" in said
     allowed = invoke("evaluate", imported, "--predictions", predictions, "--out", tmp_path / "nestools", "--allow-missing",
                      env={"COLUMNS": "200"})
     nestools = results(tmp_path / "nestools")
