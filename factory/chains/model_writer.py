@@ -168,6 +168,7 @@ def told_back(written: WrittenChain) -> str:
     stated = {str(a.value).casefold(): (k, name) for k, c in enumerate(chain.calls) for name, a in c.arguments.items()
               if isinstance(a, Value) and isinstance(a.value, str) and len(a.value.strip()) > 2}
     found: dict[str, int] = {}
+    ends = set(chain.sinks())
     for i, (call, values) in enumerate(zip(chain.calls, written.returns, strict=False)):
         names = [o.name for o in written.tools[call.tool].returns]
         keys = [json.dumps(v, sort_keys=True, default=str) for v in values or []]
@@ -179,7 +180,7 @@ def told_back(written: WrittenChain) -> str:
             said = stated.get(value.casefold()) if isinstance(value, str) else None
             # under the name it was given by (an organiser who is the person the meeting was
             # found with is the world's answer, a seed example's)
-            if i in chain.sinks() and said is not None and said[0] != i and said[1] == name:
+            if i in ends and said is not None and said[0] != i and said[1] == name:
                 return (f"call_{i + 1} ({call.tool}) finds {name} {value!r}, which the request states already "
                         f"(call_{said[0] + 1} is given it as {said[1]}): a call finds what the user does not know")
         for key in keys:

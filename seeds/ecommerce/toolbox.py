@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 from typing import Annotated, Literal
 
-from factory.toolbox import Kind, Toolbox, World, require, world
+from factory.toolbox import Kind, Toolbox, ToolError, World, require, world
 from factory.toolbox.days import day_after
 from factory.toolbox.gazetteer import (
     CITIES,
@@ -645,10 +645,13 @@ def track_shipment(order_id: OpenOrderId) -> tuple[str, str, str, DeliveryDay]:
 
 
 def _coupon_fits(code: str, sku: str) -> bool:
-    """Whether a coupon exists, is still valid and covers the category of the product with this SKU."""
-    found = COUPONS.get(code.strip().upper())
-    prefix = sku.split("-")[0].upper()
-    return found is not None and found[2] >= TODAY and found[1] in (None, *(c for c, (p, _) in CATALOG.items() if p == prefix))
+    """Whether a coupon exists, is still valid (`_coupon`) and covers the category of the product
+    with this SKU (its prefix, `CATALOG`)."""
+    try:
+        _, category = _coupon(code)
+    except ToolError:
+        return False
+    return category is None or CATALOG[category][0] == sku.split("-")[0].upper()
 
 
 # A coupon is the shopper's to offer: left out, the order has none, and an agent has no reason to
